@@ -1,0 +1,157 @@
+/**
+ * The storage interface the protocol core needs, with its domain types.
+ *
+ * Nothing here knows about knex or SQL: `server/store/` implements it. The
+ * store answers `null` or empty lists and never decides protocol errors; the
+ * verb handlers in `lib/oai/` do (STYLE.md).
+ *
+ * Datestamps are integers: seconds since the Unix epoch, UTC. That one form
+ * sorts and compares identically on SQLite and PostgreSQL.
+ */
+
+/** A position in a list harvest: the last row returned, in `(datestamp, pk)` order. */
+export interface Keyset {
+  readonly datestamp: number;
+  /** The store's surrogate row key, stable for the life of an item. */
+  readonly pk: number;
+}
+
+/** What a header says about an item. */
+export interface ItemHeader {
+  readonly pk: number;
+  /** The repository's own id, before mapping (e.g. `demo:A-B.C_D%3AE`, `report 12`). */
+  readonly internalId: string;
+  /** The published oai-identifier. */
+  readonly identifier: string;
+  /** Seconds since the epoch, UTC. */
+  readonly datestamp: number;
+  readonly deleted: boolean;
+  /** Sets the item was put in directly (not their ancestors), sorted. */
+  readonly sets: readonly string[];
+}
+
+/** A header with the stored, serialized metadata of one format (null for a deleted item). */
+export interface ItemRecord extends ItemHeader {
+  readonly metadata: string | null;
+}
+
+/** A set as ListSets shows it. */
+export interface SetInfo {
+  readonly spec: string;
+  readonly name: string;
+  /** Serialized XML of zero or more `setDescription` containers' content (one root element each). */
+  readonly descriptions: readonly string[];
+}
+
+/** The filter of a selective list harvest. `until` is always given: the bound fixed when the harvest began. */
+export interface ListFilter {
+  readonly metadataPrefix: string;
+  /** Inclusive lower bound, seconds. */
+  readonly from?: number;
+  /** Inclusive upper bound, seconds. */
+  readonly until: number;
+  /** Items in this set or any of its descendants. */
+  readonly set?: string;
+}
+
+export interface ListPageQuery extends ListFilter {
+  /** Return rows strictly after this position. */
+  readonly after?: Keyset;
+  readonly limit: number;
+}
+
+
+/** Read side, used by the protocol core. */
+export interface ReadStore {
+  /** The smallest datestamp of any item, or null for an empty repository. */
+  earliestDatestamp(): Promise<number | null>;
+  /** The identifier of one real item, for Identify's sampleIdentifier; null when empty. */
+  sampleIdentifier(): Promise<string | null>;
+  /** The item published under this oai-identifier (exact string match), with the prefixes it can be disseminated in. */
+  getHeader(identifier: string): Promise<(ItemHeader & { readonly formats: readonly string[] }) | null>;
+  /** The record of one item in one format; null when the item or the format is missing. */
+  getRecord(identifier: string, metadataPrefix: string): Promise<ItemRecord | null>;
+  /** Every prefix any item can be disseminated in. */
+  formatsInUse(): Promise<readonly string[]>;
+  /** A page of headers in `(datestamp, pk)` order; `limit + 1` rows tell the caller another page exists. */
+  listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]>;
+  /** A page of records, likewise. */
+  listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]>;
+  /** How many items the filter matches in all. */
+  count(f: ListFilter): Promise<number>;
+  /** Whether the repository has any set. */
+  hasSets(): Promise<boolean>;
+  /** Whether a set with this spec exists. */
+  setExists(spec: string): Promise<boolean>;
+  /** Sets in spec order (binary), after the given spec. */
+  listSets(after: string | null, limit: number): Promise<readonly SetInfo[]>;
+  countSets(): Promise<number>;
+  /** Whether the store answers at all (for /healthz). */
+  ping(): Promise<void>;
+}
+
+/** A set as the seeds and the loader declare it. */
+export interface SetInput {
+  readonly spec: string;
+  readonly name: string;
+  /** Serialized XML, one root element each (e.g. an `oai_dc:dc`), shown as `setDescription`. */
+  readonly descriptions?: readonly string[];
+}
+
+/** An item as written by the loader or the seeds. */
+export interface ItemInput {
+  readonly internalId: string;
+  /** Seconds since the epoch. When absent: kept if the content is unchanged, else the store's clock. */
+  readonly datestamp?: number;
+  readonly deleted?: boolean;
+  readonly sets?: readonly string[];
+  /** metadataPrefix → serialized metadata XML (one root element). Empty for a deleted item. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** The record's own identifier fields (e.g. every dc:identifier value), checked by governance. */
+  readonly identifiers?: readonly string[];
+  /** Where the record came from, for messages: e.g. `records.ndjson:12`. */
+  readonly source?: string;
+}
+
+/** What one write did to one item. */
+export type WriteOutcome = 'inserted' | 'updated' | 'unchanged' | 'deleted';
+
+export interface WriteResult {
+  readonly internalId: string;
+  readonly identifier: string;
+  readonly outcome: WriteOutcome;
+}
+
+/** Why one record was refused: the record, the field and the reason, for a message a person can act on. */
+export interface Refusal {
+  readonly internalId: string;
+  readonly source?: string;
+  readonly field: string;
+  readonly reason: string;
+}
+
+/** Write side, used by the seeds, the loader and the CLI. Every call is one transaction: all or nothing. */
+export interface WriteStore {
+  putSets(sets: readonly SetInput[]): Promise<void>;
+  /**
+   * Inserts or updates items. Identifier governance runs first; any refusal
+   * throws a `RefusedError` carrying every refusal, and nothing is written.
+   */
+  writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]>;
+  /** The refusals `writeItems` would raise, without writing (for `--dry-run` and `--partial`). */
+  checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]>;
+  /** Turns items into tombstones (deleted, new datestamp, identifier kept forever). Unknown ids are refused. */
+  deleteItems(internalIds: readonly string[]): Promise<readonly WriteResult[]>;
+}
+
+/** Thrown by the write path when governance refuses records; nothing was written. */
+export class RefusedError extends Error {
+  constructor(readonly refusals: readonly Refusal[]) {
+    super(
+      refusals
+        .map((r) => `${r.source ? `${r.source}: ` : ''}record ${JSON.stringify(r.internalId)}, field ${r.field}: ${r.reason}`)
+        .join('\n'),
+    );
+    this.name = 'RefusedError';
+  }
+}
