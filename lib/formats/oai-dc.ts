@@ -1,0 +1,48 @@
+/**
+ * Unqualified Dublin Core as `oai_dc` (OAI-PMH 5 and oai_dc.xsd): the
+ * fifteen elements of http://purl.org/dc/elements/1.1/, each optional and
+ * repeatable, in the order the record gives them.
+ */
+import { create } from 'xmlbuilder2';
+import type { MetadataFormat } from './registry';
+
+/** The fifteen Dublin Core element names, in DCMES order. */
+export const DC_ELEMENTS = [
+  'title', 'creator', 'subject', 'description', 'publisher', 'contributor', 'date', 'type',
+  'format', 'identifier', 'source', 'language', 'relation', 'coverage', 'rights',
+] as const;
+export type DcElement = (typeof DC_ELEMENTS)[number];
+
+/** Dublin Core fields of a record: element name → values. */
+export type DublinCore = Partial<Record<DcElement, readonly string[]>>;
+
+export const OAI_DC_NS = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
+export const OAI_DC_SCHEMA = 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd';
+export const DC_NS = 'http://purl.org/dc/elements/1.1/';
+const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/**
+ * Serializes Dublin Core fields as one `oai_dc:dc` element (no XML
+ * declaration), ready to be stored and spliced into responses. Example:
+ * `dublinCoreToOaiDc({ title: ['Caf\u00e9'] })` →
+ * `<oai_dc:dc xmlns:oai_dc=… …><dc:title>Café</dc:title></oai_dc:dc>`.
+ */
+export function dublinCoreToOaiDc(dc: DublinCore): string {
+  const root = create()
+    .ele(OAI_DC_NS, 'oai_dc:dc')
+    .att('http://www.w3.org/2000/xmlns/', 'xmlns:dc', DC_NS)
+    .att('http://www.w3.org/2000/xmlns/', 'xmlns:xsi', XSI_NS)
+    .att(XSI_NS, 'xsi:schemaLocation', `${OAI_DC_NS} ${OAI_DC_SCHEMA}`);
+  for (const name of DC_ELEMENTS) {
+    for (const value of dc[name] ?? []) root.ele(DC_NS, `dc:${name}`).txt(value);
+  }
+  return root.end({ headless: true, prettyPrint: false });
+}
+
+/** The oai_dc entry of the format registry. */
+export const oaiDc: MetadataFormat = {
+  prefix: 'oai_dc',
+  schema: OAI_DC_SCHEMA,
+  namespace: OAI_DC_NS,
+  fromDublinCore: dublinCoreToOaiDc,
+};

@@ -1,0 +1,54 @@
+/**
+ * One OAI-PMH request, end to end and without HTTP: decoded pairs →
+ * `parseRequest` → the verb's handler → a response value for the writer.
+ */
+import { hidesRequestArguments } from './errors';
+import { oaiError } from './errors';
+import { parseRequest } from './request';
+import type { OaiRequest } from './request';
+import type { ProviderContext } from './context';
+import type { OaiResponse, ResponseBody } from './response';
+import { identify } from './verbs/identify';
+import { getRecord } from './verbs/get-record';
+import { listMetadataFormats } from './verbs/list-metadata-formats';
+import { listItems } from './verbs/list';
+import { listSets } from './verbs/list-sets';
+
+/**
+ * Answers a request given as decoded key/value pairs (or as a decoding
+ * failure message) at time `now` (seconds). Store failures propagate as
+ * exceptions: they are infrastructure errors, not protocol errors.
+ * Example: `await handleRequest(ctx, [['verb', 'Identify']], 1700000000)`.
+ */
+export async function handleRequest(
+  ctx: ProviderContext,
+  pairs: ReadonlyArray<readonly [string, string]> | { readonly undecodable: string },
+  now: number,
+): Promise<OaiResponse> {
+  const base = { responseDate: now, baseURL: ctx.repository.baseURL };
+  if (!Array.isArray(pairs)) {
+    return { ...base, body: { kind: 'errors', errors: [oaiError('badArgument', (pairs as { undecodable: string }).undecodable)] } };
+  }
+  const parsed = parseRequest(pairs as ReadonlyArray<readonly [string, string]>);
+  if (!parsed.ok) return { ...base, body: { kind: 'errors', errors: parsed.errors } };
+  const req = parsed.request;
+  const body = await dispatch(ctx, req, now);
+  const echo = body.kind !== 'errors' || !hidesRequestArguments(body.errors);
+  return { ...base, ...(echo && { requestArgs: { verb: req.verb, ...req.args } }), body };
+}
+
+function dispatch(ctx: ProviderContext, req: OaiRequest, now: number): Promise<ResponseBody> {
+  switch (req.verb) {
+    case 'Identify':
+      return identify(ctx);
+    case 'GetRecord':
+      return getRecord(ctx, req.identifier as string, req.metadataPrefix as string);
+    case 'ListMetadataFormats':
+      return listMetadataFormats(ctx, req.identifier);
+    case 'ListIdentifiers':
+    case 'ListRecords':
+      return listItems(ctx, req.verb, req, now);
+    case 'ListSets':
+      return listSets(ctx, req.resumptionToken, now);
+  }
+}

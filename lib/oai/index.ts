@@ -1,0 +1,13 @@
+/** The protocol core's public API. */
+export { handleRequest } from './handle';
+export { decodeForm } from './form';
+export { parseRequest, VERBS, ARGUMENT_RULES, METADATA_PREFIX, SET_SPEC } from './request';
+export type { OaiRequest, Verb, ArgName } from './request';
+export { oaiError, hidesRequestArguments } from './errors';
+export type { OaiError, OaiErrorCode } from './errors';
+export { parseUtcDatetime, formatDatestamp } from './dates';
+export { encodeToken, decodeToken } from './token';
+export type { TokenState, ListTokenState, SetsTokenState } from './token';
+export type { ProviderContext, RepositoryInfo } from './context';
+export type { OaiResponse, ResponseBody, ResumptionInfo } from './response';
+export { itemCount } from './response';

@@ -1,0 +1,164 @@
+/**
+ * From decoded request pairs to a validated request value (OAI-PMH 3.1, 4).
+ *
+ * Argument rules are a table per verb, as pyoai has them, not `if` chains.
+ * Everything that is wrong with the arguments is reported at once.
+ */
+import { OaiError, oaiError } from './errors';
+import { Granularity, parseUtcDatetime } from './dates';
+
+/** The six verbs of OAI-PMH 4. */
+export const VERBS = ['GetRecord', 'Identify', 'ListIdentifiers', 'ListMetadataFormats', 'ListRecords', 'ListSets'] as const;
+export type Verb = (typeof VERBS)[number];
+
+/** The argument names OAI-PMH defines, besides `verb`. */
+export type ArgName = 'identifier' | 'metadataPrefix' | 'from' | 'until' | 'set' | 'resumptionToken';
+
+interface ArgRule {
+  readonly required: readonly ArgName[];
+  readonly optional: readonly ArgName[];
+  /** An argument that must stand alone (with `verb` only). */
+  readonly exclusive?: ArgName;
+}
+
+/** OAI-PMH 4.1-4.6: which arguments each verb takes. */
+export const ARGUMENT_RULES: Readonly<Record<Verb, ArgRule>> = {
+  GetRecord: { required: ['identifier', 'metadataPrefix'], optional: [] },
+  Identify: { required: [], optional: [] },
+  ListIdentifiers: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken' },
+  ListMetadataFormats: { required: [], optional: ['identifier'] },
+  ListRecords: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken' },
+  ListSets: { required: [], optional: [], exclusive: 'resumptionToken' },
+};
+
+/** OAI-PMH 3.4 and the XSD's metadataPrefixType. */
+export const METADATA_PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/;
+/** OAI-PMH 2.7 and the XSD's setSpecType: colon-separated unreserved words. */
+export const SET_SPEC = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
+/** Characters XML 1.0 cannot carry: an argument holding one can never be echoed. */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A request whose arguments are all well-formed for its verb. */
+export interface OaiRequest {
+  readonly verb: Verb;
+  /** Every argument as received, for the `request` element. */
+  readonly args: Readonly<Partial<Record<ArgName, string>>>;
+  readonly identifier?: string;
+  readonly metadataPrefix?: string;
+  readonly set?: string;
+  readonly resumptionToken?: string;
+  /** Inclusive bounds in seconds. */
+  readonly from?: number;
+  readonly until?: number;
+}
+
+export type ParsedRequest =
+  | { readonly ok: true; readonly request: OaiRequest }
+  | {
+      readonly ok: false;
+      readonly errors: readonly OaiError[];
+      /** The verb, when it was a legal one (lets the caller log it). */
+      readonly verb?: Verb;
+    };
+
+/**
+ * Validates decoded pairs against the verb's argument table. Returns every
+ * badVerb or badArgument condition found; semantic errors (unknown format,
+ * unknown identifier, bad token contents) are the verb handlers' to find.
+ * Example: `parseRequest([['verb', 'Identify']])` → `{ ok: true, request: { verb: 'Identify', args: {} } }`.
+ */
+export function parseRequest(pairs: ReadonlyArray<readonly [string, string]>): ParsedRequest {
+  const verbs = pairs.filter(([k]) => k === 'verb').map(([, v]) => v);
+  if (verbs.length === 0) return { ok: false, errors: [oaiError('badVerb', 'The request has no verb argument.')] };
+  if (verbs.length > 1) return { ok: false, errors: [oaiError('badVerb', 'The verb argument is repeated.')] };
+  const verbValue = verbs[0] as string;
+  if (!(VERBS as readonly string[]).includes(verbValue)) {
+    return { ok: false, errors: [oaiError('badVerb', `${describe(verbValue)} is not a legal OAI-PMH verb.`)] };
+  }
+  const verb = verbValue as Verb;
+  const rule = ARGUMENT_RULES[verb];
+  const allowed = new Set<string>([...rule.required, ...rule.optional, ...(rule.exclusive ? [rule.exclusive] : [])]);
+
+  const errors: OaiError[] = [];
+  const args: Partial<Record<ArgName, string>> = {};
+  const seen = new Set<string>();
+  for (const [key, value] of pairs) {
+    if (key === 'verb') continue;
+    if (seen.has(key)) {
+      if (!errors.some((e) => e.message.startsWith(`The argument ${describe(key)} is repeated`))) {
+        errors.push(oaiError('badArgument', `The argument ${describe(key)} is repeated.`));
+      }
+      continue;
+    }
+    seen.add(key);
+    if (!allowed.has(key)) {
+      errors.push(oaiError('badArgument', `${describe(key)} is not an argument of ${verb}.`));
+      continue;
+    }
+    if (value === '') {
+      errors.push(oaiError('badArgument', `The argument ${key} is empty.`));
+      continue;
+    }
+    if (NOT_XML.test(value)) {
+      errors.push(oaiError('badArgument', `The argument ${key} holds characters that XML 1.0 cannot carry.`));
+      continue;
+    }
+    args[key as ArgName] = value;
+  }
+  // Everything wrong is reported together (OAI-PMH 3.6): keep checking after the first problem.
+  if (rule.exclusive && args[rule.exclusive] !== undefined) {
+    const others = Object.keys(args).filter((k) => k !== rule.exclusive);
+    if (others.length > 0) {
+      errors.push(oaiError('badArgument', `${rule.exclusive} is an exclusive argument; it cannot be combined with ${others.join(', ')}.`));
+    }
+    if (errors.length > 0) return { ok: false, errors, verb };
+    return { ok: true, request: { verb, args, resumptionToken: args[rule.exclusive] as string } };
+  }
+
+  for (const name of rule.required) {
+    if (!seen.has(name)) errors.push(oaiError('badArgument', `${verb} requires the argument ${name}.`));
+  }
+  const { metadataPrefix, set, identifier } = args;
+  if (metadataPrefix !== undefined && !METADATA_PREFIX.test(metadataPrefix)) {
+    errors.push(oaiError('badArgument', `${describe(metadataPrefix)} is not a syntactically valid metadataPrefix.`));
+  }
+  if (set !== undefined && !SET_SPEC.test(set)) {
+    errors.push(oaiError('badArgument', `${describe(set)} is not a syntactically valid setSpec.`));
+  }
+  const range = parseRange(args.from, args.until, errors);
+  if (errors.length > 0) return { ok: false, errors, verb };
+
+  return {
+    ok: true,
+    request: {
+      verb,
+      args,
+      ...(identifier !== undefined && { identifier }),
+      ...(metadataPrefix !== undefined && { metadataPrefix }),
+      ...(set !== undefined && { set }),
+      ...range,
+    },
+  };
+}
+
+function parseRange(from: string | undefined, until: string | undefined, errors: OaiError[]): { from?: number; until?: number } {
+  const f = from === undefined ? undefined : parseUtcDatetime(from);
+  const u = until === undefined ? undefined : parseUtcDatetime(until);
+  // OAI-PMH 3.3.1: YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ, real dates only.
+  if (f === null) errors.push(oaiError('badArgument', `from ${describe(from ?? '')} is not a valid UTCdatetime (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ).`));
+  if (u === null) errors.push(oaiError('badArgument', `until ${describe(until ?? '')} is not a valid UTCdatetime (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ).`));
+  if (!f || !u) return { ...(f && { from: f.start }), ...(u && { until: u.end }) };
+  const granularity: Granularity = f.granularity;
+  if (granularity !== u.granularity) {
+    errors.push(oaiError('badArgument', 'from and until must have the same granularity.'));
+  } else if (f.start > u.start) {
+    errors.push(oaiError('badArgument', 'from is later than until.'));
+  }
+  return { from: f.start, until: u.end };
+}
+
+/** Quotes a value for a message, cut short so a huge argument cannot bloat the answer. */
+function describe(value: string): string {
+  const cut = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  return JSON.stringify(cut);
+}

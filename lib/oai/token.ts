@@ -1,0 +1,131 @@
+/**
+ * Stateless resumption tokens (OAI-PMH 3.5): versioned, signed with
+ * HMAC-SHA256, carrying the verb, the original arguments, a keyset cursor and
+ * the upper bound fixed when the harvest began. Any server process holding the
+ * secret can continue any harvest, and a page costs the same wherever it is.
+ *
+ * Form: `1.<base64url(JSON payload)>.<base64url(HMAC-SHA256(secret, "1." + payload))>`.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Keyset } from '../store';
+
+const VERSION = '1';
+
+/** Where a ListIdentifiers or ListRecords harvest stands. */
+export interface ListTokenState {
+  readonly verb: 'ListIdentifiers' | 'ListRecords';
+  readonly metadataPrefix: string;
+  readonly set?: string;
+  readonly from?: number;
+  /** The inclusive upper bound in seconds, fixed when the harvest began. */
+  readonly until: number;
+  /** The last row already returned. */
+  readonly after: Keyset;
+  /** How many items earlier pages returned (the next `cursor`). */
+  readonly cursor: number;
+  /** completeListSize, counted when the harvest began. */
+  readonly completeListSize: number;
+  /** Seconds since the epoch after which the token is refused. */
+  readonly expires: number;
+}
+
+/** Where a ListSets harvest stands. */
+export interface SetsTokenState {
+  readonly verb: 'ListSets';
+  /** The last setSpec already returned. */
+  readonly after: string;
+  readonly cursor: number;
+  readonly completeListSize: number;
+  readonly expires: number;
+}
+
+export type TokenState = ListTokenState | SetsTokenState;
+
+/** Why a token was refused: each becomes badResumptionToken. */
+export type TokenProblem = 'malformed' | 'signature' | 'expired' | 'verb';
+
+/**
+ * Signs a state into a token. Example:
+ * `encodeToken({ verb: 'ListSets', after: 'a', cursor: 100, completeListSize: 250, expires: 1e10 }, 's3cret')`.
+ */
+export function encodeToken(state: TokenState, secret: string): string {
+  const compact =
+    state.verb === 'ListSets'
+      ? { v: 'LS', a: state.after, c: state.cursor, n: state.completeListSize, x: state.expires }
+      : {
+          v: state.verb === 'ListRecords' ? 'LR' : 'LI',
+          p: state.metadataPrefix,
+          ...(state.set !== undefined && { s: state.set }),
+          ...(state.from !== undefined && { f: state.from }),
+          u: state.until,
+          a: [state.after.datestamp, state.after.pk],
+          c: state.cursor,
+          n: state.completeListSize,
+          x: state.expires,
+        };
+  const body = Buffer.from(JSON.stringify(compact), 'utf8').toString('base64url');
+  return `${VERSION}.${body}.${sign(body, secret)}`;
+}
+
+/**
+ * Verifies and reads a token for the verb that received it. The signature is
+ * checked before the payload is trusted; an expired token or a token of
+ * another verb is refused.
+ */
+export function decodeToken(
+  token: string,
+  verb: TokenState['verb'],
+  secret: string,
+  now: number,
+): { ok: true; state: TokenState } | { ok: false; problem: TokenProblem } {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, problem: 'malformed' };
+  const [, body, mac] = parts as [string, string, string];
+  const expected = Buffer.from(sign(body, secret), 'utf8');
+  const given = Buffer.from(mac, 'utf8');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, problem: 'signature' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, problem: 'malformed' };
+  }
+  const state = fromCompact(raw);
+  if (!state) return { ok: false, problem: 'malformed' };
+  if (state.verb !== verb) return { ok: false, problem: 'verb' };
+  if (state.expires < now) return { ok: false, problem: 'expired' };
+  return { ok: true, state };
+}
+
+function sign(body: string, secret: string): string {
+  return createHmac('sha256', secret).update(`${VERSION}.${body}`).digest('base64url');
+}
+
+const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
+
+function fromCompact(raw: unknown): TokenState | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const o = raw as Record<string, unknown>;
+  if (!isInt(o.c) || !isInt(o.n) || !isInt(o.x) || o.c < 0 || o.n < 0) return null;
+  if (o.v === 'LS') {
+    if (typeof o.a !== 'string') return null;
+    return { verb: 'ListSets', after: o.a, cursor: o.c, completeListSize: o.n, expires: o.x };
+  }
+  if (o.v !== 'LR' && o.v !== 'LI') return null;
+  const a = o.a;
+  if (!Array.isArray(a) || a.length !== 2 || !isInt(a[0]) || !isInt(a[1])) return null;
+  if (typeof o.p !== 'string' || !isInt(o.u)) return null;
+  if (o.s !== undefined && typeof o.s !== 'string') return null;
+  if (o.f !== undefined && !isInt(o.f)) return null;
+  return {
+    verb: o.v === 'LR' ? 'ListRecords' : 'ListIdentifiers',
+    metadataPrefix: o.p,
+    ...(typeof o.s === 'string' && { set: o.s }),
+    ...(isInt(o.f) && { from: o.f }),
+    until: o.u,
+    after: { datestamp: a[0], pk: a[1] },
+    cursor: o.c,
+    completeListSize: o.n,
+    expires: o.x,
+  };
+}

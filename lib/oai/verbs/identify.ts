@@ -1,0 +1,43 @@
+import { create } from 'xmlbuilder2';
+import type { ProviderContext } from '../context';
+import type { ResponseBody } from '../response';
+
+const OAI_ID_NS = 'http://www.openarchives.org/OAI/2.0/oai-identifier';
+const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/**
+ * The `oai-identifier` description container (OAI identifier format,
+ * section 3): repositoryIdentifier is the namespace-identifier, and the
+ * sample is a real item's identifier. Example output starts
+ * `<oai-identifier xmlns="http://www.openarchives.org/OAI/2.0/oai-identifier" …>`.
+ */
+export function oaiIdentifierDescription(namespace: string, sampleIdentifier: string): string {
+  const root = create()
+    .ele(OAI_ID_NS, 'oai-identifier')
+    .att('http://www.w3.org/2000/xmlns/', 'xmlns:xsi', XSI_NS)
+    .att(XSI_NS, 'xsi:schemaLocation', `${OAI_ID_NS} http://www.openarchives.org/OAI/2.0/oai-identifier.xsd`);
+  root.ele(OAI_ID_NS, 'scheme').txt('oai');
+  root.ele(OAI_ID_NS, 'repositoryIdentifier').txt(namespace);
+  root.ele(OAI_ID_NS, 'delimiter').txt(':');
+  root.ele(OAI_ID_NS, 'sampleIdentifier').txt(sampleIdentifier);
+  return root.end({ headless: true });
+}
+
+/** Identify (OAI-PMH 4.2). earliestDatestamp is the oldest item's, or the epoch for an empty repository. */
+export async function identify(ctx: ProviderContext): Promise<ResponseBody> {
+  const [earliest, sample] = await Promise.all([ctx.store.earliestDatestamp(), ctx.store.sampleIdentifier()]);
+  const { repository: r } = ctx;
+  return {
+    kind: 'Identify',
+    identify: {
+      repositoryName: r.name,
+      baseURL: r.baseURL,
+      adminEmails: r.adminEmails,
+      earliestDatestamp: earliest ?? 0,
+      deletedRecord: 'persistent',
+      compression: r.compression,
+      // An empty repository has no real item to show; the container still needs a syntactically valid sample.
+      descriptions: [oaiIdentifierDescription(r.namespace, sample ?? `oai:${r.namespace}:sample`)],
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Characters and escaping for XML 1.0 (section 2.2 of the XML 1.0 spec):
+ * what may appear in a document at all, and how text and attribute values
+ * are escaped on the way out.
+ */
+
+/** Matches one character XML 1.0 forbids: C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates. */
+export const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NOT_XML_CHAR_G = new RegExp(NOT_XML_CHAR.source, 'g');
+
+/**
+ * Describes the first character XML 1.0 cannot carry, or returns null when
+ * there is none. Example: `findNonXmlChar('a\u0007b')` → `'U+0007 at offset 1'`.
+ */
+export function findNonXmlChar(s: string): string | null {
+  const m = NOT_XML_CHAR.exec(s);
+  if (!m) return null;
+  const code = (m[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return `U+${code} at offset ${m.index}`;
+}
+
+/** Replaces every character XML 1.0 cannot carry with U+FFFD (the last line of defence on output). */
+export function replaceNonXmlChars(s: string): string {
+  return s.replace(NOT_XML_CHAR_G, '\uFFFD');
+}
+
+const TEXT = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const ATTR = /[&<>"\t\n\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+/**
+ * Escapes text content. `>` is escaped too, so `]]>` never appears. Characters
+ * XML cannot carry become U+FFFD: nothing but XML 1.0 reaches the wire.
+ */
+export function escapeText(s: string): string {
+  if (!TEXT.test(s)) return s;
+  return replaceNonXmlChars(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Escapes an attribute value (double-quoted); tab, LF and CR as character references so they survive normalization. */
+export function escapeAttr(s: string): string {
+  if (!ATTR.test(s)) return s;
+  return replaceNonXmlChars(s)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
+}

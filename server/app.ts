@@ -1,0 +1,209 @@
+/**
+ * The HTTP shell: Express routes that turn requests into calls of the
+ * protocol core and its answers into HTTP responses. One writer sends every
+ * OAI-PMH answer; protocol errors are HTTP 200, only infrastructure failures
+ * are HTTP errors (OAI-PMH 3.1.2.2).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import express from 'express';
+import type { Request, Response, NextFunction } from 'express';
+import type { Logger } from 'pino';
+import { decodeForm, handleRequest, itemCount } from '../lib/oai';
+import type { OaiResponse, ProviderContext } from '../lib/oai';
+import { renderResponse } from '../lib/xml/render';
+import { chooseCoding, encodeBody } from './http/encoding';
+import { isUnavailable } from './db/errors';
+import { projectPath } from './paths';
+
+/** What the app needs besides the protocol context. */
+export interface AppOptions {
+  readonly ctx: ProviderContext;
+  readonly logger: Logger;
+  readonly compressionLevel: number;
+  /** Requests served at once before 503. */
+  readonly maxInFlight: number;
+  /** Seconds in Retry-After. */
+  readonly retryAfter: number;
+  /** Resolves a POI path to a record, for `GET /poi/{namespace}/{local}` (identifier governance). */
+  readonly poi?: (namespace: string, local: string) => Promise<{ status: 303; location: string } | { status: 404 | 410 }>;
+  /** The clock, in seconds. */
+  readonly now?: () => number;
+}
+
+/** Largest query string or POST body accepted (bytes); beyond it, 414 or 413. */
+export const MAX_REQUEST_BYTES = 64 * 1024;
+
+const STYLESHEET = fs.readFileSync(projectPath('lib', 'xml', 'oai2.xsl'));
+
+/**
+ * Builds the Express application. Routes: the OAI-PMH endpoint at the base
+ * URL's path (GET and POST), its stylesheet beside it, `/healthz`, and the
+ * POI resolver. Nothing on the HTTP side writes to the store.
+ */
+export function createApp(options: AppOptions): express.Express {
+  const { ctx, logger } = options;
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const oaiPath = new URL(ctx.repository.baseURL).pathname || '/';
+  const xslPath = path.posix.join(path.posix.dirname(oaiPath), 'oai2.xsl');
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', false);
+
+  let inFlight = 0;
+  // Load shedding: past the limit, answer 503 at once rather than queue without bound.
+  app.use((req, res, next) => {
+    if (inFlight >= options.maxInFlight) {
+      res.status(503).set('Retry-After', String(options.retryAfter)).type('text/plain').send('Too many requests in flight; retry later.\n');
+      return;
+    }
+    inFlight++;
+    res.on('close', () => inFlight--);
+    next();
+  });
+
+  const oai = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const started = process.hrtime.bigint();
+    try {
+      const raw = await rawArguments(req);
+      if ('status' in raw) {
+        res.status(raw.status).type('text/plain').send(raw.message);
+        return;
+      }
+      const decoded = 'undecodable' in raw ? { ok: false as const, message: raw.undecodable } : decodeForm(raw.text);
+      const response = await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now());
+      await sendOai(req, res, response, xslPath, options.compressionLevel, ctx.repository.compression);
+      logRequest(logger, req, res, response, started);
+    } catch (err) {
+      next(err);
+    }
+  };
+  app.get(oaiPath, oai);
+  app.post(oaiPath, oai);
+  // Only GET and POST exist here (OAI-PMH 3.1.1).
+  app.all(oaiPath, (req, res) => {
+    res.status(405).set('Allow', 'GET, POST').type('text/plain').send('Method not allowed.\n');
+  });
+
+  app.get(xslPath, (_req, res) => {
+    res.type('text/xsl; charset=utf-8').set('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await ctx.store.ping();
+      res.type('application/json').send('{"status":"ok"}\n');
+    } catch {
+      res.status(503).set('Retry-After', String(options.retryAfter)).type('application/json').send('{"status":"unavailable"}\n');
+    }
+  });
+
+  if (options.poi) {
+    const poi = options.poi;
+    app.get(/^\/poi\/([^/]+)\/(.+)$/, async (req, res, next) => {
+      try {
+        // The raw path, not Express's decoded params: a POI is compared as a string, escapes and all.
+        const m = /^\/poi\/([^/?]+)\/([^?]+)/.exec(req.originalUrl);
+        const answer = m ? await poi(m[1] as string, m[2] as string) : { status: 404 as const };
+        if (answer.status === 303) res.redirect(303, answer.location);
+        else res.status(answer.status).type('text/plain').send(answer.status === 410 ? 'Gone: this record was deleted.\n' : 'Not found.\n');
+      } catch (err) {
+        next(err);
+      }
+    });
+  }
+
+  if (oaiPath !== '/') app.get('/', (_req, res) => res.redirect(302, `${oaiPath}?verb=Identify`));
+
+  app.use((_req: Request, res: Response) => {
+    res.status(404).type('text/plain').send('Not found.\n');
+  });
+  // Infrastructure failures: 503 with Retry-After when the store is unreachable, else 500. No stack traces leave the server.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = httpStatusOf(err);
+    if (status === 413 || status === 400) {
+      res.status(status).type('text/plain').send(status === 413 ? 'Request body too large.\n' : 'Bad request.\n');
+      return;
+    }
+    const unavailable = isUnavailable(err);
+    logger.error({ err, url: req.originalUrl }, unavailable ? 'store unavailable' : 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (unavailable) res.status(503).set('Retry-After', String(options.retryAfter)).type('text/plain').send('The repository is temporarily unavailable; retry later.\n');
+    else res.status(500).type('text/plain').send('Internal server error.\n');
+  });
+  return app;
+}
+
+function httpStatusOf(err: unknown): number | undefined {
+  if (typeof err === 'object' && err !== null && 'status' in err && typeof (err as { status: unknown }).status === 'number') {
+    return (err as { status: number }).status;
+  }
+  return undefined;
+}
+
+/** The undecoded argument string: the query for GET; query and body for POST (form-encoded only). */
+async function rawArguments(req: Request): Promise<{ text: string } | { undecodable: string } | { status: 413 | 414; message: string }> {
+  const q = req.originalUrl.indexOf('?');
+  const query = q < 0 ? '' : req.originalUrl.slice(q + 1);
+  if (query.length > MAX_REQUEST_BYTES) return { status: 414, message: 'Request-URI too long; use POST.\n' };
+  if (req.method !== 'POST') return { text: query };
+  const body = await readBody(req);
+  if (body === null) return { status: 413, message: 'Request body too large.\n' };
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (body.length > 0 && type !== 'application/x-www-form-urlencoded') {
+    // OAI-PMH 3.1.1.2: POST bodies are form-encoded; anything else cannot carry arguments.
+    return { undecodable: `A POST body must be application/x-www-form-urlencoded, not ${JSON.stringify(type ?? '')}.` };
+  }
+  return { text: [query, body.toString('latin1')].filter((s) => s !== '').join('&') };
+}
+
+function readBody(req: Request): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_REQUEST_BYTES) over = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function sendOai(
+  req: Request,
+  res: Response,
+  response: OaiResponse,
+  stylesheet: string,
+  level: number,
+  offered: readonly string[],
+): Promise<void> {
+  const xml = Buffer.from(renderResponse(response, { stylesheet }), 'utf8');
+  const coding = chooseCoding(req.headers['accept-encoding'], offered as ('gzip' | 'deflate')[]);
+  const body = await encodeBody(xml, coding, level);
+  res.status(200).set('Content-Type', 'text/xml; charset=UTF-8').set('Vary', 'Accept-Encoding');
+  if (coding !== 'identity') res.set('Content-Encoding', coding);
+  res.set('Content-Length', String(body.length)).end(body);
+}
+
+function logRequest(logger: Logger, req: Request, res: Response, response: OaiResponse, started: bigint): void {
+  const body = response.body;
+  logger.info(
+    {
+      method: req.method,
+      verb: response.requestArgs?.verb,
+      args: response.requestArgs,
+      status: res.statusCode,
+      errors: body.kind === 'errors' ? body.errors.map((e) => e.code) : undefined,
+      records: itemCount(body),
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+    },
+    'oai request',
+  );
+}
