@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/**
+ * The `oai-steward` command. `serve` is what `npm start` runs; `migrate`
+ * and `seed` are the operations it does implicitly; `id` checks and maps
+ * identifiers (issue 3's contract).
+ */
+import { loadConfig, ConfigError } from './config';
+import { openProvider, seedIfEmpty } from './provider';
+import { serveUntilSignal } from './serve';
+import { loadDemo } from './demo';
+import { runIdCommand } from '../lib/ids/cli';
+import { mintPdiSerial } from './store/knex-store';
+import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
+
+const USAGE = `usage: oai-steward <command>
+
+  serve                 migrate the store, load the demo repository if it is empty, serve OAI-PMH
+  migrate               create or update the store's tables
+  seed [--force]        load the demo repository (only into an empty store unless --force)
+  id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
+
+Configuration comes from the environment (see README.md).
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      await serveUntilSignal(loadConfig());
+      return -1;
+    case 'migrate': {
+      const p = await openProvider(loadConfig());
+      await p.close();
+      process.stdout.write('store migrated\n');
+      return 0;
+    }
+    case 'seed': {
+      const p = await openProvider(loadConfig());
+      try {
+        const n = rest.includes('--force') ? await loadDemo(p.store, p.conversion) : await seedIfEmpty(p);
+        process.stdout.write(n > 0 ? `loaded ${n} demo records\n` : 'the store is not empty; nothing loaded (use --force)\n');
+      } finally {
+        await p.close();
+      }
+      return 0;
+    }
+    case 'id': {
+      const needsStore = rest[0] === 'mint-pdi';
+      const p = needsStore ? await openProvider(loadConfig()) : undefined;
+      try {
+        return await runIdCommand(rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {
+          now: () => new Date(),
+          ...(p && {
+            // The counter is kept per canonical series and GMT day; serials start at 1 (PDI 2.4).
+            mintPdi: async (series: string, format: string, date: string) =>
+              mintPdi({ series, format, date, nextSerial: await mintPdiSerial(p.knex, canonicalSeries(series), date) }),
+          }),
+        });
+      } finally {
+        await p?.close();
+      }
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`oai-steward: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`oai-steward: ${err instanceof ConfigError ? `configuration: ${err.message}` : (err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,118 @@
+/**
+ * Wiring: configuration → database → store → protocol context → app. The
+ * one place that knows how the pieces fit; `serve`, the CLI and the tests
+ * all open a provider through it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import pino from 'pino';
+import type { Logger } from 'pino';
+import { createFormatRegistry } from '../lib/formats/registry';
+import type { FormatRegistry } from '../lib/formats/registry';
+import { createIdPolicy } from '../lib/ids/policy';
+import type { IdPolicy } from '../lib/ids/policy';
+import { poiFromOaiIdentifier, parsePoi } from '../lib/ids/poi';
+import { toRequestArgument } from '../lib/ids/oai-identifier';
+import type { ProviderContext } from '../lib/oai';
+import type { RecordConversion } from '../lib/records/json-record';
+import { createApp } from './app';
+import type { Config } from './config';
+import { createKnex, databaseKind, sqliteFilename } from './db/connection';
+import { migrate } from './db/migrations';
+import { loadDemo } from './demo';
+import { KnexStore, getOrCreateSecret } from './store/knex-store';
+
+/** An opened repository: its store, its protocol context, and how to close it. */
+export interface Provider {
+  readonly config: Config;
+  readonly knex: Knex;
+  readonly store: KnexStore;
+  readonly policy: IdPolicy;
+  readonly formats: FormatRegistry;
+  readonly conversion: RecordConversion;
+  readonly logger: Logger;
+  /** Builds the protocol context (reads the token secret from the store when not configured). */
+  context(): Promise<ProviderContext>;
+  close(): Promise<void>;
+}
+
+/** Opens the store named by the configuration and migrates it. */
+export async function openProvider(config: Config, options: { logger?: Logger; clock?: () => number } = {}): Promise<Provider> {
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  if (databaseKind(config.databaseUrl) === 'sqlite') {
+    const file = sqliteFilename(config.databaseUrl);
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  }
+  const knex = createKnex(config.databaseUrl);
+  await migrate(knex);
+  const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
+  const store = new KnexStore({ knex, policy, namespace: config.namespace, ...(options.clock && { clock: options.clock }) });
+  const formats = createFormatRegistry();
+  const conversion: RecordConversion = {
+    formats,
+    // Issue 3: each record's POI as a dc:identifier, where harvesters look for links.
+    ...(config.poiInDublinCore && { extraIdentifiers: (id: string) => [poiFromOaiIdentifier(policy.map(id).identifier)] }),
+  };
+  return {
+    config,
+    knex,
+    store,
+    policy,
+    formats,
+    conversion,
+    logger,
+    async context() {
+      return {
+        store,
+        formats,
+        repository: {
+          name: config.repositoryName,
+          baseURL: config.baseUrl,
+          adminEmails: config.adminEmails,
+          namespace: config.namespace,
+          compression: config.compression,
+        },
+        pageSize: config.pageSize,
+        tokenSecret: config.tokenSecret ?? (await getOrCreateSecret(knex)),
+        tokenLifetime: config.tokenLifetime,
+      };
+    },
+    close: () => knex.destroy(),
+  };
+}
+
+/** Loads the demo repository when the store holds no item yet. Returns how many items were loaded (0 when it was not empty). */
+export async function seedIfEmpty(p: Provider): Promise<number> {
+  if ((await p.store.earliestDatestamp()) !== null) return 0;
+  return loadDemo(p.store, p.conversion);
+}
+
+/**
+ * Resolves `GET /poi/{namespace}/{local}` (issue 3): 303 to the record's
+ * GetRecord, 404 for an unknown item, 410 for a deleted one.
+ */
+export function poiResolver(p: Provider, baseUrl: string) {
+  return async (namespace: string, local: string): Promise<{ status: 303; location: string } | { status: 404 | 410 }> => {
+    const poi = `http://purl.org/poi/${namespace}/${local}`;
+    const parsed = parsePoi(poi);
+    if (!parsed.ok) return { status: 404 };
+    const header = await p.store.getHeader(`oai:${namespace}:${local}`);
+    if (!header) return { status: 404 };
+    if (header.deleted) return { status: 410 };
+    return { status: 303, location: `${baseUrl}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${toRequestArgument(header.identifier)}` };
+  };
+}
+
+/** Makes the Express app of an opened provider. */
+export async function providerApp(p: Provider) {
+  const ctx = await p.context();
+  return createApp({
+    ctx,
+    logger: p.logger,
+    compressionLevel: p.config.compressionLevel,
+    maxInFlight: p.config.maxInFlight,
+    retryAfter: p.config.retryAfter,
+    poi: poiResolver(p, p.config.baseUrl),
+  });
+}

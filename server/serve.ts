@@ -1,0 +1,77 @@
+/**
+ * `oai-steward serve`: open the store (migrating it, and loading the demo
+ * repository when it is empty and OAI_SEED_DEMO allows), then serve until
+ * SIGINT/SIGTERM, finishing in-flight responses before closing the store.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config';
+import { openProvider, providerApp, seedIfEmpty } from './provider';
+import type { Provider } from './provider';
+
+/** A running server. */
+export interface RunningServer {
+  readonly provider: Provider;
+  readonly server: http.Server;
+  readonly port: number;
+  /** Stops accepting, lets in-flight responses finish, then closes the store. */
+  stop(): Promise<void>;
+}
+
+/** Starts serving; resolves once the port is listening. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const provider = await openProvider(config);
+  if (config.seedDemo) {
+    const n = await seedIfEmpty(provider);
+    if (n > 0) provider.logger.info({ items: n }, 'loaded the demo repository into the empty store');
+  }
+  const app = await providerApp(provider);
+  const server = http.createServer(app);
+  // Slow clients cannot hold a connection open forever (issue 6).
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  provider.logger.info({ port, baseURL: config.baseUrl, database: redact(config.databaseUrl) }, 'oai-steward serving');
+  let stopping: Promise<void> | undefined;
+  return {
+    provider,
+    server,
+    port,
+    stop() {
+      stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await provider.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Hides a password in a database URL before it is logged. */
+function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+/** Runs the server until a signal, for the CLI. */
+export async function serveUntilSignal(config: Config): Promise<void> {
+  const running = await startServer(config);
+  const shutdown = (signal: string): void => {
+    running.provider.logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
