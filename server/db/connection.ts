@@ -1,0 +1,100 @@
+/**
+ * Opening the database: one knex instance from a `DATABASE_URL`-like string.
+ *
+ * `postgres://…` / `postgresql://…` select PostgreSQL (pg); anything else is
+ * SQLite through better-sqlite3: `sqlite:<path>`, `sqlite://<path>`, a plain
+ * file path, or `:memory:`. SQLite connections are tuned on creation (WAL,
+ * foreign keys, a busy timeout) so that a reading server and a writing loader
+ * can share one file (issue 2, "Storage").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+
+/** Options beyond the URL. */
+export interface ConnectionOptions {
+  /**
+   * PostgreSQL only: the schema search path (e.g. a throwaway schema per test
+   * run). Tables, including knex's migration bookkeeping, live in its first entry.
+   */
+  readonly searchPath?: string | readonly string[];
+  /** Pool bounds; SQLite always uses a single connection. */
+  readonly pool?: { readonly min?: number; readonly max?: number };
+}
+
+/** Which driver a URL selects. */
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/**
+ * Tells which database a `DATABASE_URL`-like string selects, without opening
+ * anything: `postgres://` and `postgresql://` are PostgreSQL, everything else
+ * is a SQLite file (or `:memory:`).
+ *
+ * @example databaseKind('postgres://postgres@127.0.0.1/test') // 'postgres'
+ */
+export function databaseKind(url: string): DatabaseKind {
+  return /^postgres(?:ql)?:\/\//i.test(url) ? 'postgres' : 'sqlite';
+}
+
+/**
+ * The SQLite file a URL names: strips a `sqlite:` / `sqlite://` scheme and
+ * keeps `:memory:` as is.
+ *
+ * @example sqliteFilename('sqlite:./data/oai.db') // './data/oai.db'
+ */
+export function sqliteFilename(url: string): string {
+  const m = /^sqlite:(?:\/\/)?(.*)$/i.exec(url);
+  const file = m ? (m[1] ?? '') : url;
+  if (file === '') throw new Error(`no SQLite file name in ${JSON.stringify(url)}`);
+  return file;
+}
+
+// SQLite pragmas applied to every new connection. WAL lets readers run while a
+// loader writes; NORMAL is durable enough under WAL; foreign keys are off by
+// default in SQLite and must be turned on per connection; busy_timeout makes a
+// second writer wait instead of failing at once.
+const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'];
+
+/**
+ * Creates a knex instance for the database a URL names. For a SQLite file the
+ * parent directory is created if missing. The caller owns the instance and
+ * must `destroy()` it.
+ *
+ * @example
+ * const knex = createKnex(process.env.DATABASE_URL ?? 'sqlite:./data/oai.db');
+ * await migrate(knex);
+ */
+export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
+  if (databaseKind(url) === 'postgres') {
+    const config: Knex.Config = {
+      client: 'pg',
+      connection: url,
+      pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
+    };
+    if (options.searchPath !== undefined) {
+      config.searchPath = typeof options.searchPath === 'string' ? [options.searchPath] : [...options.searchPath];
+    }
+    return knexFactory(config);
+  }
+  const filename = sqliteFilename(url);
+  if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    // One connection: better-sqlite3 is synchronous, so more connections in
+    // one process add no concurrency, and `:memory:` must stay one database.
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        try {
+          for (const p of SQLITE_PRAGMAS) conn.pragma(p);
+          done(null, conn);
+        } catch (err) {
+          done(err as Error, conn);
+        }
+      },
+    },
+  });
+}

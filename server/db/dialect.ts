@@ -1,0 +1,63 @@
+/**
+ * The one place that knows SQLite and PostgreSQL differ (STYLE.md, habit 6).
+ *
+ * - Text order: set specs are listed in binary (code point) order, so `B`
+ *   sorts before `a` (ListSets paging depends on it). SQLite compares TEXT with
+ *   memcmp by default; PostgreSQL uses the database's locale unless a column
+ *   is declared `COLLATE "C"`, which compares UTF-8 bytes (= code points).
+ * - Booleans: SQLite returns 0/1, PostgreSQL true/false.
+ * - Integers: pg returns `bigint` and `count(*)` as strings, SQLite as numbers.
+ * - Bound variables per statement: SQLite allows 32766, PostgreSQL 65535.
+ *
+ * Datestamps are integer seconds in a `bigint` column on both, so they sort
+ * and compare identically without any date function (lib/store.ts).
+ */
+import type { Knex } from 'knex';
+
+/** Whether a knex instance (or transaction) talks to PostgreSQL. */
+export function isPostgres(knex: Knex): boolean {
+  // knex names the dialect on the client, shared by its transactions.
+  return (knex.client as { dialect?: unknown }).dialect === 'postgresql';
+}
+
+/**
+ * Adds a text column that compares and sorts bytewise on both databases:
+ * `text COLLATE "C"` on PostgreSQL, plain `text` (BINARY collation) on SQLite.
+ * Use it for every column that is ordered or range-compared as a string.
+ */
+export function binaryTextColumn(knex: Knex, table: Knex.CreateTableBuilder, name: string): Knex.ColumnBuilder {
+  return isPostgres(knex) ? table.specificType(name, 'text COLLATE "C"') : table.text(name);
+}
+
+/** Reads a boolean column value (SQLite 0/1, PostgreSQL true/false). */
+export function toBool(v: unknown): boolean {
+  return v === true || v === 1 || v === '1' || v === 't' || v === 'true';
+}
+
+/** Reads an integer column or aggregate (pg returns bigint and count as strings). */
+export function toInt(v: unknown): number {
+  const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : Number(String(v));
+  if (!Number.isSafeInteger(n)) throw new Error(`not an integer from the database: ${String(v)}`);
+  return n;
+}
+
+/**
+ * How many rows of `columns` values one multi-row INSERT may carry: under
+ * SQLite's 32766 and PostgreSQL's 65535 bound-variable limits, and on SQLite
+ * under its 500-term compound SELECT limit too (knex writes a multi-row
+ * insert there as `SELECT … UNION ALL SELECT …`).
+ */
+export function rowsPerInsert(knex: Knex, columns: number): number {
+  const byVariables = Math.max(1, Math.floor(30000 / Math.max(1, columns)));
+  return isPostgres(knex) ? byVariables : Math.min(450, byVariables);
+}
+
+/** Splits a list into chunks of at most `size`. */
+export function chunk<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** The largest number of values one `IN (…)` list may carry (bound variables). */
+export const MAX_IN_LIST = 10000;

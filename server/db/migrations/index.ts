@@ -1,0 +1,35 @@
+/**
+ * The migrations, listed in code rather than found by scanning a directory,
+ * so the same list works compiled (`dist/…/*.js`) and under tsx (`*.ts`).
+ */
+import type { Knex } from 'knex';
+import * as m001 from './001_initial';
+
+interface Migration {
+  readonly name: string;
+  readonly module: Knex.Migration;
+}
+
+const MIGRATIONS: readonly Migration[] = [{ name: '001_initial', module: m001 }];
+
+/**
+ * A knex `migrationSource` over the list above. Pass it to any
+ * `knex.migrate.*` call (and to knexfile.ts as `migrations.migrationSource`).
+ *
+ * @example await knex.migrate.latest({ migrationSource });
+ */
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => [...MIGRATIONS],
+  getMigrationName: (m) => m.name,
+  getMigration: async (m) => m.module,
+};
+
+/**
+ * Brings a database to the latest schema; safe to call on every start (it
+ * does nothing when already up to date).
+ *
+ * @example await migrate(createKnex('sqlite:./data/oai.db'));
+ */
+export async function migrate(knex: Knex): Promise<void> {
+  await knex.migrate.latest({ migrationSource });
+}

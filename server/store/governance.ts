@@ -1,0 +1,277 @@
+/**
+ * The registry rules: what the write path refuses (issue 3, "The registry
+ * (governance in the store)"). Pure functions over a batch and what the store
+ * already holds; the knex store gathers the state, calls {@link checkBatch}
+ * and writes only when it returns no refusal.
+ *
+ * Every rule reports every offending record (a loader run lists all problems
+ * at once, not the first), and each refusal names the record, the field and
+ * the reason (lib/store.ts `Refusal`).
+ */
+import type { ItemInput, Refusal } from '../../lib/store';
+import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
+import { parsePoi } from '../../lib/ids/poi';
+import { parseInfoFedora } from '../../lib/ids/fedora-pid';
+import { parseInfoSid } from '../../lib/ids/info-sid';
+import { parsePdi } from '../../lib/ids/pdi';
+
+/** The part of the id policy (lib/ids/policy.ts) the store needs. */
+export interface IdPolicyLike {
+  /** Maps an internal id to its oai-identifier; throws when the id cannot be mapped. */
+  map(internalId: string): { readonly identifier: string; readonly scheme: string };
+}
+
+/** One identifier scheme recognised in a record's own identifier fields. */
+export interface SchemeCheck {
+  /** The prefix that marks a value as this scheme (compared case-insensitively). */
+  readonly prefix: string;
+  /** The scheme's name, for messages. */
+  readonly name: string;
+  /** Every fault of the value (empty when valid). */
+  errors(value: string): readonly string[];
+  /** The namespace-identifier the value names, when the scheme has one (oai, POI). */
+  namespaceOf?(value: string): string | null;
+}
+
+const errorsOf = (r: { ok: true } | { ok: false; errors: readonly string[] }): readonly string[] => (r.ok ? [] : r.errors);
+
+/**
+ * The schemes checked in `identifiers` fields. A value is checked by the
+ * first scheme whose prefix it starts with; values with no known prefix
+ * (plain URLs, ISBNs, free text) are not identifiers we govern.
+ * Prefixes compare case-insensitively (URI schemes and URN namespace ids are
+ * case-insensitive), so `OAI:…` is caught and then judged by the scheme's
+ * own parser.
+ */
+export const SCHEME_CHECKS: readonly SchemeCheck[] = [
+  {
+    prefix: 'oai:',
+    name: 'oai-identifier',
+    errors: (v) => errorsOf(parseOaiIdentifier(v)),
+    namespaceOf: (v) => {
+      const p = parseOaiIdentifier(v);
+      return p.ok ? p.namespace : null;
+    },
+  },
+  {
+    prefix: 'http://purl.org/poi/',
+    name: 'POI',
+    errors: (v) => errorsOf(parsePoi(v)),
+    namespaceOf: (v) => {
+      const p = parsePoi(v);
+      return p.ok ? p.namespace : null;
+    },
+  },
+  { prefix: 'info:fedora/', name: 'info:fedora URI', errors: (v) => errorsOf(parseInfoFedora(v)) },
+  { prefix: 'info:sid/', name: 'info:sid identifier', errors: (v) => errorsOf(parseInfoSid(v)) },
+  { prefix: 'urn:pdi:', name: 'urn:pdi identifier', errors: (v) => errorsOf(parsePdi(v)) },
+  { prefix: 'pdi://', name: 'pdi identifier', errors: (v) => errorsOf(parsePdi(v)) },
+];
+
+/** What the store holds about an item, as far as governance needs it. */
+export interface ExistingItem {
+  readonly internalId: string;
+  readonly identifier: string;
+}
+
+/** One row of the identifier registry. */
+export interface RegistryEntry {
+  readonly identifier: string;
+  readonly internalId: string;
+}
+
+/** An internal id mapped by the policy, or the reason it could not be. */
+export type Mapping = { readonly ok: true; readonly identifier: string; readonly scheme: string } | { readonly ok: false; readonly reason: string };
+
+/**
+ * Maps every item's internal id with the policy, catching refusals: a `map`
+ * that throws (empty id, lone surrogate, a PID the mode refuses) is a refusal
+ * of the field `id`, not a crash.
+ */
+export function mapAll(policy: IdPolicyLike, items: readonly ItemInput[]): Mapping[] {
+  return items.map((item) => {
+    try {
+      const m = policy.map(item.internalId);
+      return { ok: true, identifier: m.identifier, scheme: m.scheme };
+    } catch (err) {
+      return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+  });
+}
+
+// OAI-PMH.xsd setSpecType: colon-separated words of unreserved characters.
+const SET_SPEC_RE = /^[A-Za-z0-9\-_.!~*'()]+(?::[A-Za-z0-9\-_.!~*'()]+)*$/;
+
+/**
+ * Whether a string is a setSpec by OAI-PMH.xsd (`setSpecType`): one or more
+ * colon-separated words of unreserved URI characters.
+ *
+ * @example isValidSetSpec('a:b') // true
+ * @example isValidSetSpec('a::b') // false
+ */
+export function isValidSetSpec(spec: string): boolean {
+  return SET_SPEC_RE.test(spec);
+}
+
+/**
+ * A set spec and all its ancestors, most general first (OAI-PMH 2.0 section
+ * 2.7.2: an item in `a:b:c` is also in `a:b` and `a`).
+ *
+ * @example withAncestors('a:b:c') // ['a', 'a:b', 'a:b:c']
+ */
+export function withAncestors(spec: string): string[] {
+  const parts = spec.split(':');
+  return parts.map((_, i) => parts.slice(0, i + 1).join(':'));
+}
+
+// XML 1.0 section 2.2, production [2] Char. With the `u` flag a lone
+// surrogate is one code point outside every range, so it is caught too.
+const NON_XML_CHAR_RE = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+/**
+ * The first character of a string that XML 1.0 cannot carry, as `U+XXXX`,
+ * or null when every character is allowed (issue 2: nothing that is not XML
+ * 1.0 ever reaches the wire, so such metadata is refused at load).
+ *
+ * @example firstNonXmlChar('a\u0001b') // 'U+0001'
+ */
+export function firstNonXmlChar(s: string): string | null {
+  const m = NON_XML_CHAR_RE.exec(s);
+  if (!m) return null;
+  return `U+${(m[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Everything {@link checkBatch} looks at. */
+export interface BatchState {
+  readonly items: readonly ItemInput[];
+  /** `mapAll(policy, items)`, index for index. */
+  readonly mappings: readonly Mapping[];
+  /** The configured namespace-identifier. */
+  readonly namespace: string;
+  /** Items already stored, by internal id (the batch's ids and the holders of its identifiers). */
+  readonly existingByInternalId: ReadonlyMap<string, ExistingItem>;
+  /** Stored items by identifier. */
+  readonly existingByIdentifier: ReadonlyMap<string, ExistingItem>;
+  /** Registry rows touching the batch: by identifier ... */
+  readonly registryByIdentifier: ReadonlyMap<string, RegistryEntry>;
+  /** ... and by internal id (every identifier ever published for it). */
+  readonly registryByInternalId: ReadonlyMap<string, readonly RegistryEntry[]>;
+  /** Set specs that exist (declared with putSets). */
+  readonly knownSets: ReadonlySet<string>;
+  /** The store's clock now, seconds: a datestamp may not lie in the future. */
+  readonly now: number;
+  readonly schemes?: readonly SchemeCheck[];
+}
+
+/**
+ * Every refusal the batch earns, in input order; empty when it may be
+ * written. The rules (issue 3, "The registry"):
+ * 1. an internal id that maps to an identifier held (now or ever) by another internal id;
+ * 2. two items of the batch with the same internal id or the same identifier;
+ * 3. an existing item whose identifier would change (the policy changed);
+ * 4. an invalid value of a known scheme in the record's own `identifiers`, or
+ *    an oai-identifier/POI in the configured namespace with other capitalization;
+ * 5. an internal id the policy cannot map.
+ * Plus the record checks that keep the wire valid: set specs (syntax, declared),
+ * metadata present for a live item and free of non-XML characters, a datestamp
+ * that is a whole number of seconds and not in the future.
+ */
+export function checkBatch(state: BatchState): Refusal[] {
+  const refusals: Refusal[] = [];
+  const schemes = state.schemes ?? SCHEME_CHECKS;
+  const firstByInternalId = new Map<string, number>();
+  const firstByIdentifier = new Map<string, number>();
+
+  state.items.forEach((item, index) => {
+    const refuse = (field: string, reason: string): void => {
+      refusals.push(item.source === undefined ? { internalId: item.internalId, field, reason } : { internalId: item.internalId, source: item.source, field, reason });
+    };
+    const mapping = state.mappings[index];
+
+    // Rule 2: one internal id, one item per batch.
+    const seenAt = firstByInternalId.get(item.internalId);
+    if (seenAt !== undefined) {
+      refuse('id', `the same internal id appears twice in one batch (first ${describe(state.items[seenAt])})`);
+    } else {
+      firstByInternalId.set(item.internalId, index);
+    }
+
+    if (!mapping || !mapping.ok) {
+      // Rule 5.
+      refuse('id', `the internal id cannot be mapped to an oai-identifier: ${mapping ? mapping.reason : 'no mapping'}`);
+    } else {
+      const identifier = mapping.identifier;
+      // Rule 2: two internal ids, one identifier.
+      const other = firstByIdentifier.get(identifier);
+      if (other !== undefined && state.items[other]?.internalId !== item.internalId) {
+        refuse('id', `maps to ${identifier}, as does ${describe(state.items[other])} in the same batch`);
+      } else if (other === undefined) {
+        firstByIdentifier.set(identifier, index);
+      }
+      // Rule 1: the identifier belongs to someone else, now or once.
+      const holder = state.registryByIdentifier.get(identifier) ?? state.existingByIdentifier.get(identifier);
+      if (holder && holder.internalId !== item.internalId) {
+        refuse('id', `maps to ${identifier}, which is already held by internal id ${JSON.stringify(holder.internalId)}; identifiers are never reused`);
+      }
+      // Rule 3: an item's identifier never changes.
+      const held = new Set<string>();
+      const existing = state.existingByInternalId.get(item.internalId);
+      if (existing) held.add(existing.identifier);
+      for (const r of state.registryByInternalId.get(item.internalId) ?? []) held.add(r.identifier);
+      held.delete(identifier);
+      if (held.size > 0) {
+        refuse('id', `would change the identifier of an existing item from ${[...held].join(', ')} to ${identifier}; published identifiers are permanent (has the id policy changed?)`);
+      }
+    }
+
+    // Rule 4: the record's own identifier fields.
+    (item.identifiers ?? []).forEach((value, i) => {
+      const field = `identifiers[${i}]`;
+      const bad = firstNonXmlChar(value);
+      if (bad) {
+        refuse(field, `${JSON.stringify(value)} contains ${bad}, which XML 1.0 cannot carry`);
+        return;
+      }
+      const scheme = schemes.find((s) => value.toLowerCase().startsWith(s.prefix.toLowerCase()));
+      if (!scheme) return;
+      const errors = scheme.errors(value);
+      if (errors.length > 0) {
+        refuse(field, `${JSON.stringify(value)} is not a valid ${scheme.name}: ${errors.join('; ')}`);
+        return;
+      }
+      const ns = scheme.namespaceOf?.(value);
+      if (ns && ns !== state.namespace && ns.toLowerCase() === state.namespace.toLowerCase()) {
+        refuse(field, `${JSON.stringify(value)} writes the namespace ${JSON.stringify(ns)}, another capitalization of namespace ${JSON.stringify(state.namespace)}; namespace-identifiers are case-sensitive`);
+      }
+    });
+
+    // Sets: valid specs that exist.
+    for (const spec of item.sets ?? []) {
+      if (!isValidSetSpec(spec)) refuse('sets', `${JSON.stringify(spec)} is not a valid setSpec`);
+      else if (!state.knownSets.has(spec)) refuse('sets', `set ${JSON.stringify(spec)} is not declared (declare it with putSets first)`);
+    }
+
+    // Metadata: a live item is disseminated in some format; XML 1.0 characters only.
+    const prefixes = Object.keys(item.metadata);
+    if (!item.deleted && prefixes.length === 0) refuse('metadata', 'a record that is not deleted needs metadata in at least one format');
+    for (const prefix of prefixes) {
+      if (!/^[A-Za-z0-9\-_.!~*'()]+$/.test(prefix)) refuse(`metadata.${prefix}`, `${JSON.stringify(prefix)} is not a valid metadataPrefix`);
+      const xml = item.metadata[prefix] ?? '';
+      if (!item.deleted && xml.trim() === '') refuse(`metadata.${prefix}`, 'the metadata is empty');
+      const bad = firstNonXmlChar(xml);
+      if (bad) refuse(`metadata.${prefix}`, `the metadata contains ${bad}, which XML 1.0 cannot carry`);
+    }
+
+    // Datestamp: integer seconds, not in the future.
+    if (item.datestamp !== undefined) {
+      if (!Number.isSafeInteger(item.datestamp) || item.datestamp < 0) refuse('datestamp', `${String(item.datestamp)} is not a whole number of seconds since the epoch`);
+      else if (item.datestamp > state.now) refuse('datestamp', `${new Date(item.datestamp * 1000).toISOString()} lies in the future`);
+    }
+  });
+  return refusals;
+}
+
+function describe(item: ItemInput | undefined): string {
+  if (!item) return 'another record';
+  return `${JSON.stringify(item.internalId)}${item.source ? ` at ${item.source}` : ''}`;
+}
