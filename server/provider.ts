@@ -49,11 +49,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
   const store = new KnexStore({ knex, policy, namespace: config.namespace, ...(options.clock && { clock: options.clock }) });
   const formats = createFormatRegistry();
-  const conversion: RecordConversion = {
-    formats,
-    // Issue 3: each record's POI as a dc:identifier, where harvesters look for links.
-    ...(config.poiInDublinCore && { extraIdentifiers: (id: string) => [poiFromOaiIdentifier(policy.map(id).identifier)] }),
-  };
+  const conversion = recordConversion(config, policy, formats);
   return {
     config,
     knex,
@@ -79,6 +75,15 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
       };
     },
     close: () => knex.destroy(),
+  };
+}
+
+/** How records of the project's format become items under this configuration. */
+export function recordConversion(config: Config, policy: IdPolicy, formats: FormatRegistry): RecordConversion {
+  return {
+    formats,
+    // Issue 3: each record's POI as a dc:identifier, where harvesters look for links.
+    ...(config.poiInDublinCore && { extraIdentifiers: (id: string) => [poiFromOaiIdentifier(policy.map(id).identifier)] }),
   };
 }
 

@@ -65,6 +65,18 @@ const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_k
  * await migrate(knex);
  */
 export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
+  if (databaseKind(url) === 'sqlite') {
+    const filename = sqliteFilename(url);
+    if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  }
+  return knexFactory(connectionConfig(url, options));
+}
+
+/**
+ * The knex configuration for a database URL (also what knexfile.ts hands
+ * the knex CLI), without opening anything.
+ */
+export function connectionConfig(url: string, options: ConnectionOptions = {}): Knex.Config {
   if (databaseKind(url) === 'postgres') {
     const config: Knex.Config = {
       client: 'pg',
@@ -74,11 +86,10 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
     if (options.searchPath !== undefined) {
       config.searchPath = typeof options.searchPath === 'string' ? [options.searchPath] : [...options.searchPath];
     }
-    return knexFactory(config);
+    return config;
   }
   const filename = sqliteFilename(url);
-  if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
-  return knexFactory({
+  return {
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
@@ -96,5 +107,5 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
         }
       },
     },
-  });
+  };
 }

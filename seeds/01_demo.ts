@@ -1,0 +1,21 @@
+/**
+ * knex seed: loads the demo repository of seeds/demo/ (records.ndjson and
+ * sets.json) through the store's write path, with the configured namespace
+ * and id policy — the same as `oai-steward seed`. Skips a store that already
+ * holds items, so running it twice changes nothing.
+ */
+import type { Knex } from 'knex';
+import { loadConfig } from '../server/config';
+import { createIdPolicy } from '../lib/ids/policy';
+import { createFormatRegistry } from '../lib/formats/registry';
+import { KnexStore } from '../server/store/knex-store';
+import { loadDemo } from '../server/demo';
+import { recordConversion } from '../server/provider';
+
+export async function seed(knex: Knex): Promise<void> {
+  const config = loadConfig();
+  const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
+  const store = new KnexStore({ knex, policy, namespace: config.namespace });
+  if ((await store.earliestDatestamp()) !== null) return;
+  await loadDemo(store, recordConversion(config, policy, createFormatRegistry()));
+}
