@@ -15,6 +15,7 @@ import type { IdPolicy } from '../lib/ids/policy';
 import { poiFromOaiIdentifier, parsePoi } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
 import type { ProviderContext } from '../lib/oai';
+import type { ReadStore } from '../lib/store';
 import type { RecordConversion } from '../lib/records/json-record';
 import { createApp } from './app';
 import type { Config } from './config';
@@ -97,12 +98,12 @@ export async function seedIfEmpty(p: Provider): Promise<number> {
  * Resolves `GET /poi/{namespace}/{local}` (issue 3): 303 to the record's
  * GetRecord, 404 for an unknown item, 410 for a deleted one.
  */
-export function poiResolver(p: Provider, baseUrl: string) {
+export function poiResolver(store: ReadStore, baseUrl: string) {
   return async (namespace: string, local: string): Promise<{ status: 303; location: string } | { status: 404 | 410 }> => {
     const poi = `http://purl.org/poi/${namespace}/${local}`;
     const parsed = parsePoi(poi);
     if (!parsed.ok) return { status: 404 };
-    const header = await p.store.getHeader(`oai:${namespace}:${local}`);
+    const header = await store.getHeader(`oai:${namespace}:${local}`);
     if (!header) return { status: 404 };
     if (header.deleted) return { status: 410 };
     return { status: 303, location: `${baseUrl}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${toRequestArgument(header.identifier)}` };
@@ -118,6 +119,6 @@ export async function providerApp(p: Provider) {
     compressionLevel: p.config.compressionLevel,
     maxInFlight: p.config.maxInFlight,
     retryAfter: p.config.retryAfter,
-    poi: poiResolver(p, p.config.baseUrl),
+    poi: poiResolver(p.store, p.config.baseUrl),
   });
 }

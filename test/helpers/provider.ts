@@ -18,6 +18,7 @@ import { createIdPolicy } from '../../lib/ids/policy';
 import { poiFromOaiIdentifier } from '../../lib/ids/poi';
 import { createFormatRegistry } from '../../lib/formats/registry';
 import { loadDemo } from '../../server/demo';
+import { poiResolver } from '../../server/provider';
 import type { ProviderContext } from '../../lib/oai';
 import { testTargets } from './db';
 import { assertValid } from './xsd';
@@ -113,6 +114,7 @@ async function openTestProvider(target: ReturnType<typeof testTargets>[number], 
     maxInFlight: 64,
     retryAfter: 10,
     now: () => clocks.now,
+    poi: poiResolver(store, BASE_URL),
     ...options.app,
   });
   const server = http.createServer(app);
