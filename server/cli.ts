@@ -2,7 +2,8 @@
 /**
  * The `oai-steward` command. `serve` is what `npm start` runs; `migrate`
  * and `seed` are the operations it does implicitly; `id` checks and maps
- * identifiers (issue 3's contract).
+ * identifiers (issue 3's contract); `load`, `delete` and `stats` are the
+ * repository manager's tools (issue 4, server/loader/).
  */
 import { loadConfig, ConfigError } from './config';
 import { openProvider, seedIfEmpty } from './provider';
@@ -11,12 +12,18 @@ import { loadDemo } from './demo';
 import { runIdCommand } from '../lib/ids/cli';
 import { mintPdiSerial } from './store/knex-store';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
+import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
 
 const USAGE = `usage: oai-steward <command>
 
   serve                 migrate the store, load the demo repository if it is empty, serve OAI-PMH
   migrate               create or update the store's tables
   seed [--force]        load the demo repository (only into an empty store unless --force)
+  load [options] FILE…  load records (NDJSON, JSON, OAI-PMH XML, a folder of oai_dc files, - for stdin)
+                        in one transaction; --dry-run, --partial, --delete-missing (oai-steward load --help)
+  delete [--identifier] ID…
+                        turn items into tombstones
+  stats [--json]        items, deleted, per set, per format, earliest/latest datestamp
   id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
 
 Configuration comes from the environment (see README.md).
@@ -44,6 +51,12 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'load':
+      return runLoadCommand(rest, () => openProvider(loadConfig()), process);
+    case 'delete':
+      return runDeleteCommand(rest, () => openProvider(loadConfig()), process);
+    case 'stats':
+      return runStatsCommand(rest, () => openProvider(loadConfig()), process);
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
       const p = needsStore ? await openProvider(loadConfig()) : undefined;

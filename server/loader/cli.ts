@@ -1,0 +1,249 @@
+/**
+ * The loader's commands of `oai-steward` (issue 4): `load FILE…`,
+ * `delete ID…` and `stats`. Each takes its arguments and the process's
+ * streams, and returns the exit status: 0 done, 1 refused or failed, 2 a
+ * usage error. server/cli.ts opens the provider and dispatches here.
+ */
+import readline from 'node:readline';
+import { RefusedError, type Refusal } from '../../lib/store';
+import type { Provider } from '../provider';
+import { openInput, type ByteCounter, type Input } from './input';
+import { runLoad, type LoadSummary } from './load';
+import { startProgress } from './progress';
+import { formatStats, storeStats } from './stats';
+import { internalIdFor } from './xml-record';
+
+/** The process's streams, injectable for tests. */
+export interface CliIo {
+  readonly stdin: NodeJS.ReadableStream;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+export const LOAD_USAGE = `usage: oai-steward load [options] FILE…
+
+  FILE is NDJSON or a JSON array of records (README "Record format"), a saved
+  OAI-PMH ListRecords, GetRecord or ListSets response, a folder of oai_dc
+  files (one record per file, the internal id is the file name without .xml,
+  percent-decoded), or - for standard input. The whole load is one
+  transaction: it commits completely or not at all.
+
+  --dry-run                 validate and count, then roll back: nothing is written
+  --partial                 commit the valid records; list the refused ones
+  --delete-missing          turn live items absent from the input into tombstones (a full export)
+  --sets FILE               declare sets first, from a JSON array [{"spec","name","description"}]
+  --batch-size N            records per write (default 1000)
+  --progress-interval S     seconds between progress lines when stderr is not a terminal (default 5)
+  --json                    print the summary as JSON on stdout
+
+Exit status: 0 loaded, 1 records refused or the load failed, 2 usage error.
+`;
+
+export const DELETE_USAGE = `usage: oai-steward delete [--identifier] [ID…]
+
+  Turns items into tombstones (deleted records; their identifiers are never
+  reused). IDs are internal ids, or oai-identifiers with --identifier; with
+  no ID they are read one per line from standard input. All or nothing: an
+  unknown id refuses the whole command.
+`;
+
+export const STATS_USAGE = `usage: oai-steward stats [--json]
+
+  Items, deleted items, items per set and per format, earliest and latest datestamp.
+`;
+
+/** Formats one refusal as a line: `file:line: record "id", field F: why`. */
+export function formatRefusal(r: Refusal): string {
+  const where = r.source ? `${r.source}: ` : '';
+  const record = r.internalId === '' ? '' : `record ${JSON.stringify(r.internalId)}, `;
+  return `${where}${record}field ${r.field}: ${r.reason}`;
+}
+
+interface LoadArgs {
+  files: string[];
+  dryRun: boolean;
+  partial: boolean;
+  deleteMissing: boolean;
+  json: boolean;
+  setsFile?: string;
+  batchSize: number;
+  progressInterval: number;
+}
+
+function parseLoadArgs(args: readonly string[]): LoadArgs | string {
+  const out: LoadArgs = { files: [], dryRun: false, partial: false, deleteMissing: false, json: false, batchSize: 1000, progressInterval: 5 };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string | null => inline ?? (i + 1 < args.length ? (args[++i] as string) : null);
+    switch (flag) {
+      case '--dry-run': out.dryRun = true; break;
+      case '--partial': out.partial = true; break;
+      case '--delete-missing': out.deleteMissing = true; break;
+      case '--json': out.json = true; break;
+      case '--sets': {
+        const v = value();
+        if (v === null) return '--sets needs a file';
+        out.setsFile = v;
+        break;
+      }
+      case '--batch-size':
+      case '--progress-interval': {
+        const v = value();
+        if (v === null || !/^\d+$/.test(v) || Number(v) < (flag === '--batch-size' ? 1 : 0)) return `${flag} needs a whole number`;
+        if (flag === '--batch-size') out.batchSize = Number(v);
+        else out.progressInterval = Number(v);
+        break;
+      }
+      case '--':
+        out.files.push(...args.slice(i + 1));
+        i = args.length;
+        break;
+      default:
+        if (a.startsWith('--')) return `unknown option ${a}`;
+        out.files.push(a);
+    }
+  }
+  if (out.files.length === 0) return 'no input given (a FILE, a folder, or - for standard input)';
+  if (out.files.filter((f) => f === '-').length > 1) return 'standard input (-) can be read only once';
+  return out;
+}
+
+/**
+ * `oai-steward load`: opens the inputs, loads them, prints refusals on
+ * stderr as they are found and the summary on stdout.
+ *
+ * @example await runLoadCommand(['--partial', 'records.ndjson'], openProvider, io) // 0, 1 or 2
+ */
+export async function runLoadCommand(args: readonly string[], open: () => Promise<Provider>, io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(LOAD_USAGE);
+    return 0;
+  }
+  const parsed = parseLoadArgs(args);
+  if (typeof parsed === 'string') {
+    io.stderr.write(`oai-steward load: ${parsed}\n\n${LOAD_USAGE}`);
+    return 2;
+  }
+  const counter: ByteCounter = { bytesRead: 0 };
+  const inputs: Input[] = [];
+  for (const f of parsed.files) {
+    try {
+      inputs.push(await openInput(f, io.stdin, counter));
+    } catch (err) {
+      io.stderr.write(`oai-steward load: cannot read ${f}: ${(err as Error).message}\n`);
+      return 2;
+    }
+  }
+  const sizes = inputs.map((i) => i.size);
+  const totalBytes = sizes.every((s): s is number => s !== null) ? sizes.reduce((a, b) => a + b, 0) : null;
+  const p = await open();
+  let summary: LoadSummary;
+  try {
+    summary = await runLoad(p, inputs, {
+      dryRun: parsed.dryRun,
+      partial: parsed.partial,
+      deleteMissing: parsed.deleteMissing,
+      batchSize: parsed.batchSize,
+      ...(parsed.setsFile !== undefined && { setsFile: parsed.setsFile }),
+      counter,
+      progress: startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval }),
+      onRefusal: (r) => io.stderr.write(`refused: ${formatRefusal(r)}\n`),
+      onWarning: (m) => io.stderr.write(`warning: ${m}\n`),
+    });
+  } finally {
+    await p.close();
+  }
+  const ok = summary.refused === 0;
+  if (parsed.json) {
+    io.stdout.write(`${JSON.stringify(summary)}\n`);
+  } else {
+    const counts = `inserted ${summary.inserted}, updated ${summary.updated}, unchanged ${summary.unchanged}, deleted ${summary.deleted}, refused ${summary.refused}`;
+    const what = summary.dryRun
+      ? 'dry run: nothing was written'
+      : summary.committed
+        ? 'committed'
+        : 'nothing was written: refused records roll the whole load back (fix them, or use --partial)';
+    io.stdout.write(`${counts} (${summary.records} records${summary.sets > 0 ? `, ${summary.sets} sets` : ''}); ${what}\n`);
+  }
+  return ok ? 0 : 1;
+}
+
+/**
+ * `oai-steward delete`: turns items into tombstones, all or nothing.
+ *
+ * @example await runDeleteCommand(['report 12'], openProvider, io) // 0
+ */
+export async function runDeleteCommand(args: readonly string[], open: () => Promise<Provider>, io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(DELETE_USAGE);
+    return 0;
+  }
+  const byIdentifier = args.includes('--identifier');
+  const unknown = args.find((a) => a.startsWith('--') && a !== '--identifier' && a !== '--');
+  if (unknown) {
+    io.stderr.write(`oai-steward delete: unknown option ${unknown}\n\n${DELETE_USAGE}`);
+    return 2;
+  }
+  let ids = args.filter((a) => a !== '--identifier' && a !== '--');
+  if (ids.length === 0) {
+    ids = [];
+    for await (const line of readline.createInterface({ input: io.stdin, crlfDelay: Infinity })) if (line.trim() !== '') ids.push(line.trim());
+    if (ids.length === 0) {
+      io.stderr.write(`oai-steward delete: no id given\n\n${DELETE_USAGE}`);
+      return 2;
+    }
+  }
+  const p = await open();
+  try {
+    if (byIdentifier) {
+      const mapped: string[] = [];
+      for (const i of ids) {
+        const r = internalIdFor(p.policy, i);
+        if ('error' in r) {
+          io.stderr.write(`refused: ${i}: ${r.error}\n`);
+          return 1;
+        }
+        mapped.push(r.id);
+      }
+      ids = mapped;
+    }
+    const results = await p.store.deleteItems(ids);
+    for (const r of results) {
+      io.stdout.write(`${r.outcome === 'deleted' ? 'deleted' : 'already deleted'}: ${JSON.stringify(r.internalId)} (${r.identifier})\n`);
+    }
+    return 0;
+  } catch (err) {
+    if (!(err instanceof RefusedError)) throw err;
+    for (const r of err.refusals) io.stderr.write(`refused: ${formatRefusal(r)}\n`);
+    io.stderr.write('nothing was deleted\n');
+    return 1;
+  } finally {
+    await p.close();
+  }
+}
+
+/**
+ * `oai-steward stats`: the store's statistics as text, or JSON with `--json`.
+ *
+ * @example await runStatsCommand(['--json'], openProvider, io) // 0
+ */
+export async function runStatsCommand(args: readonly string[], open: () => Promise<Provider>, io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(STATS_USAGE);
+    return 0;
+  }
+  const bad = args.find((a) => a !== '--json');
+  if (bad) {
+    io.stderr.write(`oai-steward stats: unknown argument ${bad}\n\n${STATS_USAGE}`);
+    return 2;
+  }
+  const p = await open();
+  try {
+    const s = await storeStats(p.knex);
+    io.stdout.write(args.includes('--json') ? `${JSON.stringify(s, null, 2)}\n` : formatStats(s));
+    return 0;
+  } finally {
+    await p.close();
+  }
+}

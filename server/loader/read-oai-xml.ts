@@ -1,0 +1,246 @@
+/**
+ * Streams records and sets out of OAI-PMH XML: a saved ListRecords or
+ * GetRecord response, a saved ListSets response, or one bare metadata
+ * document (a file of a folder of oai_dc files). libxmljs2's SAX push
+ * parser reads the input a line at a time, so memory holds one record, not
+ * the file, and refusals can name the line a record starts on.
+ */
+import { StringDecoder } from 'node:string_decoder';
+import type { SetInput } from '../../lib/store';
+import { CanonicalXml, type NsScope, type SaxAttribute, type SaxNamespace } from './canonical-xml';
+import { libxml } from './libxml';
+
+export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
+const DC_IDENTIFIER = '{http://purl.org/dc/elements/1.1/}identifier';
+
+/** One record of a response (or a bare metadata document), as read. */
+export interface XmlRecord {
+  readonly kind: 'record';
+  /** 1-based position of the record in its input. */
+  readonly number: number;
+  /** The line the record starts on. */
+  readonly line: number;
+  /** header/identifier (absent in a bare metadata document). */
+  readonly identifier?: string;
+  /** header/datestamp as written. */
+  readonly datestamp?: string;
+  readonly deleted: boolean;
+  readonly sets: readonly string[];
+  /** The canonical serialization of the metadata element's child; absent when there is none. */
+  readonly metadata?: string;
+  /** The namespace URI of the metadata root element. */
+  readonly metadataNamespace?: string;
+  /** The dc:identifier values found inside the metadata. */
+  readonly dcIdentifiers: readonly string[];
+  /** Problems found while reading the record (e.g. two metadata elements). */
+  readonly problems: readonly { field: string; reason: string }[];
+}
+
+/** One set of a ListSets response. */
+export interface XmlSet {
+  readonly kind: 'set';
+  readonly number: number;
+  readonly line: number;
+  readonly set: SetInput;
+}
+
+/** The input as a whole is unusable from this line on (not well-formed, an OAI-PMH error, not a response). */
+export interface XmlFault {
+  readonly kind: 'fault';
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** What the verb of the response was (from its `request` element or its body), reported once. */
+export interface XmlRequestInfo {
+  readonly kind: 'request';
+  readonly verb?: string;
+  readonly metadataPrefix?: string;
+}
+
+export type XmlEvent = XmlRecord | XmlSet | XmlFault | XmlRequestInfo;
+
+/** What the reader expects at the root. */
+export type XmlInputShape = 'response' | 'bare';
+
+interface RecordState {
+  number: number;
+  line: number;
+  identifier?: string;
+  datestamp?: string;
+  deleted: boolean;
+  sets: string[];
+  metadata?: string;
+  metadataNamespace?: string;
+  dcIdentifiers: string[];
+  problems: { field: string; reason: string }[];
+}
+
+/**
+ * Reads an XML input chunk by chunk and yields its records and sets in
+ * document order. With shape `response` the root must be `OAI-PMH`; with
+ * `bare` the root element is the metadata of one record.
+ *
+ * @example for await (const ev of readOaiXml(fs.createReadStream('page1.xml'), 'response')) …
+ */
+export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape: XmlInputShape): AsyncGenerator<XmlEvent> {
+  // index.d.ts omits push's second argument, `terminate` (src/xml_sax_parser.cc).
+  const parser = new (libxml().SaxPushParser)() as unknown as import('node:events').EventEmitter & { push(source: string, terminate?: boolean): boolean };
+  const queue: XmlEvent[] = [];
+  let line = 1;
+  let faulted = false;
+
+  // Element path by local names in the OAI namespace ('*' for anything else).
+  const path: string[] = [];
+  const scopes: Map<string, string>[] = [];
+  let text = '';
+  let capture: CanonicalXml | undefined;
+  let captureFor: 'metadata' | 'setDescription' | undefined;
+  let rec: RecordState | undefined;
+  let set: { number: number; line: number; spec: string; name: string; descriptions: string[] } | undefined;
+  let records = 0;
+  let sets = 0;
+
+  const fault = (reason: string): void => {
+    if (!faulted) queue.push({ kind: 'fault', line, reason });
+    faulted = true;
+  };
+  const currentScope = (): NsScope => {
+    const m = new Map<string, string>();
+    for (const s of scopes) for (const [k, v] of s) m.set(k, v);
+    return m;
+  };
+  const newRecord = (): RecordState => ({ number: ++records, line, deleted: false, sets: [], dcIdentifiers: [], problems: [] });
+  const finishCapture = (): void => {
+    if (!capture) return;
+    const xml = capture.result();
+    if (captureFor === 'metadata' && rec) {
+      if (rec.metadata !== undefined) rec.problems.push({ field: 'metadata', reason: 'holds more than one element' });
+      rec.metadata = xml;
+      rec.dcIdentifiers.push(...capture.watched.filter((w) => w.key === DC_IDENTIFIER).map((w) => w.text));
+    } else if (captureFor === 'setDescription' && set) {
+      set.descriptions.push(xml);
+    }
+    capture = undefined;
+    captureFor = undefined;
+  };
+
+  parser.on('startElementNS', (local: string, attrs: SaxAttribute[], prefix: string | null, uri: string | null, ns: SaxNamespace[]) => {
+    if (faulted) return;
+    if (capture) {
+      capture.start(local, attrs, prefix, uri, ns);
+      return;
+    }
+    const parent = path[path.length - 1];
+    if (shape === 'bare' && path.length === 0) {
+      rec = newRecord();
+      capture = new CanonicalXml(new Map(), new Set([DC_IDENTIFIER]));
+      captureFor = 'metadata';
+      rec.metadataNamespace = uri ?? '';
+      capture.start(local, attrs, prefix, uri, ns);
+      path.push('*');
+      return;
+    }
+    if (parent === 'metadata' || parent === 'setDescription') {
+      captureFor = parent;
+      capture = new CanonicalXml(currentScope(), new Set([DC_IDENTIFIER]));
+      if (parent === 'metadata' && rec) rec.metadataNamespace = uri ?? '';
+      capture.start(local, attrs, prefix, uri, ns);
+      return;
+    }
+    const scope = new Map<string, string>();
+    for (const [p, u] of ns) scope.set(p ?? '', u);
+    scopes.push(scope);
+    const name = uri === OAI_NS ? local : '*';
+    path.push(name);
+    text = '';
+    if (path.length === 1 && name !== 'OAI-PMH') fault(`the root element is {${uri ?? ''}}${local}, not an OAI-PMH response`);
+    else if (name === 'request' && path.length === 2) {
+      const get = (n: string): string | undefined => attrs.find((a) => a[0] === n && !a[2])?.[3];
+      const verb = get('verb');
+      const metadataPrefix = get('metadataPrefix');
+      queue.push({ kind: 'request', ...(verb !== undefined && { verb }), ...(metadataPrefix !== undefined && { metadataPrefix }) });
+    } else if (name === 'error' && path.length === 2) {
+      const code = attrs.find((a) => a[0] === 'code')?.[3] ?? '';
+      // OAI-PMH 3.6: noRecordsMatch is an empty list, not a failure.
+      if (code !== 'noRecordsMatch') fault(`the response is an OAI-PMH error (${code})`);
+    } else if (name === 'record' && (parent === 'ListRecords' || parent === 'GetRecord')) {
+      rec = newRecord();
+    } else if (name === 'header' && parent === 'record' && rec) {
+      rec.deleted = attrs.some((a) => a[0] === 'status' && !a[2] && a[3] === 'deleted');
+    } else if (name === 'set' && parent === 'ListSets') {
+      set = { number: ++sets, line, spec: '', name: '', descriptions: [] };
+    } else if (name === 'ListIdentifiers' && path.length === 2) {
+      fault('a ListIdentifiers response has no metadata to load; save a ListRecords response instead');
+    }
+  });
+
+  parser.on('endElementNS', (local: string, prefix: string | null) => {
+    if (faulted) return;
+    if (capture) {
+      capture.end(local, prefix);
+      if (capture.done) {
+        finishCapture();
+        if (shape === 'bare' && rec) {
+          path.pop();
+          queue.push({ kind: 'record', ...rec });
+          rec = undefined;
+        }
+      }
+      return;
+    }
+    const name = path.pop();
+    scopes.pop();
+    const parent = path[path.length - 1];
+    const value = text;
+    text = '';
+    if (rec && parent === 'header') {
+      if (name === 'identifier') rec.identifier = value;
+      else if (name === 'datestamp') rec.datestamp = value;
+      else if (name === 'setSpec') rec.sets.push(value);
+    } else if (name === 'record' && rec) {
+      queue.push({ kind: 'record', ...rec });
+      rec = undefined;
+    } else if (set && parent === 'set') {
+      if (name === 'setSpec') set.spec = value;
+      else if (name === 'setName') set.name = value;
+    } else if (name === 'set' && set) {
+      queue.push({ kind: 'set', number: set.number, line: set.line, set: { spec: set.spec, name: set.name, descriptions: set.descriptions } });
+      set = undefined;
+    }
+  });
+
+  const onText = (s: string): void => {
+    if (faulted) return;
+    if (capture) capture.text(s);
+    else text += s;
+  };
+  parser.on('characters', onText);
+  parser.on('cdata', onText);
+  parser.on('comment', (s: string) => {
+    if (!faulted && capture) capture.comment(s);
+  });
+  parser.on('error', (message: string) => fault(`not well-formed XML: ${message.replace(/\s+/g, ' ').trim()}`));
+
+  const decoder = new StringDecoder('utf8');
+  const push = (s: string, last: boolean): void => {
+    // One line at a time, so `line` is the line the parser is on.
+    let start = 0;
+    for (;;) {
+      const nl = s.indexOf('\n', start);
+      if (nl < 0) break;
+      parser.push(s.slice(start, nl + 1));
+      line++;
+      start = nl + 1;
+    }
+    if (start < s.length || last) parser.push(s.slice(start), last);
+  };
+  for await (const chunk of chunks) {
+    push(typeof chunk === 'string' ? chunk : decoder.write(chunk), false);
+    while (queue.length > 0) yield queue.shift() as XmlEvent;
+    if (faulted) return;
+  }
+  push(decoder.end(), true);
+  if (!faulted && records === 0 && sets === 0 && shape === 'bare') fault('the file holds no element');
+  while (queue.length > 0) yield queue.shift() as XmlEvent;
+}

@@ -1,0 +1,85 @@
+/**
+ * What a harvester of the demo repository must see, computed from the seed
+ * data (seeds/demo/records.ndjson) and the identifier policy the server uses
+ * by default, independently of the server's store and rendering: the
+ * expectation of the interoperability and browser tests.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createIdPolicy } from '../../lib/ids/policy';
+
+/** The namespace-identifier of the demo repository (OAI_NAMESPACE's default). */
+export const DEMO_NAMESPACE = 'demo.oai-steward.org';
+
+/** One seeded item as the wire shows it. */
+export interface DemoRecord {
+  readonly internalId: string;
+  /** Its oai-identifier under the `auto` policy. */
+  readonly identifier: string;
+  readonly deleted: boolean;
+  /** Its first dc:title, whitespace-normalized; empty when it has none. */
+  readonly title: string;
+  readonly sets: readonly string[];
+}
+
+interface SeedLine {
+  id: string;
+  deleted: boolean;
+  sets?: string[];
+  dc?: { title?: string[] };
+}
+
+let cache: readonly DemoRecord[] | undefined;
+
+/** Every item of seeds/demo/records.ndjson, in file order. */
+export function demoRecords(): readonly DemoRecord[] {
+  if (cache) return cache;
+  const policy = createIdPolicy({ namespace: DEMO_NAMESPACE, mode: 'auto' });
+  const file = path.resolve(__dirname, '..', '..', 'seeds', 'demo', 'records.ndjson');
+  cache = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const r = JSON.parse(line) as SeedLine;
+      return {
+        internalId: r.id,
+        identifier: policy.map(r.id).identifier,
+        deleted: r.deleted,
+        title: normalizeSpace(r.dc?.title?.[0] ?? ''),
+        sets: r.sets ?? [],
+      };
+    });
+  return cache;
+}
+
+/** The demo records by oai-identifier. */
+export function demoByIdentifier(): ReadonlyMap<string, DemoRecord> {
+  return new Map(demoRecords().map((r) => [r.identifier, r]));
+}
+
+/** XPath's normalize-space: trims and collapses runs of XML whitespace. */
+export function normalizeSpace(s: string): string {
+  return s.replace(/[ \t\r\n]+/g, ' ').trim();
+}
+
+/**
+ * Throws unless `seen` holds every identifier of `expected` exactly once and
+ * nothing else; the message lists the missing, unexpected and repeated ones.
+ */
+export function assertExactlyOnce(seen: readonly string[], expected: Iterable<string>, what: string): void {
+  const want = new Set(expected);
+  const counts = new Map<string, number>();
+  for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const missing = [...want].filter((id) => !counts.has(id));
+  const unexpected = [...counts.keys()].filter((id) => !want.has(id));
+  const repeated = [...counts].filter(([, n]) => n > 1).map(([id, n]) => `${id} ×${n}`);
+  if (missing.length + unexpected.length + repeated.length > 0) {
+    throw new Error(
+      `${what}: expected each of ${want.size} identifiers exactly once, saw ${seen.length}\n` +
+        `missing (${missing.length}): ${missing.slice(0, 20).join(' | ')}\n` +
+        `unexpected (${unexpected.length}): ${unexpected.slice(0, 20).join(' | ')}\n` +
+        `repeated (${repeated.length}): ${repeated.slice(0, 20).join(' | ')}`,
+    );
+  }
+}
