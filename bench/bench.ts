@@ -1,0 +1,427 @@
+/**
+ * `npm run bench` (issue 5): loads N synthetic records into a fresh store
+ * through the project's write path, starts the real server as a child process
+ * (`oai-steward serve`, or K of them behind one port), and measures it over
+ * HTTP with a harvester in another process. Prints a table and, last, one
+ * JSON line with every figure, so runs can be compared.
+ *
+ *   npm run bench -- [--records N] [--processes K] [--duration S] [--connections C]
+ *                    [--repeats R] [--batch B] [--gzip] [--keep] [--skip-getrecord] [--profile DIR]
+ *
+ * SQLite (a file in a temporary folder) by default; PostgreSQL when
+ * DATABASE_URL is `postgres://…`: a fresh database is created beside the one
+ * named (or, without the right to create one, the named database's tables are
+ * dropped and recreated) and dropped afterwards unless `--keep`.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../server/config';
+import { createKnex, databaseKind } from '../server/db/connection';
+import { down } from '../server/db/migrations/001_initial';
+import { openProvider } from '../server/provider';
+import { PROJECT_ROOT } from '../server/paths';
+import { loadRecords } from './generate';
+import type { ClientTask, GetRecordResult, HarvestResult } from './harvest-client';
+
+/** The command-line options, with their defaults. */
+export interface BenchOptions {
+  records: number;
+  processes: number;
+  duration: number;
+  connections: number;
+  repeats: number;
+  batch: number;
+  gzip: boolean;
+  keep: boolean;
+  skipGetRecord: boolean;
+  profile: string | undefined;
+}
+
+const USAGE = `usage: npm run bench -- [options]
+  --records N        records to generate (default 100000)
+  --processes K      server processes behind one port (default 1)
+  --duration S       seconds of GetRecord load (default 10)
+  --connections C    GetRecord connections (default 32)
+  --repeats R        repeats per timed page (default 7)
+  --batch B          records per writeItems batch while loading (default 2000)
+  --gzip             harvest with Accept-Encoding: gzip (default identity)
+  --keep             keep the generated database
+  --skip-getrecord   skip the GetRecord load
+  --profile DIR      run the server under node --cpu-prof, writing profiles to DIR
+DATABASE_URL=postgres://… runs on PostgreSQL (a fresh database), else SQLite in a temporary folder.
+`;
+
+/** Parses argv; throws with the usage text on anything unknown. */
+export function parseArgs(argv: readonly string[]): BenchOptions {
+  const o: BenchOptions = { records: 100_000, processes: 1, duration: 10, connections: 32, repeats: 7, batch: 2000, gzip: false, keep: false, skipGetRecord: false, profile: undefined };
+  const num = (i: number, name: string, min: number): number => {
+    const v = Number(argv[i + 1]);
+    if (!Number.isInteger(v) || v < min) throw new Error(`${name} needs an integer ≥ ${min}\n\n${USAGE}`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    switch (a) {
+      case '--records': o.records = num(i++, a, 1); break;
+      case '--processes': o.processes = num(i++, a, 1); break;
+      case '--duration': o.duration = num(i++, a, 1); break;
+      case '--connections': o.connections = num(i++, a, 1); break;
+      case '--repeats': o.repeats = num(i++, a, 1); break;
+      case '--batch': o.batch = num(i++, a, 1); break;
+      case '--gzip': o.gzip = true; break;
+      case '--keep': o.keep = true; break;
+      case '--skip-getrecord': o.skipGetRecord = true; break;
+      case '--profile': {
+        const dir = argv[++i];
+        if (!dir) throw new Error(`--profile needs a directory\n\n${USAGE}`);
+        o.profile = path.resolve(dir);
+        break;
+      }
+      case '--help': case '-h': process.stdout.write(USAGE); process.exit(0);
+      default: throw new Error(`unknown option ${JSON.stringify(a)}\n\n${USAGE}`);
+    }
+  }
+  return o;
+}
+
+const log = (s: string): void => void process.stderr.write(`${s}\n`);
+
+/** Running from dist/ (compiled) or from the TypeScript sources (tests, via tsx)? */
+const FROM_SOURCE = __filename.endsWith('.ts');
+
+/** The node arguments that run one of the project's entry points, compiled or from source. */
+function entry(relative: string): string[] {
+  return FROM_SOURCE
+    ? ['--require', 'tsx/cjs', path.join(PROJECT_ROOT, `${relative}.ts`)]
+    : [path.join(PROJECT_ROOT, 'dist', `${relative}.js`)];
+}
+
+// ------------------------------------------------------------------ the store
+
+interface FreshStore {
+  readonly url: string;
+  readonly label: string;
+  drop(): Promise<void>;
+}
+
+async function freshStore(keep: boolean): Promise<FreshStore> {
+  const given = process.env.DATABASE_URL;
+  if (given && databaseKind(given) === 'postgres') {
+    const name = `oai_bench_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = createKnex(given, { pool: { min: 0, max: 1 } });
+    try {
+      await admin.raw('CREATE DATABASE ??', [name]);
+      const u = new URL(given);
+      u.pathname = `/${name}`;
+      const url = u.toString();
+      return {
+        url,
+        label: `postgresql (${name})`,
+        async drop() {
+          if (keep) return log(`kept database ${url}`);
+          const a = createKnex(given, { pool: { min: 0, max: 1 } });
+          try {
+            await a.raw('DROP DATABASE IF EXISTS ??', [name]);
+          } finally {
+            await a.destroy();
+          }
+        },
+      };
+    } catch (err) {
+      // No right to create a database: empty the named one instead.
+      log(`cannot create a database (${(err as Error).message}); dropping and recreating the tables of ${given}`);
+      await down(admin);
+      await admin.schema.dropTableIfExists('knex_migrations');
+      await admin.schema.dropTableIfExists('knex_migrations_lock');
+      return { url: given, label: 'postgresql', async drop() {} };
+    } finally {
+      await admin.destroy();
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-bench-'));
+  const file = path.join(dir, 'bench.sqlite');
+  return {
+    url: `sqlite:${file}`,
+    label: 'sqlite',
+    async drop() {
+      if (keep) return log(`kept database ${file}`);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ----------------------------------------------------------------- the server
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHealthy(url: string, child: ChildProcess, seconds: number): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before it was ready`);
+    try {
+      const r = await fetch(url);
+      if (r.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not answer ${url} within ${seconds} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The server process and, for a cluster, its workers (children of the primary). */
+function serverPids(root: number): number[] {
+  const pids = [root];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      // Field 4 (ppid) comes after the parenthesized command name.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === root) pids.push(Number(d));
+    } catch {
+      // the process went away
+    }
+  }
+  return pids;
+}
+
+/** A field of /proc/<pid>/status in MB (VmRSS, VmHWM), or 0 when unreadable (not Linux, process gone). */
+function procMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples the server processes' RSS while a phase runs; VmHWM (the kernel's peak) wins where available. */
+function rssSampler(root: number): { stop(): { peakMb: number; totalMb: number; pids: number } } {
+  const peak = new Map<number, number>();
+  const sample = (field: 'VmRSS' | 'VmHWM'): void => {
+    for (const pid of serverPids(root)) peak.set(pid, Math.max(peak.get(pid) ?? 0, procMb(pid, field)));
+  };
+  sample('VmRSS');
+  const timer = setInterval(() => sample('VmRSS'), 250);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample('VmHWM');
+      const values = [...peak.values()];
+      return { peakMb: Math.max(0, ...values), totalMb: values.reduce((a, b) => a + b, 0), pids: values.length };
+    },
+  };
+}
+
+// ----------------------------------------------------------------- the client
+
+async function runClient<T>(task: ClientTask, tmp: string): Promise<T> {
+  const file = path.join(tmp, `task-${task.task}.json`);
+  fs.writeFileSync(file, JSON.stringify(task));
+  const child = spawn(process.execPath, [...entry('bench/harvest-client'), file], { stdio: ['ignore', 'pipe', 'inherit'], cwd: PROJECT_ROOT });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`the harvest client failed (exit ${code})`);
+  const last = out.trim().split('\n').pop() ?? '';
+  return JSON.parse(last) as T;
+}
+
+// -------------------------------------------------------------------- figures
+
+/** Every figure of one run: the JSON line. */
+export interface BenchFigures {
+  records: number;
+  database: string;
+  processes: number;
+  load_seconds: number;
+  load_rps: number;
+  /** PostgreSQL: VACUUM ANALYZE after the load (not in load_rps). */
+  load_analyze_seconds: number;
+  oai_dc_avg_bytes: number;
+  listrecords_items: number;
+  listrecords_pages: number;
+  listrecords_seconds: number;
+  listrecords_rps: number;
+  listrecords_bytes_per_s: number;
+  listidentifiers_seconds: number;
+  listidentifiers_rps: number;
+  listidentifiers_bytes_per_s: number;
+  page_ms_first: number;
+  page_ms_middle: number;
+  page_ms_last: number;
+  page_ratio: number;
+  served_by: number;
+  getrecord_rps: number | null;
+  getrecord_p50_ms: number | null;
+  getrecord_p99_ms: number | null;
+  getrecord_errors: number | null;
+  server_peak_rss_mb: number;
+  server_total_rss_mb: number;
+  encoding: string;
+  node: string;
+  commit: string | null;
+  dirty: boolean | null;
+  cpus: number;
+  date: string;
+}
+
+function git(args: string[]): string | null {
+  try {
+    return execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+const round = (x: number, digits = 1): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function table(f: BenchFigures): string {
+  const rows: [string, string, string][] = [
+    ['load', `${f.load_rps.toLocaleString('en')} records/s`, `${f.records.toLocaleString('en')} records in ${f.load_seconds} s, oai_dc ≈ ${f.oai_dc_avg_bytes} B`],
+    ['ListRecords harvest', `${f.listrecords_rps.toLocaleString('en')} records/s`, `${f.listrecords_pages} pages, ${(f.listrecords_bytes_per_s / 1e6).toFixed(1)} MB/s (${f.encoding})`],
+    ['ListIdentifiers harvest', `${f.listidentifiers_rps.toLocaleString('en')} ids/s`, `${(f.listidentifiers_bytes_per_s / 1e6).toFixed(1)} MB/s`],
+    ['page time first/middle/last', `${f.page_ms_first} / ${f.page_ms_middle} / ${f.page_ms_last} ms`, `last/first ${f.page_ratio}`],
+    ['GetRecord', f.getrecord_rps === null ? 'skipped' : `${f.getrecord_rps.toLocaleString('en')} req/s`, f.getrecord_rps === null ? '' : `p50 ${f.getrecord_p50_ms} ms, p99 ${f.getrecord_p99_ms} ms, errors ${f.getrecord_errors}`],
+    ['server peak RSS', `${f.server_peak_rss_mb} MB`, f.processes > 1 ? `per process; all ${f.server_total_rss_mb} MB; pages served by ${f.served_by} processes` : ''],
+  ];
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(...rows.map((r) => r[1].length));
+  const head = `oai-steward bench: ${f.records.toLocaleString('en')} records, ${f.database}, ${f.processes} process(es), node ${f.node}, ${f.cpus} CPUs, ${f.commit ?? 'no commit'}${f.dirty ? ' (dirty)' : ''}, ${f.date}`;
+  return [head, ...rows.map(([a, b, c]) => `  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`)].join('\n');
+}
+
+// ----------------------------------------------------------------------- main
+
+/** Runs the whole benchmark and returns its figures. */
+export async function runBench(o: BenchOptions): Promise<BenchFigures> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-bench-run-'));
+  const store = await freshStore(o.keep);
+  let server: ChildProcess | undefined;
+  try {
+    // 1. Load, through the same provider wiring (id policy, POI in oai_dc) the server uses.
+    const env = { ...process.env, DATABASE_URL: store.url, OAI_SEED_DEMO: 'false', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
+    log(`loading ${o.records} records into ${store.label} …`);
+    const provider = await openProvider(loadConfig(env));
+    let load;
+    let analyzeSeconds = 0;
+    try {
+      let shown = 0;
+      load = await loadRecords(provider.store, provider.conversion, o.records, {
+        batch: o.batch,
+        onProgress: (done) => {
+          if (done - shown >= 50_000 || done === o.records) {
+            shown = done;
+            process.stderr.write(`\r  loaded ${done}`);
+          }
+        },
+      });
+      process.stderr.write('\n');
+      if (databaseKind(store.url) === 'postgres') {
+        // Right after a bulk load PostgreSQL has no statistics: it then plans the
+        // sets lookup of every page as a sequential scan of item_sets (45 ms a page
+        // at 100,000 records) and counts without index-only scans. Autovacuum would
+        // fix both within minutes; the benchmark measures that settled state.
+        const t = process.hrtime.bigint();
+        await provider.knex.raw('VACUUM ANALYZE');
+        analyzeSeconds = Number(process.hrtime.bigint() - t) / 1e9;
+        log(`  VACUUM ANALYZE: ${analyzeSeconds.toFixed(1)} s`);
+      }
+    } finally {
+      await provider.close();
+    }
+
+    // 2. The server, as `npm start` runs it (or K of them under bench/cluster.ts).
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}/oai`;
+    const serverEnv = { ...env, PORT: String(port), OAI_BASE_URL: baseUrl, WORKERS: String(o.processes) };
+    const prof = o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : [];
+    const args = o.processes > 1 ? [...prof, ...entry('bench/cluster')] : [...prof, ...entry('server/cli'), 'serve'];
+    server = spawn(process.execPath, args, { env: serverEnv, stdio: ['ignore', 'inherit', 'inherit'], cwd: PROJECT_ROOT });
+    const serverPid = server.pid as number;
+    await waitHealthy(`http://127.0.0.1:${port}/healthz`, server, 120);
+    log(`server ready on ${baseUrl} (pid ${serverPid}, ${o.processes} process(es))`);
+
+    // 3. Harvests and page times, sampling the server's memory meanwhile.
+    const rss = rssSampler(serverPid);
+    const h = await runClient<HarvestResult>({ task: 'harvest', baseUrl, repeats: o.repeats, gzip: o.gzip, spreadPages: 20, sample: 1000 }, tmp);
+    const mem = rss.stop();
+
+    // 4. GetRecord under concurrency.
+    let g: GetRecordResult | null = null;
+    if (!o.skipGetRecord) {
+      log(`GetRecord: ${o.connections} connections for ${o.duration} s …`);
+      g = await runClient<GetRecordResult>({ task: 'getrecord', baseUrl, identifiers: h.identifiers, connections: o.connections, duration: o.duration }, tmp);
+    }
+
+    const lr = h.listRecords;
+    const li = h.listIdentifiers;
+    return {
+      records: o.records,
+      database: databaseKind(store.url) === 'postgres' ? 'postgresql' : 'sqlite',
+      processes: o.processes,
+      load_seconds: round(load.seconds, 2),
+      load_rps: Math.round(load.records / load.seconds),
+      load_analyze_seconds: round(analyzeSeconds, 2),
+      oai_dc_avg_bytes: Math.round(load.oaiDcBytes / Math.max(1, load.live)),
+      listrecords_items: lr.items,
+      listrecords_pages: lr.pages,
+      listrecords_seconds: round(lr.seconds, 2),
+      listrecords_rps: Math.round(lr.items / lr.seconds),
+      listrecords_bytes_per_s: Math.round(lr.bytes / lr.seconds),
+      listidentifiers_seconds: round(li.seconds, 2),
+      listidentifiers_rps: Math.round(li.items / li.seconds),
+      listidentifiers_bytes_per_s: Math.round(li.bytes / li.seconds),
+      page_ms_first: round(h.pageMs.first, 2),
+      page_ms_middle: round(h.pageMs.middle, 2),
+      page_ms_last: round(h.pageMs.last, 2),
+      page_ratio: round(h.pageMs.last / h.pageMs.first, 2),
+      served_by: h.servedBy.length,
+      getrecord_rps: g && Math.round(g.rps),
+      getrecord_p50_ms: g && g.p50,
+      getrecord_p99_ms: g && g.p99,
+      getrecord_errors: g && g.errors + g.non2xx,
+      server_peak_rss_mb: round(mem.peakMb),
+      server_total_rss_mb: round(mem.totalMb),
+      encoding: o.gzip ? 'gzip' : 'identity',
+      node: process.version,
+      commit: git(['rev-parse', '--short=12', 'HEAD']),
+      dirty: ((s) => (s === null ? null : s !== ''))(git(['status', '--porcelain', '--untracked-files=no'])),
+      cpus: os.cpus().length,
+      date: new Date().toISOString(),
+    };
+  } finally {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server?.once('exit', r));
+      server.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000).unref())]);
+    }
+    await store.drop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  (async () => {
+    const figures = await runBench(parseArgs(process.argv.slice(2)));
+    process.stdout.write(`\n${table(figures)}\n\n${JSON.stringify(figures)}\n`);
+  })().catch((err: unknown) => {
+    process.stderr.write(`bench: ${(err as Error).message}\n`);
+    process.exit(1);
+  });
+}

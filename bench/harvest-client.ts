@@ -1,0 +1,251 @@
+/**
+ * The benchmark's harvester, run as its own process so that its CPU time is
+ * not charged to the server (issue 5). `bench.ts` starts it with the path of
+ * a JSON file naming the task; it prints progress on stderr and, last, one JSON
+ * line with the result on stdout.
+ *
+ * Tasks:
+ * - `harvest`: a full ListRecords oai_dc harvest, then a full ListIdentifiers
+ *   harvest, one request at a time over one keep-alive connection, as a
+ *   harvester does; then the first, middle and last page again `repeats`
+ *   times each (with the resumption tokens captured during the harvest);
+ *   then `spreadPages` pages on fresh connections, noting the `X-Served-By`
+ *   header (set by bench/cluster.ts) to show which processes served them.
+ * - `getrecord`: GetRecord over random real identifiers under autocannon.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import zlib from 'node:zlib';
+
+/** What bench.ts asks of the client. */
+export type ClientTask =
+  | { readonly task: 'harvest'; readonly baseUrl: string; readonly repeats: number; readonly gzip: boolean; readonly spreadPages: number; readonly sample: number }
+  | { readonly task: 'getrecord'; readonly baseUrl: string; readonly identifiers: readonly string[]; readonly connections: number; readonly duration: number };
+
+/** One full list harvest. */
+export interface HarvestFigures {
+  readonly verb: string;
+  readonly items: number;
+  readonly deleted: number;
+  readonly pages: number;
+  readonly completeListSize: number;
+  readonly seconds: number;
+  /** Bytes received on the wire (compressed when gzip was asked for). */
+  readonly bytes: number;
+}
+
+/** What the `harvest` task prints. */
+export interface HarvestResult {
+  readonly listRecords: HarvestFigures;
+  readonly listIdentifiers: HarvestFigures;
+  /** Median milliseconds of the first, middle and last ListRecords page. */
+  readonly pageMs: { readonly first: number; readonly middle: number; readonly last: number };
+  /** Distinct X-Served-By values over the spread check (empty when the server sets none). */
+  readonly servedBy: readonly string[];
+  /** A random sample of live identifiers, for GetRecord. */
+  readonly identifiers: readonly string[];
+}
+
+/** What the `getrecord` task prints. */
+export interface GetRecordResult {
+  readonly requests: number;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+  readonly non2xx: number;
+}
+
+interface Reply {
+  readonly status: number;
+  readonly body: string;
+  readonly bytes: number;
+  readonly servedBy: string | undefined;
+}
+
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** GETs a URL, reading the whole body; gzip bodies are counted compressed and inflated for parsing. */
+function get(url: string, options: { gzip: boolean; fresh?: boolean }): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      url,
+      { agent: options.fresh ? false : keepAlive, headers: options.gzip ? { 'Accept-Encoding': 'gzip' } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          chunks.push(c);
+        });
+        res.on('end', () => {
+          let body = Buffer.concat(chunks);
+          if (res.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
+          const servedBy = res.headers['x-served-by'];
+          resolve({ status: res.statusCode ?? 0, body: body.toString('utf8'), bytes, servedBy: typeof servedBy === 'string' ? servedBy : undefined });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+  });
+}
+
+const TOKEN_RE = /<resumptionToken([^>]*)>([^<]*)<\/resumptionToken>/;
+const SIZE_RE = /completeListSize="(\d+)"/;
+const ID_RE = /<header( status="deleted")?><identifier>([^<]*)<\/identifier>/g;
+
+function unescapeXml(s: string): string {
+  return s.replace(/&(lt|gt|amp|quot|apos);/g, (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e] as string);
+}
+
+/**
+ * Harvests a whole list, following resumption tokens to the end, and checks
+ * that it is whole: HTTP 200 and no OAI error on every page, and as many
+ * items as completeListSize announced.
+ */
+async function harvest(
+  baseUrl: string,
+  verb: 'ListRecords' | 'ListIdentifiers',
+  gzip: boolean,
+  onPage: (body: string, token: string | undefined) => void,
+): Promise<HarvestFigures> {
+  const started = process.hrtime.bigint();
+  let url = `${baseUrl}?verb=${verb}&metadataPrefix=oai_dc`;
+  let items = 0;
+  let deleted = 0;
+  let pages = 0;
+  let bytes = 0;
+  let completeListSize = 0;
+  for (;;) {
+    const reply = await get(url, { gzip });
+    if (reply.status !== 200) throw new Error(`${verb} page ${pages + 1}: HTTP ${reply.status}`);
+    if (reply.body.includes('<error code=')) throw new Error(`${verb} page ${pages + 1}: ${reply.body.slice(0, 500)}`);
+    pages++;
+    bytes += reply.bytes;
+    for (const m of reply.body.matchAll(ID_RE)) {
+      items++;
+      if (m[1]) deleted++;
+    }
+    const t = TOKEN_RE.exec(reply.body);
+    const size = t ? SIZE_RE.exec(t[1] ?? '') : null;
+    if (size) completeListSize = Number(size[1]);
+    const token = t && t[2] ? unescapeXml(t[2]) : undefined;
+    onPage(reply.body, token);
+    if (pages % 100 === 0) process.stderr.write(`\r  ${verb}: ${items} items`);
+    if (!token) break;
+    url = `${baseUrl}?verb=${verb}&resumptionToken=${encodeURIComponent(token)}`;
+  }
+  process.stderr.write(`\r  ${verb}: ${items} items, ${pages} pages\n`);
+  if (pages === 1) completeListSize = items;
+  if (items !== completeListSize) throw new Error(`${verb}: harvested ${items} items but completeListSize was ${completeListSize}`);
+  return { verb, items, deleted, pages, completeListSize, seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+async function timePage(url: string, repeats: number, gzip: boolean): Promise<number> {
+  await get(url, { gzip }); // warm: the first request after a long harvest should not count
+  const times: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const t = process.hrtime.bigint();
+    const r = await get(url, { gzip });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (r.status !== 200 || r.body.includes('<error code=')) throw new Error(`page timing: ${r.status} ${r.body.slice(0, 300)}`);
+  }
+  return median(times);
+}
+
+async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<HarvestResult> {
+  // The URL of every ListRecords page, in order: page 1 has no token.
+  const pageUrls: string[] = [`${t.baseUrl}?verb=ListRecords&metadataPrefix=oai_dc`];
+  const listRecords = await harvest(t.baseUrl, 'ListRecords', t.gzip, (_body, token) => {
+    if (token) pageUrls.push(`${t.baseUrl}?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
+  });
+  // Reservoir sample of live identifiers, from the ListIdentifiers harvest.
+  const sample: string[] = [];
+  let seen = 0;
+  const listIdentifiers = await harvest(t.baseUrl, 'ListIdentifiers', t.gzip, (body) => {
+    for (const m of body.matchAll(ID_RE)) {
+      if (m[1]) continue;
+      const id = unescapeXml(m[2] ?? '');
+      seen++;
+      if (sample.length < t.sample) sample.push(id);
+      else {
+        const j = Math.floor(Math.random() * seen);
+        if (j < t.sample) sample[j] = id;
+      }
+    }
+  });
+  const at = (i: number): string => pageUrls[Math.max(0, Math.min(pageUrls.length - 1, i))] as string;
+  const pageMs = {
+    first: await timePage(at(0), t.repeats, t.gzip),
+    middle: await timePage(at(Math.floor(pageUrls.length / 2)), t.repeats, t.gzip),
+    last: await timePage(at(pageUrls.length - 1), t.repeats, t.gzip),
+  };
+  // Fresh connections, so that the cluster's round-robin can hand each page to another process.
+  const servedBy = new Set<string>();
+  for (let i = 0; i < Math.min(t.spreadPages, pageUrls.length); i++) {
+    const r = await get(at(i), { gzip: t.gzip, fresh: true });
+    if (r.servedBy) servedBy.add(r.servedBy);
+  }
+  return { listRecords, listIdentifiers, pageMs, servedBy: [...servedBy].sort(), identifiers: sample };
+}
+
+interface AutocannonResult {
+  requests: { total: number; average: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  non2xx: number;
+}
+type AutocannonRequest = { method: string; path: string };
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { setupRequest: (req: AutocannonRequest) => AutocannonRequest }[];
+}) => Promise<AutocannonResult>;
+
+async function runGetRecord(t: Extract<ClientTask, { task: 'getrecord' }>): Promise<GetRecordResult> {
+  // autocannon ships no types; the shape used here is documented in its README.
+  const autocannon = require('autocannon') as Autocannon;
+  if (t.identifiers.length === 0) throw new Error('no identifiers to ask for');
+  const path = new URL(t.baseUrl).pathname;
+  const paths = t.identifiers.map((id) => `${path}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(id)}`);
+  const result = await autocannon({
+    url: t.baseUrl,
+    connections: t.connections,
+    duration: t.duration,
+    requests: [{ setupRequest: (req) => ({ ...req, method: 'GET', path: paths[Math.floor(Math.random() * paths.length)] as string }) }],
+  });
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  const file = process.argv[2];
+  if (!file) throw new Error('usage: harvest-client <task.json>');
+  const task = JSON.parse(fs.readFileSync(file, 'utf8')) as ClientTask;
+  const result = task.task === 'harvest' ? await runHarvest(task) : await runGetRecord(task);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+if (require.main === module) {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      process.stderr.write(`harvest-client: ${(err as Error).stack ?? String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
