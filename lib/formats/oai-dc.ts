@@ -3,7 +3,7 @@
  * fifteen elements of http://purl.org/dc/elements/1.1/, each optional and
  * repeatable, in the order the record gives them.
  */
-import { create } from 'xmlbuilder2';
+import { escapeText, findNonXmlChar } from '../xml/chars';
 import type { MetadataFormat } from './registry';
 
 /** The fifteen Dublin Core element names, in DCMES order. */
@@ -21,22 +21,28 @@ export const OAI_DC_SCHEMA = 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd';
 export const DC_NS = 'http://purl.org/dc/elements/1.1/';
 const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
+const OPEN =
+  `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` +
+  ` xsi:schemaLocation="${OAI_DC_NS} ${OAI_DC_SCHEMA}">`;
+
 /**
  * Serializes Dublin Core fields as one `oai_dc:dc` element (no XML
- * declaration), ready to be stored and spliced into responses. Example:
- * `dublinCoreToOaiDc({ title: ['Caf\u00e9'] })` →
+ * declaration), ready to be stored and spliced into responses. Written as
+ * escaped text rather than through a DOM: it runs once per record of every
+ * load, and the shape is fixed. Throws for a value XML 1.0 cannot carry.
+ * Example: `dublinCoreToOaiDc({ title: ['Caf\u00e9'] })` →
  * `<oai_dc:dc xmlns:oai_dc=… …><dc:title>Café</dc:title></oai_dc:dc>`.
  */
 export function dublinCoreToOaiDc(dc: DublinCore): string {
-  const root = create()
-    .ele(OAI_DC_NS, 'oai_dc:dc')
-    .att('http://www.w3.org/2000/xmlns/', 'xmlns:dc', DC_NS)
-    .att('http://www.w3.org/2000/xmlns/', 'xmlns:xsi', XSI_NS)
-    .att(XSI_NS, 'xsi:schemaLocation', `${OAI_DC_NS} ${OAI_DC_SCHEMA}`);
+  let out = OPEN;
   for (const name of DC_ELEMENTS) {
-    for (const value of dc[name] ?? []) root.ele(DC_NS, `dc:${name}`).txt(value);
+    for (const value of dc[name] ?? []) {
+      const bad = findNonXmlChar(value);
+      if (bad) throw new RangeError(`dc:${name} holds a character XML 1.0 cannot carry (${bad})`);
+      out += `<dc:${name}>${escapeText(value)}</dc:${name}>`;
+    }
   }
-  return root.end({ headless: true, prettyPrint: false });
+  return `${out}</oai_dc:dc>`;
 }
 
 /** The oai_dc entry of the format registry. */

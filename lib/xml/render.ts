@@ -3,8 +3,22 @@
  * (OAI-PMH 3.2). The envelope is written as escaped text directly: it is the
  * hot path of every harvest, and the metadata it wraps is already serialized
  * XML, stored at load time, which is spliced in as it is.
+ *
+ * Output safety (issue 6): whatever the store holds, nothing but well-formed
+ * XML 1.0 leaves the server. Text and attribute values go through
+ * escapeText/escapeAttr (characters XML cannot carry become U+FFFD). Every
+ * spliced fragment (a record's metadata, a set's or Identify's description)
+ * first passes checkFragment, one linear scan (about as costly as encoding
+ * the record to UTF-8). A fragment that fails was corrupted behind the write
+ * path's back (the write path refuses it): the record is then rendered as its
+ * header alone, `<record><header>…</header></record>` (OAI-PMH.xsd allows a
+ * record without metadata), the description is left out, and `onCorrupt` is
+ * told (the server logs an error naming the identifier) so an operator can
+ * reload it. Answering with the header keeps the harvest's paging and
+ * cursors intact; dropping the record or failing the whole page would make
+ * one bad row hide its neighbours.
  */
-import { escapeAttr, escapeText } from './chars';
+import { checkFragment, escapeAttr, escapeText, isSurelyAnyUri } from './chars';
 import { formatDatestamp } from '../oai/dates';
 import type { OaiResponse, ResumptionInfo } from '../oai/response';
 import type { ItemHeader, ItemRecord } from '../store';
@@ -18,6 +32,23 @@ const ROOT =
 export interface RenderOptions {
   /** href of an XSLT stylesheet for browsers; harvesters ignore the processing instruction. */
   readonly stylesheet?: string;
+  /**
+   * Told about every stored fragment left out because it is not a
+   * well-formed XML element: `where` names it (an oai-identifier and prefix,
+   * or a set), `reason` says what is wrong.
+   */
+  readonly onCorrupt?: (where: string, reason: string) => void;
+}
+
+/** Prefixes the envelope declares, which spliced fragments may use without declaring them. */
+const ENVELOPE_PREFIXES = ['xsi'];
+
+/** The fragment if it can be spliced as it is, else null (after telling `onCorrupt`). */
+function safeFragment(xml: string, where: string, options: RenderOptions): string | null {
+  const problem = checkFragment(xml, ENVELOPE_PREFIXES);
+  if (problem === null) return xml;
+  options.onCorrupt?.(where, problem);
+  return null;
 }
 
 /**
@@ -30,7 +61,9 @@ export function renderResponse(res: OaiResponse, options: RenderOptions = {}): s
   out.push(ROOT, '\n<responseDate>', formatDatestamp(res.responseDate), '</responseDate>\n<request');
   if (res.requestArgs) {
     for (const [k, v] of Object.entries(res.requestArgs)) {
-      if (v !== undefined) out.push(' ', k, '="', escapeAttr(v), '"');
+      // OAI-PMH.xsd: request/@identifier is anyURI. An unknown identifier that is not even a URI is still
+      // idDoesNotExist (OAI-PMH 3.6: "unknown or illegal"), but echoing it would make the answer invalid.
+      if (v !== undefined && (k !== 'identifier' || isSurelyAnyUri(v))) out.push(' ', k, '="', escapeAttr(v), '"');
     }
   }
   out.push('>', escapeText(res.baseURL), '</request>\n');
@@ -47,18 +80,21 @@ export function renderResponse(res: OaiResponse, options: RenderOptions = {}): s
       out.push('<earliestDatestamp>', formatDatestamp(i.earliestDatestamp), '</earliestDatestamp>\n');
       out.push('<deletedRecord>', i.deletedRecord, '</deletedRecord>\n<granularity>YYYY-MM-DDThh:mm:ssZ</granularity>\n');
       for (const c of i.compression) out.push('<compression>', escapeText(c), '</compression>\n');
-      for (const d of i.descriptions) out.push('<description>', d, '</description>\n');
+      for (const d of i.descriptions) {
+        const safe = safeFragment(d, 'Identify description', options);
+        if (safe !== null) out.push('<description>', safe, '</description>\n');
+      }
       out.push('</Identify>\n');
       break;
     }
     case 'GetRecord':
       out.push('<GetRecord>');
-      writeRecord(out, body.record);
+      writeRecord(out, body.record, options);
       out.push('</GetRecord>\n');
       break;
     case 'ListRecords':
       out.push('<ListRecords>\n');
-      for (const r of body.records) writeRecord(out, r);
+      for (const r of body.records) writeRecord(out, r, options);
       writeResumption(out, body.resumption);
       out.push('</ListRecords>\n');
       break;
@@ -72,7 +108,10 @@ export function renderResponse(res: OaiResponse, options: RenderOptions = {}): s
       out.push('<ListSets>\n');
       for (const s of body.sets) {
         out.push('<set><setSpec>', escapeText(s.spec), '</setSpec><setName>', escapeText(s.name), '</setName>');
-        for (const d of s.descriptions) out.push('<setDescription>', d, '</setDescription>');
+        for (const d of s.descriptions) {
+          const safe = safeFragment(d, `set ${JSON.stringify(s.spec)}`, options);
+          if (safe !== null) out.push('<setDescription>', safe, '</setDescription>');
+        }
         out.push('</set>\n');
       }
       writeResumption(out, body.resumption);
@@ -98,11 +137,14 @@ function writeHeader(out: string[], h: ItemHeader): void {
   out.push('</header>\n');
 }
 
-function writeRecord(out: string[], r: ItemRecord): void {
+function writeRecord(out: string[], r: ItemRecord, options: RenderOptions): void {
   out.push('<record>');
   writeHeader(out, r);
-  // OAI-PMH 2.5.1: a deleted record has a header and no metadata.
-  if (!r.deleted && r.metadata !== null) out.push('<metadata>', r.metadata, '</metadata>');
+  // OAI-PMH 2.5.1: a deleted record has a header and no metadata. Corrupt metadata: the header alone (see the top).
+  if (!r.deleted && r.metadata !== null) {
+    const safe = safeFragment(r.metadata, `${r.identifier} metadata`, options);
+    if (safe !== null) out.push('<metadata>', safe, '</metadata>');
+  }
   out.push('</record>\n');
 }
 

@@ -61,3 +61,18 @@ export function chunk<T>(list: readonly T[], size: number): T[][] {
 
 /** The largest number of values one `IN (…)` list may carry (bound variables). */
 export const MAX_IN_LIST = 10000;
+
+/**
+ * SQL that is true when `column` is one of the values bound to its single
+ * `?`: SQLite reads them from a JSON array, PostgreSQL from an array, so
+ * the statement has one shape however many values there are. Pair it with
+ * {@link inListParam}.
+ */
+export function inListSql(knex: Knex, column: string, type: 'int' | 'text' = 'int'): string {
+  return isPostgres(knex) ? `${column} = ANY(?::${type}[])` : `${column} IN (SELECT value FROM json_each(?))`;
+}
+
+/** The one parameter of {@link inListSql}. */
+export function inListParam(knex: Knex, values: readonly (number | string)[]): unknown {
+  return isPostgres(knex) ? values : JSON.stringify(values);
+}

@@ -8,6 +8,7 @@
  * at once, not the first), and each refusal names the record, the field and
  * the reason (lib/store.ts `Refusal`).
  */
+import { findNonXmlChar } from '../../lib/xml/chars';
 import type { ItemInput, Refusal } from '../../lib/store';
 import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
 import { parsePoi } from '../../lib/ids/poi';
@@ -126,7 +127,6 @@ export function withAncestors(spec: string): string[] {
 
 // XML 1.0 section 2.2, production [2] Char. With the `u` flag a lone
 // surrogate is one code point outside every range, so it is caught too.
-const NON_XML_CHAR_RE = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 /**
  * The first character of a string that XML 1.0 cannot carry, as `U+XXXX`,
@@ -136,9 +136,8 @@ const NON_XML_CHAR_RE = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]
  * @example firstNonXmlChar('a\u0001b') // 'U+0001'
  */
 export function firstNonXmlChar(s: string): string | null {
-  const m = NON_XML_CHAR_RE.exec(s);
-  if (!m) return null;
-  return `U+${(m[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const found = findNonXmlChar(s);
+  return found === null ? null : found.replace(/ at offset \d+$/, '');
 }
 
 /** Everything {@link checkBatch} looks at. */

@@ -17,6 +17,7 @@ import {
   type ItemHeader,
   type ItemInput,
   type ItemRecord,
+  type Keyset,
   type ListFilter,
   type ListPageQuery,
   type ReadStore,
@@ -28,7 +29,9 @@ import {
   type WriteStore,
 } from '../../lib/store';
 import { canonicalSeries } from '../../lib/ids/pdi';
-import { chunk, MAX_IN_LIST, rowsPerInsert, toBool, toInt } from '../db/dialect';
+import { checkFragment } from '../../lib/xml/chars';
+import { chunk, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toBool, toInt } from '../db/dialect';
+import { insertRows, statementRunner, type RunSql } from '../db/statements';
 import {
   checkBatch,
   firstNonXmlChar,
@@ -121,6 +124,7 @@ export class KnexStore implements ReadStore, WriteStore {
   readonly knex: Knex;
   private readonly options: KnexStoreOptions;
   private readonly clock: () => number;
+  private runner: RunSql | undefined;
 
   constructor(options: KnexStoreOptions) {
     this.options = options;
@@ -140,6 +144,10 @@ export class KnexStore implements ReadStore, WriteStore {
   }
 
   // ---------------------------------------------------------------- read side
+  //
+  // The read queries a harvest runs on every request are SQL written once and
+  // run as prepared statements (server/db/statements.ts): through the knex
+  // builder they cost several times the query itself.
 
   async earliestDatestamp(): Promise<number | null> {
     const row = (await this.knex('items').min({ m: 'datestamp' }).first()) as { m: unknown } | undefined;
@@ -155,25 +163,23 @@ export class KnexStore implements ReadStore, WriteStore {
   }
 
   async getHeader(identifier: string): Promise<(ItemHeader & { readonly formats: readonly string[] }) | null> {
-    const row = (await this.knex('items').select(ITEM_COLUMNS).where('identifier', identifier).first()) as ItemRow | undefined;
+    const [row] = await this.run<ReadRow>(`SELECT ${READ_COLUMNS} FROM items i WHERE i.identifier = ?`, [identifier]);
     if (!row) return null;
     const [sets, formats] = await Promise.all([
-      this.directSets([row.pk]),
-      this.knex('records').select('prefix').where('item_pk', row.pk).orderBy('prefix') as Promise<{ prefix: string }[]>,
+      this.directSets([toInt(row.pk)]),
+      this.run<{ prefix: string }>('SELECT prefix FROM records WHERE item_pk = ? ORDER BY prefix', [toInt(row.pk)]),
     ]);
-    return { ...toHeader(row, sets.get(row.pk) ?? []), formats: formats.map((f) => f.prefix) };
+    return { ...toHeader(row, sets.get(toInt(row.pk)) ?? []), formats: formats.map((f) => f.prefix) };
   }
 
   async getRecord(identifier: string, metadataPrefix: string): Promise<ItemRecord | null> {
-    const row = (await this.knex('items as i')
-      .join('records as r', 'r.item_pk', 'i.pk')
-      .select(ITEM_COLUMNS.map((c) => `i.${c}`).concat('r.xml'))
-      .where('i.identifier', identifier)
-      .andWhere('r.prefix', metadataPrefix)
-      .first()) as (ItemRow & { xml: string | null }) | undefined;
+    const [row] = await this.run<ReadRow & { xml: string | null }>(
+      `SELECT ${READ_COLUMNS}, r.xml FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
+      [identifier, metadataPrefix],
+    );
     if (!row) return null;
-    const sets = await this.directSets([row.pk]);
-    return toRecord(row, sets.get(row.pk) ?? []);
+    const sets = await this.directSets([toInt(row.pk)]);
+    return toRecord(row, sets.get(toInt(row.pk)) ?? []);
   }
 
   async formatsInUse(): Promise<readonly string[]> {
@@ -182,39 +188,41 @@ export class KnexStore implements ReadStore, WriteStore {
   }
 
   async listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]> {
-    const rows = (await this.pageQuery(q, false)) as ItemRow[];
-    const sets = await this.directSets(rows.map((r) => r.pk));
-    return rows.map((r) => toHeader(r, sets.get(r.pk) ?? []));
+    const rows = await this.page<ReadRow>(q, false);
+    const sets = await this.directSets(rows.map((r) => toInt(r.pk)));
+    return rows.map((r) => toHeader(r, sets.get(toInt(r.pk)) ?? []));
   }
 
   async listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]> {
-    const rows = (await this.pageQuery(q, true)) as (ItemRow & { xml: string | null })[];
-    const sets = await this.directSets(rows.map((r) => r.pk));
-    return rows.map((r) => toRecord(r, sets.get(r.pk) ?? []));
+    const rows = await this.page<ReadRow & { xml: string | null }>(q, true);
+    const sets = await this.directSets(rows.map((r) => toInt(r.pk)));
+    return rows.map((r) => toRecord(r, sets.get(toInt(r.pk)) ?? []));
   }
 
   async count(f: ListFilter): Promise<number> {
-    const row = (await this.filtered(f).query.count({ n: '*' }).first()) as { n: unknown } | undefined;
+    const { sql, params } = listSql(f, 'SELECT count(*) AS n');
+    const [row] = await this.run<{ n: unknown }>(sql, params);
     return row ? toInt(row.n) : 0;
   }
 
   async hasSets(): Promise<boolean> {
-    return (await this.knex('sets').select('spec').first()) !== undefined;
+    return (await this.run('SELECT 1 AS x FROM sets LIMIT 1', [])).length > 0;
   }
 
   async setExists(spec: string): Promise<boolean> {
-    return (await this.knex('sets').select('spec').where('spec', spec).first()) !== undefined;
+    return (await this.run('SELECT 1 AS x FROM sets WHERE spec = ?', [spec])).length > 0;
   }
 
   async listSets(after: string | null, limit: number): Promise<readonly SetInfo[]> {
-    const q = this.knex('sets').select('spec', 'name', 'descriptions').orderBy('spec').limit(limit);
-    if (after !== null) q.where('spec', '>', after);
-    const rows = (await q) as { spec: string; name: string; descriptions: string }[];
+    const rows =
+      after === null
+        ? await this.run<SetRow>('SELECT spec, name, descriptions FROM sets ORDER BY spec LIMIT ?', [limit])
+        : await this.run<SetRow>('SELECT spec, name, descriptions FROM sets WHERE spec > ? ORDER BY spec LIMIT ?', [after, limit]);
     return rows.map((r) => ({ spec: r.spec, name: r.name, descriptions: JSON.parse(r.descriptions) as string[] }));
   }
 
   async countSets(): Promise<number> {
-    const row = (await this.knex('sets').count({ n: '*' }).first()) as { n: unknown } | undefined;
+    const [row] = await this.run<{ n: unknown }>('SELECT count(*) AS n FROM sets', []);
     return row ? toInt(row.n) : 0;
   }
 
@@ -222,63 +230,28 @@ export class KnexStore implements ReadStore, WriteStore {
     await this.knex.raw('select 1');
   }
 
-  /**
-   * The filter of a list: format, date range, set. Shared by pages and
-   * counts. Returns the query and the table whose `(datestamp, key)` columns
-   * carry the list order.
-   *
-   * The tables are joined with CROSS JOIN and the join conditions in WHERE:
-   * SQLite then keeps the first table as the outer loop, so a page is an
-   * ordered index range scan that stops after `limit` rows (no sort);
-   * PostgreSQL plans it as the inner join it is. Without a set the scan runs
-   * over `items (datestamp, pk)`; with a set over `item_sets (spec,
-   * datestamp, item_pk)`, which holds ancestors too, so `a` finds items of
-   * `a:b` (OAI-PMH 2.0 section 2.7.2) and a small set costs no more than a
-   * large one.
-   */
-  private filtered(f: ListFilter): { query: Knex.QueryBuilder; order: readonly [string, string] } {
-    const k = this.knex;
-    let query: Knex.QueryBuilder;
-    let order: readonly [string, string];
-    if (f.set !== undefined) {
-      query = k('item_sets as s')
-        .crossJoin(k.raw('?? as ??', ['items', 'i']))
-        .crossJoin(k.raw('?? as ??', ['records', 'r']))
-        .where('s.spec', f.set)
-        .andWhereRaw('i.pk = s.item_pk');
-      order = ['s.datestamp', 's.item_pk'];
-    } else {
-      query = k('items as i').crossJoin(k.raw('?? as ??', ['records', 'r']));
-      order = ['i.datestamp', 'i.pk'];
-    }
-    query.andWhereRaw('r.item_pk = i.pk').andWhere('r.prefix', f.metadataPrefix).andWhere(order[0], '<=', f.until);
-    if (f.from !== undefined) query.andWhere(order[0], '>=', f.from);
-    return { query, order };
+  /** Runs read SQL as a prepared statement on this store's connection (or transaction). */
+  private get run(): RunSql {
+    this.runner ??= statementRunner(this.knex);
+    return this.runner;
   }
 
   /** One page in `(datestamp, pk)` order strictly after the keyset. */
-  private pageQuery(q: ListPageQuery, withXml: boolean): Knex.QueryBuilder {
-    const cols = ITEM_COLUMNS.map((c) => `i.${c}`);
-    const { query, order } = this.filtered(q);
-    query
-      .select(withXml ? cols.concat('r.xml') : cols)
-      .orderBy([{ column: order[0] }, { column: order[1] }])
-      .limit(q.limit);
-    // Row-value comparison: both databases turn it into an index range scan.
-    if (q.after) query.andWhereRaw(`(??, ??) > (?, ?)`, [order[0], order[1], q.after.datestamp, q.after.pk]);
-    return query;
+  private page<T>(q: ListPageQuery, withXml: boolean): Promise<T[]> {
+    const { sql, params } = listSql(q, `SELECT ${READ_COLUMNS}${withXml ? ', r.xml' : ''}`, q);
+    return this.run<T>(sql, params);
   }
 
   /** The direct sets of many items in one query, each list in binary order. */
   private async directSets(pks: readonly number[], db: Knex = this.knex): Promise<Map<number, string[]>> {
     const out = new Map<number, string[]>();
+    const run = db === this.knex ? this.run : statementRunner(db);
     for (const part of chunk(pks, MAX_IN_LIST)) {
       if (part.length === 0) continue;
-      const rows = (await db('item_sets')
-        .select('item_pk', 'spec')
-        .whereIn('item_pk', part)
-        .andWhere('direct', true)
-        .orderBy([{ column: 'item_pk' }, { column: 'spec' }])) as { item_pk: number; spec: string }[];
+      const rows = await run<{ item_pk: unknown; spec: string }>(
+        `SELECT item_pk, spec FROM item_sets WHERE ${inListSql(db, 'item_pk')} AND direct ORDER BY item_pk, spec`,
+        [inListParam(db, part)],
+      );
       for (const r of rows) {
         const pk = toInt(r.item_pk);
         const list = out.get(pk);
@@ -302,6 +275,10 @@ export class KnexStore implements ReadStore, WriteStore {
       for (const text of [s.name, ...(s.descriptions ?? [])]) {
         const bad = firstNonXmlChar(text);
         if (bad) problems.push(`set ${JSON.stringify(s.spec)}: contains ${bad}, which XML 1.0 cannot carry`);
+      }
+      for (const d of s.descriptions ?? []) {
+        const problem = firstNonXmlChar(d) === null ? checkFragment(d) : null;
+        if (problem !== null) problems.push(`set ${JSON.stringify(s.spec)}: a description is not one well-formed XML element: ${problem}`);
       }
     }
     if (problems.length > 0) throw new Error(problems.join('\n'));
@@ -366,9 +343,11 @@ export class KnexStore implements ReadStore, WriteStore {
 
     const byInternalId = await this.itemsByInternalId(db, internalIds);
     const byIdentifier = new Map<string, ItemRow>();
+    const run = statementRunner(db);
+    const inText = inListSql(db, '%s', 'text');
     for (const part of chunk(identifiers, MAX_IN_LIST)) {
-      const rows = (await db('items').select(ITEM_COLUMNS).whereIn('identifier', part)) as ItemRow[];
-      for (const r of rows) byIdentifier.set(r.identifier, r);
+      const rows = await run<ItemRow>(`SELECT ${ITEM_COLUMNS.join(', ')} FROM items WHERE ${inText.replace('%s', 'identifier')}`, [inListParam(db, part)]);
+      for (const r of rows) byIdentifier.set(r.identifier, { ...r, pk: toInt(r.pk) });
     }
     const registryByIdentifier = new Map<string, RegistryEntry>();
     const registryByInternalId = new Map<string, RegistryEntry[]>();
@@ -380,16 +359,16 @@ export class KnexStore implements ReadStore, WriteStore {
       list.push(entry);
       registryByInternalId.set(entry.internalId, list);
     };
-    for (const part of chunk(identifiers, MAX_IN_LIST)) {
-      for (const r of (await db('identifiers').select('identifier', 'internal_id').whereIn('identifier', part)) as RegistryRow[]) addRegistry(r);
-    }
-    for (const part of chunk(internalIds, MAX_IN_LIST)) {
-      for (const r of (await db('identifiers').select('identifier', 'internal_id').whereIn('internal_id', part)) as RegistryRow[]) addRegistry(r);
+    for (const [column, values] of [['identifier', identifiers], ['internal_id', internalIds]] as const) {
+      for (const part of chunk(values, MAX_IN_LIST)) {
+        const rows = await run<RegistryRow>(`SELECT identifier, internal_id FROM identifiers WHERE ${inText.replace('%s', column)}`, [inListParam(db, part)]);
+        for (const r of rows) addRegistry(r);
+      }
     }
     const specs = uniqueSorted(items.flatMap((i) => i.sets ?? []));
     const knownSets = new Set<string>();
     for (const part of chunk(specs, MAX_IN_LIST)) {
-      for (const r of (await db('sets').select('spec').whereIn('spec', part)) as { spec: string }[]) knownSets.add(r.spec);
+      for (const r of await run<{ spec: string }>(`SELECT spec FROM sets WHERE ${inText.replace('%s', 'spec')}`, [inListParam(db, part)])) knownSets.add(r.spec);
     }
 
     const toExisting = (r: ItemRow): ExistingItem => ({ internalId: r.internal_id, identifier: r.identifier });
@@ -405,6 +384,24 @@ export class KnexStore implements ReadStore, WriteStore {
       now,
       ...(this.options.schemes ? { schemes: this.options.schemes } : {}),
     });
+    // Issue 6: only one well-formed element per format is stored, so what the renderer splices is
+    // always XML (it checks again on the way out, against rows written behind this path's back).
+    // Empty metadata and characters XML cannot carry are refused by governance already.
+    for (const item of items) {
+      if (item.deleted === true) continue;
+      for (const [prefix, xml] of Object.entries(item.metadata)) {
+        if (xml.trim() === '' || firstNonXmlChar(xml) !== null) continue;
+        const problem = checkFragment(xml);
+        if (problem !== null) {
+          refusals.push({
+            internalId: item.internalId,
+            ...(item.source !== undefined && { source: item.source }),
+            field: `metadata.${prefix}`,
+            reason: `the metadata is not one well-formed XML element: ${problem}`,
+          });
+        }
+      }
+    }
     if (refusals.length > 0) return { refusals, planned: [] };
 
     // Tombstones written through writeItems keep their old sets and formats
@@ -413,7 +410,7 @@ export class KnexStore implements ReadStore, WriteStore {
     const oldSets = await this.directSets(existingPks, db);
     const oldPrefixes = new Map<number, string[]>();
     for (const part of chunk(existingPks, MAX_IN_LIST)) {
-      const rows = (await db('records').select('item_pk', 'prefix').whereIn('item_pk', part)) as { item_pk: number; prefix: string }[];
+      const rows = await run<{ item_pk: number; prefix: string }>(`SELECT item_pk, prefix FROM records WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)]);
       for (const r of rows) {
         const pk = toInt(r.item_pk);
         oldPrefixes.set(pk, [...(oldPrefixes.get(pk) ?? []), r.prefix]);
@@ -450,29 +447,27 @@ export class KnexStore implements ReadStore, WriteStore {
     const fresh = planned.filter((p) => !p.existing);
     const changed = planned.filter((p) => p.existing && p.outcome !== 'unchanged');
 
-    for (const part of chunk(fresh, rowsPerInsert(trx, 6))) {
-      await trx('items').insert(
-        part.map((p) => ({
-          internal_id: p.input.internalId,
-          identifier: p.identifier,
-          datestamp: p.datestamp,
-          deleted: p.deleted,
-          content_hash: p.hash,
-          created: now,
-        })),
-      );
-    }
+    await insertRows(
+      trx,
+      'items',
+      ['internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash', 'created'],
+      fresh.map((p) => [p.input.internalId, p.identifier, p.datestamp, p.deleted, p.hash, now]),
+    );
     // Every identifier published is registered once, with its first time.
-    for (const part of chunk(planned, rowsPerInsert(trx, 4))) {
-      await trx('identifiers')
-        .insert(part.map((p) => ({ identifier: p.identifier, internal_id: p.input.internalId, scheme: p.scheme, first_published: now })))
-        .onConflict('identifier')
-        .ignore();
-    }
+    await insertRows(
+      trx,
+      'identifiers',
+      ['identifier', 'internal_id', 'scheme', 'first_published'],
+      planned.map((p) => [p.identifier, p.input.internalId, p.scheme, now]),
+      'identifier',
+    );
     const pkOf = new Map<string, number>();
     for (const p of changed) if (p.existing) pkOf.set(p.input.internalId, p.existing.pk);
     for (const part of chunk(fresh.map((p) => p.input.internalId), MAX_IN_LIST)) {
-      const rows = (await trx('items').select('pk', 'internal_id').whereIn('internal_id', part)) as { pk: number; internal_id: string }[];
+      const rows = await statementRunner(trx)<{ pk: number; internal_id: string }>(
+        `SELECT pk, internal_id FROM items WHERE ${inListSql(trx, 'internal_id', 'text')}`,
+        [inListParam(trx, part)],
+      );
       for (const r of rows) pkOf.set(r.internal_id, toInt(r.pk));
     }
     for (const p of changed) {
@@ -485,23 +480,25 @@ export class KnexStore implements ReadStore, WriteStore {
       await trx('item_sets').whereIn('item_pk', part).delete();
       await trx('records').whereIn('item_pk', part).delete();
     }
-    const setRows: { spec: string; item_pk: number; direct: boolean; datestamp: number }[] = [];
-    const recordRows: { item_pk: number; prefix: string; xml: string | null }[] = [];
+    const setRows: [string, number, boolean, number][] = [];
+    const recordRows: [number, string, string | null][] = [];
     for (const p of [...fresh, ...changed]) {
       const pk = pkOf.get(p.input.internalId) as number;
       const direct = new Set(p.sets);
       const all = new Set(p.sets.flatMap(withAncestors));
-      for (const spec of all) setRows.push({ spec, item_pk: pk, direct: direct.has(spec), datestamp: p.datestamp });
-      for (const [prefix, xml] of p.records) recordRows.push({ item_pk: pk, prefix, xml });
+      for (const spec of all) setRows.push([spec, pk, direct.has(spec), p.datestamp]);
+      for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, xml]);
     }
-    for (const part of chunk(setRows, rowsPerInsert(trx, 4))) await trx('item_sets').insert(part);
-    for (const part of chunk(recordRows, rowsPerInsert(trx, 3))) await trx('records').insert(part);
+    await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp'], setRows);
+    await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], recordRows);
   }
 
   private async itemsByInternalId(db: Knex, internalIds: readonly string[]): Promise<Map<string, ItemRow>> {
     const out = new Map<string, ItemRow>();
     for (const part of chunk(uniqueSorted(internalIds), MAX_IN_LIST)) {
-      const rows = (await db('items').select(ITEM_COLUMNS).whereIn('internal_id', part)) as ItemRow[];
+      const rows = await statementRunner(db)<ItemRow>(`SELECT ${ITEM_COLUMNS.join(', ')} FROM items WHERE ${inListSql(db, 'internal_id', 'text')}`, [
+        inListParam(db, part),
+      ]);
       for (const r of rows) out.set(r.internal_id, { ...r, pk: toInt(r.pk) });
     }
     return out;
@@ -515,7 +512,70 @@ interface RegistryRow {
 
 const ITEM_COLUMNS = ['pk', 'internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash'];
 
-function toHeader(row: ItemRow, sets: readonly string[]): ItemHeader {
+/** The item columns the read side needs, as SQL over `items i`. */
+const READ_COLUMNS = 'i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted';
+
+interface ReadRow {
+  pk: number | string;
+  internal_id: string;
+  identifier: string;
+  datestamp: number | string;
+  deleted: boolean | number;
+}
+
+interface SetRow {
+  spec: string;
+  name: string;
+  descriptions: string;
+}
+
+/**
+ * The SQL of a list (a page, or its count): format, date range, set, and for
+ * a page the keyset and the limit. Its shape depends only on which of them
+ * are given, so each shape is prepared once.
+ *
+ * Without a set the scan runs over `items (datestamp, pk)`; with one over
+ * `item_sets (spec, datestamp, item_pk)`, which holds ancestors too, so `a`
+ * finds items of `a:b` (OAI-PMH 2.0 section 2.7.2) and a small set costs no
+ * more than a large one. The tables are CROSS JOINed with the join conditions
+ * in WHERE: SQLite then keeps the first table as the outer loop, so a page is
+ * an ordered index range scan that stops after `limit` rows (no sort);
+ * PostgreSQL plans it as the inner join it is. The keyset is a row-value
+ * comparison, which both turn into an index range scan.
+ */
+export function listSql(f: ListFilter, select: string, page?: { after?: Keyset; limit: number }): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  let from: string;
+  let order: readonly [string, string];
+  const where: string[] = [];
+  if (f.set !== undefined) {
+    from = 'item_sets s CROSS JOIN items i CROSS JOIN records r';
+    order = ['s.datestamp', 's.item_pk'];
+    where.push('s.spec = ?', 'i.pk = s.item_pk');
+    params.push(f.set);
+  } else {
+    from = 'items i CROSS JOIN records r';
+    order = ['i.datestamp', 'i.pk'];
+  }
+  where.push('r.item_pk = i.pk', 'r.prefix = ?', `${order[0]} <= ?`);
+  params.push(f.metadataPrefix, f.until);
+  if (f.from !== undefined) {
+    where.push(`${order[0]} >= ?`);
+    params.push(f.from);
+  }
+  if (page?.after) {
+    where.push(`(${order[0]}, ${order[1]}) > (?, ?)`);
+    params.push(page.after.datestamp, page.after.pk);
+  }
+  let sql = `${select} FROM ${from} WHERE ${where.join(' AND ')}`;
+  if (page) {
+    sql += ` ORDER BY ${order[0]}, ${order[1]} LIMIT ?`;
+    params.push(page.limit);
+  }
+  return { sql, params };
+}
+
+function toHeader(row: ReadRow, sets: readonly string[]): ItemHeader {
   return {
     pk: toInt(row.pk),
     internalId: row.internal_id,
@@ -526,7 +586,7 @@ function toHeader(row: ItemRow, sets: readonly string[]): ItemHeader {
   };
 }
 
-function toRecord(row: ItemRow & { xml: string | null }, sets: readonly string[]): ItemRecord {
+function toRecord(row: ReadRow & { xml: string | null }, sets: readonly string[]): ItemRecord {
   const header = toHeader(row, sets);
   return { ...header, metadata: header.deleted ? null : row.xml };
 }

@@ -3,14 +3,15 @@
  * clock the test moves by hand.
  */
 import type { ItemInput } from '../../lib/store';
+import { escapeText } from '../../lib/xml/chars';
 
-/** A minimal oai_dc record with one title. */
+/** A minimal oai_dc record with one title (escaped: the write path refuses malformed XML). */
 export function dc(title: string): string {
   return (
     '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"' +
     ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' +
     ' xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">' +
-    `<dc:title>${title}</dc:title></oai_dc:dc>`
+    `<dc:title>${escapeText(title)}</dc:title></oai_dc:dc>`
   );
 }
 

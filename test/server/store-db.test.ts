@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { createKnex, databaseKind, sqliteFilename } from '../../server/db/connection';
 import { migrate } from '../../server/db/migrations';
-import { getOrCreateSecret, mintPdiSerial, mintPdiVersion, KnexStore } from '../../server/store/knex-store';
+import { getOrCreateSecret, KnexStore, listSql, mintPdiSerial, mintPdiVersion } from '../../server/store/knex-store';
 import { createIdPolicy } from '../../lib/ids/policy';
 import { forEachDatabase, testTargets, TEST_NAMESPACE } from '../helpers/db';
 import { dc, item, ManualClock } from '../helpers/store-fixtures';
@@ -65,13 +65,9 @@ describe('a SQLite connection', function () {
     const knex = createKnex(':memory:');
     try {
       await migrate(knex);
-      const store = new KnexStore({ knex, policy: createIdPolicy({ namespace: TEST_NAMESPACE }), namespace: TEST_NAMESPACE, clock: () => 2e9 });
       for (const [set, index] of [[undefined, 'items_datestamp_pk'], ['a', 'item_sets_spec_datestamp']] as const) {
-        const q = (store as unknown as { pageQuery(q: unknown, x: boolean): { toSQL(): { sql: string; bindings: unknown[] } } }).pageQuery(
-          { metadataPrefix: 'oai_dc', until: 2e9, from: 1, limit: 100, after: { datestamp: 5, pk: 7 }, ...(set ? { set } : {}) },
-          true,
-        );
-        const { sql, bindings } = q.toSQL();
+        const page = { metadataPrefix: 'oai_dc', until: 2e9, from: 1, limit: 100, after: { datestamp: 5, pk: 7 }, ...(set ? { set } : {}) };
+        const { sql, params: bindings } = listSql(page, 'SELECT i.pk, r.xml', page);
         const plan = ((await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as never[])) as { detail: string }[]).map((r) => r.detail).join('\n');
         expect(plan.split('\n')[0], plan).to.include(index);
         expect(plan, plan).not.to.match(/TEMP B-TREE/);

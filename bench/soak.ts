@@ -1,0 +1,404 @@
+/**
+ * `npm run soak -- --minutes N` (issue 6, "A soak script"): mixed harvester
+ * and GetRecord traffic against a running server for N minutes, then a
+ * report: requests, errors by kind, p50/p99 latency per interval, and the
+ * server's RSS per interval. "Ten minutes with zero errors and flat memory is
+ * the bar."
+ *
+ *   npm run soak -- [--minutes N] [--url http://host:port/oai] [--records R]
+ *                   [--harvesters H] [--getrecord G] [--intervals K] [--gzip]
+ *
+ * Without `--url` it makes its own repository: R generated records (default
+ * 20,000) in a fresh SQLite file (or, when DATABASE_URL is `postgres://…`,
+ * in that database, which must be empty), starts `oai-steward serve` on it as
+ * a child process and stops it at the end; with `--url` it drives that server
+ * and reports RSS only when `--pid` names its process.
+ *
+ * Traffic: H harvesters (default 4) each loop over full list harvests, one
+ * request at a time as a harvester does, picking ListRecords or
+ * ListIdentifiers, optionally a set and a `from`; they honour 503 with
+ * Retry-After. G GetRecord clients (default 8) ask for random identifiers
+ * learnt from a first ListIdentifiers harvest, plus one unknown identifier in
+ * fifty (an idDoesNotExist answer is a correct answer, not an error). Every
+ * answer is checked: HTTP 200, a complete OAI-PMH document, no unexpected
+ * OAI error code, and every harvest ends with the count `completeListSize`
+ * announced.
+ *
+ * The last line printed is one JSON object with every figure.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { loadConfig } from '../server/config';
+import { openProvider } from '../server/provider';
+import { PROJECT_ROOT } from '../server/paths';
+import { BENCH_SETS, loadRecords } from './generate';
+
+interface Options {
+  minutes: number;
+  url: string | undefined;
+  pid: number | undefined;
+  records: number;
+  harvesters: number;
+  getrecord: number;
+  intervals: number;
+  gzip: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const o: Options = { minutes: 10, url: undefined, pid: undefined, records: 20_000, harvesters: 4, getrecord: 8, intervals: 10, gzip: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const v = (): string => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`${a} needs a value`);
+      return x;
+    };
+    if (a === '--minutes') o.minutes = Number(v());
+    else if (a === '--url') o.url = v();
+    else if (a === '--pid') o.pid = Number(v());
+    else if (a === '--records') o.records = Number(v());
+    else if (a === '--harvesters') o.harvesters = Number(v());
+    else if (a === '--getrecord') o.getrecord = Number(v());
+    else if (a === '--intervals') o.intervals = Number(v());
+    else if (a === '--gzip') o.gzip = true;
+    else throw new Error(`unknown option ${a}`);
+  }
+  if (!(o.minutes > 0)) throw new Error('--minutes must be positive');
+  return o;
+}
+
+// ------------------------------------------------------------------ figures
+
+/** Figures of one interval of the run. */
+interface Interval {
+  readonly start: number;
+  requests: number;
+  errors: Map<string, number>;
+  latencies: number[];
+  rssMb: number[];
+}
+
+class Figures {
+  readonly intervals: Interval[] = [];
+  readonly errors = new Map<string, number>();
+  readonly examples = new Map<string, string>();
+  requests = 0;
+  harvests = 0;
+  retries503 = 0;
+  constructor(private readonly t0: number, private readonly length: number, private readonly count: number) {}
+
+  private current(): Interval {
+    // Requests still finishing after the end count in the last interval.
+    const k = Math.min(this.count - 1, Math.floor((Date.now() - this.t0) / this.length));
+    while (this.intervals.length <= k) {
+      this.intervals.push({ start: this.intervals.length * this.length, requests: 0, errors: new Map(), latencies: [], rssMb: [] });
+    }
+    return this.intervals[k] as Interval;
+  }
+
+  request(ms: number): void {
+    this.requests++;
+    const i = this.current();
+    i.requests++;
+    i.latencies.push(ms);
+  }
+
+  error(kind: string, example: string): void {
+    this.errors.set(kind, (this.errors.get(kind) ?? 0) + 1);
+    if (!this.examples.has(kind)) this.examples.set(kind, example.slice(0, 300));
+    const i = this.current();
+    i.errors.set(kind, (i.errors.get(kind) ?? 0) + 1);
+  }
+
+  rss(mb: number): void {
+    this.current().rssMb.push(mb);
+  }
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+// ------------------------------------------------------------------ traffic
+
+interface Reply {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+}
+
+function get(agent: http.Agent, url: URL, gzip: boolean): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers: gzip ? { 'Accept-Encoding': 'gzip' } : {}, timeout: 60_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          let buf = Buffer.concat(chunks);
+          if (res.headers['content-encoding'] === 'gzip') buf = zlib.gunzipSync(buf);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: buf.toString('utf8') });
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout after 60 s')));
+    req.on('error', reject);
+  });
+}
+
+/** The OAI error codes a well-behaved client can get from this traffic. */
+const EXPECTED_CODES = new Set(['idDoesNotExist', 'noRecordsMatch']);
+
+/**
+ * Sends one request, timing it and classifying the answer. Returns the body
+ * of a complete OAI-PMH answer, or null after recording an error (503s are
+ * waited out as their Retry-After says, and counted apart).
+ */
+async function call(f: Figures, agent: http.Agent, base: string, query: string, gzip: boolean, stop: () => boolean): Promise<string | null> {
+  for (;;) {
+    const t = process.hrtime.bigint();
+    let r: Reply;
+    try {
+      r = await get(agent, new URL(`${base}?${query}`), gzip);
+    } catch (err) {
+      f.request(Number(process.hrtime.bigint() - t) / 1e6);
+      f.error(`network: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, query);
+      return null;
+    }
+    f.request(Number(process.hrtime.bigint() - t) / 1e6);
+    if (r.status === 503 && r.headers['retry-after'] !== undefined && !stop()) {
+      // Load shedding as designed: counted, waited out, retried.
+      f.retries503++;
+      await sleep(Math.min(10, Number(r.headers['retry-after'])) * 1000);
+      continue;
+    }
+    if (r.status !== 200) {
+      f.error(`HTTP ${r.status}`, `${query} → ${r.body}`);
+      return null;
+    }
+    if (!r.body.startsWith('<?xml') || !r.body.trimEnd().endsWith('</OAI-PMH>')) {
+      f.error('incomplete document', `${query} → ${r.body.slice(-200)}`);
+      return null;
+    }
+    for (const m of r.body.matchAll(/<error code="([^"]+)"/g)) {
+      if (!EXPECTED_CODES.has(m[1] as string)) {
+        f.error(`OAI error ${m[1]}`, `${query} → ${r.body.slice(0, 600)}`);
+        return null;
+      }
+    }
+    return r.body;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function tokenOf(body: string): { token: string; size: number | undefined } | null {
+  const m = /<resumptionToken([^>]*)>([^<]+)<\/resumptionToken>/.exec(body);
+  if (!m) return null;
+  const size = /completeListSize="(\d+)"/.exec(m[1] as string);
+  return { token: (m[2] as string).replace(/&amp;/g, '&'), size: size ? Number(size[1]) : undefined };
+}
+
+function pick<T>(a: readonly T[]): T {
+  return a[Math.floor(Math.random() * a.length)] as T;
+}
+
+/** One full list harvest; checks that it returns as many items as announced. */
+async function harvest(f: Figures, agent: http.Agent, base: string, first: string, gzip: boolean, stop: () => boolean, collect?: string[]): Promise<void> {
+  let query = first;
+  let seen = 0;
+  let announced: number | undefined;
+  for (;;) {
+    const body = await call(f, agent, base, query, gzip, stop);
+    if (body === null) return;
+    const ids = [...body.matchAll(/<identifier>([^<]*)<\/identifier>/g)].map((m) => m[1] as string);
+    seen += body.includes('<error code="noRecordsMatch"') ? 0 : ids.length;
+    if (collect) for (const id of ids) collect.push(id.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+    const t = tokenOf(body);
+    if (t?.size !== undefined) announced ??= t.size;
+    if (!t) break;
+    if (stop() && !collect) return;
+    query = `verb=${first.startsWith('verb=ListRecords') ? 'ListRecords' : 'ListIdentifiers'}&resumptionToken=${encodeURIComponent(t.token)}`;
+  }
+  f.harvests++;
+  if (announced !== undefined && seen !== announced) f.error('harvest count differs from completeListSize', `${first}: ${seen} ≠ ${announced}`);
+}
+
+async function harvester(f: Figures, base: string, gzip: boolean, stop: () => boolean): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const sets = BENCH_SETS.map((s) => s.spec);
+  while (!stop()) {
+    const verb = Math.random() < 0.5 ? 'ListRecords' : 'ListIdentifiers';
+    let q = `verb=${verb}&metadataPrefix=oai_dc`;
+    if (Math.random() < 0.5) q += `&set=${encodeURIComponent(pick(sets))}`;
+    if (Math.random() < 0.3) q += `&from=${2015 + Math.floor(Math.random() * 10)}-01-01`;
+    await harvest(f, agent, base, q, gzip, stop);
+  }
+  agent.destroy();
+}
+
+async function getRecordClient(f: Figures, base: string, ids: readonly string[], gzip: boolean, stop: () => boolean): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  while (!stop()) {
+    const id = Math.random() < 0.02 ? 'oai:soak.example.org:no-such-item' : pick(ids);
+    await call(f, agent, base, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(id)}`, gzip, stop);
+  }
+  agent.destroy();
+}
+
+// ------------------------------------------------------------------ the server
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function rssMb(pid: number): number | undefined {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The built CLI when it exists (npm run soak builds first), else the TypeScript source through tsx. */
+function cliCommand(): string[] {
+  const built = path.join(PROJECT_ROOT, 'dist', 'server', 'cli.js');
+  return fs.existsSync(built) ? [built] : ['--require', 'tsx/cjs', path.join(PROJECT_ROOT, 'server', 'cli.ts')];
+}
+
+async function startOwnServer(o: Options): Promise<{ url: string; child: ChildProcess; cleanup: () => void }> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-soak-'));
+  const databaseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : `sqlite:${path.join(tmp, 'soak.sqlite')}`;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/oai`;
+  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', OAI_BASE_URL: url, OAI_SEED_DEMO: 'false', LOG_LEVEL: 'warn', OAI_NAMESPACE: 'soak.example.org' };
+  const provider = await openProvider(loadConfig(env));
+  try {
+    if ((await provider.store.earliestDatestamp()) === null) {
+      process.stderr.write(`generating ${o.records} records …\n`);
+      await loadRecords(provider.store, provider.conversion, o.records);
+    }
+  } finally {
+    await provider.close();
+  }
+  const child = spawn(process.execPath, [...cliCommand(), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'], cwd: PROJECT_ROOT });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
+    } catch {
+      // not yet listening
+    }
+    if (Date.now() > deadline) throw new Error('the server did not start within 60 s');
+    await sleep(100);
+  }
+  return {
+    url,
+    child,
+    cleanup: () => {
+      child.kill('SIGTERM');
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+// ------------------------------------------------------------------ main
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  const own = o.url === undefined ? await startOwnServer(o) : undefined;
+  const base = o.url ?? (own as { url: string }).url;
+  const pid = own?.child.pid ?? o.pid;
+  try {
+    process.stderr.write(`soak: ${o.minutes} min against ${base} (${o.harvesters} harvesters, ${o.getrecord} GetRecord clients)\n`);
+    const t0 = Date.now();
+    const durationMs = o.minutes * 60_000;
+    const f = new Figures(t0, durationMs / o.intervals, o.intervals);
+    const stop = (): boolean => Date.now() - t0 >= durationMs;
+
+    const ids: string[] = [];
+    const warm = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    await harvest(f, warm, base, 'verb=ListIdentifiers&metadataPrefix=oai_dc', o.gzip, () => false, ids);
+    warm.destroy();
+    if (ids.length === 0) throw new Error('the repository lists no identifiers');
+
+    const sampler = setInterval(() => {
+      const mb = pid !== undefined ? rssMb(pid) : undefined;
+      if (mb !== undefined) f.rss(mb);
+    }, 1000);
+    const progress = setInterval(() => {
+      process.stderr.write(`  ${((Date.now() - t0) / 60_000).toFixed(1)} min: ${f.requests} requests, ${[...f.errors.values()].reduce((a, b) => a + b, 0)} errors\n`);
+    }, 30_000);
+    await Promise.all([
+      ...Array.from({ length: o.harvesters }, () => harvester(f, base, o.gzip, stop)),
+      ...Array.from({ length: o.getrecord }, () => getRecordClient(f, base, ids, o.gzip, stop)),
+    ]);
+    clearInterval(sampler);
+    clearInterval(progress);
+    const seconds = (Date.now() - t0) / 1000;
+
+    const rows = f.intervals.map((i) => {
+      const sorted = [...i.latencies].sort((a, b) => a - b);
+      const rss = i.rssMb;
+      return {
+        from_s: Math.round(i.start / 1000),
+        requests: i.requests,
+        errors: [...i.errors.values()].reduce((a, b) => a + b, 0),
+        p50_ms: Math.round(percentile(sorted, 50) * 10) / 10,
+        p99_ms: Math.round(percentile(sorted, 99) * 10) / 10,
+        rss_mb: rss.length ? Math.round(Math.max(...rss)) : null,
+      };
+    });
+    const out = process.stdout;
+    out.write(`\n${'from (s)'.padStart(9)} ${'requests'.padStart(9)} ${'errors'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MB'.padStart(7)}\n`);
+    for (const r of rows) {
+      out.write(`${String(r.from_s).padStart(9)} ${String(r.requests).padStart(9)} ${String(r.errors).padStart(7)} ${String(r.p50_ms).padStart(8)} ${String(r.p99_ms).padStart(8)} ${String(r.rss_mb ?? '-').padStart(7)}\n`);
+    }
+    const errorCount = [...f.errors.values()].reduce((a, b) => a + b, 0);
+    out.write(`\n${f.requests} requests in ${seconds.toFixed(0)} s (${Math.round(f.requests / seconds)}/s), ${f.harvests} complete harvests, ${errorCount} errors, ${f.retries503} answers 503 (retried)\n`);
+    for (const [kind, n] of f.errors) out.write(`  ${kind}: ${n} (e.g. ${f.examples.get(kind)})\n`);
+    const rssSeries = rows.map((r) => r.rss_mb).filter((x): x is number => x !== null);
+    out.write(
+      `${JSON.stringify({
+        minutes: o.minutes,
+        requests: f.requests,
+        rps: Math.round(f.requests / seconds),
+        harvests: f.harvests,
+        errors: Object.fromEntries(f.errors),
+        retried_503: f.retries503,
+        intervals: rows,
+        rss_first_mb: rssSeries[0] ?? null,
+        rss_last_mb: rssSeries[rssSeries.length - 1] ?? null,
+        rss_max_mb: rssSeries.length ? Math.max(...rssSeries) : null,
+      })}\n`,
+    );
+    process.exitCode = errorCount === 0 ? 0 : 1;
+  } finally {
+    own?.cleanup();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`soak: ${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});

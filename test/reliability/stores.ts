@@ -1,0 +1,94 @@
+/**
+ * Throwaway stores that another process can open too (the loader CLI, a
+ * server): a SQLite file in a temporary folder, or a fresh PostgreSQL
+ * database beside TEST_DATABASE_URL's, dropped afterwards. Plus a digest of
+ * a store's content for comparing it with a model.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { createKnex } from '../../server/db/connection';
+import { PROJECT_ROOT } from '../../server/paths';
+
+/** A database URL other processes can use, and how to remove it. */
+export interface SharedStore {
+  readonly url: string;
+  destroy(): Promise<void>;
+}
+
+/** The kinds of shared store this environment tests: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function sharedStoreKinds(): readonly ('sqlite' | 'postgres')[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** Creates an empty shared store of a kind. */
+export async function createSharedStore(kind: 'sqlite' | 'postgres'): Promise<SharedStore> {
+  if (kind === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-shared-'));
+    return { url: `sqlite:${path.join(dir, 'store.sqlite')}`, destroy: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const base = process.env.TEST_DATABASE_URL as string;
+  const name = `oai_rel_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = createKnex(base, { pool: { min: 0, max: 1 } });
+  await admin.raw('CREATE DATABASE ??', [name]);
+  await admin.destroy();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async destroy() {
+      const k = createKnex(base, { pool: { min: 0, max: 1 } });
+      try {
+        await k.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [name]);
+      } finally {
+        await k.destroy();
+      }
+    },
+  };
+}
+
+/**
+ * A digest of everything a load writes, without the columns that only say
+ * when a row was written (items.created, identifiers.first_published): two
+ * stores with the same digest publish exactly the same thing.
+ */
+export async function storeDigest(knex: Knex): Promise<{ items: number; digest: string }> {
+  const h = crypto.createHash('sha256');
+  const items = (await knex('items').select('pk', 'internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash').orderBy('internal_id')) as {
+    pk: number;
+    internal_id: string;
+  }[];
+  const idOf = new Map(items.map((r) => [Number(r.pk), r.internal_id]));
+  for (const r of items) h.update(JSON.stringify({ ...r, pk: undefined, deleted: Boolean((r as { deleted: unknown }).deleted), datestamp: Number((r as { datestamp: unknown }).datestamp) }));
+  const records = (await knex('records').select('item_pk', 'prefix', 'xml')) as { item_pk: number; prefix: string; xml: string | null }[];
+  for (const r of records.map((x) => [idOf.get(Number(x.item_pk)), x.prefix, x.xml] as const).sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`))) h.update(JSON.stringify(r));
+  const sets = (await knex('item_sets').select('item_pk', 'spec', 'direct', 'datestamp')) as { item_pk: number; spec: string; direct: unknown; datestamp: unknown }[];
+  for (const r of sets.map((x) => [idOf.get(Number(x.item_pk)), x.spec, Boolean(x.direct), Number(x.datestamp)] as const).sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`))) h.update(JSON.stringify(r));
+  const ids = (await knex('identifiers').select('identifier', 'internal_id', 'scheme').orderBy('identifier')) as unknown[];
+  h.update(JSON.stringify(ids));
+  const declared = (await knex('sets').select('spec', 'name', 'descriptions').orderBy('spec')) as unknown[];
+  h.update(JSON.stringify(declared));
+  return { items: items.length, digest: h.digest('hex') };
+}
+
+/** Starts `oai-steward load` from the TypeScript source (so a stale dist/ is never tested) with the given store. */
+export function spawnLoader(databaseUrl: string, args: readonly string[]): ChildProcess {
+  return spawn(process.execPath, ['--require', 'tsx/cjs', path.join(PROJECT_ROOT, 'server', 'cli.ts'), 'load', ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', OAI_SEED_DEMO: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Waits for a child to exit; resolves with its code or signal and its output. */
+export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
+}
