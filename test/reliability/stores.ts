@@ -61,9 +61,11 @@ export async function storeDigest(knex: Knex): Promise<{ items: number; digest: 
   const items = (await knex('items').select('pk', 'internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash').orderBy('internal_id')) as {
     pk: number;
     internal_id: string;
+    deleted: unknown;
+    datestamp: unknown;
   }[];
   const idOf = new Map(items.map((r) => [Number(r.pk), r.internal_id]));
-  for (const r of items) h.update(JSON.stringify({ ...r, pk: undefined, deleted: Boolean((r as { deleted: unknown }).deleted), datestamp: Number((r as { datestamp: unknown }).datestamp) }));
+  for (const r of items) h.update(JSON.stringify({ ...r, pk: undefined, deleted: Boolean(r.deleted), datestamp: Number(r.datestamp) }));
   const records = (await knex('records').select('item_pk', 'prefix', 'xml')) as { item_pk: number; prefix: string; xml: string | null }[];
   for (const r of records.map((x) => [idOf.get(Number(x.item_pk)), x.prefix, x.xml] as const).sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`))) h.update(JSON.stringify(r));
   const sets = (await knex('item_sets').select('item_pk', 'spec', 'direct', 'datestamp')) as { item_pk: number; spec: string; direct: unknown; datestamp: unknown }[];
