@@ -57,6 +57,20 @@ export function createApp(options: AppOptions): express.Express {
   app.set('etag', false);
   app.set('query parser', false);
 
+  // One log line per request: the OAI handler logs its own with the verb and
+  // arguments; everything else (404, 405, 413/414, 503, /healthz, …) here.
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      if (res.locals.oaiLogged) return;
+      logger.info(
+        { method: req.method, path: req.path.slice(0, 200), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        'http request',
+      );
+    });
+    next();
+  });
+
   let inFlight = 0;
   // Load shedding: past the limit, answer 503 at once rather than queue without bound.
   app.use((req, res, next) => {
@@ -81,6 +95,7 @@ export function createApp(options: AppOptions): express.Express {
       const response = await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now());
       await sendOai(req, res, response, xslPath, options.compressionLevel, ctx.repository.compression, logger);
       logRequest(logger, req, res, response, started, decoded.ok ? decoded.pairs : undefined);
+      res.locals.oaiLogged = true;
     } catch (err) {
       next(err);
     }

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
 import type { Config } from './config';
 import { openProvider, providerApp, seedIfEmpty } from './provider';
 import type { Provider } from './provider';
@@ -19,22 +20,29 @@ export interface RunningServer {
 }
 
 /** Starts serving; resolves once the port is listening. */
-export async function startServer(config: Config): Promise<RunningServer> {
-  const provider = await openProvider(config);
+export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
+  const provider = await openProvider(config, options);
   if (config.seedDemo) {
     const n = await seedIfEmpty(provider);
     if (n > 0) provider.logger.info({ items: n }, 'loaded the demo repository into the empty store');
   }
   const app = await providerApp(provider);
-  const server = http.createServer(app);
+  // Timeouts are checked every second (Node's default is every 30 s), so a
+  // slow client is cut off close to headersTimeout/requestTimeout (issue 6).
+  const server = http.createServer({ connectionsCheckingInterval: 1000 }, app);
   // Slow clients cannot hold a connection open forever (issue 6).
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    await provider.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   provider.logger.info({ port, baseURL: config.baseUrl, database: redact(config.databaseUrl) }, 'oai-steward serving');
   let stopping: Promise<void> | undefined;

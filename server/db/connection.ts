@@ -53,6 +53,19 @@ export function sqliteFilename(url: string): string {
 // loader writes; NORMAL is durable enough under WAL; foreign keys are off by
 // default in SQLite and must be turned on per connection; busy_timeout makes a
 // second writer wait instead of failing at once.
+/**
+ * knex's own warnings, one line each on standard error: during a database
+ * outage it would otherwise print a stack trace for every failed connection
+ * attempt (the requests themselves are answered 503 and logged by the app).
+ */
+const KNEX_LOG = (() => {
+  const line = (level: string) => (message: unknown) => {
+    const text = message instanceof Error ? message.message : String(message);
+    process.stderr.write(`knex ${level}: ${text.split('\n')[0]}\n`);
+  };
+  return { warn: line('warn'), error: line('error'), deprecate: line('deprecated'), debug: () => undefined };
+})();
+
 const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'];
 
 /**
@@ -79,6 +92,7 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
 export function connectionConfig(url: string, options: ConnectionOptions = {}): Knex.Config {
   if (databaseKind(url) === 'postgres') {
     const config: Knex.Config = {
+      log: KNEX_LOG,
       client: 'pg',
       connection: url,
       pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
@@ -90,6 +104,7 @@ export function connectionConfig(url: string, options: ConnectionOptions = {}): 
   }
   const filename = sqliteFilename(url);
   return {
+    log: KNEX_LOG,
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
