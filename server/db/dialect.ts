@@ -76,3 +76,17 @@ export function inListSql(knex: Knex, column: string, type: 'int' | 'text' = 'in
 export function inListParam(knex: Knex, values: readonly (number | string)[]): unknown {
   return isPostgres(knex) ? values : JSON.stringify(values);
 }
+
+/** Joins set specs in an aggregated column: U+001F cannot occur in a setSpec (OAI-PMH 2.7). */
+export const SET_SEPARATOR = '\u001f';
+
+/**
+ * A correlated subquery giving an item's direct set specs in binary order,
+ * joined by {@link SET_SEPARATOR} (null when there is none): SQLite's
+ * `group_concat(… ORDER BY …)` (3.44+), PostgreSQL's `string_agg`.
+ */
+export function directSetsColumn(knex: Knex, itemPk: string): string {
+  return isPostgres(knex)
+    ? `(SELECT string_agg(spec, chr(31) ORDER BY spec) FROM item_sets WHERE item_pk = ${itemPk} AND direct)`
+    : `(SELECT group_concat(spec, char(31) ORDER BY spec) FROM item_sets WHERE item_pk = ${itemPk} AND direct)`;
+}

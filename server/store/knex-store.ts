@@ -30,7 +30,7 @@ import {
 } from '../../lib/store';
 import { canonicalSeries } from '../../lib/ids/pdi';
 import { checkFragment } from '../../lib/xml/chars';
-import { chunk, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toBool, toInt } from '../db/dialect';
+import { chunk, directSetsColumn, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner, type RunSql } from '../db/statements';
 import {
   checkBatch,
@@ -125,6 +125,7 @@ export class KnexStore implements ReadStore, WriteStore {
   private readonly options: KnexStoreOptions;
   private readonly clock: () => number;
   private runner: RunSql | undefined;
+  private columns: string | undefined;
 
   constructor(options: KnexStoreOptions) {
     this.options = options;
@@ -163,23 +164,18 @@ export class KnexStore implements ReadStore, WriteStore {
   }
 
   async getHeader(identifier: string): Promise<(ItemHeader & { readonly formats: readonly string[] }) | null> {
-    const [row] = await this.run<ReadRow>(`SELECT ${READ_COLUMNS} FROM items i WHERE i.identifier = ?`, [identifier]);
+    const [row] = await this.run<ReadRow>(`SELECT ${this.readColumns} FROM items i WHERE i.identifier = ?`, [identifier]);
     if (!row) return null;
-    const [sets, formats] = await Promise.all([
-      this.directSets([toInt(row.pk)]),
-      this.run<{ prefix: string }>('SELECT prefix FROM records WHERE item_pk = ? ORDER BY prefix', [toInt(row.pk)]),
-    ]);
-    return { ...toHeader(row, sets.get(toInt(row.pk)) ?? []), formats: formats.map((f) => f.prefix) };
+    const formats = await this.run<{ prefix: string }>('SELECT prefix FROM records WHERE item_pk = ? ORDER BY prefix', [toInt(row.pk)]);
+    return { ...toHeader(row), formats: formats.map((f) => f.prefix) };
   }
 
   async getRecord(identifier: string, metadataPrefix: string): Promise<ItemRecord | null> {
     const [row] = await this.run<ReadRow & { xml: string | null }>(
-      `SELECT ${READ_COLUMNS}, r.xml FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
+      `SELECT ${this.readColumns}, r.xml FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
       [identifier, metadataPrefix],
     );
-    if (!row) return null;
-    const sets = await this.directSets([toInt(row.pk)]);
-    return toRecord(row, sets.get(toInt(row.pk)) ?? []);
+    return row ? toRecord(row) : null;
   }
 
   async formatsInUse(): Promise<readonly string[]> {
@@ -188,15 +184,11 @@ export class KnexStore implements ReadStore, WriteStore {
   }
 
   async listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]> {
-    const rows = await this.page<ReadRow>(q, false);
-    const sets = await this.directSets(rows.map((r) => toInt(r.pk)));
-    return rows.map((r) => toHeader(r, sets.get(toInt(r.pk)) ?? []));
+    return (await this.page<ReadRow>(q, false)).map((r) => toHeader(r));
   }
 
   async listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]> {
-    const rows = await this.page<ReadRow & { xml: string | null }>(q, true);
-    const sets = await this.directSets(rows.map((r) => toInt(r.pk)));
-    return rows.map((r) => toRecord(r, sets.get(toInt(r.pk)) ?? []));
+    return (await this.page<ReadRow & { xml: string | null }>(q, true)).map((r) => toRecord(r));
   }
 
   async count(f: ListFilter): Promise<number> {
@@ -230,6 +222,15 @@ export class KnexStore implements ReadStore, WriteStore {
     await this.knex.raw('select 1');
   }
 
+  /**
+   * The item columns a header needs, its direct sets included as one
+   * aggregated column: a page or a GetRecord is then one query, not two.
+   */
+  private get readColumns(): string {
+    this.columns ??= `${READ_COLUMNS}, ${directSetsColumn(this.knex, 'i.pk')} AS sets`;
+    return this.columns;
+  }
+
   /** Runs read SQL as a prepared statement on this store's connection (or transaction). */
   private get run(): RunSql {
     this.runner ??= statementRunner(this.knex);
@@ -238,7 +239,7 @@ export class KnexStore implements ReadStore, WriteStore {
 
   /** One page in `(datestamp, pk)` order strictly after the keyset. */
   private page<T>(q: ListPageQuery, withXml: boolean): Promise<T[]> {
-    const { sql, params } = listSql(q, `SELECT ${READ_COLUMNS}${withXml ? ', r.xml' : ''}`, q);
+    const { sql, params } = listSql(q, `SELECT ${this.readColumns}${withXml ? ', r.xml' : ''}`, q);
     return this.run<T>(sql, params);
   }
 
@@ -521,6 +522,8 @@ interface ReadRow {
   identifier: string;
   datestamp: number | string;
   deleted: boolean | number;
+  /** The direct sets, joined by {@link SET_SEPARATOR}; null for none. */
+  sets: string | null;
 }
 
 interface SetRow {
@@ -575,7 +578,8 @@ export function listSql(f: ListFilter, select: string, page?: { after?: Keyset; 
   return { sql, params };
 }
 
-function toHeader(row: ReadRow, sets: readonly string[]): ItemHeader {
+function toHeader(row: ReadRow): ItemHeader {
+  const sets = row.sets === null || row.sets === '' ? [] : row.sets.split(SET_SEPARATOR);
   return {
     pk: toInt(row.pk),
     internalId: row.internal_id,
@@ -586,8 +590,8 @@ function toHeader(row: ReadRow, sets: readonly string[]): ItemHeader {
   };
 }
 
-function toRecord(row: ReadRow & { xml: string | null }, sets: readonly string[]): ItemRecord {
-  const header = toHeader(row, sets);
+function toRecord(row: ReadRow & { xml: string | null }): ItemRecord {
+  const header = toHeader(row);
   return { ...header, metadata: header.deleted ? null : row.xml };
 }
 
