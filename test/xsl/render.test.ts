@@ -17,12 +17,8 @@ import fc from 'fast-check';
 
 const root = path.resolve(__dirname, '..', '..');
 const stylesheet = path.join(root, 'lib', 'xml', 'oai2.xsl');
-// The published example responses: a copy in the repository if there is
-// one, else the shared specs next to the checkout.
-const examplesDir =
-  [path.join(root, 'specs', 'examples'), path.resolve(root, '..', 'shared', 'specs', 'examples')].find((d) =>
-    fs.existsSync(path.join(d, 'ex-sec4.2.xml')),
-  ) ?? path.join(root, 'specs', 'examples');
+// The published example responses, copied into the test fixtures.
+const examplesDir = path.join(root, 'test', 'fixtures', 'spec-examples');
 const fixture = path.join(__dirname, 'fixtures', 'tricky-identifiers.xml');
 // The same stylesheet with XML output: the result tree without the URI
 // escaping libxml2's HTML serializer adds to href attributes.
