@@ -30,7 +30,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import { freePort } from './free-port';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -259,16 +259,6 @@ async function getRecordClient(f: Figures, base: string, ids: readonly string[],
 
 // ------------------------------------------------------------------ the server
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function rssMb(pid: number): number | undefined {
   try {

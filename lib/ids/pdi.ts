@@ -76,8 +76,7 @@ export interface InvalidPdi {
 }
 
 const WILDCARD = '*';
-// 1.2.4: RESERVED = "%" / "." / "," / "/" / "#" / "*" / "@" / "=" / "?" / "+"
-const RESERVED = '%.,/#*@=?+';
+// 1.2.4: RESERVED = "%" / "." / "," / "/" / "#" / "*" / "@" / "=" / "?" / "+" (the separators the patterns below keep out of names)
 // 1.2.4: OTHER = "(" / ")" / "-" / ":" / ";" / "$" / "_" / "!" / "'"
 const OTHER = "()-:;$_!'";
 const ESC = '%[0-9A-Fa-f]{2}';

@@ -5,7 +5,6 @@
  * tests talk to it over HTTP, the way harvesters do (STYLE.md, "Habits" 4).
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../server/config';
@@ -25,17 +24,9 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** Asks the kernel for a port nobody listens on, then frees it for the server. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../bench/free-port';
+
+export { freePort };
 
 /**
  * Starts a server on a free port with a fresh SQLite store holding the demo
