@@ -9,6 +9,7 @@
  * the reason (lib/store.ts `Refusal`).
  */
 import { findNonXmlChar } from '../../lib/xml/chars';
+import { SET_SPEC } from '../../lib/oai/request';
 import type { ItemInput, Refusal } from '../../lib/store';
 import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
 import { parsePoi } from '../../lib/ids/poi';
@@ -100,8 +101,6 @@ export function mapAll(policy: IdPolicyLike, items: readonly ItemInput[]): Mappi
   });
 }
 
-// OAI-PMH.xsd setSpecType: colon-separated words of unreserved characters.
-const SET_SPEC_RE = /^[A-Za-z0-9\-_.!~*'()]+(?::[A-Za-z0-9\-_.!~*'()]+)*$/;
 
 /**
  * Whether a string is a setSpec by OAI-PMH.xsd (`setSpecType`): one or more
@@ -111,7 +110,7 @@ const SET_SPEC_RE = /^[A-Za-z0-9\-_.!~*'()]+(?::[A-Za-z0-9\-_.!~*'()]+)*$/;
  * @example isValidSetSpec('a::b') // false
  */
 export function isValidSetSpec(spec: string): boolean {
-  return SET_SPEC_RE.test(spec);
+  return SET_SPEC.test(spec);
 }
 
 /**
@@ -125,8 +124,7 @@ export function withAncestors(spec: string): string[] {
   return parts.map((_, i) => parts.slice(0, i + 1).join(':'));
 }
 
-// XML 1.0 section 2.2, production [2] Char. With the `u` flag a lone
-// surrogate is one code point outside every range, so it is caught too.
+// XML 1.0 section 2.2, production [2] Char (lib/xml/chars.ts), lone surrogates included.
 
 /**
  * The first character of a string that XML 1.0 cannot carry, as `U+XXXX`,
