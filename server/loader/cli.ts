@@ -59,6 +59,18 @@ export function formatRefusal(r: Refusal): string {
   return `${where}${record}field ${r.field}: ${r.reason}`;
 }
 
+/**
+ * What the process holds, for `OAI_STEWARD_REPORT_MEMORY=1` (the loader's
+ * memory test): the JavaScript heap in use after a full garbage collection
+ * when node runs with `--expose-gc` (so it counts what is reachable, not
+ * garbage awaiting collection), and the peak resident set size so far.
+ */
+function memoryLine(): string {
+  (globalThis as { gc?: () => void }).gc?.();
+  const heap = process.memoryUsage().heapUsed;
+  return `memory: heapUsed ${heap} bytes, peak rss ${process.resourceUsage().maxRSS * 1024} bytes`;
+}
+
 interface LoadArgs {
   files: string[];
   dryRun: boolean;
@@ -150,6 +162,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       progress: startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval }),
       onRefusal: (r) => io.stderr.write(`refused: ${formatRefusal(r)}\n`),
       onWarning: (m) => io.stderr.write(`warning: ${m}\n`),
+      ...(process.env.OAI_STEWARD_REPORT_MEMORY === '1' && { probe: () => io.stderr.write(`${memoryLine()}\n`) }),
     });
   } finally {
     await p.close();

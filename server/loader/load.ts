@@ -16,8 +16,11 @@
  * unchanged record keeps its datestamp, a changed one gets the input's
  * datestamp or the store's clock.
  *
- * Memory: one batch of records, plus the set of internal ids seen (to refuse
- * an id given twice and for `deleteMissing`), which grows with the input.
+ * Memory: one batch of records. The internal ids seen (to refuse an id given
+ * twice and for `deleteMissing`) are kept in a temporary table of the load's
+ * own transaction (queries.ts, `createSeenIds`), not in the JavaScript heap,
+ * so memory stays flat however long the input is (issue 4, "Memory stays
+ * flat for inputs of millions of records").
  */
 import fs from 'node:fs';
 import type { FormatRegistry } from '../../lib/formats/registry';
@@ -29,7 +32,7 @@ import { folderFiles, type ByteCounter, type Input } from './input';
 import type { Progress } from './progress';
 import { readJsonArray, readNdjson } from './read-json';
 import { readOaiXml, type XmlEvent } from './read-oai-xml';
-import { liveInternalIds } from './queries';
+import { createSeenIds } from './queries';
 import { createMetadataValidator } from './validate-metadata';
 import { xmlToItem } from './xml-record';
 
@@ -57,6 +60,12 @@ export interface LoadOptions {
   readonly progress?: Progress;
   /** Bytes read so far, shared with the inputs (for progress). */
   readonly counter?: ByteCounter;
+  /**
+   * Called once every input is read and written, before the commit, while
+   * everything the load holds is still reachable: the moment to measure what
+   * a load keeps in memory (cli.ts, `OAI_STEWARD_REPORT_MEMORY`).
+   */
+  readonly probe?: () => void;
 }
 
 /** What a load did (or, for a dry run or a failed load, would have done). */
@@ -78,6 +87,12 @@ export interface LoadSummary {
 
 class Rollback extends Error {}
 
+/** A record read (converted, or refused with its reasons) or an input fault, with the internal id it names (null: none known). */
+interface Pending {
+  readonly result: { item: ItemInput } | { refusals: Refusal[] };
+  readonly id: string | null;
+}
+
 /**
  * Loads the inputs in one transaction and returns the summary. Refusals go
  * to `options.onRefusal` as they are found. Errors that are not refusals
@@ -89,7 +104,6 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
   const batchSize = options.batchSize ?? 1000;
   const validator = createMetadataValidator(deps.formats);
   const summary: LoadSummary = { records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, refused: 0, sets: 0, committed: false, dryRun: options.dryRun === true };
-  const seen = new Set<string>();
   // A refused record whose id is unknown (unparseable JSON, a broken XML file): --delete-missing cannot tell what it was.
   let unidentified = false;
   // Without --partial, the first refusal dooms the load: later batches are only checked, not written.
@@ -109,11 +123,39 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
 
   try {
     await deps.store.transaction(async (tx) => {
-      let batch: ItemInput[] = [];
+      const seen = await createSeenIds(tx.knex);
+      // Records read but not yet checked against the ids seen: at most one batch.
+      let batch: Pending[] = [];
 
       const flush = async (): Promise<void> => {
-        let items = batch;
+        const entries = batch;
         batch = [];
+        if (entries.length === 0) return;
+        // An id seen in an earlier batch (the temporary table) or earlier in this one is refused.
+        const ids = new Set<string>();
+        for (const e of entries) if (e.id !== null && e.id !== '') ids.add(e.id);
+        const earlier = await seen.add([...ids]);
+        const inBatch = new Set<string>();
+        let items: ItemInput[] = [];
+        for (const { result, id } of entries) {
+          if (id !== null && id !== '') {
+            if (earlier.has(id) || inBatch.has(id)) {
+              const source = 'item' in result ? result.item.source : result.refusals[0]?.source;
+              summary.refused++;
+              refuse([{ internalId: id, ...(source !== undefined && { source }), field: 'id', reason: 'the same internal id appears earlier in this load' }]);
+              continue;
+            }
+            inBatch.add(id);
+          } else {
+            unidentified = true;
+          }
+          if ('refusals' in result) {
+            summary.refused++;
+            refuse(result.refusals);
+            continue;
+          }
+          items.push(result.item);
+        }
         if (items.length === 0) return;
         const invalid = validator.refusals(items);
         if (invalid.size > 0) {
@@ -158,33 +200,17 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
         }
       };
 
-      const accept = async (result: { item: ItemInput } | { refusals: Refusal[] }, id: string | null): Promise<void> => {
+      // Records and faults wait in `batch`, so refusals keep the order of the input.
+      const accept = async (result: Pending['result'], id: string | null): Promise<void> => {
         summary.records++;
         tick();
-        if (id !== null && id !== '') {
-          if (seen.has(id)) {
-            const source = 'item' in result ? result.item.source : result.refusals[0]?.source;
-            summary.refused++;
-            refuse([{ internalId: id, ...(source !== undefined && { source }), field: 'id', reason: 'the same internal id appears earlier in this load' }]);
-            return;
-          }
-          seen.add(id);
-        } else {
-          unidentified = true;
-        }
-        if ('refusals' in result) {
-          summary.refused++;
-          refuse(result.refusals);
-          return;
-        }
-        batch.push(result.item);
+        batch.push({ result, id });
         if (batch.length >= batchSize) await flush();
       };
 
-      const fault = (source: string, reason: string, field: string): void => {
-        unidentified = true;
-        summary.refused++;
-        refuse([{ internalId: '', source, field, reason }]);
+      const fault = async (source: string, reason: string, field: string): Promise<void> => {
+        batch.push({ result: { refusals: [{ internalId: '', source, field, reason }] }, id: null });
+        if (batch.length >= batchSize) await flush();
       };
 
       if (options.setsFile) await putSets(readSetsFile(options.setsFile, deps.conversion), options.setsFile);
@@ -207,7 +233,7 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
         } else {
           for await (const f of folderFiles(input.name, options.counter ?? { bytesRead: 0 })) {
             if (f.internalId === null) {
-              fault(f.file, 'the file name is not valid percent-encoding, so it names no internal id', 'file name');
+              await fault(f.file, 'the file name is not valid percent-encoding, so it names no internal id', 'file name');
               continue;
             }
             await readXml(f.file, readOaiXml(f.chunks, 'bare'), f.internalId);
@@ -221,7 +247,7 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
         const sets: SetInput[] = [];
         for await (const ev of events) {
           if (ev.kind === 'request') requestPrefix = ev.metadataPrefix;
-          else if (ev.kind === 'fault') fault(`${name}:${ev.line}`, ev.reason, 'xml');
+          else if (ev.kind === 'fault') await fault(`${name}:${ev.line}`, ev.reason, 'xml');
           else if (ev.kind === 'set') sets.push(ev.set);
           else {
             const source = bareId !== undefined ? name : `${name}:${ev.line} (record ${ev.number})`;
@@ -236,12 +262,11 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
         if (unidentified) {
           options.onWarning?.('--delete-missing skipped: some input could not be read as records, so which items it held is unknown');
         } else {
-          for await (const page of liveInternalIds(tx.knex, batchSize)) {
-            const missing = page.filter((id) => !seen.has(id));
-            if (missing.length > 0) count(await tx.deleteItems(missing));
-          }
+          for await (const missing of seen.missing(batchSize)) count(await tx.deleteItems(missing));
         }
       }
+      options.probe?.();
+      await seen.drop();
       options.progress?.update(summary.records, options.counter?.bytesRead ?? 0);
       if (options.dryRun || !writing) throw new Rollback();
     });

@@ -143,6 +143,23 @@ forEachCliDatabase((db) => {
     expect(stats).to.include({ items: demo.length, deleted: demo.filter((r) => r.deleted).length + missingLive });
   });
 
+  it('refuses an id repeated in a later batch, and --delete-missing spares the items of refused records', async () => {
+    const file = path.join(db().dir, 'r.ndjson');
+    fs.writeFileSync(file, ndjson(['gone', 'kept', 'a', 'b'].map((id) => ({ id, dc: { title: [id] } }))));
+    expect((await cli(db(), ['load', file])).code).to.equal(0);
+    // Two records a batch: the second "a" (line 4) comes two batches after the first.
+    fs.writeFileSync(file, ndjson([{ id: 'a', dc: { title: ['a'] } }, { id: 'b', dc: { title: ['b'] } }, { id: 'c', dc: { title: ['c'] } }, { id: 'a', dc: { title: ['a twice'] } }, { id: 'kept', dc: { title: ['kept'] }, colour: 'red' }]));
+    const run = await cli(db(), ['load', '--json', '--partial', '--delete-missing', '--batch-size', '2', file]);
+    expect(run.code).to.equal(1);
+    const refused = run.stderr.split('\n').filter((l) => l.startsWith('refused: '));
+    expect(refused[0]).to.match(new RegExp(`^refused: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4: record "a", field id: the same internal id appears earlier in this load$`));
+    expect(refused[1]).to.contain(`${file}:5: record "kept"`);
+    expect(refused).to.have.length(2);
+    expect(summaryOf(run)).to.include({ records: 5, inserted: 1, unchanged: 2, deleted: 1, refused: 2, committed: true });
+    const rows = (await db().knex()('items').select('internal_id', 'deleted').orderBy('internal_id')) as { internal_id: string; deleted: unknown }[];
+    expect(rows.map((r) => `${r.internal_id}:${Boolean(Number(r.deleted))}`)).to.deep.equal(['a:false', 'b:false', 'c:false', 'gone:true', 'kept:false']);
+  });
+
   it('deletes single items by internal id or oai-identifier, and refuses unknown ones without deleting anything', async () => {
     await loadDemo();
     const live = demoRecords().filter((r) => !r.deleted);
