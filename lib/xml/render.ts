@@ -18,7 +18,9 @@
  * cursors intact; dropping the record or failing the whole page would make
  * one bad row hide its neighbours.
  */
-import { checkFragment, escapeAttr, escapeText, isSurelyAnyUri } from './chars';
+import { escapeAttr, escapeText } from './chars';
+import { checkFragment } from './fragment';
+import { isSurelyAnyUri } from './any-uri';
 import { formatDatestamp } from '../oai/dates';
 import type { OaiResponse, ResumptionInfo } from '../oai/response';
 import type { ItemHeader, ItemRecord } from '../store';

@@ -29,7 +29,7 @@ import {
   type WriteStore,
 } from '../../lib/store';
 import { canonicalSeries } from '../../lib/ids/pdi';
-import { checkFragment } from '../../lib/xml/chars';
+import { checkFragment } from '../../lib/xml/fragment';
 import { chunk, directSetsColumn, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner, type RunSql } from '../db/statements';
 import {

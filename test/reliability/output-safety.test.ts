@@ -12,7 +12,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import * as libxml from 'libxmljs2';
-import { checkFragment, replaceNonXmlChars } from '../../lib/xml/chars';
+import { replaceNonXmlChars } from '../../lib/xml/chars';
+import { checkFragment } from '../../lib/xml/fragment';
 import { renderResponse } from '../../lib/xml/render';
 import type { ItemRecord } from '../../lib/store';
 import { RefusedError } from '../../lib/store';
