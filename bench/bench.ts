@@ -18,6 +18,7 @@ import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { freePort } from './free-port';
+import { SERVER_NODE_FLAGS } from '../server/node-flags';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../server/config';
@@ -341,7 +342,8 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
     const baseUrl = `http://127.0.0.1:${port}/oai`;
     const serverEnv = { ...env, PORT: String(port), OAI_BASE_URL: baseUrl, WORKERS: String(o.processes) };
     const prof = o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : [];
-    const args = o.processes > 1 ? [...prof, ...entry('bench/cluster')] : [...prof, ...entry('server/cli'), 'serve'];
+    const flags = [...SERVER_NODE_FLAGS, ...prof];
+    const args = o.processes > 1 ? [...flags, ...entry('bench/cluster')] : [...flags, ...entry('server/cli'), 'serve'];
     server = spawn(process.execPath, args, { env: serverEnv, stdio: ['ignore', 'inherit', 'inherit'], cwd: PROJECT_ROOT });
     const serverPid = server.pid as number;
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, server, 120);

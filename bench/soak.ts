@@ -31,6 +31,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { freePort } from './free-port';
+import { SERVER_NODE_FLAGS } from '../server/node-flags';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -290,7 +291,7 @@ async function startOwnServer(o: Options): Promise<{ url: string; child: ChildPr
   } finally {
     await provider.close();
   }
-  const child = spawn(process.execPath, [...cliCommand(), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'], cwd: PROJECT_ROOT });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...cliCommand(), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'], cwd: PROJECT_ROOT });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);

@@ -1,8 +1,8 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
 /**
  * The `oai-steward` command. `serve` is what `npm start` runs; `migrate`
  * and `seed` are the operations it does implicitly; `id` checks and maps
- * identifiers (issue 3's contract); `load`, `delete` and `stats` are the
+ * identifiers (issue 3's contract); the shebang carries server/node-flags.ts; `load`, `delete` and `stats` are the
  * repository manager's tools (issue 4, server/loader/).
  */
 import { loadConfig, ConfigError } from './config';
