@@ -93,9 +93,10 @@ export function createApp(options: AppOptions): express.Express {
       }
       const decoded = 'undecodable' in raw ? { ok: false as const, message: raw.undecodable } : decodeForm(raw.text);
       const response = await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now());
+      // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
+      res.locals.oaiLogged = true;
       await sendOai(req, res, response, xslPath, options.compressionLevel, ctx.repository.compression, logger);
       logRequest(logger, req, res, response, started, decoded.ok ? decoded.pairs : undefined);
-      res.locals.oaiLogged = true;
     } catch (err) {
       next(err);
     }

@@ -106,7 +106,7 @@ async function resumptionFor(
     after: { datestamp: last.datestamp, pk: last.pk },
     cursor: plan.cursor + page.length,
     completeListSize,
-  expires,
+    expires,
   };
   return { token: encodeToken(state, ctx.tokenSecret), cursor: plan.cursor, completeListSize, expirationDate: expires };
 }
