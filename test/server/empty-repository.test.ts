@@ -1,0 +1,34 @@
+/**
+ * A repository with no item and no set yet: Identify still validates (with a
+ * syntactically valid sample identifier), and the set-related errors are the
+ * ones OAI-PMH 4.6 and 4.3/4.5 name for a repository without sets.
+ */
+import { expect } from 'chai';
+import { forEachProvider, oaiGet, errorCodes, texts } from '../helpers/provider';
+
+describe('an empty repository without sets', () => {
+  forEachProvider({ seed: false }, (provider) => {
+    const rows: Array<[string, string, string[]]> = [
+      ['ListSets is noSetHierarchy', 'verb=ListSets', ['noSetHierarchy']],
+      ['ListIdentifiers of a set is noSetHierarchy', 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=a', ['noSetHierarchy']],
+      ['ListRecords of a set in an unknown format reports both errors', 'verb=ListRecords&metadataPrefix=marc&set=a', ['cannotDisseminateFormat', 'noSetHierarchy']],
+      ['ListRecords is noRecordsMatch', 'verb=ListRecords&metadataPrefix=oai_dc', ['noRecordsMatch']],
+      ['GetRecord is idDoesNotExist', 'verb=GetRecord&identifier=oai%3Ademo.oai-steward.org%3Ax&metadataPrefix=oai_dc', ['idDoesNotExist']],
+    ];
+    for (const [name, query, codes] of rows) {
+      it(name, async () => {
+        expect(errorCodes(await oaiGet(provider().port, query))).to.deep.equal(codes);
+      });
+    }
+
+    it('answers Identify with a valid description and the epoch as earliestDatestamp', async () => {
+      const xml = await oaiGet(provider().port, 'verb=Identify');
+      expect(texts(xml, 'earliestDatestamp')).to.deep.equal(['1970-01-01T00:00:00Z']);
+      expect(texts(xml, 'sampleIdentifier')).to.deep.equal(['oai:demo.oai-steward.org:sample']);
+    });
+
+    it('still lists oai_dc in ListMetadataFormats', async () => {
+      expect(texts(await oaiGet(provider().port, 'verb=ListMetadataFormats'), 'metadataPrefix')).to.deep.equal(['oai_dc']);
+    });
+  });
+});
