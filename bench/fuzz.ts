@@ -21,9 +21,9 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import { httpRequest } from './http-request';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { MAX_QUERY_BYTES, MAX_REQUEST_BYTES } from '../server/app';
 import { PROJECT_ROOT } from '../server/paths';
@@ -157,29 +157,10 @@ export interface RawAnswer {
 
 /** Sends a hostile request to 127.0.0.1:port/oai. */
 export function send(port: number, r: HostileRequest, path = '/oai'): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const headers: http.OutgoingHttpHeaders = {};
-    if (r.contentType !== undefined) headers['Content-Type'] = r.contentType;
-    if (r.acceptEncoding !== undefined) headers['Accept-Encoding'] = r.acceptEncoding;
-    const req = http.request({ host: '127.0.0.1', port, method: r.method, path: r.query === '' ? path : `${path}?${r.query}`, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          let buf = Buffer.concat(chunks);
-          if (res.headers['content-encoding'] === 'gzip') buf = zlib.gunzipSync(buf);
-          else if (res.headers['content-encoding'] === 'deflate') buf = zlib.inflateSync(buf);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: buf.toString('utf8') });
-        } catch (err) {
-          reject(err as Error);
-        }
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    if (r.body !== undefined) req.write(r.body);
-    req.end();
-  });
+  const headers: http.OutgoingHttpHeaders = {};
+  if (r.contentType !== undefined) headers['Content-Type'] = r.contentType;
+  if (r.acceptEncoding !== undefined) headers['Accept-Encoding'] = r.acceptEncoding;
+  return httpRequest({ port, method: r.method, path: r.query === '' ? path : `${path}?${r.query}`, headers, ...(r.body !== undefined && { body: r.body }) });
 }
 
 /** Why an answer is not acceptable for the request, or null when it is. `xsdErrors` validates a document against OAI-PMH.xsd. */

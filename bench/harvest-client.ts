@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import zlib from 'node:zlib';
+import { httpRequest } from './http-request';
 
 /** What bench.ts asks of the client. */
 export type ClientTask =
@@ -66,29 +66,17 @@ interface Reply {
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** GETs a URL, reading the whole body; gzip bodies are counted compressed and inflated for parsing. */
-function get(url: string, options: { gzip: boolean; fresh?: boolean }): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(
-      url,
-      { agent: options.fresh ? false : keepAlive, headers: options.gzip ? { 'Accept-Encoding': 'gzip' } : {} },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        res.on('data', (c: Buffer) => {
-          bytes += c.length;
-          chunks.push(c);
-        });
-        res.on('end', () => {
-          let body = Buffer.concat(chunks);
-          if (res.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
-          const servedBy = res.headers['x-served-by'];
-          resolve({ status: res.statusCode ?? 0, body: body.toString('utf8'), bytes, servedBy: typeof servedBy === 'string' ? servedBy : undefined });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
+async function get(url: string, options: { gzip: boolean; fresh?: boolean }): Promise<Reply> {
+  const u = new URL(url);
+  const a = await httpRequest({
+    host: u.hostname,
+    port: Number(u.port),
+    path: `${u.pathname}${u.search}`,
+    agent: options.fresh ? false : keepAlive,
+    headers: options.gzip ? { 'Accept-Encoding': 'gzip' } : {},
   });
+  const servedBy = a.headers['x-served-by'];
+  return { status: a.status, body: a.body, bytes: a.wireBytes, servedBy: typeof servedBy === 'string' ? servedBy : undefined };
 }
 
 const TOKEN_RE = /<resumptionToken([^>]*)>([^<]*)<\/resumptionToken>/;

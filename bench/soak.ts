@@ -30,11 +30,11 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import { httpRequest } from './http-request';
 import { freePort } from './free-port';
 import { SERVER_NODE_FLAGS } from '../server/node-flags';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { loadConfig } from '../server/config';
 import { openProvider } from '../server/provider';
 import { PROJECT_ROOT } from '../server/paths';
@@ -136,23 +136,13 @@ interface Reply {
 }
 
 function get(agent: http.Agent, url: URL, gzip: boolean): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent, headers: gzip ? { 'Accept-Encoding': 'gzip' } : {}, timeout: 60_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          let buf = Buffer.concat(chunks);
-          if (res.headers['content-encoding'] === 'gzip') buf = zlib.gunzipSync(buf);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: buf.toString('utf8') });
-        } catch (err) {
-          reject(err as Error);
-        }
-      });
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout after 60 s')));
-    req.on('error', reject);
+  return httpRequest({
+    host: url.hostname,
+    port: Number(url.port),
+    path: `${url.pathname}${url.search}`,
+    agent,
+    headers: gzip ? { 'Accept-Encoding': 'gzip' } : {},
+    timeoutMs: 60_000,
   });
 }
 

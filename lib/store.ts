@@ -71,8 +71,6 @@ export interface ReadStore {
   getHeader(identifier: string): Promise<(ItemHeader & { readonly formats: readonly string[] }) | null>;
   /** The record of one item in one format; null when the item or the format is missing. */
   getRecord(identifier: string, metadataPrefix: string): Promise<ItemRecord | null>;
-  /** Every prefix any item can be disseminated in. */
-  formatsInUse(): Promise<readonly string[]>;
   /** A page of headers in `(datestamp, pk)` order; `limit + 1` rows tell the caller another page exists. */
   listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]>;
   /** A page of records, likewise. */
@@ -81,8 +79,6 @@ export interface ReadStore {
   count(f: ListFilter): Promise<number>;
   /** Whether the repository has any set. */
   hasSets(): Promise<boolean>;
-  /** Whether a set with this spec exists. */
-  setExists(spec: string): Promise<boolean>;
   /** Sets in spec order (binary), after the given spec. */
   listSets(after: string | null, limit: number): Promise<readonly SetInfo[]>;
   countSets(): Promise<number>;

@@ -25,10 +25,11 @@ import { formatDatestamp } from '../oai/dates';
 import type { OaiResponse, ResumptionInfo } from '../oai/response';
 import type { ItemHeader, ItemRecord } from '../store';
 
-const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
+/** The OAI-PMH 2.0 namespace (OAI-PMH 3.2). */
+export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
 const ROOT =
-  '<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' +
-  ' xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd">';
+  `<OAI-PMH xmlns="${OAI_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"` +
+  ` xsi:schemaLocation="${OAI_NS} ${OAI_NS}OAI-PMH.xsd">`;
 
 /** Options of the writer. */
 export interface RenderOptions {
@@ -159,4 +160,3 @@ function writeResumption(out: string[], r: ResumptionInfo | undefined): void {
   out.push(' cursor="', String(r.cursor), '">', escapeText(r.token), '</resumptionToken>\n');
 }
 
-export { OAI_NS };

@@ -9,8 +9,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { SetInput } from '../../lib/store';
 import { CanonicalXml, type NsScope, type SaxAttribute, type SaxNamespace } from './canonical-xml';
 import { libxml } from './libxml';
+import { OAI_NS } from '../../lib/xml/render';
 
-export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
 const DC_IDENTIFIER = '{http://purl.org/dc/elements/1.1/}identifier';
 
 /** One record of a response (or a bare metadata document), as read. */

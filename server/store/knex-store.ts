@@ -178,11 +178,6 @@ export class KnexStore implements ReadStore, WriteStore {
     return row ? toRecord(row) : null;
   }
 
-  async formatsInUse(): Promise<readonly string[]> {
-    const rows = (await this.knex('records').distinct('prefix').orderBy('prefix')) as { prefix: string }[];
-    return rows.map((r) => r.prefix);
-  }
-
   async listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]> {
     return (await this.page<ReadRow>(q, false)).map((r) => toHeader(r));
   }
@@ -199,10 +194,6 @@ export class KnexStore implements ReadStore, WriteStore {
 
   async hasSets(): Promise<boolean> {
     return (await this.run('SELECT 1 AS x FROM sets LIMIT 1', [])).length > 0;
-  }
-
-  async setExists(spec: string): Promise<boolean> {
-    return (await this.run('SELECT 1 AS x FROM sets WHERE spec = ?', [spec])).length > 0;
   }
 
   async listSets(after: string | null, limit: number): Promise<readonly SetInfo[]> {

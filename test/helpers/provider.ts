@@ -6,7 +6,6 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import pino from 'pino';
@@ -22,6 +21,7 @@ import { poiResolver } from '../../server/provider';
 import type { ProviderContext } from '../../lib/oai';
 import { testTargets } from './db';
 import { assertValid } from './xsd';
+import { httpRequest } from '../../bench/http-request';
 
 export const DEMO_NAMESPACE = 'demo.oai-steward.org';
 export const BASE_URL = 'http://localhost/oai';
@@ -154,25 +154,12 @@ export function request(
   options: { method?: string; path?: string; query?: string; body?: string | Buffer; headers?: http.OutgoingHttpHeaders },
 ): Promise<Answer> {
   const p = options.path ?? '/oai';
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.query !== undefined ? `${p}?${options.query}` : p, headers: options.headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          let buf = Buffer.concat(chunks);
-          const enc = res.headers['content-encoding'];
-          if (enc === 'gzip') buf = zlib.gunzipSync(buf);
-          else if (enc === 'deflate') buf = zlib.inflateSync(buf);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: buf.toString('utf8') });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    req.end();
+  return httpRequest({
+    port,
+    path: options.query !== undefined ? `${p}?${options.query}` : p,
+    ...(options.method !== undefined && { method: options.method }),
+    ...(options.headers !== undefined && { headers: options.headers }),
+    ...(options.body !== undefined && { body: options.body }),
   });
 }
 

@@ -153,7 +153,6 @@ async function scenario(store: KnexStore, clock: ManualClock): Promise<unknown> 
     count: await store.count({ metadataPrefix: 'oai_dc', until: clock.now, set: 'b' }),
     earliest: await store.earliestDatestamp(),
     sample: await store.sampleIdentifier(),
-    formats: await store.formatsInUse(),
   };
 }
 

@@ -49,7 +49,6 @@ export async function up(knex: Knex): Promise<void> {
     binaryTextColumn(knex, t, 'prefix').notNullable();
     t.text('xml').nullable();
     t.primary(['item_pk', 'prefix']);
-    t.index(['prefix', 'item_pk'], 'records_prefix_item_pk');
   });
   await knex.schema.createTable('sets', (t) => {
     binaryTextColumn(knex, t, 'spec').primary();
