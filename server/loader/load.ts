@@ -157,7 +157,14 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
           items.push(result.item);
         }
         if (items.length === 0) return;
-        const invalid = validator.refusals(items);
+        const { refusals: invalid, dcIdentifiers } = validator.check(items);
+        // A record's own identifier fields include the dc:identifier values of metadata given as XML.
+        items = items.map((item, i) => {
+          const found = dcIdentifiers.get(i);
+          const known = item.identifiers ?? [];
+          const extra = found?.filter((v) => !known.includes(v)) ?? [];
+          return extra.length > 0 ? { ...item, identifiers: [...known, ...extra] } : item;
+        });
         if (invalid.size > 0) {
           summary.refused += invalid.size;
           refuse([...invalid.entries()].sort(([a], [b]) => a - b).flatMap(([, r]) => r));

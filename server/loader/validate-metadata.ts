@@ -18,9 +18,16 @@ import { libxml } from './libxml';
 
 /** Validates serialized metadata per metadataPrefix. */
 export interface MetadataValidator {
-  /** The refusals of each item of a batch, by its index (items without refusal are absent). */
-  refusals(items: readonly ItemInput[]): Map<number, Refusal[]>;
+  /**
+   * The refusals of each item of a batch, by its index (items without
+   * refusal are absent), and the dc:identifier values found in each item's
+   * oai_dc metadata: identifier governance checks a record's own identifier
+   * fields, whether they came as `dc` fields or inside metadata XML.
+   */
+  check(items: readonly ItemInput[]): { refusals: Map<number, Refusal[]>; dcIdentifiers: Map<number, string[]> };
 }
+
+const DC_NS = 'http://purl.org/dc/elements/1.1/';
 
 const BATCH_NS = 'urn:oai-steward:loader-batch';
 const PROLOG = /^\s*<\?xml|<!DOCTYPE/i;
@@ -33,7 +40,7 @@ const PROLOG = /^\s*<\?xml|<!DOCTYPE/i;
  * (strictly validated). A format whose schema is not in the catalog cannot
  * be loaded; the refusal says so rather than letting unvalidated XML through.
  *
- * @example createMetadataValidator(formats).refusals(items).size // 0 when all are valid
+ * @example createMetadataValidator(formats).check(items).refusals.size // 0 when all are valid
  */
 export function createMetadataValidator(formats: FormatRegistry): MetadataValidator {
   const schemas = new Map<string, Document | Error>();
@@ -61,8 +68,9 @@ export function createMetadataValidator(formats: FormatRegistry): MetadataValida
   };
 
   return {
-    refusals(items) {
+    check(items) {
       const out = new Map<number, Refusal[]>();
+      const dcIdentifiers = new Map<number, string[]>();
       const refuse = (index: number, field: string, reason: string): void => {
         const item = items[index] as ItemInput;
         const list = out.get(index) ?? [];
@@ -80,7 +88,11 @@ export function createMetadataValidator(formats: FormatRegistry): MetadataValida
           else if (PROLOG.test(xml)) refuse(index, field, 'must be one element, without an XML declaration or DOCTYPE (it is embedded in responses as it is)');
           else {
             try {
-              libxml().parseXml(xml, { nonet: true });
+              const doc = libxml().parseXml(xml, { nonet: true });
+              if (prefix === 'oai_dc') {
+                const values = doc.find('//dc:identifier', { dc: DC_NS }).map((n) => (n as unknown as { text(): string }).text());
+                if (values.length > 0) dcIdentifiers.set(index, values);
+              }
               const list = byPrefix.get(prefix) ?? [];
               list.push({ index, xml });
               byPrefix.set(prefix, list);
@@ -127,7 +139,7 @@ export function createMetadataValidator(formats: FormatRegistry): MetadataValida
           refuse(index, `metadata.${prefix}`, `not valid against ${formats.get(prefix)?.schema ?? prefix}: ${msgs.slice(0, 3).join('; ')}${more}`);
         }
       }
-      return out;
+      return { refusals: out, dcIdentifiers };
     },
   };
 }

@@ -98,6 +98,7 @@ forEachCliDatabase((db) => {
         { id: 'ok', dc: { title: ['again'] } },
         { id: 'bad-ns', dc: { identifier: ['oai:DEMO.oai-steward.org:x'] } },
         { id: 'undated', datestamp: '2024-13-01', dc: { title: ['t'] } },
+        { id: 'bad-id-in-xml', metadata: { oai_dc: `<oai_dc:dc ${DC}><dc:identifier>oai:wibble.org:ab%3ccd</dc:identifier></oai_dc:dc>` } },
       ]),
     );
     const run = await cli(db(), ['load', file]);
@@ -117,6 +118,8 @@ forEachCliDatabase((db) => {
     expectLine(7, 'ok', 'id', /appears earlier/);
     expectLine(8, 'bad-ns', 'identifiers[0]', /capitalization/);
     expectLine(9, 'undated', 'datestamp', /YYYY-MM-DDThh:mm:ssZ/);
+    // Identifier fields inside metadata given as XML are checked like `dc` fields.
+    expectLine(10, 'bad-id-in-xml', 'identifiers[0]', /oai-identifier.*%3C/);
     expect(run.stdout).to.contain('nothing was written');
     expect(Number(((await db().knex()('items').count({ n: '*' }).first()) as { n: unknown }).n)).to.equal(0);
   });
