@@ -6,13 +6,12 @@
  *
  * Records go into the store exactly as the loader would put them there: the
  * project's record format, through `jsonToItem` (which runs the oai_dc
- * crosswalk and adds each record's POI) and `KnexStore.writeItems`, the one
- * write path with identifier governance.
+ * crosswalk and adds each record's POI) and the store's `writeItems`, the one
+ * write gate (record rules, the XSD check of oai_dc, identifier governance).
  */
 import { jsonToItem } from '../lib/records/json-record';
 import type { RecordConversion } from '../lib/records/json-record';
-import type { ItemInput, SetInput } from '../lib/store';
-import type { KnexStore } from '../server/store/knex-store';
+import type { ItemInput, SetInput, TransactionalStore } from '../lib/store';
 
 /** mulberry32: tiny, seedable, good enough for test data. */
 function prng(seed: number): () => number {
@@ -145,7 +144,7 @@ export interface LoadResult {
  * called after each batch.
  */
 export async function loadRecords(
-  store: KnexStore,
+  store: TransactionalStore,
   conv: RecordConversion,
   total: number,
   options: { batch?: number; onProgress?: (done: number) => void } = {},

@@ -126,18 +126,81 @@ export interface Refusal {
   readonly reason: string;
 }
 
-/** Write side, used by the seeds, the loader and the CLI. Every call is one transaction: all or nothing. */
+/**
+ * Write side, used by the seeds, the loader, the benchmark and the CLI.
+ * Every call is one transaction: all or nothing. Every item passes the
+ * write gate (lib/records/gate.ts) in one order: record rules, the metadata
+ * check of each format, identifier governance.
+ */
 export interface WriteStore {
+  /** Declares or renames sets; an invalid set throws an `Error` naming every problem, and nothing is written. */
   putSets(sets: readonly SetInput[]): Promise<void>;
   /**
-   * Inserts or updates items. Identifier governance runs first; any refusal
-   * throws a `RefusedError` carrying every refusal, and nothing is written.
+   * Inserts or updates items. The whole gate runs first; any refusal throws
+   * a `RefusedError` carrying every refusal, and nothing is written.
    */
   writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]>;
-  /** The refusals `writeItems` would raise, without writing (for `--dry-run` and `--partial`). */
+  /** The refusals `writeItems` would raise (the whole gate), without writing (for `--dry-run` and `--partial`). */
   checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]>;
   /** Turns items into tombstones (deleted, new datestamp, identifier kept forever). Unknown ids are refused. */
   deleteItems(internalIds: readonly string[]): Promise<readonly WriteResult[]>;
+}
+
+/**
+ * The internal ids one load has seen, kept by the store for the length of
+ * one transaction (not in the JavaScript heap, so memory stays flat however
+ * long the input is).
+ */
+export interface SeenIds {
+  /**
+   * Records the ids of one batch (distinct, in input order) and returns
+   * those already recorded by an earlier batch; those are not recorded again.
+   */
+  add(ids: readonly string[]): Promise<Set<string>>;
+  /**
+   * Live items whose internal id was never recorded, in pages of `pageSize`
+   * (memory holds one page). Safe to delete the items of a page before
+   * asking for the next.
+   */
+  missing(pageSize: number): AsyncGenerator<string[]>;
+  /** Forgets them all (before commit: nothing of it outlives the load). */
+  drop(): Promise<void>;
+}
+
+/** The write side bound to one transaction, with the bookkeeping of a load. */
+export interface WriteTransaction extends WriteStore {
+  /** Starts recording ids seen in this transaction (a leftover record of an earlier load is dropped). */
+  seenIds(): Promise<SeenIds>;
+}
+
+/** A write side that can group several writes into one transaction. */
+export interface TransactionalStore extends WriteStore {
+  /**
+   * Runs `fn` with the write side bound to one transaction: everything it
+   * writes commits when it resolves and rolls back when it throws.
+   */
+  transaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
+}
+
+/** What the store holds, for a repository manager (`oai-steward stats`). */
+export interface StoreStats {
+  readonly items: number;
+  readonly deleted: number;
+  /** Items that are not deleted. */
+  readonly live: number;
+  /** spec → { items (live and deleted, descendants included), deleted, name }; every declared set, in spec order. */
+  readonly sets: Readonly<Record<string, { readonly name: string; readonly items: number; readonly deleted: number }>>;
+  /** metadataPrefix → { items with a record in that format, deleted (tombstones listed under it) }. */
+  readonly formats: Readonly<Record<string, { readonly items: number; readonly deleted: number }>>;
+  /** `YYYY-MM-DDThh:mm:ssZ`, or null for an empty store. */
+  readonly earliestDatestamp: string | null;
+  readonly latestDatestamp: string | null;
+}
+
+/** The whole store: the read side, the write side with transactions, and statistics. */
+export interface Store extends ReadStore, TransactionalStore {
+  /** Counts per set and per format (a set's counts include its descendants', OAI-PMH 2.0 section 2.7.2). */
+  stats(): Promise<StoreStats>;
 }
 
 /** Thrown by the write path when governance refuses records; nothing was written. */

@@ -9,13 +9,15 @@ import { loadConfig } from '../server/config';
 import { createIdPolicy } from '../lib/ids/policy';
 import { createFormatRegistry } from '../lib/formats/registry';
 import { KnexStore } from '../server/store/knex-store';
+import { createXsdChecks } from '../server/xsd/format-checks';
 import { loadDemo } from '../server/demo';
 import { recordConversion } from '../server/provider';
 
 export async function seed(knex: Knex): Promise<void> {
   const config = loadConfig();
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
-  const store = new KnexStore({ knex, policy, namespace: config.namespace });
+  const formats = createFormatRegistry();
+  const store = new KnexStore({ knex, policy, formatChecks: createXsdChecks(formats) });
   if ((await store.earliestDatestamp()) !== null) return;
-  await loadDemo(store, recordConversion(config, policy, createFormatRegistry()));
+  await loadDemo(store, recordConversion(config, policy, formats));
 }

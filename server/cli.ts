@@ -10,7 +10,7 @@ import { openProvider, seedIfEmpty } from './provider';
 import { serveUntilSignal } from './serve';
 import { loadDemo } from './demo';
 import { runIdCommand } from '../lib/ids/cli';
-import { mintPdiSerial } from './store/knex-store';
+import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { jsonToItem } from '../lib/records/json-record';
 import type { RecordConversion } from '../lib/records/json-record';
 import { RefusedError } from '../lib/store';
-import type { ItemInput, Refusal, SetInput, WriteStore } from '../lib/store';
+import type { ItemInput, Refusal, SetInput, TransactionalStore } from '../lib/store';
 import { projectPath } from './paths';
 
 interface DemoSet {
@@ -40,10 +40,7 @@ function dcDescription(conv: RecordConversion, text: string): string {
 }
 
 /** Writes the demo repository in one transaction. Returns how many items were written. */
-export async function loadDemo(
-  store: WriteStore & { transaction<T>(fn: (tx: WriteStore) => Promise<T>): Promise<T> },
-  conv: RecordConversion,
-): Promise<number> {
+export async function loadDemo(store: TransactionalStore, conv: RecordConversion): Promise<number> {
   const { sets, items } = readDemo(conv);
   await store.transaction(async (tx) => {
     await tx.putSets(sets);

@@ -22,7 +22,9 @@ import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
 import { loadDemo } from './demo';
-import { KnexStore, getOrCreateSecret } from './store/knex-store';
+import { KnexStore } from './store/knex-store';
+import { getOrCreateSecret } from './store/settings';
+import { createXsdChecks } from './xsd/format-checks';
 
 /** An opened repository: its store, its protocol context, and how to close it. */
 export interface Provider {
@@ -48,8 +50,8 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   const knex = createKnex(config.databaseUrl);
   await migrate(knex);
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
-  const store = new KnexStore({ knex, policy, namespace: config.namespace, ...(options.clock && { clock: options.clock }) });
   const formats = createFormatRegistry();
+  const store = new KnexStore({ knex, policy, formatChecks: createXsdChecks(formats), ...(options.clock && { clock: options.clock }) });
   const conversion = recordConversion(config, policy, formats);
   return {
     config,

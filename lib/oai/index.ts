@@ -1,7 +1,8 @@
 /** The protocol core's public API. */
 export { handleRequest } from './handle';
 export { decodeForm } from './form';
-export { parseRequest, VERBS, ARGUMENT_RULES, METADATA_PREFIX, SET_SPEC } from './request';
+export { parseRequest, VERBS, ARGUMENT_RULES } from './request';
+export { METADATA_PREFIX, SET_SPEC } from '../records/rules';
 export type { OaiRequest, Verb, ArgName } from './request';
 export { oaiError, hidesRequestArguments } from './errors';
 export type { OaiError, OaiErrorCode } from './errors';

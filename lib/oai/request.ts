@@ -6,6 +6,7 @@
  */
 import { OaiError, oaiError } from './errors';
 import { Granularity, parseUtcDatetime } from './dates';
+import { METADATA_PREFIX, NOT_XML_CHAR as NOT_XML, SET_SPEC } from '../records/rules';
 
 /** The six verbs of OAI-PMH 4. */
 export const VERBS = ['GetRecord', 'Identify', 'ListIdentifiers', 'ListMetadataFormats', 'ListRecords', 'ListSets'] as const;
@@ -30,13 +31,6 @@ export const ARGUMENT_RULES: Readonly<Record<Verb, ArgRule>> = {
   ListRecords: { required: ['metadataPrefix'], optional: ['from', 'until', 'set'], exclusive: 'resumptionToken' },
   ListSets: { required: [], optional: [], exclusive: 'resumptionToken' },
 };
-
-/** OAI-PMH 3.4 and the XSD's metadataPrefixType. */
-export const METADATA_PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/;
-/** OAI-PMH 2.7 and the XSD's setSpecType: colon-separated unreserved words. */
-export const SET_SPEC = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
-/** Characters XML 1.0 cannot carry: an argument holding one can never be echoed. */
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** A request whose arguments are all well-formed for its verb. */
 export interface OaiRequest {

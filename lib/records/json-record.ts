@@ -15,7 +15,7 @@ import { DC_ELEMENTS } from '../formats/oai-dc';
 import type { DublinCore, DcElement } from '../formats/oai-dc';
 import type { FormatRegistry } from '../formats/registry';
 import { parseUtcDatetime } from '../oai/dates';
-import { SET_SPEC } from '../oai/request';
+import { SET_SPEC } from './rules';
 import { findNonXmlChar } from '../xml/chars';
 import type { ItemInput, Refusal } from '../store';
 

@@ -4,23 +4,19 @@
  * are escaped on the way out.
  */
 
-/** Matches one character XML 1.0 forbids: C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates. */
-export const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+import { MAYBE_NOT_XML, NOT_XML_CHAR, nonXmlChar } from '../records/rules';
+
+// The character class is defined once, with the other record rules.
+export { MAYBE_NOT_XML, NOT_XML_CHAR };
 const NOT_XML_CHAR_G = new RegExp(NOT_XML_CHAR.source, 'g');
-/** A cheap pre-test: true when `s` may hold a character XML 1.0 forbids (a C0 control, a surrogate, U+FFFE/U+FFFF). */
-export const MAYBE_NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /**
- * Describes the first character XML 1.0 cannot carry, or returns null when
- * there is none. Example: `findNonXmlChar('a\u0007b')` → `'U+0007 at offset 1'`.
+ * Describes the first character XML 1.0 cannot carry, for a message, or
+ * returns null when there is none. Example: `findNonXmlChar('a\u0007b')` → `'U+0007 at offset 1'`.
  */
 export function findNonXmlChar(s: string): string | null {
-  // Most text has no control character and no surrogate at all: a plain class test settles it.
-  if (!MAYBE_NOT_XML.test(s)) return null;
-  const m = NOT_XML_CHAR.exec(s);
-  if (!m) return null;
-  const code = (m[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-  return `U+${code} at offset ${m.index}`;
+  const found = nonXmlChar(s);
+  return found === null ? null : `${found.codePoint} at offset ${found.offset}`;
 }
 
 /** Replaces every character XML 1.0 cannot carry with U+FFFD (the last line of defence on output). */

@@ -10,7 +10,7 @@ import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
 import { runLoad, type LoadSummary } from './load';
 import { startProgress } from './progress';
-import { formatStats, storeStats } from './stats';
+import { formatStats } from './stats';
 import { internalIdFor } from './xml-record';
 
 /** The process's streams, injectable for tests. */
@@ -253,7 +253,7 @@ export async function runStatsCommand(args: readonly string[], open: () => Promi
   }
   const p = await open();
   try {
-    const s = await storeStats(p.knex);
+    const s = await p.store.stats();
     io.stdout.write(args.includes('--json') ? `${JSON.stringify(s, null, 2)}\n` : formatStats(s));
     return 0;
   } finally {

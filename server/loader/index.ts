@@ -3,6 +3,7 @@
  * pieces they are made of, for tests and other tools.
  */
 export { runLoad, readSetsFile } from './load';
+export { readInput, setsFirst } from './read-inputs';
 export type { LoadDeps, LoadOptions, LoadSummary } from './load';
 export { openInput, kindOf } from './input';
 export type { Input, InputKind, ByteCounter } from './input';
@@ -10,7 +11,5 @@ export { readNdjson, readJsonArray } from './read-json';
 export { readOaiXml } from './read-oai-xml';
 export { xmlToItem, internalIdFor } from './xml-record';
 export { CanonicalXml } from './canonical-xml';
-export { createMetadataValidator } from './validate-metadata';
-export { storeStats, formatStats } from './stats';
-export type { StoreStats } from './stats';
+export { formatStats } from './stats';
 export { runLoadCommand, runDeleteCommand, runStatsCommand, formatRefusal } from './cli';

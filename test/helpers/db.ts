@@ -130,7 +130,6 @@ export function forEachDatabase(body: (db: TestDatabase) => void): void {
           return new KnexStore({
             knex: this.knex(),
             policy: createIdPolicy({ namespace: TEST_NAMESPACE, mode: 'auto' }),
-            namespace: TEST_NAMESPACE,
             ...options,
           });
         },

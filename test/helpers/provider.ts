@@ -94,7 +94,7 @@ async function openTestProvider(target: ReturnType<typeof testTargets>[number], 
   await migrate(db.knex);
   const policy = createIdPolicy({ namespace: DEMO_NAMESPACE, mode: 'auto' });
   const clocks = { now: Math.floor(Date.now() / 1000), writeNow: Math.floor(Date.now() / 1000) };
-  const store = new KnexStore({ knex: db.knex, policy, namespace: DEMO_NAMESPACE, clock: () => clocks.writeNow });
+  const store = new KnexStore({ knex: db.knex, policy, clock: () => clocks.writeNow });
   const formats = createFormatRegistry();
   if (options.seed !== false) {
     await loadDemo(store, { formats, extraIdentifiers: (id) => [poiFromOaiIdentifier(policy.map(id).identifier)] });

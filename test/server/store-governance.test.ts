@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { RefusedError, type ItemInput, type Refusal } from '../../lib/store';
 import type { KnexStore } from '../../server/store/knex-store';
-import type { IdPolicyLike } from '../../server/store/governance';
+import type { IdPolicyLike } from '../../lib/records/governance';
 import { escapeLocalIdentifier } from '../../lib/ids/oai-identifier';
 import { forEachDatabase, TEST_NAMESPACE } from '../helpers/db';
 import { item, ManualClock } from '../helpers/store-fixtures';
@@ -20,11 +20,13 @@ const T0 = 1_700_000_000;
  * would otherwise let through.
  */
 const caseFolding: IdPolicyLike = {
+  namespace: TEST_NAMESPACE,
   map: (id) => ({ identifier: `oai:${TEST_NAMESPACE}:${escapeLocalIdentifier(id.toLowerCase())}`, scheme: 'opaque' }),
 };
 
 /** A policy as if reconfigured: every identifier gets a `v2-` prefix. */
 const versionTwo: IdPolicyLike = {
+  namespace: TEST_NAMESPACE,
   map: (id) => ({ identifier: `oai:${TEST_NAMESPACE}:v2-${escapeLocalIdentifier(id)}`, scheme: 'opaque' }),
 };
 

@@ -1,36 +1,15 @@
 /**
- * The few queries the loader and `stats` need that the protocol's ReadStore
- * does not offer, among them the load's temporary table of ids seen. Kept
- * here, beside their only users; dialect differences go through
- * server/db/dialect.ts.
+ * The internal ids a load has seen (lib/store.ts `SeenIds`), kept in a
+ * temporary table on the load's own connection: a JavaScript Set of ids grows
+ * with the input, a temporary table lives in SQLite's temporary file
+ * (`temp_store` = FILE, the build default) or PostgreSQL's temp buffers, both
+ * spilling to disk, and its primary key answers "seen before?" by index. The
+ * table belongs to the transaction's connection only, so concurrent loads do
+ * not see each other's ids. Its SQL differs per database, so it lives here.
  */
 import type { Knex } from 'knex';
-import { chunk, inListParam, inListSql, isPostgres, MAX_IN_LIST, toInt } from '../db/dialect';
-
-/**
- * The internal ids a load has seen, kept in a temporary table on the load's
- * own connection (issue 4: "Memory stays flat for inputs of millions of
- * records"): a JavaScript Set of ids grows with the input, a temporary table
- * lives in SQLite's temporary file (`temp_store` = FILE, the build default)
- * or PostgreSQL's temp buffers, both spilling to disk, and its primary key
- * answers "seen before?" by index. The table belongs to the transaction's
- * connection only, so concurrent loads do not see each other's ids.
- */
-export interface SeenIds {
-  /**
-   * Records the ids of one batch (distinct, in input order) and returns
-   * those already recorded by an earlier batch; those are not recorded again.
-   */
-  add(ids: readonly string[]): Promise<Set<string>>;
-  /**
-   * Live items whose internal id was never recorded, in pages of `pageSize`
-   * in `pk` order (a keyset scan: memory holds one page). Safe to delete
-   * the items of a page before asking for the next.
-   */
-  missing(pageSize: number): AsyncGenerator<string[]>;
-  /** Drops the table (before commit: nothing of it outlives the load). */
-  drop(): Promise<void>;
-}
+import type { SeenIds } from '../../lib/store';
+import { chunk, inListParam, inListSql, isPostgres, MAX_IN_LIST, toInt } from './dialect';
 
 /**
  * Creates the temporary table of seen ids on `knex`, which must be the load's
@@ -39,7 +18,7 @@ export interface SeenIds {
  * dropped first. The table is schema-qualified (`temp.` on SQLite,
  * `pg_temp.` on PostgreSQL), so it can never shadow or drop a real table.
  *
- * @example const seen = await createSeenIds(tx.knex); const dups = await seen.add(['a', 'b']);
+ * @example const seen = await createSeenIds(trx); const dups = await seen.add(['a', 'b']);
  */
 export async function createSeenIds(knex: Knex): Promise<SeenIds> {
   const pg = isPostgres(knex);

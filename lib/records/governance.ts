@@ -1,24 +1,24 @@
 /**
- * The registry rules: what the write path refuses (issue 3, "The registry
- * (governance in the store)"). Pure functions over a batch and what the store
- * already holds; the knex store gathers the state, calls {@link checkBatch}
- * and writes only when it returns no refusal.
+ * Identifier governance, the last stage of the write gate (./gate.ts): the
+ * registry rules over a batch and what the store already holds. Pure
+ * functions; the store gathers the state, calls {@link checkBatch} and writes
+ * only when no stage refused anything.
  *
  * Every rule reports every offending record (a loader run lists all problems
  * at once, not the first), and each refusal names the record, the field and
  * the reason (lib/store.ts `Refusal`).
  */
-import { findNonXmlChar } from '../../lib/xml/chars';
-import { SET_SPEC } from '../../lib/oai/request';
-import type { ItemInput, Refusal } from '../../lib/store';
-import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
-import { parsePoi } from '../../lib/ids/poi';
-import { parseInfoFedora } from '../../lib/ids/fedora-pid';
-import { parseInfoSid } from '../../lib/ids/info-sid';
-import { parsePdi } from '../../lib/ids/pdi';
+import type { ItemInput, Refusal } from '../store';
+import { parseOaiIdentifier } from '../ids/oai-identifier';
+import { parsePoi } from '../ids/poi';
+import { parseInfoFedora } from '../ids/fedora-pid';
+import { parseInfoSid } from '../ids/info-sid';
+import { parsePdi } from '../ids/pdi';
 
 /** The part of the id policy (lib/ids/policy.ts) the store needs. */
 export interface IdPolicyLike {
+  /** The configured namespace-identifier (for the capitalization rule). */
+  readonly namespace: string;
   /** Maps an internal id to its oai-identifier; throws when the id cannot be mapped. */
   map(internalId: string): { readonly identifier: string; readonly scheme: string };
 }
@@ -102,42 +102,6 @@ export function mapAll(policy: IdPolicyLike, items: readonly ItemInput[]): Mappi
 }
 
 
-/**
- * Whether a string is a setSpec by OAI-PMH.xsd (`setSpecType`): one or more
- * colon-separated words of unreserved URI characters.
- *
- * @example isValidSetSpec('a:b') // true
- * @example isValidSetSpec('a::b') // false
- */
-export function isValidSetSpec(spec: string): boolean {
-  return SET_SPEC.test(spec);
-}
-
-/**
- * A set spec and all its ancestors, most general first (OAI-PMH 2.0 section
- * 2.7.2: an item in `a:b:c` is also in `a:b` and `a`).
- *
- * @example withAncestors('a:b:c') // ['a', 'a:b', 'a:b:c']
- */
-export function withAncestors(spec: string): string[] {
-  const parts = spec.split(':');
-  return parts.map((_, i) => parts.slice(0, i + 1).join(':'));
-}
-
-// XML 1.0 section 2.2, production [2] Char (lib/xml/chars.ts), lone surrogates included.
-
-/**
- * The first character of a string that XML 1.0 cannot carry, as `U+XXXX`,
- * or null when every character is allowed (issue 2: nothing that is not XML
- * 1.0 ever reaches the wire, so such metadata is refused at load).
- *
- * @example firstNonXmlChar('a\u0001b') // 'U+0001'
- */
-export function firstNonXmlChar(s: string): string | null {
-  const found = findNonXmlChar(s);
-  return found === null ? null : found.replace(/ at offset \d+$/, '');
-}
-
 /** Everything {@link checkBatch} looks at. */
 export interface BatchState {
   readonly items: readonly ItemInput[];
@@ -155,8 +119,6 @@ export interface BatchState {
   readonly registryByInternalId: ReadonlyMap<string, readonly RegistryEntry[]>;
   /** Set specs that exist (declared with putSets). */
   readonly knownSets: ReadonlySet<string>;
-  /** The store's clock now, seconds: a datestamp may not lie in the future. */
-  readonly now: number;
   readonly schemes?: readonly SchemeCheck[];
 }
 
@@ -168,20 +130,21 @@ export interface BatchState {
  * 3. an existing item whose identifier would change (the policy changed);
  * 4. an invalid value of a known scheme in the record's own `identifiers`, or
  *    an oai-identifier/POI in the configured namespace with other capitalization;
- * 5. an internal id the policy cannot map.
- * Plus the record checks that keep the wire valid: set specs (syntax, declared),
- * metadata present for a live item and free of non-XML characters, a datestamp
- * that is a whole number of seconds and not in the future.
+ * 5. an internal id the policy cannot map;
+ * 6. a set that was never declared.
+ * The result has one list per item, index for index (empty: the item passes).
+ *
+ * @example checkBatch({ items, mappings: mapAll(policy, items), namespace, …state }).every((r) => r.length === 0)
  */
-export function checkBatch(state: BatchState): Refusal[] {
-  const refusals: Refusal[] = [];
+export function checkBatch(state: BatchState): Refusal[][] {
+  const refusals: Refusal[][] = state.items.map(() => []);
   const schemes = state.schemes ?? SCHEME_CHECKS;
   const firstByInternalId = new Map<string, number>();
   const firstByIdentifier = new Map<string, number>();
 
   state.items.forEach((item, index) => {
     const refuse = (field: string, reason: string): void => {
-      refusals.push(item.source === undefined ? { internalId: item.internalId, field, reason } : { internalId: item.internalId, source: item.source, field, reason });
+      (refusals[index] as Refusal[]).push(item.source === undefined ? { internalId: item.internalId, field, reason } : { internalId: item.internalId, source: item.source, field, reason });
     };
     const mapping = state.mappings[index];
 
@@ -224,11 +187,6 @@ export function checkBatch(state: BatchState): Refusal[] {
     // Rule 4: the record's own identifier fields.
     (item.identifiers ?? []).forEach((value, i) => {
       const field = `identifiers[${i}]`;
-      const bad = firstNonXmlChar(value);
-      if (bad) {
-        refuse(field, `${JSON.stringify(value)} contains ${bad}, which XML 1.0 cannot carry`);
-        return;
-      }
       const scheme = schemes.find((s) => value.toLowerCase().startsWith(s.prefix.toLowerCase()));
       if (!scheme) return;
       const errors = scheme.errors(value);
@@ -242,27 +200,9 @@ export function checkBatch(state: BatchState): Refusal[] {
       }
     });
 
-    // Sets: valid specs that exist.
+    // Sets: declared ones only (their syntax is a record rule).
     for (const spec of item.sets ?? []) {
-      if (!isValidSetSpec(spec)) refuse('sets', `${JSON.stringify(spec)} is not a valid setSpec`);
-      else if (!state.knownSets.has(spec)) refuse('sets', `set ${JSON.stringify(spec)} is not declared (declare it with putSets first)`);
-    }
-
-    // Metadata: a live item is disseminated in some format; XML 1.0 characters only.
-    const prefixes = Object.keys(item.metadata);
-    if (!item.deleted && prefixes.length === 0) refuse('metadata', 'a record that is not deleted needs metadata in at least one format');
-    for (const prefix of prefixes) {
-      if (!/^[A-Za-z0-9\-_.!~*'()]+$/.test(prefix)) refuse(`metadata.${prefix}`, `${JSON.stringify(prefix)} is not a valid metadataPrefix`);
-      const xml = item.metadata[prefix] ?? '';
-      if (!item.deleted && xml.trim() === '') refuse(`metadata.${prefix}`, 'the metadata is empty');
-      const bad = firstNonXmlChar(xml);
-      if (bad) refuse(`metadata.${prefix}`, `the metadata contains ${bad}, which XML 1.0 cannot carry`);
-    }
-
-    // Datestamp: integer seconds, not in the future.
-    if (item.datestamp !== undefined) {
-      if (!Number.isSafeInteger(item.datestamp) || item.datestamp < 0) refuse('datestamp', `${String(item.datestamp)} is not a whole number of seconds since the epoch`);
-      else if (item.datestamp > state.now) refuse('datestamp', `${new Date(item.datestamp * 1000).toISOString()} lies in the future`);
+      if (!state.knownSets.has(spec)) refuse('sets', `set ${JSON.stringify(spec)} is not declared (declare it with putSets first)`);
     }
   });
   return refusals;

@@ -1,0 +1,207 @@
+/**
+ * The write gate: the one judgement every record passes before the store
+ * writes it, in one order (README "Layout", ARCHITECTURE.md):
+ *
+ * 1. record rules ({@link recordRefusals}): set specs, metadataPrefixes and
+ *    datestamps well-formed, a live item has metadata, XML 1.0 characters only;
+ * 2. the metadata check of each format ({@link metadataRefusals}): a
+ *    {@link FormatCheck} per metadataPrefix (the server plugs in XSD
+ *    validation; lib/ stays free of XML libraries), then the same
+ *    one-well-formed-element check the renderer makes on the way out;
+ * 3. identifier governance (./governance.ts `checkBatch`), over the record's
+ *    own identifier fields plus the dc:identifier values found inside its
+ *    metadata ({@link withMetadataIdentifiers}); the store gathers the state
+ *    it needs from the database.
+ *
+ * A record refused by one stage is not judged by the next: its refusals say
+ * what to fix first. Stages 1 and 2 need no database and run here; the store
+ * (server/store/) runs stage 3 and refuses the whole batch when any stage
+ * refused anything.
+ */
+import type { ItemInput, Refusal, SetInput } from '../store';
+import { checkFragment } from '../xml/fragment';
+import { dcIdentifiers, isValidMetadataPrefix, isValidSetSpec, nonXmlChar } from './rules';
+
+/**
+ * The metadata check of one format, batch-wise (an XSD validator compiles
+ * its schema once per batch). The formats work registers one per
+ * metadataPrefix: schema validation, profile rules, whatever the format needs.
+ */
+export interface FormatCheck {
+  /** Every reason each XML of the batch is refused for, index for index (an empty list: accepted). */
+  check(xml: readonly string[]): readonly (readonly string[])[];
+  /**
+   * The identifier values the format's XML carries, for identifier
+   * governance. Default: the dc:identifier elements (rules.ts `dcIdentifiers`)
+   * for oai_dc, none for other formats.
+   */
+  identifiers?(xml: string): readonly string[];
+}
+
+/** The format checks of a repository, by metadataPrefix. */
+export interface FormatChecks {
+  /** The check of a prefix; undefined when the prefix is not in the format registry (the record is refused). */
+  get(prefix: string): FormatCheck | undefined;
+}
+
+/** A refusal maker for one item: keeps the record's source in every refusal. */
+function refuserOf(item: ItemInput, into: Refusal[]): (field: string, reason: string) => void {
+  return (field, reason) => {
+    into.push(item.source === undefined ? { internalId: item.internalId, field, reason } : { internalId: item.internalId, source: item.source, field, reason });
+  };
+}
+
+function describeChar(s: string): string | null {
+  const c = nonXmlChar(s);
+  return c === null ? null : c.codePoint;
+}
+
+/**
+ * Stage 1: what is wrong with one record on its own. `now` (the store's
+ * clock, seconds) bounds the datestamp: it may not lie in the future.
+ *
+ * @example recordRefusals({ internalId: 'a', metadata: {} }, 1700000000)[0]?.reason // 'a record that is not deleted needs metadata in at least one format'
+ */
+export function recordRefusals(item: ItemInput, now: number): Refusal[] {
+  const refusals: Refusal[] = [];
+  const refuse = refuserOf(item, refusals);
+  (item.identifiers ?? []).forEach((value, i) => {
+    const bad = describeChar(value);
+    if (bad) refuse(`identifiers[${i}]`, `${JSON.stringify(value)} contains ${bad}, which XML 1.0 cannot carry`);
+  });
+  for (const spec of item.sets ?? []) {
+    if (!isValidSetSpec(spec)) refuse('sets', `${JSON.stringify(spec)} is not a valid setSpec`);
+  }
+  // A live item is disseminated in some format (OAI-PMH 3.4: at least oai_dc).
+  const prefixes = Object.keys(item.metadata);
+  if (!item.deleted && prefixes.length === 0) refuse('metadata', 'a record that is not deleted needs metadata in at least one format');
+  for (const prefix of prefixes) {
+    if (!isValidMetadataPrefix(prefix)) refuse(`metadata.${prefix}`, `${JSON.stringify(prefix)} is not a valid metadataPrefix`);
+    const xml = item.metadata[prefix] ?? '';
+    if (!item.deleted && xml.trim() === '') refuse(`metadata.${prefix}`, 'the metadata is empty');
+    const bad = describeChar(xml);
+    if (bad) refuse(`metadata.${prefix}`, `the metadata contains ${bad}, which XML 1.0 cannot carry`);
+  }
+  if (item.datestamp !== undefined) {
+    if (!Number.isSafeInteger(item.datestamp) || item.datestamp < 0) refuse('datestamp', `${String(item.datestamp)} is not a whole number of seconds since the epoch`);
+    else if (item.datestamp > now) refuse('datestamp', `${new Date(item.datestamp * 1000).toISOString()} lies in the future`);
+  }
+  return refusals;
+}
+
+/**
+ * Stage 2: the metadata of each live item, checked per format. With
+ * `checks`, a prefix without a check is refused as unknown; without, only
+ * well-formedness is checked. Whatever a format's check accepts must still
+ * be one well-formed element, since the renderer splices it in as it is
+ * (lib/xml/fragment.ts). Returns one list per item, index for index.
+ *
+ * @example metadataRefusals([{ internalId: 'a', metadata: { oai_dc: '<a>' } }])[0]?.[0]?.field // 'metadata.oai_dc'
+ */
+export function metadataRefusals(items: readonly ItemInput[], checks?: FormatChecks): Refusal[][] {
+  const out: Refusal[][] = items.map(() => []);
+  // prefix → the items (index, xml) of that format, to check a batch at a time.
+  const byPrefix = new Map<string, { index: number; xml: string }[]>();
+  items.forEach((item, index) => {
+    if (item.deleted === true) return;
+    for (const [prefix, xml] of Object.entries(item.metadata)) {
+      const list = byPrefix.get(prefix) ?? [];
+      list.push({ index, xml });
+      byPrefix.set(prefix, list);
+    }
+  });
+  for (const [prefix, list] of byPrefix) {
+    const field = `metadata.${prefix}`;
+    const refuse = (index: number, reason: string): void => refuserOf(items[index] as ItemInput, out[index] as Refusal[])(field, reason);
+    const check = checks?.get(prefix);
+    if (checks && !check) {
+      for (const { index } of list) refuse(index, 'unknown metadataPrefix (not in the format registry)');
+      continue;
+    }
+    const reasons = check ? check.check(list.map((e) => e.xml)) : [];
+    list.forEach(({ index, xml }, k) => {
+      const own = reasons[k] ?? [];
+      for (const reason of own) refuse(index, reason);
+      if (own.length > 0) return;
+      const problem = checkFragment(xml);
+      if (problem !== null) refuse(index, `the metadata is not one well-formed XML element: ${problem}`);
+    });
+  }
+  return out;
+}
+
+/**
+ * The item with the identifier values found inside its metadata added to
+ * its own identifier fields (after them, without repeats), so governance
+ * judges an identifier whether it came as a field or inside XML.
+ *
+ * @example withMetadataIdentifiers({ internalId: 'a', metadata: { oai_dc: '<oai_dc:dc xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>u:1</dc:identifier></oai_dc:dc>' } }).identifiers // ['u:1']
+ */
+export function withMetadataIdentifiers(item: ItemInput, checks?: FormatChecks): ItemInput {
+  if (item.deleted === true) return item;
+  const known = item.identifiers ?? [];
+  const extra: string[] = [];
+  for (const [prefix, xml] of Object.entries(item.metadata)) {
+    const check = checks?.get(prefix);
+    const found = check?.identifiers ? check.identifiers(xml) : prefix === 'oai_dc' ? dcIdentifiers(xml) : [];
+    for (const v of found) if (!known.includes(v) && !extra.includes(v)) extra.push(v);
+  }
+  return extra.length > 0 ? { ...item, identifiers: [...known, ...extra] } : item;
+}
+
+/** What stages 1 and 2 made of a batch. */
+export interface Judged {
+  /** One list per item, index for index: the refusals of stages 1 and 2. */
+  readonly refusals: readonly (readonly Refusal[])[];
+  /** The items that passed both, with the identifiers of their metadata added, and their index in the batch. */
+  readonly passed: readonly { readonly index: number; readonly item: ItemInput }[];
+}
+
+/**
+ * Runs stages 1 and 2 over a batch and prepares what passed for stage 3.
+ *
+ * @example judgeRecords(items, now, checks).passed.length === items.length // nothing refused so far
+ */
+export function judgeRecords(items: readonly ItemInput[], now: number, checks?: FormatChecks): Judged {
+  const refusals = items.map((item) => recordRefusals(item, now));
+  const sound = items.flatMap((item, index) => ((refusals[index] as Refusal[]).length === 0 ? [{ index, item }] : []));
+  const byFormat = metadataRefusals(
+    sound.map((s) => s.item),
+    checks,
+  );
+  const passed: { index: number; item: ItemInput }[] = [];
+  sound.forEach((s, k) => {
+    const found = byFormat[k] as Refusal[];
+    if (found.length > 0) refusals[s.index] = found;
+    else passed.push({ index: s.index, item: withMetadataIdentifiers(s.item, checks) });
+  });
+  return { refusals, passed };
+}
+
+/**
+ * What is wrong with set declarations, one message per problem (empty: they
+ * may be written): a setSpec by OAI-PMH.xsd, declared once, a name, XML 1.0
+ * characters only, and each description one well-formed element.
+ *
+ * @example setProblems([{ spec: 'a b', name: 'A' }]) // ['set "a b": not a valid setSpec']
+ */
+export function setProblems(sets: readonly SetInput[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const s of sets) {
+    const set = `set ${JSON.stringify(s.spec)}`;
+    if (!isValidSetSpec(s.spec)) problems.push(`${set}: not a valid setSpec`);
+    if (seen.has(s.spec)) problems.push(`${set}: declared twice`);
+    seen.add(s.spec);
+    if (s.name.trim() === '') problems.push(`${set}: the name is empty`);
+    for (const text of [s.name, ...(s.descriptions ?? [])]) {
+      const bad = describeChar(text);
+      if (bad) problems.push(`${set}: contains ${bad}, which XML 1.0 cannot carry`);
+    }
+    for (const d of s.descriptions ?? []) {
+      const problem = describeChar(d) === null ? checkFragment(d) : null;
+      if (problem !== null) problems.push(`${set}: a description is not one well-formed XML element: ${problem}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,113 @@
+/**
+ * The reading half of a load: every input, whatever its kind, as one stream
+ * of events in input order (a record read, an input fault, sets declared).
+ * Nothing here writes; ./load.ts takes the events to the store.
+ */
+import fs from 'node:fs';
+import type { FormatRegistry } from '../../lib/formats/registry';
+import type { IdPolicy } from '../../lib/ids/policy';
+import { jsonToItem, type RecordConversion } from '../../lib/records/json-record';
+import type { ItemInput, Refusal, SetInput } from '../../lib/store';
+import { folderFiles, type ByteCounter, type Input } from './input';
+import { readJsonArray, readNdjson } from './read-json';
+import { readOaiXml, type XmlEvent } from './read-oai-xml';
+import { xmlToItem } from './xml-record';
+
+/** What reading needs to know about the repository. */
+export interface ReadContext {
+  readonly policy: Pick<IdPolicy, 'namespace' | 'unmap'>;
+  readonly formats: FormatRegistry;
+  readonly conversion: RecordConversion;
+  /** Bytes read so far, shared with the inputs (for progress). */
+  readonly counter: ByteCounter;
+}
+
+/** One thing read from an input. */
+export type LoadEvent =
+  /** A record (converted, or refused with its reasons) with the internal id it names (null: none known). */
+  | { readonly kind: 'record'; readonly result: { item: ItemInput } | { refusals: Refusal[] }; readonly id: string | null }
+  /** Part of an input that is not a record at all (a broken file, a bad file name). */
+  | { readonly kind: 'fault'; readonly refusal: Refusal }
+  /** Sets declared by an input (a ListSets response), given once it has been read to the end. */
+  | { readonly kind: 'sets'; readonly sets: readonly SetInput[]; readonly source: string };
+
+/**
+ * The inputs in load order: ListSets responses first, since records may
+ * only name declared sets.
+ *
+ * @example setsFirst([records, listSets]) // [listSets, records]
+ */
+export function setsFirst(inputs: readonly Input[]): Input[] {
+  return [...inputs].sort((a, b) => Number(b.isListSets) - Number(a.isListSets));
+}
+
+/**
+ * Reads one input to the end as events.
+ *
+ * @example for await (const ev of readInput(input, ctx)) if (ev.kind === 'record') …
+ */
+export async function* readInput(input: Input, ctx: ReadContext): AsyncGenerator<LoadEvent> {
+  if (input.kind === 'ndjson' || input.kind === 'json-array') {
+    yield* readJson(input, ctx);
+  } else if (input.kind === 'xml') {
+    yield* readXml(input.name, readOaiXml(input.chunks(), 'response'), undefined, ctx);
+  } else {
+    for await (const f of folderFiles(input.name, ctx.counter)) {
+      if (f.internalId === null) {
+        yield { kind: 'fault', refusal: { internalId: '', source: f.file, field: 'file name', reason: 'the file name is not valid percent-encoding, so it names no internal id' } };
+        continue;
+      }
+      yield* readXml(f.file, readOaiXml(f.chunks, 'bare'), f.internalId, ctx);
+    }
+  }
+}
+
+async function* readJson(input: Input, ctx: ReadContext): AsyncGenerator<LoadEvent> {
+  const entries = input.kind === 'ndjson' ? readNdjson(input.chunks()) : readJsonArray(input.chunks());
+  for await (const e of entries) {
+    const source = input.kind === 'ndjson' ? `${input.name}:${e.line}` : `${input.name}:${e.line} (record ${e.number})`;
+    if ('error' in e) {
+      yield { kind: 'record', result: { refusals: [{ internalId: '', source, field: 'record', reason: e.error }] }, id: null };
+      continue;
+    }
+    const v = e.value as { id?: unknown } | null;
+    const id = typeof v === 'object' && v !== null && typeof v.id === 'string' ? v.id : null;
+    yield { kind: 'record', result: jsonToItem(e.value, ctx.conversion, source), id };
+  }
+}
+
+async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: string | undefined, ctx: ReadContext): AsyncGenerator<LoadEvent> {
+  let requestPrefix: string | undefined;
+  const sets: SetInput[] = [];
+  for await (const ev of events) {
+    if (ev.kind === 'request') requestPrefix = ev.metadataPrefix;
+    else if (ev.kind === 'fault') yield { kind: 'fault', refusal: { internalId: '', source: `${name}:${ev.line}`, field: 'xml', reason: ev.reason } };
+    else if (ev.kind === 'set') sets.push(ev.set);
+    else {
+      const source = bareId !== undefined ? name : `${name}:${ev.line} (record ${ev.number})`;
+      const context = { policy: ctx.policy, formats: ctx.formats, ...(requestPrefix !== undefined && { requestPrefix }), ...(bareId !== undefined && { internalId: bareId }) };
+      const r = xmlToItem(ev, context, source);
+      yield { kind: 'record', result: r, id: 'item' in r ? r.item.internalId : (r.refusals.find((x) => x.internalId !== '')?.internalId ?? null) };
+    }
+  }
+  if (sets.length > 0) yield { kind: 'sets', sets, source: name };
+}
+
+/**
+ * Reads a JSON file of set declarations; `description` (text) becomes an oai_dc setDescription (OAI-PMH 4.6).
+ *
+ * @example readSetsFile('seeds/demo/sets.json', conversion)[0]?.spec
+ */
+export function readSetsFile(file: string, conv: RecordConversion): SetInput[] {
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+  if (!Array.isArray(raw)) throw new Error(`${file}: expected a JSON array of {"spec", "name", "description"?}`);
+  const dc = conv.formats.get('oai_dc');
+  return raw.map((s: unknown, i) => {
+    const o = s as { spec?: unknown; name?: unknown; description?: unknown; descriptions?: unknown };
+    if (typeof o?.spec !== 'string' || typeof o.name !== 'string') throw new Error(`${file}: set ${i + 1} needs a string "spec" and "name"`);
+    const descriptions: string[] = [];
+    if (typeof o.description === 'string' && dc?.fromDublinCore) descriptions.push(dc.fromDublinCore({ description: [o.description] }));
+    if (Array.isArray(o.descriptions)) descriptions.push(...o.descriptions.filter((d): d is string => typeof d === 'string'));
+    return { spec: o.spec, name: o.name, ...(descriptions.length > 0 && { descriptions }) };
+  });
+}

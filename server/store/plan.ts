@@ -1,0 +1,197 @@
+/**
+ * Write planning: runs the write gate (lib/records/gate.ts) over a batch,
+ * reads what identifier governance needs to know about the batch from the
+ * database, and decides each item's outcome, without writing anything.
+ * ./apply.ts writes the plan; `checkItems` stops after planning.
+ */
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type { ItemInput, Refusal, WriteOutcome } from '../../lib/store';
+import { judgeRecords, type FormatChecks } from '../../lib/records/gate';
+import { checkBatch, mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry, type SchemeCheck } from '../../lib/records/governance';
+import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
+import { statementRunner } from '../db/statements';
+import { directSets } from './read';
+
+/** What planning needs besides the batch. */
+export interface PlanOptions {
+  readonly policy: IdPolicyLike;
+  /** The metadata check of each format; without it, metadata is only checked to be one well-formed element. */
+  readonly formatChecks?: FormatChecks;
+  /** The formats a tombstone is listed under when it never had metadata. */
+  readonly tombstonePrefixes: readonly string[];
+  /** Override the identifier schemes governance checks (tests). */
+  readonly schemes?: readonly SchemeCheck[];
+  /** The store's clock now, seconds. */
+  readonly now: number;
+}
+
+/** An item as stored. */
+export interface ItemRow {
+  pk: number;
+  internal_id: string;
+  identifier: string;
+  datestamp: number | string;
+  deleted: boolean | number;
+  content_hash: string;
+}
+
+/** What a planned write does to one item. */
+export interface PlannedItem {
+  readonly input: ItemInput;
+  readonly identifier: string;
+  readonly scheme: string;
+  readonly existing: ItemRow | undefined;
+  readonly outcome: WriteOutcome;
+  readonly deleted: boolean;
+  readonly datestamp: number;
+  readonly hash: string;
+  readonly sets: readonly string[];
+  /** prefix → xml (null for a tombstone). */
+  readonly records: ReadonlyMap<string, string | null>;
+}
+
+/** A batch judged: every refusal in input order, or (when there is none) the plan. */
+export interface Plan {
+  readonly refusals: readonly Refusal[];
+  readonly planned: readonly PlannedItem[];
+}
+
+const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_hash';
+
+/**
+ * The content hash that decides "unchanged": sets, deletion and (for a live
+ * item) the metadata of every format, in a canonical order.
+ *
+ * @example contentHash(true, ['a'], new Map()) // the hash of a tombstone in set a
+ */
+export function contentHash(deleted: boolean, sets: readonly string[], metadata: ReadonlyMap<string, string | null>): string {
+  const canonical = deleted
+    ? JSON.stringify({ deleted: true, sets })
+    : JSON.stringify({ deleted: false, sets, metadata: [...metadata.entries()].sort(([a], [b]) => cmp(a, b)) });
+  return crypto.createHash('sha256').update(canonical).digest('hex');
+}
+
+/** Code point order, as the databases compare (dialect.ts), unlike JS's UTF-16 sort. */
+function cmp(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+function uniqueSorted(list: readonly string[]): string[] {
+  return [...new Set(list)].sort(cmp);
+}
+
+/**
+ * Rows of `table` whose text `column` is one of `values`, a chunk at a time.
+ *
+ * @example await rowsWhereIn<{ spec: string }>(trx, 'spec', 'sets', 'spec', ['a', 'b'])
+ */
+async function rowsWhereIn<T>(db: Knex, columns: string, table: string, column: string, values: readonly (string | number)[], type: 'int' | 'text' = 'text'): Promise<T[]> {
+  const run = statementRunner(db);
+  const out: T[] = [];
+  for (const part of chunk(values, MAX_IN_LIST)) {
+    out.push(...(await run<T>(`SELECT ${columns} FROM ${table} WHERE ${inListSql(db, column, type)}`, [inListParam(db, part)])));
+  }
+  return out;
+}
+
+/**
+ * The stored items of these internal ids.
+ *
+ * @example (await itemsByInternalId(trx, ['report 12'])).get('report 12')?.identifier
+ */
+export async function itemsByInternalId(db: Knex, internalIds: readonly string[]): Promise<Map<string, ItemRow>> {
+  const rows = await rowsWhereIn<ItemRow>(db, ITEM_COLUMNS, 'items', 'internal_id', uniqueSorted(internalIds));
+  return new Map(rows.map((r) => [r.internal_id, { ...r, pk: toInt(r.pk) }]));
+}
+
+/**
+ * What the database holds about a batch, as governance (`checkBatch`) needs
+ * it: items and registry rows by internal id and by identifier, and which of
+ * the batch's sets are declared.
+ */
+async function governanceState(db: Knex, items: readonly ItemInput[], identifiers: readonly string[], byInternalId: ReadonlyMap<string, ItemRow>) {
+  const toExisting = (r: ItemRow): ExistingItem => ({ internalId: r.internal_id, identifier: r.identifier });
+  const byIdentifier = await rowsWhereIn<ItemRow>(db, ITEM_COLUMNS, 'items', 'identifier', identifiers);
+  const registryByIdentifier = new Map<string, RegistryEntry>();
+  const registryByInternalId = new Map<string, RegistryEntry[]>();
+  const internalIds = uniqueSorted(items.map((i) => i.internalId));
+  for (const [column, values] of [['identifier', identifiers], ['internal_id', internalIds]] as const) {
+    for (const r of await rowsWhereIn<{ identifier: string; internal_id: string }>(db, 'identifier, internal_id', 'identifiers', column, values)) {
+      if (registryByIdentifier.has(r.identifier)) continue;
+      const entry = { identifier: r.identifier, internalId: r.internal_id };
+      registryByIdentifier.set(entry.identifier, entry);
+      registryByInternalId.set(entry.internalId, [...(registryByInternalId.get(entry.internalId) ?? []), entry]);
+    }
+  }
+  const specs = uniqueSorted(items.flatMap((i) => i.sets ?? []));
+  const knownSets = new Set((await rowsWhereIn<{ spec: string }>(db, 'spec', 'sets', 'spec', specs)).map((r) => r.spec));
+  return {
+    existingByInternalId: new Map([...byInternalId].map(([k, v]) => [k, toExisting(v)])),
+    existingByIdentifier: new Map(byIdentifier.map((r) => [r.identifier, toExisting(r)])),
+    registryByIdentifier,
+    registryByInternalId,
+    knownSets,
+  };
+}
+
+/**
+ * Judges a batch through the whole write gate (record rules, the metadata
+ * check of each format, identifier governance) and, when nothing is
+ * refused, plans each item's write. Refusals come in input order.
+ *
+ * @example const { refusals, planned } = await planWrite(trx, items, { policy, tombstonePrefixes: ['oai_dc'], now });
+ */
+export async function planWrite(db: Knex, items: readonly ItemInput[], options: PlanOptions): Promise<Plan> {
+  // Stages 1 and 2: the record on its own, then its metadata per format.
+  const judged = judgeRecords(items, options.now, options.formatChecks);
+  const byIndex: Refusal[][] = judged.refusals.map((r) => [...r]);
+  // Stage 3: identifier governance over what passed.
+  const passed = judged.passed.map((p) => p.item);
+  const mappings = mapAll(options.policy, passed);
+  const identifiers = uniqueSorted(mappings.flatMap((m) => (m.ok ? [m.identifier] : [])));
+  const byInternalId = await itemsByInternalId(db, passed.map((i) => i.internalId));
+  const governed = checkBatch({
+    items: passed,
+    mappings,
+    namespace: options.policy.namespace,
+    ...(await governanceState(db, passed, identifiers, byInternalId)),
+    ...(options.schemes ? { schemes: options.schemes } : {}),
+  });
+  judged.passed.forEach((p, k) => byIndex[p.index]?.push(...(governed[k] ?? [])));
+  const refusals = byIndex.flat();
+  if (refusals.length > 0) return { refusals, planned: [] };
+
+  // Tombstones written through writeItems keep their old sets and formats
+  // unless the input names them.
+  const existingPks = [...byInternalId.values()].map((r) => r.pk);
+  const oldSets = await directSets(db, existingPks);
+  const oldPrefixes = new Map<number, string[]>();
+  for (const r of await rowsWhereIn<{ item_pk: number; prefix: string }>(db, 'item_pk, prefix', 'records', 'item_pk', existingPks, 'int')) {
+    const pk = toInt(r.item_pk);
+    oldPrefixes.set(pk, [...(oldPrefixes.get(pk) ?? []), r.prefix]);
+  }
+
+  const planned = passed.map((input, index): PlannedItem => {
+    const mapping = mappings[index];
+    if (!mapping || !mapping.ok) throw new Error('unreachable: unmapped item passed governance');
+    const existing = byInternalId.get(input.internalId);
+    const deleted = input.deleted === true;
+    const sets = uniqueSorted(input.sets ?? (deleted && existing ? (oldSets.get(existing.pk) ?? []) : []));
+    const records = new Map<string, string | null>();
+    if (deleted) {
+      const prefixes = uniqueSorted([...Object.keys(input.metadata), ...(existing ? (oldPrefixes.get(existing.pk) ?? []) : [])]);
+      for (const p of prefixes.length > 0 ? prefixes : options.tombstonePrefixes) records.set(p, null);
+    } else {
+      for (const p of uniqueSorted(Object.keys(input.metadata))) records.set(p, input.metadata[p] ?? '');
+    }
+    const hash = contentHash(deleted, sets, records);
+    let outcome: WriteOutcome;
+    if (existing && existing.content_hash === hash) outcome = 'unchanged';
+    else if (deleted) outcome = existing && toBool(existing.deleted) ? 'updated' : 'deleted';
+    else outcome = existing ? 'updated' : 'inserted';
+    const datestamp = outcome === 'unchanged' && existing ? toInt(existing.datestamp) : (input.datestamp ?? options.now);
+    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records };
+  });
+  return { refusals: [], planned };
+}

@@ -1,0 +1,220 @@
+/**
+ * The read side of the knex-backed store: lib/store.ts's ReadStore on SQLite
+ * and PostgreSQL with identical behaviour.
+ *
+ * Reads are keyset scans over `(datestamp, pk)`: one query for a page of rows
+ * (the metadata XML in the same query for ListRecords) and the sets of each
+ * item as one aggregated column; never OFFSET, never one query per record.
+ */
+import type { Knex } from 'knex';
+import type { ItemHeader, ItemRecord, Keyset, ListFilter, ListPageQuery, ReadStore, SetInfo } from '../../lib/store';
+import { chunk, directSetsColumn, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
+import { statementRunner, type RunSql } from '../db/statements';
+
+/**
+ * lib/store.ts's ReadStore over knex.
+ *
+ * @example const page = await new KnexReadStore(knex).listHeaders({ metadataPrefix: 'oai_dc', until: now, limit: 100 });
+ */
+export class KnexReadStore implements ReadStore {
+  private runner: RunSql | undefined;
+  private columns: string | undefined;
+
+  constructor(readonly knex: Knex) {}
+
+  // The read queries a harvest runs on every request are SQL written once and
+  // run as prepared statements (server/db/statements.ts): through the knex
+  // builder they cost several times the query itself.
+
+  async earliestDatestamp(): Promise<number | null> {
+    const row = (await this.knex('items').min({ m: 'datestamp' }).first()) as { m: unknown } | undefined;
+    return row && row.m !== null && row.m !== undefined ? toInt(row.m) : null;
+  }
+
+  async sampleIdentifier(): Promise<string | null> {
+    // A live item if there is one: a harvester may try GetRecord on it.
+    const row = (await this.knex('items').select('identifier').orderBy([{ column: 'deleted' }, { column: 'pk' }]).first()) as
+      | { identifier: string }
+      | undefined;
+    return row ? row.identifier : null;
+  }
+
+  async getHeader(identifier: string): Promise<(ItemHeader & { readonly formats: readonly string[] }) | null> {
+    const [row] = await this.run<ReadRow>(`SELECT ${this.readColumns} FROM items i WHERE i.identifier = ?`, [identifier]);
+    if (!row) return null;
+    const formats = await this.run<{ prefix: string }>('SELECT prefix FROM records WHERE item_pk = ? ORDER BY prefix', [toInt(row.pk)]);
+    return { ...toHeader(row), formats: formats.map((f) => f.prefix) };
+  }
+
+  async getRecord(identifier: string, metadataPrefix: string): Promise<ItemRecord | null> {
+    const [row] = await this.run<ReadRow & { xml: string | null }>(
+      `SELECT ${this.readColumns}, r.xml FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
+      [identifier, metadataPrefix],
+    );
+    return row ? toRecord(row) : null;
+  }
+
+  async listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]> {
+    return (await this.page<ReadRow>(q, false)).map((r) => toHeader(r));
+  }
+
+  async listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]> {
+    return (await this.page<ReadRow & { xml: string | null }>(q, true)).map((r) => toRecord(r));
+  }
+
+  async count(f: ListFilter): Promise<number> {
+    const { sql, params } = listSql(f, 'SELECT count(*) AS n');
+    const [row] = await this.run<{ n: unknown }>(sql, params);
+    return row ? toInt(row.n) : 0;
+  }
+
+  async hasSets(): Promise<boolean> {
+    return (await this.run('SELECT 1 AS x FROM sets LIMIT 1', [])).length > 0;
+  }
+
+  async listSets(after: string | null, limit: number): Promise<readonly SetInfo[]> {
+    const rows =
+      after === null
+        ? await this.run<SetRow>('SELECT spec, name, descriptions FROM sets ORDER BY spec LIMIT ?', [limit])
+        : await this.run<SetRow>('SELECT spec, name, descriptions FROM sets WHERE spec > ? ORDER BY spec LIMIT ?', [after, limit]);
+    return rows.map((r) => ({ spec: r.spec, name: r.name, descriptions: JSON.parse(r.descriptions) as string[] }));
+  }
+
+  async countSets(): Promise<number> {
+    const [row] = await this.run<{ n: unknown }>('SELECT count(*) AS n FROM sets', []);
+    return row ? toInt(row.n) : 0;
+  }
+
+  async ping(): Promise<void> {
+    await this.knex.raw('select 1');
+  }
+
+  /**
+   * The item columns a header needs, its direct sets included as one
+   * aggregated column: a page or a GetRecord is then one query, not two.
+   */
+  private get readColumns(): string {
+    this.columns ??= `${READ_COLUMNS}, ${directSetsColumn(this.knex, 'i.pk')} AS sets`;
+    return this.columns;
+  }
+
+  /** Runs read SQL as a prepared statement on this store's connection (or transaction). */
+  private get run(): RunSql {
+    this.runner ??= statementRunner(this.knex);
+    return this.runner;
+  }
+
+  /** One page in `(datestamp, pk)` order strictly after the keyset. */
+  private page<T>(q: ListPageQuery, withXml: boolean): Promise<T[]> {
+    const { sql, params } = listSql(q, `SELECT ${this.readColumns}${withXml ? ', r.xml' : ''}`, q);
+    return this.run<T>(sql, params);
+  }
+
+}
+
+/**
+ * The direct sets of many items in one query per chunk, each list in binary
+ * order, read on `db` (a connection or the write's transaction).
+ *
+ * @example (await directSets(trx, [1, 2])).get(1) // ['a', 'a:b']
+ */
+export async function directSets(db: Knex, pks: readonly number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  const run = statementRunner(db);
+    for (const part of chunk(pks, MAX_IN_LIST)) {
+      if (part.length === 0) continue;
+      const rows = await run<{ item_pk: unknown; spec: string }>(
+        `SELECT item_pk, spec FROM item_sets WHERE ${inListSql(db, 'item_pk')} AND direct ORDER BY item_pk, spec`,
+        [inListParam(db, part)],
+      );
+      for (const r of rows) {
+        const pk = toInt(r.item_pk);
+        const list = out.get(pk);
+        if (list) list.push(r.spec);
+        else out.set(pk, [r.spec]);
+      }
+    }
+    return out;
+  }
+
+/** The item columns the read side needs, as SQL over `items i`. */
+const READ_COLUMNS = 'i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted';
+
+interface ReadRow {
+  pk: number | string;
+  internal_id: string;
+  identifier: string;
+  datestamp: number | string;
+  deleted: boolean | number;
+  /** The direct sets, joined by {@link SET_SEPARATOR}; null for none. */
+  sets: string | null;
+}
+
+interface SetRow {
+  spec: string;
+  name: string;
+  descriptions: string;
+}
+
+/**
+ * The SQL of a list (a page, or its count): format, date range, set, and for
+ * a page the keyset and the limit. Its shape depends only on which of them
+ * are given, so each shape is prepared once.
+ *
+ * Without a set the scan runs over `items (datestamp, pk)`; with one over
+ * `item_sets (spec, datestamp, item_pk)`, which holds ancestors too, so `a`
+ * finds items of `a:b` (OAI-PMH 2.0 section 2.7.2) and a small set costs no
+ * more than a large one. The tables are CROSS JOINed with the join conditions
+ * in WHERE: SQLite then keeps the first table as the outer loop, so a page is
+ * an ordered index range scan that stops after `limit` rows (no sort);
+ * PostgreSQL plans it as the inner join it is. The keyset is a row-value
+ * comparison, which both turn into an index range scan.
+ */
+export function listSql(f: ListFilter, select: string, page?: { after?: Keyset; limit: number }): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  let from: string;
+  let order: readonly [string, string];
+  const where: string[] = [];
+  if (f.set !== undefined) {
+    from = 'item_sets s CROSS JOIN items i CROSS JOIN records r';
+    order = ['s.datestamp', 's.item_pk'];
+    where.push('s.spec = ?', 'i.pk = s.item_pk');
+    params.push(f.set);
+  } else {
+    from = 'items i CROSS JOIN records r';
+    order = ['i.datestamp', 'i.pk'];
+  }
+  where.push('r.item_pk = i.pk', 'r.prefix = ?', `${order[0]} <= ?`);
+  params.push(f.metadataPrefix, f.until);
+  if (f.from !== undefined) {
+    where.push(`${order[0]} >= ?`);
+    params.push(f.from);
+  }
+  if (page?.after) {
+    where.push(`(${order[0]}, ${order[1]}) > (?, ?)`);
+    params.push(page.after.datestamp, page.after.pk);
+  }
+  let sql = `${select} FROM ${from} WHERE ${where.join(' AND ')}`;
+  if (page) {
+    sql += ` ORDER BY ${order[0]}, ${order[1]} LIMIT ?`;
+    params.push(page.limit);
+  }
+  return { sql, params };
+}
+
+function toHeader(row: ReadRow): ItemHeader {
+  const sets = row.sets === null || row.sets === '' ? [] : row.sets.split(SET_SEPARATOR);
+  return {
+    pk: toInt(row.pk),
+    internalId: row.internal_id,
+    identifier: row.identifier,
+    datestamp: toInt(row.datestamp),
+    deleted: toBool(row.deleted),
+    sets,
+  };
+}
+
+function toRecord(row: ReadRow & { xml: string | null }): ItemRecord {
+  const header = toHeader(row);
+  return { ...header, metadata: header.deleted ? null : row.xml };
+}

@@ -1,0 +1,134 @@
+/**
+ * The XSD check of each metadata format, for the store's write gate
+ * (lib/records/gate.ts, stage 2): each format's XML must be one element (no
+ * XML declaration or DOCTYPE: it is spliced into responses as it is),
+ * well-formed, and valid against that format's XSD, read offline through
+ * schemas/catalog.xml.
+ *
+ * libxmljs2 compiles the schema on every `validate` call (about a
+ * millisecond for oai_dc), so records are validated a batch at a time: the
+ * batch's elements of one format go into one wrapper document, one per line
+ * range, validated once, and each error is traced back to its record by its
+ * line number.
+ */
+import type { Document } from 'libxmljs2';
+import type { FormatRegistry } from '../../lib/formats/registry';
+import type { FormatCheck, FormatChecks } from '../../lib/records/gate';
+import { libxml } from './libxml';
+
+const BATCH_NS = 'urn:oai-steward:loader-batch';
+const PROLOG = /^\s*<\?xml|<!DOCTYPE/i;
+
+/**
+ * The checks of the formats of a registry. Each format's schema is found by
+ * its schema URL (`MetadataFormat.schema`) through the catalog: a wrapper
+ * schema imports the format's namespace from that URL and declares a batch
+ * element holding any number of that namespace's global elements (strictly
+ * validated). A format whose schema is not in the catalog cannot be written;
+ * the refusal says so rather than letting unvalidated XML through.
+ *
+ * @example createXsdChecks(formats).get('oai_dc')?.check(['<oai_dc:dc …/>']) // [[]] when valid
+ */
+export function createXsdChecks(formats: FormatRegistry): FormatChecks {
+  const checks = new Map<string, FormatCheck>();
+  return {
+    get(prefix) {
+      const format = formats.get(prefix);
+      if (!format) return undefined;
+      let c = checks.get(prefix);
+      if (!c) checks.set(prefix, (c = xsdCheck(prefix, format.schema, format.namespace)));
+      return c;
+    },
+  };
+}
+
+function compileSchema(prefix: string, schemaUrl: string, namespace: string): Document | Error {
+  const wrapper =
+    `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="${BATCH_NS}" elementFormDefault="qualified">` +
+    `<xs:import namespace="${namespace}" schemaLocation="${schemaUrl}"/>` +
+    `<xs:element name="batch"><xs:complexType><xs:sequence>` +
+    `<xs:any namespace="${namespace}" processContents="strict" minOccurs="0" maxOccurs="unbounded"/>` +
+    `</xs:sequence></xs:complexType></xs:element></xs:schema>`;
+  try {
+    const s = libxml().parseXml(wrapper, { nonet: true });
+    // Compile once now, so a missing schema is one clear error, not one per record.
+    libxml().parseXml(`<b:batch xmlns:b="${BATCH_NS}"/>`, { nonet: true }).validate(s);
+    return s;
+  } catch (err) {
+    return new Error(`the schema ${schemaUrl} of ${prefix} cannot be read offline (is it in schemas/catalog.xml?): ${(err as Error).message}`);
+  }
+}
+
+function xsdCheck(prefix: string, schemaUrl: string, namespace: string): FormatCheck {
+  let schema: Document | Error | undefined;
+  return {
+    check(xmls) {
+      schema ??= compileSchema(prefix, schemaUrl, namespace);
+      const out: string[][] = xmls.map(() => []);
+      if (schema instanceof Error) {
+        for (const list of out) list.push(schema.message);
+        return out;
+      }
+      // The well-formed records: index, xml
+      const sound: { index: number; xml: string }[] = [];
+      xmls.forEach((xml, index) => {
+        if (PROLOG.test(xml)) {
+          out[index]?.push('must be one element, without an XML declaration or DOCTYPE (it is embedded in responses as it is)');
+          return;
+        }
+        try {
+          libxml().parseXml(xml, { nonet: true });
+          sound.push({ index, xml });
+        } catch (err) {
+          out[index]?.push(`not well-formed XML: ${oneLine((err as Error).message)}`);
+        }
+      });
+      if (sound.length === 0) return out;
+      // Each record starts on its own line; remember where, to trace errors back.
+      const starts: number[] = [];
+      // A prefixed wrapper: an unprefixed record element must not inherit a default namespace.
+      const parts = [`<b:batch xmlns:b="${BATCH_NS}">\n`];
+      let line = 2;
+      for (const r of sound) {
+        starts.push(line);
+        parts.push(r.xml, '\n');
+        line += countNewlines(r.xml) + 1;
+      }
+      parts.push('</b:batch>');
+      const doc = libxml().parseXml(parts.join(''), { nonet: true });
+      if (doc.validate(schema)) return out;
+      const errors = new Map<number, string[]>();
+      for (const e of doc.validationErrors) {
+        const at = e.line ?? 0;
+        // The last record starting at or before the error's line.
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if ((starts[mid] as number) <= at) lo = mid;
+          else hi = mid - 1;
+        }
+        const k = sound[lo];
+        if (!k) continue;
+        const msgs = errors.get(k.index) ?? [];
+        msgs.push(`line ${at - (starts[lo] as number) + 1}: ${oneLine(e.message)}`);
+        errors.set(k.index, msgs);
+      }
+      for (const [index, msgs] of errors) {
+        const more = msgs.length > 3 ? ` (and ${msgs.length - 3} more)` : '';
+        out[index]?.push(`not valid against ${schemaUrl}: ${msgs.slice(0, 3).join('; ')}${more}`);
+      }
+      return out;
+    },
+  };
+}
+
+function countNewlines(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
