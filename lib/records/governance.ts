@@ -37,6 +37,23 @@ export interface SchemeCheck {
 
 const errorsOf = (r: { ok: true } | { ok: false; errors: readonly string[] }): readonly string[] => (r.ok ? [] : r.errors);
 
+/** A scheme whose values name a namespace-identifier (oai-identifier, POI), checked by one parser. */
+function namespaced(
+  prefix: string,
+  name: string,
+  parse: (v: string) => { ok: true; namespace: string } | { ok: false; errors: readonly string[] },
+): SchemeCheck {
+  return {
+    prefix,
+    name,
+    errors: (v) => errorsOf(parse(v)),
+    namespaceOf: (v) => {
+      const p = parse(v);
+      return p.ok ? p.namespace : null;
+    },
+  };
+}
+
 /**
  * The schemes checked in `identifiers` fields. A value is checked by the
  * first scheme whose prefix it starts with; values with no known prefix
@@ -46,24 +63,8 @@ const errorsOf = (r: { ok: true } | { ok: false; errors: readonly string[] }): r
  * own parser.
  */
 export const SCHEME_CHECKS: readonly SchemeCheck[] = [
-  {
-    prefix: 'oai:',
-    name: 'oai-identifier',
-    errors: (v) => errorsOf(parseOaiIdentifier(v)),
-    namespaceOf: (v) => {
-      const p = parseOaiIdentifier(v);
-      return p.ok ? p.namespace : null;
-    },
-  },
-  {
-    prefix: 'http://purl.org/poi/',
-    name: 'POI',
-    errors: (v) => errorsOf(parsePoi(v)),
-    namespaceOf: (v) => {
-      const p = parsePoi(v);
-      return p.ok ? p.namespace : null;
-    },
-  },
+  namespaced('oai:', 'oai-identifier', parseOaiIdentifier),
+  namespaced('http://purl.org/poi/', 'POI', parsePoi),
   { prefix: 'info:fedora/', name: 'info:fedora URI', errors: (v) => errorsOf(parseInfoFedora(v)) },
   { prefix: 'info:sid/', name: 'info:sid identifier', errors: (v) => errorsOf(parseInfoSid(v)) },
   { prefix: 'urn:pdi:', name: 'urn:pdi identifier', errors: (v) => errorsOf(parsePdi(v)) },
