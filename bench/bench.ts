@@ -17,7 +17,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { freePort } from './free-port';
+import { freePort } from '../harness/free-port';
 import { SERVER_NODE_FLAGS } from '../server/node-flags';
 import os from 'node:os';
 import path from 'node:path';

@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import { httpRequest } from './http-request';
+import { httpRequest } from '../harness/http-request';
 
 /** What bench.ts asks of the client. */
 export type ClientTask =

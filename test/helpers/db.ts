@@ -1,8 +1,9 @@
 /**
- * Runs a block of tests once per database: SQLite always, PostgreSQL when
- * TEST_DATABASE_URL is set (issue 2, "Tests"). Each test gets a fresh,
- * migrated database: a temporary SQLite file, or a throwaway PostgreSQL
- * schema reached through the search path and dropped afterwards. When
+ * The one way tests get a throwaway store: SQLite always, PostgreSQL when
+ * TEST_DATABASE_URL is set (issue 2, "Tests"). A throwaway database is a
+ * temporary SQLite file, or a PostgreSQL schema named in the URL's
+ * `search_path` and dropped afterwards; either way it has a URL, so the test
+ * process, a CLI child process or a server can all open it. When
  * TEST_DATABASE_URL is set but PostgreSQL cannot be reached, the block fails
  * loudly; it never skips.
  */
@@ -19,71 +20,117 @@ import { createIdPolicy } from '../../lib/ids/policy';
 /** The namespace-identifier the test stores publish under. */
 export const TEST_NAMESPACE = 'test.example.org';
 
+/** The kinds of database this environment tests. */
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/** A throwaway database, empty (not migrated) when opened. */
+export interface ThrowawayDatabase {
+  readonly name: DatabaseKind;
+  /** DATABASE_URL for this database, for other processes and for openProvider. */
+  readonly url: string;
+  /** A temporary folder of its own, for input files and the like. */
+  readonly dir: string;
+  /** A knex on it, opened on first use and closed with the database. */
+  knex(): Knex;
+  /** Closes the knex, drops the database and removes the folder. */
+  close(): Promise<void>;
+}
+
+/** The kinds of database the suite runs against here: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export function databaseKinds(): readonly DatabaseKind[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/**
+ * Opens an empty throwaway database of a kind.
+ *
+ * @example const db = await openThrowawayDatabase('sqlite'); try { … db.url … } finally { await db.close(); }
+ */
+export async function openThrowawayDatabase(kind: DatabaseKind): Promise<ThrowawayDatabase> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-test-'));
+  let url = `sqlite:${path.join(dir, 'store.sqlite')}`;
+  let drop = async (): Promise<void> => {};
+  if (kind === 'postgres') {
+    const base = process.env.TEST_DATABASE_URL as string;
+    const schema = `oai_test_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = createKnex(base, { pool: { min: 0, max: 1 } });
+    try {
+      await admin.raw('CREATE SCHEMA ??', [schema]);
+    } catch (err) {
+      await admin.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+      throw new Error(`TEST_DATABASE_URL is set but PostgreSQL is unreachable (${base}): ${(err as Error).message}`);
+    }
+    url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    drop = async () => {
+      try {
+        await admin.raw('DROP SCHEMA ?? CASCADE', [schema]);
+      } finally {
+        await admin.destroy();
+      }
+    };
+  }
+  let knex: Knex | undefined;
+  return {
+    name: kind,
+    url,
+    dir,
+    knex() {
+      knex ??= createKnex(url, { pool: { min: 0, max: 4 } });
+      return knex;
+    },
+    async close() {
+      await knex?.destroy();
+      knex = undefined;
+      await drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Defines `describe('on <database>')` per database; each test gets a fresh,
+ * empty throwaway database (for a CLI or a server to migrate), closed after it.
+ *
+ * @example forEachThrowawayDatabase((db) => { it('loads', async () => { spawnCli(db().url, …); }); });
+ */
+export function forEachThrowawayDatabase(body: (db: () => ThrowawayDatabase, kind: DatabaseKind) => void, options: { migrated?: boolean; timeout?: number } = {}): void {
+  for (const kind of databaseKinds()) {
+    describe(`on ${kind}`, function () {
+      if (options.timeout !== undefined) this.timeout(options.timeout);
+      let current: ThrowawayDatabase | undefined;
+      beforeEach(async function () {
+        current = await openThrowawayDatabase(kind);
+        if (options.migrated) await migrate(current.knex());
+      });
+      afterEach(async function () {
+        await current?.close();
+        current = undefined;
+      });
+      body(() => {
+        if (!current) throw new Error('no database outside a test');
+        return current;
+      }, kind);
+    });
+  }
+}
+
 /** What a test inside {@link forEachDatabase} can reach. */
 export interface TestDatabase {
   /** `sqlite` or `postgres`. */
   readonly name: string;
-  /** The fresh database of the running test. */
+  /** The fresh, migrated database of the running test. */
   knex(): Knex;
   /**
    * A store on it with the real id policy (`auto` mode, {@link TEST_NAMESPACE});
-   * override any option, e.g. the clock.
+   * override any option, e.g. the clock or the format checks.
    */
   store(options?: Partial<Omit<KnexStoreOptions, 'knex'>>): KnexStore;
 }
 
-interface Target {
-  readonly name: string;
-  open(): Promise<{ knex: Knex; close(): Promise<void> }>;
-}
-
-function sqliteTarget(): Target {
-  return {
-    name: 'sqlite',
-    async open() {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-test-'));
-      const knex = createKnex(`sqlite:${path.join(dir, 'test.db')}`);
-      return {
-        knex,
-        async close() {
-          await knex.destroy();
-          fs.rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  };
-}
-
-function postgresTarget(url: string): Target {
-  return {
-    name: 'postgres',
-    async open() {
-      const schema = `oai_test_${crypto.randomBytes(6).toString('hex')}`;
-      const admin = createKnex(url, { pool: { min: 0, max: 1 } });
-      await admin.raw('CREATE SCHEMA ??', [schema]);
-      const knex = createKnex(url, { searchPath: schema, pool: { min: 0, max: 4 } });
-      return {
-        knex,
-        async close() {
-          await knex.destroy();
-          await admin.raw('DROP SCHEMA ?? CASCADE', [schema]);
-          await admin.destroy();
-        },
-      };
-    },
-  };
-}
-
-/** The databases the suite runs against in this environment. */
-export function testTargets(): readonly Target[] {
-  const url = process.env.TEST_DATABASE_URL;
-  return url ? [sqliteTarget(), postgresTarget(url)] : [sqliteTarget()];
-}
-
 /**
  * Defines `describe('on <database>')` for each database and calls `body`
- * inside it; `beforeEach` opens and migrates a fresh database, `afterEach`
- * throws it away.
+ * inside it; each test gets a fresh, migrated database and a store on it.
  *
  * @example
  * forEachDatabase((db) => {
@@ -91,50 +138,14 @@ export function testTargets(): readonly Target[] {
  * });
  */
 export function forEachDatabase(body: (db: TestDatabase) => void): void {
-  for (const target of testTargets()) {
-    describe(`on ${target.name}`, function () {
-      let current: { knex: Knex; close(): Promise<void> } | undefined;
-
-      if (target.name === 'postgres') {
-        before(async function () {
-          // Fail, never skip: an unreachable database must break the run.
-          const url = process.env.TEST_DATABASE_URL as string;
-          const probe = createKnex(url, { pool: { min: 0, max: 1 } });
-          try {
-            await probe.raw('select 1');
-          } catch (err) {
-            throw new Error(`TEST_DATABASE_URL is set but PostgreSQL is unreachable (${url}): ${(err as Error).message}`);
-          } finally {
-            await probe.destroy();
-          }
-        });
-      }
-
-      beforeEach(async function () {
-        current = await target.open();
-        await migrate(current.knex);
+  forEachThrowawayDatabase(
+    (current, kind) => {
+      body({
+        name: kind,
+        knex: () => current().knex(),
+        store: (options = {}) => new KnexStore({ knex: current().knex(), policy: createIdPolicy({ namespace: TEST_NAMESPACE, mode: 'auto' }), ...options }),
       });
-
-      afterEach(async function () {
-        if (current) await current.close();
-        current = undefined;
-      });
-
-      const db: TestDatabase = {
-        name: target.name,
-        knex() {
-          if (!current) throw new Error('no database outside a test');
-          return current.knex;
-        },
-        store(options = {}) {
-          return new KnexStore({
-            knex: this.knex(),
-            policy: createIdPolicy({ namespace: TEST_NAMESPACE, mode: 'auto' }),
-            ...options,
-          });
-        },
-      };
-      body(db);
-    });
-  }
+    },
+    { migrated: true },
+  );
 }

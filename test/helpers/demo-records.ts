@@ -2,7 +2,8 @@
  * What a harvester of the demo repository must see, computed from the seed
  * data (seeds/demo/records.ndjson) and the identifier policy the server uses
  * by default, independently of the server's store and rendering: the
- * expectation of the interoperability and browser tests.
+ * expectation of the protocol, interoperability, browser and loader tests.
+ * The seed file is read once per test process.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,46 +12,58 @@ import { createIdPolicy } from '../../lib/ids/policy';
 /** The namespace-identifier of the demo repository (OAI_NAMESPACE's default). */
 export const DEMO_NAMESPACE = 'demo.oai-steward.org';
 
+/** The demo repository's files (seeds/demo/). */
+export const DEMO_RECORDS = path.resolve(__dirname, '..', '..', 'seeds', 'demo', 'records.ndjson');
+export const DEMO_SETS = path.resolve(__dirname, '..', '..', 'seeds', 'demo', 'sets.json');
+
+/** One line of seeds/demo/records.ndjson, as the project's record format writes it. */
+export interface DemoSeedRecord {
+  readonly id: string;
+  readonly deleted: boolean;
+  readonly datestamp: string;
+  readonly sets?: readonly string[];
+  readonly dc: Readonly<Record<string, readonly string[]>>;
+}
+
 /** One seeded item as the wire shows it. */
 export interface DemoRecord {
   readonly internalId: string;
   /** Its oai-identifier under the `auto` policy. */
   readonly identifier: string;
   readonly deleted: boolean;
+  /** `YYYY-MM-DDThh:mm:ssZ`, as seeded. */
+  readonly datestamp: string;
   /** Its first dc:title, whitespace-normalized; empty when it has none. */
   readonly title: string;
   readonly sets: readonly string[];
 }
 
-interface SeedLine {
-  id: string;
-  deleted: boolean;
-  sets?: string[];
-  dc?: { title?: string[] };
-}
+let seed: readonly DemoSeedRecord[] | undefined;
+let records: readonly DemoRecord[] | undefined;
 
-let cache: readonly DemoRecord[] | undefined;
-
-/** Every item of seeds/demo/records.ndjson, in file order. */
-export function demoRecords(): readonly DemoRecord[] {
-  if (cache) return cache;
-  const policy = createIdPolicy({ namespace: DEMO_NAMESPACE, mode: 'auto' });
-  const file = path.resolve(__dirname, '..', '..', 'seeds', 'demo', 'records.ndjson');
-  cache = fs
-    .readFileSync(file, 'utf8')
+/** Every line of seeds/demo/records.ndjson, parsed once, in file order. */
+export function demoSeed(): readonly DemoSeedRecord[] {
+  seed ??= fs
+    .readFileSync(DEMO_RECORDS, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => {
-      const r = JSON.parse(line) as SeedLine;
-      return {
-        internalId: r.id,
-        identifier: policy.map(r.id).identifier,
-        deleted: r.deleted,
-        title: normalizeSpace(r.dc?.title?.[0] ?? ''),
-        sets: r.sets ?? [],
-      };
-    });
-  return cache;
+    .map((line) => JSON.parse(line) as DemoSeedRecord);
+  return seed;
+}
+
+/** Every item of the demo repository as the wire shows it, in file order. */
+export function demoRecords(): readonly DemoRecord[] {
+  if (records) return records;
+  const policy = createIdPolicy({ namespace: DEMO_NAMESPACE, mode: 'auto' });
+  records = demoSeed().map((r) => ({
+    internalId: r.id,
+    identifier: policy.map(r.id).identifier,
+    deleted: r.deleted,
+    datestamp: r.datestamp,
+    title: normalizeSpace(r.dc?.title?.[0] ?? ''),
+    sets: r.sets ?? [],
+  }));
+  return records;
 }
 
 /** The demo records by oai-identifier. */

@@ -1,15 +1,152 @@
 /**
- * A real oai-steward server for tests: started in-process on a free port,
- * over a throwaway SQLite file that `startServer` seeds with the demo
- * repository (seeds/demo, 285 items), with logging silenced. Integration
- * tests talk to it over HTTP, the way harvesters do (STYLE.md, "Habits" 4).
+ * The one way tests get a running oai-steward, built the way production
+ * builds it (server/provider.ts `openProvider`):
+ *
+ * - {@link forEachProvider}: per test database (test/helpers/db.ts), a
+ *   provider opened on a throwaway database and seeded with the demo
+ *   repository through the store's write gate, served in-process on a
+ *   random port with clocks the tests move;
+ * - {@link startTestServer}: the whole `serve` command on a free port over a
+ *   fresh SQLite file, for tests of the process as an operator runs it.
+ *
+ * Plus the requests a harvester sends and the checks every answer passes
+ * (HTTP 200, text/xml, valid against the OAI-PMH XSDs).
  */
+import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Knex } from 'knex';
+import { createApp } from '../../server/app';
+import type { AppOptions } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import { openProvider, poiResolver, seedIfEmpty } from '../../server/provider';
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
+import type { Store } from '../../lib/store';
+import type { ProviderContext } from '../../lib/oai';
+import { freePort } from '../../harness/free-port';
+import { httpRequest } from '../../harness/http-request';
+import { databaseKinds, openThrowawayDatabase, type DatabaseKind } from './db';
+import { DEMO_NAMESPACE } from './demo-records';
+import { assertValid } from './xsd';
+
+/** The base URL the in-process providers answer for (what Identify advertises). */
+export const BASE_URL = 'http://localhost/oai';
+
+/** A running test repository. */
+export interface TestProvider {
+  readonly port: number;
+  readonly knex: Knex;
+  readonly store: Store;
+  readonly ctx: ProviderContext;
+  /** The clock the app answers with (seconds); tests may move it. */
+  now: number;
+  /** The clock the store stamps writes with (seconds); tests may move it. */
+  writeNow: number;
+  close(): Promise<void>;
+}
+
+/** An HTTP answer, decoded. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** Options of a test provider. */
+export interface TestProviderOptions {
+  readonly pageSize?: number;
+  readonly tokenLifetime?: number;
+  readonly seed?: boolean;
+  readonly app?: Partial<AppOptions>;
+}
+
+/**
+ * Calls `body` once per test database inside a `describe`, with a provider
+ * that is opened (and seeded with the demo repository) before the block's
+ * tests and closed after them.
+ *
+ * @example forEachProvider({ pageSize: 10 }, (get) => { it('answers', async () => oaiGet(get().port, 'verb=Identify')); });
+ */
+export function forEachProvider(options: TestProviderOptions, body: (get: () => TestProvider) => void): void {
+  for (const kind of databaseKinds()) {
+    describe(`on ${kind}`, function () {
+      this.timeout(60_000);
+      let provider: TestProvider | undefined;
+      before(async () => {
+        provider = await openTestProvider(kind, options);
+      });
+      after(async () => {
+        await provider?.close();
+      });
+      body(() => {
+        if (!provider) throw new Error('provider not open');
+        return provider;
+      });
+    });
+  }
+}
+
+async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions): Promise<TestProvider> {
+  const db = await openThrowawayDatabase(kind);
+  const clocks = { now: Math.floor(Date.now() / 1000), writeNow: Math.floor(Date.now() / 1000) };
+  const config = loadConfig({
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'silent',
+    OAI_BASE_URL: BASE_URL,
+    OAI_NAMESPACE: DEMO_NAMESPACE,
+    OAI_REPOSITORY_NAME: 'Test repository',
+    OAI_ADMIN_EMAILS: 'admin@example.org',
+    OAI_COMPRESSION: 'gzip,deflate',
+    OAI_TOKEN_SECRET: 'test-secret',
+    OAI_PAGE_SIZE: String(options.pageSize ?? 100),
+    OAI_TOKEN_LIFETIME: String(options.tokenLifetime ?? 172800),
+  });
+  const p = await openProvider(config, { clock: () => clocks.writeNow });
+  if (options.seed !== false) await seedIfEmpty(p);
+  const ctx = await p.context();
+  const app = createApp({
+    ctx,
+    logger: p.logger,
+    compressionLevel: config.compressionLevel,
+    maxInFlight: config.maxInFlight,
+    retryAfter: config.retryAfter,
+    now: () => clocks.now,
+    poi: poiResolver(p.store, BASE_URL),
+    ...options.app,
+  });
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    knex: p.knex,
+    store: p.store,
+    ctx,
+    get now() {
+      return clocks.now;
+    },
+    set now(v: number) {
+      clocks.now = v;
+    },
+    get writeNow() {
+      return clocks.writeNow;
+    },
+    set writeNow(v: number) {
+      clocks.writeNow = v;
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await p.close();
+      await db.close();
+    },
+  };
+}
 
 /** A server started by {@link startTestServer}. */
 export interface TestServer {
@@ -23,10 +160,6 @@ export interface TestServer {
   /** Stops the server (in-flight responses finish, the store closes) and deletes the database. Safe to call twice. */
   stop(): Promise<void>;
 }
-
-import { freePort } from '../../bench/free-port';
-
-export { freePort };
 
 /**
  * Starts a server on a free port with a fresh SQLite store holding the demo
@@ -72,4 +205,81 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<Test
       },
     };
   }
+}
+
+/** Sends a raw request and returns the decoded answer (gzip/deflate undone). */
+export function request(
+  port: number,
+  options: { method?: string; path?: string; query?: string; body?: string | Buffer; headers?: http.OutgoingHttpHeaders },
+): Promise<Answer> {
+  const p = options.path ?? '/oai';
+  return httpRequest({
+    port,
+    path: options.query !== undefined ? `${p}?${options.query}` : p,
+    ...(options.method !== undefined && { method: options.method }),
+    ...(options.headers !== undefined && { headers: options.headers }),
+    ...(options.body !== undefined && { body: options.body }),
+  });
+}
+
+/** GET with a query string; asserts HTTP 200, text/xml and XSD validity, and returns the body. */
+export async function oaiGet(port: number, query: string): Promise<string> {
+  const a = await request(port, { query });
+  return checkOai(a);
+}
+
+/** POST a form body; same checks as {@link oaiGet}. */
+export async function oaiPost(port: number, body: string): Promise<string> {
+  const a = await request(port, { method: 'POST', body, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  return checkOai(a);
+}
+
+/** Asserts an OAI-PMH answer: 200, text/xml; charset=UTF-8, XSD-valid. */
+export function checkOai(a: Answer): string {
+  if (a.status !== 200) throw new Error(`HTTP ${a.status}: ${a.body.slice(0, 300)}`);
+  if (!/^text\/xml; charset=utf-8$/i.test(String(a.headers['content-type']))) throw new Error(`Content-Type ${a.headers['content-type']}`);
+  assertValid(a.body);
+  return a.body;
+}
+
+/** Every match of a simple element's text. */
+export function texts(xml: string, element: string): string[] {
+  const re = new RegExp(`<${element}(?: [^>]*)?>([^<]*)</${element}>`, 'g');
+  return [...xml.matchAll(re)].map((m) => unescapeXml(m[1] as string));
+}
+
+/** The error codes of a response. */
+export function errorCodes(xml: string): string[] {
+  return [...xml.matchAll(/<error code="([^"]+)"/g)].map((m) => m[1] as string);
+}
+
+/** The resumptionToken element's attributes and text, or null. */
+export function resumption(xml: string): { token: string; cursor?: number; completeListSize?: number; expirationDate?: string } | null {
+  const m = /<resumptionToken([^>]*)>([^<]*)<\/resumptionToken>|<resumptionToken([^>]*)\/>/.exec(xml);
+  if (!m) return null;
+  const attrs = m[1] ?? m[3] ?? '';
+  const attr = (n: string): string | undefined => new RegExp(`${n}="([^"]*)"`).exec(attrs)?.[1];
+  const cursor = attr('cursor');
+  const size = attr('completeListSize');
+  const exp = attr('expirationDate');
+  return {
+    token: unescapeXml(m[2] ?? ''),
+    ...(cursor !== undefined && { cursor: Number(cursor) }),
+    ...(size !== undefined && { completeListSize: Number(size) }),
+    ...(exp !== undefined && { expirationDate: exp }),
+  };
+}
+
+/** The request element's attributes. */
+export function requestAttributes(xml: string): Record<string, string> {
+  const m = /<request([^>]*)>/.exec(xml);
+  const out: Record<string, string> = {};
+  for (const a of (m?.[1] ?? '').matchAll(/ (\w+)="([^"]*)"/g)) out[a[1] as string] = unescapeXml(a[2] as string);
+  return out;
+}
+
+export function unescapeXml(s: string): string {
+  return s.replace(/&(lt|gt|quot|apos|amp|#(\d+));/g, (_m, name: string, dec?: string) =>
+    dec ? String.fromCodePoint(Number(dec)) : ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' } as Record<string, string>)[name] ?? '',
+  );
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { eachRow, rejectsEach } from '../helpers/table';
 import { isNcName, NORMALIZED_PID_RE, parseFedoraPid, parseInfoFedora } from '../../lib/ids/fedora-pid';
 
 describe('Fedora PIDs', () => {
@@ -15,14 +16,12 @@ describe('Fedora PIDs', () => {
     // 64 characters once "%3A" becomes ":" (66 as written).
     ['n%3A' + 'x'.repeat(62), 'n:' + 'x'.repeat(62)],
   ];
-  for (const [pid, normalized] of valid) {
-    it(`accepts ${pid} and normalizes it to ${normalized}`, () => {
-      const r = parseFedoraPid(pid);
-      expect(r.ok && r.normalized).to.equal(normalized);
-      expect(r.ok && r.isNormalized).to.equal(pid === normalized);
-      expect(NORMALIZED_PID_RE.test(normalized), 'Fedora regex on the normalized form').to.equal(true);
-    });
-  }
+  eachRow(valid, ([pid, normalized]) => `accepts ${pid} and normalizes it to ${normalized}`, ([pid, normalized]) => {
+    const r = parseFedoraPid(pid);
+    expect(r.ok && r.normalized).to.equal(normalized);
+    expect(r.ok && r.isNormalized).to.equal(pid === normalized);
+    expect(NORMALIZED_PID_RE.test(normalized), 'Fedora regex on the normalized form').to.equal(true);
+  });
 
   const invalid: Array<[string, string]> = [
     ['demo', 'no separator'],
@@ -37,9 +36,7 @@ describe('Fedora PIDs', () => {
     ['demo:é', 'non-ASCII'],
     ['n:' + 'x'.repeat(63), '65 characters'],
   ];
-  for (const [pid, why] of invalid) {
-    it(`rejects ${JSON.stringify(pid)} (${why})`, () => expect(parseFedoraPid(pid).ok).to.equal(false));
-  }
+  rejectsEach(invalid, parseFedoraPid);
 });
 
 describe('info:fedora URIs', () => {
@@ -59,13 +56,11 @@ describe('info:fedora URIs', () => {
     ['info:fedora/demo:1/s:d/m?x=%7e%26%2f&%41=%3d', 'info:fedora/demo:1/s:d/m?A=%3D&x=~%26/', 'method'],
     ['info:fedora/demo:1/s:d/m?p=%C3%A9&p=z', 'info:fedora/demo:1/s:d/m?p=z&p=%C3%A9', 'method'],
   ];
-  for (const [uri, normalized, kind] of valid) {
-    it(`parses ${uri} as a ${kind} URI normalized to ${normalized}`, () => {
-      const r = parseInfoFedora(uri);
-      expect(r.ok && r.kind).to.equal(kind);
-      expect(r.ok && r.normalized).to.equal(normalized);
-    });
-  }
+  eachRow(valid, ([uri, normalized, kind]) => `parses ${uri} as a ${kind} URI normalized to ${normalized}`, ([uri, normalized, kind]) => {
+    const r = parseInfoFedora(uri);
+    expect(r.ok && r.kind).to.equal(kind);
+    expect(r.ok && r.normalized).to.equal(normalized);
+  });
 
   const invalid: Array<[string, string]> = [
     ['info:fedora/', 'no PID'],
@@ -81,9 +76,7 @@ describe('info:fedora URIs', () => {
     ['info:fedora/demo:1/a b', 'space'],
     ['info:Fedora/demo:1', 'prefix case'],
   ];
-  for (const [uri, why] of invalid) {
-    it(`rejects ${JSON.stringify(uri)} (${why})`, () => expect(parseInfoFedora(uri).ok).to.equal(false));
-  }
+  rejectsEach(invalid, parseInfoFedora);
 
   it('recognises XML NCNames', () => {
     expect(['DC', 'title.jpg', '_x', 'é-1', 'RELS-EXT'].map(isNcName)).to.deep.equal([true, true, true, true, true]);

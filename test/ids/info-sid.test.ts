@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { eachRow, rejectsEach } from '../helpers/table';
 import { parseInfoSid } from '../../lib/ids/info-sid';
 
 describe('info:sid', () => {
@@ -17,12 +18,10 @@ describe('info:sid', () => {
     ['info:sid/123.example.com', 'info:sid/123.example.com'],
     ['info:sid/x.org:a:b/c?d=e%2f', 'info:sid/x.org:a:b/c?d=e%2f'],
   ];
-  for (const [sid, canonical] of valid) {
-    it(`accepts ${sid} with canonical form ${canonical}`, () => {
-      const r = parseInfoSid(sid);
-      expect(r.ok && r.canonical).to.equal(canonical);
-    });
-  }
+  eachRow(valid, ([sid, canonical]) => `accepts ${sid} with canonical form ${canonical}`, ([sid, canonical]) => {
+    const r = parseInfoSid(sid);
+    expect(r.ok && r.canonical).to.equal(canonical);
+  });
   const invalid: Array<[string, string]> = [
     ['info:sid/', 'empty DNS-identifier'],
     ['info:sid/1.2.3.4', 'numeric top label'],
@@ -36,7 +35,5 @@ describe('info:sid', () => {
     ['info:sid/cnn.com/x', 'slash in DNS-identifier'],
     ['info:sidcnn.com', 'no slash'],
   ];
-  for (const [sid, why] of invalid) {
-    it(`rejects ${JSON.stringify(sid)} (${why})`, () => expect(parseInfoSid(sid).ok).to.equal(false));
-  }
+  rejectsEach(invalid, parseInfoSid);
 });

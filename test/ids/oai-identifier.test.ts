@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { rejectsEach } from '../helpers/table';
 import {
   buildOaiIdentifier,
   escapeLocalIdentifier,
@@ -66,13 +67,7 @@ describe('oai-identifier', () => {
       ['oai:wibble.org:a%b', 'lone percent'],
       ['', 'empty string'],
     ];
-    for (const [id, why] of invalid) {
-      it(`rejects ${JSON.stringify(id)} (${why})`, () => {
-        const r = parseOaiIdentifier(id);
-        expect(r.ok).to.equal(false);
-        if (!r.ok) expect(r.errors).to.have.length.greaterThan(0);
-      });
-    }
+    rejectsEach(invalid, parseOaiIdentifier);
 
     it('splits at the second colon, keeping later colons in the local-identifier', () => {
       expect(parseOaiIdentifier('oai:x.org:demo:1')).to.deep.equal({ ok: true, scheme: 'oai', namespace: 'x.org', local: 'demo:1' });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { rejectsEach } from '../helpers/table';
 import { isValidPoi, oaiIdentifierFromPoi, parsePoi, poiFromOaiIdentifier } from '../../lib/ids/poi';
 
 describe('POI', () => {
@@ -30,13 +31,7 @@ describe('POI', () => {
     ['http://purl.org/poi/wibble.org/ab%3ccd', 'lowercase escape'],
     ['http://purl.org/poi/wibble.org/ab#cd', '#'],
   ];
-  for (const [poi, why] of invalid) {
-    it(`rejects ${JSON.stringify(poi)} (${why})`, () => {
-      const r = parsePoi(poi);
-      expect(r.ok).to.equal(false);
-      if (!r.ok) expect(r.errors.length).to.be.greaterThan(0);
-    });
-  }
+  rejectsEach(invalid, parsePoi);
 
   it('refuses to derive a POI from an invalid oai-identifier', () => {
     expect(() => poiFromOaiIdentifier('oai:wibble:abc123')).to.throw(RangeError);

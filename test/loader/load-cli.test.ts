@@ -8,19 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createIdPolicy } from '../../lib/ids/policy';
-import {
-  DEMO_NS,
-  DEMO_RECORDS,
-  DEMO_SETS,
-  ROOT,
-  cli,
-  datestamps,
-  demoRecords,
-  forEachCliDatabase,
-  snapshot,
-  startCli,
-  summaryOf,
-} from './helpers';
+import { DEMO_NAMESPACE, DEMO_RECORDS, DEMO_SETS, demoSeed } from '../helpers/demo-records';
+import { ROOT, cli, datestamps, forEachCliDatabase, snapshot, startCli, summaryOf } from './helpers';
 
 const DC = 'xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"';
 
@@ -37,7 +26,7 @@ forEachCliDatabase((db) => {
 
   it('loads the demo records and counts each outcome', async () => {
     const s = await loadDemo();
-    const demo = demoRecords();
+    const demo = demoSeed();
     expect(s).to.include({ records: demo.length, inserted: demo.filter((r) => !r.deleted).length, deleted: demo.filter((r) => r.deleted).length, refused: 0, committed: true });
   });
 
@@ -45,7 +34,7 @@ forEachCliDatabase((db) => {
     await loadDemo();
     const before = await snapshot(db().knex());
     const s = await loadDemo();
-    expect(s).to.include({ unchanged: demoRecords().length, inserted: 0, updated: 0, deleted: 0 });
+    expect(s).to.include({ unchanged: demoSeed().length, inserted: 0, updated: 0, deleted: 0 });
     expect(await snapshot(db().knex())).to.equal(before);
   });
 
@@ -127,7 +116,7 @@ forEachCliDatabase((db) => {
   it('reports what a --dry-run would do and writes nothing', async () => {
     const run = await cli(db(), ['load', '--json', '--dry-run', '--sets', DEMO_SETS, DEMO_RECORDS]);
     expect(run.code).to.equal(0);
-    expect(summaryOf(run)).to.include({ dryRun: true, committed: false, inserted: demoRecords().filter((r) => !r.deleted).length });
+    expect(summaryOf(run)).to.include({ dryRun: true, committed: false, inserted: demoSeed().filter((r) => !r.deleted).length });
     const stats = JSON.parse((await cli(db(), ['stats', '--json'])).stdout) as { items: number; sets: object };
     expect(stats.items).to.equal(0);
     expect(Object.keys(stats.sets)).to.have.length(0);
@@ -135,7 +124,7 @@ forEachCliDatabase((db) => {
 
   it('turns items absent from a full export into tombstones with --delete-missing', async () => {
     await loadDemo();
-    const demo = demoRecords();
+    const demo = demoSeed();
     const kept = demo.slice(0, 100);
     const file = path.join(db().dir, 'subset.ndjson');
     fs.writeFileSync(file, ndjson(kept));
@@ -165,12 +154,12 @@ forEachCliDatabase((db) => {
 
   it('deletes single items by internal id or oai-identifier, and refuses unknown ones without deleting anything', async () => {
     await loadDemo();
-    const live = demoRecords().filter((r) => !r.deleted);
+    const live = demoSeed().filter((r) => !r.deleted);
     const a = live[0]?.id as string;
     const ok = await cli(db(), ['delete', a]);
     expect(ok.code, ok.stderr).to.equal(0);
     expect(ok.stdout).to.contain(`deleted: ${JSON.stringify(a)}`);
-    const byId = await cli(db(), ['delete', '--identifier', createIdPolicy({ namespace: DEMO_NS }).map('Tom & Jerry').identifier]);
+    const byId = await cli(db(), ['delete', '--identifier', createIdPolicy({ namespace: DEMO_NAMESPACE }).map('Tom & Jerry').identifier]);
     expect(byId.code, byId.stderr).to.equal(0);
     const before = await snapshot(db().knex());
     const refused = await cli(db(), ['delete', live[1]?.id as string, 'no such item']);
@@ -183,7 +172,7 @@ forEachCliDatabase((db) => {
 
   it('shows items, deleted items, sets, formats and the datestamp range in stats', async () => {
     await loadDemo();
-    const demo = demoRecords();
+    const demo = demoSeed();
     const run = await cli(db(), ['stats', '--json']);
     expect(run.code).to.equal(0);
     const s = JSON.parse(run.stdout) as { items: number; deleted: number; live: number; sets: Record<string, { items: number }>; formats: Record<string, { items: number }>; earliestDatestamp: string; latestDatestamp: string };
@@ -191,7 +180,7 @@ forEachCliDatabase((db) => {
     expect(s).to.include({ items: demo.length, deleted: demo.filter((r) => r.deleted).length, earliestDatestamp: stamps[0], latestDatestamp: stamps[stamps.length - 1] });
     expect(s.formats.oai_dc?.items).to.equal(demo.length);
     // A set counts the items of its sub-sets (OAI-PMH 2.7.2).
-    const inHep = demo.filter((r) => r.sets.some((x) => x === 'physics:hep' || x.startsWith('physics:hep:'))).length;
+    const inHep = demo.filter((r) => (r.sets ?? []).some((x) => x === 'physics:hep' || x.startsWith('physics:hep:'))).length;
     expect(s.sets['physics:hep']?.items).to.equal(inHep);
     const text = await cli(db(), ['stats']);
     expect(text.stdout).to.match(new RegExp(`items\\s+${demo.length} `));

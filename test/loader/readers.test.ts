@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { readJsonArray, readNdjson } from '../../server/loader/read-json';
 import { readOaiXml, type XmlEvent, type XmlRecord } from '../../server/loader/read-oai-xml';
 import { createFormatRegistry } from '../../lib/formats/registry';
-import { demoRecords } from './helpers';
+import { demoSeed } from '../helpers/demo-records';
 
 async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);
@@ -102,7 +102,7 @@ describe('the OAI-PMH XML reader', () => {
   it('re-serializes every demo record exactly as the oai_dc crosswalk wrote it', async () => {
     const dc = createFormatRegistry().get('oai_dc')?.fromDublinCore;
     if (!dc) throw new Error('no crosswalk');
-    for (const r of demoRecords()) {
+    for (const r of demoSeed()) {
       const xml = dc(r.dc);
       const events = await all(readOaiXml(chunked(xml, 97), 'bare'));
       const rec = events.find((e): e is XmlRecord => e.kind === 'record');

@@ -14,12 +14,13 @@ import type { ProviderContext } from '../../lib/oai';
 import { renderResponse } from '../../lib/xml/render';
 import { loadConfig } from '../../server/config';
 import { openProvider, seedIfEmpty, type Provider } from '../../server/provider';
-import { cli, DEMO_NS, forEachCliDatabase, summaryOf } from './helpers';
+import { DEMO_NAMESPACE } from '../helpers/demo-records';
+import { cli, forEachCliDatabase, summaryOf } from './helpers';
 
 const NOW = 1767225600; // 2026-01-01T00:00:00Z: after every demo datestamp
 
 function open(url: string): Promise<Provider> {
-  return openProvider(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NS, OAI_TOKEN_SECRET: 'round-trip' }));
+  return openProvider(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_TOKEN_SECRET: 'round-trip' }));
 }
 
 /** Every page of a list request, following resumption tokens to the end. */

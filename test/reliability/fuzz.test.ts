@@ -8,10 +8,10 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { forEachProvider } from '../helpers/provider';
+import { forEachProvider } from '../helpers/server';
 import { xsdErrors } from '../helpers/xsd';
 import { storeDigest } from './stores';
-import { describeRequest, hostileRequest, judge, send } from '../../bench/fuzz';
+import { describeRequest, hostileRequest, judge, send } from '../../harness/hostile-requests';
 
 /** Cases per database: bounded for the suite (the long run is bench/fuzz.ts). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);

@@ -17,7 +17,7 @@ import { createApp, MAX_QUERY_BYTES, MAX_REQUEST_BYTES } from '../../server/app'
 import { loadConfig } from '../../server/config';
 import { startServer } from '../../server/serve';
 import { encodeToken } from '../../lib/oai/token';
-import { checkOai, errorCodes, forEachProvider, oaiGet, request } from '../helpers/provider';
+import { checkOai, errorCodes, forEachProvider, oaiGet, request } from '../helpers/server';
 
 /** Opens a raw TCP connection to a port. */
 function connect(port: number): Promise<net.Socket> {

@@ -13,15 +13,17 @@ import { expect } from 'chai';
 import { loadConfig } from '../../server/config';
 import { openProvider, seedIfEmpty } from '../../server/provider';
 import { startServer } from '../../server/serve';
-import { checkOai, demoIdentifiers, request, resumption, texts } from '../helpers/provider';
-import { createSharedStore, exited, sharedStoreKinds, spawnLoader, storeDigest } from './stores';
+import { checkOai, request, resumption, texts } from '../helpers/server';
+import { demoRecords } from '../helpers/demo-records';
+import { databaseKinds, openThrowawayDatabase, type DatabaseKind, type ThrowawayDatabase } from '../helpers/db';
+import { exited, spawnLoader, storeDigest } from './stores';
 
 const KILL_RUNS = Number(process.env.KILL_RUNS ?? 4);
 const HARVEST_RUNS = Number(process.env.HARVEST_RUNS ?? 3);
 
 /** A store with the demo repository in it. */
-async function seededStore(kind: 'sqlite' | 'postgres'): Promise<{ url: string; destroy(): Promise<void> }> {
-  const shared = await createSharedStore(kind);
+async function seededStore(kind: DatabaseKind): Promise<ThrowawayDatabase> {
+  const shared = await openThrowawayDatabase(kind);
   const p = await openProvider(loadConfig({ DATABASE_URL: shared.url, LOG_LEVEL: 'silent' }));
   try {
     await seedIfEmpty(p);
@@ -61,7 +63,7 @@ function shuffle<T>(a: readonly T[]): T[] {
   return out;
 }
 
-for (const kind of sharedStoreKinds()) {
+for (const kind of databaseKinds()) {
   describe(`the loader under failure, on ${kind}`, function () {
     this.timeout(600_000);
     let dir = '';
@@ -71,7 +73,7 @@ for (const kind of sharedStoreKinds()) {
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it(`leaves the store as it was or completely loaded when SIGKILLed at ${KILL_RUNS} random points, and a rerun completes it`, async () => {
-      const live = demoIdentifiers().filter((d) => !d.deleted).map((d) => d.internalId);
+      const live = demoRecords().filter((d) => !d.deleted).map((d) => d.internalId);
       const file = writeLoadFile(dir, 'kill.ndjson', 3000, live.slice(0, 60), 'k');
       const args = ['--batch-size', '100', file];
 
@@ -89,7 +91,7 @@ for (const kind of sharedStoreKinds()) {
         after = await digestOf(reference.url);
         expect(after.items).to.equal(before.items + 3000);
       } finally {
-        await reference.destroy();
+        await reference.close();
       }
 
       const outcomes: string[] = [];
@@ -121,7 +123,7 @@ for (const kind of sharedStoreKinds()) {
           expect(rerun.code, rerun.stderr).to.equal(0);
           expect((await digestOf(store.url)).digest).to.equal(after.digest);
         } finally {
-          await store.destroy();
+          await store.close();
         }
       }
       process.stderr.write(`      (full load ${fullMs} ms; kills: ${outcomes.join('; ')})\n`);
@@ -136,7 +138,7 @@ for (const kind of sharedStoreKinds()) {
           loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: store.url, OAI_BASE_URL: 'http://localhost/oai', OAI_PAGE_SIZE: String(3 + Math.floor(Math.random() * 10)), LOG_LEVEL: 'silent', OAI_SEED_DEMO: 'false' }, dir),
         );
         try {
-          const demo = demoIdentifiers();
+          const demo = demoRecords();
           const changedIds = new Set<string>();
           const loads: string[] = [];
           for (let l = 0; l < 3; l++) {
@@ -195,7 +197,7 @@ for (const kind of sharedStoreKinds()) {
           expect(await digestOf(store.url)).to.have.property('items', demo.length + 600);
         } finally {
           await running.stop();
-          await store.destroy();
+          await store.close();
         }
       }
     });

@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../server/config';
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
-import { checkOai, request } from '../helpers/provider';
+import { checkOai, request } from '../helpers/server';
 import { startPrivatePostgres } from './private-postgres';
 import type { PrivatePostgres } from './private-postgres';
 

@@ -17,7 +17,7 @@ import { checkFragment } from '../../lib/xml/fragment';
 import { renderResponse } from '../../lib/xml/render';
 import type { ItemRecord } from '../../lib/store';
 import { RefusedError } from '../../lib/store';
-import { checkOai, forEachProvider, request, resumption, texts } from '../helpers/provider';
+import { checkOai, forEachProvider, request, resumption, texts } from '../helpers/server';
 import { dc, item } from '../helpers/store-fixtures';
 import { forEachDatabase } from '../helpers/db';
 

@@ -13,7 +13,8 @@ import pino from 'pino';
 import { createApp } from '../../server/app';
 import type { ReadStore } from '../../lib/store';
 import { toRequestArgument } from '../../lib/ids/oai-identifier';
-import { checkOai, demoIdentifiers, forEachProvider, request } from '../helpers/provider';
+import { checkOai, forEachProvider, request } from '../helpers/server';
+import { demoRecords } from '../helpers/demo-records';
 
 const LIMIT = 4;
 const DELAY_MS = 150;
@@ -50,7 +51,7 @@ describe('load shedding', function () {
     });
 
     const queries = (): string[] => {
-      const ids = demoIdentifiers().filter((d) => !d.deleted);
+      const ids = demoRecords().filter((d) => !d.deleted);
       return [
         'verb=ListRecords&metadataPrefix=oai_dc',
         'verb=ListIdentifiers&metadataPrefix=oai_dc&set=physics',

@@ -1,55 +1,14 @@
 /**
- * Throwaway stores that another process can open too (the loader CLI, a
- * server): a SQLite file in a temporary folder, or a fresh PostgreSQL
- * database beside TEST_DATABASE_URL's, dropped afterwards. Plus a digest of
- * a store's content for comparing it with a model.
+ * For the reliability tests: a digest of a store's content for comparing it
+ * with a model, and the loader as a child process that can be killed. The
+ * stores themselves come from test/helpers/db.ts.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { createKnex } from '../../server/db/connection';
 import { PROJECT_ROOT } from '../../server/paths';
-
-/** A database URL other processes can use, and how to remove it. */
-export interface SharedStore {
-  readonly url: string;
-  destroy(): Promise<void>;
-}
-
-/** The kinds of shared store this environment tests: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
-export function sharedStoreKinds(): readonly ('sqlite' | 'postgres')[] {
-  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-}
-
-/** Creates an empty shared store of a kind. */
-export async function createSharedStore(kind: 'sqlite' | 'postgres'): Promise<SharedStore> {
-  if (kind === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-shared-'));
-    return { url: `sqlite:${path.join(dir, 'store.sqlite')}`, destroy: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-  const base = process.env.TEST_DATABASE_URL as string;
-  const name = `oai_rel_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = createKnex(base, { pool: { min: 0, max: 1 } });
-  await admin.raw('CREATE DATABASE ??', [name]);
-  await admin.destroy();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async destroy() {
-      const k = createKnex(base, { pool: { min: 0, max: 1 } });
-      try {
-        await k.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [name]);
-      } finally {
-        await k.destroy();
-      }
-    },
-  };
-}
 
 /**
  * A digest of everything a load writes, without the columns that only say

@@ -4,7 +4,7 @@
  * ones OAI-PMH 4.6 and 4.3/4.5 name for a repository without sets.
  */
 import { expect } from 'chai';
-import { forEachProvider, oaiGet, errorCodes, texts } from '../helpers/provider';
+import { forEachProvider, oaiGet, errorCodes, texts } from '../helpers/server';
 
 describe('an empty repository without sets', () => {
   forEachProvider({ seed: false }, (provider) => {

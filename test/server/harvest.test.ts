@@ -8,14 +8,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
-import { forEachProvider, oaiGet, errorCodes, texts, resumption, demoIdentifiers, request } from '../helpers/provider';
-import type { TestProvider } from '../helpers/provider';
+import { forEachProvider, oaiGet, errorCodes, texts, resumption, request } from '../helpers/server';
+import { demoRecords } from '../helpers/demo-records';
+import type { TestProvider } from '../helpers/server';
 import { createApp } from '../../server/app';
 import { createFormatRegistry } from '../../lib/formats/registry';
 import type { ReadStore } from '../../lib/store';
 import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
 
-const demo = demoIdentifiers();
+const demo = demoRecords();
 
 interface Harvest {
   ids: string[];
@@ -57,7 +58,7 @@ function expectPagesConsistent(h: Harvest, total: number, pageSize: number): voi
   expect(h.pages[h.pages.length - 1]?.token).to.equal('');
 }
 
-const inSet = (sets: string[], spec: string): boolean => sets.some((s) => s === spec || s.startsWith(`${spec}:`));
+const inSet = (sets: readonly string[], spec: string): boolean => sets.some((s) => s === spec || s.startsWith(`${spec}:`));
 
 describe('harvesting to the end', function () {
   for (const pageSize of [100, 7]) {

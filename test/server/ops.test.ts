@@ -17,7 +17,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { freePort, startTestServer } from '../helpers/server';
+import { startTestServer } from '../helpers/server';
+import { freePort } from '../../harness/free-port';
 import type { TestServer } from '../helpers/server';
 import { assertValid } from '../helpers/xsd';
 

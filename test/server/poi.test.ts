@@ -3,10 +3,11 @@
  * its record's GetRecord, 404 when unknown, 410 when the item was deleted.
  */
 import { expect } from 'chai';
-import { forEachProvider, request, demoIdentifiers, oaiGet, texts } from '../helpers/provider';
+import { forEachProvider, request, oaiGet, texts } from '../helpers/server';
+import { demoRecords } from '../helpers/demo-records';
 import { poiFromOaiIdentifier } from '../../lib/ids/poi';
 
-const demo = demoIdentifiers();
+const demo = demoRecords();
 const path = (identifier: string): string => poiFromOaiIdentifier(identifier).replace('http://purl.org', '');
 
 describe('GET /poi/{namespace}/{local}', () => {

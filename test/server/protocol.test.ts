@@ -5,10 +5,11 @@
  * and POST answer byte for byte the same.
  */
 import { expect } from 'chai';
-import { forEachProvider, oaiGet, oaiPost, errorCodes, requestAttributes, texts, demoIdentifiers, BASE_URL, request, checkOai } from '../helpers/provider';
+import { forEachProvider, oaiGet, oaiPost, errorCodes, requestAttributes, texts, BASE_URL, request, checkOai } from '../helpers/server';
+import { demoRecords } from '../helpers/demo-records';
 import { toRequestArgument } from '../../lib/ids/oai-identifier';
 
-const demo = demoIdentifiers();
+const demo = demoRecords();
 const live = demo.find((d) => !d.deleted && d.internalId === 'rep-2024-0001') ?? demo.find((d) => !d.deleted)!;
 const deleted = demo.find((d) => d.deleted && d.internalId === 'report 12')!;
 const escaped = demo.find((d) => d.internalId === 'demo:A-B.C_D%3AE')!;

@@ -14,7 +14,7 @@ import { listSql } from '../../server/store/read';
 import { getOrCreateSecret } from '../../server/store/settings';
 import { mintPdiSerial } from '../../server/store/counters';
 import { createIdPolicy } from '../../lib/ids/policy';
-import { forEachDatabase, testTargets, TEST_NAMESPACE } from '../helpers/db';
+import { databaseKinds, forEachDatabase, openThrowawayDatabase, TEST_NAMESPACE } from '../helpers/db';
 import { dc, item, ManualClock } from '../helpers/store-fixtures';
 
 describe('database URLs', function () {
@@ -155,15 +155,16 @@ async function scenario(store: KnexStore, clock: ManualClock): Promise<unknown> 
 describe('SQLite and PostgreSQL', function () {
   it('give identical answers to the same history (compared when TEST_DATABASE_URL is set)', async function () {
     const results: string[] = [];
-    for (const target of testTargets()) {
-      const { knex, close } = await target.open();
+    for (const kind of databaseKinds()) {
+      const db = await openThrowawayDatabase(kind);
       try {
+        const knex = db.knex();
         await migrate(knex);
         const clock = new ManualClock();
         const store = new KnexStore({ knex, policy: createIdPolicy({ namespace: TEST_NAMESPACE }), clock: clock.read });
         results.push(JSON.stringify(await scenario(store, clock)));
       } finally {
-        await close();
+        await db.close();
       }
     }
     expect(results.length).to.equal(process.env.TEST_DATABASE_URL ? 2 : 1);
