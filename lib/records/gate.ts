@@ -44,6 +44,39 @@ export interface FormatChecks {
   get(prefix: string): FormatCheck | undefined;
 }
 
+/**
+ * Format checks run one after another for each prefix: the XSD check of the
+ * server, then, say, a profile's rules for one format. A prefix is known when
+ * the first knows it; the later checks judge only what the earlier passed,
+ * so each record gets the reasons of the first check that refused it. The
+ * identifiers of a format come from the first check that extracts them.
+ *
+ * @example chainChecks(createXsdChecks(formats), { get: (p) => (p === 'marc21' ? marcProfileCheck : undefined) })
+ */
+export function chainChecks(first: FormatChecks, ...more: readonly FormatChecks[]): FormatChecks {
+  return {
+    get(prefix) {
+      const base = first.get(prefix);
+      if (!base) return undefined;
+      const chain = [base, ...more.flatMap((c) => c.get(prefix) ?? [])];
+      const extractor = chain.find((c) => c.identifiers);
+      return {
+        check(xml) {
+          const reasons: (readonly string[])[] = xml.map(() => []);
+          for (const c of chain) {
+            const open = xml.flatMap((x, i) => ((reasons[i] as readonly string[]).length === 0 ? [i] : []));
+            if (open.length === 0) break;
+            const found = c.check(open.map((i) => xml[i] as string));
+            open.forEach((i, k) => (reasons[i] = found[k] ?? []));
+          }
+          return reasons;
+        },
+        ...(extractor?.identifiers && { identifiers: (xml: string) => extractor.identifiers?.(xml) ?? [] }),
+      };
+    },
+  };
+}
+
 /** A refusal maker for one item: keeps the record's source in every refusal. */
 function refuserOf(item: ItemInput, into: Refusal[]): (field: string, reason: string) => void {
   return (field, reason) => {

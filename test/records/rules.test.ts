@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { dcIdentifiers, isValidMetadataPrefix, isValidSetSpec, nonXmlChar, withAncestors } from '../../lib/records/rules';
-import { judgeRecords, setProblems, withMetadataIdentifiers } from '../../lib/records/gate';
+import { chainChecks, judgeRecords, setProblems, withMetadataIdentifiers } from '../../lib/records/gate';
 
 const DC = 'xmlns:dc="http://purl.org/dc/elements/1.1/"';
 
@@ -83,5 +83,25 @@ describe('the write gate, stages 1 and 2', function () {
       'set "a b": the name is empty',
       'set "c": a description is not one well-formed XML element: <x> is not closed',
     ]);
+  });
+});
+
+describe('chained format checks', function () {
+  const refuseTagged = (tag: string) => ({ check: (xml: readonly string[]) => xml.map((x) => (x.includes(tag) ? [`has ${tag}`] : [])) });
+  const first = { get: (p: string) => (p === 'a' ? refuseTagged('<x') : undefined) };
+  const second = { get: (p: string) => (p === 'a' || p === 'b' ? { ...refuseTagged('<y'), identifiers: () => ['u:1'] } : undefined) };
+  const chained = chainChecks(first, second);
+
+  it('knows only the prefixes the first checks know', () => {
+    expect(chained.get('a')).to.not.equal(undefined);
+    expect(chained.get('b')).to.equal(undefined);
+  });
+
+  it('gives each record the reasons of the first check that refused it, and runs later checks only on what passed', () => {
+    expect(chained.get('a')?.check(['<x/>', '<y/>', '<z/>', '<x><y/></x>'])).to.deep.equal([['has <x'], ['has <y'], [], ['has <x']]);
+  });
+
+  it('takes the identifiers from the first check that extracts them', () => {
+    expect(chained.get('a')?.identifiers?.('<z/>')).to.deep.equal(['u:1']);
   });
 });

@@ -3,7 +3,7 @@
  * the request path through HTTP against a real server on each database.
  * Every answer is HTTP 200 with an XSD-valid OAI-PMH document (an OAI error
  * where one applies) or a documented refusal of oversized input; never a
- * 5xx, never malformed XML. bench/fuzz.ts holds the arbitraries and the judge, and runs the same
+ * 5xx, never malformed XML. harness/hostile-requests.ts holds the arbitraries and the judge; bench/fuzz.ts runs the same
  * property for longer.
  */
 import { expect } from 'chai';
