@@ -7,7 +7,9 @@ import { expect } from 'chai';
 import { RefusedError, type ItemInput, type Refusal, type Store } from '../../lib/store';
 import { createFormatRegistry } from '../../lib/formats/registry';
 import { createXsdChecks } from '../../server/xsd/format-checks';
-import { forEachDatabase } from '../helpers/db';
+import { loadConfig } from '../../server/config';
+import { openProvider } from '../../server/provider';
+import { forEachDatabase, forEachThrowawayDatabase } from '../helpers/db';
 import { item } from '../helpers/store-fixtures';
 
 const DC_OPEN =
@@ -78,6 +80,22 @@ describe('the store write gate', function () {
     it('writes valid oai_dc through the same gate', async function () {
       const results = await store().writeItems([item('fine', { metadata: { oai_dc: `${DC_OPEN}<dc:identifier>oai:wibble.org:fine</dc:identifier></oai_dc:dc>` } })]);
       expect(results.map((r) => r.outcome)).to.deep.equal(['inserted']);
+    });
+  });
+});
+
+describe('the store an opened provider writes through', function () {
+  forEachThrowawayDatabase((db) => {
+    it('checks metadata against its format\'s XSD, as the loader does', async function () {
+      const p = await openProvider(loadConfig({ DATABASE_URL: db().url, LOG_LEVEL: 'silent' }));
+      try {
+        const colour = cases[1] as Case;
+        const refusals = await refusalsOf(p.store.writeItems([colour.item]));
+        expect(refusals.map((r) => [r.field, r.reason])).to.have.length(1);
+        expect(refusals[0]?.reason).to.match(colour.reason);
+      } finally {
+        await p.close();
+      }
     });
   });
 });
