@@ -15,7 +15,7 @@ import type { IdPolicy } from '../lib/ids/policy';
 import { poiFromOaiIdentifier, parsePoi } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
 import type { ProviderContext } from '../lib/oai';
-import type { ReadStore } from '../lib/store';
+import type { ReadStore, Store } from '../lib/store';
 import type { RecordConversion } from '../lib/records/json-record';
 import { createApp } from './app';
 import type { Config } from './config';
@@ -30,7 +30,7 @@ import { createXsdChecks } from './xsd/format-checks';
 export interface Provider {
   readonly config: Config;
   readonly knex: Knex;
-  readonly store: KnexStore;
+  readonly store: Store;
   readonly policy: IdPolicy;
   readonly formats: FormatRegistry;
   readonly conversion: RecordConversion;
