@@ -1,5 +1,5 @@
 /**
- * The hostile-request fuzzer (issue 6, "Hostile and malformed requests"):
+ * The hostile-request fuzzer:
  * random verbs, argument names and values (empty, huge, repeated, control
  * characters, invalid UTF-8 and percent-encodings, XML metacharacters,
  * array/object-looking keys such as `a[b]=c`, `__proto__`), GET and POST,

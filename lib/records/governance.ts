@@ -125,7 +125,7 @@ export interface BatchState {
 
 /**
  * Every refusal the batch earns, in input order; empty when it may be
- * written. The rules (issue 3, "The registry"):
+ * written. The rules:
  * 1. an internal id that maps to an identifier held (now or ever) by another internal id;
  * 2. two items of the batch with the same internal id or the same identifier;
  * 3. an existing item whose identifier would change (the policy changed);

@@ -2,7 +2,7 @@
  * `oai-steward load`: reads inputs record by record (./read-inputs.ts) and
  * writes them through the store's write gate (record rules, the metadata
  * check of each format, identifier governance) in batches, all inside ONE
- * transaction (issue 4, "The loader"):
+ * transaction:
  *
  * - a load commits completely or not at all: one refused record rolls the
  *   whole load back (unless `partial`), and a load killed half-way leaves the
@@ -20,8 +20,7 @@
  * Memory: one batch of records. The internal ids seen (to refuse an id given
  * twice and for `deleteMissing`) are kept in a temporary table of the load's
  * own transaction (the store's `seenIds`), not in the JavaScript heap,
- * so memory stays flat however long the input is (issue 4, "Memory stays
- * flat for inputs of millions of records").
+ * so memory stays flat however long the input is.
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';

@@ -1,6 +1,6 @@
 /**
  * The one way tests get a throwaway store: SQLite always, PostgreSQL when
- * TEST_DATABASE_URL is set (issue 2, "Tests"). A throwaway database is a
+ * TEST_DATABASE_URL is set. A throwaway database is a
  * temporary SQLite file, or a PostgreSQL schema named in the URL's
  * `search_path` and dropped afterwards; either way it has a URL, so the test
  * process, a CLI child process or a server can all open it. When
