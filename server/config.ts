@@ -10,7 +10,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
+import { readIdentify, ShapeError } from './config-identify';
+import { elementErrors } from './xsd';
 
 /** A metadata format the repository offers, as the configuration declares it. */
 export interface FormatConfig {
@@ -86,6 +89,12 @@ export interface Config {
    * is always offered (OAI-PMH 2.0 section 3.4), listed or not.
    */
   readonly formats: readonly FormatConfig[];
+  /**
+   * `identify` (file only): the description containers Identify carries
+   * besides `oai-identifier` (eprints, friends, branding, rightsManifest),
+   * each checked against its published XSD when the configuration is read.
+   */
+  readonly identify: IdentifyDescriptions;
 }
 
 /** Thrown for a configuration value that cannot be used; the message names the variable, or the file, line and key. */
@@ -165,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     seedDemo: bool(get('seedDemo'), true),
     logLevel: str(get('logLevel'), 'info'),
     formats: file?.formats ?? defaultFormats(),
+    identify: file?.identify ?? {},
   };
   return Object.freeze(config);
 }
@@ -224,6 +234,7 @@ const KEYS = {
   seedDemo: { env: 'OAI_SEED_DEMO' },
   logLevel: { env: 'LOG_LEVEL' },
   formats: {},
+  identify: {},
 } as const satisfies Record<string, KeySpec>;
 
 type KeyName = keyof typeof KEYS;
@@ -295,6 +306,7 @@ interface ConfigFile {
   readonly path: string;
   readonly values: ReadonlyMap<KeyName, Raw>;
   readonly formats: FormatConfig[] | undefined;
+  readonly identify: IdentifyDescriptions | undefined;
 }
 
 /**
@@ -320,19 +332,47 @@ function readConfigFile(file: string): ConfigFile {
   const base = path.dirname(file);
   const values = new Map<KeyName, Raw>();
   let formats: FormatConfig[] | undefined;
-  if (doc.contents === null) return { path: file, values, formats };
+  let identify: IdentifyDescriptions | undefined;
+  if (doc.contents === null) return { path: file, values, formats, identify };
   if (!isMap(doc.contents)) throw new ConfigError(`${at(doc.contents)}: the file must be a mapping of keys (e.g. "namespace: example.org")`);
   for (const pair of (doc.contents as YAMLMap).items) {
     const key = pairKey(pair);
     const where = at(pair.key as YamlNode);
     if (key === null) throw new ConfigError(`${where}: a key must be a plain string`);
     if (!Object.hasOwn(KEYS, key)) throw new ConfigError(`${where}: unknown key ${JSON.stringify(key)} (known: ${Object.keys(KEYS).join(', ')})`);
-    if (values.has(key as KeyName) || (key === 'formats' && formats !== undefined)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
+    if (values.has(key as KeyName) || (key === 'formats' && formats !== undefined) || (key === 'identify' && identify !== undefined)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
     const label = `${where}: ${key}`;
     if (key === 'formats') formats = readFormats(pair.value as YamlNode | null, label, base, at);
+    else if (key === 'identify') identify = readIdentifySection(doc, pair, at);
     else values.set(key as KeyName, { value: plain(pair.value as YamlNode | null, label), label, base });
   }
-  return { path: file, values, formats };
+  return { path: file, values, formats, identify };
+}
+
+/**
+ * The `identify` section: its shape (lines and keys named), then each
+ * description built and checked against its published XSD, so a value the
+ * schema refuses stops start-up rather than reaching harvesters.
+ */
+function readIdentifySection(doc: YamlDocument, pair: Pair, at: (n: YamlNode | null | undefined) => string): IdentifyDescriptions {
+  const node = pair.value as YamlNode | null;
+  let descriptions: IdentifyDescriptions;
+  try {
+    descriptions = readIdentify(node === null ? null : node.toJSON());
+  } catch (err) {
+    if (!(err instanceof ShapeError)) throw err;
+    const where = (doc.getIn(['identify', ...err.path], true) as YamlNode | undefined) ?? node;
+    throw new ConfigError(`${at(where)}: ${['identify', ...err.path].join('.')} ${err.message}`);
+  }
+  for (const [key, xml] of describeRepository(descriptions)) {
+    const s = DESCRIPTION_SCHEMAS[key];
+    const errors = elementErrors(xml, s.namespace, s.schema);
+    if (errors.length > 0) {
+      const where = (doc.getIn(['identify', key], true) as YamlNode | undefined) ?? node;
+      throw new ConfigError(`${at(where)}: identify.${key} is not valid against ${s.schema}: ${errors.slice(0, 3).join('; ')}`);
+    }
+  }
+  return descriptions;
 }
 
 function pairKey(pair: Pair): string | null {
