@@ -5,7 +5,7 @@
  * identifiers (issue 3's contract); the shebang carries server/node-flags.ts; `load`, `delete` and `stats` are the
  * repository manager's tools (issue 4, server/loader/).
  */
-import { loadConfig, ConfigError } from './config';
+import { loadConfig, splitConfigFlag, ConfigError, type Config } from './config';
 import { openProvider, seedIfEmpty } from './provider';
 import { serveUntilSignal } from './serve';
 import { loadDemo } from './demo';
@@ -26,23 +26,28 @@ const USAGE = `usage: oai-steward <command>
   stats [--json]        items, deleted, per set, per format, earliest/latest datestamp
   id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
 
-Configuration comes from the environment (see README.md).
+Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
+from a YAML file; a variable wins over the file (see README.md). A configuration that
+cannot be used stops the command with exit status 2.
 `;
 
-async function main(argv: string[]): Promise<number> {
+async function main(argvWithConfig: string[]): Promise<number> {
+  const { file, rest: argv } = splitConfigFlag(argvWithConfig);
+  // Read once, up front: a bad file stops every command before it touches the store.
+  const config: Config = loadConfig(process.env, process.cwd(), file === undefined ? {} : { file });
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      await serveUntilSignal(loadConfig());
+      await serveUntilSignal(config);
       return -1;
     case 'migrate': {
-      const p = await openProvider(loadConfig());
+      const p = await openProvider(config);
       await p.close();
       process.stdout.write('store migrated\n');
       return 0;
     }
     case 'seed': {
-      const p = await openProvider(loadConfig());
+      const p = await openProvider(config);
       try {
         const n = rest.includes('--force') ? await loadDemo(p.store, p.conversion) : await seedIfEmpty(p);
         process.stdout.write(n > 0 ? `loaded ${n} demo records\n` : 'the store is not empty; nothing loaded (use --force)\n');
@@ -52,14 +57,14 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'load':
-      return runLoadCommand(rest, () => openProvider(loadConfig()), process);
+      return runLoadCommand(rest, () => openProvider(config), process);
     case 'delete':
-      return runDeleteCommand(rest, () => openProvider(loadConfig()), process);
+      return runDeleteCommand(rest, () => openProvider(config), process);
     case 'stats':
-      return runStatsCommand(rest, () => openProvider(loadConfig()), process);
+      return runStatsCommand(rest, () => openProvider(config), process);
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
-      const p = needsStore ? await openProvider(loadConfig()) : undefined;
+      const p = needsStore ? await openProvider(config) : undefined;
       try {
         return await runIdCommand(rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {
           now: () => new Date(),
@@ -91,6 +96,6 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     process.stderr.write(`oai-steward: ${err instanceof ConfigError ? `configuration: ${err.message}` : (err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 1;
+    process.exitCode = err instanceof ConfigError ? 2 : 1;
   },
 );

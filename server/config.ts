@@ -1,124 +1,493 @@
 /**
- * Configuration, read from the environment once into a frozen, typed object.
- * Every key is documented here and in README.md, with its default.
+ * Configuration: read once at start-up into a frozen, typed object. Every key
+ * is documented here and in README.md ("Configuration"), with its default.
+ *
+ * Two sources, one precedence: an environment variable wins over the
+ * repository configuration file (YAML, named by `OAI_CONFIG` or `--config`),
+ * which wins over the default. A value that cannot be used stops start-up
+ * with a {@link ConfigError} naming the variable, or the file, the line and
+ * the key; nothing is served half-configured.
  */
+import fs from 'node:fs';
 import path from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
+import { readIdentify, ShapeError } from './config-identify';
+import { elementErrors } from './xsd';
+
+/** A metadata format the repository offers, as the configuration declares it. */
+export interface FormatConfig {
+  /** The metadataPrefix. */
+  readonly prefix: string;
+  /**
+   * `builtin`: one of the crosswalks that ship with oai-steward
+   * ({@link BUILTIN_FORMATS}). `declared`: any other XML format, given as
+   * XML by the records themselves and validated against `xsd`.
+   */
+  readonly kind: 'builtin' | 'declared';
+  /** Declared formats: the metadataNamespace of ListMetadataFormats. */
+  readonly namespace?: string;
+  /** Declared formats: the published schema URL of ListMetadataFormats. */
+  readonly schema?: string;
+  /** Declared formats: a local XSD file (absolute path) the records are validated against, offline. */
+  readonly xsd?: string;
+  /** Declared formats: an XML catalog (absolute path) that maps the XSD's imports to local files. */
+  readonly catalog?: string;
+  /** Format options, e.g. `datacentreSymbol` for `oai_datacite`. */
+  readonly options: Readonly<Record<string, string>>;
+}
 
 export interface Config {
-  /** PORT: the TCP port to listen on. Default 3000. */
+  /** The configuration file read (absolute path), if any. */
+  readonly configFile: string | undefined;
+  /** PORT / `port`: the TCP port to listen on. Default 3000. */
   readonly port: number;
-  /** HOST: the address to listen on. Default all interfaces. */
+  /** HOST / `host`: the address to listen on. Default all interfaces. */
   readonly host: string | undefined;
   /**
-   * DATABASE_URL: where the store lives. A file path or `sqlite:PATH` selects
+   * DATABASE_URL / `database`: where the store lives. A file path or `sqlite:PATH` selects
    * SQLite (default `./data/oai-steward.sqlite`); `postgres://…` selects PostgreSQL.
+   * A relative path in the file is relative to the file.
    */
   readonly databaseUrl: string;
-  /** OAI_BASE_URL: the baseURL Identify advertises and `request` echoes. Default `http://localhost:$PORT/oai`. */
+  /** OAI_BASE_URL / `baseUrl`: the baseURL Identify advertises and `request` echoes. Default `http://localhost:$PORT/oai`. */
   readonly baseUrl: string;
-  /** OAI_REPOSITORY_NAME: Identify's repositoryName. */
+  /** OAI_REPOSITORY_NAME / `repositoryName`: Identify's repositoryName. */
   readonly repositoryName: string;
-  /** OAI_ADMIN_EMAILS: comma-separated adminEmail values. */
+  /** OAI_ADMIN_EMAILS / `adminEmails`: adminEmail values (comma-separated in the environment, a list in the file). */
   readonly adminEmails: readonly string[];
-  /** OAI_NAMESPACE: the namespace-identifier of every oai-identifier (a domain name you control). */
+  /** OAI_NAMESPACE / `namespace`: the namespace-identifier of every oai-identifier (a domain name you control). */
   readonly namespace: string;
-  /** OAI_ID_POLICY: how internal ids become local-identifiers: `auto` (Fedora PIDs as they are, others escaped), `opaque`, `fedora-pid`. */
+  /** OAI_ID_POLICY / `idPolicy`: how internal ids become local-identifiers: `auto` (Fedora PIDs as they are, others escaped), `opaque`, `fedora-pid`. */
   readonly idPolicy: 'auto' | 'opaque' | 'fedora-pid';
-  /** OAI_POI_IN_DC: add each record's POI as a dc:identifier in oai_dc (`true`/`false`). Default true. */
+  /** OAI_POI_IN_DC / `poiInDublinCore`: add each record's POI as a dc:identifier in oai_dc (`true`/`false`). Default true. */
   readonly poiInDublinCore: boolean;
-  /** OAI_PAGE_SIZE: items (or sets) per list page. Default 100. */
+  /** OAI_PAGE_SIZE / `pageSize`: items (or sets) per list page. Default 100. */
   readonly pageSize: number;
   /**
-   * OAI_TOKEN_SECRET: the HMAC key of resumption tokens. Default: a random key
+   * OAI_TOKEN_SECRET / `tokenSecret`: the HMAC key of resumption tokens. Default: a random key
    * made once and kept in the store, so every process on one store shares it.
    */
   readonly tokenSecret: string | undefined;
-  /** OAI_TOKEN_LIFETIME: seconds a resumption token stays valid after it was issued. Default 172800 (48 hours). */
+  /** OAI_TOKEN_LIFETIME / `tokenLifetime`: seconds a resumption token stays valid after it was issued. Default 172800 (48 hours). */
   readonly tokenLifetime: number;
-  /** OAI_COMPRESSION: content codings offered besides identity, comma-separated (`gzip,deflate`; empty for none). */
+  /** OAI_COMPRESSION / `compression`: content codings offered besides identity (`gzip,deflate`; empty for none). */
   readonly compression: readonly ('gzip' | 'deflate')[];
-  /** OAI_COMPRESSION_LEVEL: zlib level 1-9. Default 4 (most of the gain of 9 at a fraction of the CPU). */
+  /** OAI_COMPRESSION_LEVEL / `compressionLevel`: zlib level 1-9. Default 4 (most of the gain of 9 at a fraction of the CPU). */
   readonly compressionLevel: number;
-  /** OAI_MAX_IN_FLIGHT: requests served at once before the rest get 503 with Retry-After. Default 64. */
+  /** OAI_MAX_IN_FLIGHT / `maxInFlight`: requests served at once before the rest get 503 with Retry-After. Default 64. */
   readonly maxInFlight: number;
-  /** OAI_RETRY_AFTER: seconds a harvester is asked to wait on 503. Default 10. */
+  /** OAI_RETRY_AFTER / `retryAfter`: seconds a harvester is asked to wait on 503. Default 10. */
   readonly retryAfter: number;
-  /** OAI_SEED_DEMO: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
+  /** OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
   readonly seedDemo: boolean;
-  /** LOG_LEVEL: pino level (`info`, `warn`, `silent`, …). Default info. */
+  /** LOG_LEVEL / `logLevel`: pino level (`info`, `warn`, `silent`, …). Default info. */
   readonly logLevel: string;
+  /**
+   * `formats` (file only): the metadata formats offered, in the order
+   * ListMetadataFormats lists them. Default: every built-in format. `oai_dc`
+   * is always offered (OAI-PMH 2.0 section 3.4), listed or not.
+   */
+  readonly formats: readonly FormatConfig[];
+  /**
+   * `identify` (file only): the description containers Identify carries
+   * besides `oai-identifier` (eprints, friends, branding, rightsManifest),
+   * each checked against its published XSD when the configuration is read.
+   */
+  readonly identify: IdentifyDescriptions;
 }
 
-/** Thrown for a configuration value that cannot be used; the message names the key. */
-export class ConfigError extends Error {}
+/** Thrown for a configuration value that cannot be used; the message names the variable, or the file, line and key. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
 
 /**
- * Reads the configuration from an environment (default `process.env`).
- * Example: `loadConfig({ PORT: '8080' }).baseUrl` is `http://localhost:8080/oai`.
+ * The formats that ship with a crosswalk from the record fields, with the
+ * options each takes (and their defaults).
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
-  const port = int(env, 'PORT', 3000, 0, 65535);
-  const namespace = str(env, 'OAI_NAMESPACE', 'demo.oai-steward.org');
-  // OAI identifier format 2.1: namespace-identifier = domainname-word "." domainname, words start with a letter.
-  if (!/^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)+$/.test(namespace)) {
-    throw new ConfigError(`OAI_NAMESPACE ${JSON.stringify(namespace)} is not a domain name whose words start with a letter`);
-  }
-  const adminEmails = list(env, 'OAI_ADMIN_EMAILS', ['admin@example.org']);
-  for (const e of adminEmails) {
-    if (!/^\S+@(\S+\.)+\S+$/.test(e)) throw new ConfigError(`OAI_ADMIN_EMAILS: ${JSON.stringify(e)} is not an e-mail address`);
-  }
-  if (adminEmails.length === 0) throw new ConfigError('OAI_ADMIN_EMAILS must name at least one address (OAI-PMH 4.2)');
-  const compression = list(env, 'OAI_COMPRESSION', ['gzip', 'deflate']);
-  for (const c of compression) if (c !== 'gzip' && c !== 'deflate') throw new ConfigError(`OAI_COMPRESSION: unknown coding ${JSON.stringify(c)}`);
-  const idPolicy = str(env, 'OAI_ID_POLICY', 'auto');
-  if (idPolicy !== 'auto' && idPolicy !== 'opaque' && idPolicy !== 'fedora-pid') {
-    throw new ConfigError('OAI_ID_POLICY must be auto, opaque or fedora-pid');
-  }
+export const BUILTIN_FORMATS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  oai_dc: {},
+  oai_openaire: {},
+  datacite: {},
+  // DataCite OAI wrapper 1.1: the symbol of the data centre that registered the records.
+  oai_datacite: { datacentreSymbol: 'OAISTEWARD.DEMO' },
+  marc21: {},
+  mods: {},
+};
+
+/** How the configuration is found besides the environment. */
+export interface ConfigSource {
+  /** The configuration file (`--config`); wins over `OAI_CONFIG`. Relative to `cwd`. */
+  readonly file?: string;
+}
+
+/**
+ * Reads the configuration from an environment (default `process.env`) and,
+ * when `OAI_CONFIG` or `source.file` names one, a YAML file.
+ *
+ * @example loadConfig({ PORT: '8080' }).baseUrl // 'http://localhost:8080/oai'
+ * @example loadConfig({}, process.cwd(), { file: 'oai-steward.yaml' })
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd(), source: ConfigSource = {}): Config {
+  const named = source.file ?? (env.OAI_CONFIG === '' ? undefined : env.OAI_CONFIG);
+  const file = named === undefined ? undefined : readConfigFile(path.resolve(cwd, named));
+  const get = (key: KeyName): Raw | undefined => {
+    const spec: KeySpec = KEYS[key];
+    const fromEnv = spec.env === undefined ? undefined : env[spec.env];
+    // An empty variable means "unset", except for a list, where it means "none" (OAI_COMPRESSION=).
+    if (spec.env !== undefined && fromEnv !== undefined && (fromEnv !== '' || key === 'compression')) return { value: fromEnv, label: spec.env, base: cwd };
+    return file?.values.get(key);
+  };
+
+  const port = int(get('port'), 3000, 0, 65535);
+  const namespace = str(get('namespace'), 'demo.oai-steward.org', (v) =>
+    // OAI identifier format 2.1: namespace-identifier = domainname-word "." domainname, words start with a letter.
+    /^[A-Za-z][A-Za-z0-9-]*(\.[A-Za-z][A-Za-z0-9-]*)+$/.test(v) ? null : 'is not a domain name whose words start with a letter',
+  );
+  const adminEmails = list(get('adminEmails'), ['admin@example.org'], (v) => (/^\S+@(\S+\.)+\S+$/.test(v) ? null : 'is not an e-mail address'));
+  if (adminEmails.value.length === 0) throw new ConfigError(`${adminEmails.label} must name at least one address (OAI-PMH 4.2)`);
+  const compression = list(get('compression'), ['gzip', 'deflate'], (v) => (v === 'gzip' || v === 'deflate' ? null : 'is not a content coding (gzip or deflate)'));
+  const idPolicy = str(get('idPolicy'), 'auto', (v) => (v === 'auto' || v === 'opaque' || v === 'fedora-pid' ? null : 'must be auto, opaque or fedora-pid'));
+  const database = get('database');
   const config: Config = {
+    configFile: file?.path,
     port,
-    host: env.HOST || undefined,
-    databaseUrl: str(env, 'DATABASE_URL', path.join(cwd, 'data', 'oai-steward.sqlite')),
-    baseUrl: str(env, 'OAI_BASE_URL', `http://localhost:${port}/oai`),
-    repositoryName: str(env, 'OAI_REPOSITORY_NAME', 'oai-steward demo repository'),
-    adminEmails,
+    host: str(get('host'), '') || undefined,
+    databaseUrl: database === undefined ? path.join(cwd, 'data', 'oai-steward.sqlite') : databaseUrl(database),
+    baseUrl: str(get('baseUrl'), `http://localhost:${port}/oai`),
+    repositoryName: str(get('repositoryName'), 'oai-steward demo repository'),
+    adminEmails: adminEmails.value,
     namespace,
-    idPolicy,
-    poiInDublinCore: bool(env, 'OAI_POI_IN_DC', true),
-    pageSize: int(env, 'OAI_PAGE_SIZE', 100, 1, 10000),
-    tokenSecret: env.OAI_TOKEN_SECRET || undefined,
-    tokenLifetime: int(env, 'OAI_TOKEN_LIFETIME', 172800, 60, 365 * 86400),
-    compression: compression as Config['compression'],
-    compressionLevel: int(env, 'OAI_COMPRESSION_LEVEL', 4, 1, 9),
-    maxInFlight: int(env, 'OAI_MAX_IN_FLIGHT', 64, 1, 100000),
-    retryAfter: int(env, 'OAI_RETRY_AFTER', 10, 1, 3600),
-    seedDemo: bool(env, 'OAI_SEED_DEMO', true),
-    logLevel: str(env, 'LOG_LEVEL', 'info'),
+    idPolicy: idPolicy as Config['idPolicy'],
+    poiInDublinCore: bool(get('poiInDublinCore'), true),
+    pageSize: int(get('pageSize'), 100, 1, 10000),
+    tokenSecret: str(get('tokenSecret'), '') || undefined,
+    tokenLifetime: int(get('tokenLifetime'), 172800, 60, 365 * 86400),
+    compression: compression.value as Config['compression'],
+    compressionLevel: int(get('compressionLevel'), 4, 1, 9),
+    maxInFlight: int(get('maxInFlight'), 64, 1, 100000),
+    retryAfter: int(get('retryAfter'), 10, 1, 3600),
+    seedDemo: bool(get('seedDemo'), true),
+    logLevel: str(get('logLevel'), 'info'),
+    formats: file?.formats ?? defaultFormats(),
+    identify: file?.identify ?? {},
   };
   return Object.freeze(config);
 }
 
-function str(env: NodeJS.ProcessEnv, key: string, fallback: string): string {
-  const v = env[key];
-  return v === undefined || v === '' ? fallback : v;
+/** Every built-in format with its default options, oai_dc first. */
+function defaultFormats(): FormatConfig[] {
+  return Object.entries(BUILTIN_FORMATS).map(([prefix, options]) => ({ prefix, kind: 'builtin', options: { ...options } }));
 }
 
-function list(env: NodeJS.ProcessEnv, key: string, fallback: string[]): string[] {
-  const v = env[key];
-  if (v === undefined) return fallback;
-  return v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+/**
+ * Takes `--config FILE` (or `--config=FILE`) out of the arguments, wherever
+ * it stands, so every command reads the same configuration.
+ */
+export function splitConfigFlag(argv: readonly string[]): { file: string | undefined; rest: string[] } {
+  const rest: string[] = [];
+  let file: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--config') {
+      const next = argv[i + 1];
+      if (next === undefined) throw new ConfigError('--config needs a file name');
+      file = next;
+      i++;
+    } else if (a.startsWith('--config=')) {
+      file = a.slice('--config='.length);
+    } else {
+      rest.push(a);
+    }
+  }
+  return { file, rest };
 }
 
-function int(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number, max: number): number {
-  const v = env[key];
-  if (v === undefined || v === '') return fallback;
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new ConfigError(`${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(v)}`);
-  return Number(v);
+// ------------------------------------------------------------------ keys
+
+/** One configuration key: its name in the file and, unless it is file-only, its environment variable. */
+interface KeySpec {
+  readonly env?: string;
 }
 
-function bool(env: NodeJS.ProcessEnv, key: string, fallback: boolean): boolean {
-  const v = env[key];
-  if (v === undefined || v === '') return fallback;
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0') return false;
-  throw new ConfigError(`${key} must be true or false, not ${JSON.stringify(v)}`);
+const KEYS = {
+  port: { env: 'PORT' },
+  host: { env: 'HOST' },
+  database: { env: 'DATABASE_URL' },
+  baseUrl: { env: 'OAI_BASE_URL' },
+  repositoryName: { env: 'OAI_REPOSITORY_NAME' },
+  adminEmails: { env: 'OAI_ADMIN_EMAILS' },
+  namespace: { env: 'OAI_NAMESPACE' },
+  idPolicy: { env: 'OAI_ID_POLICY' },
+  poiInDublinCore: { env: 'OAI_POI_IN_DC' },
+  pageSize: { env: 'OAI_PAGE_SIZE' },
+  tokenSecret: { env: 'OAI_TOKEN_SECRET' },
+  tokenLifetime: { env: 'OAI_TOKEN_LIFETIME' },
+  compression: { env: 'OAI_COMPRESSION' },
+  compressionLevel: { env: 'OAI_COMPRESSION_LEVEL' },
+  maxInFlight: { env: 'OAI_MAX_IN_FLIGHT' },
+  retryAfter: { env: 'OAI_RETRY_AFTER' },
+  seedDemo: { env: 'OAI_SEED_DEMO' },
+  logLevel: { env: 'LOG_LEVEL' },
+  formats: {},
+  identify: {},
+} as const satisfies Record<string, KeySpec>;
+
+type KeyName = keyof typeof KEYS;
+
+/** A value as found: a string from the environment, or a YAML value from the file; `label` names where, for messages. */
+interface Raw {
+  readonly value: unknown;
+  readonly label: string;
+  /** The folder relative paths in this value are relative to. */
+  readonly base: string;
+}
+
+function fail(raw: Raw, problem: string): never {
+  throw new ConfigError(`${raw.label} ${problem}, not ${JSON.stringify(raw.value)}`);
+}
+
+function str(raw: Raw | undefined, fallback: string, check?: (v: string) => string | null): string {
+  if (raw === undefined) return fallback;
+  if (typeof raw.value !== 'string') fail(raw, 'must be a string');
+  const problem = check?.(raw.value) ?? null;
+  if (problem !== null) fail(raw, problem);
+  return raw.value;
+}
+
+function int(raw: Raw | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const v = raw.value;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) fail(raw, `must be an integer from ${min} to ${max}`);
+  return n;
+}
+
+function bool(raw: Raw | undefined, fallback: boolean): boolean {
+  if (raw === undefined) return fallback;
+  const v = raw.value;
+  if (v === true || v === 'true' || v === '1') return true;
+  if (v === false || v === 'false' || v === '0') return false;
+  return fail(raw, 'must be true or false');
+}
+
+/** A list: comma-separated in the environment, a YAML sequence of strings in the file. */
+function list(raw: Raw | undefined, fallback: string[], check: (v: string) => string | null): { value: string[]; label: string } {
+  if (raw === undefined) return { value: fallback, label: 'the default' };
+  const v = raw.value;
+  let items: string[];
+  if (typeof v === 'string') items = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) items = (v as string[]).map((s) => s.trim());
+  else fail(raw, 'must be a list of strings');
+  for (const item of items) {
+    const problem = check(item);
+    if (problem !== null) throw new ConfigError(`${raw.label}: ${JSON.stringify(item)} ${problem}`);
+  }
+  return { value: items, label: raw.label };
+}
+
+/** A database URL; a relative SQLite path is resolved against where it was written (the file's folder, or the working directory). */
+function databaseUrl(raw: Raw): string {
+  const v = str(raw, '');
+  if (v === '') fail(raw, 'must not be empty');
+  if (/^postgres(ql)?:\/\//.test(v)) return v;
+  const file = v.startsWith('sqlite:') ? v.slice('sqlite:'.length) : v;
+  if (file === ':memory:') return v;
+  return `sqlite:${path.resolve(raw.base, file)}`;
+}
+
+// ------------------------------------------------------------------ the file
+
+interface ConfigFile {
+  readonly path: string;
+  readonly values: ReadonlyMap<KeyName, Raw>;
+  readonly formats: FormatConfig[] | undefined;
+  readonly identify: IdentifyDescriptions | undefined;
+}
+
+/**
+ * Reads and checks the YAML file: its syntax, that its top level is a
+ * mapping, that every key is known (a misspelt key is an error, not a
+ * silently ignored setting) and given once, and the `formats` list.
+ */
+function readConfigFile(file: string): ConfigFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${file}: cannot be read: ${(err as Error).message}`);
+  }
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
+  const at = (node: { range?: [number, number, number] | null } | null | undefined): string => {
+    const offset = node?.range?.[0];
+    return `${file}:${offset === undefined ? 1 : lines.linePos(offset).line}`;
+  };
+  const first = doc.errors[0];
+  if (first) throw new ConfigError(`${file}:${first.linePos?.[0]?.line ?? 1}: not valid YAML: ${first.message.split('\n')[0]}`);
+  const base = path.dirname(file);
+  const values = new Map<KeyName, Raw>();
+  let formats: FormatConfig[] | undefined;
+  let identify: IdentifyDescriptions | undefined;
+  if (doc.contents === null) return { path: file, values, formats, identify };
+  if (!isMap(doc.contents)) throw new ConfigError(`${at(doc.contents)}: the file must be a mapping of keys (e.g. "namespace: example.org")`);
+  for (const pair of (doc.contents as YAMLMap).items) {
+    const key = pairKey(pair);
+    const where = at(pair.key as YamlNode);
+    if (key === null) throw new ConfigError(`${where}: a key must be a plain string`);
+    if (!Object.hasOwn(KEYS, key)) throw new ConfigError(`${where}: unknown key ${JSON.stringify(key)} (known: ${Object.keys(KEYS).join(', ')})`);
+    if (values.has(key as KeyName) || (key === 'formats' && formats !== undefined) || (key === 'identify' && identify !== undefined)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
+    const label = `${where}: ${key}`;
+    if (key === 'formats') formats = readFormats(pair.value as YamlNode | null, label, base, at);
+    else if (key === 'identify') identify = readIdentifySection(doc, pair, at);
+    else values.set(key as KeyName, { value: plain(pair.value as YamlNode | null, label), label, base });
+  }
+  return { path: file, values, formats, identify };
+}
+
+/**
+ * The `identify` section: its shape (lines and keys named), then each
+ * description built and checked against its published XSD, so a value the
+ * schema refuses stops start-up rather than reaching harvesters.
+ */
+function readIdentifySection(doc: YamlDocument, pair: Pair, at: (n: YamlNode | null | undefined) => string): IdentifyDescriptions {
+  const node = pair.value as YamlNode | null;
+  let descriptions: IdentifyDescriptions;
+  try {
+    descriptions = readIdentify(node === null ? null : node.toJSON());
+  } catch (err) {
+    if (!(err instanceof ShapeError)) throw err;
+    const where = (doc.getIn(['identify', ...err.path], true) as YamlNode | undefined) ?? node;
+    throw new ConfigError(`${at(where)}: ${['identify', ...err.path].join('.')} ${err.message}`);
+  }
+  for (const [key, xml] of describeRepository(descriptions)) {
+    const s = DESCRIPTION_SCHEMAS[key];
+    const errors = elementErrors(xml, s.namespace, s.schema);
+    if (errors.length > 0) {
+      const where = (doc.getIn(['identify', key], true) as YamlNode | undefined) ?? node;
+      throw new ConfigError(`${at(where)}: identify.${key} is not valid against ${s.schema}: ${errors.slice(0, 3).join('; ')}`);
+    }
+  }
+  return descriptions;
+}
+
+function pairKey(pair: Pair): string | null {
+  return isScalar(pair.key) && typeof pair.key.value === 'string' ? pair.key.value : null;
+}
+
+/** A scalar, or a sequence of scalars, as a JavaScript value; anything deeper is an error. */
+function plain(node: YamlNode | null, label: string): unknown {
+  if (node === null || (isScalar(node) && node.value === null)) throw new ConfigError(`${label} has no value`);
+  if (isScalar(node)) return node.value;
+  if (isSeq(node)) {
+    return node.items.map((item) => {
+      if (!isScalar(item)) throw new ConfigError(`${label}: list items must be plain values`);
+      return item.value;
+    });
+  }
+  throw new ConfigError(`${label} must be a plain value or a list`);
+}
+
+const PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/;
+const FORMAT_KEYS = new Set(['prefix', 'namespace', 'schema', 'xsd', 'catalog', 'options']);
+
+/** The `formats` list: built-in formats by prefix (with options), declared formats with namespace, schema URL and a local XSD. */
+function readFormats(node: YamlNode | null, label: string, base: string, at: (n: YamlNode | null | undefined) => string): FormatConfig[] {
+  if (!isSeq(node)) throw new ConfigError(`${label} must be a list of formats (each "- prefix: …")`);
+  const out: FormatConfig[] = [];
+  const seen = new Set<string>();
+  node.items.forEach((item, index) => {
+    const here = `${at(item as YamlNode)}: formats[${index}]`;
+    if (!isMap(item)) throw new ConfigError(`${here} must be a mapping with at least "prefix"`);
+    const fields = new Map<string, { node: YamlNode | null; where: string }>();
+    for (const pair of item.items) {
+      const key = pairKey(pair);
+      const where = `${at(pair.key as YamlNode)}: formats[${index}].${key ?? '?'}`;
+      if (key === null || !FORMAT_KEYS.has(key)) throw new ConfigError(`${where}: unknown key (known: ${[...FORMAT_KEYS].join(', ')})`);
+      fields.set(key, { node: pair.value as YamlNode | null, where });
+    }
+    const text = (key: string): string | undefined => {
+      const f = fields.get(key);
+      if (f === undefined) return undefined;
+      const v = plain(f.node, f.where);
+      if (typeof v !== 'string' || v.trim() === '') throw new ConfigError(`${f.where} must be a non-empty string`);
+      return v;
+    };
+    const prefix = text('prefix');
+    if (prefix === undefined) throw new ConfigError(`${here} has no "prefix"`);
+    const prefixAt = fields.get('prefix')?.where ?? here;
+    if (!PREFIX.test(prefix)) throw new ConfigError(`${prefixAt}: ${JSON.stringify(prefix)} is not a valid metadataPrefix`);
+    if (seen.has(prefix)) throw new ConfigError(`${prefixAt}: format ${JSON.stringify(prefix)} is listed twice`);
+    seen.add(prefix);
+    const options = readOptions(fields.get('options'), index, at);
+    const builtin = BUILTIN_FORMATS[prefix];
+    if (builtin !== undefined) {
+      for (const key of ['namespace', 'schema', 'xsd', 'catalog']) {
+        const f = fields.get(key);
+        if (f) throw new ConfigError(`${f.where}: ${prefix} is a built-in format; its ${key} cannot be changed (declare your own format under another prefix)`);
+      }
+      for (const key of Object.keys(options.values)) {
+        if (!Object.hasOwn(builtin, key)) {
+          const takes = Object.keys(builtin);
+          throw new ConfigError(`${options.where[key] ?? here}: ${prefix} takes no option ${JSON.stringify(key)}${takes.length > 0 ? ` (it takes ${takes.join(', ')})` : ''}`);
+        }
+      }
+      out.push({ prefix, kind: 'builtin', options: { ...builtin, ...options.values } });
+      return;
+    }
+    const namespace = text('namespace');
+    const schema = text('schema');
+    const xsd = text('xsd');
+    for (const [key, v] of [['namespace', namespace], ['schema', schema], ['xsd', xsd]] as const) {
+      if (v === undefined) throw new ConfigError(`${here} (${prefix}) is not a built-in format (${Object.keys(BUILTIN_FORMATS).join(', ')}), so it needs "${key}"`);
+    }
+    for (const [key, v] of [['namespace', namespace], ['schema', schema]] as const) {
+      // OAI-PMH.xsd types metadataNamespace and schema as anyURI: an absolute URI.
+      if (v !== undefined && !/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(v)) throw new ConfigError(`${fields.get(key)?.where ?? here}: ${JSON.stringify(v)} is not an absolute URI`);
+    }
+    const files: Record<string, string> = {};
+    for (const key of ['xsd', 'catalog']) {
+      const v = key === 'xsd' ? xsd : text(key);
+      if (v === undefined) continue;
+      const resolved = path.resolve(base, v);
+      if (!fs.existsSync(resolved)) throw new ConfigError(`${fields.get(key)?.where ?? here}: file ${resolved} does not exist`);
+      files[key] = resolved;
+    }
+    out.push({
+      prefix,
+      kind: 'declared',
+      namespace: namespace as string,
+      schema: schema as string,
+      xsd: files.xsd as string,
+      ...(files.catalog !== undefined && { catalog: files.catalog }),
+      options: options.values,
+    });
+  });
+  if (!seen.has('oai_dc')) out.unshift({ prefix: 'oai_dc', kind: 'builtin', options: {} });
+  return out;
+}
+
+function readOptions(
+  f: { node: YamlNode | null; where: string } | undefined,
+  index: number,
+  at: (n: YamlNode | null | undefined) => string,
+): { values: Record<string, string>; where: Record<string, string> } {
+  const values: Record<string, string> = {};
+  const where: Record<string, string> = {};
+  if (f === undefined) return { values, where };
+  if (!isMap(f.node)) throw new ConfigError(`${f.where} must be a mapping of option names to values`);
+  for (const pair of f.node.items) {
+    const key = pairKey(pair);
+    const label = `${at(pair.key as YamlNode)}: formats[${index}].options.${key ?? '?'}`;
+    if (key === null) throw new ConfigError(`${f.where}: option names must be plain strings`);
+    const v = plain(pair.value as YamlNode | null, label);
+    if (typeof v !== 'string' && typeof v !== 'number') throw new ConfigError(`${label} must be a string`);
+    values[key] = String(v);
+    where[key] = label;
+  }
+  return { values, where };
 }

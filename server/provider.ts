@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { createFormatRegistry } from '../lib/formats/registry';
+import { describeRepository } from '../lib/oai/descriptions';
 import type { FormatRegistry } from '../lib/formats/registry';
 import { createIdPolicy } from '../lib/ids/policy';
 import type { IdPolicy } from '../lib/ids/policy';
@@ -71,6 +72,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
           adminEmails: config.adminEmails,
           namespace: config.namespace,
           compression: config.compression,
+          descriptions: describeRepository(config.identify).map(([, xml]) => xml),
         },
         pageSize: config.pageSize,
         tokenSecret: config.tokenSecret ?? (await getOrCreateSecret(knex)),

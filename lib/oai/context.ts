@@ -14,6 +14,11 @@ export interface RepositoryInfo {
   readonly namespace: string;
   /** Content codings besides identity, as Identify lists them (OAI-PMH 3.1.3). */
   readonly compression: readonly string[];
+  /**
+   * Serialized description containers Identify carries after `oai-identifier`
+   * (lib/oai/descriptions.ts), one root element each.
+   */
+  readonly descriptions?: readonly string[];
 }
 
 /** Everything a request is answered from. */

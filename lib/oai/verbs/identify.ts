@@ -37,7 +37,7 @@ export async function identify(ctx: ProviderContext): Promise<ResponseBody> {
       deletedRecord: 'persistent',
       compression: r.compression,
       // An empty repository has no real item to show; the container still needs a syntactically valid sample.
-      descriptions: [oaiIdentifierDescription(r.namespace, sample ?? `oai:${r.namespace}:sample`)],
+      descriptions: [oaiIdentifierDescription(r.namespace, sample ?? `oai:${r.namespace}:sample`), ...(r.descriptions ?? [])],
     },
   };
 }
