@@ -13,7 +13,7 @@ import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
 import { readIdentify, ShapeError } from './config-identify';
-import { elementErrors } from './xsd';
+import { elementErrors } from './xsd/schemas';
 
 /** A metadata format the repository offers, as the configuration declares it. */
 export interface FormatConfig {

@@ -15,8 +15,8 @@ import type { Document } from 'libxmljs2';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { FormatCheck, FormatChecks } from '../../lib/records/gate';
 import { libxml } from './libxml';
+import { oneLine, schemaFor, WRAPPER_NS as BATCH_NS } from './schemas';
 
-const BATCH_NS = 'urn:oai-steward:loader-batch';
 const PROLOG = /^\s*<\?xml|<!DOCTYPE/i;
 
 /**
@@ -43,20 +43,8 @@ export function createXsdChecks(formats: FormatRegistry): FormatChecks {
 }
 
 function compileSchema(prefix: string, schemaUrl: string, namespace: string): Document | Error {
-  const wrapper =
-    `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="${BATCH_NS}" elementFormDefault="qualified">` +
-    `<xs:import namespace="${namespace}" schemaLocation="${schemaUrl}"/>` +
-    `<xs:element name="batch"><xs:complexType><xs:sequence>` +
-    `<xs:any namespace="${namespace}" processContents="strict" minOccurs="0" maxOccurs="unbounded"/>` +
-    `</xs:sequence></xs:complexType></xs:element></xs:schema>`;
-  try {
-    const s = libxml().parseXml(wrapper, { nonet: true });
-    // Compile once now, so a missing schema is one clear error, not one per record.
-    libxml().parseXml(`<b:batch xmlns:b="${BATCH_NS}"/>`, { nonet: true }).validate(s);
-    return s;
-  } catch (err) {
-    return new Error(`the schema ${schemaUrl} of ${prefix} cannot be read offline (is it in schemas/catalog.xml?): ${(err as Error).message}`);
-  }
+  const s = schemaFor(namespace, schemaUrl);
+  return s instanceof Error ? new Error(`the schema ${schemaUrl} of ${prefix} cannot be read offline (is it in schemas/catalog.xml?): ${s.message}`) : s;
 }
 
 function xsdCheck(prefix: string, schemaUrl: string, namespace: string): FormatCheck {
@@ -127,8 +115,4 @@ function countNewlines(s: string): number {
   let n = 0;
   for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
   return n;
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
 }

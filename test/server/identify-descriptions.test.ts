@@ -8,9 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../server/config';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, texts, type TestServer } from '../helpers/server';
 import { assertValid } from '../helpers/xsd';
-import { texts } from '../helpers/provider';
 
 const FULL = `
 identify:

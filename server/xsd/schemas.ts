@@ -6,16 +6,17 @@
  * caller need not know which element is the root.
  */
 import type { Document } from 'libxmljs2';
-import { libxml } from './loader/libxml';
+import { libxml } from './libxml';
 
-/** Names the namespace of the wrapper schemas; never seen outside this module. */
-export const WRAPPER_NS = 'urn:oai-steward:xsd-wrapper';
+/** The namespace of the wrapper schemas' `batch` element; never seen outside validation. */
+export const WRAPPER_NS = 'urn:oai-steward:loader-batch';
 
 const compiled = new Map<string, Document | Error>();
 
 /**
- * The compiled wrapper schema for a namespace and schema URL, or the Error
- * that says why it cannot be read offline. Compiled once per process.
+ * The compiled wrapper schema for a namespace and schema URL, or an Error
+ * whose message is libxml2's reason it cannot be read offline (the caller
+ * says what it was for). Compiled once per process.
  *
  * @example schemaFor('http://www.openarchives.org/OAI/2.0/friends/', 'http://www.openarchives.org/OAI/2.0/friends.xsd')
  */
@@ -34,7 +35,7 @@ export function schemaFor(namespace: string, schemaUrl: string): Document | Erro
     // Compile now, so a schema missing from the catalog is one clear error.
     libxml().parseXml(`<b:batch xmlns:b="${WRAPPER_NS}"/>`, { nonet: true }).validate(s);
   } catch (err) {
-    s = new Error(`the schema ${schemaUrl} cannot be read offline (is it in schemas/catalog.xml?): ${oneLine((err as Error).message)}`);
+    s = new Error(oneLine((err as Error).message));
   }
   compiled.set(key, s);
   return s;
@@ -49,7 +50,7 @@ export function schemaFor(namespace: string, schemaUrl: string): Document | Erro
  */
 export function elementErrors(xml: string, namespace: string, schemaUrl: string): string[] {
   const schema = schemaFor(namespace, schemaUrl);
-  if (schema instanceof Error) return [schema.message];
+  if (schema instanceof Error) return [`the schema ${schemaUrl} cannot be read offline (is it in schemas/catalog.xml?): ${schema.message}`];
   let doc: Document;
   try {
     // A prefixed wrapper element: an unprefixed root must not inherit a default namespace.
