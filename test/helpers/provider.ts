@@ -16,6 +16,7 @@ import { KnexStore } from '../../server/store/knex-store';
 import { createIdPolicy } from '../../lib/ids/policy';
 import { poiFromOaiIdentifier } from '../../lib/ids/poi';
 import { createFormatRegistry } from '../../lib/formats/registry';
+import type { FormatRegistry } from '../../lib/formats/registry';
 import { loadDemo } from '../../server/demo';
 import { poiResolver } from '../../server/provider';
 import type { ProviderContext } from '../../lib/oai';
@@ -51,6 +52,8 @@ export interface TestProviderOptions {
   readonly pageSize?: number;
   readonly tokenLifetime?: number;
   readonly seed?: boolean;
+  /** The formats offered (default: oai_dc only). */
+  readonly formats?: FormatRegistry;
   readonly app?: Partial<AppOptions>;
 }
 
@@ -95,7 +98,7 @@ async function openTestProvider(target: ReturnType<typeof testTargets>[number], 
   const policy = createIdPolicy({ namespace: DEMO_NAMESPACE, mode: 'auto' });
   const clocks = { now: Math.floor(Date.now() / 1000), writeNow: Math.floor(Date.now() / 1000) };
   const store = new KnexStore({ knex: db.knex, policy, namespace: DEMO_NAMESPACE, clock: () => clocks.writeNow });
-  const formats = createFormatRegistry();
+  const formats = options.formats ?? createFormatRegistry();
   if (options.seed !== false) {
     await loadDemo(store, { formats, extraIdentifiers: (id) => [poiFromOaiIdentifier(policy.map(id).identifier)] });
   }
