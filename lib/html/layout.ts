@@ -45,7 +45,9 @@ table{border-collapse:collapse;width:100%;background:#fff;margin:.4rem 0 1rem}
 th,td{text-align:start;vertical-align:top;padding:.35rem .5rem;border:1px solid #d0d7de;overflow-wrap:anywhere}
 th{background:#f0f3f6}
 ol.items{padding-inline-start:2.5rem}
-ol.items>li{margin:0 0 .8rem}
+ol.items>li{margin:0 0 .6rem}
+.item h2{font-size:1.05rem;margin:0 0 .2rem}
+.item p{margin:.15rem 0}
 ul.tree,ul.tree ul{list-style:none;padding-inline-start:1.2rem;margin:.2rem 0}
 ul.tree{padding-inline-start:0}
 ul.tree li{margin:.3rem 0}

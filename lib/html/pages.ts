@@ -35,6 +35,8 @@ export interface ItemView {
   readonly facts: ItemFacts;
   /** The item's POI, when its identifier has one. */
   readonly poi: string | null;
+  /** Where this server resolves the POI (a path, e.g. `/poi/ns/local`), for readers who cannot reach purl.org. */
+  readonly resolver?: string;
 }
 
 /** What the home page shows besides the Identify answer. */
@@ -293,7 +295,7 @@ class Page {
       const who = creators.length === 0 ? '' : `<p dir="auto">${creators.slice(0, 3).map((c) => esc(c.value)).join('; ')}${creators.length > 3 ? ' et al.' : ''}</p>`;
       const deleted = h.deleted ? ' <span class="badge">deleted</span>' : '';
       return (
-        `<li><article class="box item${h.deleted ? ' deleted' : ''}"><h2 class="h3"><a class="identifier" href="${this.recordLink(h.identifier, prefix)}">${heading}</a>${deleted}</h2>` +
+        `<li><article class="box item${h.deleted ? ' deleted' : ''}"><h2><a class="identifier" href="${this.recordLink(h.identifier, prefix)}">${heading}</a>${deleted}</h2>` +
         who +
         `<p class="meta"><code dir="auto">${esc(h.identifier)}</code> · ${time(h.datestamp)}${this.setLinks(h.sets)}</p></article></li>`
       );
@@ -332,7 +334,10 @@ class Page {
     }
     const facts = item?.facts;
     const ids: Array<[string, string]> = [['OAI identifier', `<code dir="auto">${esc(record.identifier)}</code>`]];
-    if (item?.poi) ids.push(['POI', `<a href="${esc(item.poi)}">${esc(item.poi)}</a>`]);
+    if (item?.poi) {
+      const here = item.resolver === undefined ? '' : ` <span class="meta">(<a class="poi-resolver" href="${esc(item.resolver)}">resolve here</a>)</span>`;
+      ids.push(['POI', `<a class="poi" href="${esc(item.poi)}">${esc(item.poi)}</a>${here}`]);
+    }
     if (facts?.doi) ids.push(['DOI', `<a href="${esc(facts.doi)}">${esc(facts.doi)}</a>`]);
     const others = (facts?.identifiers ?? []).filter((v) => v !== item?.poi && (facts?.doi === undefined || normalizeDoi(v) !== facts.doi));
     if (others.length > 0) ids.push(['Other identifiers', others.map((v) => `<span dir="auto">${valueHtml(v)}</span>`).join('')]);

@@ -40,9 +40,14 @@ export async function loadItem(ctx: ProviderContext, identifier: string, known?:
   return { header, formats, facts, poi };
 }
 
-/** Where this server answers a POI: `/poi/{namespace}/{local}` on the base URL's origin. */
+/** Where this server answers a POI, as a path: `/poi/{namespace}/{local}` (the local part as it is, `?` included). */
+export function resolverPath(poi: string): string {
+  return poi.replace(/^http:\/\/purl\.org\//, '/');
+}
+
+/** The same on the base URL's origin, absolute. */
 export function resolverUrl(ctx: ProviderContext, poi: string): string {
-  return new URL(poi.replace(/^http:\/\/purl\.org\//, '/'), ctx.repository.baseURL).href;
+  return `${new URL(ctx.repository.baseURL).origin}${resolverPath(poi)}`;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { OaiResponse, ProviderContext } from '../../lib/oai';
 import { linkHeader } from '../../lib/signposting';
 import { oaiUrl } from '../../lib/oai-url';
 import { chooseCoding, encodeBody } from './encoding';
-import { itemLinks, loadItem } from './item';
+import { itemLinks, loadItem, resolverPath } from './item';
 
 /**
  * Content-Security-Policy of every page: nothing may load but the one
@@ -84,7 +84,7 @@ export async function sendPage(req: Request, res: Response, response: OaiRespons
     paths,
     formats: ctx.formats.all(),
     ...(home && { home }),
-    ...(item && { item }),
+    ...(item && { item: { ...item, ...(item.poi !== null && { resolver: resolverPath(item.poi) }) } }),
   });
   const coding = chooseCoding(req.headers['accept-encoding'], ctx.repository.compression as ('gzip' | 'deflate')[]);
   const encoded = await encodeBody(Buffer.from(html, 'utf8'), coding, o.compressionLevel);

@@ -21,8 +21,9 @@ export type PoiResolver = (namespace: string, local: string) => Promise<PoiAnswe
 export function poiRoute(ctx: ProviderContext, resolve: PoiResolver) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      // The raw path, not Express's decoded params: a POI is compared as a string, escapes and all.
-      const m = /^\/poi\/([^/?]+)\/([^?]+)/.exec(req.originalUrl);
+      // The raw path, not Express's decoded params: a POI is compared as a string, escapes and all. A
+      // local-identifier may hold "?" (POI 2: uric), so what a URL parser calls the query belongs to it.
+      const m = /^\/poi\/([^/?]+)\/(.+)$/.exec(req.originalUrl);
       const answer: PoiAnswer = m ? await resolve(m[1] as string, m[2] as string) : { status: 404 };
       res.set('Vary', 'Accept');
       if (answer.status === 404) {
