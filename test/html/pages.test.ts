@@ -165,7 +165,7 @@ describe('renderPage', () => {
     expect(html).to.contain('href="/oai/xml?verb=GetRecord&amp;metadataPrefix=oai_dc&amp;identifier=oai%3Ax%3A1"');
     expect(html).to.contain('href="/oai/xml?verb=GetRecord&amp;metadataPrefix=other&amp;identifier=oai%3Ax%3A1"');
     expect(html).to.contain('Other title');
-    expect(html).to.contain('<a href="http://purl.org/poi/x/1">');
+    expect(html).to.contain('<a class="poi" href="http://purl.org/poi/x/1">');
     expect(html).to.contain('<a href="https://doi.org/10.5555/x">');
   });
 
