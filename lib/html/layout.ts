@@ -40,6 +40,8 @@ dl.facts{display:grid;grid-template-columns:minmax(7rem,12rem) 1fr;gap:.3rem 1re
 dl.facts dt{font-weight:600}
 dl.facts dd{margin:0;overflow-wrap:anywhere;min-width:0}
 dl.facts dd span{display:block}
+dl.facts dd span.meta{display:inline}
+.box>h2:first-child{margin-top:.2rem}
 @media (max-width:34rem){dl.facts{grid-template-columns:1fr}dl.facts dd{margin:0 0 .4rem}}
 table{border-collapse:collapse;width:100%;background:#fff;margin:.4rem 0 1rem}
 th,td{text-align:start;vertical-align:top;padding:.35rem .5rem;border:1px solid #d0d7de;overflow-wrap:anywhere}
