@@ -29,7 +29,7 @@ export function langTag(value: string): string {
   return /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/.test(v) ? v : '';
 }
 
-/** ` lang="…"` for a tag, or nothing. */
+/** ` lang="…"` for a tag, or nothing. Example: `langAttr('el')` → `' lang="el"'`; `langAttr('')` → `''`. */
 export function langAttr(tag: string): string {
   return tag === '' ? '' : ` lang="${esc(tag)}"`;
 }

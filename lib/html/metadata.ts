@@ -9,12 +9,18 @@ import { textOf } from '../xml/tree';
 import type { XmlElement, XmlNode } from '../xml/tree';
 import { esc, langAttr, langTag } from './escape';
 
-/** A value as HTML: a link when it is an http(s) URL (never another scheme), else text. */
+/**
+ * A value as HTML: a link when it is an http(s) URL (never another scheme), else text.
+ * Example: `valueHtml('javascript:x')` → `'javascript:x'`; `valueHtml('https://a.org/')` → `'<a href="https://a.org/" rel="nofollow">https://a.org/</a>'`.
+ */
 export function valueHtml(value: string): string {
   return isHttpUrl(value) ? `<a href="${esc(value)}" rel="nofollow">${esc(value)}</a>` : esc(value);
 }
 
-/** Dublin Core values of a parsed oai_dc record, by element name, in record order (empty when it is not oai_dc). */
+/**
+ * Dublin Core values of a parsed oai_dc record, by element name, in record order (empty when it is not oai_dc).
+ * Example: `dublinCore(parseFragment(dublinCoreToOaiDc({ title: ['T'] }))).get('title')` → `[{ value: 'T', lang: '' }]`.
+ */
 export function dublinCore(tree: XmlElement | null): Map<string, { value: string; lang: string }[]> {
   const out = new Map<string, { value: string; lang: string }[]>();
   if (!tree || tree.ns !== OAI_DC_NS || tree.local !== 'dc') return out;
@@ -30,6 +36,7 @@ export function dublinCore(tree: XmlElement | null): Map<string, { value: string
 /**
  * The language a record's text is in when it says so once (a single
  * dc:language value that is a language tag), for values without xml:lang.
+ * Example: `recordLanguage(dublinCore(tree))` → `'el'` for a record whose only dc:language is `el`.
  */
 export function recordLanguage(dc: Map<string, { value: string; lang: string }[]>): string {
   const langs = dc.get('language') ?? [];
@@ -80,7 +87,10 @@ export function readableMetadata(tree: XmlElement | null): string {
   return `<ul class="xml">${outline(tree, 0)}</ul>`;
 }
 
-/** The title of a record (first dc:title, or the first text of another format's title element), or ''. */
+/**
+ * The title of a record (first dc:title, or the first text of another format's title element), or ''.
+ * Example: `recordTitle(parseFragment('<r xmlns="urn:x"><title>T</title></r>'))` → `{ text: 'T', lang: '' }`.
+ */
 export function recordTitle(tree: XmlElement | null): { text: string; lang: string } {
   if (!tree) return { text: '', lang: '' };
   const dc = dublinCore(tree);

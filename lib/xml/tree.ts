@@ -120,7 +120,10 @@ export function textOf(node: XmlNode): string {
   return parts.join('').replace(/\s+/g, ' ').trim();
 }
 
-/** Every descendant element (root included) with this namespace and local name, in document order. */
+/**
+ * Every descendant element (root included) with this namespace and local name, in document order.
+ * Example: `findAll(parseFragment('<a xmlns="urn:x"><b/><c><b/></c></a>')!, 'urn:x', 'b').length` → `2`.
+ */
 export function findAll(root: XmlElement, ns: string, local: string): XmlElement[] {
   const out: XmlElement[] = [];
   const walk = (e: XmlElement): void => {

@@ -23,6 +23,7 @@ export interface LoadedItem extends ItemView {
  * Reads an item and each of its formats the repository offers (registry
  * order, so oai_dc first); null when no item has the identifier.
  * `known` skips the read of a record the caller already has.
+ * Example: `(await loadItem(ctx, 'oai:demo.oai-steward.org:rep-2024-0001'))?.facts.doi`.
  */
 export async function loadItem(ctx: ProviderContext, identifier: string, known?: { prefix: string; record: ItemFormatView['record'] }): Promise<LoadedItem | null> {
   const header = await ctx.store.getHeader(identifier);
@@ -40,12 +41,15 @@ export async function loadItem(ctx: ProviderContext, identifier: string, known?:
   return { header, formats, facts, poi };
 }
 
-/** Where this server answers a POI, as a path: `/poi/{namespace}/{local}` (the local part as it is, `?` included). */
+/**
+ * Where this server answers a POI, as a path: `/poi/{namespace}/{local}` (the local part as it is, `?` included).
+ * Example: `resolverPath('http://purl.org/poi/x.org/q?a=1')` → `'/poi/x.org/q?a=1'`.
+ */
 export function resolverPath(poi: string): string {
   return poi.replace(/^http:\/\/purl\.org\//, '/');
 }
 
-/** The same on the base URL's origin, absolute. */
+/** The same on the base URL's origin, absolute. Example: `resolverUrl(ctx, poi)` → `'http://localhost:3000/poi/x.org/1'`. */
 export function resolverUrl(ctx: ProviderContext, poi: string): string {
   return `${new URL(ctx.repository.baseURL).origin}${resolverPath(poi)}`;
 }
@@ -53,7 +57,7 @@ export function resolverUrl(ctx: ProviderContext, poi: string): string {
 /**
  * The Signposting links of an item: describedby points at GetRecord of
  * each format (XML, profile = the format's namespace), and the linkset at
- * the resolver.
+ * the resolver. Example: `linkHeader(itemLinks(ctx, item))`.
  */
 export function itemLinks(ctx: ProviderContext, item: LoadedItem): SignpostLink[] {
   const base = ctx.repository.baseURL;
@@ -69,7 +73,7 @@ export function itemLinks(ctx: ProviderContext, item: LoadedItem): SignpostLink[
   });
 }
 
-/** The landing page of an item: its record page (GetRecord in oai_dc, which a browser gets as HTML). */
+/** The landing page of an item: its record page (GetRecord in oai_dc, which a browser gets as HTML). Example: `landingPage(ctx, 'oai:x.org:1')`. */
 export function landingPage(ctx: ProviderContext, identifier: string): string {
   return getRecordUrl(ctx.repository.baseURL, identifier, 'oai_dc');
 }

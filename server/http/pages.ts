@@ -34,7 +34,10 @@ export const PAGE_CSP = [
 /** Sets shown on the home page before "All sets". */
 const HOME_SETS = 50;
 
-/** The paths of the endpoint's companions: `{endpoint}/xml` (the raw XML of a request) and `{endpoint}/form`. */
+/**
+ * The paths of the endpoint's companions: `{endpoint}/xml` (the raw XML of a request) and `{endpoint}/form`.
+ * Example: `pagePaths('/oai')` → `{ xml: '/oai/xml', form: '/oai/form' }`.
+ */
 export function pagePaths(oaiPath: string): { xml: string; form: string } {
   return { xml: path.posix.join(oaiPath, 'xml'), form: path.posix.join(oaiPath, 'form') };
 }
@@ -58,6 +61,7 @@ export interface PageOptions {
  * Renders an OAI answer as a page and sends it. Extra reads happen here,
  * never in the renderer: the home page counts items per format and reads
  * the first sets; the record page reads the item's other formats.
+ * Example: `await sendPage(req, res, await handleRequest(ctx, pairs, now), { ctx, oaiPath: '/oai', compressionLevel: 4, now })`.
  */
 export async function sendPage(req: Request, res: Response, response: OaiResponse, o: PageOptions): Promise<void> {
   const { ctx } = o;
@@ -103,6 +107,7 @@ export async function sendPage(req: Request, res: Response, response: OaiRespons
 /**
  * `GET {endpoint}/form`: the request form's fields → a 303 to the request
  * they mean (lib/html/form.ts), so the address bar shows a clean OAI-PMH URL.
+ * Example: `app.get('/oai/form', formRedirect('/oai'))`; `?verb=Identify&set=` → 303 to `/oai?verb=Identify`.
  */
 export function formRedirect(oaiPath: string) {
   return (req: Request, res: Response): void => {

@@ -17,7 +17,7 @@ export type PoiAnswer = { status: 303; location: string; identifier: string } | 
 /** Resolves the two path segments of a POI. */
 export type PoiResolver = (namespace: string, local: string) => Promise<PoiAnswer>;
 
-/** The Express handler of the resolver route. */
+/** The Express handler of the resolver route. Example: `app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, poiResolver(store, baseUrl)))`. */
 export function poiRoute(ctx: ProviderContext, resolve: PoiResolver) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
