@@ -87,13 +87,12 @@ export function renderPage(input: PageInput): string {
       main = page.formats(body.formats);
       break;
     case 'ListIdentifiers':
-      title = 'Identifiers';
-      main = page.list('ListIdentifiers', body.headers.map((h) => ({ header: h, tree: null })), body.resumption);
+    case 'ListRecords': {
+      const items = body.kind === 'ListRecords' ? body.records.map((r) => ({ header: r, tree: r.metadata === null ? null : parseFragment(r.metadata) })) : body.headers.map((h) => ({ header: h, tree: null }));
+      title = body.kind === 'ListRecords' ? 'Records' : 'Identifiers';
+      main = page.list(body.kind, items, body.resumption);
       break;
-    case 'ListRecords':
-      title = 'Records';
-      main = page.list('ListRecords', body.records.map((r) => ({ header: r, tree: r.metadata === null ? null : parseFragment(r.metadata) })), body.resumption);
-      break;
+    }
     case 'GetRecord': {
       const r = page.record(body.record);
       title = r.title;
@@ -203,6 +202,9 @@ class Page {
       if (sample) {
         const id = textOf(sample);
         out.push(`<p>Identifiers look like <a href="${this.recordLink(id, 'oai_dc')}"><code dir="auto">${esc(id)}</code></a> (OAI identifier format).</p>`);
+      } else if (tree) {
+        // Any other description container (branding, friends, eprints, rights…): its outline.
+        out.push(`<h2>About this repository: <code>${esc(tree.local)}</code></h2>`, readableMetadata(tree));
       }
     }
     return out.join('\n');

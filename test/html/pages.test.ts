@@ -192,6 +192,14 @@ describe('renderPage', () => {
     });
   }
 
+  it('shows a description container other than oai-identifier on the home page as an outline', () => {
+    const identify = { repositoryName: 'R', baseURL: 'http://localhost/oai', adminEmails: [], earliestDatestamp: 0, deletedRecord: 'persistent' as const, compression: [],
+      descriptions: ['<branding xmlns="http://www.openarchives.org/OAI/2.0/branding/"><collectionIcon><title>Our logo</title></collectionIcon></branding>'] };
+    const html = renderPage(input({ requestArgs: { verb: 'Identify' }, body: { kind: 'Identify', identify } }));
+    expect(html).to.contain('<h2>About this repository: <code>branding</code></h2>');
+    expect(html).to.contain('<span class="el">title</span> <span dir="auto">Our logo</span>');
+  });
+
   it('links every page to the raw XML of its request and has the request form', () => {
     const html = renderPage(input({ requestArgs: { verb: 'Identify' }, body: { kind: 'errors', errors: [{ code: 'badVerb', message: 'x' }] } }));
     expect(html).to.contain('<a class="raw-xml" href="/oai/xml?verb=Identify">');
