@@ -4,8 +4,6 @@
  * OAI-PMH answer; protocol errors are HTTP 200, only infrastructure failures
  * are HTTP errors (OAI-PMH 3.1.2.2).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import express from 'express';
 import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
@@ -13,8 +11,11 @@ import { decodeForm, handleRequest, itemCount } from '../lib/oai';
 import type { OaiResponse, ProviderContext } from '../lib/oai';
 import { renderResponse } from '../lib/xml/render';
 import { chooseCoding, encodeBody } from './http/encoding';
+import { prefersHtml } from './http/negotiate';
+import { formRedirect, pagePaths, sendPage } from './http/pages';
+import { poiRoute } from './http/poi';
+import type { PoiResolver } from './http/poi';
 import { isUnavailable } from './db/errors';
-import { projectPath } from './paths';
 
 /** What the app needs besides the protocol context. */
 export interface AppOptions {
@@ -25,8 +26,8 @@ export interface AppOptions {
   readonly maxInFlight: number;
   /** Seconds in Retry-After. */
   readonly retryAfter: number;
-  /** Resolves a POI path to a record, for `GET /poi/{namespace}/{local}` (identifier governance). */
-  readonly poi?: (namespace: string, local: string) => Promise<{ status: 303; location: string } | { status: 404 | 410 }>;
+  /** Resolves a POI path to a record, for `GET /poi/{namespace}/{local}` (identifier governance, with Signposting). */
+  readonly poi?: PoiResolver;
   /** The clock, in seconds. */
   readonly now?: () => number;
 }
@@ -40,18 +41,19 @@ export const MAX_REQUEST_BYTES = 64 * 1024;
  */
 export const MAX_QUERY_BYTES = 8 * 1024;
 
-const STYLESHEET = fs.readFileSync(projectPath('lib', 'xml', 'oai2.xsl'));
-
 /**
  * Builds the Express application. Routes: the OAI-PMH endpoint at the base
- * URL's path (GET and POST), its stylesheet beside it, `/healthz`, and the
- * POI resolver. Nothing on the HTTP side writes to the store.
+ * URL's path (GET and POST; a GET whose `Accept` prefers HTML gets a page,
+ * server/http/negotiate.ts), beside it `{endpoint}/xml` (the same answer,
+ * always XML, which every page links to) and `{endpoint}/form` (the pages'
+ * request form), `/healthz`, and the POI resolver. Nothing on the HTTP side
+ * writes to the store.
  */
 export function createApp(options: AppOptions): express.Express {
   const { ctx, logger } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const oaiPath = new URL(ctx.repository.baseURL).pathname || '/';
-  const xslPath = path.posix.join(path.posix.dirname(oaiPath), 'oai2.xsl');
+  const companions = pagePaths(oaiPath);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -83,7 +85,8 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
 
-  const oai = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  // `negotiate`: whether this route may answer a page; {endpoint}/xml never does.
+  const oai = (negotiate: boolean) => async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const started = process.hrtime.bigint();
     try {
       const raw = await rawArguments(req);
@@ -95,22 +98,26 @@ export function createApp(options: AppOptions): express.Express {
       const response = await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now());
       // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
       res.locals.oaiLogged = true;
-      await sendOai(req, res, response, xslPath, options.compressionLevel, ctx.repository.compression, logger);
+      // POST stays XML: a form-encoded POST is a harvester's request, and a page's links are all GETs.
+      if (negotiate && req.method === 'GET' && prefersHtml(req.headers.accept)) {
+        await sendPage(req, res, response, { ctx, oaiPath, compressionLevel: options.compressionLevel, now: now() });
+      } else {
+        await sendOai(req, res, response, negotiate, options.compressionLevel, ctx.repository.compression, logger);
+      }
       logRequest(logger, req, res, response, started, decoded.ok ? decoded.pairs : undefined);
     } catch (err) {
       next(err);
     }
   };
-  app.get(oaiPath, oai);
-  app.post(oaiPath, oai);
+  app.get(oaiPath, oai(true));
+  app.post(oaiPath, oai(true));
   // Only GET and POST exist here (OAI-PMH 3.1.1).
   app.all(oaiPath, (req, res) => {
     res.status(405).set('Allow', 'GET, POST').type('text/plain').send('Method not allowed.\n');
   });
 
-  app.get(xslPath, (_req, res) => {
-    res.type('text/xsl; charset=utf-8').set('Cache-Control', 'public, max-age=3600').send(STYLESHEET);
-  });
+  app.get(companions.xml, oai(false));
+  app.get(companions.form, formRedirect(oaiPath));
 
   app.get('/healthz', async (_req, res) => {
     try {
@@ -121,20 +128,7 @@ export function createApp(options: AppOptions): express.Express {
     }
   });
 
-  if (options.poi) {
-    const poi = options.poi;
-    app.get(/^\/poi\/([^/]+)\/(.+)$/, async (req, res, next) => {
-      try {
-        // The raw path, not Express's decoded params: a POI is compared as a string, escapes and all.
-        const m = /^\/poi\/([^/?]+)\/([^?]+)/.exec(req.originalUrl);
-        const answer = m ? await poi(m[1] as string, m[2] as string) : { status: 404 as const };
-        if (answer.status === 303) res.redirect(303, answer.location);
-        else res.status(answer.status).type('text/plain').send(answer.status === 410 ? 'Gone: this record was deleted.\n' : 'Not found.\n');
-      } catch (err) {
-        next(err);
-      }
-    });
-  }
+  if (options.poi) app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, options.poi));
 
   if (oaiPath !== '/') app.get('/', (_req, res) => res.redirect(302, `${oaiPath}?verb=Identify`));
 
@@ -202,17 +196,18 @@ async function sendOai(
   req: Request,
   res: Response,
   response: OaiResponse,
-  stylesheet: string,
+  negotiated: boolean,
   level: number,
   offered: readonly string[],
   logger: Logger,
 ): Promise<void> {
   // Corrupt stored XML is left out of the answer (lib/xml/render.ts) and logged for the operator.
   const onCorrupt = (where: string, reason: string): void => logger.error({ where, reason }, 'corrupt stored XML left out of a response');
-  const xml = Buffer.from(renderResponse(response, { stylesheet, onCorrupt }), 'utf8');
+  const xml = Buffer.from(renderResponse(response, { onCorrupt }), 'utf8');
   const coding = chooseCoding(req.headers['accept-encoding'], offered as ('gzip' | 'deflate')[]);
   const body = await encodeBody(xml, coding, level);
-  res.status(200).set('Content-Type', 'text/xml; charset=UTF-8').set('Vary', 'Accept-Encoding');
+  // The endpoint's answer depends on Accept (a page or XML), so caches must key on it too.
+  res.status(200).set('Content-Type', 'text/xml; charset=UTF-8').set('Vary', negotiated ? 'Accept, Accept-Encoding' : 'Accept-Encoding');
   if (coding !== 'identity') res.set('Content-Encoding', coding);
   res.set('Content-Length', String(body.length)).end(body);
 }

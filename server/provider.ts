@@ -19,6 +19,7 @@ import type { ProviderContext } from '../lib/oai';
 import type { ReadStore, Store } from '../lib/store';
 import type { RecordConversion } from '../lib/records/json-record';
 import { createApp } from './app';
+import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
@@ -42,7 +43,7 @@ export interface Provider {
 }
 
 /** Opens the store named by the configuration and migrates it. */
-export async function openProvider(config: Config, options: { logger?: Logger; clock?: () => number } = {}): Promise<Provider> {
+export async function openProvider(config: Config, options: { logger?: Logger; clock?: () => number; formats?: FormatRegistry } = {}): Promise<Provider> {
   const logger = options.logger ?? pino({ level: config.logLevel });
   if (databaseKind(config.databaseUrl) === 'sqlite') {
     const file = sqliteFilename(config.databaseUrl);
@@ -51,7 +52,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   const knex = createKnex(config.databaseUrl);
   await migrate(knex);
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
-  const formats = createFormatRegistry();
+  const formats = options.formats ?? createFormatRegistry();
   const store = new KnexStore({ knex, policy, formatChecks: createXsdChecks(formats), ...(options.clock && { clock: options.clock }) });
   const conversion = recordConversion(config, policy, formats);
   return {
@@ -102,15 +103,15 @@ export async function seedIfEmpty(p: Provider): Promise<number> {
  * Resolves `GET /poi/{namespace}/{local}` (issue 3): 303 to the record's
  * GetRecord, 404 for an unknown item, 410 for a deleted one.
  */
-export function poiResolver(store: ReadStore, baseUrl: string) {
-  return async (namespace: string, local: string): Promise<{ status: 303; location: string } | { status: 404 | 410 }> => {
+export function poiResolver(store: ReadStore, baseUrl: string): PoiResolver {
+  return async (namespace, local) => {
     const poi = `http://purl.org/poi/${namespace}/${local}`;
     const parsed = parsePoi(poi);
     if (!parsed.ok) return { status: 404 };
     const header = await store.getHeader(`oai:${namespace}:${local}`);
     if (!header) return { status: 404 };
     if (header.deleted) return { status: 410 };
-    return { status: 303, location: `${baseUrl}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${toRequestArgument(header.identifier)}` };
+    return { status: 303, location: `${baseUrl}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${toRequestArgument(header.identifier)}`, identifier: header.identifier };
   };
 }
 

@@ -33,8 +33,6 @@ const ROOT =
 
 /** Options of the writer. */
 export interface RenderOptions {
-  /** href of an XSLT stylesheet for browsers; harvesters ignore the processing instruction. */
-  readonly stylesheet?: string;
   /**
    * Told about every stored fragment left out because it is not a
    * well-formed XML element: `where` names it (an oai-identifier and prefix,
@@ -60,7 +58,6 @@ function safeFragment(xml: string, where: string, options: RenderOptions): strin
  */
 export function renderResponse(res: OaiResponse, options: RenderOptions = {}): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
-  if (options.stylesheet) out.push(`<?xml-stylesheet type="text/xsl" href="${escapeAttr(options.stylesheet)}"?>\n`);
   out.push(ROOT, '\n<responseDate>', formatDatestamp(res.responseDate), '</responseDate>\n<request');
   if (res.requestArgs) {
     for (const [k, v] of Object.entries(res.requestArgs)) {

@@ -25,6 +25,7 @@ import { openProvider, poiResolver, seedIfEmpty } from '../../server/provider';
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
 import type { Store } from '../../lib/store';
+import type { FormatRegistry } from '../../lib/formats/registry';
 import type { ProviderContext } from '../../lib/oai';
 import { freePort } from '../../harness/free-port';
 import { httpRequest } from '../../harness/http-request';
@@ -60,6 +61,8 @@ export interface TestProviderOptions {
   readonly pageSize?: number;
   readonly tokenLifetime?: number;
   readonly seed?: boolean;
+  /** The formats offered (default: the configured ones). */
+  readonly formats?: FormatRegistry;
   readonly app?: Partial<AppOptions>;
 }
 
@@ -104,7 +107,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
     OAI_PAGE_SIZE: String(options.pageSize ?? 100),
     OAI_TOKEN_LIFETIME: String(options.tokenLifetime ?? 172800),
   });
-  const p = await openProvider(config, { clock: () => clocks.writeNow });
+  const p = await openProvider(config, { clock: () => clocks.writeNow, ...(options.formats && { formats: options.formats }) });
   if (options.seed !== false) await seedIfEmpty(p);
   const ctx = await p.context();
   const app = createApp({

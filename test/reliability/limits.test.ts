@@ -165,7 +165,7 @@ describe('request limits', function () {
       { name: 'PATCH on the endpoint', method: 'PATCH', path: '/oai', status: 405 },
       { name: 'an unknown path', method: 'GET', path: '/admin', status: 404 },
       { name: 'a path traversal', method: 'GET', path: '/../../etc/passwd', status: 404 },
-      { name: 'an encoded path traversal next to the stylesheet', method: 'GET', path: '/..%2F..%2Fpackage.json', status: 404 },
+      { name: 'an encoded path traversal next to the endpoint', method: 'GET', path: '/..%2F..%2Fpackage.json', status: 404 },
       { name: 'a source file', method: 'GET', path: '/server/app.ts', status: 404 },
       { name: 'a POST to the health check', method: 'POST', path: '/healthz', status: 404 },
       { name: 'a POST to a POI', method: 'POST', path: '/poi/demo.oai-steward.org/report%2012', status: 404 },

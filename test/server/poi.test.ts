@@ -17,6 +17,7 @@ describe('GET /poi/{namespace}/{local}', () => {
       { name: 'an escaped id', internalId: 'C++ notes' },
       { name: 'a Fedora PID', internalId: 'demo:A-B.C_D%3AE' },
       { name: 'a non-ASCII id', internalId: '日本語資料' },
+      { name: 'an id holding "?" and "&", which a URL parser would take for a query', internalId: 'q?a=1&b=2' },
     ];
     for (const c of cases) {
       it(`redirects ${c.name} with 303 to a GetRecord that returns that record`, async () => {

@@ -1,0 +1,118 @@
+/**
+ * The HTML side of the endpoint: gathers what a page shows beyond the OAI
+ * answer (the home page's counts and sets, every format of a record), calls
+ * the pure renderer in lib/html, and sends the page with its security
+ * headers. Also the two helper routes every page links to: the raw XML of
+ * the same request, and the request form's target.
+ */
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Request, Response } from 'express';
+import { renderPage, requestFromForm, PAGE_CSS } from '../../lib/html';
+import type { HomeView, PagePaths } from '../../lib/html';
+import { decodeForm } from '../../lib/oai';
+import type { OaiResponse, ProviderContext } from '../../lib/oai';
+import { linkHeader } from '../../lib/signposting';
+import { oaiUrl } from '../../lib/oai-url';
+import { chooseCoding, encodeBody } from './encoding';
+import { itemLinks, loadItem, resolverPath } from './item';
+
+/**
+ * Content-Security-Policy of every page: nothing may load but the one
+ * inline stylesheet, allowed by its hash; forms go only to this server; no
+ * framing, no `<base>`. Pages have no script at all.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${crypto.createHash('sha256').update(PAGE_CSS).digest('base64')}'`,
+  "img-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Sets shown on the home page before "All sets". */
+const HOME_SETS = 50;
+
+/**
+ * The paths of the endpoint's companions: `{endpoint}/xml` (the raw XML of a request) and `{endpoint}/form`.
+ * Example: `pagePaths('/oai')` → `{ xml: '/oai/xml', form: '/oai/form' }`.
+ */
+export function pagePaths(oaiPath: string): { xml: string; form: string } {
+  return { xml: path.posix.join(oaiPath, 'xml'), form: path.posix.join(oaiPath, 'form') };
+}
+
+/** The query of a request URL, undecoded ('' when none). */
+function rawQuery(req: Request): string {
+  const q = req.originalUrl.indexOf('?');
+  return q < 0 ? '' : req.originalUrl.slice(q + 1);
+}
+
+/** The options {@link sendPage} needs from the app. */
+export interface PageOptions {
+  readonly ctx: ProviderContext;
+  readonly oaiPath: string;
+  readonly compressionLevel: number;
+  /** The clock, in seconds (the home page counts items up to now, as a harvest would). */
+  readonly now: number;
+}
+
+/**
+ * Renders an OAI answer as a page and sends it. Extra reads happen here,
+ * never in the renderer: the home page counts items per format and reads
+ * the first sets; the record page reads the item's other formats.
+ * Example: `await sendPage(req, res, await handleRequest(ctx, pairs, now), { ctx, oaiPath: '/oai', compressionLevel: 4, now })`.
+ */
+export async function sendPage(req: Request, res: Response, response: OaiResponse, o: PageOptions): Promise<void> {
+  const { ctx } = o;
+  const companions = pagePaths(o.oaiPath);
+  const query = rawQuery(req);
+  const paths: PagePaths = { endpoint: o.oaiPath, rawXml: query === '' ? companions.xml : `${companions.xml}?${query}`, form: companions.form };
+  const body = response.body;
+  let home: HomeView | undefined;
+  let link: string | undefined;
+  let item: Awaited<ReturnType<typeof loadItem>> = null;
+  if (body.kind === 'Identify') {
+    const formats = ctx.formats.all();
+    const counts = await Promise.all(formats.map(async (f) => ({ prefix: f.prefix, items: await ctx.store.count({ metadataPrefix: f.prefix, until: o.now }) })));
+    const [sets, setCount] = await Promise.all([ctx.store.listSets(null, HOME_SETS), ctx.store.countSets()]);
+    home = { counts, sets, setCount };
+  } else if (body.kind === 'GetRecord') {
+    const prefix = response.requestArgs?.metadataPrefix ?? 'oai_dc';
+    item = await loadItem(ctx, body.record.identifier, { prefix, record: body.record });
+    if (item) link = linkHeader(itemLinks(ctx, item));
+  }
+  const html = renderPage({
+    response,
+    repositoryName: ctx.repository.name,
+    paths,
+    formats: ctx.formats.all(),
+    ...(home && { home }),
+    ...(item && { item: { ...item, ...(item.poi !== null && { resolver: resolverPath(item.poi) }) } }),
+  });
+  const coding = chooseCoding(req.headers['accept-encoding'], ctx.repository.compression as ('gzip' | 'deflate')[]);
+  const encoded = await encodeBody(Buffer.from(html, 'utf8'), coding, o.compressionLevel);
+  res.status(200).set({
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': PAGE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'same-origin',
+    Vary: 'Accept, Accept-Encoding',
+  });
+  if (link !== undefined) res.set('Link', link);
+  if (coding !== 'identity') res.set('Content-Encoding', coding);
+  res.set('Content-Length', String(encoded.length)).end(encoded);
+}
+
+/**
+ * `GET {endpoint}/form`: the request form's fields → a 303 to the request
+ * they mean (lib/html/form.ts), so the address bar shows a clean OAI-PMH URL.
+ * Example: `app.get('/oai/form', formRedirect('/oai'))`; `?verb=Identify&set=` → 303 to `/oai?verb=Identify`.
+ */
+export function formRedirect(oaiPath: string) {
+  return (req: Request, res: Response): void => {
+    const decoded = decodeForm(rawQuery(req));
+    const args = decoded.ok ? requestFromForm(decoded.pairs) : [['verb', 'Identify'] as [string, string]];
+    res.redirect(303, oaiUrl(oaiPath, args));
+  };
+}
