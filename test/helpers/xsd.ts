@@ -96,14 +96,21 @@ function errorsAgainst(xml: string, schema: libxml.Document): string[] {
  */
 export function xsdErrors(xml: string, prefix: FormatPrefix = 'oai_dc'): string[] {
   if (prefix === 'oai_dc') return errorsAgainst(xml, loadSchema());
+  return errorsAgainst(xml, driver(`oai-pmh+${prefix}`, [...ENVELOPE, ...imports(prefix)]));
+}
+
+// oai_datacite's payload is xs:anyType (lax): the kernel-4 schema must be known for the resource inside to be checked.
+const ALSO: Partial<Record<FormatPrefix, FormatPrefix>> = { oai_datacite: 'datacite' };
+
+function imports(prefix: FormatPrefix): [string, string][] {
   const f = FORMAT_SCHEMAS[prefix];
-  return errorsAgainst(xml, driver(`oai-pmh+${prefix}`, [...ENVELOPE, [f.namespace, f.schema]]));
+  const also = ALSO[prefix];
+  return [[f.namespace, f.schema], ...(also ? imports(also) : [])];
 }
 
 /** The validation errors of one metadata element (a document whose root is the format's root element) against its format's schema; empty when valid. */
 export function validate(xml: string, prefix: FormatPrefix): string[] {
-  const f = FORMAT_SCHEMAS[prefix];
-  return errorsAgainst(xml, driver(prefix, [[f.namespace, f.schema]]));
+  return errorsAgainst(xml, driver(prefix, imports(prefix)));
 }
 
 /** Throws, with the errors and the start of the document, unless the response is XSD-valid. */
