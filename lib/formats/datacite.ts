@@ -36,7 +36,7 @@
  * DataCite has no plain-text place for), file URLs (DataCite describes the
  * resource, its DOI leads to the files).
  */
-import type { Agent, RecordFields } from '../records/fields';
+import type { Agent, FundingReference, RecordFields } from '../records/fields';
 import { ACCESS_RIGHTS } from '../records/vocabularies';
 import {
   contributors, creators, dcValues, doi, formats, publicationYear, publisher, titles,
@@ -60,18 +60,34 @@ export function dataciteLacks(record: RecordFields): string | null {
   return missing.length === 0 ? null : `DataCite kernel-4 needs ${missing.join(', ')}`;
 }
 
-function agent(kind: 'creator' | 'contributor', a: Agent, extra: readonly Attr[]): string {
+/**
+ * A DataCite `creator` or `contributor` element, in the kernel-4 namespace
+ * under `prefix` (`''` for DataCite itself, `'datacite:'` inside OpenAIRE).
+ * OpenAIRE v4's DataCite 4.1 copy has no affiliation identifier, so `ror`
+ * says whether ROR ids are written.
+ */
+export function agentElement(prefix: string, kind: 'creator' | 'contributor', a: Agent, ror: boolean, ...extra: Attr[]): string {
   const nameType = a.nameType === 'person' ? 'Personal' : a.nameType === 'organization' ? 'Organizational' : undefined;
-  return wrap(kind, [
-    leaf(`${kind}Name`, a.name, ['nameType', nameType]),
-    a.givenName !== undefined ? leaf('givenName', a.givenName) : '',
-    a.familyName !== undefined ? leaf('familyName', a.familyName) : '',
-    a.orcid !== undefined ? leaf('nameIdentifier', `https://orcid.org/${a.orcid}`, ['nameIdentifierScheme', 'ORCID'], ['schemeURI', 'https://orcid.org']) : '',
+  return wrap(`${prefix}${kind}`, [
+    leaf(`${prefix}${kind}Name`, a.name, ['nameType', nameType]),
+    a.givenName !== undefined ? leaf(`${prefix}givenName`, a.givenName) : '',
+    a.familyName !== undefined ? leaf(`${prefix}familyName`, a.familyName) : '',
+    a.orcid !== undefined ? leaf(`${prefix}nameIdentifier`, `https://orcid.org/${a.orcid}`, ['nameIdentifierScheme', 'ORCID'], ['schemeURI', 'https://orcid.org']) : '',
     ...(a.affiliations ?? []).map((af) =>
-      af.ror !== undefined
-        ? leaf('affiliation', af.name, ['affiliationIdentifier', af.ror], ['affiliationIdentifierScheme', 'ROR'], ['schemeURI', 'https://ror.org'])
-        : leaf('affiliation', af.name)),
+      ror && af.ror !== undefined
+        ? leaf(`${prefix}affiliation`, af.name, ['affiliationIdentifier', af.ror], ['affiliationIdentifierScheme', 'ROR'], ['schemeURI', 'https://ror.org'])
+        : leaf(`${prefix}affiliation`, af.name)),
   ], ...extra);
+}
+
+/** A DataCite `fundingReference` element (the same shape in kernel-4 and, in its own namespace, in OpenAIRE v4), under `prefix`. */
+export function fundingElement(prefix: string, f: FundingReference): string {
+  return wrap(`${prefix}fundingReference`, [
+    leaf(`${prefix}funderName`, f.funderName),
+    f.funderIdentifier ? leaf(`${prefix}funderIdentifier`, f.funderIdentifier.value, ['funderIdentifierType', f.funderIdentifier.type]) : '',
+    f.awardNumber !== undefined || f.awardUri !== undefined ? leaf(`${prefix}awardNumber`, f.awardNumber ?? '', ['awardURI', f.awardUri]) : '',
+    f.awardTitle !== undefined ? leaf(`${prefix}awardTitle`, f.awardTitle) : '',
+  ]);
 }
 
 /**
@@ -97,13 +113,13 @@ export function dataciteBody(record: RecordFields, ctx: CrosswalkContext): strin
   const rt = record.resourceType;
   return [
     leaf('identifier', primary, ['identifierType', 'DOI']),
-    wrap('creators', creators(record).map((c) => agent('creator', c, []))),
+    wrap('creators', creators(record).map((c) => agentElement('', 'creator', c, true))),
     wrap('titles', ts.map((t, i) => leaf('title', t, ['titleType', i === 0 ? undefined : 'AlternativeTitle']))),
     leaf('publisher', publisher(record) as string),
     leaf('publicationYear', publicationYear(record) as string),
     rt ? leaf('resourceType', rt.label, ['resourceTypeGeneral', rt.general]) : '',
     wrap('subjects', dcValues(record, 'subject').map((s) => leaf('subject', s))),
-    wrap('contributors', contributors(record).map((c) => agent('contributor', c, [['contributorType', c.type]]))),
+    wrap('contributors', contributors(record).map((c) => agentElement('', 'contributor', c, true, ['contributorType', c.type]))),
     wrap('dates', [
       dates.issued !== undefined ? leaf('date', dates.issued, ['dateType', 'Issued']) : '',
       dates.accepted !== undefined ? leaf('date', dates.accepted, ['dateType', 'Accepted']) : '',
@@ -117,12 +133,7 @@ export function dataciteBody(record: RecordFields, ctx: CrosswalkContext): strin
     wrap('formats', formats(record).map((f) => leaf('format', f))),
     wrap('rightsList', rights),
     wrap('descriptions', dcValues(record, 'description').map((d) => leaf('description', d, ['descriptionType', 'Abstract']))),
-    wrap('fundingReferences', (record.fundingReferences ?? []).map((f) => wrap('fundingReference', [
-      leaf('funderName', f.funderName),
-      f.funderIdentifier ? leaf('funderIdentifier', f.funderIdentifier.value, ['funderIdentifierType', f.funderIdentifier.type]) : '',
-      f.awardNumber !== undefined || f.awardUri !== undefined ? leaf('awardNumber', f.awardNumber ?? '', ['awardURI', f.awardUri]) : '',
-      f.awardTitle !== undefined ? leaf('awardTitle', f.awardTitle) : '',
-    ]))),
+    wrap('fundingReferences', (record.fundingReferences ?? []).map((f) => fundingElement('', f))),
   ].join('');
 }
 

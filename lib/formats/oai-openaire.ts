@@ -38,7 +38,8 @@
  * | dc.coverage                           | 19 dc:coverage                                                        |
  * | files                                 | 21 oaire:file/@accessRightsURI, @mimeType, @objectType (from the resource type) |
  */
-import type { Agent, RecordFields } from '../records/fields';
+import type { RecordFields } from '../records/fields';
+import { agentElement, fundingElement } from './datacite';
 import {
   ACCESS_RIGHTS, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES, type OpenAireResourceType,
 } from '../records/vocabularies';
@@ -47,7 +48,7 @@ import {
   type CrosswalkContext, type CrosswalkResult,
 } from './crosswalk';
 import type { MetadataFormat } from './registry';
-import { leaf, rootOpen, wrap, type Attr } from './xml-out';
+import { leaf, rootOpen, wrap } from './xml-out';
 
 export const OPENAIRE_NS = 'http://namespace.openaire.eu/schema/oaire/';
 export const OPENAIRE_SCHEMA = 'https://www.openaire.eu/schema/repo-lit/4.0/openaire.xsd';
@@ -82,17 +83,6 @@ export function openaireLacks(record: RecordFields, ctx: CrosswalkContext): stri
   return missing.length === 0 ? null : `OpenAIRE v4 needs ${missing.join(', ')}`;
 }
 
-function agent(kind: 'creator' | 'contributor', a: Agent, extra: readonly Attr[]): string {
-  const nameType = a.nameType === 'person' ? 'Personal' : a.nameType === 'organization' ? 'Organizational' : undefined;
-  return wrap(`datacite:${kind}`, [
-    leaf(`datacite:${kind}Name`, a.name, ['nameType', nameType]),
-    a.givenName !== undefined ? leaf('datacite:givenName', a.givenName) : '',
-    a.familyName !== undefined ? leaf('datacite:familyName', a.familyName) : '',
-    a.orcid !== undefined ? leaf('datacite:nameIdentifier', `https://orcid.org/${a.orcid}`, ['nameIdentifierScheme', 'ORCID'], ['schemeURI', 'https://orcid.org']) : '',
-    ...(a.affiliations ?? []).map((af) => leaf('datacite:affiliation', af.name)),
-  ], ...extra);
-}
-
 /**
  * Crosswalks a record to OpenAIRE v4, or says why the item lacks it.
  *
@@ -119,14 +109,9 @@ export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): C
   return [
     rootOpen('oaire:resource', [['xmlns:oaire', OPENAIRE_NS], ['xmlns:datacite', DATACITE_NS], ['xmlns:dc', DC_NS]], `${OPENAIRE_NS} ${OPENAIRE_SCHEMA}`),
     wrap('datacite:titles', ts.map((t, i) => leaf('datacite:title', t, ['titleType', i === 0 ? undefined : 'AlternativeTitle']))),
-    wrap('datacite:creators', creators(record).map((c) => agent('creator', c, []))),
-    wrap('datacite:contributors', contributors(record).map((c) => agent('contributor', c, [['contributorType', c.type === 'Translator' ? 'Other' : c.type]]))),
-    wrap('oaire:fundingReferences', (record.fundingReferences ?? []).map((f) => wrap('oaire:fundingReference', [
-      leaf('oaire:funderName', f.funderName),
-      f.funderIdentifier ? leaf('oaire:funderIdentifier', f.funderIdentifier.value, ['funderIdentifierType', f.funderIdentifier.type]) : '',
-      f.awardNumber !== undefined || f.awardUri !== undefined ? leaf('oaire:awardNumber', f.awardNumber ?? '', ['awardURI', f.awardUri]) : '',
-      f.awardTitle !== undefined ? leaf('oaire:awardTitle', f.awardTitle) : '',
-    ]))),
+    wrap('datacite:creators', creators(record).map((c) => agentElement('datacite:', 'creator', c, false))),
+    wrap('datacite:contributors', contributors(record).map((c) => agentElement('datacite:', 'contributor', c, false, ['contributorType', c.type === 'Translator' ? 'Other' : c.type]))),
+    wrap('oaire:fundingReferences', (record.fundingReferences ?? []).map((f) => fundingElement('oaire:', f))),
     wrap('datacite:alternateIdentifiers', alternates.map(([t, v]) => leaf('datacite:alternateIdentifier', v, ['alternateIdentifierType', t]))),
     wrap('datacite:relatedIdentifiers', (record.relatedIdentifiers ?? [])
       .filter((r) => OPENAIRE_RELATED_IDENTIFIER_TYPES.has(r.type) && OPENAIRE_RELATION_TYPES.has(r.relation))

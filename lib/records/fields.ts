@@ -249,6 +249,18 @@ function readDublinCore(raw: unknown, refuse: Refuse): DublinCore {
   return dc;
 }
 
+/** A refusal function that also says whether it has been called: an object with any refusal is left out. */
+function tracked(refuse: Refuse): { r: Refuse; failed: () => boolean } {
+  let failed = false;
+  return {
+    r: (field, reason) => {
+      failed = true;
+      refuse(field, reason);
+    },
+    failed: () => failed,
+  };
+}
+
 /** A non-empty string XML can carry, or a refusal. */
 function readText(v: unknown, path: string, refuse: Refuse): string | undefined {
   if (typeof v !== 'string' || v.trim() === '') {
@@ -310,11 +322,7 @@ const AGENT_KEYS = ['name', 'givenName', 'familyName', 'nameType', 'orcid', 'aff
 function readAgent(v: unknown, path: string, refuse: Refuse, contributor: boolean): Agent | Contributor | undefined {
   const o = readObject(v, path, contributor ? [...AGENT_KEYS, 'type'] : AGENT_KEYS, refuse);
   if (!o) return undefined;
-  let failed = false;
-  const r: Refuse = (f, reason) => {
-    failed = true;
-    refuse(f, reason);
-  };
+  const { r, failed } = tracked(refuse);
   const name = readText(o.name, `${path}.name`, r);
   const out: { -readonly [K in keyof Contributor]?: Contributor[K] } = {};
   if (name !== undefined) out.name = name;
@@ -357,17 +365,13 @@ function readAgent(v: unknown, path: string, refuse: Refuse, contributor: boolea
     const t = readEnum(o.type, `${path}.type`, DATACITE_CONTRIBUTOR_TYPES, r);
     if (t) out.type = t;
   }
-  return failed ? undefined : (out as Contributor);
+  return failed() ? undefined : (out as Contributor);
 }
 
 function readResourceType(v: unknown, refuse: Refuse): ResourceType | undefined {
   const o = readObject(v, 'resourceType', ['coar', 'general', 'label'], refuse);
   if (!o) return undefined;
-  let failed = false;
-  const r: Refuse = (f, reason) => {
-    failed = true;
-    refuse(f, reason);
-  };
+  const { r, failed } = tracked(refuse);
   let coar: string | undefined;
   if (o.coar !== undefined) {
     if (typeof o.coar !== 'string' || !o.coar.startsWith(COAR_RESOURCE_TYPE_PREFIX) || !/^c_[0-9a-z]+$/.test(o.coar.slice(COAR_RESOURCE_TYPE_PREFIX.length))) {
@@ -376,7 +380,7 @@ function readResourceType(v: unknown, refuse: Refuse): ResourceType | undefined 
   }
   const general = o.general === undefined ? undefined : readEnum(o.general, 'resourceType.general', DATACITE_RESOURCE_TYPES, r);
   const label = o.label === undefined ? undefined : readText(o.label, 'resourceType.label', r);
-  if (failed) return undefined;
+  if (failed()) return undefined;
   const known = coar === undefined ? undefined : COAR_TYPES.get(coar);
   const g = general ?? known?.datacite;
   if (g === undefined) {
@@ -428,11 +432,7 @@ function readDates(v: unknown, refuse: Refuse): RecordDates | undefined {
 function readFunding(v: unknown, path: string, refuse: Refuse): FundingReference | undefined {
   const o = readObject(v, path, ['funderName', 'funderIdentifier', 'awardNumber', 'awardUri', 'awardTitle'], refuse);
   if (!o) return undefined;
-  let failed = false;
-  const r: Refuse = (f, reason) => {
-    failed = true;
-    refuse(f, reason);
-  };
+  const { r, failed } = tracked(refuse);
   const funderName = readText(o.funderName, `${path}.funderName`, r);
   const out: { -readonly [K in keyof FundingReference]?: FundingReference[K] } = {};
   if (o.funderIdentifier !== undefined) {
@@ -456,18 +456,14 @@ function readFunding(v: unknown, path: string, refuse: Refuse): FundingReference
     const a = readText(o.awardTitle, `${path}.awardTitle`, r);
     if (a !== undefined) out.awardTitle = a;
   }
-  if (failed || funderName === undefined) return undefined;
+  if (failed() || funderName === undefined) return undefined;
   return { funderName, ...out };
 }
 
 function readRelated(v: unknown, path: string, refuse: Refuse): RelatedIdentifier | undefined {
   const o = readObject(v, path, ['identifier', 'type', 'relation', 'resourceTypeGeneral'], refuse);
   if (!o) return undefined;
-  let failed = false;
-  const r: Refuse = (f, reason) => {
-    failed = true;
-    refuse(f, reason);
-  };
+  const { r, failed } = tracked(refuse);
   const type = readEnum(o.type, `${path}.type`, DATACITE_RELATED_IDENTIFIER_TYPES, r);
   const relation = readEnum(o.relation, `${path}.relation`, DATACITE_RELATION_TYPES, r);
   const general = o.resourceTypeGeneral === undefined ? undefined : readEnum(o.resourceTypeGeneral, `${path}.resourceTypeGeneral`, DATACITE_RESOURCE_TYPES, r);
@@ -478,18 +474,14 @@ function readRelated(v: unknown, path: string, refuse: Refuse): RelatedIdentifie
     return { value: s };
   };
   const identifier = readChecked(o.identifier, `${path}.identifier`, r, check);
-  if (failed || type === undefined || relation === undefined || identifier === undefined) return undefined;
+  if (failed() || type === undefined || relation === undefined || identifier === undefined) return undefined;
   return { identifier, type, relation, ...(general !== undefined && { resourceTypeGeneral: general }) };
 }
 
 function readFile(v: unknown, path: string, refuse: Refuse): RecordFile | undefined {
   const o = readObject(v, path, ['url', 'mediaType', 'size', 'access'], refuse);
   if (!o) return undefined;
-  let failed = false;
-  const r: Refuse = (f, reason) => {
-    failed = true;
-    refuse(f, reason);
-  };
+  const { r, failed } = tracked(refuse);
   const url = readChecked(o.url, `${path}.url`, r, checkUrl);
   const out: { -readonly [K in keyof RecordFile]?: RecordFile[K] } = {};
   if (o.mediaType !== undefined) {
@@ -506,6 +498,6 @@ function readFile(v: unknown, path: string, refuse: Refuse): RecordFile | undefi
     const a = readAccessRight(o.access, `${path}.access`, r);
     if (a) out.access = a;
   }
-  if (failed || url === undefined) return undefined;
+  if (failed() || url === undefined) return undefined;
   return { url, ...out };
 }

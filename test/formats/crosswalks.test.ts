@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import * as libxml from 'libxmljs2';
 import { isNotOffered, type CrosswalkContext } from '../../lib/formats/crosswalk';
+import { deriveFormats } from '../../lib/formats/derive';
 import { BUILT_IN_FORMATS, createFormatRegistry, type MetadataFormat } from '../../lib/formats/registry';
 import { parseRecordFields, type RecordFields } from '../../lib/records/fields';
 import { SHAPES } from '../fixtures/formats/records';
@@ -163,5 +164,16 @@ describe('the built-in crosswalks', () => {
     expect(out('datacite')).to.contain('<nameIdentifier nameIdentifierScheme="ORCID" schemeURI="https://orcid.org">https://orcid.org/0000-0003-1983-9378</nameIdentifier>');
     expect(out('datacite')).to.contain('<affiliation affiliationIdentifier="https://ror.org/01tm6cn81" affiliationIdentifierScheme="ROR" schemeURI="https://ror.org">University of Gothenburg</affiliation>');
     expect(out('mods')).to.contain('<nameIdentifier type="orcid">https://orcid.org/0000-0003-1983-9378</nameIdentifier>');
+  });
+});
+
+describe('deriving every format of a record at once', () => {
+  it('gives the metadata of the formats the record has and the reason for each it lacks, leaving oai_dc to its own path', () => {
+    const record = fields({ id: 'x', dc: { title: 'T' } });
+    const d = deriveFormats(BUILT_IN_FORMATS, record, CTX);
+    expect(Object.keys(d.metadata)).to.deep.equal(['marc21', 'mods']);
+    expect(Object.keys(d.notOffered)).to.deep.equal(['oai_openaire', 'datacite', 'oai_datacite']);
+    expect(d.metadata.mods).to.equal(CROSSWALKED.find((f) => f.prefix === 'mods')!.fromRecord(record, CTX));
+    expect(d.notOffered.datacite).to.match(/^DataCite kernel-4 needs a DOI/);
   });
 });
