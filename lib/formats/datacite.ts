@@ -48,7 +48,7 @@ import { leaf, rootOpen, wrap, type Attr } from './xml-out';
 export const DATACITE_NS = 'http://datacite.org/schema/kernel-4';
 export const DATACITE_SCHEMA = 'http://schema.datacite.org/meta/kernel-4/metadata.xsd';
 
-/** Why a record cannot be a DataCite resource, or null when it can: the six mandatory properties. */
+/** Why a record cannot be a DataCite resource, or null when it can: the six mandatory properties. @example dataciteLacks({ dc: {} }) // 'DataCite kernel-4 needs a DOI, a creator, a title, …' */
 export function dataciteLacks(record: RecordFields): string | null {
   const missing: string[] = [];
   if (doi(record) === undefined) missing.push('a DOI');
@@ -65,6 +65,8 @@ export function dataciteLacks(record: RecordFields): string | null {
  * under `prefix` (`''` for DataCite itself, `'datacite:'` inside OpenAIRE).
  * OpenAIRE v4's DataCite 4.1 copy has no affiliation identifier, so `ror`
  * says whether ROR ids are written.
+ *
+ * @example agentElement('', 'creator', { name: 'A' }, true) // '<creator><creatorName>A</creatorName></creator>'
  */
 export function agentElement(prefix: string, kind: 'creator' | 'contributor', a: Agent, ror: boolean, ...extra: Attr[]): string {
   const nameType = a.nameType === 'person' ? 'Personal' : a.nameType === 'organization' ? 'Organizational' : undefined;
@@ -80,7 +82,11 @@ export function agentElement(prefix: string, kind: 'creator' | 'contributor', a:
   ], ...extra);
 }
 
-/** A DataCite `fundingReference` element (the same shape in kernel-4 and, in its own namespace, in OpenAIRE v4), under `prefix`. */
+/**
+ * A DataCite `fundingReference` element (the same shape in kernel-4 and, in its own namespace, in OpenAIRE v4), under `prefix`.
+ *
+ * @example fundingElement('', { funderName: 'F' }) // '<fundingReference><funderName>F</funderName></fundingReference>'
+ */
 export function fundingElement(prefix: string, f: FundingReference): string {
   return wrap(`${prefix}fundingReference`, [
     leaf(`${prefix}funderName`, f.funderName),
@@ -92,9 +98,9 @@ export function fundingElement(prefix: string, f: FundingReference): string {
 
 /**
  * The children of a kernel-4 `resource` for a record that has the mandatory
- * properties (check with `dataciteLacks` first); shared with oai_datacite.
+ * properties (check with `dataciteLacks` first).
  */
-export function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
+function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
   const primary = doi(record) as string;
   const ts = titles(record);
   const dates = record.dates ?? {};
@@ -137,7 +143,12 @@ export function dataciteBody(record: RecordFields, ctx: CrosswalkContext): strin
   ].join('');
 }
 
-/** The kernel-4 `resource` element with its namespace and schemaLocation, as DataCite's own examples write it. */
+/**
+ * The kernel-4 `resource` element with its namespace and schemaLocation, as DataCite's own examples write it,
+ * for a record `dataciteLacks` accepts; oai_datacite wraps it unaltered.
+ *
+ * @example dataciteResource(record, ctx) // '<resource xmlns="http://datacite.org/schema/kernel-4" …><identifier identifierType="DOI">…</resource>'
+ */
 export function dataciteResource(record: RecordFields, ctx: CrosswalkContext): string {
   return `${rootOpen('resource', [['xmlns', DATACITE_NS]], `${DATACITE_NS} ${DATACITE_SCHEMA}`)}${dataciteBody(record, ctx)}</resource>`;
 }

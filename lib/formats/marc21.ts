@@ -58,7 +58,7 @@ export const MARC21_SCHEMA = 'http://www.loc.gov/standards/marcxml/schema/MARC21
 /** One data field: tag, two indicators, subfields (code, value; undefined values left out). */
 type Field = readonly [tag: string, ind1: string, ind2: string, subfields: readonly (readonly [string, string | undefined])[]];
 
-/** Why a record cannot be a MARC record (no title), or null. */
+/** Why a record cannot be a MARC record (no title), or null. @example marc21Lacks({ dc: {} }) // 'MARC 21 needs a title (field 245)' */
 export function marc21Lacks(record: RecordFields): string | null {
   return titles(record).length === 0 ? 'MARC 21 needs a title (field 245)' : null;
 }

@@ -59,7 +59,7 @@ const RELATED_ID_TYPE: Partial<Record<RelatedIdentifier['type'], string>> = {
   DOI: 'doi', Handle: 'hdl', URN: 'urn', ARK: 'ark', URL: 'uri', PURL: 'uri', ISBN: 'isbn', ISSN: 'issn', EISSN: 'issn', LISSN: 'issn',
 };
 
-/** Why a record cannot be a MODS record (no title), or null. */
+/** Why a record cannot be a MODS record (no title), or null. @example modsLacks({ dc: { title: ['T'] } }) // null */
 export function modsLacks(record: RecordFields): string | null {
   return titles(record).length === 0 ? 'MODS needs a title (titleInfo)' : null;
 }

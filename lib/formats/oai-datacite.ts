@@ -23,7 +23,11 @@ export const OAI_DATACITE_SCHEMA = 'http://schema.datacite.org/oai/oai-1.1/oai.x
 /** The DataCite Metadata Schema version of the payload (schemas/datacite-4 is 4.7). */
 export const DATACITE_SCHEMA_VERSION = '4.7';
 
-/** Why an item cannot have oai_datacite (no data centre symbol, or not a DataCite resource), or null. */
+/**
+ * Why an item cannot have oai_datacite (no data centre symbol, or not a DataCite resource), or null.
+ *
+ * @example oaiDataciteLacks(record, { oaiIdentifier: 'oai:x.org:1', options: {} }) // 'oai_datacite needs a data centre symbol (option datacentreSymbol)'
+ */
 export function oaiDataciteLacks(record: RecordFields, ctx: CrosswalkContext): string | null {
   const symbol = ctx.options.datacentreSymbol;
   if (symbol === undefined || symbol.trim() === '') return 'oai_datacite needs a data centre symbol (option datacentreSymbol)';

@@ -73,7 +73,11 @@ function resourceIdentifier(record: RecordFields, ctx: CrosswalkContext): [type:
   return ctx.poi !== undefined ? ['PURL', ctx.poi] : undefined;
 }
 
-/** Why a record cannot be an OpenAIRE v4 resource, or null when it can. */
+/**
+ * Why a record cannot be an OpenAIRE v4 resource, or null when it can.
+ *
+ * @example openaireLacks({ dc: { title: ['T'] } }, { oaiIdentifier: 'oai:x.org:1', options: {} }) // 'OpenAIRE v4 needs a COAR resource type …, an access right, a DOI, Handle, URN, ARK, URL or POI'
+ */
 export function openaireLacks(record: RecordFields, ctx: CrosswalkContext): string | null {
   const missing: string[] = [];
   if (titles(record).length === 0) missing.push('a title');

@@ -42,7 +42,11 @@ export function empty(name: string, ...attributes: Attr[]): string {
   return `<${name}${attrs(attributes)}/>`;
 }
 
-/** The opening tag of a root element with its namespace declarations and schemaLocation. */
+/**
+ * The opening tag of a root element with its namespace declarations and schemaLocation.
+ *
+ * @example rootOpen('mods', [['xmlns', 'http://www.loc.gov/mods/v3']], 'http://www.loc.gov/mods/v3 http://www.loc.gov/standards/mods/v3/mods-3-7.xsd')
+ */
 export function rootOpen(name: string, namespaces: readonly Attr[], schemaLocation: string, ...attributes: Attr[]): string {
   return `<${name}${attrs(namespaces)} xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${escapeAttr(schemaLocation)}"${attrs(attributes)}>`;
 }

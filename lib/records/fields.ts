@@ -117,7 +117,7 @@ export interface RecordFields {
   /** Four digits. */
   readonly publicationYear?: string;
   readonly dates?: RecordDates;
-  /** An ISO 639-1 or ISO 639-2/3 code, lower case. */
+  /** An ISO 639-1 (two letters) or ISO 639-3 (three letters) code, lower case, as OpenAIRE v4 recommends. */
   readonly language?: string;
   readonly fundingReferences?: readonly FundingReference[];
   readonly relatedIdentifiers?: readonly RelatedIdentifier[];
@@ -205,7 +205,7 @@ export function parseRecordFields(rec: Obj, origin: RecordOrigin): { fields: Rec
     if (d) fields.dates = d;
   }
   if (rec.language !== undefined) {
-    if (typeof rec.language !== 'string' || !/^[a-z]{2,3}$/i.test(rec.language)) refuse('language', 'must be an ISO 639 language code (two or three letters)');
+    if (typeof rec.language !== 'string' || !/^[a-z]{2,3}$/i.test(rec.language)) refuse('language', 'must be an ISO 639-1 (two letters) or ISO 639-3 (three letters) language code');
     else fields.language = rec.language.toLowerCase();
   }
   const funding = list('fundingReferences', (v, p) => readFunding(v, p, refuse));

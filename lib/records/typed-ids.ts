@@ -124,7 +124,7 @@ export function checkIssn(s: string): Checked {
   return ok(`${d.slice(0, 4)}-${d.slice(4)}`);
 }
 
-/** Checks a value against the scheme of a typed identifier. */
+/** Checks a value against the scheme of a typed identifier. @example checkIdentifier('ISSN', '03178471') // { value: '0317-8471' } */
 export function checkIdentifier(type: IdentifierType, s: string): Checked {
   switch (type) {
     case 'DOI': return checkDoi(s);

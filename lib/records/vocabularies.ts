@@ -181,6 +181,8 @@ export const COAR_TYPES: ReadonlyMap<string, CoarType> = new Map(
 /**
  * For a record typed only by DataCite `resourceTypeGeneral`: the MARC
  * Leader/06 and MODS typeOfResource of that general type.
+ *
+ * @example typeOfGeneral('Software') // { leader06: 'm', typeOfResource: 'software, multimedia' }
  */
 export function typeOfGeneral(general: DataCiteResourceType): { leader06: string; typeOfResource: string } {
   switch (general) {

@@ -134,7 +134,7 @@ describe('the typed record parser', () => {
     const r = parse({ publisher: '', language: 'x', files: [{ url: 'no' }] });
     expect(r).to.have.property('refusals').that.deep.equals([
       { internalId: 'r1', source: 'records.ndjson:3', field: 'publisher', reason: 'must be a non-empty string' },
-      { internalId: 'r1', source: 'records.ndjson:3', field: 'language', reason: 'must be an ISO 639 language code (two or three letters)' },
+      { internalId: 'r1', source: 'records.ndjson:3', field: 'language', reason: 'must be an ISO 639-1 (two letters) or ISO 639-3 (three letters) language code' },
       { internalId: 'r1', source: 'records.ndjson:3', field: 'files[0].url', reason: '"no": not an absolute URL' },
     ]);
   });
