@@ -37,6 +37,13 @@
  * | license                               | 18 oaire:licenseCondition/@uri                                        |
  * | dc.coverage                           | 19 dc:coverage                                                        |
  * | files                                 | 21 oaire:file/@accessRightsURI, @mimeType, @objectType (from the resource type) |
+ *
+ * The guidelines take alternateIdentifierType from their relatedIdentifierType
+ * list (vocab_alternateidentifiertype), which has PURL for the POI but no
+ * entry for an oai-identifier: "OAI" is schema-valid (the attribute is free
+ * text in openaire.xsd) but outside that recommended list. It is written so
+ * that every format carries the item's oai-identifier; drop it here if the
+ * OpenAIRE validator objects.
  */
 import type { RecordFields } from '../records/fields';
 import { agentElement, fundingElement } from './datacite';
