@@ -50,5 +50,6 @@ export const oaiDc: MetadataFormat = {
   prefix: 'oai_dc',
   schema: OAI_DC_SCHEMA,
   namespace: OAI_DC_NS,
+  builtIn: true,
   fromDublinCore: dublinCoreToOaiDc,
 };

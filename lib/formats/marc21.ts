@@ -1,0 +1,154 @@
+/**
+ * `marc21`: MARC 21 bibliographic records in MARCXML (namespace
+ * http://www.loc.gov/MARC21/slim, schemas/marcxml/MARC21slim.xsd), following
+ * the Library of Congress "Dublin Core to MARC Crosswalk"
+ * (https://www.loc.gov/marc/dccross.html) for the Dublin Core fields, and the
+ * MARC 21 Format for Bibliographic Data for the structured ones.
+ *
+ * An item has this format when its record has a title: field 245 is the one
+ * field every MARC bibliographic record carries.
+ *
+ * The leader is "     n?m a22     3u 4500": record length and base address
+ * left blank (MARCXML does not need them), status n (new), type of record
+ * (Leader/06) from the resource type (vocabularies.ts), bibliographic level
+ * m, Unicode (a), encoding level 3 (abbreviated), descriptive form u.
+ * Fields are written in tag order.
+ *
+ * | record                                     | MARC 21                                                        |
+ * |--------------------------------------------|----------------------------------------------------------------|
+ * | identifiers ISBN                           | 020 ## $a                                                      |
+ * | identifiers ISSN                           | 022 ## $a                                                      |
+ * | identifiers DOI, Handle, URN               | 024 7# $a $2 doi / hdl / urn                                   |
+ * | the POI                                    | 024 7# $a $2 uri                                               |
+ * | identifiers ARK, the oai-identifier, other dc.identifier | 024 8# $a (LoC: Identifier → 024 8#)              |
+ * | language                                   | 041 #7 $a $2 iso639-1 (two letters) / iso639-3 (three)          |
+ * | dc.title                                   | 245 00 $a the first (LoC: Title → 245 00); 246 33 $a the others |
+ * | publisher (else dc.publisher), publicationYear (else dates, dc.date) | 260 ## $b $c (LoC: Publisher → 260 $b, Date → 260 $c) |
+ * | dc.coverage                                | 500 ## $a (LoC: Coverage → 500)                                 |
+ * | accessRights, dates.embargoEnd             | 506 0# (open) or 1# $a label $g embargo end $u COAR URI          |
+ * | dc.description                             | 520 ## $a (LoC: Description → 520)                              |
+ * | fundingReferences                          | 536 ## $a funder $c award number                               |
+ * | dc.rights; license                         | 540 ## $a (LoC: Rights → 540); 540 ## $u licence URI            |
+ * | dc.language                                | 546 ## $a (LoC: Language → 546)                                 |
+ * | dc.subject                                 | 653 ## $a (LoC: Subject → 653)                                  |
+ * | resourceType                               | 655 #7 $a marcgt term $2 marcgt, else the label $2 local, $0 the COAR URI |
+ * | dc.type                                    | 655 #7 $a $2 local (LoC: Type → 655 #7 $2 local)                |
+ * | creators (else dc.creator)                 | 720 1# (person), 2# (organization) or ## $a $e author (LoC: Creator → 720) |
+ * | contributors (else dc.contributor)         | 720 $a $e the contributor type in lower case (LoC: Contributor → 720) |
+ * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $x (ISSN) or $o                                          |
+ * | dc.source                                  | 786 0# $n (LoC: Source → 786 0# $n)                             |
+ * | dc.relation; other relatedIdentifiers      | 787 0# $n (LoC: Relation → 787 0# $n); 787 08 $i relation $o identifier |
+ * | identifiers URL; files; dc.format          | 856 40 $u (LoC: Identifier as URI → 856 $u); $u $q media type $s size; $q (LoC: Format → 856 $q) |
+ *
+ * Not carried: ORCID iDs and affiliations (720 has no subfield for them),
+ * award titles and funder identifiers, accepted/available dates.
+ */
+import type { Agent, RecordFields } from '../records/fields';
+import { ACCESS_RIGHTS } from '../records/vocabularies';
+import {
+  bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, otherDcIdentifiers, publicationYear,
+  publisher, titles, type CrosswalkContext, type CrosswalkResult,
+} from './crosswalk';
+import type { MetadataFormat } from './registry';
+import { leaf, rootOpen, wrap } from './xml-out';
+
+export const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
+export const MARC21_SCHEMA = 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd';
+
+/** One data field: tag, two indicators, subfields (code, value; undefined values left out). */
+type Field = readonly [tag: string, ind1: string, ind2: string, subfields: readonly (readonly [string, string | undefined])[]];
+
+/** Why a record cannot be a MARC record (no title), or null. @example marc21Lacks({ dc: {} }) // 'MARC 21 needs a title (field 245)' */
+export function marc21Lacks(record: RecordFields): string | null {
+  return titles(record).length === 0 ? 'MARC 21 needs a title (field 245)' : null;
+}
+
+function agentField(a: Agent, role: string): Field {
+  const ind1 = a.nameType === 'person' ? '1' : a.nameType === 'organization' ? '2' : ' ';
+  return ['720', ind1, ' ', [['a', a.name], ['e', role]]];
+}
+
+/**
+ * Crosswalks a record to a MARCXML record, or says why the item lacks it.
+ *
+ * @example
+ * recordToMarc21({ dc: { title: ['T'] } }, { oaiIdentifier: 'oai:x.org:1', options: {} })
+ * // → '<record xmlns="http://www.loc.gov/MARC21/slim" …><leader>     nam a22     3u 4500</leader>…<datafield tag="245" ind1="0" ind2="0"><subfield code="a">T</subfield></datafield></record>'
+ */
+export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): CrosswalkResult {
+  const lacks = marc21Lacks(record);
+  if (lacks !== null) return { notOffered: lacks };
+  const fields: Field[] = [];
+  for (const v of identifiersOf(record, 'ISBN')) fields.push(['020', ' ', ' ', [['a', v]]]);
+  for (const v of identifiersOf(record, 'ISSN')) fields.push(['022', ' ', ' ', [['a', v]]]);
+  for (const [type, source] of [['DOI', 'doi'], ['Handle', 'hdl'], ['URN', 'urn']] as const) {
+    for (const v of identifiersOf(record, type)) fields.push(['024', '7', ' ', [['a', v], ['2', source]]]);
+  }
+  if (ctx.poi !== undefined) fields.push(['024', '7', ' ', [['a', ctx.poi], ['2', 'uri']]]);
+  for (const v of [...identifiersOf(record, 'ARK'), ctx.oaiIdentifier]) fields.push(['024', '8', ' ', [['a', v]]]);
+  const urls = identifiersOf(record, 'URL');
+  for (const v of otherDcIdentifiers(record, ctx)) {
+    if (/^https?:\/\//.test(v)) urls.push(v);
+    else fields.push(['024', '8', ' ', [['a', v]]]);
+  }
+  if (record.language !== undefined) fields.push(['041', ' ', '7', [['a', record.language], ['2', record.language.length === 2 ? 'iso639-1' : 'iso639-3']]]);
+  const [title, ...others] = titles(record);
+  fields.push(['245', '0', '0', [['a', title]]]);
+  for (const t of others) fields.push(['246', '3', '3', [['a', t]]]);
+  const pub = publisher(record);
+  const date = publicationYear(record) ?? dcValues(record, 'date')[0];
+  if (pub !== undefined || date !== undefined) fields.push(['260', ' ', ' ', [['b', pub], ['c', date]]]);
+  for (const c of dcValues(record, 'coverage')) fields.push(['500', ' ', ' ', [['a', c]]]);
+  if (record.accessRights !== undefined) {
+    const a = ACCESS_RIGHTS[record.accessRights];
+    // MARC 506 first indicator: 0 no restrictions, 1 restrictions apply.
+    fields.push(['506', record.accessRights === 'open' ? '0' : '1', ' ', [['a', a.label], ['g', record.dates?.embargoEnd], ['u', a.uri]]]);
+  }
+  for (const d of dcValues(record, 'description')) fields.push(['520', ' ', ' ', [['a', d]]]);
+  for (const f of record.fundingReferences ?? []) fields.push(['536', ' ', ' ', [['a', f.funderName], ['c', f.awardNumber]]]);
+  for (const r of dcValues(record, 'rights')) fields.push(['540', ' ', ' ', [['a', r]]]);
+  if (record.license !== undefined) fields.push(['540', ' ', ' ', [['u', record.license]]]);
+  for (const l of dcValues(record, 'language')) fields.push(['546', ' ', ' ', [['a', l]]]);
+  for (const s of dcValues(record, 'subject')) fields.push(['653', ' ', ' ', [['a', s]]]);
+  if (record.resourceType) {
+    const c = coarType(record);
+    const term = c?.marcgt;
+    fields.push(['655', ' ', '7', [['a', term ?? record.resourceType.label], ['2', term !== undefined ? 'marcgt' : 'local'], ['0', record.resourceType.coar]]]);
+  }
+  for (const t of dcValues(record, 'type')) fields.push(['655', ' ', '7', [['a', t], ['2', 'local']]]);
+  for (const c of creators(record)) fields.push(agentField(c, 'author'));
+  for (const c of contributors(record)) fields.push(agentField(c, c.type.toLowerCase()));
+  for (const r of record.relatedIdentifiers ?? []) {
+    if (r.relation === 'IsPartOf' || r.relation === 'IsPublishedIn') {
+      const issn = r.type === 'ISSN' || r.type === 'EISSN' || r.type === 'LISSN';
+      fields.push(['773', '0', '8', [[issn ? 'x' : 'o', r.identifier]]]);
+    } else fields.push(['787', '0', '8', [['i', r.relation], ['o', r.identifier]]]);
+  }
+  for (const s of dcValues(record, 'source')) fields.push(['786', '0', ' ', [['n', s]]]);
+  for (const r of dcValues(record, 'relation')) fields.push(['787', '0', ' ', [['n', r]]]);
+  for (const u of urls) fields.push(['856', '4', '0', [['u', u]]]);
+  for (const f of record.files ?? []) fields.push(['856', '4', '0', [['u', f.url], ['q', f.mediaType], ['s', f.size?.toString()]]]);
+  for (const f of dcValues(record, 'format')) fields.push(['856', '4', '0', [['q', f]]]);
+
+  // MARC fields in tag order; a stable sort keeps the order above within one tag.
+  fields.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const leader = `     n${bibliographicType(record).leader06}m a22     3u 4500`;
+  return (
+    rootOpen('record', [['xmlns', MARC21_NS]], `${MARC21_NS} ${MARC21_SCHEMA}`, ['type', 'Bibliographic']) +
+    leaf('leader', leader) +
+    fields.map(([tag, ind1, ind2, subs]) =>
+      wrap('datafield', subs.flatMap(([code, v]) => (v === undefined ? [] : [leaf('subfield', v, ['code', code])])), ['tag', tag], ['ind1', ind1], ['ind2', ind2]),
+    ).join('') +
+    '</record>'
+  );
+}
+
+/** The marc21 entry of the format registry. */
+export const marc21: MetadataFormat = {
+  prefix: 'marc21',
+  schema: MARC21_SCHEMA,
+  namespace: MARC21_NS,
+  builtIn: true,
+  fromRecord: recordToMarc21,
+  lacks: marc21Lacks,
+};

@@ -1,0 +1,166 @@
+/**
+ * `mods`: MODS 3.7 (namespace http://www.loc.gov/mods/v3,
+ * schemas/mods-3.7/mods-3-7.xsd), following the Library of Congress
+ * "Dublin Core Metadata Element Set Mapping to MODS Version 3"
+ * (https://www.loc.gov/standards/mods/dcsimple-mods.html) for the Dublin Core
+ * fields and the MODS 3.7 User Guidelines for the structured ones.
+ *
+ * An item has this format when its record has a title: MODS needs at least
+ * one element, and a record without `titleInfo` identifies nothing.
+ *
+ * | record                                   | MODS 3.7                                                          |
+ * |------------------------------------------|-------------------------------------------------------------------|
+ * | dc.title                                 | titleInfo/title (the others titleInfo/@type="alternative")        |
+ * | creators (else dc.creator)               | name/@type personal or corporate: namePart (given, family, else the whole name), displayForm, nameIdentifier/@type="orcid", affiliation, role/roleTerm "creator" (LoC: creator → name, role creator) |
+ * | contributors (else dc.contributor)       | name …, role/roleTerm the contributor type in lower case (LoC: contributor → name) |
+ * | resourceType                             | typeOfResource (vocabularies.ts); genre/@authority="marcgt"; genre with the COAR @authorityURI and @valueURI |
+ * | dc.type                                  | genre (LoC: type → genre when not a DCMI Type)                     |
+ * | publisher (else dc.publisher)            | originInfo/publisher (LoC: publisher → originInfo/publisher)      |
+ * | dates issued (else publicationYear, else dc.date) | originInfo/dateIssued/@encoding="w3cdtf" @keyDate="yes" (LoC: date → originInfo/dateIssued) |
+ * | dates accepted, available                | originInfo/dateOther/@type accepted, available (w3cdtf)          |
+ * | language                                 | language/languageTerm/@type="code" @authority rfc5646 (two letters) or iso639-3 |
+ * | dc.language                              | language/languageTerm/@type="text" (LoC: language → languageTerm)  |
+ * | files mediaType, dc.format               | physicalDescription/internetMediaType; physicalDescription/form (LoC: format → physicalDescription) |
+ * | dc.description                           | abstract (LoC: description → abstract)                             |
+ * | dc.subject; dc.coverage                  | subject/topic; subject/geographic (LoC: coverage → subject)        |
+ * | identifiers; the oai-identifier; the POI; other dc.identifier | identifier/@type doi, hdl, urn, ark, uri, isbn, issn; @type="oai"; @type="uri"; untyped (LoC: identifier → identifier) |
+ * | identifiers URL; files                   | location/url/@access "object in context"; location/url/@access "raw object" |
+ * | dc.source                                | relatedItem/@type="original" titleInfo/title (LoC: source → relatedItem original) |
+ * | dc.relation; relatedIdentifiers          | relatedItem titleInfo/title (LoC: relation → relatedItem); relatedItem/@type from the relation (host, constituent, otherVersion, …) or @otherType, identifier/@type |
+ * | dc.rights; license                       | accessCondition/@type="use and reproduction" (LoC: rights → accessCondition); with @xlink:href the licence URI |
+ * | accessRights, dates.embargoEnd           | accessCondition/@type="restriction on access" @xlink:href the COAR URI, text the label (and "until" the embargo end) |
+ * | fundingReferences                        | note/@type="funding": funder, award number, award title            |
+ */
+import type { Agent, RecordFields, RelatedIdentifier } from '../records/fields';
+import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX } from '../records/vocabularies';
+import {
+  bibliographicType, coarType, contributors, creators, dcValues, formats, otherDcIdentifiers, publicationYear,
+  publisher, titles, type CrosswalkContext, type CrosswalkResult,
+} from './crosswalk';
+import type { MetadataFormat } from './registry';
+import { leaf, rootOpen, wrap } from './xml-out';
+
+export const MODS_NS = 'http://www.loc.gov/mods/v3';
+export const MODS_SCHEMA = 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+
+// MODS identifier/@type: the Standard Identifier Source Codes the MODS guidelines point to.
+const ID_TYPE = { DOI: 'doi', Handle: 'hdl', URN: 'urn', ARK: 'ark', URL: 'uri', ISBN: 'isbn', ISSN: 'issn' } as const;
+
+// relatedItem/@type for a DataCite relation, where MODS has one; the others go in @otherType.
+const RELATED_TYPE: Partial<Record<RelatedIdentifier['relation'], string>> = {
+  IsPartOf: 'host', IsPublishedIn: 'host', HasPart: 'constituent', Continues: 'preceding', IsContinuedBy: 'succeeding',
+  IsVersionOf: 'otherVersion', HasVersion: 'otherVersion', IsNewVersionOf: 'otherVersion', IsPreviousVersionOf: 'otherVersion',
+  IsVariantFormOf: 'original', IsOriginalFormOf: 'otherFormat', IsDerivedFrom: 'original', References: 'references',
+  Cites: 'references', IsReferencedBy: 'isReferencedBy', IsCitedBy: 'isReferencedBy', Reviews: 'reviewOf',
+};
+
+const RELATED_ID_TYPE: Partial<Record<RelatedIdentifier['type'], string>> = {
+  DOI: 'doi', Handle: 'hdl', URN: 'urn', ARK: 'ark', URL: 'uri', PURL: 'uri', ISBN: 'isbn', ISSN: 'issn', EISSN: 'issn', LISSN: 'issn',
+};
+
+/** Why a record cannot be a MODS record (no title), or null. @example modsLacks({ dc: { title: ['T'] } }) // null */
+export function modsLacks(record: RecordFields): string | null {
+  return titles(record).length === 0 ? 'MODS needs a title (titleInfo)' : null;
+}
+
+function name(a: Agent, role: string): string {
+  const type = a.nameType === 'person' ? 'personal' : a.nameType === 'organization' ? 'corporate' : undefined;
+  const parts = a.givenName !== undefined || a.familyName !== undefined
+    ? [
+      a.familyName !== undefined ? leaf('namePart', a.familyName, ['type', 'family']) : '',
+      a.givenName !== undefined ? leaf('namePart', a.givenName, ['type', 'given']) : '',
+      leaf('displayForm', a.name),
+    ]
+    : [leaf('namePart', a.name)];
+  return wrap('name', [
+    ...parts,
+    a.orcid !== undefined ? leaf('nameIdentifier', `https://orcid.org/${a.orcid}`, ['type', 'orcid']) : '',
+    ...(a.affiliations ?? []).map((af) => leaf('affiliation', af.name)),
+    wrap('role', [leaf('roleTerm', role, ['type', 'text'])]),
+  ], ['type', type]);
+}
+
+/**
+ * Crosswalks a record to a MODS 3.7 record, or says why the item lacks it.
+ *
+ * @example
+ * recordToMods({ dc: { title: ['T'] } }, { oaiIdentifier: 'oai:x.org:1', options: {} })
+ * // → '<mods xmlns="http://www.loc.gov/mods/v3" … version="3.7"><titleInfo><title>T</title></titleInfo>…</mods>'
+ */
+export function recordToMods(record: RecordFields, ctx: CrosswalkContext): CrosswalkResult {
+  const lacks = modsLacks(record);
+  if (lacks !== null) return { notOffered: lacks };
+  const ts = titles(record);
+  const rt = record.resourceType;
+  const coar = coarType(record);
+  const dates = record.dates ?? {};
+  const issued = dates.issued ?? publicationYear(record);
+  const w3cdtf = (d: string): string | undefined => (/^\d{4}(?:-\d{2}(?:-\d{2})?)?$/.test(d) ? 'w3cdtf' : undefined);
+  const dcDates = issued === undefined ? dcValues(record, 'date') : [];
+  const pub = publisher(record);
+  const access = record.accessRights === undefined ? undefined : ACCESS_RIGHTS[record.accessRights];
+  const urls = (record.identifiers ?? []).filter((i) => i.type === 'URL').map((i) => i.value);
+  const otherIds = otherDcIdentifiers(record, ctx);
+  return [
+    rootOpen('mods', [['xmlns', MODS_NS], ['xmlns:xlink', XLINK_NS]], `${MODS_NS} ${MODS_SCHEMA}`, ['version', '3.7']),
+    ...ts.map((t, i) => wrap('titleInfo', [leaf('title', t)], ['type', i === 0 ? undefined : 'alternative'])),
+    ...creators(record).map((c) => name(c, 'creator')),
+    ...contributors(record).map((c) => name(c, c.type === 'Other' ? 'contributor' : c.type.toLowerCase())),
+    rt !== undefined || dcValues(record, 'type').length > 0 ? leaf('typeOfResource', bibliographicType(record).typeOfResource) : '',
+    coar?.marcgt !== undefined ? leaf('genre', coar.marcgt, ['authority', 'marcgt']) : '',
+    rt?.coar !== undefined ? leaf('genre', rt.label, ['authorityURI', COAR_RESOURCE_TYPE_PREFIX], ['valueURI', rt.coar]) : rt !== undefined ? leaf('genre', rt.label) : '',
+    ...dcValues(record, 'type').map((t) => leaf('genre', t)),
+    wrap('originInfo', [
+      pub !== undefined ? leaf('publisher', pub) : '',
+      issued !== undefined ? leaf('dateIssued', issued, ['encoding', w3cdtf(issued)], ['keyDate', 'yes']) : '',
+      ...dcDates.map((d, i) => leaf('dateIssued', d, ['encoding', w3cdtf(d)], ['keyDate', i === 0 ? 'yes' : undefined])),
+      dates.accepted !== undefined ? leaf('dateOther', dates.accepted, ['type', 'accepted'], ['encoding', 'w3cdtf']) : '',
+      dates.available !== undefined ? leaf('dateOther', dates.available, ['type', 'available'], ['encoding', 'w3cdtf']) : '',
+    ]),
+    record.language !== undefined
+      ? wrap('language', [leaf('languageTerm', record.language, ['type', 'code'], ['authority', record.language.length === 2 ? 'rfc5646' : 'iso639-3'])])
+      : '',
+    ...dcValues(record, 'language').map((l) => wrap('language', [leaf('languageTerm', l, ['type', 'text'])])),
+    wrap('physicalDescription', [
+      ...formats(record).map((f) => (/^[\w.+-]+\/[\w.+-]+$/.test(f) ? leaf('internetMediaType', f) : leaf('form', f))),
+    ]),
+    ...dcValues(record, 'description').map((d) => leaf('abstract', d)),
+    ...dcValues(record, 'subject').map((s) => wrap('subject', [leaf('topic', s)])),
+    ...dcValues(record, 'coverage').map((c) => wrap('subject', [leaf('geographic', c)])),
+    ...(record.identifiers ?? []).map((i) => leaf('identifier', i.value, ['type', ID_TYPE[i.type]])),
+    leaf('identifier', ctx.oaiIdentifier, ['type', 'oai']),
+    ctx.poi !== undefined ? leaf('identifier', ctx.poi, ['type', 'uri']) : '',
+    ...otherIds.map((v) => leaf('identifier', v)),
+    wrap('location', [
+      ...urls.map((u) => leaf('url', u, ['access', 'object in context'])),
+      ...(record.files ?? []).map((f) => leaf('url', f.url, ['access', 'raw object'])),
+    ]),
+    ...dcValues(record, 'source').map((s) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', s)])], ['type', 'original'])),
+    ...dcValues(record, 'relation').map((r) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', r)])])),
+    ...(record.relatedIdentifiers ?? []).map((r) => {
+      const type = RELATED_TYPE[r.relation];
+      return wrap('relatedItem', [leaf('identifier', r.identifier, ['type', RELATED_ID_TYPE[r.type] ?? r.type])],
+        ['type', type], ['otherType', type === undefined ? r.relation : undefined]);
+    }),
+    ...dcValues(record, 'rights').map((r) => leaf('accessCondition', r, ['type', 'use and reproduction'])),
+    record.license !== undefined ? leaf('accessCondition', record.license, ['type', 'use and reproduction'], ['xlink:href', record.license]) : '',
+    access !== undefined
+      ? leaf('accessCondition', dates.embargoEnd !== undefined ? `${access.label} until ${dates.embargoEnd}` : access.label,
+        ['type', 'restriction on access'], ['xlink:href', access.uri])
+      : '',
+    ...(record.fundingReferences ?? []).map((f) =>
+      leaf('note', [f.funderName, f.awardNumber, f.awardTitle].filter((x) => x !== undefined).join(', '), ['type', 'funding'])),
+    '</mods>',
+  ].join('');
+}
+
+/** The mods entry of the format registry. */
+export const mods: MetadataFormat = {
+  prefix: 'mods',
+  schema: MODS_SCHEMA,
+  namespace: MODS_NS,
+  builtIn: true,
+  fromRecord: recordToMods,
+  lacks: modsLacks,
+};

@@ -1,0 +1,224 @@
+/**
+ * Typed identifiers of a record and of the people, organisations and funders
+ * it names: each scheme's syntax, check digits where the scheme has them, and
+ * one normalized form, so every crosswalk writes the same spelling.
+ *
+ * Pure: no I/O, no network (nothing is resolved).
+ */
+
+/** A normalized value, or the reason the input is not one. */
+export type Checked = { readonly value: string } | { readonly error: string };
+
+/** The identifier schemes a record's `identifiers` may carry. */
+export const IDENTIFIER_TYPES = ['DOI', 'Handle', 'URN', 'ARK', 'URL', 'ISBN', 'ISSN'] as const;
+export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
+
+const ok = (value: string): Checked => ({ value });
+const bad = (error: string): Checked => ({ error });
+
+/**
+ * A DOI (ISO 26324; DOI Handbook 2.2): `10.` + registrant code + `/` + suffix.
+ * Accepts the `doi:` and https://doi.org/ (or dx.doi.org) spellings and keeps
+ * the bare form; case is kept (DOIs compare case-insensitively, but the
+ * registrant's spelling is the one to show).
+ *
+ * @example checkDoi('https://doi.org/10.1000/182') // { value: '10.1000/182' }
+ */
+export function checkDoi(s: string): Checked {
+  const bare = s.trim().replace(/^(?:doi:|https?:\/\/(?:dx\.)?doi\.org\/)/i, '');
+  if (!/^10\.\d{4,9}(?:\.\d+)*\/\S+$/.test(bare)) return bad('not a DOI (10.NNNN/suffix, optionally as doi: or https://doi.org/)');
+  return ok(bare);
+}
+
+/**
+ * A Handle (RFC 3650): a numeric naming authority with dot-separated
+ * segments, `/`, a local name. Accepts the `hdl:` and https://hdl.handle.net/
+ * spellings.
+ *
+ * @example checkHandle('hdl:20.500.12345/678') // { value: '20.500.12345/678' }
+ */
+export function checkHandle(s: string): Checked {
+  const bare = s.trim().replace(/^(?:hdl:|https?:\/\/hdl\.handle\.net\/)/i, '');
+  if (!/^\d+(?:\.\d+)*\/\S+$/.test(bare)) return bad('not a Handle (prefix/suffix with a numeric prefix, optionally as hdl: or https://hdl.handle.net/)');
+  return ok(bare);
+}
+
+/**
+ * A URN (RFC 8141): `urn:` + namespace identifier + `:` + namespace-specific
+ * string. The `urn:` and the NID are case-insensitive and normalized to lower
+ * case; the NSS is kept as given.
+ *
+ * @example checkUrn('URN:NBN:de:101-1234') // { value: 'urn:nbn:de:101-1234' }
+ */
+export function checkUrn(s: string): Checked {
+  const m = /^urn:([a-z0-9][a-z0-9-]{0,30}[a-z0-9]):(\S+)$/i.exec(s.trim());
+  if (!m || (m[1] as string).toLowerCase() === 'urn') return bad('not a URN (urn:NID:NSS, RFC 8141)');
+  return ok(`urn:${(m[1] as string).toLowerCase()}:${m[2] as string}`);
+}
+
+/**
+ * An ARK (ARK Identifier Scheme, IETF draft-kunze-ark): `ark:` + NAAN + `/` +
+ * name; accepts `ark:/NAAN/…`, `ark:NAAN/…` and a resolver URL
+ * (https://n2t.net/ark:/…), and keeps the `ark:/NAAN/name` form.
+ *
+ * @example checkArk('https://n2t.net/ark:/13030/tf5p30086k') // { value: 'ark:/13030/tf5p30086k' }
+ */
+export function checkArk(s: string): Checked {
+  const m = /^(?:https?:\/\/[^/\s]+\/)?ark:\/?([0-9bcdfghjkmnpqrstvwxz]{5,})\/(\S+)$/.exec(s.trim());
+  if (!m) return bad('not an ARK (ark:/NAAN/name, the NAAN of five or more betanumeric characters)');
+  return ok(`ark:/${m[1] as string}/${m[2] as string}`);
+}
+
+/**
+ * An absolute http or https URL (WHATWG URL), in its serialized form.
+ *
+ * @example checkUrl('https://example.org/a b') // an error: whitespace
+ */
+export function checkUrl(s: string): Checked {
+  const t = s.trim();
+  if (/\s/.test(t)) return bad('not a URL (holds whitespace)');
+  let u: URL;
+  try {
+    u = new URL(t);
+  } catch {
+    return bad('not an absolute URL');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return bad('not an http or https URL');
+  return ok(u.href);
+}
+
+/**
+ * An ISBN-10 or ISBN-13 (ISO 2108) with a correct check digit; hyphens and
+ * spaces are dropped.
+ *
+ * @example checkIsbn('978-3-16-148410-0') // { value: '9783161484100' }
+ */
+export function checkIsbn(s: string): Checked {
+  const d = s.trim().replace(/^ISBN(?:-1[03])?:?\s*/i, '').replace(/[-\s]/g, '').toUpperCase();
+  if (/^\d{9}[\dX]$/.test(d)) {
+    let sum = 0;
+    for (let i = 0; i < 10; i++) sum += (10 - i) * (d[i] === 'X' ? 10 : Number(d[i]));
+    return sum % 11 === 0 ? ok(d) : bad('ISBN-10 check digit does not match');
+  }
+  if (/^97[89]\d{10}$/.test(d)) {
+    let sum = 0;
+    for (let i = 0; i < 13; i++) sum += (i % 2 === 0 ? 1 : 3) * Number(d[i]);
+    return sum % 10 === 0 ? ok(d) : bad('ISBN-13 check digit does not match');
+  }
+  return bad('not an ISBN (10 or 13 digits, ISBN-13 starting 978 or 979)');
+}
+
+/**
+ * An ISSN (ISO 3297): `NNNN-NNNC`, the check character by modulus 11, `X`
+ * for ten.
+ *
+ * @example checkIssn('0317-8471') // { value: '0317-8471' }
+ */
+export function checkIssn(s: string): Checked {
+  const d = s.trim().replace(/^(?:e?ISSN:?\s*)/i, '').replace('-', '').toUpperCase();
+  if (!/^\d{7}[\dX]$/.test(d)) return bad('not an ISSN (NNNN-NNNC)');
+  let sum = 0;
+  for (let i = 0; i < 7; i++) sum += (8 - i) * Number(d[i]);
+  const check = (11 - (sum % 11)) % 11;
+  if ((check === 10 ? 'X' : String(check)) !== d[7]) return bad('ISSN check character does not match');
+  return ok(`${d.slice(0, 4)}-${d.slice(4)}`);
+}
+
+/** Checks a value against the scheme of a typed identifier. @example checkIdentifier('ISSN', '03178471') // { value: '0317-8471' } */
+export function checkIdentifier(type: IdentifierType, s: string): Checked {
+  switch (type) {
+    case 'DOI': return checkDoi(s);
+    case 'Handle': return checkHandle(s);
+    case 'URN': return checkUrn(s);
+    case 'ARK': return checkArk(s);
+    case 'URL': return checkUrl(s);
+    case 'ISBN': return checkIsbn(s);
+    case 'ISSN': return checkIssn(s);
+  }
+}
+
+/** ISO 7064 MOD 11-2 check character of a string of digits (ORCID, ISNI). */
+function mod11_2(digits: string): string {
+  let total = 0;
+  for (const c of digits) total = (total + Number(c)) * 2;
+  const check = (12 - (total % 11)) % 11;
+  return check === 10 ? 'X' : String(check);
+}
+
+/** A 16-character ISO 27729 / ORCID number with its MOD 11-2 check character, hyphens and spaces dropped. */
+function sixteen(s: string): string | null {
+  const d = s.replace(/[-\s]/g, '').toUpperCase();
+  if (!/^\d{15}[\dX]$/.test(d)) return null;
+  return mod11_2(d.slice(0, 15)) === d[15] ? d : null;
+}
+
+/**
+ * An ORCID iD (ORCID "Structure of the ORCID Identifier"): sixteen
+ * characters, the last an ISO 7064 MOD 11-2 check character. Accepts the
+ * bare or https://orcid.org/ form and keeps the bare hyphenated form.
+ *
+ * @example checkOrcid('https://orcid.org/0000-0002-1825-0097') // { value: '0000-0002-1825-0097' }
+ */
+export function checkOrcid(s: string): Checked {
+  const bare = s.trim().replace(/^https?:\/\/orcid\.org\//i, '');
+  if (!/^\d{4}-?\d{4}-?\d{4}-?\d{3}[\dXx]$/.test(bare)) return bad('not an ORCID iD (0000-0000-0000-000X, optionally as https://orcid.org/…)');
+  const d = sixteen(bare);
+  if (!d) return bad('ORCID iD check character does not match');
+  return ok(d.replace(/(.{4})(?=.)/g, '$1-'));
+}
+
+/**
+ * An ISNI (ISO 27729): sixteen characters with the same MOD 11-2 check
+ * character as ORCID; kept as sixteen characters without spaces.
+ *
+ * @example checkIsni('0000 0001 2281 955X') // { value: '000000012281955X' }
+ */
+export function checkIsni(s: string): Checked {
+  const bare = s.trim().replace(/^(?:https?:\/\/isni\.org\/isni\/|ISNI:?\s*)/i, '');
+  const d = sixteen(bare);
+  return d ? ok(d) : bad('not an ISNI (sixteen characters with a valid check character)');
+}
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/**
+ * A ROR identifier (ror.org "ROR identifier pattern"): `0`, six Crockford
+ * base-32 characters, and two check digits, ISO 7064 MOD 97-10 of the number
+ * the first seven characters encode. Accepts the bare or https://ror.org/
+ * form and keeps the URL form, as DataCite and ROR write it.
+ *
+ * @example checkRor('04wxnsj81') // { value: 'https://ror.org/04wxnsj81' }
+ */
+export function checkRor(s: string): Checked {
+  const bare = s.trim().replace(/^https?:\/\/ror\.org\//i, '').toLowerCase();
+  if (!/^0[0-9a-hjkmnp-tv-z]{6}\d{2}$/.test(bare)) return bad('not a ROR id (0 + six base-32 characters + two digits, optionally as https://ror.org/…)');
+  let n = 0;
+  for (const c of bare.slice(0, 7)) n = n * 32 + CROCKFORD.indexOf(c);
+  // n < 32^7 < 2^35, so n * 100 stays exact in a double.
+  const check = 98 - ((n * 100) % 97);
+  if (String(check).padStart(2, '0') !== bare.slice(7)) return bad('ROR id check digits do not match');
+  return ok(`https://ror.org/${bare}`);
+}
+
+/**
+ * A funder identifier of the given DataCite `funderIdentifierType`: a
+ * Crossref Funder ID is a DOI under 10.13039 (kept as https://doi.org/…, as
+ * the Crossref Funder Registry writes it), a ROR id or an ISNI is checked by
+ * its scheme, a GRID id by its syntax, `Other` only for being non-empty.
+ *
+ * @example checkFunderIdentifier('Crossref Funder ID', '10.13039/501100000780') // { value: 'https://doi.org/10.13039/501100000780' }
+ */
+export function checkFunderIdentifier(type: string, s: string): Checked {
+  switch (type) {
+    case 'Crossref Funder ID': {
+      const t = s.trim();
+      const doi = checkDoi(/^\d+$/.test(t) ? `10.13039/${t}` : t);
+      if ('error' in doi || !doi.value.startsWith('10.13039/')) return bad('not a Crossref Funder ID (a DOI under 10.13039/)');
+      return ok(`https://doi.org/${doi.value}`);
+    }
+    case 'ROR': return checkRor(s);
+    case 'ISNI': return checkIsni(s);
+    case 'GRID': return /^grid\.\d+\.[0-9a-f]+$/.test(s.trim()) ? ok(s.trim()) : bad('not a GRID id (grid.NNNN.x)');
+    default: return s.trim() === '' ? bad('must not be empty') : ok(s.trim());
+  }
+}

@@ -1,0 +1,179 @@
+import { expect } from 'chai';
+import * as libxml from 'libxmljs2';
+import { isNotOffered, type CrosswalkContext } from '../../lib/formats/crosswalk';
+import { deriveFormats } from '../../lib/formats/derive';
+import { BUILT_IN_FORMATS, createFormatRegistry, type MetadataFormat } from '../../lib/formats/registry';
+import { parseRecordFields, type RecordFields } from '../../lib/records/fields';
+import { SHAPES } from '../fixtures/formats/records';
+import { validate, xsdErrors, type FormatPrefix } from '../helpers/xsd';
+
+const CTX: CrosswalkContext = {
+  oaiIdentifier: 'oai:example.org:item-1',
+  poi: 'http://purl.org/poi/example.org/item-1',
+  options: { datacentreSymbol: 'EXAMPLE.REPO' },
+};
+const CROSSWALKED = BUILT_IN_FORMATS.filter((f): f is MetadataFormat & Required<Pick<MetadataFormat, 'fromRecord'>> => f.fromRecord !== undefined);
+
+function fields(record: Record<string, unknown>): RecordFields {
+  const r = parseRecordFields(record, { internalId: String(record.id) });
+  if ('refusals' in r) throw new Error(`fixture refused: ${JSON.stringify(r.refusals)}`);
+  return r.fields;
+}
+
+/** Every text node and attribute value of a document, as a parser reads them back. */
+function valuesOf(xml: string): string[] {
+  const doc = libxml.parseXml(xml, { nonet: true });
+  const texts = doc.find('//text()').map((n) => (n as unknown as { text(): string }).text());
+  const attrs = doc.find('//@*').map((n) => (n as unknown as { value(): string }).value());
+  return [...texts, ...attrs];
+}
+
+/** A GetRecord response around one metadata element, for validating a format inside the OAI-PMH envelope. */
+function inRecord(metadata: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-01-01T00:00:00Z</responseDate><request verb="GetRecord">http://example.org/oai</request><GetRecord><record><header><identifier>oai:example.org:item-1</identifier><datestamp>2026-01-01T00:00:00Z</datestamp></header><metadata>${metadata}</metadata></record></GetRecord></OAI-PMH>`;
+}
+
+describe('the built-in crosswalks', () => {
+  it('are registered with their prefix, namespace and schema, oai_dc first and unchanged', () => {
+    expect(BUILT_IN_FORMATS.map((f) => [f.prefix, f.namespace, f.schema])).to.deep.equal([
+      ['oai_dc', 'http://www.openarchives.org/OAI/2.0/oai_dc/', 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd'],
+      ['oai_openaire', 'http://namespace.openaire.eu/schema/oaire/', 'https://www.openaire.eu/schema/repo-lit/4.0/openaire.xsd'],
+      ['datacite', 'http://datacite.org/schema/kernel-4', 'http://schema.datacite.org/meta/kernel-4/metadata.xsd'],
+      ['oai_datacite', 'http://schema.datacite.org/oai/oai-1.1/', 'http://schema.datacite.org/oai/oai-1.1/oai.xsd'],
+      ['marc21', 'http://www.loc.gov/MARC21/slim', 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'],
+      ['mods', 'http://www.loc.gov/mods/v3', 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd'],
+    ]);
+    expect(BUILT_IN_FORMATS.every((f) => f.builtIn === true)).to.equal(true);
+    expect(createFormatRegistry().all().map((f) => f.prefix)).to.deep.equal(['oai_dc']);
+    expect(createFormatRegistry(BUILT_IN_FORMATS).get('mods')?.fromRecord).to.be.a('function');
+  });
+
+  for (const shape of SHAPES) {
+    describe(shape.name, () => {
+      for (const format of CROSSWALKED) {
+        const offered = shape.offered.includes(format.prefix);
+        it(offered ? `crosswalks to ${format.prefix} valid against its published XSD` : `does not offer ${format.prefix}, saying why`, () => {
+          const record = fields(shape.record);
+          const out = format.fromRecord(record, CTX);
+          expect(format.lacks?.(record, CTX) ?? null).to.equal(isNotOffered(out) ? out.notOffered : null);
+          if (!offered) {
+            expect(out).to.have.property('notOffered').that.is.a('string').and.not.empty;
+            return;
+          }
+          if (isNotOffered(out)) throw new Error(`not offered: ${out.notOffered}`);
+          expect(validate(out, format.prefix as FormatPrefix)).to.deep.equal([]);
+        });
+      }
+    });
+  }
+
+  for (const format of CROSSWALKED) {
+    it(`${format.prefix}: the oai-identifier and the POI appear in every record`, () => {
+      for (const shape of SHAPES) {
+        const out = format.fromRecord(fields(shape.record), CTX);
+        if (isNotOffered(out)) continue;
+        const values = valuesOf(out);
+        expect(values, shape.name).to.include(CTX.oaiIdentifier);
+        expect(values, shape.name).to.include(CTX.poi);
+      }
+    });
+
+    it(`${format.prefix}: is valid inside an OAI-PMH GetRecord response`, () => {
+      const out = format.fromRecord(fields(SHAPES[0]!.record), CTX);
+      expect(out).to.be.a('string');
+      expect(xsdErrors(inRecord(out as string), format.prefix as FormatPrefix)).to.deep.equal([]);
+    });
+
+    it(`${format.prefix}: the same record gives the same bytes, whatever the key order of its JSON`, () => {
+      for (const shape of SHAPES) {
+        const reversed = Object.fromEntries(Object.entries(shape.record).reverse());
+        const a = format.fromRecord(fields(shape.record), CTX);
+        const b = format.fromRecord(fields(JSON.parse(JSON.stringify(reversed)) as Record<string, unknown>), CTX);
+        expect(b, shape.name).to.deep.equal(a);
+      }
+    });
+
+    it(`${format.prefix}: escapes markup, quotes and entity-like text, which a parser reads back unchanged`, () => {
+      const hostile = ['<b>bold</b> & "quoted" \'single\'', 'R&amp;D &lt;x&gt; &#65;', ']]> <![CDATA[x]]>', 'line\r\nbreak\ttab', '<?pi x?><!-- c -->'];
+      const record = fields({
+        id: 'h', dc: { title: hostile, subject: hostile, description: hostile, identifier: hostile },
+        identifiers: [{ type: 'DOI', value: '10.1234/a<b>&"c"' }],
+        creators: [{ name: hostile[0], givenName: hostile[1], familyName: hostile[2], affiliations: [{ name: hostile[3] }] }],
+        contributors: [{ name: hostile[4], type: 'Editor' }],
+        resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', label: hostile[0] },
+        accessRights: 'open', publisher: hostile[1], publicationYear: 2020,
+        fundingReferences: [{ funderName: hostile[2], awardNumber: hostile[3], awardTitle: hostile[4] }],
+      });
+      const out = format.fromRecord(record, CTX);
+      if (isNotOffered(out)) throw new Error(out.notOffered);
+      expect(validate(out, format.prefix as FormatPrefix)).to.deep.equal([]);
+      const values = valuesOf(out);
+      for (const h of [...hostile, '10.1234/a<b>&"c"']) expect(values.some((v) => v.includes(h)), JSON.stringify(h)).to.equal(true);
+    });
+  }
+
+  it('oai_datacite is not offered without a data centre symbol, even for a full DataCite record', () => {
+    const f = CROSSWALKED.find((x) => x.prefix === 'oai_datacite')!;
+    expect(f.fromRecord(fields(SHAPES[0]!.record), { ...CTX, options: {} })).to.deep.equal({ notOffered: 'oai_datacite needs a data centre symbol (option datacentreSymbol)' });
+  });
+
+  it('oai_datacite wraps exactly the datacite resource', () => {
+    const record = fields(SHAPES[0]!.record);
+    const dc = CROSSWALKED.find((x) => x.prefix === 'datacite')!.fromRecord(record, CTX) as string;
+    const wrapped = CROSSWALKED.find((x) => x.prefix === 'oai_datacite')!.fromRecord(record, CTX) as string;
+    expect(wrapped).to.contain(`<payload>${dc}</payload>`);
+    expect(wrapped).to.contain('<datacentreSymbol>EXAMPLE.REPO</datacentreSymbol>');
+  });
+
+  it('DataCite names every missing mandatory property at once', () => {
+    const f = CROSSWALKED.find((x) => x.prefix === 'datacite')!;
+    expect(f.fromRecord(fields({ id: 'x', dc: { title: 'T' } }), CTX)).to.deep.equal({
+      notOffered: 'DataCite kernel-4 needs a DOI, a creator, a publisher, a publication year, a resource type',
+    });
+  });
+
+  it('OpenAIRE falls back to the POI as the resource identifier when the record has no other', () => {
+    const f = CROSSWALKED.find((x) => x.prefix === 'oai_openaire')!;
+    const record = fields({ id: 'x', dc: { title: 'T' }, resourceType: { coar: 'http://purl.org/coar/resource_type/c_46ec' }, accessRights: 'open' });
+    expect(f.fromRecord(record, CTX)).to.contain(`<datacite:identifier identifierType="PURL">${CTX.poi}</datacite:identifier>`);
+    const { poi: _, ...noPoi } = CTX;
+    expect(f.fromRecord(record, noPoi)).to.deep.equal({ notOffered: 'OpenAIRE v4 needs a DOI, Handle, URN, ARK, URL or POI' });
+  });
+
+  it('writes the embargo end as the Available date in DataCite and OpenAIRE, and as the availability date in MARC 506', () => {
+    const record = fields(SHAPES.find((s) => s.name === 'an embargoed article')!.record);
+    const out = (p: string): string => CROSSWALKED.find((x) => x.prefix === p)!.fromRecord(record, CTX) as string;
+    expect(out('datacite')).to.contain('<date dateType="Available">2027-01-15</date>');
+    expect(out('oai_openaire')).to.contain('<datacite:date dateType="Available">2027-01-15</datacite:date>');
+    expect(out('oai_openaire')).to.contain('rightsURI="http://purl.org/coar/access_right/c_f1cf"');
+    expect(out('marc21')).to.contain('<datafield tag="506" ind1="1" ind2=" "><subfield code="a">embargoed access</subfield><subfield code="g">2027-01-15</subfield>');
+  });
+
+  it('maps a COAR type to the DataCite general type, the MARC leader and the MODS typeOfResource of the table', () => {
+    const record = fields(SHAPES.find((s) => s.name === 'a dataset with a DOI and files')!.record);
+    const out = (p: string): string => CROSSWALKED.find((x) => x.prefix === p)!.fromRecord(record, CTX) as string;
+    expect(out('datacite')).to.contain('<resourceType resourceTypeGeneral="Dataset">dataset</resourceType>');
+    expect(out('oai_openaire')).to.contain('resourceTypeGeneral="dataset" uri="http://purl.org/coar/resource_type/c_ddb1"');
+    expect(out('marc21')).to.contain('<leader>     nmm a22     3u 4500</leader>');
+    expect(out('mods')).to.contain('<typeOfResource>software, multimedia</typeOfResource>');
+  });
+
+  it('writes ORCID iDs and ROR affiliations where the format has a place for them', () => {
+    const record = fields(SHAPES[0]!.record);
+    const out = (p: string): string => CROSSWALKED.find((x) => x.prefix === p)!.fromRecord(record, CTX) as string;
+    expect(out('datacite')).to.contain('<nameIdentifier nameIdentifierScheme="ORCID" schemeURI="https://orcid.org">https://orcid.org/0000-0003-1983-9378</nameIdentifier>');
+    expect(out('datacite')).to.contain('<affiliation affiliationIdentifier="https://ror.org/01tm6cn81" affiliationIdentifierScheme="ROR" schemeURI="https://ror.org">University of Gothenburg</affiliation>');
+    expect(out('mods')).to.contain('<nameIdentifier type="orcid">https://orcid.org/0000-0003-1983-9378</nameIdentifier>');
+  });
+});
+
+describe('deriving every format of a record at once', () => {
+  it('gives the metadata of the formats the record has and the reason for each it lacks, leaving oai_dc to its own path', () => {
+    const record = fields({ id: 'x', dc: { title: 'T' } });
+    const d = deriveFormats(BUILT_IN_FORMATS, record, CTX);
+    expect(Object.keys(d.metadata)).to.deep.equal(['marc21', 'mods']);
+    expect(Object.keys(d.notOffered)).to.deep.equal(['oai_openaire', 'datacite', 'oai_datacite']);
+    expect(d.metadata.mods).to.equal(CROSSWALKED.find((f) => f.prefix === 'mods')!.fromRecord(record, CTX));
+    expect(d.notOffered.datacite).to.match(/^DataCite kernel-4 needs a DOI/);
+  });
+});
