@@ -12,7 +12,7 @@ import { createFormatRegistry } from '../lib/formats/registry';
 import type { FormatRegistry } from '../lib/formats/registry';
 import { createIdPolicy } from '../lib/ids/policy';
 import type { IdPolicy } from '../lib/ids/policy';
-import { poiFromOaiIdentifier, parsePoi } from '../lib/ids/poi';
+import { poiFromOaiIdentifier, parsePoi, POI_PREFIX } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
 import type { ProviderContext } from '../lib/oai';
 import type { ReadStore } from '../lib/store';
@@ -100,7 +100,7 @@ export async function seedIfEmpty(p: Provider): Promise<number> {
  */
 export function poiResolver(store: ReadStore, baseUrl: string) {
   return async (namespace: string, local: string): Promise<{ status: 303; location: string } | { status: 404 | 410 }> => {
-    const poi = `http://purl.org/poi/${namespace}/${local}`;
+    const poi = `${POI_PREFIX}${namespace}/${local}`;
     const parsed = parsePoi(poi);
     if (!parsed.ok) return { status: 404 };
     const header = await store.getHeader(`oai:${namespace}:${local}`);

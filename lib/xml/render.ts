@@ -23,13 +23,12 @@ import { checkFragment } from './fragment';
 import { isSurelyAnyUri } from './any-uri';
 import { formatDatestamp } from '../oai/dates';
 import type { OaiResponse, ResumptionInfo } from '../oai/response';
+import { OAI_NS, OAI_SCHEMA, XSI_NS } from './namespaces';
 import type { ItemHeader, ItemRecord } from '../store';
 
-/** The OAI-PMH 2.0 namespace (OAI-PMH 3.2). */
-export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
-const ROOT =
-  `<OAI-PMH xmlns="${OAI_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"` +
-  ` xsi:schemaLocation="${OAI_NS} ${OAI_NS}OAI-PMH.xsd">`;
+/** Re-exported for readers that still import it from here; the home is ./namespaces. */
+export { OAI_NS };
+const ROOT = `<OAI-PMH xmlns="${OAI_NS}" xmlns:xsi="${XSI_NS}" xsi:schemaLocation="${OAI_NS} ${OAI_SCHEMA}">`;
 
 /** Options of the writer. */
 export interface RenderOptions {

@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import * as libxml from 'libxmljs2';
 import { replaceNonXmlChars } from '../../lib/xml/chars';
 import { checkFragment } from '../../lib/xml/fragment';
+import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../../lib/xml/namespaces';
 import { renderResponse } from '../../lib/xml/render';
 import type { ItemRecord } from '../../lib/store';
 import { RefusedError } from '../../lib/store';
@@ -22,9 +23,8 @@ import { dc, item } from '../helpers/store-fixtures';
 import { forEachDatabase } from '../helpers/db';
 
 const OAI_DC_OPEN =
-  '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"' +
-  ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' +
-  ' xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">';
+  `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` +
+  ` xsi:schemaLocation="${OAI_DC_NS} ${OAI_DC_SCHEMA}">`;
 
 /** Characters XML 1.0 cannot carry, one string each. */
 const FORBIDDEN_CHARS: string[] = [
@@ -99,7 +99,7 @@ describe('output safety', function () {
         fc.property(fc.array(token, { maxLength: 12 }), (parts) => {
           const s = parts.join('');
           if (checkFragment(s, ['xsi']) !== null) return;
-          const problem = wellFormed(`<r xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">${s}</r>`);
+          const problem = wellFormed(`<r xmlns:xsi="${XSI_NS}">${s}</r>`);
           if (problem !== null) throw new Error(`accepted ${JSON.stringify(s)}, which libxml2 refuses: ${problem}`);
         }),
         { numRuns: 3000 },

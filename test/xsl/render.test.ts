@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { OAI_DC_NS, OAI_DC_SCHEMA, OAI_NS } from '../../lib/xml/namespaces';
 
 const root = path.resolve(__dirname, '..', '..');
 const stylesheet = path.join(root, 'lib', 'xml', 'oai2.xsl');
@@ -107,7 +108,7 @@ function listRecords(ids: readonly string[], setSpec: string, token: string): st
     .join('');
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2024-01-01T00:00:00Z</responseDate>` +
+    `<OAI-PMH xmlns="${OAI_NS}"><responseDate>2024-01-01T00:00:00Z</responseDate>` +
     `<request verb="ListRecords" metadataPrefix="oai_dc">http://localhost:3000/oai</request>` +
     `<ListRecords>${records}<resumptionToken cursor="0">${esc(token)}</resumptionToken></ListRecords></OAI-PMH>`
   );
@@ -213,8 +214,8 @@ describe('the browser view stylesheet (lib/xml/oai2.xsl)', () => {
         expect(link, `link for ${p}`).to.not.equal(undefined);
         expect(args(link!.href)).to.deep.equal({ verb: 'ListRecords', metadataPrefix: p });
       }
-      expect(text(html)).to.include('http://www.openarchives.org/OAI/2.0/oai_dc.xsd');
-      expect(text(html)).to.include('http://www.openarchives.org/OAI/2.0/oai_dc/');
+      expect(text(html)).to.include(OAI_DC_SCHEMA);
+      expect(text(html)).to.include(OAI_DC_NS);
     });
 
     it('links the prefixes of one item to that item in each format', () => {
