@@ -2,12 +2,12 @@
 export { handleRequest } from './handle';
 export { decodeForm } from './form';
 export { parseRequest, VERBS, ARGUMENT_RULES, METADATA_PREFIX, SET_SPEC } from './request';
-export type { OaiRequest, Verb, ArgName } from './request';
+export type { OaiRequest, ListRequest, ListSelection, ListVerb, RequestArgs, Verb, ArgName } from './request';
 export { oaiError, hidesRequestArguments } from './errors';
 export type { OaiError, OaiErrorCode } from './errors';
 export { parseUtcDatetime, formatDatestamp } from './dates';
-export { encodeToken, decodeToken } from './token';
-export type { TokenState, ListTokenState, SetsTokenState } from './token';
+export { encodeToken, decodeToken, badToken } from './token';
+export type { TokenState, ListTokenState, SetsTokenState, TokenProblem, TokenVerb, StateOf } from './token';
 export type { ProviderContext, RepositoryInfo } from './context';
 export type { OaiResponse, ResponseBody, ResumptionInfo } from './response';
 export { itemCount } from './response';
