@@ -6,9 +6,11 @@
  *
  * Stored metadata of one format nearly always opens with the very same root
  * start tag (the crosswalk writes it, e.g. `<oai_dc:dc xmlns:oai_dc=… …>`)
- * followed by flat children. When a fragment passes the full check, its root
- * start tag is learnt as a *shape*: a regular expression that matches that
- * root start tag literally, then only what is surely well-formed under it.
+ * followed by flat children. When two fragments with the same root start tag
+ * have passed the full check, that tag is learnt as a *shape*: a regular
+ * expression that matches the tag literally, then only what is surely
+ * well-formed under it. The shapes are a memo of the full check kept in this
+ * module (a bounded list, most recently matched first), not a setting.
  * A later fragment matching a shape is accepted without the full check;
  * anything else (another root, deeper nesting, comments, CDATA, character
  * references, astral characters, a second attribute on a child) takes the
@@ -32,13 +34,23 @@
 
 /** A learnt shape: one root start tag, with the inherited prefixes it was checked against. */
 interface Shape {
+  /** The root start tag, as written. */
+  readonly tag: string;
   readonly inherited: readonly string[];
   readonly pattern: RegExp;
 }
 
-/** Shapes are few (one or two per metadata format); past this many, nothing more is learnt. */
+/** Shapes are few (one or two per metadata format); past this many, the least recently matched one goes. */
 const MAX_SHAPES = 32;
+/** Most recently matched first. */
 const shapes: Shape[] = [];
+/**
+ * Sound root start tags seen once, not yet learnt: a tag is learnt when a
+ * second sound fragment has it, so a format whose root differs per record
+ * (an id attribute) never pays for compiling patterns it will not reuse.
+ */
+const seenOnce = new Set<string>();
+const MAX_SEEN_ONCE = 1024;
 
 // XML 1.0 section 2.2 [2] Char, in the BMP and without surrogates, less the characters markup gives meaning to.
 const TEXT_CHAR = '\\t\\n\\r\\u0020-\\u0025\\u0027-\\u003B\\u003D\\u003F-\\uD7FF\\uE000-\\uFFFD';
@@ -70,6 +82,7 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
  * the full check.
  *
  * @example
+ * learnShape('<r xmlns:p="urn:p"><p:a>1</p:a></r>', []); // twice: a sound tag is learnt on its second sighting
  * learnShape('<r xmlns:p="urn:p"><p:a>1</p:a></r>', []);
  * isKnownPlainFragment('<r xmlns:p="urn:p"><p:a>2 &amp; 3</p:a><p:b/></r>', []); // true
  */
@@ -89,18 +102,25 @@ export function isKnownPlainFragment(s: string, inherited: readonly string[]): b
 /**
  * Learns the shape of `s`, which the full check has just accepted with these
  * inherited prefixes: its root start tag, when that is plain enough (no `>`,
- * `<` or `&` in attribute values). Does nothing for other fragments, for a
- * shape already known, or once enough shapes are known.
+ * `<` or `&` in attribute values) and the second sound fragment to have it.
+ * Does nothing for other fragments or for a shape already known.
  *
- * @example learnShape('<r xmlns:p="urn:p"><p:a>1</p:a></r>', ['xsi'])
+ * @example learnShape(s, ['xsi']); learnShape(s, ['xsi']); // now a shape
  */
 export function learnShape(s: string, inherited: readonly string[]): void {
-  if (shapes.length >= MAX_SHAPES) return;
   const root = ROOT_START.exec(s);
   if (!root) return;
   const tag = root[0];
   const rootName = root[1] as string;
-  for (const shape of shapes) if (sameNames(shape.inherited, inherited) && shape.pattern.source.startsWith(`^${escapeRegExp(tag)}`)) return;
+  for (const shape of shapes) if (shape.tag === tag && sameNames(shape.inherited, inherited)) return;
+  const key = `${inherited.join(' ')}\n${tag}`;
+  if (!seenOnce.has(key)) {
+    if (seenOnce.size >= MAX_SEEN_ONCE) seenOnce.clear();
+    seenOnce.add(key);
+    return;
+  }
+  seenOnce.delete(key);
+  if (shapes.length >= MAX_SHAPES) shapes.pop();
   // The prefixes in scope inside the root: its own declarations, the envelope's, and xml (Namespaces 3).
   const prefixes = new Set(['xml', ...inherited]);
   ATTRIBUTE.lastIndex = 1 + rootName.length;
@@ -111,5 +131,10 @@ export function learnShape(s: string, inherited: readonly string[]): void {
   const qname = `(?:(?:${[...prefixes].map(escapeRegExp).join('|')}):)?${NAME}`;
   const child = `<(${qname})(?:${S}+${qname}${S}*=${S}*${VALUE})?${S}*(?:/>|>${TEXT}</\\1${S}*>)`;
   const pattern = new RegExp(`^${escapeRegExp(tag)}${TEXT}(?:${child}${TEXT})*</${escapeRegExp(rootName)}${S}*>${S}*$`);
-  shapes.push({ inherited: [...inherited], pattern });
+  shapes.unshift({ tag, inherited: [...inherited], pattern });
+}
+
+/** How many shapes are learnt (for tests and diagnostics). Example: `knownShapeCount()` → `1`. */
+export function knownShapeCount(): number {
+  return shapes.length;
 }

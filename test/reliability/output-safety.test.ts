@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import * as libxml from 'libxmljs2';
 import { replaceNonXmlChars } from '../../lib/xml/chars';
 import { checkFragment } from '../../lib/xml/fragment';
-import { isKnownPlainFragment } from '../../lib/xml/plain-fragment';
+import { isKnownPlainFragment, knownShapeCount } from '../../lib/xml/plain-fragment';
 import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../../lib/xml/namespaces';
 import { renderResponse, renderResponseBytes } from '../../lib/xml/render';
 import type { ItemRecord } from '../../lib/store';
@@ -176,8 +176,23 @@ describe('output safety', function () {
     const body = '<dc:title xml:lang="en">Caf\u00e9 &amp; \u65e5\u672c &lt;b&gt;</dc:title><dc:creator>O\'Brien, \u0395\u03bb\u03ad\u03bd\u03b7</dc:creator><dc:subject/>\n';
     const sound = `${OAI_DC_OPEN}${body}</oai_dc:dc>`;
     before(() => {
-      // The full check accepts it, which teaches the fast path its root start tag.
+      // The full check accepts it twice, which teaches the fast path its root start tag.
       expect(checkFragment(sound, INHERITED)).to.equal(null);
+      expect(checkFragment(sound, INHERITED)).to.equal(null);
+    });
+
+    it('learns a root start tag only on its second sound fragment, and only once', () => {
+      const once = '<r-once xmlns:p="urn:p"><p:a>1</p:a></r-once>';
+      expect(checkFragment(once, INHERITED)).to.equal(null);
+      expect(isKnownPlainFragment(once, INHERITED)).to.equal(false);
+      expect(checkFragment(once, INHERITED)).to.equal(null);
+      expect(isKnownPlainFragment(once, INHERITED)).to.equal(true);
+      const count = knownShapeCount();
+      // A sound fragment beyond the fast path (a comment) with the same root goes through the full check and learnShape again.
+      const beyond = '<r-once xmlns:p="urn:p"><!-- c --><p:a>1</p:a></r-once>';
+      expect(checkFragment(beyond, INHERITED)).to.equal(null);
+      expect(checkFragment(beyond, INHERITED)).to.equal(null);
+      expect(knownShapeCount()).to.equal(count);
     });
 
     it('settles a fragment of a learnt shape without the full check', () => {
