@@ -2,9 +2,8 @@
  * In-process micro-benchmark of the server's per-record work on a
  * ListRecords harvest, without a database or HTTP: renders pages of
  * realistic records (bench/generate.ts, as the store returns them) with
- * `renderResponse`, encodes each page to UTF-8 as the server does (and, as
- * a second figure, renders it straight to bytes with `renderResponseBytes`),
- * and prints records/s for the whole page and for its parts (the outgoing
+ * `renderResponse`, encodes each page to UTF-8 as the server does, and
+ * prints records/s for the whole page and for its parts (the outgoing
  * fragment check, datestamp formatting).
  *
  *   npx tsx bench/render-micro.ts [--records N] [--page P] [--rounds R]
@@ -17,7 +16,7 @@ import { formatDatestamp } from '../lib/oai/dates';
 import type { OaiResponse } from '../lib/oai/response';
 import type { ItemRecord } from '../lib/store';
 import { checkFragment } from '../lib/xml/fragment';
-import * as render from '../lib/xml/render';
+import { renderResponse } from '../lib/xml/render';
 import { generateRecord, toItem } from './generate';
 
 function arg(name: string, fallback: number): number {
@@ -86,15 +85,8 @@ const pages = pagesOf(records);
 let sink = 0;
 const figures = {
   page: rate(() => {
-    for (const p of pages) sink += Buffer.from(render.renderResponse(p, { stylesheet: '/oai2.xsl' }), 'utf8').length;
+    for (const p of pages) sink += Buffer.from(renderResponse(p, { stylesheet: '/oai2.xsl' }), 'utf8').length;
     return records.length;
-  }),
-  // Where the writer can give the bytes directly (older versions cannot: the figure is then left out).
-  ...('renderResponseBytes' in render && {
-    bytes: rate(() => {
-      for (const p of pages) sink += render.renderResponseBytes(p, { stylesheet: '/oai2.xsl' }).length;
-      return records.length;
-    }),
   }),
   check: rate(() => {
     for (const r of records) if (r.metadata !== null && checkFragment(r.metadata, ['xsi']) === null) sink++;
@@ -109,7 +101,6 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US').padStar
 process.stdout.write(
   `render-micro: ${total} records, ${pageSize} per page, best of ${rounds} (node ${process.version})\n` +
     `  whole page (render + UTF-8)  ${fmt(figures.page)} records/s\n` +
-    (figures.bytes === undefined ? '' : `  whole page as bytes          ${fmt(figures.bytes)} records/s\n`) +
     `  fragment check alone         ${fmt(figures.check)} records/s\n` +
     `  datestamp formatting alone   ${fmt(figures.datestamp)} records/s\n` +
     `${JSON.stringify({ ...Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v)])), sink: sink > 0 })}\n`,

@@ -58,46 +58,6 @@ function safeFragment(xml: string, where: string, options: RenderOptions): strin
  * becomes `<?xml version="1.0" encoding="UTF-8"?>…<OAI-PMH …><responseDate>…`.
  */
 export function renderResponse(res: OaiResponse, options: RenderOptions = {}): string {
-  return renderParts(res, options).join('');
-}
-
-/**
- * Renders a whole response document as the UTF-8 bytes the server sends:
- * the same document as renderResponse, written straight into one buffer.
- * Joining a page into one string first would copy every record once more,
- * and as soon as one record holds a character beyond Latin-1 the whole page
- * would become a two-byte string to transcode. Example:
- * `renderResponseBytes(res).toString('utf8') === renderResponse(res)`.
- */
-export function renderResponseBytes(res: OaiResponse, options: RenderOptions = {}): Buffer {
-  const parts = renderParts(res, options);
-  let units = 0;
-  for (const p of parts) units += p.length;
-  // A UTF-16 code unit takes at most 3 bytes in UTF-8 (a surrogate pair, two units, takes 4).
-  const buf = Buffer.allocUnsafe(units * 3);
-  let at = 0;
-  // Markup comes in short pieces: gathered into one string between long ones, so that buf.write runs
-  // about twice per record rather than once per piece.
-  let pending = '';
-  for (const p of parts) {
-    if (p.length < LONG_PART) {
-      pending += p;
-      continue;
-    }
-    if (pending !== '') at += buf.write(pending, at, 'utf8');
-    pending = '';
-    at += buf.write(p, at, 'utf8');
-  }
-  if (pending !== '') at += buf.write(pending, at, 'utf8');
-  // A copy of the exact length, so the response does not hold on to the unused tail.
-  return Buffer.from(buf.subarray(0, at));
-}
-
-/** Parts at least this long (stored metadata, mostly) are written on their own. */
-const LONG_PART = 256;
-
-/** The document as a list of strings, in order. */
-function renderParts(res: OaiResponse, options: RenderOptions): string[] {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   if (options.stylesheet) out.push(`<?xml-stylesheet type="text/xsl" href="${escapeAttr(options.stylesheet)}"?>\n`);
   out.push(ROOT, '\n<responseDate>', formatDatestamp(res.responseDate), '</responseDate>\n<request');
@@ -169,7 +129,7 @@ function renderParts(res: OaiResponse, options: RenderOptions): string[] {
       break;
   }
   out.push('</OAI-PMH>\n');
-  return out;
+  return out.join('');
 }
 
 function writeHeader(out: string[], h: ItemHeader): void {
