@@ -4,7 +4,7 @@
  * hot path of every harvest, and the metadata it wraps is already serialized
  * XML, stored at load time, which is spliced in as it is.
  *
- * Output safety (issue 6): whatever the store holds, nothing but well-formed
+ * Output safety: whatever the store holds, nothing but well-formed
  * XML 1.0 leaves the server. Text and attribute values go through
  * escapeText/escapeAttr (characters XML cannot carry become U+FFFD). Every
  * spliced fragment (a record's metadata, a set's or Identify's description)
