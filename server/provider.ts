@@ -13,7 +13,7 @@ import { describeRepository } from '../lib/oai/descriptions';
 import type { FormatRegistry } from '../lib/formats/registry';
 import { createIdPolicy } from '../lib/ids/policy';
 import type { IdPolicy } from '../lib/ids/policy';
-import { poiFromOaiIdentifier, parsePoi } from '../lib/ids/poi';
+import { poiFromOaiIdentifier, parsePoi, POI_PREFIX } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
 import type { ProviderContext } from '../lib/oai';
 import type { ReadStore, Store } from '../lib/store';
@@ -105,7 +105,7 @@ export async function seedIfEmpty(p: Provider): Promise<number> {
  */
 export function poiResolver(store: ReadStore, baseUrl: string): PoiResolver {
   return async (namespace, local) => {
-    const poi = `http://purl.org/poi/${namespace}/${local}`;
+    const poi = `${POI_PREFIX}${namespace}/${local}`;
     const parsed = parsePoi(poi);
     if (!parsed.ok) return { status: 404 };
     const header = await store.getHeader(`oai:${namespace}:${local}`);
