@@ -13,6 +13,7 @@ import { decodeForm, handleRequest, itemCount } from '../lib/oai';
 import type { OaiResponse, ProviderContext } from '../lib/oai';
 import { renderResponse } from '../lib/xml/render';
 import { chooseCoding, encodeBody } from './http/encoding';
+import type { Metrics, OaiOutcome } from './http/metrics';
 import { isUnavailable } from './db/errors';
 import { projectPath } from './paths';
 
@@ -29,6 +30,8 @@ export interface AppOptions {
   readonly poi?: (namespace: string, local: string) => Promise<{ status: 303; location: string } | { status: 404 | 410 }>;
   /** The clock, in seconds. */
   readonly now?: () => number;
+  /** Operator metrics, served at `GET /metrics` (server/http/metrics.ts); none when absent. */
+  readonly metrics?: Metrics;
 }
 
 /** Largest POST body accepted (bytes); beyond it, 413. */
@@ -72,9 +75,15 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   let inFlight = 0;
+  if (options.metrics) {
+    // Before load shedding, so an operator can still scrape an overloaded server.
+    app.get('/metrics', options.metrics.scrape);
+    app.use(options.metrics.observe({ oaiPath, tokenSecret: ctx.tokenSecret, inFlight: () => inFlight }));
+  }
   // Load shedding: past the limit, answer 503 at once rather than queue without bound.
   app.use((req, res, next) => {
     if (inFlight >= options.maxInFlight) {
+      res.locals.shed = true;
       res.status(503).set('Retry-After', String(options.retryAfter)).type('text/plain').send('Too many requests in flight; retry later.\n');
       return;
     }
@@ -95,6 +104,7 @@ export function createApp(options: AppOptions): express.Express {
       const response = await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now());
       // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
       res.locals.oaiLogged = true;
+      res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
       await sendOai(req, res, response, xslPath, options.compressionLevel, ctx.repository.compression, logger);
       logRequest(logger, req, res, response, started, decoded.ok ? decoded.pairs : undefined);
     } catch (err) {

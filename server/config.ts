@@ -45,6 +45,8 @@ export interface Config {
   readonly retryAfter: number;
   /** OAI_SEED_DEMO: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
   readonly seedDemo: boolean;
+  /** OAI_METRICS: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
+  readonly metrics: boolean;
   /** LOG_LEVEL: pino level (`info`, `warn`, `silent`, …). Default info. */
   readonly logLevel: string;
 }
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     maxInFlight: int(env, 'OAI_MAX_IN_FLIGHT', 64, 1, 100000),
     retryAfter: int(env, 'OAI_RETRY_AFTER', 10, 1, 3600),
     seedDemo: bool(env, 'OAI_SEED_DEMO', true),
+    metrics: bool(env, 'OAI_METRICS', true),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
   };
   return Object.freeze(config);

@@ -21,6 +21,7 @@ import { createApp } from './app';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
+import { createMetrics, knexPoolUse } from './http/metrics';
 import { loadDemo } from './demo';
 import { KnexStore, getOrCreateSecret } from './store/knex-store';
 
@@ -120,5 +121,6 @@ export async function providerApp(p: Provider) {
     maxInFlight: p.config.maxInFlight,
     retryAfter: p.config.retryAfter,
     poi: poiResolver(p.store, p.config.baseUrl),
+    ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex) }) }),
   });
 }
