@@ -1,0 +1,30 @@
+/**
+ * Progress lines of the benchmark scripts. On a terminal a line is rewritten
+ * in place (carriage return); anywhere else (a file, a pipe, CI) each update
+ * is a line of its own ending with a newline, so logs stay readable.
+ */
+
+/** A progress line on a stream: `update` shows the latest state, `done` closes it. */
+export interface Progress {
+  update(text: string): void;
+  done(text: string): void;
+}
+
+/**
+ * Makes a progress line on `stream` (default standard error).
+ *
+ * @example
+ * const p = progress();
+ * p.update('loaded 50000'); p.done('loaded 100000');
+ */
+export function progress(stream: NodeJS.WriteStream = process.stderr): Progress {
+  const tty = stream.isTTY === true;
+  return {
+    update(text) {
+      stream.write(tty ? `\r${text}` : `${text}\n`);
+    },
+    done(text) {
+      stream.write(tty ? `\r${text}\n` : `${text}\n`);
+    },
+  };
+}
