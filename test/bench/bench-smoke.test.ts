@@ -35,7 +35,7 @@ const NUMBER_FIELDS = [
   'page_ms_first', 'page_ms_middle', 'page_ms_last', 'page_ratio', 'getrecord_rps', 'getrecord_p50_ms', 'getrecord_p99_ms',
   'server_peak_rss_mb', 'ceiling_listrecords_rps', 'ceiling_listidentifiers_rps', 'floor_listrecords_rps', 'floor_listidentifiers_rps',
   'listrecords_of_ceiling', 'listrecords_of_floor', 'listidentifiers_of_ceiling', 'listidentifiers_of_floor',
-  'nometrics_listrecords_rps', 'nometrics_listidentifiers_rps', 'metrics_listrecords_ratio', 'metrics_listidentifiers_ratio',
+  'metrics_listrecords_rps', 'nometrics_listrecords_rps', 'nometrics_listidentifiers_rps', 'metrics_listrecords_ratio', 'metrics_listidentifiers_ratio',
   'concurrent_rps', 'concurrent_1process_rps', 'concurrent_processes_ratio',
 ] as const;
 
