@@ -229,14 +229,16 @@ async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<
 
 /**
  * Writes the pages bench/replay.ts serves: the second page (a full page
- * reached by a token, as nearly every page of a harvest is) and the last one,
+ * reached by a token, as nearly every page of a harvest is; the first when
+ * the list has only two) and the last one,
  * as received, and then `<verb>.json` saying how many pages the list had.
  */
 function capturer(dir: string | undefined, verb: string): (body: string, token: string | undefined, page: number) => void {
   if (!dir) return () => {};
   let full: string | undefined;
   return (body, token, page) => {
-    if (page === 2 && token) fs.writeFileSync((full = path.join(dir, `${verb}-full.xml`)), body);
+    // Page 2 when it is full; page 1 stands in for a list of two pages.
+    if (token && page <= 2) fs.writeFileSync((full = path.join(dir, `${verb}-full.xml`)), body);
     if (token) return;
     const last = path.join(dir, `${verb}-last.xml`);
     fs.writeFileSync(last, body);
