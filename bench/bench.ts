@@ -298,6 +298,22 @@ function rssSampler(root: number): { stop(): { peakMb: number; totalMb: number; 
   };
 }
 
+/** CPU seconds (user + system) the processes have used so far, from /proc/<pid>/stat at Linux's USER_HZ of 100; 0 where unreadable. */
+function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields 14 and 15 (utime, stime), counted after the parenthesized command name (field 2).
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // not Linux, or the process went away
+    }
+  }
+  return ticks / 100;
+}
+
 // ----------------------------------------------------------------- the client
 
 async function runClient<T>(task: ClientTask, tmp: string): Promise<T> {
@@ -360,6 +376,10 @@ export interface BenchFigures {
   nometrics_listidentifiers_rps: number;
   metrics_listrecords_ratio: number | null;
   metrics_listidentifiers_ratio: number | null;
+  /** Server CPU seconds (user + system, all its processes) of both list harvests, least of two, with and without metrics (0 off Linux). */
+  metrics_cpu_seconds: number;
+  nometrics_cpu_seconds: number;
+  metrics_cpu_ratio: number | null;
   /** `--harvesters N`: N ListRecords harvests at once, aggregate records/s, against K processes and (K > 1) one. */
   harvesters: number;
   concurrent_rps: number | null;
@@ -408,6 +428,7 @@ function table(f: BenchFigures): string {
     ['  replay ceiling', `${f.ceiling_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  floor', `${f.floor_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  without metrics', `${f.nometrics_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.metrics_listidentifiers_ratio)} (${f.metrics_listidentifiers_rps.toLocaleString('en')} with)`],
+    ['metrics cost, server CPU', `${f.metrics_cpu_seconds} / ${f.nometrics_cpu_seconds} s`, `with/without ${n(f.metrics_cpu_ratio)} (both list harvests, least of 2 each)`],
     ...(f.concurrent_rps === null
       ? []
       : ([
@@ -513,22 +534,27 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
     // 5. What metrics cost: the list harvests on a fresh server with metrics on
     // and off, alternately, twice each, the better of each pair counted (the
     // main harvest above is not comparable: it runs first, and under the RSS sampler).
-    const listsOnly = async (metrics: boolean): Promise<HarvestResult> => {
+    // Server CPU time is counted as well: on a shared machine it varies far less than the rates do.
+    const listsOnly = async (metrics: boolean): Promise<HarvestResult & { cpuSeconds: number }> => {
       server = await startProvider({ ...env, OAI_METRICS: String(metrics) }, o.processes, undefined);
       log(`list harvests with OAI_METRICS=${metrics} …`);
       try {
-        return await runClient<HarvestResult>({ task: 'harvest', baseUrl: server.baseUrl, repeats: 0, gzip: o.gzip, spreadPages: 0, sample: 0, listsOnly: true }, tmp);
+        const pids = serverPids(server.pid);
+        const before = cpuSeconds(pids);
+        const r = await runClient<HarvestResult>({ task: 'harvest', baseUrl: server.baseUrl, repeats: 0, gzip: o.gzip, spreadPages: 0, sample: 0, listsOnly: true }, tmp);
+        return { ...r, cpuSeconds: cpuSeconds(pids) - before };
       } finally {
         await server.stop();
       }
     };
-    const on: HarvestResult[] = [];
-    const off: HarvestResult[] = [];
+    const on: (HarvestResult & { cpuSeconds: number })[] = [];
+    const off: (HarvestResult & { cpuSeconds: number })[] = [];
     for (let round = 0; round < 2; round++) {
       on.push(await listsOnly(true));
       off.push(await listsOnly(false));
     }
     const best = (runs: HarvestResult[], list: 'listRecords' | 'listIdentifiers'): number => Math.max(...runs.map((r) => rps(r[list])));
+    const leastCpu = (runs: { cpuSeconds: number }[]): number => round(Math.min(...runs.map((r) => r.cpuSeconds)), 2);
 
     // 6. The replay ceiling: the same harvester against a server that only replays the captured pages.
     server = await startReplay(captured);
@@ -579,6 +605,9 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       nometrics_listidentifiers_rps: best(off, 'listIdentifiers'),
       metrics_listrecords_ratio: ratio(best(on, 'listRecords'), best(off, 'listRecords')),
       metrics_listidentifiers_ratio: ratio(best(on, 'listIdentifiers'), best(off, 'listIdentifiers')),
+      metrics_cpu_seconds: leastCpu(on),
+      nometrics_cpu_seconds: leastCpu(off),
+      metrics_cpu_ratio: ratio(leastCpu(on), leastCpu(off)),
       harvesters: o.harvesters,
       concurrent_rps: concurrentRps,
       concurrent_1process_rps: concurrentOne,

@@ -88,6 +88,16 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     close(figures.concurrent_processes_ratio, figures.concurrent_rps, figures.concurrent_1process_rps);
   });
 
+  it('reports the server CPU of the harvests with and without metrics, and their ratio', function () {
+    // CPU time comes from /proc in 10 ms ticks: it may be 0 on a very fast machine, so the ratio may be null.
+    expect(figures.metrics_cpu_seconds).to.be.a('number').and.at.least(0);
+    expect(figures.nometrics_cpu_seconds).to.be.a('number').and.at.least(0);
+    if (figures.metrics_cpu_ratio !== null) {
+      expect(figures.metrics_cpu_ratio).to.be.closeTo((figures.metrics_cpu_seconds as number) / (figures.nometrics_cpu_seconds as number), 0.006);
+    }
+    expect(run.stdout).to.match(/metrics cost, server CPU/);
+  });
+
   it('runs two harvesters at once on two processes and on one, and prints the ratio', function () {
     expect(run.stdout).to.match(/2 harvesters at once +[\d,]+ records\/s/);
     expect(run.stdout).to.match(/on 1 process +[\d,]+ records\/s +2 processes \/ 1: \d/);
