@@ -23,6 +23,7 @@ import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
+import { createMetrics, knexPoolUse } from './http/metrics';
 import { loadDemo } from './demo';
 import { KnexStore } from './store/knex-store';
 import { getOrCreateSecret } from './store/settings';
@@ -125,5 +126,6 @@ export async function providerApp(p: Provider) {
     maxInFlight: p.config.maxInFlight,
     retryAfter: p.config.retryAfter,
     poi: poiResolver(p.store, p.config.baseUrl),
+    ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex) }) }),
   });
 }
