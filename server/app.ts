@@ -109,7 +109,8 @@ export function createApp(options: AppOptions): express.Express {
       res.locals.oaiLogged = true;
       res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
       // POST stays XML: a form-encoded POST is a harvester's request, and a page's links are all GETs.
-      if (negotiate && req.method === 'GET' && prefersHtml(req.headers.accept)) {
+      // HEAD answers the headers its GET would (RFC 9110 9.3.2), so it negotiates too.
+      if (negotiate && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req.headers.accept)) {
         await sendPage(req, res, response, { ctx, oaiPath, compressionLevel: options.compressionLevel, now: now() });
       } else {
         await sendOai(req, res, response, negotiate, options.compressionLevel, ctx.repository.compression, logger);
