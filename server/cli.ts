@@ -9,6 +9,7 @@ import { loadConfig, splitConfigFlag, ConfigError, type Config } from './config'
 import { openProvider, seedIfEmpty } from './provider';
 import { serveUntilSignal } from './serve';
 import { loadDemo } from './demo';
+import { rebuildFormats } from './rebuild';
 import { runIdCommand } from '../lib/ids/cli';
 import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
@@ -24,6 +25,9 @@ const USAGE = `usage: oai-steward <command>
   delete [--identifier] ID…
                         turn items into tombstones
   stats [--json]        items, deleted, per set, per format, earliest/latest datestamp
+  rebuild-formats [--json]
+                        run every crosswalk again over the stored record fields; items whose
+                        output changed get a new datestamp, the others keep theirs
   id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
@@ -62,6 +66,22 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return runDeleteCommand(rest, () => openProvider(config), process);
     case 'stats':
       return runStatsCommand(rest, () => openProvider(config), process);
+    case 'rebuild-formats': {
+      const p = await openProvider(config);
+      try {
+        const summary = await rebuildFormats(p.store, p.conversion);
+        process.stdout.write(
+          rest.includes('--json')
+            ? `${JSON.stringify(summary)}\n`
+            : `rebuilt the formats of ${summary.items} items; ${summary.restamped} changed and got a new datestamp\n` +
+                summary.restampedIds.map((id) => `  ${id}\n`).join('') +
+                (summary.restamped > summary.restampedIds.length ? `  … and ${summary.restamped - summary.restampedIds.length} more\n` : ''),
+        );
+      } finally {
+        await p.close();
+      }
+      return 0;
+    }
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
       const p = needsStore ? await openProvider(config) : undefined;

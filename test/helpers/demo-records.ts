@@ -23,6 +23,10 @@ export interface DemoSeedRecord {
   readonly datestamp: string;
   readonly sets?: readonly string[];
   readonly dc: Readonly<Record<string, readonly string[]>>;
+  /** The structured record fields (README "Record fields"), on most live items. */
+  readonly identifiers?: readonly { readonly type: string; readonly value: string }[];
+  readonly accessRights?: string;
+  readonly files?: readonly { readonly url: string }[];
 }
 
 /** One seeded item as the wire shows it. */
