@@ -10,6 +10,7 @@ import { openProvider, seedIfEmpty } from './provider';
 import { serveUntilSignal } from './serve';
 import { loadDemo } from './demo';
 import { rebuildFormats } from './rebuild';
+import { RefusedError } from '../lib/store';
 import { runIdCommand } from '../lib/ids/cli';
 import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
@@ -69,7 +70,15 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'rebuild-formats': {
       const p = await openProvider(config);
       try {
-        const summary = await rebuildFormats(p.store, p.conversion);
+        let summary;
+        try {
+          summary = await rebuildFormats(p.store, p.conversion);
+        } catch (err) {
+          // Nothing was written (one transaction): say which items and why.
+          if (!(err instanceof RefusedError)) throw err;
+          process.stderr.write(`oai-steward: rebuild-formats refused, nothing changed:\n${err.message}\n`);
+          return 1;
+        }
         process.stdout.write(
           rest.includes('--json')
             ? `${JSON.stringify(summary)}\n`
