@@ -197,8 +197,20 @@ export interface StoreStats {
   readonly latestDatestamp: string | null;
 }
 
+/** An item with everything it disseminates, for scans of the whole store. */
+export interface ScannedItem extends ItemHeader {
+  /** metadataPrefix → stored metadata (null for a tombstone). */
+  readonly metadata: Readonly<Record<string, string | null>>;
+}
+
+/** A walk over every item, a page at a time (memory holds one page), for readiness checks and set rebuilds. */
+export interface ItemScan {
+  /** Up to `limit` items whose `pk` is greater than `afterPk`, in `pk` order, each with every format it has. */
+  scanItems(afterPk: number, limit: number): Promise<readonly ScannedItem[]>;
+}
+
 /** The whole store: the read side, the write side with transactions, and statistics. */
-export interface Store extends ReadStore, TransactionalStore {
+export interface Store extends ReadStore, TransactionalStore, ItemScan {
   /** Counts per set and per format (a set's counts include its descendants', OAI-PMH 2.0 section 2.7.2). */
   stats(): Promise<StoreStats>;
 }

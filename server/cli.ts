@@ -13,6 +13,7 @@ import { runIdCommand } from '../lib/ids/cli';
 import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
+import { runCheckCommand } from './check/cli';
 
 const USAGE = `usage: oai-steward <command>
 
@@ -24,6 +25,9 @@ const USAGE = `usage: oai-steward <command>
   delete [--identifier] ID…
                         turn items into tombstones
   stats [--json]        items, deleted, per set, per format, earliest/latest datestamp
+  check --profile P [--json]
+                        how the records meet an aggregator's guideline (openaire4, openaire3,
+                        driver, base, dini), rule by rule; exit status 1 when a mandatory rule fails
   id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
@@ -62,6 +66,11 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return runDeleteCommand(rest, () => openProvider(config), process);
     case 'stats':
       return runStatsCommand(rest, () => openProvider(config), process);
+    case 'check':
+      return runCheckCommand(rest, async () => {
+        const p = await openProvider(config);
+        return { store: p.store, close: () => p.close() };
+      }, process);
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
       const p = needsStore ? await openProvider(config) : undefined;

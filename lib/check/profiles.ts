@@ -352,3 +352,26 @@ export class CheckTally {
     return this.result;
   }
 }
+
+/**
+ * The report as a table a person reads: one line per rule (its status,
+ * satisfied of checked, level, id, guideline section), then up to five
+ * records that fail it, each with the field and the reason.
+ *
+ * @example formatReport(tally.report()) // 'OpenAIRE … v4: 285 records\nFAIL  120/275  mandatory    format-oai_openaire  …'
+ */
+export function formatReport(r: CheckReport): string {
+  const lines = [`${r.title}: ${r.items} record${r.items === 1 ? '' : 's'} checked`, ''];
+  const width = Math.max(...r.rules.map((x) => x.id.length), 4);
+  const counts = r.rules.map((x) => `${x.satisfied}/${x.checked}`);
+  const cw = Math.max(...counts.map((c) => c.length), 5);
+  lines.push(`${'status'.padEnd(6)}  ${'ok'.padStart(cw)}  ${'level'.padEnd(11)}  ${'rule'.padEnd(width)}  guideline`);
+  r.rules.forEach((x, k) => {
+    const status = x.checked === 0 ? 'n/a' : x.satisfied === x.checked ? 'ok' : x.level === 'mandatory' ? 'FAIL' : 'warn';
+    lines.push(`${status.padEnd(6)}  ${(counts[k] as string).padStart(cw)}  ${x.level.padEnd(11)}  ${x.id.padEnd(width)}  ${x.source}`);
+    for (const f of x.failures) lines.push(`${' '.repeat(8)}${f.identifier}: ${f.field}: ${f.reason}`);
+  });
+  const failed = r.rules.filter((x) => x.level === 'mandatory' && x.satisfied < x.checked).length;
+  lines.push('', r.passed ? 'passed: every mandatory rule is met' : `failed: ${failed} mandatory rule${failed === 1 ? '' : 's'} not met`);
+  return `${lines.join('\n')}\n`;
+}

@@ -7,6 +7,7 @@
  * - ./plan.ts     the write gate and the plan of a write (nothing written);
  * - ./apply.ts    writing a plan, tombstones, set declarations;
  * - ./stats.ts    statistics;
+ * - ./scan.ts     every item a page at a time, with all its formats (check, rebuild-sets);
  * - ./settings.ts and ./counters.ts: the token secret and PDI serials, used by
  *   the server's wiring rather than by the protocol.
  *
@@ -19,6 +20,7 @@ import {
   RefusedError,
   type ItemInput,
   type Refusal,
+  type ScannedItem,
   type SeenIds,
   type SetInput,
   type Store,
@@ -32,6 +34,7 @@ import { createSeenIds } from '../db/seen-ids';
 import { applyDelete, applySets, applyWrite } from './apply';
 import { planWrite, type Plan } from './plan';
 import { KnexReadStore } from './read';
+import { scanItems } from './scan';
 import { storeStats } from './stats';
 
 /** How a KnexStore is made. */
@@ -98,6 +101,10 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
 
   stats(): Promise<StoreStats> {
     return storeStats(this.knex);
+  }
+
+  scanItems(afterPk: number, limit: number): Promise<readonly ScannedItem[]> {
+    return scanItems(this.knex, afterPk, limit);
   }
 
   async putSets(sets: readonly SetInput[]): Promise<void> {
