@@ -316,18 +316,6 @@ export function familySetName(spec: string): string {
   return `${(family ?? '').toUpperCase()} ${rest.join(':')}`;
 }
 
-/**
- * Whether two lists name the same sets, in any order: a rebuild re-stamps
- * an item only when they differ.
- *
- * @example sameSets(['a', 'b'], ['b', 'a']) // true
- */
-export function sameSets(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  const s = new Set(a);
-  return b.every((x) => s.has(x));
-}
-
 // ------------------------------------------------------------------ parsing
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -490,4 +478,51 @@ export function parseSetDefinitions(raw: unknown): SetDefinitions {
   };
   for (const d of all) visit(d.spec, []);
   return { all, computed };
+}
+
+// ------------------------------------------------------------------ membership of an item
+
+/**
+ * Whether a set's membership belongs to the rules (a rule set, or a set of a
+ * family such as `ddc:004`) rather than to the records.
+ *
+ * @example isRuleOwned(defs, 'ddc:004') // true when the ddc preset is declared
+ */
+export function isRuleOwned(defs: SetDefinitions, spec: string): boolean {
+  return defs.computed.some((d) => (d.family ? spec.startsWith(`${d.spec}:`) : d.spec === spec));
+}
+
+/**
+ * An item's direct sets once the rules have been applied: the sets the
+ * record names itself (any rule-owned set among them is dropped, since the
+ * rules decide those) and every rule set it satisfies, sorted. The loader
+ * applies it to each record as it is read; `rebuild-sets` to each stored
+ * item, so that an item leaving a rule set leaves it by the same write path
+ * as an item a load takes out of a static set.
+ *
+ * @example setsWithRules(defs, { dc: {}, accessRights: 'open' }, ['physics']) // ['open_access', 'physics']
+ */
+export function setsWithRules(defs: SetDefinitions, r: RecordFields, sets: readonly string[]): string[] {
+  if (defs.computed.length === 0) return [...sets];
+  const own = sets.filter((s) => !isRuleOwned(defs, s));
+  return [...new Set([...own, ...computedSets(defs, r, own)])].sort();
+}
+
+/** A set to declare: its spec and name (the store's `SetInput`). */
+export interface SetDeclaration {
+  readonly spec: string;
+  readonly name: string;
+}
+
+/**
+ * The sets to declare before items join them: every set the configuration
+ * declares (a family by its parent, `ddc`), and each family member among
+ * `found` (`ddc:530` → "DDC 530").
+ *
+ * @example setDeclarations(defs, ['ddc:530']) // [{ spec: 'ddc', name: 'Dewey Decimal Classification' }, { spec: 'ddc:530', name: 'DDC 530' }, …]
+ */
+export function setDeclarations(defs: SetDefinitions, found: readonly string[] = []): SetDeclaration[] {
+  const out = new Map<string, string>(defs.all.map((d) => [d.spec, d.name]));
+  for (const s of found) if (!out.has(s) && isRuleOwned(defs, s)) out.set(s, familySetName(s));
+  return [...out].map(([spec, name]) => ({ spec, name }));
 }

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { RecordFields } from '../../lib/records/fields';
-import { computedSets, evaluateRule, parseRule, parseSetDefinitions, PRESETS, SetRuleError } from '../../lib/sets/rules';
+import { computedSets, evaluateRule, parseRule, parseSetDefinitions, PRESETS, setDeclarations, SetRuleError, setsWithRules } from '../../lib/sets/rules';
 import { eachRow } from '../helpers/table';
 
 const COAR = 'http://purl.org/coar/resource_type/';
@@ -119,6 +119,27 @@ describe('sets by rule', function () {
       const defs = parseSetDefinitions([{ preset: 'ddc' }, { spec: 'cs', name: 'Computing', rule: { inSet: 'ddc:004' } }, { spec: 'any_ddc', name: 'Classified', rule: { inSet: 'ddc' } }]);
       expect(computedSets(defs, article, [])).to.deep.equal(['any_ddc', 'cs', 'ddc:004', 'ddc:530']);
       expect(computedSets(defs, dataset, [])).to.deep.equal([]);
+    });
+  });
+
+  describe('an item\'s sets with the rules applied', function () {
+    const defs = parseSetDefinitions([{ preset: 'open_access' }, { preset: 'ddc' }, { spec: 'physics', name: 'Physics' }]);
+    it('keeps the sets a record names and adds the rule sets it satisfies', () => {
+      expect(setsWithRules(defs, article, ['physics'])).to.deep.equal(['ddc:004', 'ddc:530', 'open_access', 'physics']);
+    });
+    it('drops a rule set a record no longer satisfies, even when the record names it', () => {
+      expect(setsWithRules(defs, thesisNoFile, ['physics', 'open_access', 'ddc:530'])).to.deep.equal(['physics']);
+    });
+    it('leaves sets alone when no rule set is declared', () => {
+      expect(setsWithRules(parseSetDefinitions([]), article, ['b', 'a'])).to.deep.equal(['b', 'a']);
+    });
+    it('declares the configured sets and each family member found, named after its class', () => {
+      expect(setDeclarations(defs, ['ddc:530', 'physics', 'elsewhere'])).to.deep.equal([
+        { spec: 'open_access', name: 'Open Access' },
+        { spec: 'ddc', name: 'Dewey Decimal Classification' },
+        { spec: 'physics', name: 'Physics' },
+        { spec: 'ddc:530', name: 'DDC 530' },
+      ]);
     });
   });
 
