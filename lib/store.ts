@@ -168,7 +168,7 @@ export interface SeenIds {
 }
 
 /** The write side bound to one transaction, with the bookkeeping of a load. */
-export interface WriteTransaction extends WriteStore {
+export interface WriteTransaction extends WriteStore, ItemScan {
   /** Starts recording ids seen in this transaction (a leftover record of an earlier load is dropped). */
   seenIds(): Promise<SeenIds>;
 }

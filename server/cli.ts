@@ -14,6 +14,8 @@ import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
 import { runCheckCommand } from './check/cli';
+import { rebuildSets } from './rebuild-sets';
+import { RefusedError } from '../lib/store';
 
 const USAGE = `usage: oai-steward <command>
 
@@ -25,6 +27,8 @@ const USAGE = `usage: oai-steward <command>
   delete [--identifier] ID…
                         turn items into tombstones
   stats [--json]        items, deleted, per set, per format, earliest/latest datestamp
+  rebuild-sets [--json] recompute the sets by rule of every item after a rule changed; re-stamps
+                        exactly the items whose sets changed
   check --profile P [--json]
                         how the records meet an aggregator's guideline (openaire4, openaire3,
                         driver, base, dini), rule by rule; exit status 1 when a mandatory rule fails
@@ -66,6 +70,28 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return runDeleteCommand(rest, () => openProvider(config), process);
     case 'stats':
       return runStatsCommand(rest, () => openProvider(config), process);
+    case 'rebuild-sets': {
+      const p = await openProvider(config);
+      try {
+        let summary;
+        try {
+          summary = await rebuildSets(p.store);
+        } catch (err) {
+          // One transaction: nothing was written. Say which items and why.
+          if (!(err instanceof RefusedError)) throw err;
+          process.stderr.write(`oai-steward: rebuild-sets refused, nothing changed:\n${err.message}\n`);
+          return 1;
+        }
+        process.stdout.write(
+          rest.includes('--json')
+            ? `${JSON.stringify(summary)}\n`
+            : `${summary.items} items, ${summary.restamped} with changed sets re-stamped${summary.restampedIds.length > 0 ? `: ${summary.restampedIds.join(', ')}` : ''}\n`,
+        );
+        return 0;
+      } finally {
+        await p.close();
+      }
+    }
     case 'check':
       return runCheckCommand(rest, async () => {
         const p = await openProvider(config);

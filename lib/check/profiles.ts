@@ -12,13 +12,15 @@
  *
  * Pure: no I/O, no clock.
  */
-import { DC_NS, OAI_DC_NS, type DublinCore, type DcElement } from '../formats/oai-dc';
+import { DC_NS, type DcElement } from '../formats/oai-dc';
 import { EU_REPO_TYPES } from '../formats/oai-dc-profile';
 import type { RecordFields } from '../records/fields';
 import { withAncestors } from '../records/rules';
 import { accessRightOf, computedSets, hasDoi, isFunded, parseSetDefinitions, PRESETS, type SetDefinitions } from '../sets/rules';
 import { isHttpUrl } from '../signposting/facts';
 import { findAll, parseFragment, textOf, type XmlElement } from '../xml/tree';
+
+export { dublinCoreOf } from '../formats/oai-dc';
 
 /** What the rules see of one item. */
 export interface CheckItem {
@@ -83,24 +85,6 @@ function oaiDc(item: CheckItem): XmlElement | null {
 function served(item: CheckItem, element: DcElement): string[] {
   const root = oaiDc(item);
   return root ? findAll(root, DC_NS, element).map(textOf).map((v) => v.trim()).filter((v) => v !== '') : [];
-}
-
-/**
- * The Dublin Core of a stored oai_dc record, for items whose typed fields
- * the store does not hold (records loaded as XML).
- *
- * @example dublinCoreOf('<oai_dc:dc …><dc:title>T</dc:title></oai_dc:dc>') // { title: ['T'] }
- */
-export function dublinCoreOf(xml: string | null): DublinCore {
-  const root = xml ? parseFragment(xml) : null;
-  if (!root || root.ns !== OAI_DC_NS) return {};
-  const dc: Partial<Record<DcElement, string[]>> = {};
-  for (const child of root.children) {
-    if (child.kind !== 'element' || child.ns !== DC_NS) continue;
-    const name = child.local as DcElement;
-    (dc[name] ??= []).push(textOf(child));
-  }
-  return dc;
 }
 
 const live = (i: CheckItem): boolean => !i.deleted;
