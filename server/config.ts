@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import { BUILT_IN_FORMATS } from '../lib/formats/registry';
 import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
 import { parseSetDefinitions, SetRuleError, type SetDefinitions } from '../lib/sets/rules';
 import { readIdentify, ShapeError } from './config-identify';
@@ -82,6 +83,8 @@ export interface Config {
   readonly retryAfter: number;
   /** OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
   readonly seedDemo: boolean;
+  /** OAI_METRICS / `metrics`: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
+  readonly metrics: boolean;
   /** LOG_LEVEL / `logLevel`: pino level (`info`, `warn`, `silent`, …). Default info. */
   readonly logLevel: string;
   /**
@@ -124,17 +127,12 @@ export class ConfigError extends Error {
 
 /**
  * The formats that ship with a crosswalk from the record fields, with the
- * options each takes (and their defaults).
+ * options each takes (and their defaults): derived from lib/formats'
+ * `BUILT_IN_FORMATS`, the one list.
  */
-export const BUILTIN_FORMATS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  oai_dc: {},
-  oai_openaire: {},
-  datacite: {},
-  // DataCite OAI wrapper 1.1: the symbol of the data centre that registered the records.
-  oai_datacite: { datacentreSymbol: 'OAISTEWARD.DEMO' },
-  marc21: {},
-  mods: {},
-};
+export const BUILTIN_FORMATS: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.freeze(
+  Object.fromEntries(BUILT_IN_FORMATS.map((f) => [f.prefix, f.defaultOptions ?? {}])),
+);
 
 /** How the configuration is found besides the environment. */
 export interface ConfigSource {
@@ -189,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     maxInFlight: int(get('maxInFlight'), 64, 1, 100000),
     retryAfter: int(get('retryAfter'), 10, 1, 3600),
     seedDemo: bool(get('seedDemo'), true),
+    metrics: bool(get('metrics'), true),
     logLevel: str(get('logLevel'), 'info'),
     formats: file?.formats ?? defaultFormats(),
     identify: file?.identify ?? {},
@@ -251,6 +250,7 @@ const KEYS = {
   maxInFlight: { env: 'OAI_MAX_IN_FLIGHT' },
   retryAfter: { env: 'OAI_RETRY_AFTER' },
   seedDemo: { env: 'OAI_SEED_DEMO' },
+  metrics: { env: 'OAI_METRICS' },
   logLevel: { env: 'LOG_LEVEL' },
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
   formats: {},

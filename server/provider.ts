@@ -8,12 +8,12 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { createFormatRegistry } from '../lib/formats/registry';
+import { registryFromDeclarations } from '../lib/formats/registry';
 import { describeRepository } from '../lib/oai/descriptions';
 import type { FormatRegistry } from '../lib/formats/registry';
 import { createIdPolicy } from '../lib/ids/policy';
 import type { IdPolicy } from '../lib/ids/policy';
-import { poiFromOaiIdentifier, parsePoi } from '../lib/ids/poi';
+import { poiFromOaiIdentifier, parsePoi, POI_PREFIX } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
 import type { ProviderContext } from '../lib/oai';
 import type { ReadStore, Store } from '../lib/store';
@@ -23,10 +23,12 @@ import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
+import { createMetrics, knexPoolUse } from './http/metrics';
 import { loadDemo } from './demo';
 import { KnexStore } from './store/knex-store';
 import { getOrCreateSecret } from './store/settings';
 import { createXsdChecks } from './xsd/format-checks';
+import { addCatalogs } from './xsd/libxml';
 
 /** An opened repository: its store, its protocol context, and how to close it. */
 export interface Provider {
@@ -52,8 +54,17 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   const knex = createKnex(config.databaseUrl);
   await migrate(knex);
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
-  const formats = options.formats ?? createFormatRegistry();
-  const store = new KnexStore({ knex, policy, formatChecks: createXsdChecks(formats), setRules: config.sets, ...(options.clock && { clock: options.clock }) });
+  // The formats the configuration names, built-in ones with their options, declared ones with their local XSD.
+  const formats = options.formats ?? registryFromDeclarations(config.formats);
+  addCatalogs(formats.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
+  const store = new KnexStore({
+    knex,
+    policy,
+    formatChecks: createXsdChecks(formats),
+    tombstonePrefixes: formats.all().map((f) => f.prefix),
+    setRules: config.sets,
+    ...(options.clock && { clock: options.clock }),
+  });
   const conversion = recordConversion(config, policy, formats);
   return {
     config,
@@ -88,8 +99,14 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
 export function recordConversion(config: Config, policy: IdPolicy, formats: FormatRegistry): RecordConversion {
   return {
     formats,
-    // Issue 3: each record's POI as a dc:identifier, where harvesters look for links.
+    oaiDcProfile: config.oaiDcProfile,
+    // Each record's POI as a dc:identifier, where harvesters look for links.
     ...(config.poiInDublinCore && { extraIdentifiers: (id: string) => [poiFromOaiIdentifier(policy.map(id).identifier)] }),
+    // The crosswalks write the oai-identifier and POI wherever their format has a place for them.
+    itemIdentifiers: (id: string) => {
+      const oaiIdentifier = policy.map(id).identifier;
+      return { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) };
+    },
   };
 }
 
@@ -105,7 +122,7 @@ export async function seedIfEmpty(p: Provider): Promise<number> {
  */
 export function poiResolver(store: ReadStore, baseUrl: string): PoiResolver {
   return async (namespace, local) => {
-    const poi = `http://purl.org/poi/${namespace}/${local}`;
+    const poi = `${POI_PREFIX}${namespace}/${local}`;
     const parsed = parsePoi(poi);
     if (!parsed.ok) return { status: 404 };
     const header = await store.getHeader(`oai:${namespace}:${local}`);
@@ -125,5 +142,6 @@ export async function providerApp(p: Provider) {
     maxInFlight: p.config.maxInFlight,
     retryAfter: p.config.retryAfter,
     poi: poiResolver(p.store, p.config.baseUrl),
+    ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex) }) }),
   });
 }

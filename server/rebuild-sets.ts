@@ -22,11 +22,21 @@ export interface RebuildSetsSummary {
   readonly restampedIds: readonly string[];
 }
 
-/** The item a stored one makes when written again: its sets and metadata as stored; the write path applies the rules. */
+/**
+ * The item a stored one makes when written again: its sets, metadata and
+ * record fields as stored (so nothing but its sets can change); the write
+ * path applies the rules.
+ */
 function itemFromScan(s: ScannedItem): ItemInput {
   const metadata: Record<string, string> = {};
   for (const [prefix, xml] of Object.entries(s.metadata)) if (xml !== null) metadata[prefix] = xml;
-  return { internalId: s.internalId, sets: s.sets, metadata, source: `stored item ${JSON.stringify(s.internalId)}` };
+  return {
+    internalId: s.internalId,
+    sets: s.sets,
+    metadata,
+    ...(s.fields !== undefined && { fields: s.fields, derived: s.derived ?? [], identifiers: [...(s.fields.dc.identifier ?? [])] }),
+    source: `stored item ${JSON.stringify(s.internalId)}`,
+  };
 }
 
 /**

@@ -12,7 +12,8 @@
  *
  * Pure: no I/O, no clock.
  */
-import { DC_NS, type DcElement } from '../formats/oai-dc';
+import type { DcElement } from '../formats/oai-dc';
+import { DC_NS } from '../xml/namespaces';
 import { EU_REPO_TYPES } from '../formats/oai-dc-profile';
 import type { RecordFields } from '../records/fields';
 import { withAncestors } from '../records/rules';

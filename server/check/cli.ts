@@ -7,7 +7,6 @@
  */
 import { CheckTally, dublinCoreOf, formatReport, PROFILE_NAMES, PROFILES, type CheckItem, type ProfileName } from '../../lib/check/profiles';
 import type { ItemScan, ScannedItem } from '../../lib/store';
-import type { RecordFields } from '../../lib/records/fields';
 import type { CliIo } from '../loader/cli';
 
 export const CHECK_USAGE = `usage: oai-steward check --profile ${PROFILE_NAMES.join('|')} [--json] [--batch-size N]
@@ -25,8 +24,6 @@ Exit status: 0 every mandatory rule is met, 1 a mandatory rule fails, 2 usage er
 /** What the check needs of an opened provider. */
 export interface CheckDeps {
   readonly store: ItemScan;
-  /** The typed record fields the store holds for an item, if it holds any. */
-  readonly fieldsOf?: (item: ScannedItem) => RecordFields | undefined;
   close(): Promise<void>;
 }
 
@@ -36,7 +33,7 @@ export interface CheckDeps {
  *
  * @example toCheckItem(scanned) // { …header, fields: { dc: { title: ['…'] } }, metadata: Map { 'oai_dc' => '<oai_dc:dc …' } }
  */
-export function toCheckItem(item: ScannedItem, fieldsOf?: (item: ScannedItem) => RecordFields | undefined): CheckItem {
+export function toCheckItem(item: ScannedItem): CheckItem {
   const metadata = new Map(Object.entries(item.metadata));
   return {
     internalId: item.internalId,
@@ -44,7 +41,7 @@ export function toCheckItem(item: ScannedItem, fieldsOf?: (item: ScannedItem) =>
     datestamp: item.datestamp,
     deleted: item.deleted,
     sets: item.sets,
-    fields: fieldsOf?.(item) ?? { dc: dublinCoreOf(item.metadata.oai_dc ?? null) },
+    fields: item.fields ?? { dc: dublinCoreOf(item.metadata.oai_dc ?? null) },
     metadata,
   };
 }
@@ -91,7 +88,7 @@ export async function runCheckCommand(args: readonly string[], open: () => Promi
     for (;;) {
       const page = await deps.store.scanItems(after, batch);
       if (page.length === 0) break;
-      tally.add(page.map((p) => toCheckItem(p, deps.fieldsOf)));
+      tally.add(page.map(toCheckItem));
       after = (page[page.length - 1] as ScannedItem).pk;
     }
     const report = tally.report();

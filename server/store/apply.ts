@@ -53,11 +53,14 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   for (const part of chunk(changedPks, MAX_IN_LIST)) {
     await trx('item_sets').whereIn('item_pk', part).delete();
     await trx('records').whereIn('item_pk', part).delete();
+    await trx('record_fields').whereIn('item_pk', part).delete();
   }
   const setRows: [string, number, boolean, number][] = [];
   const recordRows: [number, string, string | null][] = [];
+  const fieldRows: [number, string, string][] = [];
   for (const p of [...fresh, ...changed]) {
     const pk = pkOf.get(p.input.internalId) as number;
+    if (p.fields !== undefined) fieldRows.push([pk, p.fields, JSON.stringify(p.input.derived ?? [])]);
     const direct = new Set(p.sets);
     const all = new Set(p.sets.flatMap(withAncestors));
     for (const spec of all) setRows.push([spec, pk, direct.has(spec), p.datestamp]);
@@ -65,15 +68,17 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   }
   await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp'], setRows);
   await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], recordRows);
+  await insertRows(trx, 'record_fields', ['item_pk', 'fields', 'derived'], fieldRows);
 }
 
 /**
  * Turns items into tombstones (deleted, datestamp `now`, the formats they
- * had without metadata); an unknown or repeated id refuses the whole call.
+ * had and every format of `tombstonePrefixes`, without metadata); an unknown
+ * or repeated id refuses the whole call.
  *
- * @example await applyDelete(trx, ['report 12'], now) // [{ internalId: 'report 12', identifier: '…', outcome: 'deleted' }]
+ * @example await applyDelete(trx, ['report 12'], now, ['oai_dc']) // [{ internalId: 'report 12', identifier: '…', outcome: 'deleted' }]
  */
-export async function applyDelete(trx: Knex, internalIds: readonly string[], now: number): Promise<WriteResult[]> {
+export async function applyDelete(trx: Knex, internalIds: readonly string[], now: number, tombstonePrefixes: readonly string[]): Promise<WriteResult[]> {
   const existing = await itemsByInternalId(trx, internalIds);
   const refusals: Refusal[] = [];
   const seen = new Set<string>();
@@ -91,11 +96,19 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
       .where('pk', r.pk)
       .update({ deleted: true, datestamp: now, content_hash: contentHash(true, sets.get(r.pk) ?? [], new Map()) });
   }
-  // A tombstone keeps the formats it had, without metadata (2.5.1).
+  // A tombstone keeps the formats it had, without metadata, and is listed in every format offered (2.5.1).
+  const had = new Map<number, Set<string>>();
   for (const part of chunk(live.map((r) => r.pk), MAX_IN_LIST)) {
     await trx('records').whereIn('item_pk', part).update({ xml: null });
     await trx('item_sets').whereIn('item_pk', part).update({ datestamp: now });
+    await trx('record_fields').whereIn('item_pk', part).delete();
+    for (const r of (await trx('records').whereIn('item_pk', part).select('item_pk', 'prefix')) as { item_pk: unknown; prefix: string }[]) {
+      const pk = toInt(r.item_pk);
+      had.set(pk, (had.get(pk) ?? new Set()).add(r.prefix));
+    }
   }
+  const missing = live.flatMap((r) => tombstonePrefixes.filter((p) => !had.get(r.pk)?.has(p)).map((p): [number, string, null] => [r.pk, p, null]));
+  await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], missing);
   return rows.map((r) => ({ internalId: r.internal_id, identifier: r.identifier, outcome: toBool(r.deleted) ? 'unchanged' : 'deleted' }));
 }
 

@@ -18,7 +18,7 @@ export interface PlanOptions {
   readonly policy: IdPolicyLike;
   /** The metadata check of each format; without it, metadata is only checked to be one well-formed element. */
   readonly formatChecks?: FormatChecks;
-  /** The formats a tombstone is listed under when it never had metadata. */
+  /** The formats every tombstone is listed under (besides those it had): the formats offered. */
   readonly tombstonePrefixes: readonly string[];
   /** Override the identifier schemes governance checks (tests). */
   readonly schemes?: readonly SchemeCheck[];
@@ -49,6 +49,8 @@ export interface PlannedItem {
   readonly sets: readonly string[];
   /** prefix → xml (null for a tombstone). */
   readonly records: ReadonlyMap<string, string | null>;
+  /** The record fields as stored (JSON), for a live item that has them. */
+  readonly fields: string | undefined;
 }
 
 /** A batch judged: every refusal in input order, or (when there is none) the plan. */
@@ -61,14 +63,16 @@ const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_h
 
 /**
  * The content hash that decides "unchanged": sets, deletion and (for a live
- * item) the metadata of every format, in a canonical order.
+ * item) the metadata of every format, in a canonical order, and the stored
+ * record fields (JSON) when the item has them, so changed fields are stored
+ * even when no format shows the change.
  *
  * @example contentHash(true, ['a'], new Map()) // the hash of a tombstone in set a
  */
-export function contentHash(deleted: boolean, sets: readonly string[], metadata: ReadonlyMap<string, string | null>): string {
+export function contentHash(deleted: boolean, sets: readonly string[], metadata: ReadonlyMap<string, string | null>, fields?: string): string {
   const canonical = deleted
     ? JSON.stringify({ deleted: true, sets })
-    : JSON.stringify({ deleted: false, sets, metadata: [...metadata.entries()].sort(([a], [b]) => cmp(a, b)) });
+    : JSON.stringify({ deleted: false, sets, metadata: [...metadata.entries()].sort(([a], [b]) => cmp(a, b)), ...(fields !== undefined && { fields }) });
   return crypto.createHash('sha256').update(canonical).digest('hex');
 }
 
@@ -180,18 +184,20 @@ export async function planWrite(db: Knex, items: readonly ItemInput[], options: 
     const sets = uniqueSorted(input.sets ?? (deleted && existing ? (oldSets.get(existing.pk) ?? []) : []));
     const records = new Map<string, string | null>();
     if (deleted) {
-      const prefixes = uniqueSorted([...Object.keys(input.metadata), ...(existing ? (oldPrefixes.get(existing.pk) ?? []) : [])]);
-      for (const p of prefixes.length > 0 ? prefixes : options.tombstonePrefixes) records.set(p, null);
+      // Listed in every format it had and every format offered (OAI-PMH 2.0 section 2.5.1).
+      const prefixes = uniqueSorted([...Object.keys(input.metadata), ...(existing ? (oldPrefixes.get(existing.pk) ?? []) : []), ...options.tombstonePrefixes]);
+      for (const p of prefixes) records.set(p, null);
     } else {
       for (const p of uniqueSorted(Object.keys(input.metadata))) records.set(p, input.metadata[p] ?? '');
     }
-    const hash = contentHash(deleted, sets, records);
+    const fields = !deleted && input.fields !== undefined ? JSON.stringify(input.fields) : undefined;
+    const hash = contentHash(deleted, sets, records, fields);
     let outcome: WriteOutcome;
     if (existing && existing.content_hash === hash) outcome = 'unchanged';
     else if (deleted) outcome = existing && toBool(existing.deleted) ? 'updated' : 'deleted';
     else outcome = existing ? 'updated' : 'inserted';
     const datestamp = outcome === 'unchanged' && existing ? toInt(existing.datestamp) : (input.datestamp ?? options.now);
-    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records };
+    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records, fields };
   });
   return { refusals: [], planned };
 }

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { forEachProvider, oaiGet, oaiPost, errorCodes, requestAttributes, texts, BASE_URL, request, checkOai } from '../helpers/server';
 import { demoRecords } from '../helpers/demo-records';
 import { toRequestArgument } from '../../lib/ids/oai-identifier';
+import { OAI_DC_NS } from '../../lib/xml/namespaces';
 
 const demo = demoRecords();
 const live = demo.find((d) => !d.deleted && d.internalId === 'rep-2024-0001') ?? demo.find((d) => !d.deleted)!;
@@ -48,15 +49,15 @@ const rows: Row[] = [
   { name: 'GetRecord of an identifier in another case is idDoesNotExist (identity is exact)', query: `verb=GetRecord&identifier=${arg(live.identifier.toUpperCase().replace('OAI:', 'oai:'))}&metadataPrefix=oai_dc`, expect: { errors: ['idDoesNotExist'] }, echo: true },
   { name: 'GetRecord of an identifier that is not even a URI is idDoesNotExist', query: 'verb=GetRecord&identifier=%3Cscript%3E%22%26&metadataPrefix=oai_dc', expect: { errors: ['idDoesNotExist'] }, echo: true,
     check: (x) => expect(requestAttributes(x).identifier).to.equal('<script>"&') },
-  { name: 'GetRecord in an unknown format is cannotDisseminateFormat', query: `verb=GetRecord&identifier=${arg(live.identifier)}&metadataPrefix=marc21`, expect: { errors: ['cannotDisseminateFormat'] }, echo: true },
-  { name: 'GetRecord of an unknown id in an unknown format reports both', query: 'verb=GetRecord&identifier=oai%3Ax.org%3Ay&metadataPrefix=marc21', expect: { errors: ['idDoesNotExist', 'cannotDisseminateFormat'] }, echo: true },
+  { name: 'GetRecord in an unknown format is cannotDisseminateFormat', query: `verb=GetRecord&identifier=${arg(live.identifier)}&metadataPrefix=no_such_format`, expect: { errors: ['cannotDisseminateFormat'] }, echo: true },
+  { name: 'GetRecord of an unknown id in an unknown format reports both', query: 'verb=GetRecord&identifier=oai%3Ax.org%3Ay&metadataPrefix=no_such_format', expect: { errors: ['idDoesNotExist', 'cannotDisseminateFormat'] }, echo: true },
   { name: 'GetRecord without metadataPrefix is badArgument', query: `verb=GetRecord&identifier=${arg(live.identifier)}`, expect: { errors: ['badArgument'] }, echo: false },
   { name: 'GetRecord with a syntactically illegal metadataPrefix is badArgument', query: `verb=GetRecord&identifier=${arg(live.identifier)}&metadataPrefix=a%20b`, expect: { errors: ['badArgument'] }, echo: false },
   // ListMetadataFormats (4.4)
   { name: 'ListMetadataFormats lists the repository formats', query: 'verb=ListMetadataFormats', expect: { verb: 'ListMetadataFormats' }, echo: true,
     check: (x) => expect(texts(x, 'metadataPrefix')).to.include('oai_dc') },
   { name: 'ListMetadataFormats of an item lists its formats', query: `verb=ListMetadataFormats&identifier=${arg(live.identifier)}`, expect: { verb: 'ListMetadataFormats' }, echo: true,
-    check: (x) => expect(texts(x, 'metadataNamespace')).to.deep.equal(['http://www.openarchives.org/OAI/2.0/oai_dc/']) },
+    check: (x) => expect(texts(x, 'metadataNamespace')).to.include(OAI_DC_NS) },
   { name: 'ListMetadataFormats of a deleted item still lists oai_dc', query: `verb=ListMetadataFormats&identifier=${arg(deleted.identifier)}`, expect: { verb: 'ListMetadataFormats' }, echo: true },
   { name: 'ListMetadataFormats of an unknown item is idDoesNotExist', query: 'verb=ListMetadataFormats&identifier=oai%3Ademo.oai-steward.org%3Anope', expect: { errors: ['idDoesNotExist'] }, echo: true },
   { name: 'ListMetadataFormats with a resumptionToken is badArgument', query: 'verb=ListMetadataFormats&resumptionToken=x', expect: { errors: ['badArgument'] }, echo: false },
@@ -69,7 +70,7 @@ const rows: Row[] = [
     check: (x) => expect(x).to.match(/<resumptionToken expirationDate="[^"]+" completeListSize="285" cursor="0">1\./) },
   { name: 'ListRecords pages with a token', query: 'verb=ListRecords&metadataPrefix=oai_dc', expect: { verb: 'ListRecords' }, echo: true },
   { name: 'ListRecords without metadataPrefix is badArgument', query: 'verb=ListRecords', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'ListRecords in an unknown format is cannotDisseminateFormat', query: 'verb=ListRecords&metadataPrefix=marc21', expect: { errors: ['cannotDisseminateFormat'] }, echo: true },
+  { name: 'ListRecords in an unknown format is cannotDisseminateFormat', query: 'verb=ListRecords&metadataPrefix=no_such_format', expect: { errors: ['cannotDisseminateFormat'] }, echo: true },
   { name: 'ListIdentifiers of an empty range is noRecordsMatch', query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&until=2000-01-01', expect: { errors: ['noRecordsMatch'] }, echo: true },
   { name: 'ListIdentifiers of an unknown set is noRecordsMatch', query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=nosuchset', expect: { errors: ['noRecordsMatch'] }, echo: true },
   { name: 'ListRecords from a date in the future is noRecordsMatch', query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2999-01-01', expect: { errors: ['noRecordsMatch'] }, echo: true },
