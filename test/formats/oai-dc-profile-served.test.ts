@@ -1,0 +1,62 @@
+/**
+ * oai_dc by profile as harvesters receive it: with `oaiDcProfile: openaire3`
+ * in the configuration file, records loaded with `oai-steward load` are
+ * served in oai_dc with the info:eu-repo terms of OpenAIRE 3.0, XSD-valid;
+ * without it, oai_dc is the record's Dublin Core as given.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { expect } from 'chai';
+import { loadConfig } from '../../server/config';
+import { openProvider, providerApp } from '../../server/provider';
+import { DEMO_NAMESPACE } from '../helpers/demo-records';
+import { oaiGet, texts } from '../helpers/server';
+import { assertValid } from '../helpers/xsd';
+import { cli, forEachCliDatabase } from '../loader/helpers';
+
+const RECORD = {
+  id: 'thesis-1',
+  dc: { title: ['A thesis'], creator: ['Curie, Marie'], date: ['2024'], type: ['AM'] },
+  resourceType: { coar: 'http://purl.org/coar/resource_type/c_db06' },
+  accessRights: 'embargoed',
+  dates: { embargoEnd: '2027-06-30' },
+  license: 'https://creativecommons.org/licenses/by/4.0/',
+};
+
+forEachCliDatabase((db) => {
+  async function served(configText: string): Promise<string> {
+    const file = path.join(db().dir, 'oai-steward.yaml');
+    fs.writeFileSync(file, configText);
+    const records = path.join(db().dir, 'records.ndjson');
+    fs.writeFileSync(records, `${JSON.stringify(RECORD)}\n`);
+    const load = await cli(db(), ['load', records], { env: { OAI_CONFIG: file } });
+    expect(load.code, load.stderr).to.equal(0);
+    const p = await openProvider(loadConfig({ DATABASE_URL: db().url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: file }));
+    const server = http.createServer(await providerApp(p));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const xml = await oaiGet((server.address() as AddressInfo).port, `verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:${DEMO_NAMESPACE}:thesis-1`);
+      assertValid(xml);
+      return xml;
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await p.close();
+    }
+  }
+
+  it('serves the info:eu-repo type, version, access level, licence and embargo end with the openaire3 profile', async () => {
+    const xml = await served('seedDemo: false\noaiDcProfile: openaire3\n');
+    expect(texts(xml, 'dc:type')).to.deep.equal(['info:eu-repo/semantics/doctoralThesis', 'info:eu-repo/semantics/acceptedVersion', 'AM']);
+    expect(texts(xml, 'dc:rights')).to.deep.equal(['info:eu-repo/semantics/embargoedAccess', 'https://creativecommons.org/licenses/by/4.0/']);
+    expect(texts(xml, 'dc:date')).to.deep.equal(['2024', 'info:eu-repo/date/embargoEnd/2027-06-30']);
+  });
+
+  it('serves the Dublin Core as given without a profile', async () => {
+    const xml = await served('seedDemo: false\n');
+    expect(texts(xml, 'dc:type')).to.deep.equal(['AM']);
+    expect(texts(xml, 'dc:rights')).to.deep.equal([]);
+    expect(texts(xml, 'dc:date')).to.deep.equal(['2024']);
+  });
+});
