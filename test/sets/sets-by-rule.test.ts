@@ -21,6 +21,12 @@ const RECORDS = [
   { id: 'a', datestamp: '2020-01-01T00:00:00Z', sets: ['physics'], dc: { title: ['A'], rights: ['info:eu-repo/semantics/openAccess'], subject: ['ddc:530'], language: ['en'] } },
   { id: 'b', datestamp: '2020-01-01T00:00:00Z', dc: { title: ['B'], rights: ['info:eu-repo/semantics/closedAccess'], subject: ['ddc:004'], language: ['fr'] } },
   { id: 'c', datestamp: '2020-01-01T00:00:00Z', dc: { title: ['C'], language: ['de'] } },
+  // Typed fields: an open dataset with a file, judged by its fields rather than its Dublin Core.
+  {
+    id: 'd', datestamp: '2020-01-01T00:00:00Z', dc: { title: ['D'], creator: ['Curie, Marie'] }, publisher: 'Example', publicationYear: '2023',
+    resourceType: { coar: 'http://purl.org/coar/resource_type/c_ddb1' }, accessRights: 'open',
+    identifiers: [{ type: 'DOI', value: '10.5555/d' }], files: [{ url: 'https://repo.example.org/d.csv', mediaType: 'text/csv' }],
+  },
 ];
 
 const config = (language: string): string => [
@@ -28,6 +34,7 @@ const config = (language: string): string => [
   'sets:',
   '  - preset: open_access',
   '  - preset: ddc',
+  '  - preset: openaire_data',
   '  - spec: physics',
   '    name: Physics',
   '  - spec: in_language',
@@ -73,7 +80,8 @@ forEachCliDatabase((db) => {
     const load = await run('load', path.join(db().dir, 'records.ndjson'));
     expect(load.code, load.stderr).to.equal(0);
     await serving(db(), file, async (port) => {
-      expect(await identifiersIn(port, 'open_access')).to.deep.equal(['a']);
+      expect(await identifiersIn(port, 'open_access')).to.deep.equal(['a', 'd']);
+      expect(await identifiersIn(port, 'openaire_data')).to.deep.equal(['d']);
       expect(await identifiersIn(port, 'ddc')).to.deep.equal(['a', 'b']);
       expect(await identifiersIn(port, 'ddc:004')).to.deep.equal(['b']);
       expect(await identifiersIn(port, 'in_language')).to.deep.equal(['a']);
@@ -93,22 +101,23 @@ forEachCliDatabase((db) => {
     expect((await run('load', path.join(db().dir, 'records.ndjson'))).code).to.equal(0);
     const unchanged = await run('rebuild-sets', '--json');
     expect(unchanged.code, unchanged.stderr).to.equal(0);
-    expect(JSON.parse(unchanged.stdout)).to.deep.include({ items: 3, restamped: 0 });
+    expect(JSON.parse(unchanged.stdout)).to.deep.include({ items: 4, restamped: 0 });
     const before = await datestamps(db().knex());
 
     fs.writeFileSync(file, config('de'));
     const rebuilt = await run('rebuild-sets', '--json');
     expect(rebuilt.code, rebuilt.stderr).to.equal(0);
     const summary = JSON.parse(rebuilt.stdout) as { items: number; restamped: number; restampedIds: string[] };
-    expect(summary).to.include({ items: 3, restamped: 2 });
+    expect(summary).to.include({ items: 4, restamped: 2 });
     expect([...summary.restampedIds].sort()).to.deep.equal(['a', 'c']);
     const after = await datestamps(db().knex());
     expect(after.get('b')).to.equal(before.get('b'));
+    expect(after.get('d')).to.equal(before.get('d'));
     expect(after.get('a')).to.be.greaterThan(before.get('a') as number);
     expect(after.get('c')).to.be.greaterThan(before.get('c') as number);
 
     const again = await run('rebuild-sets', '--json');
-    expect(JSON.parse(again.stdout)).to.deep.include({ items: 3, restamped: 0 });
+    expect(JSON.parse(again.stdout)).to.deep.include({ items: 4, restamped: 0 });
     expect(await datestamps(db().knex())).to.deep.equal(after);
 
     await serving(db(), file, async (port) => {
