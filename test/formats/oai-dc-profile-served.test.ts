@@ -26,13 +26,15 @@ const RECORD = {
 };
 
 forEachCliDatabase((db) => {
-  async function served(configText: string): Promise<string> {
+  async function served(configText: string, load = true): Promise<string> {
     const file = path.join(db().dir, 'oai-steward.yaml');
     fs.writeFileSync(file, configText);
-    const records = path.join(db().dir, 'records.ndjson');
-    fs.writeFileSync(records, `${JSON.stringify(RECORD)}\n`);
-    const load = await cli(db(), ['load', records], { env: { OAI_CONFIG: file } });
-    expect(load.code, load.stderr).to.equal(0);
+    if (load) {
+      const records = path.join(db().dir, 'records.ndjson');
+      fs.writeFileSync(records, `${JSON.stringify(RECORD)}\n`);
+      const run = await cli(db(), ['load', records], { env: { OAI_CONFIG: file } });
+      expect(run.code, run.stderr).to.equal(0);
+    }
     const p = await openProvider(loadConfig({ DATABASE_URL: db().url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: file }));
     const server = http.createServer(await providerApp(p));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -58,5 +60,16 @@ forEachCliDatabase((db) => {
     expect(texts(xml, 'dc:type')).to.deep.equal(['AM']);
     expect(texts(xml, 'dc:rights')).to.deep.equal([]);
     expect(texts(xml, 'dc:date')).to.deep.equal(['2024']);
+  });
+
+  it('re-derives oai_dc with the profile when rebuild-formats runs after the profile is switched on', async () => {
+    await served('seedDemo: false\n');
+    const file = path.join(db().dir, 'oai-steward.yaml');
+    fs.writeFileSync(file, 'seedDemo: false\noaiDcProfile: openaire3\n');
+    const rebuilt = await cli(db(), ['rebuild-formats', '--json'], { env: { OAI_CONFIG: file } });
+    expect(rebuilt.code, rebuilt.stderr).to.equal(0);
+    expect(JSON.parse(rebuilt.stdout)).to.include({ items: 1, restamped: 1 });
+    const xml = await served('seedDemo: false\noaiDcProfile: openaire3\n', false);
+    expect(texts(xml, 'dc:rights')).to.deep.equal(['info:eu-repo/semantics/embargoedAccess', 'https://creativecommons.org/licenses/by/4.0/']);
   });
 });
