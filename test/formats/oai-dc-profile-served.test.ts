@@ -5,16 +5,12 @@
  * without it, oai_dc is the record's Dublin Core as given.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../server/config';
-import { openProvider, providerApp } from '../../server/provider';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { oaiGet, texts } from '../helpers/server';
 import { assertValid } from '../helpers/xsd';
-import { cli, forEachCliDatabase } from '../loader/helpers';
+import { cli, forEachCliDatabase, serving } from '../loader/helpers';
 
 const RECORD = {
   id: 'thesis-1',
@@ -35,17 +31,11 @@ forEachCliDatabase((db) => {
       const run = await cli(db(), ['load', records], { env: { OAI_CONFIG: file } });
       expect(run.code, run.stderr).to.equal(0);
     }
-    const p = await openProvider(loadConfig({ DATABASE_URL: db().url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: file }));
-    const server = http.createServer(await providerApp(p));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const xml = await oaiGet((server.address() as AddressInfo).port, `verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:${DEMO_NAMESPACE}:thesis-1`);
+    return serving(db(), { OAI_CONFIG: file }, async (port) => {
+      const xml = await oaiGet(port, `verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:${DEMO_NAMESPACE}:thesis-1`);
       assertValid(xml);
       return xml;
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await p.close();
-    }
+    });
   }
 
   it('serves the info:eu-repo type, version, access level, licence and embargo end with the openaire3 profile', async () => {

@@ -6,16 +6,12 @@
  * the items whose sets changed.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../server/config';
-import { openProvider, providerApp } from '../../server/provider';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { oaiGet, texts } from '../helpers/server';
 import { assertValid } from '../helpers/xsd';
-import { cli, datestamps, forEachCliDatabase, type CliDb } from '../loader/helpers';
+import { cli, datestamps, forEachCliDatabase, serving } from '../loader/helpers';
 
 const RECORDS = [
   { id: 'a', datestamp: '2020-01-01T00:00:00Z', sets: ['physics'], dc: { title: ['A'], rights: ['info:eu-repo/semantics/openAccess'], subject: ['ddc:530'], language: ['en'] } },
@@ -48,19 +44,6 @@ const config = (language: string): string => [
   '',
 ].join('\n');
 
-/** Serves the store of `db` with the configuration file over HTTP while `fn` runs. */
-async function serving<T>(db: CliDb, file: string, fn: (port: number) => Promise<T>): Promise<T> {
-  const p = await openProvider(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: file }));
-  const server = http.createServer(await providerApp(p));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await fn((server.address() as AddressInfo).port);
-  } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await p.close();
-  }
-}
-
 async function identifiersIn(port: number, set: string): Promise<string[]> {
   const xml = await oaiGet(port, `verb=ListIdentifiers&metadataPrefix=oai_dc&set=${encodeURIComponent(set)}`);
   assertValid(xml);
@@ -79,7 +62,7 @@ forEachCliDatabase((db) => {
   it('puts loaded records into the sets their rules select, harvestable by set', async () => {
     const load = await run('load', path.join(db().dir, 'records.ndjson'));
     expect(load.code, load.stderr).to.equal(0);
-    await serving(db(), file, async (port) => {
+    await serving(db(), { OAI_CONFIG: file }, async (port) => {
       expect(await identifiersIn(port, 'open_access')).to.deep.equal(['a', 'd']);
       expect(await identifiersIn(port, 'openaire_data')).to.deep.equal(['d']);
       expect(await identifiersIn(port, 'ddc')).to.deep.equal(['a', 'b']);
@@ -120,7 +103,7 @@ forEachCliDatabase((db) => {
     expect(JSON.parse(again.stdout)).to.deep.include({ items: 4, restamped: 0 });
     expect(await datestamps(db().knex())).to.deep.equal(after);
 
-    await serving(db(), file, async (port) => {
+    await serving(db(), { OAI_CONFIG: file }, async (port) => {
       expect(await identifiersIn(port, 'in_language')).to.deep.equal(['c']);
       // The static set a record named stays; the rule sets are the rules' alone.
       expect(await identifiersIn(port, 'physics')).to.deep.equal(['a']);
