@@ -11,33 +11,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
-import { BUILT_IN_FORMATS } from '../lib/formats/registry';
+import { BUILT_IN_FORMATS, type FormatDeclaration } from '../lib/formats/registry';
 import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
 import { parseSetDefinitions, SetRuleError, type SetDefinitions } from '../lib/sets/rules';
 import { readIdentify, ShapeError } from './config-identify';
 import { elementErrors } from './xsd/schemas';
 
-/** A metadata format the repository offers, as the configuration declares it. */
-export interface FormatConfig {
-  /** The metadataPrefix. */
-  readonly prefix: string;
-  /**
-   * `builtin`: one of the crosswalks that ship with oai-steward
-   * ({@link BUILTIN_FORMATS}). `declared`: any other XML format, given as
-   * XML by the records themselves and validated against `xsd`.
-   */
-  readonly kind: 'builtin' | 'declared';
-  /** Declared formats: the metadataNamespace of ListMetadataFormats. */
-  readonly namespace?: string;
-  /** Declared formats: the published schema URL of ListMetadataFormats. */
-  readonly schema?: string;
-  /** Declared formats: a local XSD file (absolute path) the records are validated against, offline. */
-  readonly xsd?: string;
-  /** Declared formats: an XML catalog (absolute path) that maps the XSD's imports to local files. */
-  readonly catalog?: string;
-  /** Format options, e.g. `datacentreSymbol` for `oai_datacite`. */
-  readonly options: Readonly<Record<string, string>>;
-}
+/** A metadata format the repository offers, as the configuration declares it (lib/formats/registry.ts). */
+export type FormatConfig = FormatDeclaration;
 
 export interface Config {
   /** The configuration file read (absolute path), if any. */
