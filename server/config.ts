@@ -13,7 +13,8 @@ import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 import { BUILT_IN_FORMATS, type FormatDeclaration } from '../lib/formats/registry';
 import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
-import { parseSetDefinitions, SetRuleError, type SetDefinitions } from '../lib/sets/rules';
+import { SetRuleError, type SetDefinitions } from '../lib/sets/rules';
+import { parseSetDefinitions } from '../lib/sets/parse';
 import { readIdentify, ShapeError } from './config-identify';
 import { elementErrors } from './xsd/schemas';
 
