@@ -228,19 +228,6 @@ export interface ItemScan {
   scanItems(afterPk: number, limit: number): Promise<readonly ScannedItem[]>;
 }
 
-/** A live item with its stored record fields, as `rebuild-formats` pages through them. */
-export interface StoredRecordFields {
-  readonly pk: number;
-  readonly internalId: string;
-  /** Direct sets, sorted. */
-  readonly sets: readonly string[];
-  readonly fields: RecordFields;
-  /** The prefixes a crosswalk made when the item was written. */
-  readonly derived: readonly string[];
-  /** The item's stored metadata by prefix. */
-  readonly metadata: Readonly<Record<string, string>>;
-}
-
 /** The record fields kept with each item written from the project's record format. */
 export interface RecordFieldsStore {
   /**
@@ -250,8 +237,6 @@ export interface RecordFieldsStore {
    * @example (await store.recordFields(['report 12'])).get('report 12')?.dc.title
    */
   recordFields(internalIds: readonly string[]): Promise<ReadonlyMap<string, RecordFields>>;
-  /** Live items that have record fields, in `pk` order after `afterPk`, at most `limit` (memory holds one page). */
-  storedRecordFields(afterPk: number, limit: number): Promise<readonly StoredRecordFields[]>;
 }
 
 /** The whole store: the read side, the write side with transactions, and statistics. */

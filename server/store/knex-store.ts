@@ -26,13 +26,12 @@ import {
   type SetInput,
   type Store,
   type StoreStats,
-  type StoredRecordFields,
   type WriteResult,
   type WriteTransaction,
 } from '../../lib/store';
 import type { FormatChecks } from '../../lib/records/gate';
 import type { RecordFields } from '../../lib/records/fields';
-import { recordFieldsOf, storedRecordFieldsPage } from './record-fields';
+import { recordFieldsOf } from './record-fields';
 import type { IdPolicyLike, SchemeCheck } from '../../lib/records/governance';
 import { createSeenIds } from '../db/seen-ids';
 import { dublinCoreOf } from '../../lib/formats/oai-dc';
@@ -139,9 +138,6 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
     return recordFieldsOf(this.knex, internalIds);
   }
 
-  storedRecordFields(afterPk: number, limit: number): Promise<readonly StoredRecordFields[]> {
-    return storedRecordFieldsPage(this.knex, afterPk, limit);
-  }
 
   async putSets(sets: readonly SetInput[]): Promise<void> {
     await this.knex.transaction((trx) => applySets(trx, sets));
