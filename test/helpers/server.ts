@@ -21,7 +21,7 @@ import type { Knex } from 'knex';
 import { createApp } from '../../server/app';
 import type { AppOptions } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { openProvider, poiResolver, seedIfEmpty } from '../../server/provider';
+import { openProvider, pagePrefetch, poiResolver, seedIfEmpty } from '../../server/provider';
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
 import type { Store } from '../../lib/store';
@@ -110,6 +110,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
   const p = await openProvider(config, { clock: () => clocks.writeNow, ...(options.formats && { formats: options.formats }) });
   if (options.seed !== false) await seedIfEmpty(p);
   const ctx = await p.context();
+  const prefetch = pagePrefetch(p);
   const app = createApp({
     ctx,
     logger: p.logger,
@@ -118,6 +119,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
     retryAfter: config.retryAfter,
     now: () => clocks.now,
     poi: poiResolver(p.store, BASE_URL),
+    ...(prefetch && { prefetch }),
     ...options.app,
   });
   const server = http.createServer(app);
