@@ -115,6 +115,11 @@ export class PagePrefetch {
     this.entries.clear();
   }
 
+  /** Resolves once every page being prepared now is ready (or failed): for tests, which must not depend on timing. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => e.page));
+  }
+
   /** How many pages are held or being prepared (for tests and diagnostics). */
   get size(): number {
     return this.entries.size;

@@ -21,6 +21,7 @@ import type { Knex } from 'knex';
 import { createApp } from '../../server/app';
 import type { AppOptions } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import type { PagePrefetch } from '../../server/http/prefetch';
 import { openProvider, pagePrefetch, poiResolver, seedIfEmpty } from '../../server/provider';
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
@@ -42,6 +43,8 @@ export interface TestProvider {
   readonly knex: Knex;
   readonly store: Store;
   readonly ctx: ProviderContext;
+  /** The next-page prefetcher the app uses (server/http/prefetch.ts), as production wires it; absent when configured off. */
+  readonly prefetch: PagePrefetch | undefined;
   /** The clock the app answers with (seconds); tests may move it. */
   now: number;
   /** The clock the store stamps writes with (seconds); tests may move it. */
@@ -130,6 +133,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
     knex: p.knex,
     store: p.store,
     ctx,
+    prefetch,
     get now() {
       return clocks.now;
     },
