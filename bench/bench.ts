@@ -298,6 +298,29 @@ function rssSampler(root: number): { stop(): { peakMb: number; totalMb: number; 
   };
 }
 
+/** Cores busy on average over a phase. */
+interface CoresUsed {
+  readonly client: number;
+  readonly servers: number;
+  /** Everything else on the machine (other programs, the kernel's own threads). */
+  readonly other: number;
+}
+
+function coresText(c: CoresUsed | null): string {
+  return c === null ? '' : `cores busy: client ${c.client}, server ${c.servers}, rest of machine ${c.other} (of ${os.cpus().length})`;
+}
+
+/** CPU seconds the whole machine has been busy so far (every state of /proc/stat's `cpu` line but idle and iowait); 0 where unreadable. */
+function machineBusySeconds(): number {
+  try {
+    const f = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+    return (total - (f[3] ?? 0) - (f[4] ?? 0)) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU seconds (user + system) the processes have used so far, from /proc/<pid>/stat at Linux's USER_HZ of 100; 0 where unreadable. */
 function cpuSeconds(pids: readonly number[]): number {
   let ticks = 0;
@@ -385,6 +408,9 @@ export interface BenchFigures {
   concurrent_rps: number | null;
   concurrent_1process_rps: number | null;
   concurrent_processes_ratio: number | null;
+  /** Cores busy on average during the N harvests at once: the client, the server process(es), the rest of the machine. */
+  concurrent_cores: CoresUsed | null;
+  concurrent_1process_cores: CoresUsed | null;
   page_ms_first: number;
   page_ms_middle: number;
   page_ms_last: number;
@@ -432,10 +458,10 @@ function table(f: BenchFigures): string {
     ...(f.concurrent_rps === null
       ? []
       : ([
-          [`${f.harvesters} harvesters at once`, `${f.concurrent_rps.toLocaleString('en')} records/s`, `aggregate of ${f.harvesters} full ListRecords harvests at once, ${f.processes} process(es)`],
+          [`${f.harvesters} harvesters at once`, `${f.concurrent_rps.toLocaleString('en')} records/s`, `aggregate of ${f.harvesters} full ListRecords harvests at once, ${f.processes} process(es); ${coresText(f.concurrent_cores)}`],
           ...(f.concurrent_1process_rps === null
             ? []
-            : [[`  on 1 process`, `${f.concurrent_1process_rps.toLocaleString('en')} records/s`, `${f.processes} processes / 1: ${n(f.concurrent_processes_ratio)}`]]),
+            : [[`  on 1 process`, `${f.concurrent_1process_rps.toLocaleString('en')} records/s`, `${f.processes} processes / 1: ${n(f.concurrent_processes_ratio)}; ${coresText(f.concurrent_1process_cores)}`]]),
         ] as [string, string, string][])),
     ['page time first/middle/last', `${f.page_ms_first} / ${f.page_ms_middle} / ${f.page_ms_last} ms`, `last/first ${f.page_ratio}`],
     ['GetRecord', f.getrecord_rps === null ? 'skipped' : `${f.getrecord_rps.toLocaleString('en')} req/s`, f.getrecord_rps === null ? '' : `p50 ${f.getrecord_p50_ms} ms, p99 ${f.getrecord_p99_ms} ms, errors ${f.getrecord_errors}`],
@@ -513,19 +539,26 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       log(`GetRecord: ${o.connections} connections for ${o.duration} s …`);
       g = await runClient<GetRecordResult>({ task: 'getrecord', baseUrl: server.baseUrl, identifiers: h.identifiers, connections: o.connections, duration: o.duration }, tmp);
     }
-    const concurrent = async (baseUrl: string, processes: number): Promise<number> => {
+    // Where the cores go while N harvests run at once: the client, the server process(es), and the rest of the machine.
+    const cores: Record<string, CoresUsed> = {};
+    const concurrent = async (baseUrl: string, processes: number, root: number): Promise<number> => {
       log(`${o.harvesters} ListRecords harvests at once against ${processes} process(es) …`);
+      const pids = serverPids(root);
+      const [serverBefore, machineBefore] = [cpuSeconds(pids), machineBusySeconds()];
       const c = await runClient<ConcurrentResult>({ task: 'concurrent', baseUrl, harvesters: o.harvesters, gzip: o.gzip }, tmp);
+      const [servers, machine] = [cpuSeconds(pids) - serverBefore, machineBusySeconds() - machineBefore];
       if (c.items !== o.harvesters * h.listRecords.items) throw new Error(`${o.harvesters} harvests returned ${c.items} records, not ${o.harvesters} × ${h.listRecords.items}`);
+      const per = (x: number): number => round(x / c.seconds, 2);
+      cores[processes] = { client: per(c.clientCpuSeconds), servers: per(servers), other: per(Math.max(0, machine - servers - c.clientCpuSeconds)) };
       return Math.round(c.items / c.seconds);
     };
-    const concurrentRps = o.harvesters > 1 ? await concurrent(server.baseUrl, o.processes) : null;
+    const concurrentRps = o.harvesters > 1 ? await concurrent(server.baseUrl, o.processes, server.pid) : null;
     await server.stop();
     let concurrentOne: number | null = null;
     if (o.harvesters > 1 && o.processes > 1) {
       server = await startProvider(env, 1, undefined);
       try {
-        concurrentOne = await concurrent(server.baseUrl, 1);
+        concurrentOne = await concurrent(server.baseUrl, 1, server.pid);
       } finally {
         await server.stop();
       }
@@ -612,6 +645,8 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       concurrent_rps: concurrentRps,
       concurrent_1process_rps: concurrentOne,
       concurrent_processes_ratio: ratio(concurrentRps, concurrentOne),
+      concurrent_cores: cores[o.processes] ?? null,
+      concurrent_1process_cores: o.processes > 1 ? (cores[1] ?? null) : null,
       page_ms_first: round(h.pageMs.first, 2),
       page_ms_middle: round(h.pageMs.middle, 2),
       page_ms_last: round(h.pageMs.last, 2),

@@ -103,6 +103,15 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     expect(run.stdout).to.match(/on 1 process +[\d,]+ records\/s +2 processes \/ 1: \d/);
   });
 
+  it('says where the cores went during the harvests at once: client, servers, the rest of the machine', function () {
+    for (const key of ['concurrent_cores', 'concurrent_1process_cores']) {
+      const c = figures[key] as { client: number; servers: number; other: number };
+      for (const part of [c.client, c.servers, c.other]) expect(part, key).to.be.a('number').and.at.least(0);
+      expect(c.client + c.servers, key).to.be.greaterThan(0);
+    }
+    expect(run.stdout).to.match(/cores busy: client [\d.]+, server [\d.]+, rest of machine [\d.]+ \(of \d+\)/);
+  });
+
   it('says which formats it loaded and that there is no pyoai figure rather than inventing one', function () {
     expect(figures.formats_offered).to.deep.equal(['oai_dc']);
     expect(figures.formats_loaded).to.deep.equal(['oai_dc']);
