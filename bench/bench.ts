@@ -398,6 +398,12 @@ export interface BenchFigures {
   nometrics_listrecords_rps: number;
   nometrics_listidentifiers_rps: number;
   metrics_listrecords_ratio: number | null;
+  /** The list harvests with the next-page prefetch off (metrics on), best of 2, and with/without ratios against the metrics-on runs. */
+  noprefetch_listrecords_rps: number;
+  noprefetch_listidentifiers_rps: number;
+  prefetch_listrecords_ratio: number | null;
+  prefetch_listidentifiers_ratio: number | null;
+  noprefetch_cpu_seconds: number;
   metrics_listidentifiers_ratio: number | null;
   /** Server CPU seconds (user + system, all its processes) of both list harvests, least of two, with and without metrics (0 off Linux). */
   metrics_cpu_seconds: number;
@@ -449,11 +455,14 @@ function table(f: BenchFigures): string {
     ['  replay ceiling', `${f.ceiling_listrecords_rps.toLocaleString('en')} records/s`, 'same harvester, a node:http server replaying captured pages (identity)'],
     ['  floor', `${f.floor_listrecords_rps.toLocaleString('en')} records/s`, 'bare keyset scan + page assembly in-process, no HTTP'],
     ['  without metrics', `${f.nometrics_listrecords_rps.toLocaleString('en')} records/s`, `with/without ${n(f.metrics_listrecords_ratio)} (${f.metrics_listrecords_rps.toLocaleString('en')} with; best of 2 each, fresh servers)`],
+    ['  without prefetch', `${f.noprefetch_listrecords_rps.toLocaleString('en')} records/s`, `with/without ${n(f.prefetch_listrecords_ratio)} (metrics on; best of 2 each, fresh servers)`],
     ['  pyoai-style peer', 'n/a', f.peer_note],
     ['ListIdentifiers harvest', `${f.listidentifiers_rps.toLocaleString('en')} ids/s`, `${limits(f.listidentifiers_of_ceiling, f.listidentifiers_of_floor)}; ${(f.listidentifiers_bytes_per_s / 1e6).toFixed(1)} MB/s`],
     ['  replay ceiling', `${f.ceiling_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  floor', `${f.floor_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  without metrics', `${f.nometrics_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.metrics_listidentifiers_ratio)} (${f.metrics_listidentifiers_rps.toLocaleString('en')} with)`],
+    ['  without prefetch', `${f.noprefetch_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.prefetch_listidentifiers_ratio)}`],
+    ['prefetch cost, server CPU', `${f.metrics_cpu_seconds} / ${f.noprefetch_cpu_seconds} s`, `with/without ${n(ratio(f.metrics_cpu_seconds, f.noprefetch_cpu_seconds))} (both list harvests, least of 2 each)`],
     ['metrics cost, server CPU', `${f.metrics_cpu_seconds} / ${f.nometrics_cpu_seconds} s`, `with/without ${n(f.metrics_cpu_ratio)} (both list harvests, least of 2 each)`],
     ...(f.concurrent_rps === null
       ? []
@@ -568,9 +577,10 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
     // and off, alternately, twice each, the better of each pair counted (the
     // main harvest above is not comparable: it runs first, and under the RSS sampler).
     // Server CPU time is counted as well: on a shared machine it varies far less than the rates do.
-    const listsOnly = async (metrics: boolean): Promise<HarvestResult & { cpuSeconds: number }> => {
-      server = await startProvider({ ...env, OAI_METRICS: String(metrics) }, o.processes, undefined);
-      log(`list harvests with OAI_METRICS=${metrics} …`);
+    // The same for the next-page prefetch (server/http/prefetch.ts): on (with metrics on) against off.
+    const listsOnly = async (metrics: boolean, prefetch = true): Promise<HarvestResult & { cpuSeconds: number }> => {
+      server = await startProvider({ ...env, OAI_METRICS: String(metrics), OAI_PREFETCH: String(prefetch) }, o.processes, undefined);
+      log(`list harvests with OAI_METRICS=${metrics} OAI_PREFETCH=${prefetch} …`);
       try {
         const pids = serverPids(server.pid);
         const before = cpuSeconds(pids);
@@ -582,9 +592,11 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
     };
     const on: (HarvestResult & { cpuSeconds: number })[] = [];
     const off: (HarvestResult & { cpuSeconds: number })[] = [];
+    const noPrefetch: (HarvestResult & { cpuSeconds: number })[] = [];
     for (let round = 0; round < 2; round++) {
       on.push(await listsOnly(true));
       off.push(await listsOnly(false));
+      noPrefetch.push(await listsOnly(true, false));
     }
     const best = (runs: HarvestResult[], list: 'listRecords' | 'listIdentifiers'): number => Math.max(...runs.map((r) => rps(r[list])));
     const leastCpu = (runs: { cpuSeconds: number }[]): number => round(Math.min(...runs.map((r) => r.cpuSeconds)), 2);
@@ -637,6 +649,11 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       nometrics_listrecords_rps: best(off, 'listRecords'),
       nometrics_listidentifiers_rps: best(off, 'listIdentifiers'),
       metrics_listrecords_ratio: ratio(best(on, 'listRecords'), best(off, 'listRecords')),
+      noprefetch_listrecords_rps: best(noPrefetch, 'listRecords'),
+      noprefetch_listidentifiers_rps: best(noPrefetch, 'listIdentifiers'),
+      prefetch_listrecords_ratio: ratio(best(on, 'listRecords'), best(noPrefetch, 'listRecords')),
+      prefetch_listidentifiers_ratio: ratio(best(on, 'listIdentifiers'), best(noPrefetch, 'listIdentifiers')),
+      noprefetch_cpu_seconds: leastCpu(noPrefetch),
       metrics_listidentifiers_ratio: ratio(best(on, 'listIdentifiers'), best(off, 'listIdentifiers')),
       metrics_cpu_seconds: leastCpu(on),
       nometrics_cpu_seconds: leastCpu(off),

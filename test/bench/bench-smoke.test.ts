@@ -37,6 +37,7 @@ const NUMBER_FIELDS = [
   'listrecords_of_ceiling', 'listrecords_of_floor', 'listidentifiers_of_ceiling', 'listidentifiers_of_floor',
   'metrics_listrecords_rps', 'nometrics_listrecords_rps', 'nometrics_listidentifiers_rps', 'metrics_listrecords_ratio', 'metrics_listidentifiers_ratio',
   'concurrent_rps', 'concurrent_1process_rps', 'concurrent_processes_ratio',
+  'noprefetch_listrecords_rps', 'noprefetch_listidentifiers_rps', 'prefetch_listrecords_ratio', 'prefetch_listidentifiers_ratio', 'noprefetch_cpu_seconds',
 ] as const;
 
 describe('npm run bench (smoke run, 1,000 records)', function () {
