@@ -65,6 +65,13 @@ export interface Config {
   readonly seedDemo: boolean;
   /** OAI_METRICS / `metrics`: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
   readonly metrics: boolean;
+  /**
+   * OAI_PREFETCH / `prefetch`: after a ListRecords or ListIdentifiers page that continues, prepare the next
+   * page while the harvester reads this one, and serve it if its token arrives within 2 s (`true`/`false`).
+   * The page then shows the store as it was up to 2 s before the request (server/http/prefetch.ts says
+   * exactly what that can change). Default true.
+   */
+  readonly prefetch: boolean;
   /** LOG_LEVEL / `logLevel`: pino level (`info`, `warn`, `silent`, …). Default info. */
   readonly logLevel: string;
   /**
@@ -151,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     retryAfter: int(get('retryAfter'), 10, 1, 3600),
     seedDemo: bool(get('seedDemo'), true),
     metrics: bool(get('metrics'), true),
+    prefetch: bool(get('prefetch'), true),
     logLevel: str(get('logLevel'), 'info'),
     formats: file?.formats ?? defaultFormats(),
     identify: file?.identify ?? {},
@@ -214,6 +222,7 @@ const KEYS = {
   retryAfter: { env: 'OAI_RETRY_AFTER' },
   seedDemo: { env: 'OAI_SEED_DEMO' },
   metrics: { env: 'OAI_METRICS' },
+  prefetch: { env: 'OAI_PREFETCH' },
   logLevel: { env: 'LOG_LEVEL' },
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
   formats: {},

@@ -21,7 +21,8 @@ import type { Knex } from 'knex';
 import { createApp } from '../../server/app';
 import type { AppOptions } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { openProvider, poiResolver, seedIfEmpty } from '../../server/provider';
+import type { PagePrefetch } from '../../server/http/prefetch';
+import { openProvider, pagePrefetch, poiResolver, seedIfEmpty } from '../../server/provider';
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
 import type { Store } from '../../lib/store';
@@ -45,6 +46,8 @@ export interface TestProvider {
   readonly ctx: ProviderContext;
   /** How records of the project's format become items here (the configured formats' crosswalks). */
   readonly conversion: RecordConversion;
+  /** The next-page prefetcher the app uses (server/http/prefetch.ts), as production wires it; absent when configured off. */
+  readonly prefetch: PagePrefetch | undefined;
   /** The clock the app answers with (seconds); tests may move it. */
   now: number;
   /** The clock the store stamps writes with (seconds); tests may move it. */
@@ -113,6 +116,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
   const p = await openProvider(config, { clock: () => clocks.writeNow, ...(options.formats && { formats: options.formats }) });
   if (options.seed !== false) await seedIfEmpty(p);
   const ctx = await p.context();
+  const prefetch = pagePrefetch(p);
   const app = createApp({
     ctx,
     logger: p.logger,
@@ -121,6 +125,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
     retryAfter: config.retryAfter,
     now: () => clocks.now,
     poi: poiResolver(p.store, BASE_URL),
+    ...(prefetch && { prefetch }),
     ...options.app,
   });
   const server = http.createServer(app);
@@ -132,6 +137,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
     store: p.store,
     ctx,
     conversion: p.conversion,
+    prefetch,
     get now() {
       return clocks.now;
     },
