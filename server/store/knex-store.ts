@@ -18,6 +18,7 @@ import type { Knex } from 'knex';
 import {
   RefusedError,
   type ItemInput,
+  type MembershipChange,
   type Refusal,
   type SeenIds,
   type SetInput,
@@ -29,7 +30,7 @@ import {
 import type { FormatChecks } from '../../lib/records/gate';
 import type { IdPolicyLike, SchemeCheck } from '../../lib/records/governance';
 import { createSeenIds } from '../db/seen-ids';
-import { applyDelete, applySets, applyWrite } from './apply';
+import { applyDelete, applyMemberships, applySets, applyWrite } from './apply';
 import { planWrite, type Plan } from './plan';
 import { KnexReadStore } from './read';
 import { storeStats } from './stats';
@@ -121,6 +122,11 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
   async deleteItems(internalIds: readonly string[]): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
     return this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock()));
+  }
+
+  async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
+    if (changes.length === 0) return [];
+    return this.knex.transaction((trx) => applyMemberships(trx, changes, this.clock()));
   }
 
   private plan(db: Knex, items: readonly ItemInput[]): Promise<Plan> {

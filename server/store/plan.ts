@@ -6,7 +6,7 @@
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import type { ItemInput, Refusal, WriteOutcome } from '../../lib/store';
+import type { AboutInput, ItemInput, Refusal, WriteOutcome } from '../../lib/store';
 import { judgeRecords, type FormatChecks } from '../../lib/records/gate';
 import { checkBatch, mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry, type SchemeCheck } from '../../lib/records/governance';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
@@ -49,6 +49,8 @@ export interface PlannedItem {
   readonly sets: readonly string[];
   /** prefix → xml (null for a tombstone). */
   readonly records: ReadonlyMap<string, string | null>;
+  /** The about containers to store, in order (none for a tombstone). */
+  readonly about: readonly AboutInput[];
 }
 
 /** A batch judged: every refusal in input order, or (when there is none) the plan. */
@@ -60,16 +62,41 @@ export interface Plan {
 const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_hash';
 
 /**
- * The content hash that decides "unchanged": sets, deletion and (for a live
- * item) the metadata of every format, in a canonical order.
+ * The content hash that decides "unchanged": everything an item
+ * disseminates, so that its datestamp moves exactly when that changes: its
+ * direct sets, deletion and (for a live item) the metadata of every format,
+ * in a canonical order, and its `about` containers, in order (each as its
+ * `compareAs`). An item without about containers hashes as it did before
+ * they were stored, so upgrading re-stamps nothing.
  *
  * @example contentHash(true, ['a'], new Map()) // the hash of a tombstone in set a
  */
-export function contentHash(deleted: boolean, sets: readonly string[], metadata: ReadonlyMap<string, string | null>): string {
+export function contentHash(deleted: boolean, sets: readonly string[], metadata: ReadonlyMap<string, string | null>, about: readonly AboutInput[] = []): string {
+  const entries = [...metadata.entries()].sort(([a], [b]) => cmp(a, b));
   const canonical = deleted
     ? JSON.stringify({ deleted: true, sets })
-    : JSON.stringify({ deleted: false, sets, metadata: [...metadata.entries()].sort(([a], [b]) => cmp(a, b)) });
+    : about.length === 0
+      ? JSON.stringify({ deleted: false, sets, metadata: entries })
+      : JSON.stringify({ deleted: false, sets, metadata: entries, about: about.map((a) => a.compareAs ?? a.xml) });
   return crypto.createHash('sha256').update(canonical).digest('hex');
+}
+
+/**
+ * The datestamp of a planned write. Unchanged: the stored one, so nothing is
+ * harvested again. New: the record's own, else the clock. Changed: the
+ * record's own when it is later than the stored one, else the clock, so a
+ * change always moves the datestamp (a harvester whose last harvest covered
+ * the old one must see the new version: the repository guidelines, section
+ * 3, "should be changed to reflect any change in the item which includes any
+ * change to any of the disseminations").
+ *
+ * @example datestampOf('updated', { datestamp: 100 } as ItemRow, 100, 500) // 500
+ */
+export function datestampOf(outcome: WriteOutcome, existing: Pick<ItemRow, 'datestamp'> | undefined, given: number | undefined, now: number): number {
+  if (!existing) return given ?? now;
+  const stored = toInt(existing.datestamp);
+  if (outcome === 'unchanged') return stored;
+  return given !== undefined && given > stored ? given : now;
 }
 
 /** Code point order, as the databases compare (dialect.ts), unlike JS's UTF-16 sort. */
@@ -77,7 +104,8 @@ function cmp(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-function uniqueSorted(list: readonly string[]): string[] {
+/** Distinct values in code point order. @example uniqueSorted(['b', 'a', 'b']) // ['a', 'b'] */
+export function uniqueSorted(list: readonly string[]): string[] {
   return [...new Set(list)].sort(cmp);
 }
 
@@ -185,13 +213,14 @@ export async function planWrite(db: Knex, items: readonly ItemInput[], options: 
     } else {
       for (const p of uniqueSorted(Object.keys(input.metadata))) records.set(p, input.metadata[p] ?? '');
     }
-    const hash = contentHash(deleted, sets, records);
+    const about = deleted ? [] : (input.about ?? []);
+    const hash = contentHash(deleted, sets, records, about);
     let outcome: WriteOutcome;
     if (existing && existing.content_hash === hash) outcome = 'unchanged';
     else if (deleted) outcome = existing && toBool(existing.deleted) ? 'updated' : 'deleted';
     else outcome = existing ? 'updated' : 'inserted';
-    const datestamp = outcome === 'unchanged' && existing ? toInt(existing.datestamp) : (input.datestamp ?? options.now);
-    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records };
+    const datestamp = datestampOf(outcome, existing, input.datestamp, options.now);
+    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records, about };
   });
   return { refusals: [], planned };
 }

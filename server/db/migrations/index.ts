@@ -4,13 +4,17 @@
  */
 import type { Knex } from 'knex';
 import * as m001 from './001_initial';
+import * as m003 from './003_departures_about';
 
 interface Migration {
   readonly name: string;
   readonly module: Knex.Migration;
 }
 
-const MIGRATIONS: readonly Migration[] = [{ name: '001_initial', module: m001 }];
+const MIGRATIONS: readonly Migration[] = [
+  { name: '001_initial', module: m001 },
+  { name: '003_departures_about', module: m003 },
+];
 
 /**
  * A knex `migrationSource` over the list above. Pass it to any
