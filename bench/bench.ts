@@ -2,18 +2,25 @@
  * `npm run bench` (issue 5): loads N synthetic records into a fresh store
  * through the project's write path, starts the real server as a child process
  * (`oai-steward serve`, or K of them behind one port), and measures it over
- * HTTP with a harvester in another process. Prints a table and, last, one
- * JSON line with every figure, so runs can be compared.
+ * HTTP with a harvester in another process. Beside each harvest it measures,
+ * in the same run, the limits that figure lives between: the replay ceiling
+ * (bench/replay.ts: the same harvester against a server that only replays
+ * captured pages) and the floor (bench/floor.ts: the bare keyset scan and
+ * page assembly in-process), and prints each figure as a ratio to both. It
+ * also harvests once with metrics off, to show what metrics cost, and with
+ * `--harvesters N` runs N harvests at once (against K processes and, when
+ * K > 1, against one). Prints a table and, last, one JSON line with every
+ * figure, so runs can be compared.
  *
- *   npm run bench -- [--records N] [--processes K] [--duration S] [--connections C]
- *                    [--repeats R] [--batch B] [--gzip] [--keep] [--skip-getrecord] [--profile DIR]
+ *   npm run bench -- [--records N] [--processes K] [--harvesters N] [--formats] [--duration S]
+ *                    [--connections C] [--repeats R] [--batch B] [--gzip] [--keep] [--skip-getrecord] [--profile DIR]
  *
  * SQLite (a file in a temporary folder) by default; PostgreSQL when
  * DATABASE_URL is `postgres://…`: a fresh database is created beside the one
  * named (or, without the right to create one, the named database's tables are
  * dropped and recreated) and dropped afterwards unless `--keep`.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -22,17 +29,21 @@ import { SERVER_NODE_FLAGS } from '../server/node-flags';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../server/config';
-import { createKnex, databaseKind } from '../server/db/connection';
+import { createKnex, databaseKind, sqliteFilename } from '../server/db/connection';
 import { down } from '../server/db/migrations/001_initial';
 import { openProvider } from '../server/provider';
 import { PROJECT_ROOT } from '../server/paths';
 import { loadRecords } from './generate';
-import type { ClientTask, GetRecordResult, HarvestResult } from './harvest-client';
+import { measureFloor } from './floor';
+import type { ClientTask, ConcurrentResult, GetRecordResult, HarvestResult } from './harvest-client';
+import { progress } from './progress';
 
 /** The command-line options, with their defaults. */
 export interface BenchOptions {
   records: number;
   processes: number;
+  harvesters: number;
+  formats: boolean;
   duration: number;
   connections: number;
   repeats: number;
@@ -46,6 +57,9 @@ export interface BenchOptions {
 const USAGE = `usage: npm run bench -- [options]
   --records N        records to generate (default 100000)
   --processes K      server processes behind one port (default 1)
+  --harvesters N     also run N ListRecords harvests at once (default 1: none); with --processes K > 1,
+                     against one process too, for the ratio
+  --formats          load every metadata format the registry offers (today: oai_dc only)
   --duration S       seconds of GetRecord load (default 10)
   --connections C    GetRecord connections (default 32)
   --repeats R        repeats per timed page (default 7)
@@ -59,7 +73,7 @@ DATABASE_URL=postgres://… runs on PostgreSQL (a fresh database), else SQLite i
 
 /** Parses argv; throws with the usage text on anything unknown. */
 export function parseArgs(argv: readonly string[]): BenchOptions {
-  const o: BenchOptions = { records: 100_000, processes: 1, duration: 10, connections: 32, repeats: 7, batch: 2000, gzip: false, keep: false, skipGetRecord: false, profile: undefined };
+  const o: BenchOptions = { records: 100_000, processes: 1, harvesters: 1, formats: false, duration: 10, connections: 32, repeats: 7, batch: 2000, gzip: false, keep: false, skipGetRecord: false, profile: undefined };
   const num = (i: number, name: string, min: number): number => {
     const v = Number(argv[i + 1]);
     if (!Number.isInteger(v) || v < min) throw new Error(`${name} needs an integer ≥ ${min}\n\n${USAGE}`);
@@ -70,6 +84,8 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     switch (a) {
       case '--records': o.records = num(i++, a, 1); break;
       case '--processes': o.processes = num(i++, a, 1); break;
+      case '--harvesters': o.harvesters = num(i++, a, 1); break;
+      case '--formats': o.formats = true; break;
       case '--duration': o.duration = num(i++, a, 1); break;
       case '--connections': o.connections = num(i++, a, 1); break;
       case '--repeats': o.repeats = num(i++, a, 1); break;
@@ -158,6 +174,66 @@ async function freshStore(keep: boolean): Promise<FreshStore> {
 
 // ----------------------------------------------------------------- the server
 
+/** A server the benchmark started: the provider's, or the replay. */
+interface BenchServer {
+  readonly baseUrl: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000).unref())]);
+}
+
+/** Starts `oai-steward serve` as `npm start` runs it (or K of them under bench/cluster.ts) and waits until it answers. */
+async function startProvider(env: NodeJS.ProcessEnv, processes: number, profile: string | undefined): Promise<BenchServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}/oai`;
+  const serverEnv = { ...env, PORT: String(port), OAI_BASE_URL: baseUrl, WORKERS: String(processes) };
+  const prof = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const flags = [...SERVER_NODE_FLAGS, ...prof];
+  const args = processes > 1 ? [...flags, ...entry('bench/cluster')] : [...flags, ...entry('server/cli'), 'serve'];
+  const child = spawn(process.execPath, args, { env: serverEnv, stdio: ['ignore', 'inherit', 'inherit'], cwd: PROJECT_ROOT });
+  try {
+    await waitHealthy(`http://127.0.0.1:${port}/healthz`, child, 120);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  return { baseUrl, pid: child.pid as number, stop: () => stopChild(child) };
+}
+
+/** Starts bench/replay.ts on the pages captured in `dir`. */
+async function startReplay(dir: string): Promise<BenchServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...entry('bench/replay'), dir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: PROJECT_ROOT });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the replay server exited with ${code}`)));
+  });
+  return { baseUrl: `http://127.0.0.1:${port}/oai`, pid: child.pid as number, stop: () => stopChild(child) };
+}
+
+/**
+ * Whether a pyoai-style peer can run here: the issue's targets compare with
+ * pyoai's BatchingServer, but this repository ships no peer harness and pyoai
+ * (the Python `oaipmh` package) is installed on few machines. The benchmark
+ * never prints a peer figure it did not measure; it says why there is none.
+ */
+function peerNote(): string {
+  const r = spawnSync('python3', ['-c', 'import oaipmh.server'], { stdio: 'ignore' });
+  if (r.error) return 'not measured: python3 is not installed, so pyoai cannot run';
+  if (r.status !== 0) return 'not measured: pyoai (Python package oaipmh) is not installed on this machine';
+  return 'not measured: pyoai is installed, but this benchmark has no pyoai harness yet';
+}
+
 
 async function waitHealthy(url: string, child: ChildProcess, seconds: number): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
@@ -204,8 +280,11 @@ function procMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 /** Samples the server processes' RSS while a phase runs; VmHWM (the kernel's peak) wins where available. */
 function rssSampler(root: number): { stop(): { peakMb: number; totalMb: number; pids: number } } {
   const peak = new Map<number, number>();
+  // The processes are found once (the cluster has forked its workers by the time the server answers):
+  // scanning all of /proc four times a second took CPU from the server being measured.
+  const pids = serverPids(root);
   const sample = (field: 'VmRSS' | 'VmHWM'): void => {
-    for (const pid of serverPids(root)) peak.set(pid, Math.max(peak.get(pid) ?? 0, procMb(pid, field)));
+    for (const pid of pids) peak.set(pid, Math.max(peak.get(pid) ?? 0, procMb(pid, field)));
   };
   sample('VmRSS');
   const timer = setInterval(() => sample('VmRSS'), 250);
@@ -217,6 +296,22 @@ function rssSampler(root: number): { stop(): { peakMb: number; totalMb: number; 
       return { peakMb: Math.max(0, ...values), totalMb: values.reduce((a, b) => a + b, 0), pids: values.length };
     },
   };
+}
+
+/** CPU seconds (user + system) the processes have used so far, from /proc/<pid>/stat at Linux's USER_HZ of 100; 0 where unreadable. */
+function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields 14 and 15 (utime, stime), counted after the parenthesized command name (field 2).
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // not Linux, or the process went away
+    }
+  }
+  return ticks / 100;
 }
 
 // ----------------------------------------------------------------- the client
@@ -235,11 +330,19 @@ async function runClient<T>(task: ClientTask, tmp: string): Promise<T> {
 
 // -------------------------------------------------------------------- figures
 
+/** The ratio of a figure to a limit, to two places (null when either is missing). */
+function ratio(x: number | null, limit: number | null): number | null {
+  return x === null || limit === null || limit === 0 ? null : Math.round((x / limit) * 100) / 100;
+}
+
 /** Every figure of one run: the JSON line. */
 export interface BenchFigures {
   records: number;
   database: string;
   processes: number;
+  /** Formats the registry offers (what `--formats` loads) and the formats the load wrote. */
+  formats_offered: string[];
+  formats_loaded: string[];
   load_seconds: number;
   load_rps: number;
   /** PostgreSQL: VACUUM ANALYZE after the load (not in load_rps). */
@@ -253,6 +356,35 @@ export interface BenchFigures {
   listidentifiers_seconds: number;
   listidentifiers_rps: number;
   listidentifiers_bytes_per_s: number;
+  /** The replay ceiling (identity coding): the same harvester against bench/replay.ts. */
+  ceiling_listrecords_rps: number;
+  ceiling_listidentifiers_rps: number;
+  /** The floor: bare keyset scan and page assembly in-process (bench/floor.ts). */
+  floor_listrecords_rps: number;
+  floor_listidentifiers_rps: number;
+  listrecords_of_ceiling: number | null;
+  listrecords_of_floor: number | null;
+  listidentifiers_of_ceiling: number | null;
+  listidentifiers_of_floor: number | null;
+  /** A pyoai-style peer: never measured here; the note says why. */
+  peer_listrecords_rps: null;
+  peer_note: string;
+  /** The list harvests with OAI_METRICS=true and =false (best of two each, alternately), and the with/without ratio. */
+  metrics_listrecords_rps: number;
+  metrics_listidentifiers_rps: number;
+  nometrics_listrecords_rps: number;
+  nometrics_listidentifiers_rps: number;
+  metrics_listrecords_ratio: number | null;
+  metrics_listidentifiers_ratio: number | null;
+  /** Server CPU seconds (user + system, all its processes) of both list harvests, least of two, with and without metrics (0 off Linux). */
+  metrics_cpu_seconds: number;
+  nometrics_cpu_seconds: number;
+  metrics_cpu_ratio: number | null;
+  /** `--harvesters N`: N ListRecords harvests at once, aggregate records/s, against K processes and (K > 1) one. */
+  harvesters: number;
+  concurrent_rps: number | null;
+  concurrent_1process_rps: number | null;
+  concurrent_processes_ratio: number | null;
   page_ms_first: number;
   page_ms_middle: number;
   page_ms_last: number;
@@ -283,10 +415,28 @@ function git(args: string[]): string | null {
 const round = (x: number, digits = 1): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 function table(f: BenchFigures): string {
+  const n = (x: number | null): string => (x === null ? '–' : x.toLocaleString('en'));
+  const limits = (c: number | null, fl: number | null): string => `${n(c)} of ceiling, ${n(fl)} of floor`;
   const rows: [string, string, string][] = [
-    ['load', `${f.load_rps.toLocaleString('en')} records/s`, `${f.records.toLocaleString('en')} records in ${f.load_seconds} s, oai_dc ≈ ${f.oai_dc_avg_bytes} B`],
-    ['ListRecords harvest', `${f.listrecords_rps.toLocaleString('en')} records/s`, `${f.listrecords_pages} pages, ${(f.listrecords_bytes_per_s / 1e6).toFixed(1)} MB/s (${f.encoding})`],
-    ['ListIdentifiers harvest', `${f.listidentifiers_rps.toLocaleString('en')} ids/s`, `${(f.listidentifiers_bytes_per_s / 1e6).toFixed(1)} MB/s`],
+    ['load', `${f.load_rps.toLocaleString('en')} records/s`, `${f.records.toLocaleString('en')} records in ${f.load_seconds} s, oai_dc ≈ ${f.oai_dc_avg_bytes} B; formats ${f.formats_loaded.join(', ')} (the registry offers ${f.formats_offered.join(', ')}${f.formats_offered.length === 1 ? ' only' : ''})`],
+    ['ListRecords harvest', `${f.listrecords_rps.toLocaleString('en')} records/s`, `${limits(f.listrecords_of_ceiling, f.listrecords_of_floor)}; ${f.listrecords_pages} pages, ${(f.listrecords_bytes_per_s / 1e6).toFixed(1)} MB/s (${f.encoding})`],
+    ['  replay ceiling', `${f.ceiling_listrecords_rps.toLocaleString('en')} records/s`, 'same harvester, a node:http server replaying captured pages (identity)'],
+    ['  floor', `${f.floor_listrecords_rps.toLocaleString('en')} records/s`, 'bare keyset scan + page assembly in-process, no HTTP'],
+    ['  without metrics', `${f.nometrics_listrecords_rps.toLocaleString('en')} records/s`, `with/without ${n(f.metrics_listrecords_ratio)} (${f.metrics_listrecords_rps.toLocaleString('en')} with; best of 2 each, fresh servers)`],
+    ['  pyoai-style peer', 'n/a', f.peer_note],
+    ['ListIdentifiers harvest', `${f.listidentifiers_rps.toLocaleString('en')} ids/s`, `${limits(f.listidentifiers_of_ceiling, f.listidentifiers_of_floor)}; ${(f.listidentifiers_bytes_per_s / 1e6).toFixed(1)} MB/s`],
+    ['  replay ceiling', `${f.ceiling_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
+    ['  floor', `${f.floor_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
+    ['  without metrics', `${f.nometrics_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.metrics_listidentifiers_ratio)} (${f.metrics_listidentifiers_rps.toLocaleString('en')} with)`],
+    ['metrics cost, server CPU', `${f.metrics_cpu_seconds} / ${f.nometrics_cpu_seconds} s`, `with/without ${n(f.metrics_cpu_ratio)} (both list harvests, least of 2 each)`],
+    ...(f.concurrent_rps === null
+      ? []
+      : ([
+          [`${f.harvesters} harvesters at once`, `${f.concurrent_rps.toLocaleString('en')} records/s`, `aggregate of ${f.harvesters} full ListRecords harvests at once, ${f.processes} process(es)`],
+          ...(f.concurrent_1process_rps === null
+            ? []
+            : [[`  on 1 process`, `${f.concurrent_1process_rps.toLocaleString('en')} records/s`, `${f.processes} processes / 1: ${n(f.concurrent_processes_ratio)}`]]),
+        ] as [string, string, string][])),
     ['page time first/middle/last', `${f.page_ms_first} / ${f.page_ms_middle} / ${f.page_ms_last} ms`, `last/first ${f.page_ratio}`],
     ['GetRecord', f.getrecord_rps === null ? 'skipped' : `${f.getrecord_rps.toLocaleString('en')} req/s`, f.getrecord_rps === null ? '' : `p50 ${f.getrecord_p50_ms} ms, p99 ${f.getrecord_p99_ms} ms, errors ${f.getrecord_errors}`],
     ['server peak RSS', `${f.server_peak_rss_mb} MB`, f.processes > 1 ? `per process; all ${f.server_total_rss_mb} MB; pages served by ${f.served_by} processes` : ''],
@@ -303,7 +453,7 @@ function table(f: BenchFigures): string {
 export async function runBench(o: BenchOptions): Promise<BenchFigures> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-bench-run-'));
   const store = await freshStore(o.keep);
-  let server: ChildProcess | undefined;
+  let server: BenchServer | undefined;
   try {
     // 1. Load, through the same provider wiring (id policy, POI in oai_dc) the server uses.
     const env = { ...process.env, DATABASE_URL: store.url, OAI_SEED_DEMO: 'false', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
@@ -311,18 +461,24 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
     const provider = await openProvider(loadConfig(env));
     let load;
     let analyzeSeconds = 0;
+    // --formats: every format the registry offers; the write path writes each format it has a crosswalk for.
+    const formatsOffered = provider.formats.all().map((f) => f.prefix);
+    if (o.formats) log(`--formats: every format the registry offers: ${formatsOffered.join(', ')}${formatsOffered.length === 1 ? ' (the only one it offers today)' : ''}`);
+    let formatsLoaded: string[];
     try {
       let shown = 0;
+      const loaded = progress();
       load = await loadRecords(provider.store, provider.conversion, o.records, {
         batch: o.batch,
         onProgress: (done) => {
           if (done - shown >= 50_000 || done === o.records) {
             shown = done;
-            process.stderr.write(`\r  loaded ${done}`);
+            if (done === o.records) loaded.done(`  loaded ${done}`);
+            else loaded.update(`  loaded ${done}`);
           }
         },
       });
-      process.stderr.write('\n');
+      formatsLoaded = (await provider.knex('records').distinct('prefix').orderBy('prefix').pluck('prefix')) as string[];
       if (databaseKind(store.url) === 'postgres') {
         // Right after a bulk load PostgreSQL has no statistics: it then plans the
         // sets lookup of every page as a sequential scan of item_sets (45 ms a page
@@ -337,28 +493,80 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       await provider.close();
     }
 
-    // 2. The server, as `npm start` runs it (or K of them under bench/cluster.ts).
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}/oai`;
-    const serverEnv = { ...env, PORT: String(port), OAI_BASE_URL: baseUrl, WORKERS: String(o.processes) };
-    const prof = o.profile ? ['--cpu-prof', `--cpu-prof-dir=${o.profile}`] : [];
-    const flags = [...SERVER_NODE_FLAGS, ...prof];
-    const args = o.processes > 1 ? [...flags, ...entry('bench/cluster')] : [...flags, ...entry('server/cli'), 'serve'];
-    server = spawn(process.execPath, args, { env: serverEnv, stdio: ['ignore', 'inherit', 'inherit'], cwd: PROJECT_ROOT });
-    const serverPid = server.pid as number;
-    await waitHealthy(`http://127.0.0.1:${port}/healthz`, server, 120);
-    log(`server ready on ${baseUrl} (pid ${serverPid}, ${o.processes} process(es))`);
+    // 2. The floor, before any server runs, so it has the machine to itself.
+    log('floor: bare keyset scan and page assembly in-process …');
+    const floor = await measureFloor(store.url, databaseKind(store.url) === 'sqlite' ? sqliteFilename(store.url) : undefined);
 
-    // 3. Harvests and page times, sampling the server's memory meanwhile.
-    const rss = rssSampler(serverPid);
-    const h = await runClient<HarvestResult>({ task: 'harvest', baseUrl, repeats: o.repeats, gzip: o.gzip, spreadPages: 20, sample: 1000 }, tmp);
+    const rps = (x: { items: number; seconds: number }): number => Math.round(x.items / x.seconds);
+
+    // 3. The server, as `npm start` runs it (or K of them under bench/cluster.ts): harvests and page times, sampling its memory meanwhile.
+    server = await startProvider(env, o.processes, o.profile);
+    log(`server ready on ${server.baseUrl} (pid ${server.pid}, ${o.processes} process(es))`);
+    const captured = fs.mkdtempSync(path.join(tmp, 'captured-'));
+    const rss = rssSampler(server.pid);
+    const h = await runClient<HarvestResult>({ task: 'harvest', baseUrl: server.baseUrl, repeats: o.repeats, gzip: o.gzip, spreadPages: 20, sample: 1000, capture: captured }, tmp);
     const mem = rss.stop();
 
-    // 4. GetRecord under concurrency.
+    // 4. GetRecord under concurrency, then N harvests at once.
     let g: GetRecordResult | null = null;
     if (!o.skipGetRecord) {
       log(`GetRecord: ${o.connections} connections for ${o.duration} s …`);
-      g = await runClient<GetRecordResult>({ task: 'getrecord', baseUrl, identifiers: h.identifiers, connections: o.connections, duration: o.duration }, tmp);
+      g = await runClient<GetRecordResult>({ task: 'getrecord', baseUrl: server.baseUrl, identifiers: h.identifiers, connections: o.connections, duration: o.duration }, tmp);
+    }
+    const concurrent = async (baseUrl: string, processes: number): Promise<number> => {
+      log(`${o.harvesters} ListRecords harvests at once against ${processes} process(es) …`);
+      const c = await runClient<ConcurrentResult>({ task: 'concurrent', baseUrl, harvesters: o.harvesters, gzip: o.gzip }, tmp);
+      if (c.items !== o.harvesters * h.listRecords.items) throw new Error(`${o.harvesters} harvests returned ${c.items} records, not ${o.harvesters} × ${h.listRecords.items}`);
+      return Math.round(c.items / c.seconds);
+    };
+    const concurrentRps = o.harvesters > 1 ? await concurrent(server.baseUrl, o.processes) : null;
+    await server.stop();
+    let concurrentOne: number | null = null;
+    if (o.harvesters > 1 && o.processes > 1) {
+      server = await startProvider(env, 1, undefined);
+      try {
+        concurrentOne = await concurrent(server.baseUrl, 1);
+      } finally {
+        await server.stop();
+      }
+    }
+
+    // 5. What metrics cost: the list harvests on a fresh server with metrics on
+    // and off, alternately, twice each, the better of each pair counted (the
+    // main harvest above is not comparable: it runs first, and under the RSS sampler).
+    // Server CPU time is counted as well: on a shared machine it varies far less than the rates do.
+    const listsOnly = async (metrics: boolean): Promise<HarvestResult & { cpuSeconds: number }> => {
+      server = await startProvider({ ...env, OAI_METRICS: String(metrics) }, o.processes, undefined);
+      log(`list harvests with OAI_METRICS=${metrics} …`);
+      try {
+        const pids = serverPids(server.pid);
+        const before = cpuSeconds(pids);
+        const r = await runClient<HarvestResult>({ task: 'harvest', baseUrl: server.baseUrl, repeats: 0, gzip: o.gzip, spreadPages: 0, sample: 0, listsOnly: true }, tmp);
+        return { ...r, cpuSeconds: cpuSeconds(pids) - before };
+      } finally {
+        await server.stop();
+      }
+    };
+    const on: (HarvestResult & { cpuSeconds: number })[] = [];
+    const off: (HarvestResult & { cpuSeconds: number })[] = [];
+    for (let round = 0; round < 2; round++) {
+      on.push(await listsOnly(true));
+      off.push(await listsOnly(false));
+    }
+    const best = (runs: HarvestResult[], list: 'listRecords' | 'listIdentifiers'): number => Math.max(...runs.map((r) => rps(r[list])));
+    const leastCpu = (runs: { cpuSeconds: number }[]): number => round(Math.min(...runs.map((r) => r.cpuSeconds)), 2);
+
+    // 6. The replay ceiling: the same harvester against a server that only replays the captured pages.
+    server = await startReplay(captured);
+    log('replay ceiling: the same harvests against captured pages …');
+    let ceiling: HarvestResult;
+    try {
+      ceiling = await runClient<HarvestResult>({ task: 'harvest', baseUrl: server.baseUrl, repeats: 0, gzip: false, spreadPages: 0, sample: 0, listsOnly: true }, tmp);
+    } finally {
+      await server.stop();
+    }
+    for (const [name, a, b] of [['ListRecords', ceiling.listRecords, h.listRecords], ['ListIdentifiers', ceiling.listIdentifiers, h.listIdentifiers]] as const) {
+      if (a.items !== b.items || a.pages !== b.pages) throw new Error(`the replay of ${name} served ${a.items} items in ${a.pages} pages, not ${b.items} in ${b.pages}`);
     }
 
     const lr = h.listRecords;
@@ -367,6 +575,8 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       records: o.records,
       database: databaseKind(store.url) === 'postgres' ? 'postgresql' : 'sqlite',
       processes: o.processes,
+      formats_offered: formatsOffered,
+      formats_loaded: formatsLoaded,
       load_seconds: round(load.seconds, 2),
       load_rps: Math.round(load.records / load.seconds),
       load_analyze_seconds: round(analyzeSeconds, 2),
@@ -379,6 +589,29 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       listidentifiers_seconds: round(li.seconds, 2),
       listidentifiers_rps: Math.round(li.items / li.seconds),
       listidentifiers_bytes_per_s: Math.round(li.bytes / li.seconds),
+      ceiling_listrecords_rps: rps(ceiling.listRecords),
+      ceiling_listidentifiers_rps: rps(ceiling.listIdentifiers),
+      floor_listrecords_rps: rps(floor.listRecords),
+      floor_listidentifiers_rps: rps(floor.listIdentifiers),
+      listrecords_of_ceiling: ratio(rps(lr), rps(ceiling.listRecords)),
+      listrecords_of_floor: ratio(rps(lr), rps(floor.listRecords)),
+      listidentifiers_of_ceiling: ratio(rps(li), rps(ceiling.listIdentifiers)),
+      listidentifiers_of_floor: ratio(rps(li), rps(floor.listIdentifiers)),
+      peer_listrecords_rps: null,
+      peer_note: peerNote(),
+      metrics_listrecords_rps: best(on, 'listRecords'),
+      metrics_listidentifiers_rps: best(on, 'listIdentifiers'),
+      nometrics_listrecords_rps: best(off, 'listRecords'),
+      nometrics_listidentifiers_rps: best(off, 'listIdentifiers'),
+      metrics_listrecords_ratio: ratio(best(on, 'listRecords'), best(off, 'listRecords')),
+      metrics_listidentifiers_ratio: ratio(best(on, 'listIdentifiers'), best(off, 'listIdentifiers')),
+      metrics_cpu_seconds: leastCpu(on),
+      nometrics_cpu_seconds: leastCpu(off),
+      metrics_cpu_ratio: ratio(leastCpu(on), leastCpu(off)),
+      harvesters: o.harvesters,
+      concurrent_rps: concurrentRps,
+      concurrent_1process_rps: concurrentOne,
+      concurrent_processes_ratio: ratio(concurrentRps, concurrentOne),
       page_ms_first: round(h.pageMs.first, 2),
       page_ms_middle: round(h.pageMs.middle, 2),
       page_ms_last: round(h.pageMs.last, 2),
@@ -398,11 +631,7 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       date: new Date().toISOString(),
     };
   } finally {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server?.once('exit', r));
-      server.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000).unref())]);
-    }
+    await server?.stop();
     await store.drop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

@@ -11,15 +11,33 @@
  *   times each (with the resumption tokens captured during the harvest);
  *   then `spreadPages` pages on fresh connections, noting the `X-Served-By`
  *   header (set by bench/cluster.ts) to show which processes served them.
+ *   With `listsOnly`, only the two list harvests (for the replay ceiling and
+ *   the harvest without metrics); with `capture`, one full page reached by a
+ *   token and the last page of each list are written to that folder, for
+ *   bench/replay.ts to serve.
+ * - `concurrent`: `harvesters` full ListRecords harvests at once, each over
+ *   its own keep-alive connection; the aggregate is records over wall time.
  * - `getrecord`: GetRecord over random real identifiers under autocannon.
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { httpRequest } from '../harness/http-request';
+import { progress } from './progress';
 
 /** What bench.ts asks of the client. */
 export type ClientTask =
-  | { readonly task: 'harvest'; readonly baseUrl: string; readonly repeats: number; readonly gzip: boolean; readonly spreadPages: number; readonly sample: number }
+  | {
+      readonly task: 'harvest';
+      readonly baseUrl: string;
+      readonly repeats: number;
+      readonly gzip: boolean;
+      readonly spreadPages: number;
+      readonly sample: number;
+      readonly listsOnly?: boolean;
+      readonly capture?: string;
+    }
+  | { readonly task: 'concurrent'; readonly baseUrl: string; readonly harvesters: number; readonly gzip: boolean }
   | { readonly task: 'getrecord'; readonly baseUrl: string; readonly identifiers: readonly string[]; readonly connections: number; readonly duration: number };
 
 /** One full list harvest. */
@@ -46,6 +64,23 @@ export interface HarvestResult {
   readonly identifiers: readonly string[];
 }
 
+/** What the `concurrent` task prints. */
+export interface ConcurrentResult {
+  readonly harvesters: number;
+  /** Records over all harvests. */
+  readonly items: number;
+  /** Wall time from the first request to the end of the last harvest. */
+  readonly seconds: number;
+  readonly bytes: number;
+}
+
+/** The pages `capture` writes, per verb: one full page reached by a token (absent for a one-page list) and the last. */
+export interface CapturedPages {
+  readonly pages: number;
+  readonly full: string | undefined;
+  readonly last: string;
+}
+
 /** What the `getrecord` task prints. */
 export interface GetRecordResult {
   readonly requests: number;
@@ -66,13 +101,13 @@ interface Reply {
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** GETs a URL, reading the whole body; gzip bodies are counted compressed and inflated for parsing. */
-async function get(url: string, options: { gzip: boolean; fresh?: boolean }): Promise<Reply> {
+async function get(url: string, options: { gzip: boolean; fresh?: boolean; agent?: http.Agent }): Promise<Reply> {
   const u = new URL(url);
   const a = await httpRequest({
     host: u.hostname,
     port: Number(u.port),
     path: `${u.pathname}${u.search}`,
-    agent: options.fresh ? false : keepAlive,
+    agent: options.fresh ? false : (options.agent ?? keepAlive),
     headers: options.gzip ? { 'Accept-Encoding': 'gzip' } : {},
   });
   const servedBy = a.headers['x-served-by'];
@@ -96,8 +131,10 @@ async function harvest(
   baseUrl: string,
   verb: 'ListRecords' | 'ListIdentifiers',
   gzip: boolean,
-  onPage: (body: string, token: string | undefined) => void,
+  onPage: (body: string, token: string | undefined, page: number) => void,
+  options: { agent?: http.Agent; quiet?: boolean } = {},
 ): Promise<HarvestFigures> {
+  const shown = progress();
   const started = process.hrtime.bigint();
   let url = `${baseUrl}?verb=${verb}&metadataPrefix=oai_dc`;
   let items = 0;
@@ -106,7 +143,7 @@ async function harvest(
   let bytes = 0;
   let completeListSize = 0;
   for (;;) {
-    const reply = await get(url, { gzip });
+    const reply = await get(url, { gzip, ...(options.agent && { agent: options.agent }) });
     if (reply.status !== 200) throw new Error(`${verb} page ${pages + 1}: HTTP ${reply.status}`);
     if (reply.body.includes('<error code=')) throw new Error(`${verb} page ${pages + 1}: ${reply.body.slice(0, 500)}`);
     pages++;
@@ -119,12 +156,12 @@ async function harvest(
     const size = t ? SIZE_RE.exec(t[1] ?? '') : null;
     if (size) completeListSize = Number(size[1]);
     const token = t && t[2] ? unescapeXml(t[2]) : undefined;
-    onPage(reply.body, token);
-    if (pages % 100 === 0) process.stderr.write(`\r  ${verb}: ${items} items`);
+    onPage(reply.body, token, pages);
+    if (pages % 100 === 0 && !options.quiet) shown.update(`  ${verb}: ${items} items`);
     if (!token) break;
     url = `${baseUrl}?verb=${verb}&resumptionToken=${encodeURIComponent(token)}`;
   }
-  process.stderr.write(`\r  ${verb}: ${items} items, ${pages} pages\n`);
+  if (!options.quiet) shown.done(`  ${verb}: ${items} items, ${pages} pages`);
   if (pages === 1) completeListSize = items;
   if (items !== completeListSize) throw new Error(`${verb}: harvested ${items} items but completeListSize was ${completeListSize}`);
   return { verb, items, deleted, pages, completeListSize, seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes };
@@ -151,13 +188,18 @@ async function timePage(url: string, repeats: number, gzip: boolean): Promise<nu
 async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<HarvestResult> {
   // The URL of every ListRecords page, in order: page 1 has no token.
   const pageUrls: string[] = [`${t.baseUrl}?verb=ListRecords&metadataPrefix=oai_dc`];
-  const listRecords = await harvest(t.baseUrl, 'ListRecords', t.gzip, (_body, token) => {
+  const captureRecords = capturer(t.capture, 'ListRecords');
+  const listRecords = await harvest(t.baseUrl, 'ListRecords', t.gzip, (body, token, page) => {
+    captureRecords(body, token, page);
     if (token) pageUrls.push(`${t.baseUrl}?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
   });
   // Reservoir sample of live identifiers, from the ListIdentifiers harvest.
   const sample: string[] = [];
   let seen = 0;
-  const listIdentifiers = await harvest(t.baseUrl, 'ListIdentifiers', t.gzip, (body) => {
+  const captureIdentifiers = capturer(t.capture, 'ListIdentifiers');
+  const listIdentifiers = await harvest(t.baseUrl, 'ListIdentifiers', t.gzip, (body, token, page) => {
+    captureIdentifiers(body, token, page);
+    if (t.listsOnly) return;
     for (const m of body.matchAll(ID_RE)) {
       if (m[1]) continue;
       const id = unescapeXml(m[2] ?? '');
@@ -169,6 +211,7 @@ async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<
       }
     }
   });
+  if (t.listsOnly) return { listRecords, listIdentifiers, pageMs: { first: 0, middle: 0, last: 0 }, servedBy: [], identifiers: [] };
   const at = (i: number): string => pageUrls[Math.max(0, Math.min(pageUrls.length - 1, i))] as string;
   const pageMs = {
     first: await timePage(at(0), t.repeats, t.gzip),
@@ -182,6 +225,42 @@ async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<
     if (r.servedBy) servedBy.add(r.servedBy);
   }
   return { listRecords, listIdentifiers, pageMs, servedBy: [...servedBy].sort(), identifiers: sample };
+}
+
+/**
+ * Writes the pages bench/replay.ts serves: the second page (a full page
+ * reached by a token, as nearly every page of a harvest is; the first when
+ * the list has only two) and the last one,
+ * as received, and then `<verb>.json` saying how many pages the list had.
+ */
+function capturer(dir: string | undefined, verb: string): (body: string, token: string | undefined, page: number) => void {
+  if (!dir) return () => {};
+  let full: string | undefined;
+  return (body, token, page) => {
+    // Page 2 when it is full; page 1 stands in for a list of two pages.
+    if (token && page <= 2) fs.writeFileSync((full = path.join(dir, `${verb}-full.xml`)), body);
+    if (token) return;
+    const last = path.join(dir, `${verb}-last.xml`);
+    fs.writeFileSync(last, body);
+    const captured: CapturedPages = { pages: page, full, last };
+    fs.writeFileSync(path.join(dir, `${verb}.json`), JSON.stringify(captured));
+  };
+}
+
+async function runConcurrent(t: Extract<ClientTask, { task: 'concurrent' }>): Promise<ConcurrentResult> {
+  const started = process.hrtime.bigint();
+  const runs = await Promise.all(
+    Array.from({ length: t.harvesters }, () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      return harvest(t.baseUrl, 'ListRecords', t.gzip, () => {}, { agent, quiet: true }).finally(() => agent.destroy());
+    }),
+  );
+  return {
+    harvesters: t.harvesters,
+    items: runs.reduce((n, r) => n + r.items, 0),
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    bytes: runs.reduce((n, r) => n + r.bytes, 0),
+  };
 }
 
 interface AutocannonResult {
@@ -224,7 +303,7 @@ async function main(): Promise<void> {
   const file = process.argv[2];
   if (!file) throw new Error('usage: harvest-client <task.json>');
   const task = JSON.parse(fs.readFileSync(file, 'utf8')) as ClientTask;
-  const result = task.task === 'harvest' ? await runHarvest(task) : await runGetRecord(task);
+  const result = task.task === 'harvest' ? await runHarvest(task) : task.task === 'concurrent' ? await runConcurrent(task) : await runGetRecord(task);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -15,6 +15,7 @@ import { prefersHtml } from './http/negotiate';
 import { formRedirect, pagePaths, sendPage } from './http/pages';
 import { poiRoute } from './http/poi';
 import type { PoiResolver } from './http/poi';
+import type { Metrics, OaiOutcome } from './http/metrics';
 import { isUnavailable } from './db/errors';
 
 /** What the app needs besides the protocol context. */
@@ -30,6 +31,8 @@ export interface AppOptions {
   readonly poi?: PoiResolver;
   /** The clock, in seconds. */
   readonly now?: () => number;
+  /** Operator metrics, served at `GET /metrics` (server/http/metrics.ts); none when absent. */
+  readonly metrics?: Metrics;
 }
 
 /** Largest POST body accepted (bytes); beyond it, 413. */
@@ -74,9 +77,15 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   let inFlight = 0;
+  if (options.metrics) {
+    // Before load shedding, so an operator can still scrape an overloaded server.
+    app.get('/metrics', options.metrics.scrape);
+    app.use(options.metrics.observe({ oaiPath, tokenSecret: ctx.tokenSecret, inFlight: () => inFlight }));
+  }
   // Load shedding: past the limit, answer 503 at once rather than queue without bound.
   app.use((req, res, next) => {
     if (inFlight >= options.maxInFlight) {
+      res.locals.shed = true;
       res.status(503).set('Retry-After', String(options.retryAfter)).type('text/plain').send('Too many requests in flight; retry later.\n');
       return;
     }
@@ -98,8 +107,10 @@ export function createApp(options: AppOptions): express.Express {
       const response = await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now());
       // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
       res.locals.oaiLogged = true;
+      res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
       // POST stays XML: a form-encoded POST is a harvester's request, and a page's links are all GETs.
-      if (negotiate && req.method === 'GET' && prefersHtml(req.headers.accept)) {
+      // HEAD answers the headers its GET would (RFC 9110 9.3.2), so it negotiates too.
+      if (negotiate && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req.headers.accept)) {
         await sendPage(req, res, response, { ctx, oaiPath, compressionLevel: options.compressionLevel, now: now() });
       } else {
         await sendOai(req, res, response, negotiate, options.compressionLevel, ctx.repository.compression, logger);

@@ -81,6 +81,8 @@ export interface Config {
   readonly retryAfter: number;
   /** OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
   readonly seedDemo: boolean;
+  /** OAI_METRICS / `metrics`: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
+  readonly metrics: boolean;
   /** LOG_LEVEL / `logLevel`: pino level (`info`, `warn`, `silent`, …). Default info. */
   readonly logLevel: string;
   /**
@@ -172,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     maxInFlight: int(get('maxInFlight'), 64, 1, 100000),
     retryAfter: int(get('retryAfter'), 10, 1, 3600),
     seedDemo: bool(get('seedDemo'), true),
+    metrics: bool(get('metrics'), true),
     logLevel: str(get('logLevel'), 'info'),
     formats: file?.formats ?? defaultFormats(),
     identify: file?.identify ?? {},
@@ -232,6 +235,7 @@ const KEYS = {
   maxInFlight: { env: 'OAI_MAX_IN_FLIGHT' },
   retryAfter: { env: 'OAI_RETRY_AFTER' },
   seedDemo: { env: 'OAI_SEED_DEMO' },
+  metrics: { env: 'OAI_METRICS' },
   logLevel: { env: 'LOG_LEVEL' },
   formats: {},
   identify: {},

@@ -13,7 +13,7 @@ import { describeRepository } from '../lib/oai/descriptions';
 import type { FormatRegistry } from '../lib/formats/registry';
 import { createIdPolicy } from '../lib/ids/policy';
 import type { IdPolicy } from '../lib/ids/policy';
-import { poiFromOaiIdentifier, parsePoi } from '../lib/ids/poi';
+import { poiFromOaiIdentifier, parsePoi, POI_PREFIX } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
 import type { ProviderContext } from '../lib/oai';
 import type { ReadStore, Store } from '../lib/store';
@@ -23,6 +23,7 @@ import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
+import { createMetrics, knexPoolUse } from './http/metrics';
 import { loadDemo } from './demo';
 import { KnexStore } from './store/knex-store';
 import { getOrCreateSecret } from './store/settings';
@@ -105,7 +106,7 @@ export async function seedIfEmpty(p: Provider): Promise<number> {
  */
 export function poiResolver(store: ReadStore, baseUrl: string): PoiResolver {
   return async (namespace, local) => {
-    const poi = `http://purl.org/poi/${namespace}/${local}`;
+    const poi = `${POI_PREFIX}${namespace}/${local}`;
     const parsed = parsePoi(poi);
     if (!parsed.ok) return { status: 404 };
     const header = await store.getHeader(`oai:${namespace}:${local}`);
@@ -125,5 +126,6 @@ export async function providerApp(p: Provider) {
     maxInFlight: p.config.maxInFlight,
     retryAfter: p.config.retryAfter,
     poi: poiResolver(p.store, p.config.baseUrl),
+    ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex) }) }),
   });
 }

@@ -1,9 +1,10 @@
 /**
  * Unqualified Dublin Core as `oai_dc` (OAI-PMH 5 and oai_dc.xsd): the
- * fifteen elements of http://purl.org/dc/elements/1.1/, each optional and
+ * fifteen elements of Dublin Core 1.1 (DC_NS), each optional and
  * repeatable, in the order the record gives them.
  */
 import { escapeText, findNonXmlChar } from '../xml/chars';
+import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../xml/namespaces';
 import type { MetadataFormat } from './registry';
 
 /** The fifteen Dublin Core element names, in DCMES order. */
@@ -15,11 +16,6 @@ export type DcElement = (typeof DC_ELEMENTS)[number];
 
 /** Dublin Core fields of a record: element name → values. */
 export type DublinCore = Partial<Record<DcElement, readonly string[]>>;
-
-export const OAI_DC_NS = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
-export const OAI_DC_SCHEMA = 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd';
-export const DC_NS = 'http://purl.org/dc/elements/1.1/';
-const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
 const OPEN =
   `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` +

@@ -55,12 +55,12 @@ import {
   type CrosswalkContext, type CrosswalkResult,
 } from './crosswalk';
 import type { MetadataFormat } from './registry';
+import { DC_NS } from '../xml/namespaces';
 import { leaf, rootOpen, wrap } from './xml-out';
 
 export const OPENAIRE_NS = 'http://namespace.openaire.eu/schema/oaire/';
 export const OPENAIRE_SCHEMA = 'https://www.openaire.eu/schema/repo-lit/4.0/openaire.xsd';
 const DATACITE_NS = 'http://datacite.org/schema/kernel-4';
-const DC_NS = 'http://purl.org/dc/elements/1.1/';
 
 // The relatedIdentifier/@resourceTypeGeneral values of the v4 schema (its DataCite 4.1 list).
 const OPENAIRE_GENERAL_TYPES = new Set([

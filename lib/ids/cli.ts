@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import { ID_SCHEMES, inspectIdentifier, mapResult, unmapResult, type IdScheme } from './inspect';
 import { createIdPolicy, type IdMappingMode, type IdPolicy } from './policy';
 import { parseOaiIdentifier } from './oai-identifier';
-import { parsePoi } from './poi';
+import { parsePoi, POI_PREFIX } from './poi';
 import { canonicalSeries, gmtDate, parsePdi } from './pdi';
 
 /** The streams the command reads and writes. */
@@ -145,7 +145,7 @@ export async function runIdCommand(argv: string[], io: IdCommandIo, deps: IdComm
           let policy = fixed;
           if (policy === null) {
             // unmap without --namespace: the identifier's own namespace.
-            const p = id.startsWith('http://purl.org/poi/') ? parsePoi(id) : parseOaiIdentifier(id);
+            const p = id.startsWith(POI_PREFIX) ? parsePoi(id) : parseOaiIdentifier(id);
             if (!p.ok) { failed++; writeJson(io.stdout, { input: id, errors: p.errors }); continue; }
             policy = createIdPolicy({ namespace: p.namespace, mode });
           }

@@ -47,7 +47,38 @@ function toSeconds(y: number, mo: number, d: number, h: number, mi: number, s: n
   return Math.floor(ms / 1000);
 }
 
-/** Formats seconds since the epoch as `YYYY-MM-DDThh:mm:ssZ`. Example: `formatDatestamp(0)` is `1970-01-01T00:00:00Z`. */
+/** `00`…`99`. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+/** 10000-01-01T00:00:00Z: from here on a year has more than four digits. */
+const YEAR_10000 = 253402300800;
+
+/**
+ * Formats seconds since the epoch as `YYYY-MM-DDThh:mm:ssZ`. Example: `formatDatestamp(0)` is `1970-01-01T00:00:00Z`.
+ *
+ * It runs once for every header of every harvest, so the common case (whole
+ * seconds from 1970 to 9999) is integer arithmetic on the day number, the
+ * proleptic Gregorian calendar of ISO 8601 that Date uses too (H. Hinnant,
+ * "chrono-Compatible Low-Level Date Algorithms", civil_from_days), without a
+ * Date object and the string slicing it needs; anything else goes through Date.
+ */
 export function formatDatestamp(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19) + 'Z';
+  if (!(seconds >= 0 && seconds < YEAR_10000 && Number.isInteger(seconds))) {
+    return new Date(seconds * 1000).toISOString().slice(0, 19) + 'Z';
+  }
+  const days = Math.floor(seconds / 86400);
+  const time = seconds - days * 86400;
+  // civil_from_days: eras of 400 years (146097 days) counted from 0000-03-01, so leap days fall at the end of a year.
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hour = Math.floor(time / 3600);
+  const minute = Math.floor((time - hour * 3600) / 60);
+  const second = time - hour * 3600 - minute * 60;
+  return `${year}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}T${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}Z`;
 }

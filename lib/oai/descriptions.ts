@@ -19,9 +19,8 @@
  */
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
+import { XMLNS_NS as XMLNS, XSI_NS as XSI } from '../xml/namespaces';
 
-const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
-const XMLNS = 'http://www.w3.org/2000/xmlns/';
 
 /** Text and/or URLs (eprints.xsd `TextURLType`). */
 export interface TextAndUrls {

@@ -2,8 +2,7 @@
  * One OAI-PMH request, end to end and without HTTP: decoded pairs →
  * `parseRequest` → the verb's handler → a response value for the writer.
  */
-import { hidesRequestArguments } from './errors';
-import { oaiError } from './errors';
+import { hidesRequestArguments, oaiError } from './errors';
 import { parseRequest } from './request';
 import type { OaiRequest } from './request';
 import type { ProviderContext } from './context';
@@ -26,10 +25,10 @@ export async function handleRequest(
   now: number,
 ): Promise<OaiResponse> {
   const base = { responseDate: now, baseURL: ctx.repository.baseURL };
-  if (!Array.isArray(pairs)) {
-    return { ...base, body: { kind: 'errors', errors: [oaiError('badArgument', (pairs as { undecodable: string }).undecodable)] } };
+  if ('undecodable' in pairs) {
+    return { ...base, body: { kind: 'errors', errors: [oaiError('badArgument', pairs.undecodable)] } };
   }
-  const parsed = parseRequest(pairs as ReadonlyArray<readonly [string, string]>);
+  const parsed = parseRequest(pairs);
   if (!parsed.ok) return { ...base, body: { kind: 'errors', errors: parsed.errors } };
   const req = parsed.request;
   const body = await dispatch(ctx, req, now);
@@ -42,12 +41,12 @@ function dispatch(ctx: ProviderContext, req: OaiRequest, now: number): Promise<R
     case 'Identify':
       return identify(ctx);
     case 'GetRecord':
-      return getRecord(ctx, req.identifier as string, req.metadataPrefix as string);
+      return getRecord(ctx, req.identifier, req.metadataPrefix);
     case 'ListMetadataFormats':
       return listMetadataFormats(ctx, req.identifier);
     case 'ListIdentifiers':
     case 'ListRecords':
-      return listItems(ctx, req.verb, req, now);
+      return listItems(ctx, req, now);
     case 'ListSets':
       return listSets(ctx, req.resumptionToken, now);
   }

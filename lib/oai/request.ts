@@ -32,19 +32,34 @@ export const ARGUMENT_RULES: Readonly<Record<Verb, ArgRule>> = {
   ListSets: { required: [], optional: [], exclusive: 'resumptionToken' },
 };
 
-/** A request whose arguments are all well-formed for its verb. */
-export interface OaiRequest {
-  readonly verb: Verb;
-  /** Every argument as received, for the `request` element. */
-  readonly args: Readonly<Partial<Record<ArgName, string>>>;
-  readonly identifier?: string;
-  readonly metadataPrefix?: string;
+/** Every argument as received, for the `request` element. */
+export type RequestArgs = Readonly<Partial<Record<ArgName, string>>>;
+
+/** The verbs that list items, paged alike (OAI-PMH 4.3, 4.5). */
+export type ListVerb = 'ListIdentifiers' | 'ListRecords';
+
+/** The selection of a list harvest's first page. */
+export interface ListSelection {
+  readonly metadataPrefix: string;
   readonly set?: string;
-  readonly resumptionToken?: string;
   /** Inclusive bounds in seconds. */
   readonly from?: number;
   readonly until?: number;
 }
+
+/** A list request: a first page with its selection, or a continuation with only a token (OAI-PMH 3.5). */
+export type ListRequest = { readonly verb: ListVerb; readonly args: RequestArgs } & (
+  | ({ readonly resumptionToken?: undefined } & ListSelection)
+  | { readonly resumptionToken: string }
+);
+
+/** A request whose arguments are all well-formed for its verb, typed per verb (OAI-PMH 4.1-4.6). */
+export type OaiRequest =
+  | { readonly verb: 'Identify'; readonly args: RequestArgs }
+  | { readonly verb: 'GetRecord'; readonly args: RequestArgs; readonly identifier: string; readonly metadataPrefix: string }
+  | { readonly verb: 'ListMetadataFormats'; readonly args: RequestArgs; readonly identifier?: string }
+  | ListRequest
+  | { readonly verb: 'ListSets'; readonly args: RequestArgs; readonly resumptionToken?: string };
 
 export type ParsedRequest =
   | { readonly ok: true; readonly request: OaiRequest }
@@ -106,7 +121,7 @@ export function parseRequest(pairs: ReadonlyArray<readonly [string, string]>): P
       errors.push(oaiError('badArgument', `${rule.exclusive} is an exclusive argument; it cannot be combined with ${others.join(', ')}.`));
     }
     if (errors.length > 0) return { ok: false, errors, verb };
-    return { ok: true, request: { verb, args, resumptionToken: args[rule.exclusive] as string } };
+    return { ok: true, request: continuation(verb, args, args[rule.exclusive]) };
   }
 
   for (const name of rule.required) {
@@ -122,17 +137,59 @@ export function parseRequest(pairs: ReadonlyArray<readonly [string, string]>): P
   const range = parseRange(args.from, args.until, errors);
   if (errors.length > 0) return { ok: false, errors, verb };
 
-  return {
-    ok: true,
-    request: {
-      verb,
-      args,
-      ...(identifier !== undefined && { identifier }),
-      ...(metadataPrefix !== undefined && { metadataPrefix }),
-      ...(set !== undefined && { set }),
-      ...range,
-    },
-  };
+  return { ok: true, request: firstRequest(verb, args, { identifier, metadataPrefix, set, ...range }) };
+}
+
+/** The arguments checked and converted, before they are typed per verb. */
+interface Checked {
+  readonly identifier: string | undefined;
+  readonly metadataPrefix: string | undefined;
+  readonly set: string | undefined;
+  readonly from?: number;
+  readonly until?: number;
+}
+
+/** A request without a resumptionToken, typed by its verb; the table guarantees the required arguments. */
+function firstRequest(verb: Verb, args: RequestArgs, c: Checked): OaiRequest {
+  switch (verb) {
+    case 'Identify':
+      return { verb, args };
+    case 'GetRecord':
+      return { verb, args, identifier: present(c.identifier, 'identifier'), metadataPrefix: present(c.metadataPrefix, 'metadataPrefix') };
+    case 'ListMetadataFormats':
+      return { verb, args, ...(c.identifier !== undefined && { identifier: c.identifier }) };
+    case 'ListSets':
+      return { verb, args };
+    case 'ListIdentifiers':
+    case 'ListRecords':
+      return {
+        verb,
+        args,
+        metadataPrefix: present(c.metadataPrefix, 'metadataPrefix'),
+        ...(c.set !== undefined && { set: c.set }),
+        ...(c.from !== undefined && { from: c.from }),
+        ...(c.until !== undefined && { until: c.until }),
+      };
+  }
+}
+
+/** A request that continues a list with its exclusive resumptionToken. */
+function continuation(verb: Verb, args: RequestArgs, resumptionToken: string | undefined): OaiRequest {
+  const token = present(resumptionToken, 'resumptionToken');
+  switch (verb) {
+    case 'ListIdentifiers':
+    case 'ListRecords':
+    case 'ListSets':
+      return { verb, args, resumptionToken: token };
+    default:
+      throw new Error(`${verb} takes no resumptionToken`);
+  }
+}
+
+/** An argument ARGUMENT_RULES has already required: its absence here would be a bug in this module. */
+function present(value: string | undefined, name: ArgName): string {
+  if (value === undefined) throw new Error(`the argument ${name} was required but is missing`);
+  return value;
 }
 
 function parseRange(from: string | undefined, until: string | undefined, errors: OaiError[]): { from?: number; until?: number } {

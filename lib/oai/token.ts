@@ -7,6 +7,8 @@
  * Form: `1.<base64url(JSON payload)>.<base64url(HMAC-SHA256(secret, "1." + payload))>`.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { oaiError } from './errors';
+import type { OaiError } from './errors';
 import type { Keyset } from '../store';
 
 const VERSION = '1';
@@ -41,8 +43,29 @@ export interface SetsTokenState {
 
 export type TokenState = ListTokenState | SetsTokenState;
 
+/** The verbs that page with tokens. */
+export type TokenVerb = TokenState['verb'];
+
+/** The state a token of verb `V` carries. */
+export type StateOf<V extends TokenVerb> = Extract<TokenState, { readonly verb: V }>;
+
 /** Why a token was refused: each becomes badResumptionToken. */
 export type TokenProblem = 'malformed' | 'signature' | 'expired' | 'verb';
+
+const TOKEN_MESSAGES: Readonly<Record<TokenProblem, string>> = {
+  malformed: 'The resumptionToken is not one this repository issued.',
+  signature: 'The resumptionToken is not one this repository issued (its signature does not match).',
+  expired: 'The resumptionToken has expired; start the harvest again.',
+  verb: 'The resumptionToken belongs to another verb.',
+};
+
+/**
+ * badResumptionToken (OAI-PMH 3.6) with a message saying which check failed.
+ * Example: `badToken('expired').message` is `'The resumptionToken has expired; start the harvest again.'`.
+ */
+export function badToken(problem: TokenProblem): OaiError {
+  return oaiError('badResumptionToken', TOKEN_MESSAGES[problem]);
+}
 
 /**
  * Signs a state into a token. Example:
@@ -70,14 +93,15 @@ export function encodeToken(state: TokenState, secret: string): string {
 /**
  * Verifies and reads a token for the verb that received it. The signature is
  * checked before the payload is trusted; an expired token or a token of
- * another verb is refused.
+ * another verb is refused. Example:
+ * `decodeToken(encodeToken(s, 'k'), 'ListSets', 'k', now)` → `{ ok: true, state: s }` while `now <= s.expires`.
  */
-export function decodeToken(
+export function decodeToken<V extends TokenVerb>(
   token: string,
-  verb: TokenState['verb'],
+  verb: V,
   secret: string,
   now: number,
-): { ok: true; state: TokenState } | { ok: false; problem: TokenProblem } {
+): { ok: true; state: StateOf<V> } | { ok: false; problem: TokenProblem } {
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, problem: 'malformed' };
   const [, body, mac] = parts as [string, string, string];
@@ -92,9 +116,13 @@ export function decodeToken(
   }
   const state = fromCompact(raw);
   if (!state) return { ok: false, problem: 'malformed' };
-  if (state.verb !== verb) return { ok: false, problem: 'verb' };
+  if (!isStateOf(state, verb)) return { ok: false, problem: 'verb' };
   if (state.expires < now) return { ok: false, problem: 'expired' };
   return { ok: true, state };
+}
+
+function isStateOf<V extends TokenVerb>(state: TokenState, verb: V): state is StateOf<V> {
+  return state.verb === verb;
 }
 
 function sign(body: string, secret: string): string {

@@ -10,7 +10,7 @@
  */
 import type { ItemInput, Refusal } from '../store';
 import { parseOaiIdentifier } from '../ids/oai-identifier';
-import { parsePoi } from '../ids/poi';
+import { parsePoi, POI_PREFIX } from '../ids/poi';
 import { parseInfoFedora } from '../ids/fedora-pid';
 import { parseInfoSid } from '../ids/info-sid';
 import { parsePdi } from '../ids/pdi';
@@ -64,7 +64,7 @@ function namespaced(
  */
 export const SCHEME_CHECKS: readonly SchemeCheck[] = [
   namespaced('oai:', 'oai-identifier', parseOaiIdentifier),
-  namespaced('http://purl.org/poi/', 'POI', parsePoi),
+  namespaced(POI_PREFIX, 'POI', parsePoi),
   { prefix: 'info:fedora/', name: 'info:fedora URI', errors: (v) => errorsOf(parseInfoFedora(v)) },
   { prefix: 'info:sid/', name: 'info:sid identifier', errors: (v) => errorsOf(parseInfoSid(v)) },
   { prefix: 'urn:pdi:', name: 'urn:pdi identifier', errors: (v) => errorsOf(parsePdi(v)) },

@@ -5,6 +5,7 @@
  * return values (never messages to be parsed again); the request parser, the
  * record readers and the store's write gate (./gate.ts) all use them.
  */
+import { DC_NS } from '../xml/namespaces';
 
 /** XML 1.0 section 2.2 [2] Char, negated: C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates. */
 export const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -18,8 +19,6 @@ export const METADATA_PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/;
 /** OAI-PMH 2.7 and OAI-PMH.xsd's setSpecType: colon-separated words of unreserved URI characters. */
 export const SET_SPEC = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
 
-/** The Dublin Core elements namespace (DCMES 1.1), in which dc:identifier lives. */
-export const DC_ELEMENTS_NS = 'http://purl.org/dc/elements/1.1/';
 
 /** A character XML 1.0 cannot carry, found in a string. */
 export interface NonXmlChar {
@@ -121,7 +120,7 @@ export function dcIdentifiers(xml: string): string[] {
       }
       const colon = name.indexOf(':');
       const ns = own.get(colon < 0 ? '' : name.slice(0, colon));
-      const identifier = ns === DC_ELEMENTS_NS && name.slice(colon + 1) === 'identifier';
+      const identifier = ns === DC_NS && name.slice(colon + 1) === 'identifier';
       if (identifier && depth++ === 0) text = '';
       if (selfClosing === '/') {
         if (identifier && --depth === 0) out.push(text);

@@ -5,7 +5,7 @@
  * the item has; the first format (oai_dc, which every item has: OAI-PMH 3.4)
  * decides the order.
  */
-import { DC_NS } from '../formats/oai-dc';
+import { DC_NS } from '../xml/namespaces';
 import { findAll, textOf } from '../xml/tree';
 import type { XmlElement } from '../xml/tree';
 

@@ -4,7 +4,7 @@
  * hot path of every harvest, and the metadata it wraps is already serialized
  * XML, stored at load time, which is spliced in as it is.
  *
- * Output safety (issue 6): whatever the store holds, nothing but well-formed
+ * Output safety: whatever the store holds, nothing but well-formed
  * XML 1.0 leaves the server. Text and attribute values go through
  * escapeText/escapeAttr (characters XML cannot carry become U+FFFD). Every
  * spliced fragment (a record's metadata, a set's or Identify's description)
@@ -23,13 +23,11 @@ import { checkFragment } from './fragment';
 import { isSurelyAnyUri } from './any-uri';
 import { formatDatestamp } from '../oai/dates';
 import type { OaiResponse, ResumptionInfo } from '../oai/response';
+import { OAI_NS, OAI_SCHEMA, XSI_NS } from './namespaces';
 import type { ItemHeader, ItemRecord } from '../store';
 
-/** The OAI-PMH 2.0 namespace (OAI-PMH 3.2). */
-export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
-const ROOT =
-  `<OAI-PMH xmlns="${OAI_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"` +
-  ` xsi:schemaLocation="${OAI_NS} ${OAI_NS}OAI-PMH.xsd">`;
+/** Re-exported for readers that still import it from here; the home is ./namespaces. */
+const ROOT = `<OAI-PMH xmlns="${OAI_NS}" xmlns:xsi="${XSI_NS}" xsi:schemaLocation="${OAI_NS} ${OAI_SCHEMA}">`;
 
 /** Options of the writer. */
 export interface RenderOptions {

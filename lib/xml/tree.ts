@@ -10,6 +10,7 @@
  * instructions are skipped; CDATA sections become text.
  */
 import { checkFragment } from './fragment';
+import { XSI_NS } from './namespaces';
 
 /** An element: its namespace, local name, attributes and children in document order. */
 export interface XmlElement {
@@ -68,7 +69,7 @@ const ATTR = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
  */
 export function parseFragment(xml: string): XmlElement | null {
   if (checkFragment(xml, ['xsi']) !== null) return null;
-  const rootScope = new Map<string, string>([['xml', XML_NS], ['xsi', 'http://www.w3.org/2001/XMLSchema-instance']]);
+  const rootScope = new Map<string, string>([['xml', XML_NS], ['xsi', XSI_NS]]);
   const stack: Open[] = [{ name: '', attrs: new Map(), scope: rootScope, lang: '', children: [] }];
   const finish = (o: Open): XmlElement => {
     const colon = o.name.indexOf(':');

@@ -9,7 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { SetInput } from '../../lib/store';
 import { CanonicalXml, type NsScope, type SaxAttribute, type SaxNamespace } from './canonical-xml';
 import { libxml } from '../xsd/libxml';
-import { OAI_NS } from '../../lib/xml/render';
+import { OAI_NS } from '../../lib/xml/namespaces';
 
 const DC_IDENTIFIER = '{http://purl.org/dc/elements/1.1/}identifier';
 

@@ -1,8 +1,10 @@
 /**
  * A smoke run of the benchmark (issue 5): the real script, as a child
- * process, on 1,000 records, so that it cannot rot. It asserts that the run
- * completes and that its last line is the JSON of every figure; it asserts
- * no timing, because timings belong to the benchmark, not to the suite.
+ * process, on 1,000 records with two server processes and two harvesters at
+ * once, so that it cannot rot. It asserts that the run completes, that the
+ * table shows every figure with its ratio to the replay ceiling and the floor,
+ * and that its last line is the JSON of every figure; it asserts no timing,
+ * because timings belong to the benchmark, not to the suite.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -31,7 +33,10 @@ function runBench(args: string[]): Promise<{ code: number | null; stdout: string
 const NUMBER_FIELDS = [
   'load_rps', 'listrecords_rps', 'listrecords_bytes_per_s', 'listidentifiers_rps', 'listidentifiers_bytes_per_s',
   'page_ms_first', 'page_ms_middle', 'page_ms_last', 'page_ratio', 'getrecord_rps', 'getrecord_p50_ms', 'getrecord_p99_ms',
-  'server_peak_rss_mb',
+  'server_peak_rss_mb', 'ceiling_listrecords_rps', 'ceiling_listidentifiers_rps', 'floor_listrecords_rps', 'floor_listidentifiers_rps',
+  'listrecords_of_ceiling', 'listrecords_of_floor', 'listidentifiers_of_ceiling', 'listidentifiers_of_floor',
+  'metrics_listrecords_rps', 'nometrics_listrecords_rps', 'nometrics_listidentifiers_rps', 'metrics_listrecords_ratio', 'metrics_listidentifiers_ratio',
+  'concurrent_rps', 'concurrent_1process_rps', 'concurrent_processes_ratio',
 ] as const;
 
 describe('npm run bench (smoke run, 1,000 records)', function () {
@@ -40,7 +45,7 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
   let figures: Record<string, unknown>;
 
   before(async function () {
-    run = await runBench(['--records', '1000', '--processes', '1', '--duration', '1', '--repeats', '2']);
+    run = await runBench(['--records', '1000', '--processes', '2', '--harvesters', '2', '--formats', '--duration', '1', '--repeats', '2']);
     const last = run.stdout.trim().split('\n').pop() ?? '';
     try {
       figures = JSON.parse(last) as Record<string, unknown>;
@@ -62,7 +67,54 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     expect(figures.records).to.equal(1000);
     expect(figures.listrecords_items).to.equal(1000);
     expect(figures.database).to.equal('sqlite');
-    expect(figures.processes).to.equal(1);
+    expect(figures.processes).to.equal(2);
+    expect(figures.harvesters).to.equal(2);
+  });
+
+  it('shows each harvest with its ratio to the replay ceiling and to the floor', function () {
+    expect(run.stdout).to.match(/ListRecords harvest +[\d,]+ records\/s +\d+(\.\d+)? of ceiling, \d+(\.\d+)? of floor/);
+    expect(run.stdout).to.match(/ListIdentifiers harvest +[\d,]+ ids\/s +\d+(\.\d+)? of ceiling, \d+(\.\d+)? of floor/);
+    expect(run.stdout).to.match(/replay ceiling/);
+    expect(run.stdout).to.match(/without metrics .*with\/without \d/);
+  });
+
+  it('computes each ratio from the figures it relates', function () {
+    const close = (ratio: unknown, x: unknown, limit: unknown): void => {
+      expect(ratio).to.be.closeTo((x as number) / (limit as number), 0.006);
+    };
+    close(figures.listrecords_of_ceiling, figures.listrecords_rps, figures.ceiling_listrecords_rps);
+    close(figures.listrecords_of_floor, figures.listrecords_rps, figures.floor_listrecords_rps);
+    close(figures.listidentifiers_of_floor, figures.listidentifiers_rps, figures.floor_listidentifiers_rps);
+    close(figures.concurrent_processes_ratio, figures.concurrent_rps, figures.concurrent_1process_rps);
+  });
+
+  it('reports the server CPU of the harvests with and without metrics, and their ratio', function () {
+    // CPU time comes from /proc in 10 ms ticks: it may be 0 on a very fast machine, so the ratio may be null.
+    expect(figures.metrics_cpu_seconds).to.be.a('number').and.at.least(0);
+    expect(figures.nometrics_cpu_seconds).to.be.a('number').and.at.least(0);
+    if (figures.metrics_cpu_ratio !== null) {
+      expect(figures.metrics_cpu_ratio).to.be.closeTo((figures.metrics_cpu_seconds as number) / (figures.nometrics_cpu_seconds as number), 0.006);
+    }
+    expect(run.stdout).to.match(/metrics cost, server CPU/);
+  });
+
+  it('runs two harvesters at once on two processes and on one, and prints the ratio', function () {
+    expect(run.stdout).to.match(/2 harvesters at once +[\d,]+ records\/s/);
+    expect(run.stdout).to.match(/on 1 process +[\d,]+ records\/s +2 processes \/ 1: \d/);
+  });
+
+  it('says which formats it loaded and that there is no pyoai figure rather than inventing one', function () {
+    expect(figures.formats_offered).to.deep.equal(['oai_dc']);
+    expect(figures.formats_loaded).to.deep.equal(['oai_dc']);
+    expect(figures.peer_listrecords_rps).to.equal(null);
+    expect(figures.peer_note).to.match(/^not measured: /);
+    expect(run.stdout).to.match(/pyoai-style peer +n\/a +not measured/);
+  });
+
+  it('writes each progress line with a newline when its output is not a terminal', function () {
+    expect(run.stderr).to.not.contain('\r');
+    expect(run.stderr).to.match(/^  loaded 1000$/m);
+    expect(run.stderr).to.match(/^  ListRecords: 1000 items, 10 pages$/m);
   });
 
   for (const field of NUMBER_FIELDS) {

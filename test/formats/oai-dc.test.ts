@@ -2,16 +2,17 @@ import { expect } from 'chai';
 import * as libxml from 'libxmljs2';
 import { dublinCoreToOaiDc, DC_ELEMENTS } from '../../lib/formats/oai-dc';
 import { createFormatRegistry } from '../../lib/formats/registry';
+import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, OAI_NS } from '../../lib/xml/namespaces';
 import { xsdErrors } from '../helpers/xsd';
 
 /** Wraps metadata in a minimal GetRecord so the OAI-PMH schema validates it with oai_dc.xsd. */
 function inRecord(metadata: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2024-01-01T00:00:00Z</responseDate><request>http://x.org/oai</request><GetRecord><record><header><identifier>oai:x.org:1</identifier><datestamp>2024-01-01T00:00:00Z</datestamp></header><metadata>${metadata}</metadata></record></GetRecord></OAI-PMH>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="${OAI_NS}"><responseDate>2024-01-01T00:00:00Z</responseDate><request>http://x.org/oai</request><GetRecord><record><header><identifier>oai:x.org:1</identifier><datestamp>2024-01-01T00:00:00Z</datestamp></header><metadata>${metadata}</metadata></record></GetRecord></OAI-PMH>`;
 }
 
 function textOf(xml: string, name: string): string[] {
   const doc = libxml.parseXml(xml);
-  return doc.find(`//dc:${name}`, { dc: 'http://purl.org/dc/elements/1.1/' }).map((n) => (n as libxml.Element).text());
+  return doc.find(`//dc:${name}`, { dc: DC_NS }).map((n) => (n as libxml.Element).text());
 }
 
 describe('the oai_dc crosswalk', () => {
@@ -47,6 +48,6 @@ describe('the oai_dc crosswalk', () => {
 
   it('is the registry entry for oai_dc, with its schema and namespace', () => {
     const f = createFormatRegistry().get('oai_dc');
-    expect([f?.schema, f?.namespace]).to.deep.equal(['http://www.openarchives.org/OAI/2.0/oai_dc.xsd', 'http://www.openarchives.org/OAI/2.0/oai_dc/']);
+    expect([f?.schema, f?.namespace]).to.deep.equal([OAI_DC_SCHEMA, OAI_DC_NS]);
   });
 });

@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createIdPolicy } from '../../lib/ids/policy';
+import { DC_NS, OAI_DC_NS } from '../../lib/xml/namespaces';
 import { DEMO_NAMESPACE, DEMO_RECORDS, DEMO_SETS, demoSeed } from '../helpers/demo-records';
 import { ROOT, cli, datestamps, forEachCliDatabase, snapshot, startCli, summaryOf } from './helpers';
 
-const DC = 'xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"';
+const DC = `xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}"`;
 
 function ndjson(records: unknown[]): string {
   return records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n';

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { readJsonArray, readNdjson } from '../../server/loader/read-json';
 import { readOaiXml, type XmlEvent, type XmlRecord } from '../../server/loader/read-oai-xml';
 import { createFormatRegistry } from '../../lib/formats/registry';
+import { DC_NS, OAI_DC_NS, OAI_NS } from '../../lib/xml/namespaces';
 import { demoSeed } from '../helpers/demo-records';
 
 async function* chunked(text: string, size: number): AsyncGenerator<Buffer> {
@@ -58,13 +59,13 @@ describe('the JSON readers', () => {
 
 describe('the OAI-PMH XML reader', () => {
   const response = `<?xml version="1.0" encoding="UTF-8"?>
-<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<OAI-PMH xmlns="${OAI_NS}" xmlns:dc="${DC_NS}">
 <responseDate>2002-05-01T19:20:30Z</responseDate>
 <request verb="ListRecords" metadataPrefix="oai_dc">http://example.org/oai</request>
 <ListRecords>
 <record><header><identifier>oai:example.org:1</identifier><datestamp>2002-01-01</datestamp><setSpec>a</setSpec></header>
 <metadata>
-<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/"><dc:title>A &amp; B <![CDATA[<c>]]></dc:title><!-- kept --><dc:identifier>urn:x:1</dc:identifier></oai_dc:dc>
+<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}"><dc:title>A &amp; B <![CDATA[<c>]]></dc:title><!-- kept --><dc:identifier>urn:x:1</dc:identifier></oai_dc:dc>
 </metadata></record>
 <record><header status="deleted"><identifier>oai:example.org:2</identifier><datestamp>2002-01-02T00:00:00Z</datestamp></header></record>
 <resumptionToken cursor="0">t</resumptionToken>
@@ -83,7 +84,7 @@ describe('the OAI-PMH XML reader', () => {
       ]);
       // dc was declared on OAI-PMH: the metadata root declares it now, after its own declarations.
       expect(records[0]?.metadata).to.equal(
-        '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">' +
+        `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}">` +
           '<dc:title>A &amp; B &lt;c&gt;</dc:title><!-- kept --><dc:identifier>urn:x:1</dc:identifier></oai_dc:dc>',
       );
       expect(records[0]?.dcIdentifiers).to.deep.equal(['urn:x:1']);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { formatDatestamp, parseUtcDatetime } from '../../lib/oai/dates';
 
 describe('UTCdatetime', () => {
@@ -20,5 +21,28 @@ describe('UTCdatetime', () => {
   }
   it('formats seconds as YYYY-MM-DDThh:mm:ssZ', () => {
     expect(formatDatestamp(Date.UTC(2024, 11, 31, 23, 59, 59) / 1000)).to.equal('2024-12-31T23:59:59Z');
+  });
+
+  const formatted: Array<[string, number]> = [
+    ['1970-01-01T00:00:00Z', 0],
+    ['1972-02-29T12:00:00Z', Date.UTC(1972, 1, 29, 12) / 1000],
+    ['2000-02-29T23:59:59Z', Date.UTC(2000, 1, 29, 23, 59, 59) / 1000],
+    ['2000-03-01T00:00:00Z', Date.UTC(2000, 2, 1) / 1000],
+    ['2100-02-28T23:59:59Z', Date.UTC(2100, 1, 28, 23, 59, 59) / 1000],
+    ['2100-03-01T00:00:00Z', Date.UTC(2100, 2, 1) / 1000],
+    ['9999-12-31T23:59:59Z', Date.UTC(9999, 11, 31, 23, 59, 59) / 1000],
+    ['1969-12-31T23:59:59Z', -1],
+  ];
+  for (const [text, seconds] of formatted) {
+    it(`formats ${seconds} as ${text}`, () => expect(formatDatestamp(seconds)).to.equal(text));
+  }
+
+  it('formats every second from 1970 to 9999 as Date does (random seconds)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59) / 1000 }), (seconds) => {
+        expect(formatDatestamp(seconds)).to.equal(new Date(seconds * 1000).toISOString().slice(0, 19) + 'Z');
+      }),
+      { numRuns: 20000 },
+    );
   });
 });

@@ -61,10 +61,35 @@ describe('parseRequest', () => {
 
   it('makes a day-granularity until cover the whole day (inclusive)', () => {
     const r = parseRequest(q('verb=ListRecords&metadataPrefix=oai_dc&from=2002-02-05&until=2002-02-05'));
-    if (!r.ok) throw new Error('refused');
+    if (!r.ok || r.request.verb !== 'ListRecords' || r.request.resumptionToken !== undefined) throw new Error('refused');
     expect(r.request.from).to.equal(Date.UTC(2002, 1, 5) / 1000);
     expect(r.request.until).to.equal(Date.UTC(2002, 1, 5, 23, 59, 59) / 1000);
   });
+
+  const typed: Array<{ name: string; pairs: Pairs; request: object }> = [
+    { name: 'Identify as its verb alone', pairs: q('verb=Identify'), request: { verb: 'Identify', args: {} } },
+    {
+      name: 'GetRecord with its identifier and metadataPrefix',
+      pairs: q('verb=GetRecord&identifier=oai:a.b:c&metadataPrefix=oai_dc'),
+      request: { verb: 'GetRecord', args: { identifier: 'oai:a.b:c', metadataPrefix: 'oai_dc' }, identifier: 'oai:a.b:c', metadataPrefix: 'oai_dc' },
+    },
+    { name: 'ListMetadataFormats without an identifier', pairs: q('verb=ListMetadataFormats'), request: { verb: 'ListMetadataFormats', args: {} } },
+    {
+      name: 'a first ListIdentifiers page with its selection',
+      pairs: q('verb=ListIdentifiers&metadataPrefix=oai_dc&set=a&from=1970-01-02'),
+      request: { verb: 'ListIdentifiers', args: { metadataPrefix: 'oai_dc', set: 'a', from: '1970-01-02' }, metadataPrefix: 'oai_dc', set: 'a', from: 86400 },
+    },
+    { name: 'a ListRecords continuation with its token only', pairs: q('verb=ListRecords&resumptionToken=t'), request: { verb: 'ListRecords', args: { resumptionToken: 't' }, resumptionToken: 't' } },
+    { name: 'a first ListSets page without a token', pairs: q('verb=ListSets'), request: { verb: 'ListSets', args: {} } },
+    { name: 'a ListSets continuation with its token', pairs: q('verb=ListSets&resumptionToken=t'), request: { verb: 'ListSets', args: { resumptionToken: 't' }, resumptionToken: 't' } },
+  ];
+  for (const c of typed) {
+    it(`types ${c.name}`, () => {
+      const r = parseRequest(c.pairs);
+      if (!r.ok) throw new Error('refused');
+      expect(r.request).to.deep.equal(c.request);
+    });
+  }
 
   it('keeps every argument as received for the request element', () => {
     const r = parseRequest(q('verb=ListRecords&metadataPrefix=oai_dc&set=a'));

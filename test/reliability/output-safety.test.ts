@@ -14,6 +14,8 @@ import fc from 'fast-check';
 import * as libxml from 'libxmljs2';
 import { replaceNonXmlChars } from '../../lib/xml/chars';
 import { checkFragment } from '../../lib/xml/fragment';
+import { isKnownPlainFragment, knownShapeCount } from '../../lib/xml/plain-fragment';
+import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../../lib/xml/namespaces';
 import { renderResponse } from '../../lib/xml/render';
 import type { ItemRecord } from '../../lib/store';
 import { RefusedError } from '../../lib/store';
@@ -22,9 +24,8 @@ import { dc, item } from '../helpers/store-fixtures';
 import { forEachDatabase } from '../helpers/db';
 
 const OAI_DC_OPEN =
-  '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"' +
-  ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"' +
-  ' xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/oai_dc/ http://www.openarchives.org/OAI/2.0/oai_dc.xsd">';
+  `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` +
+  ` xsi:schemaLocation="${OAI_DC_NS} ${OAI_DC_SCHEMA}">`;
 
 /** Characters XML 1.0 cannot carry, one string each. */
 const FORBIDDEN_CHARS: string[] = [
@@ -99,7 +100,7 @@ describe('output safety', function () {
         fc.property(fc.array(token, { maxLength: 12 }), (parts) => {
           const s = parts.join('');
           if (checkFragment(s, ['xsi']) !== null) return;
-          const problem = wellFormed(`<r xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">${s}</r>`);
+          const problem = wellFormed(`<r xmlns:xsi="${XSI_NS}">${s}</r>`);
           if (problem !== null) throw new Error(`accepted ${JSON.stringify(s)}, which libxml2 refuses: ${problem}`);
         }),
         { numRuns: 3000 },
@@ -154,6 +155,82 @@ describe('output safety', function () {
       );
       expect(told).to.deep.equal(['oai:a.b:x metadata']);
       expect(xml).to.contain('<record><header><identifier>oai:a.b:x</identifier>').and.not.to.contain('<metadata>');
+    });
+  });
+
+  describe('the fast path of checkFragment, shapes learnt from sound fragments', () => {
+    const INHERITED = ['xsi'];
+    const body = '<dc:title xml:lang="en">Caf\u00e9 &amp; \u65e5\u672c &lt;b&gt;</dc:title><dc:creator>O\'Brien, \u0395\u03bb\u03ad\u03bd\u03b7</dc:creator><dc:subject/>\n';
+    const sound = `${OAI_DC_OPEN}${body}</oai_dc:dc>`;
+    before(() => {
+      // The full check accepts it twice, which teaches the fast path its root start tag.
+      expect(checkFragment(sound, INHERITED)).to.equal(null);
+      expect(checkFragment(sound, INHERITED)).to.equal(null);
+    });
+
+    it('learns a root start tag only on its second sound fragment, and only once', () => {
+      const once = '<r-once xmlns:p="urn:p"><p:a>1</p:a></r-once>';
+      expect(checkFragment(once, INHERITED)).to.equal(null);
+      expect(isKnownPlainFragment(once, INHERITED)).to.equal(false);
+      expect(checkFragment(once, INHERITED)).to.equal(null);
+      expect(isKnownPlainFragment(once, INHERITED)).to.equal(true);
+      const count = knownShapeCount();
+      // A sound fragment beyond the fast path (a comment) with the same root goes through the full check and learnShape again.
+      const beyond = '<r-once xmlns:p="urn:p"><!-- c --><p:a>1</p:a></r-once>';
+      expect(checkFragment(beyond, INHERITED)).to.equal(null);
+      expect(checkFragment(beyond, INHERITED)).to.equal(null);
+      expect(knownShapeCount()).to.equal(count);
+    });
+
+    it('settles a fragment of a learnt shape without the full check', () => {
+      expect(isKnownPlainFragment(`${OAI_DC_OPEN}<dc:title>Other text, same shape</dc:title><dc:date>2024</dc:date></oai_dc:dc>`, INHERITED)).to.equal(true);
+    });
+
+    it('does not apply a shape learnt under other inherited prefixes', () => {
+      expect(isKnownPlainFragment(sound, ['xsi', 'other'])).to.equal(false);
+    });
+
+    const unsettled: { name: string; xml: string; sound: boolean }[] = [
+      ...CORRUPT_METADATA.filter((c) => c.xml.startsWith(OAI_DC_OPEN)).map((c) => ({ ...c, sound: false })),
+      { name: 'a child with an undeclared prefix', xml: `${OAI_DC_OPEN}<foo:title>x</foo:title></oai_dc:dc>`, sound: false },
+      { name: 'a child closed by another name', xml: `${OAI_DC_OPEN}<dc:title>x</dc:titl></oai_dc:dc>`, sound: false },
+      { name: 'a child with a repeated attribute', xml: `${OAI_DC_OPEN}<dc:title xml:lang="en" xml:lang="de">x</dc:title></oai_dc:dc>`, sound: false },
+      { name: 'a child declaring an empty prefix', xml: `${OAI_DC_OPEN}<dc:title xmlns:p="">x</dc:title></oai_dc:dc>`, sound: false },
+      { name: 'an attribute with an undeclared prefix', xml: `${OAI_DC_OPEN}<dc:title q:x="1">x</dc:title></oai_dc:dc>`, sound: false },
+      { name: 'a "<" in an attribute value', xml: `${OAI_DC_OPEN}<dc:title xml:lang="<">x</dc:title></oai_dc:dc>`, sound: false },
+      { name: 'text after the root', xml: `${OAI_DC_OPEN}<dc:title>x</dc:title></oai_dc:dc>tail`, sound: false },
+      { name: 'a sound character reference', xml: `${OAI_DC_OPEN}<dc:title>&#65;</dc:title></oai_dc:dc>`, sound: true },
+      { name: 'a sound astral character', xml: `${OAI_DC_OPEN}<dc:title>\u{1F600}</dc:title></oai_dc:dc>`, sound: true },
+      { name: 'a sound nested element', xml: `${OAI_DC_OPEN}<dc:title><b>x</b></dc:title></oai_dc:dc>`, sound: true },
+      { name: 'a sound comment', xml: `${OAI_DC_OPEN}<!-- c --><dc:title>x</dc:title></oai_dc:dc>`, sound: true },
+    ];
+    for (const c of unsettled) {
+      it(`leaves ${c.name} to the full check`, () => {
+        expect(isKnownPlainFragment(c.xml, INHERITED)).to.equal(false);
+        expect(checkFragment(c.xml, INHERITED) === null).to.equal(c.sound);
+      });
+    }
+
+    it('accepts only what libxml2 finds well-formed (random edits of a sound record)', () => {
+      const token = fc.constantFrom('text', ' ', '&amp;', '&quot;', '&', '&#0;', '&nbsp;', '<dc:x/>', '<dc:y>z</dc:y>', '<dc:t xml:lang="en">', '</dc:t>', '<dc:title>', '</dc:title>', '<q:d/>', '<dc:a b="1" b="2"/>', '<dc:a xmlns:p="">', '<dc:a xsi:type=\'x\'/>', '</oai_dc:dc>', '<oai_dc:dc>', ']]>', '>', '<', '"', "'", '<!--', '-->', '<![CDATA[', '\u0001', '\uFFFE', '\uD800', '\u{1F600}', '\u00e9');
+      const edit = fc.tuple(fc.nat(), token);
+      let settled = 0;
+      fc.assert(
+        fc.property(fc.array(edit, { maxLength: 3 }), (edits) => {
+          let s = sound;
+          for (const [at, t] of edits) {
+            const i = at % (s.length + 1);
+            s = s.slice(0, i) + t + s.slice(i);
+          }
+          if (!isKnownPlainFragment(s, INHERITED)) return;
+          settled++;
+          const problem = wellFormed(`<r xmlns:xsi="${XSI_NS}">${s}</r>`);
+          if (problem !== null) throw new Error(`settled ${JSON.stringify(s)}, which libxml2 refuses: ${problem}`);
+        }),
+        { numRuns: 3000 },
+      );
+      // The property is only worth something if edits often keep the shape.
+      expect(settled).to.be.greaterThan(300);
     });
   });
 

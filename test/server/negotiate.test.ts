@@ -162,6 +162,16 @@ describe('negotiation at the endpoint', () => {
       checkOai(a);
     });
 
+    it('answers a HEAD with the headers its GET would get, page or XML', async () => {
+      for (const accept of [CLIENTS[0]?.accept, 'text/xml']) {
+        const get = await request(provider().port, { query: 'verb=Identify', headers: { Accept: accept } });
+        const head = await request(provider().port, { method: 'HEAD', query: 'verb=Identify', headers: { Accept: accept } });
+        expect(head.headers['content-type']).to.equal(get.headers['content-type']);
+        expect(head.headers.vary).to.equal(get.headers.vary);
+        expect(head.body).to.equal('');
+      }
+    });
+
     it('serves {endpoint}/xml as the same XML for a browser, without varying on Accept', async () => {
       const plain = await request(provider().port, { query: 'verb=ListSets' });
       const a = await request(provider().port, { path: '/oai/xml', query: 'verb=ListSets', headers: { Accept: CLIENTS[0]?.accept } });

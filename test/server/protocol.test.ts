@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { forEachProvider, oaiGet, oaiPost, errorCodes, requestAttributes, texts, BASE_URL, request, checkOai } from '../helpers/server';
 import { demoRecords } from '../helpers/demo-records';
 import { toRequestArgument } from '../../lib/ids/oai-identifier';
+import { OAI_DC_NS } from '../../lib/xml/namespaces';
 
 const demo = demoRecords();
 const live = demo.find((d) => !d.deleted && d.internalId === 'rep-2024-0001') ?? demo.find((d) => !d.deleted)!;
@@ -56,7 +57,7 @@ const rows: Row[] = [
   { name: 'ListMetadataFormats lists the repository formats', query: 'verb=ListMetadataFormats', expect: { verb: 'ListMetadataFormats' }, echo: true,
     check: (x) => expect(texts(x, 'metadataPrefix')).to.include('oai_dc') },
   { name: 'ListMetadataFormats of an item lists its formats', query: `verb=ListMetadataFormats&identifier=${arg(live.identifier)}`, expect: { verb: 'ListMetadataFormats' }, echo: true,
-    check: (x) => expect(texts(x, 'metadataNamespace')).to.deep.equal(['http://www.openarchives.org/OAI/2.0/oai_dc/']) },
+    check: (x) => expect(texts(x, 'metadataNamespace')).to.deep.equal([OAI_DC_NS]) },
   { name: 'ListMetadataFormats of a deleted item still lists oai_dc', query: `verb=ListMetadataFormats&identifier=${arg(deleted.identifier)}`, expect: { verb: 'ListMetadataFormats' }, echo: true },
   { name: 'ListMetadataFormats of an unknown item is idDoesNotExist', query: 'verb=ListMetadataFormats&identifier=oai%3Ademo.oai-steward.org%3Anope', expect: { errors: ['idDoesNotExist'] }, echo: true },
   { name: 'ListMetadataFormats with a resumptionToken is badArgument', query: 'verb=ListMetadataFormats&resumptionToken=x', expect: { errors: ['badArgument'] }, echo: false },

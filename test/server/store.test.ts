@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import type { ItemHeader, ListFilter } from '../../lib/store';
 import type { KnexStore } from '../../server/store/knex-store';
+import { OAI_DC_NS } from '../../lib/xml/namespaces';
 import { forEachDatabase } from '../helpers/db';
 import { dc, item, ManualClock } from '../helpers/store-fixtures';
 
@@ -164,7 +165,7 @@ forEachDatabase((db) => {
       const store = db.store();
       expect(await store.hasSets()).to.equal(false);
       const specs = ['a', 'B', 'b', 'A:x', 'Z', 'a:b', 'a-b', '_'];
-      await store.putSets(specs.map((spec) => ({ spec, name: `Set ${spec}`, descriptions: spec === 'a' ? ['<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/"/>'] : [] })));
+      await store.putSets(specs.map((spec) => ({ spec, name: `Set ${spec}`, descriptions: spec === 'a' ? [`<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}"/>`] : [] })));
       const expected = [...specs].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
       expect(expected.slice(0, 4)).to.deep.equal(['A:x', 'B', 'Z', '_']);
       const got: string[] = [];
@@ -179,7 +180,7 @@ forEachDatabase((db) => {
       expect(await store.countSets()).to.equal(specs.length);
       expect(await store.hasSets()).to.equal(true);
       const [a] = await store.listSets('_', 1);
-      expect(a).to.deep.equal({ spec: 'a', name: 'Set a', descriptions: ['<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/"/>'] });
+      expect(a).to.deep.equal({ spec: 'a', name: 'Set a', descriptions: [`<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}"/>`] });
     });
 
     it('updates a set declared again, without duplicating it', async function () {

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { isSurelyAnyUri } from '../../lib/xml/any-uri';
 import { escapeAttr } from '../../lib/xml/chars';
+import { OAI_NS } from '../../lib/xml/namespaces';
 import { xsdErrors } from '../helpers/xsd';
 
 /** A response echoing `identifier`, which OAI-PMH.xsd types xs:anyURI. */
 function echoing(identifier: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2024-01-01T00:00:00Z</responseDate><request verb="GetRecord" identifier="${escapeAttr(identifier)}" metadataPrefix="oai_dc">http://x.org/oai</request><error code="idDoesNotExist">no</error></OAI-PMH>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="${OAI_NS}"><responseDate>2024-01-01T00:00:00Z</responseDate><request verb="GetRecord" identifier="${escapeAttr(identifier)}" metadataPrefix="oai_dc">http://x.org/oai</request><error code="idDoesNotExist">no</error></OAI-PMH>`;
 }
 
 describe('isSurelyAnyUri', () => {

@@ -1,9 +1,7 @@
 import { create } from 'xmlbuilder2';
+import { OAI_IDENTIFIER_NS, OAI_IDENTIFIER_SCHEMA, XMLNS_NS, XSI_NS } from '../../xml/namespaces';
 import type { ProviderContext } from '../context';
 import type { ResponseBody } from '../response';
-
-const OAI_ID_NS = 'http://www.openarchives.org/OAI/2.0/oai-identifier';
-const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 
 /**
  * The `oai-identifier` description container (OAI identifier format,
@@ -13,13 +11,13 @@ const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
  */
 export function oaiIdentifierDescription(namespace: string, sampleIdentifier: string): string {
   const root = create()
-    .ele(OAI_ID_NS, 'oai-identifier')
-    .att('http://www.w3.org/2000/xmlns/', 'xmlns:xsi', XSI_NS)
-    .att(XSI_NS, 'xsi:schemaLocation', `${OAI_ID_NS} http://www.openarchives.org/OAI/2.0/oai-identifier.xsd`);
-  root.ele(OAI_ID_NS, 'scheme').txt('oai');
-  root.ele(OAI_ID_NS, 'repositoryIdentifier').txt(namespace);
-  root.ele(OAI_ID_NS, 'delimiter').txt(':');
-  root.ele(OAI_ID_NS, 'sampleIdentifier').txt(sampleIdentifier);
+    .ele(OAI_IDENTIFIER_NS, 'oai-identifier')
+    .att(XMLNS_NS, 'xmlns:xsi', XSI_NS)
+    .att(XSI_NS, 'xsi:schemaLocation', `${OAI_IDENTIFIER_NS} ${OAI_IDENTIFIER_SCHEMA}`);
+  root.ele(OAI_IDENTIFIER_NS, 'scheme').txt('oai');
+  root.ele(OAI_IDENTIFIER_NS, 'repositoryIdentifier').txt(namespace);
+  root.ele(OAI_IDENTIFIER_NS, 'delimiter').txt(':');
+  root.ele(OAI_IDENTIFIER_NS, 'sampleIdentifier').txt(sampleIdentifier);
   return root.end({ headless: true });
 }
 

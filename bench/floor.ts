@@ -1,0 +1,128 @@
+/**
+ * The floor of the benchmark: the least work a ListRecords or ListIdentifiers
+ * harvest of this store can cost, measured in-process without HTTP. A bare
+ * keyset scan over `(datestamp, pk)` with the driver alone (better-sqlite3 for
+ * SQLite, pg for PostgreSQL), 100 rows a page plus one to know whether
+ * another page exists, and each page assembled into one response string (the
+ * envelope, headers with setSpecs, the stored metadata, a token), with
+ * nothing checked, escaped or validated. No server can go below this on the
+ * same database; the ratio of a real harvest to it says how much the server
+ * adds.
+ *
+ * The SQL is written here on purpose, apart from server/db/: it measures the
+ * database and the string work, not the project's store.
+ */
+import Database from 'better-sqlite3';
+
+/** The part of pg's Client used here (pg ships no types, and @types/pg is not installed). */
+interface PgClient {
+  connect(): Promise<void>;
+  query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  end(): Promise<void>;
+}
+
+/** One list scanned end to end. */
+export interface FloorFigures {
+  readonly items: number;
+  readonly pages: number;
+  readonly seconds: number;
+  readonly bytes: number;
+}
+
+interface Row {
+  pk: number;
+  identifier: string;
+  datestamp: number | string;
+  deleted: number | boolean;
+  sets: string | null;
+  xml?: string | null;
+}
+
+const PAGE = 100;
+
+/** The page query: the next PAGE + 1 rows after a keyset, with the item's sets aggregated (`agg` is the dialect's string aggregate). */
+function pageSql(records: boolean, agg: string, param: (i: number) => string): string {
+  return (
+    `SELECT i.pk, i.identifier, i.datestamp, i.deleted, (SELECT ${agg} FROM item_sets s WHERE s.item_pk = i.pk) AS sets` +
+    (records ? ', r.xml' : '') +
+    ` FROM items i JOIN records r ON r.item_pk = i.pk AND r.prefix = 'oai_dc'` +
+    ` WHERE (i.datestamp, i.pk) > (${param(1)}, ${param(2)}) ORDER BY i.datestamp, i.pk LIMIT ${PAGE + 1}`
+  );
+}
+
+const HEAD =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" ' +
+  'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.openarchives.org/OAI/2.0/ ' +
+  'http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd"><responseDate>2026-01-01T00:00:00Z</responseDate>';
+
+/** Assembles one page as the server would send it, minus every check. */
+function assemble(verb: 'ListRecords' | 'ListIdentifiers', rows: readonly Row[], more: boolean): string {
+  let out = `${HEAD}<request verb="${verb}" metadataPrefix="oai_dc">http://localhost/oai</request><${verb}>`;
+  for (const r of rows) {
+    const deleted = r.deleted === true || r.deleted === 1;
+    let header = `<header${deleted ? ' status="deleted"' : ''}><identifier>${r.identifier}</identifier><datestamp>${new Date(Number(r.datestamp) * 1000).toISOString().slice(0, 19)}Z</datestamp>`;
+    if (r.sets) for (const s of r.sets.split(' ')) header += `<setSpec>${s}</setSpec>`;
+    header += '</header>';
+    if (verb === 'ListIdentifiers') out += header;
+    else out += `<record>${header}${deleted || !r.xml ? '' : `<metadata>${r.xml}</metadata>`}</record>`;
+  }
+  if (more) out += '<resumptionToken cursor="0" completeListSize="0">1.eyJ2IjoiTFIifQ.c2lnbmF0dXJlc2lnbmF0dXJlc2lnbmF0dXJlc2ln</resumptionToken>';
+  return `${out}</${verb}></OAI-PMH>`;
+}
+
+/** Pages through a list with `fetch` (the driver's page query) until it ends. */
+async function scan(verb: 'ListRecords' | 'ListIdentifiers', fetch: (datestamp: number | string, pk: number) => Row[] | Promise<Row[]>): Promise<FloorFigures> {
+  const started = process.hrtime.bigint();
+  let after: [number | string, number] = [-1, -1];
+  let items = 0;
+  let pages = 0;
+  let bytes = 0;
+  for (;;) {
+    const rows = await fetch(after[0], after[1]);
+    const more = rows.length > PAGE;
+    const page = more ? rows.slice(0, PAGE) : rows;
+    // The bytes a server would hand the socket: encoding is part of the work.
+    bytes += Buffer.from(assemble(verb, page, more), 'utf8').length;
+    items += page.length;
+    pages++;
+    const last = page[page.length - 1];
+    if (!more || !last) break;
+    after = [last.datestamp, last.pk];
+  }
+  return { items, pages, seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes };
+}
+
+/**
+ * Measures the floor of both list verbs on the store at `url`: a SQLite file
+ * (`sqlite:PATH`) or a PostgreSQL URL.
+ *
+ * @example
+ * const f = await measureFloor('sqlite:/tmp/bench.sqlite');
+ * f.listRecords.items / f.listRecords.seconds // records/s
+ */
+export async function measureFloor(url: string, sqliteFile: string | undefined): Promise<{ listRecords: FloorFigures; listIdentifiers: FloorFigures }> {
+  if (sqliteFile !== undefined) {
+    const db = new Database(sqliteFile, { readonly: true });
+    try {
+      const q = (records: boolean) => db.prepare(pageSql(records, "group_concat(s.spec, ' ')", () => '?'));
+      const lr = q(true);
+      const li = q(false);
+      return {
+        listRecords: await scan('ListRecords', (d, pk) => lr.all(d, pk) as Row[]),
+        listIdentifiers: await scan('ListIdentifiers', (d, pk) => li.all(d, pk) as Row[]),
+      };
+    } finally {
+      db.close();
+    }
+  }
+  const { Client } = require('pg') as { Client: new (o: { connectionString: string }) => PgClient };
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const q = (name: string, records: boolean) => async (d: number | string, pk: number) =>
+      (await client.query({ name, text: pageSql(records, "string_agg(s.spec, ' ')", (i) => `$${i}`), values: [d, pk] })).rows as Row[];
+    return { listRecords: await scan('ListRecords', q('floor_lr', true)), listIdentifiers: await scan('ListIdentifiers', q('floor_li', false)) };
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Namespace URIs and schema locations the provider writes or reads, each
+ * written once. Sources: OAI-PMH 2.0 sections 2.5 and 3.2 (the response
+ * namespace and schema), section 5 and oai_dc.xsd (Dublin Core), the OAI
+ * identifier format guidelines (the `oai-identifier` description), XML
+ * Schema Part 1 section 3.2.7 (`xsi`) and Namespaces in XML 1.0 section 3
+ * (`xmlns`).
+ *
+ * @example `<OAI-PMH xmlns="${OAI_NS}" xmlns:xsi="${XSI_NS}">`
+ */
+
+/** The OAI-PMH 2.0 namespace of every response (OAI-PMH 3.2). */
+export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
+/** Where the OAI-PMH 2.0 response schema is published. */
+export const OAI_SCHEMA = `${OAI_NS}OAI-PMH.xsd`;
+
+/** The `oai_dc` container of unqualified Dublin Core (OAI-PMH 5, oai_dc.xsd). */
+export const OAI_DC_NS = `${OAI_NS}oai_dc/`;
+/** Where oai_dc.xsd is published. */
+export const OAI_DC_SCHEMA = `${OAI_NS}oai_dc.xsd`;
+/** The Dublin Core Metadata Element Set, version 1.1. */
+export const DC_NS = 'http://purl.org/dc/elements/1.1/';
+
+/** The `oai-identifier` description container of Identify (OAI identifier format, section 3). */
+export const OAI_IDENTIFIER_NS = `${OAI_NS}oai-identifier`;
+/** Where oai-identifier.xsd is published. */
+export const OAI_IDENTIFIER_SCHEMA = `${OAI_NS}oai-identifier.xsd`;
+
+/** XML Schema instance attributes such as `xsi:schemaLocation`. */
+export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+/** XML Schema itself (`xs:schema`). */
+export const XS_NS = 'http://www.w3.org/2001/XMLSchema';
+/** The namespace of `xmlns` declarations themselves (Namespaces in XML 1.0 section 3). */
+export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';

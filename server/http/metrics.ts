@@ -1,0 +1,254 @@
+/**
+ * Operator metrics in the Prometheus text exposition format, served at
+ * `GET /metrics` (prom-client). Each app gets its own registry, so several
+ * apps in one process (the tests) never share counters; only the loader's
+ * last run is process-wide, because the loader has no app to report to.
+ *
+ * Every metric is documented in README.md ("Metrics"). What is counted here
+ * is read off what the app already knows about a request (its status, the
+ * `Content-Length` it sent, the response value the protocol core returned),
+ * so the OAI path pays a few map lookups per request and nothing per record.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import type { Knex } from 'knex';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { decodeToken, VERBS } from '../../lib/oai';
+import type { OaiResponse } from '../../lib/oai';
+
+/** How the database connection pool is used right now. */
+export interface PoolUse {
+  readonly used: number;
+  readonly free: number;
+  /** Requests waiting for a connection. */
+  readonly pending: number;
+  readonly max: number;
+}
+
+/** What one run of the loader did, for {@link recordLoaderRun}. */
+export interface LoaderRun {
+  /** Records the run wrote (inserted, replaced or deleted). */
+  readonly records: number;
+  /** Records it refused (each with a message naming file, line, record and field). */
+  readonly refusals: number;
+  readonly seconds: number;
+}
+
+/**
+ * What the OAI handler leaves on `res.locals.oai` for the metrics: the
+ * response value and the arguments as asked (for the verb of a badArgument
+ * answer, which carries no request attributes, and the resumptionToken).
+ */
+export interface OaiOutcome {
+  readonly response: OaiResponse;
+  readonly pairs: readonly (readonly [string, string])[] | undefined;
+}
+
+/** The metrics of one app: its registry, the request observer and the scrape handler. */
+export interface Metrics {
+  readonly registry: Registry;
+  /**
+   * Middleware, mounted before load shedding: times and counts each request
+   * to the OAI path when it finishes, and counts every load-shed 503
+   * (the shedding middleware marks them with `res.locals.shed`).
+   */
+  observe(options: { readonly oaiPath: string; readonly tokenSecret: string; readonly inFlight: () => number }): RequestHandler;
+  /** `GET /metrics`: the registry in the Prometheus text format, version 0.0.4. */
+  readonly scrape: RequestHandler;
+}
+
+let lastLoaderRun: (LoaderRun & { readonly finished: number }) | undefined;
+
+/**
+ * Records a loader run that happened in this process, for the
+ * `oai_loader_last_run_*` gauges of every app in it. The loader calls it once
+ * at the end of a run (also a run that refused records).
+ *
+ * @example
+ * recordLoaderRun({ records: 100000, refusals: 3, seconds: 12.5 });
+ */
+export function recordLoaderRun(run: LoaderRun): void {
+  lastLoaderRun = { records: run.records, refusals: run.refusals, seconds: run.seconds, finished: Date.now() / 1000 };
+}
+
+/**
+ * How a knex pool is used, read from its tarn pool (the one knex builds for
+ * every client). SQLite's pool has one connection (server/db/connection.ts).
+ *
+ * @example
+ * createMetrics({ pool: knexPoolUse(knex) });
+ */
+export function knexPoolUse(knex: Knex): () => PoolUse | undefined {
+  return () => {
+    const pool = (knex.client as { pool?: TarnPool }).pool;
+    if (!pool) return undefined;
+    return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires(), max: pool.max };
+  };
+}
+
+/** The part of tarn's Pool that knex exposes as `client.pool`. */
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  readonly max: number;
+}
+
+/** Seconds: from a fast GetRecord (about a millisecond) to a slow page on a loaded database. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+const VERB_SET: ReadonlySet<string> = new Set(VERBS);
+
+/**
+ * Makes the metrics of one app. `pool` reads the database pool's use at
+ * scrape time (see {@link knexPoolUse}); without it the pool gauges are absent.
+ *
+ * @example
+ * const metrics = createMetrics({ pool: knexPoolUse(provider.knex) });
+ * const app = createApp({ ...options, metrics });
+ */
+export function createMetrics(options: { readonly pool?: () => PoolUse | undefined } = {}): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'oai_requests_total',
+    help: 'Requests to the OAI-PMH endpoint, by verb (none when absent or not a verb), HTTP status and first OAI-PMH error code (none when the answer has no error).',
+    labelNames: ['verb', 'status', 'error'] as const,
+    registers,
+  });
+  const errors = new Counter({
+    name: 'oai_errors_total',
+    help: 'OAI-PMH error elements answered, by verb and error code (one request can carry several).',
+    labelNames: ['verb', 'code'] as const,
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'oai_request_duration_seconds',
+    help: 'Time from receiving an OAI-PMH request to the last byte of its answer handed to the socket, by verb.',
+    labelNames: ['verb'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const items = new Counter({
+    name: 'oai_records_served_total',
+    help: 'Records (GetRecord, ListRecords) and headers (ListIdentifiers) served, by verb; deleted records included.',
+    labelNames: ['verb'] as const,
+    registers,
+  });
+  const bytes = new Counter({
+    name: 'oai_response_bytes_total',
+    help: 'Bytes of OAI-PMH response bodies sent, as sent (after compression), by content coding.',
+    labelNames: ['coding'] as const,
+    registers,
+  });
+  const shed = new Counter({
+    name: 'oai_load_shed_total',
+    help: 'Requests refused with 503 and Retry-After because OAI_MAX_IN_FLIGHT requests were already in flight.',
+    registers,
+  });
+  const tokens = new Counter({
+    name: 'oai_token_rejections_total',
+    help: 'Resumption tokens refused with badResumptionToken, by reason: malformed, signature, expired, verb (a token of another verb), stale (well signed but naming a format or position that no longer exists).',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  let inFlight: (() => number) | undefined;
+  new Gauge({
+    name: 'oai_requests_in_flight',
+    help: 'Requests being served right now (any path), the figure OAI_MAX_IN_FLIGHT limits.',
+    registers,
+    collect() {
+      this.set(inFlight ? inFlight() : 0);
+    },
+  });
+  if (options.pool) {
+    const read = options.pool;
+    new Gauge({
+      name: 'oai_db_pool_connections',
+      help: 'Database pool connections by state: used (lent to a query), free (idle, open), pending (requests waiting for one), max (the pool size).',
+      labelNames: ['state'] as const,
+      registers,
+      collect() {
+        const use = read();
+        if (!use) return;
+        this.set({ state: 'used' }, use.used);
+        this.set({ state: 'free' }, use.free);
+        this.set({ state: 'pending' }, use.pending);
+        this.set({ state: 'max' }, use.max);
+      },
+    });
+  }
+  const loaderGauge = (name: string, help: string, pick: (r: NonNullable<typeof lastLoaderRun>) => number): void => {
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(lastLoaderRun ? pick(lastLoaderRun) : 0);
+      },
+    });
+  };
+  loaderGauge('oai_loader_last_run_records', 'Records written by the last load run in this process (0 when none ran).', (r) => r.records);
+  loaderGauge('oai_loader_last_run_refusals', 'Records refused by the last load run in this process.', (r) => r.refusals);
+  loaderGauge('oai_loader_last_run_duration_seconds', 'Duration of the last load run in this process.', (r) => r.seconds);
+  loaderGauge('oai_loader_last_run_finished_timestamp_seconds', 'When the last load run in this process finished (Unix time; 0 when none ran).', (r) => r.finished);
+
+  return {
+    registry,
+    observe({ oaiPath, tokenSecret, inFlight: count }) {
+      inFlight = count;
+      return (req: Request, res: Response, next) => {
+        const started = performance.now();
+        res.on('finish', () => {
+          if (res.locals.shed === true) shed.inc();
+          if (req.path !== oaiPath) return;
+          const outcome = res.locals.oai as OaiOutcome | undefined;
+          const verb = verbOf(outcome);
+          const body = outcome?.response.body;
+          const firstError = body?.kind === 'errors' ? (body.errors[0]?.code ?? 'none') : 'none';
+          requests.inc({ verb, status: String(res.statusCode), error: firstError });
+          latency.observe({ verb }, (performance.now() - started) / 1000);
+          const length = Number(res.getHeader('content-length'));
+          if (outcome && Number.isFinite(length)) bytes.inc({ coding: String(res.getHeader('content-encoding') ?? 'identity') }, length);
+          if (!body) return;
+          if (body.kind === 'ListRecords') items.inc({ verb }, body.records.length);
+          else if (body.kind === 'ListIdentifiers') items.inc({ verb }, body.headers.length);
+          else if (body.kind === 'GetRecord') items.inc({ verb }, 1);
+          else if (body.kind === 'errors') {
+            for (const e of body.errors) {
+              errors.inc({ verb, code: e.code });
+              if (e.code === 'badResumptionToken' && outcome) tokens.inc({ reason: tokenReason(outcome, verb, tokenSecret) });
+            }
+          }
+        });
+        next();
+      };
+    },
+    async scrape(_req, res, next) {
+      try {
+        const text = await registry.metrics();
+        res.type(registry.contentType).set('Cache-Control', 'no-store').send(text);
+      } catch (err) {
+        next(err);
+      }
+    },
+  };
+}
+
+/** The verb asked for, when it is one; `none` otherwise (a bounded label: never client text). */
+function verbOf(outcome: OaiOutcome | undefined): string {
+  if (!outcome) return 'none';
+  const verb = outcome.response.requestArgs?.verb ?? outcome.pairs?.find(([k]) => k === 'verb')?.[1];
+  return verb !== undefined && VERB_SET.has(verb) ? verb : 'none';
+}
+
+/**
+ * Why a resumption token was refused. The protocol core answers only
+ * badResumptionToken (OAI-PMH 3.6); the reason is found again by checking the
+ * token the same way, with the same secret and the response's own clock.
+ */
+function tokenReason(outcome: OaiOutcome, verb: string, secret: string): string {
+  const token = outcome.pairs?.find(([k]) => k === 'resumptionToken')?.[1];
+  if (token === undefined || (verb !== 'ListRecords' && verb !== 'ListIdentifiers' && verb !== 'ListSets')) return 'malformed';
+  const decoded = decodeToken(token, verb, secret, outcome.response.responseDate);
+  return decoded.ok ? 'stale' : decoded.problem;
+}
