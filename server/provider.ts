@@ -54,7 +54,13 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   await migrate(knex);
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
   const formats = options.formats ?? createFormatRegistry();
-  const store = new KnexStore({ knex, policy, formatChecks: createXsdChecks(formats), ...(options.clock && { clock: options.clock }) });
+  const store = new KnexStore({
+    knex,
+    policy,
+    formatChecks: createXsdChecks(formats),
+    rightsInAbout: config.rightsInAbout,
+    ...(options.clock && { clock: options.clock }),
+  });
   const conversion = recordConversion(config, policy, formats);
   return {
     config,

@@ -17,7 +17,7 @@ import type { FormatRegistry } from '../formats/registry';
 import { parseUtcDatetime } from '../oai/dates';
 import { SET_SPEC } from './rules';
 import { findNonXmlChar } from '../xml/chars';
-import type { ItemInput, Refusal } from '../store';
+import type { AboutInput, ItemInput, Refusal } from '../store';
 
 /** How records become store items. */
 export interface RecordConversion {
@@ -30,7 +30,7 @@ export interface RecordConversion {
   readonly extraIdentifiers?: (internalId: string) => readonly string[];
 }
 
-const KEYS = new Set(['id', 'datestamp', 'sets', 'deleted', 'dc', 'metadata']);
+const KEYS = new Set(['id', 'datestamp', 'sets', 'deleted', 'dc', 'metadata', 'about']);
 
 /**
  * Checks one parsed JSON value and turns it into an ItemInput, or into the
@@ -91,6 +91,7 @@ export function jsonToItem(value: unknown, conv: RecordConversion, source: strin
     }
   }
 
+  const about = readAbout(rec.about, refuse);
   const identifiers = [...(dc.identifier ?? [])];
   if (refusals.length > 0) return { refusals };
   if (deleted !== true) {
@@ -112,6 +113,7 @@ export function jsonToItem(value: unknown, conv: RecordConversion, source: strin
     sets,
     metadata: deleted === true ? {} : metadata,
     identifiers,
+    ...(deleted !== true && about.length > 0 && { about }),
     source,
   };
   return { item };
@@ -141,4 +143,23 @@ function readDublinCore(raw: unknown, refuse: (field: string, reason: string) =>
     dc[name as DcElement] = list as string[];
   }
   return dc;
+}
+
+/** `about`: the record's about containers, each serialized XML with one root element (checked by the write gate against its namespace's schema). */
+function readAbout(raw: unknown, refuse: (field: string, reason: string) => void): AboutInput[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    refuse('about', 'must be an array of XML strings (one about container each)');
+    return [];
+  }
+  const out: AboutInput[] = [];
+  raw.forEach((xml: unknown, i) => {
+    if (typeof xml !== 'string' || xml.trim() === '') refuse(`about[${i}]`, 'must be a non-empty XML string');
+    else {
+      const bad = findNonXmlChar(xml);
+      if (bad) refuse(`about[${i}]`, `holds a character XML 1.0 cannot carry (${bad})`);
+      else out.push({ xml: xml.trim() });
+    }
+  });
+  return out;
 }

@@ -28,6 +28,7 @@ import {
   type WriteTransaction,
 } from '../../lib/store';
 import type { FormatChecks } from '../../lib/records/gate';
+import { withRightsAbout } from '../../lib/records/about';
 import type { IdPolicyLike, SchemeCheck } from '../../lib/records/governance';
 import { createSeenIds } from '../db/seen-ids';
 import { applyDelete, applyMemberships, applySets, applyWrite } from './apply';
@@ -57,6 +58,8 @@ export interface KnexStoreOptions {
   readonly tombstonePrefixes?: readonly string[];
   /** Override the identifier schemes governance checks (tests). */
   readonly schemes?: readonly SchemeCheck[];
+  /** Add a rights about container to records whose metadata states a licence (lib/records/about.ts `withRightsAbout`). Default false. */
+  readonly rightsInAbout?: boolean;
 }
 
 const systemClock = (): number => Math.floor(Date.now() / 1000);
@@ -131,7 +134,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
 
   private plan(db: Knex, items: readonly ItemInput[]): Promise<Plan> {
     const o = this.options;
-    return planWrite(db, items, {
+    return planWrite(db, o.rightsInAbout ? items.map(withRightsAbout) : items, {
       policy: o.policy,
       tombstonePrefixes: o.tombstonePrefixes ?? ['oai_dc'],
       now: this.clock(),

@@ -4,9 +4,11 @@
  * database, and decides each item's outcome, without writing anything.
  * ./apply.ts writes the plan; `checkItems` stops after planning.
  */
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AboutInput, ItemInput, Refusal, WriteOutcome } from '../../lib/store';
+import { contentHash, uniqueSorted } from '../../lib/records/content-hash';
+
+export { contentHash, uniqueSorted };
 import { judgeRecords, type FormatChecks } from '../../lib/records/gate';
 import { checkBatch, mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry, type SchemeCheck } from '../../lib/records/governance';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
@@ -62,26 +64,6 @@ export interface Plan {
 const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_hash';
 
 /**
- * The content hash that decides "unchanged": everything an item
- * disseminates, so that its datestamp moves exactly when that changes: its
- * direct sets, deletion and (for a live item) the metadata of every format,
- * in a canonical order, and its `about` containers, in order (each as its
- * `compareAs`). An item without about containers hashes as it did before
- * they were stored, so upgrading re-stamps nothing.
- *
- * @example contentHash(true, ['a'], new Map()) // the hash of a tombstone in set a
- */
-export function contentHash(deleted: boolean, sets: readonly string[], metadata: ReadonlyMap<string, string | null>, about: readonly AboutInput[] = []): string {
-  const entries = [...metadata.entries()].sort(([a], [b]) => cmp(a, b));
-  const canonical = deleted
-    ? JSON.stringify({ deleted: true, sets })
-    : about.length === 0
-      ? JSON.stringify({ deleted: false, sets, metadata: entries })
-      : JSON.stringify({ deleted: false, sets, metadata: entries, about: about.map((a) => a.compareAs ?? a.xml) });
-  return crypto.createHash('sha256').update(canonical).digest('hex');
-}
-
-/**
  * The datestamp of a planned write. Unchanged: the stored one, so nothing is
  * harvested again. New: the record's own, else the clock. Changed: the
  * record's own when it is later than the stored one, else the clock, so a
@@ -97,16 +79,6 @@ export function datestampOf(outcome: WriteOutcome, existing: Pick<ItemRow, 'date
   const stored = toInt(existing.datestamp);
   if (outcome === 'unchanged') return stored;
   return given !== undefined && given > stored ? given : now;
-}
-
-/** Code point order, as the databases compare (dialect.ts), unlike JS's UTF-16 sort. */
-function cmp(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
-/** Distinct values in code point order. @example uniqueSorted(['b', 'a', 'b']) // ['a', 'b'] */
-export function uniqueSorted(list: readonly string[]): string[] {
-  return [...new Set(list)].sort(cmp);
 }
 
 /**
