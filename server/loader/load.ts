@@ -256,9 +256,10 @@ class LoadRun {
     const earlier = await this.seenIds().add([...ids]);
     const inBatch = new Set<string>();
     const items: ItemInput[] = [];
-    for (const { result, id } of entries) {
+    for (const { result, id, versioned } of entries) {
       if (id !== null && id !== '') {
-        if (earlier.has(id) || inBatch.has(id)) {
+        // A refused version of a harvested record is refused for its own reasons, even when another version came first.
+        if ((earlier.has(id) || inBatch.has(id)) && !(versioned === true && 'refusals' in result)) {
           const source = 'item' in result ? result.item.source : result.refusals[0]?.source;
           this.summary.refused++;
           this.refuse([{ internalId: id, ...(source !== undefined && { source }), field: 'id', reason: 'the same internal id appears earlier in this load' }]);

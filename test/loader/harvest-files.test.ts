@@ -122,6 +122,15 @@ forEachCliDatabase((db) => {
     expect(await datestamps(db().knex())).to.have.property('size', 0);
   });
 
+  it('refuses a broken later version for its own reason, not as a repeated id', async () => {
+    const one = write('y1.xml', page('2024-01-10T00:00:00Z', [{ id: 'a', datestamp: '2024-01-05', title: 'A' }]));
+    const two = write('y2.xml', page('2024-02-10T00:00:00Z', [{ id: 'a', datestamp: 'last tuesday', title: 'A2' }]));
+    const run = await cli(db(), ['load', one, two]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.match(/y2\.xml:\d+ \(record 1\): record "oai:other\.example\.org:a", field header\.datestamp: "last tuesday" is not/);
+    expect(run.stderr).to.not.match(/appears earlier/);
+  });
+
   it('keeps --delete-missing meaning "absent from every input"', async () => {
     const local = write('local.ndjson', `${JSON.stringify({ id: 'local', dc: { title: ['L'] } })}\n`);
     const one = write('d1.xml', page('2024-01-10T00:00:00Z', [{ id: 'a', datestamp: '2024-01-05', title: 'A' }]));
