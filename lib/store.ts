@@ -8,6 +8,7 @@
  * Datestamps are integers: seconds since the Unix epoch, UTC. That one form
  * sorts and compares identically on SQLite and PostgreSQL.
  */
+import type { RecordFields } from './records/fields';
 
 /** A position in a list harvest: the last row returned, in `(datestamp, pk)` order. */
 export interface Keyset {
@@ -111,6 +112,20 @@ export interface ItemInput {
   readonly about?: readonly AboutInput[];
   /** Where the record came from, for messages: e.g. `records.ndjson:12`. */
   readonly source?: string;
+  /**
+   * The typed record the metadata was made from (lib/records/fields.ts),
+   * stored with the item so its crosswalks can be made again
+   * (`rebuild-formats`) and read back ({@link RecordFieldsStore}); absent for
+   * items loaded as XML only.
+   */
+  readonly fields?: RecordFields;
+  /**
+   * The prefixes of `metadata` a built-in crosswalk made. Their XML is valid
+   * by construction (the crosswalks' tests prove it against the published
+   * XSDs), so the write gate checks only that each is one well-formed
+   * element; XML given by the record is XSD-validated.
+   */
+  readonly derived?: readonly string[];
 }
 
 /** One `about` container of an item. */
@@ -237,7 +252,7 @@ export type StageOutcome =
 export type StagedWinner = { readonly item: ItemInput } | { readonly conflict: { readonly internalId: string; readonly source: string; readonly other: string } };
 
 /** The write side bound to one transaction, with the bookkeeping of a load. */
-export interface WriteTransaction extends WriteStore {
+export interface WriteTransaction extends WriteStore, RecordFieldsStore {
   /** Starts recording ids seen in this transaction (a leftover record of an earlier load is dropped). */
   seenIds(): Promise<SeenIds>;
 }
@@ -266,8 +281,36 @@ export interface StoreStats {
   readonly latestDatestamp: string | null;
 }
 
+/** A live item with its stored record fields, as `rebuild-formats` pages through them. */
+export interface StoredRecordFields {
+  readonly pk: number;
+  readonly internalId: string;
+  /** Direct sets, sorted. */
+  readonly sets: readonly string[];
+  readonly fields: RecordFields;
+  /** The prefixes a crosswalk made when the item was written. */
+  readonly derived: readonly string[];
+  /** The item's stored metadata by prefix. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** The item's stored about containers, in order (kept as they are when its formats are derived again). */
+  readonly about?: readonly AboutInput[];
+}
+
+/** The record fields kept with each item written from the project's record format. */
+export interface RecordFieldsStore {
+  /**
+   * The stored record fields of these internal ids (live items written from
+   * the record format; items loaded as XML only and tombstones have none).
+   *
+   * @example (await store.recordFields(['report 12'])).get('report 12')?.dc.title
+   */
+  recordFields(internalIds: readonly string[]): Promise<ReadonlyMap<string, RecordFields>>;
+  /** Live items that have record fields, in `pk` order after `afterPk`, at most `limit` (memory holds one page). */
+  storedRecordFields(afterPk: number, limit: number): Promise<readonly StoredRecordFields[]>;
+}
+
 /** The whole store: the read side, the write side with transactions, and statistics. */
-export interface Store extends ReadStore, TransactionalStore {
+export interface Store extends ReadStore, TransactionalStore, RecordFieldsStore {
   /** Counts per set and per format (a set's counts include its descendants', OAI-PMH 2.0 section 2.7.2). */
   stats(): Promise<StoreStats>;
 }

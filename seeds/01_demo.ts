@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { loadConfig } from '../server/config';
 import { createIdPolicy } from '../lib/ids/policy';
-import { createFormatRegistry } from '../lib/formats/registry';
+import { registryFromDeclarations } from '../lib/formats/registry';
 import { KnexStore } from '../server/store/knex-store';
 import { createXsdChecks } from '../server/xsd/format-checks';
 import { loadDemo } from '../server/demo';
@@ -16,8 +16,8 @@ import { recordConversion } from '../server/provider';
 export async function seed(knex: Knex): Promise<void> {
   const config = loadConfig();
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
-  const formats = createFormatRegistry();
-  const store = new KnexStore({ knex, policy, formatChecks: createXsdChecks(formats) });
+  const formats = registryFromDeclarations(config.formats);
+  const store = new KnexStore({ knex, policy, formatChecks: createXsdChecks(formats), tombstonePrefixes: formats.all().map((f) => f.prefix) });
   if ((await store.earliestDatestamp()) !== null) return;
   await loadDemo(store, recordConversion(config, policy, formats));
 }

@@ -9,6 +9,8 @@ import { loadConfig, splitConfigFlag, ConfigError, type Config } from './config'
 import { openProvider, seedIfEmpty } from './provider';
 import { serveUntilSignal } from './serve';
 import { loadDemo } from './demo';
+import { rebuildFormats } from './rebuild';
+import { RefusedError } from '../lib/store';
 import { runIdCommand } from '../lib/ids/cli';
 import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
@@ -24,6 +26,9 @@ const USAGE = `usage: oai-steward <command>
   delete [--identifier] ID…
                         turn items into tombstones
   stats [--json]        items, deleted, per set, per format, earliest/latest datestamp
+  rebuild-formats [--json]
+                        run every crosswalk again over the stored record fields; items whose
+                        output changed get a new datestamp, the others keep theirs
   id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
@@ -62,6 +67,30 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return runDeleteCommand(rest, () => openProvider(config), process);
     case 'stats':
       return runStatsCommand(rest, () => openProvider(config), process);
+    case 'rebuild-formats': {
+      const p = await openProvider(config);
+      try {
+        let summary;
+        try {
+          summary = await rebuildFormats(p.store, p.conversion);
+        } catch (err) {
+          // Nothing was written (one transaction): say which items and why.
+          if (!(err instanceof RefusedError)) throw err;
+          process.stderr.write(`oai-steward: rebuild-formats refused, nothing changed:\n${err.message}\n`);
+          return 1;
+        }
+        process.stdout.write(
+          rest.includes('--json')
+            ? `${JSON.stringify(summary)}\n`
+            : `rebuilt the formats of ${summary.items} items; ${summary.restamped} changed and got a new datestamp\n` +
+                summary.restampedIds.map((id) => `  ${id}\n`).join('') +
+                (summary.restamped > summary.restampedIds.length ? `  … and ${summary.restamped - summary.restampedIds.length} more\n` : ''),
+        );
+      } finally {
+        await p.close();
+      }
+      return 0;
+    }
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
       const p = needsStore ? await openProvider(config) : undefined;

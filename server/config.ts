@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import { BUILT_IN_FORMATS } from '../lib/formats/registry';
 import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
 import { readIdentify, ShapeError } from './config-identify';
 import { elementErrors } from './xsd/schemas';
@@ -116,17 +117,12 @@ export class ConfigError extends Error {
 
 /**
  * The formats that ship with a crosswalk from the record fields, with the
- * options each takes (and their defaults).
+ * options each takes (and their defaults): derived from lib/formats'
+ * `BUILT_IN_FORMATS`, the one list.
  */
-export const BUILTIN_FORMATS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  oai_dc: {},
-  oai_openaire: {},
-  datacite: {},
-  // DataCite OAI wrapper 1.1: the symbol of the data centre that registered the records.
-  oai_datacite: { datacentreSymbol: 'OAISTEWARD.DEMO' },
-  marc21: {},
-  mods: {},
-};
+export const BUILTIN_FORMATS: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.freeze(
+  Object.fromEntries(BUILT_IN_FORMATS.map((f) => [f.prefix, f.defaultOptions ?? {}])),
+);
 
 /** How the configuration is found besides the environment. */
 export interface ConfigSource {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { createFormatRegistry } from '../lib/formats/registry';
+import { registryFromDeclarations } from '../lib/formats/registry';
 import { describeRepository } from '../lib/oai/descriptions';
 import type { FormatRegistry } from '../lib/formats/registry';
 import { createIdPolicy } from '../lib/ids/policy';
@@ -28,6 +28,7 @@ import { loadDemo } from './demo';
 import { KnexStore } from './store/knex-store';
 import { getOrCreateSecret } from './store/settings';
 import { createXsdChecks } from './xsd/format-checks';
+import { addCatalogs } from './xsd/libxml';
 
 /** An opened repository: its store, its protocol context, and how to close it. */
 export interface Provider {
@@ -53,12 +54,15 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   const knex = createKnex(config.databaseUrl);
   await migrate(knex);
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
-  const formats = options.formats ?? createFormatRegistry();
+  // The formats the configuration names, built-in ones with their options, declared ones with their local XSD.
+  const formats = options.formats ?? registryFromDeclarations(config.formats);
+  addCatalogs(formats.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
   const store = new KnexStore({
     knex,
     policy,
     formatChecks: createXsdChecks(formats),
     rightsInAbout: config.rightsInAbout,
+    tombstonePrefixes: formats.all().map((f) => f.prefix),
     ...(options.clock && { clock: options.clock }),
   });
   const conversion = recordConversion(config, policy, formats);
@@ -95,8 +99,13 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
 export function recordConversion(config: Config, policy: IdPolicy, formats: FormatRegistry): RecordConversion {
   return {
     formats,
-    // Issue 3: each record's POI as a dc:identifier, where harvesters look for links.
+    // Each record's POI as a dc:identifier, where harvesters look for links.
     ...(config.poiInDublinCore && { extraIdentifiers: (id: string) => [poiFromOaiIdentifier(policy.map(id).identifier)] }),
+    // The crosswalks write the oai-identifier and POI wherever their format has a place for them.
+    itemIdentifiers: (id: string) => {
+      const oaiIdentifier = policy.map(id).identifier;
+      return { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) };
+    },
   };
 }
 

@@ -31,7 +31,8 @@ export function deriveFormats(formats: readonly MetadataFormat[], record: Record
   const notOffered: Record<string, string> = {};
   for (const f of formats) {
     if (!f.fromRecord) continue;
-    const out = f.fromRecord(record, ctx);
+    // A format's configured options (e.g. oai_datacite's datacentreSymbol) over the context's.
+    const out = f.fromRecord(record, f.options ? { ...ctx, options: { ...ctx.options, ...f.options } } : ctx);
     if (isNotOffered(out)) notOffered[f.prefix] = out.notOffered;
     else metadata[f.prefix] = out;
   }

@@ -61,4 +61,6 @@ export const oaiDatacite: MetadataFormat = {
   builtIn: true,
   fromRecord: recordToOaiDatacite,
   lacks: oaiDataciteLacks,
+  // The symbol of the data centre that registered the records; the demo's own by default.
+  defaultOptions: { datacentreSymbol: 'OAISTEWARD.DEMO' },
 };

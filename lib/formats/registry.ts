@@ -9,7 +9,7 @@
  * crosswalk and are loaded as XML only.
  */
 import type { RecordFields } from '../records/fields';
-import type { CrosswalkContext, RecordCrosswalk } from './crosswalk';
+import type { CrosswalkContext, CrosswalkOptions, RecordCrosswalk } from './crosswalk';
 import { datacite } from './datacite';
 import { marc21 } from './marc21';
 import { mods } from './mods';
@@ -39,6 +39,15 @@ export interface MetadataFormat {
    * crosswalk can make it: the validity predicate `fromRecord` applies first.
    */
   readonly lacks?: (record: RecordFields, ctx: CrosswalkContext) => string | null;
+  /** Built-in formats: the options the format takes, with their defaults (the configuration may override them). */
+  readonly defaultOptions?: Readonly<Record<string, string>>;
+  /** The options this repository configured for the format (merged over `defaultOptions`); passed to `fromRecord`. */
+  readonly options?: CrosswalkOptions;
+  /**
+   * Declared formats: the local XSD (absolute path) their XML is validated
+   * against offline, and optionally an XML catalog for the XSD's imports.
+   */
+  readonly localSchema?: { readonly xsd: string; readonly catalog?: string };
 }
 
 /**
@@ -61,4 +70,49 @@ export function createFormatRegistry(formats: readonly MetadataFormat[] = [oaiDc
   const byPrefix = new Map(formats.map((f) => [f.prefix, f]));
   if (!byPrefix.has('oai_dc')) throw new Error('OAI-PMH 3.4: oai_dc must be supported for every item');
   return { get: (p) => byPrefix.get(p), all: () => [...byPrefix.values()] };
+}
+
+/**
+ * A metadata format as the repository configuration declares it
+ * (server/config.ts `FormatConfig` has this shape): a built-in one by prefix
+ * with its options, or any other XML format with its namespace, published
+ * schema URL and local XSD.
+ */
+export interface FormatDeclaration {
+  readonly prefix: string;
+  readonly kind: 'builtin' | 'declared';
+  readonly namespace?: string;
+  readonly schema?: string;
+  readonly xsd?: string;
+  readonly catalog?: string;
+  readonly options: Readonly<Record<string, string>>;
+}
+
+/**
+ * Makes the registry a configuration declares, in its order (oai_dc first
+ * when it is not listed: OAI-PMH 2.0 section 3.4). A built-in format gets its
+ * configured options over its defaults; a declared one has no crosswalk and
+ * carries its local XSD. An unknown built-in prefix, or a declared format
+ * without namespace, schema or XSD, throws.
+ *
+ * @example registryFromDeclarations([{ prefix: 'oai_datacite', kind: 'builtin', options: { datacentreSymbol: 'X.Y' } }]).get('oai_datacite')?.options // { datacentreSymbol: 'X.Y' }
+ */
+export function registryFromDeclarations(declarations: readonly FormatDeclaration[]): FormatRegistry {
+  const formats = declarations.map((d): MetadataFormat => {
+    if (d.kind === 'builtin') {
+      const f = BUILT_IN_FORMATS.find((b) => b.prefix === d.prefix);
+      if (!f) throw new Error(`${d.prefix} is not a built-in format (${BUILT_IN_FORMATS.map((b) => b.prefix).join(', ')})`);
+      return { ...f, options: { ...f.defaultOptions, ...d.options } };
+    }
+    if (d.namespace === undefined || d.schema === undefined || d.xsd === undefined) throw new Error(`the declared format ${d.prefix} needs a namespace, a schema URL and a local XSD`);
+    return {
+      prefix: d.prefix,
+      namespace: d.namespace,
+      schema: d.schema,
+      localSchema: { xsd: d.xsd, ...(d.catalog !== undefined && { catalog: d.catalog }) },
+      options: { ...d.options },
+    };
+  });
+  if (!formats.some((f) => f.prefix === 'oai_dc')) formats.unshift(oaiDc);
+  return createFormatRegistry(formats);
 }

@@ -10,19 +10,31 @@ import type { AboutInput } from '../store';
  * The content hash that decides "unchanged": everything an item
  * disseminates, so that its datestamp moves exactly when that changes: its
  * direct sets, deletion and (for a live item) the metadata of every format,
- * in a canonical order, and its `about` containers, in order (each as its
- * `compareAs`). An item without about containers hashes as it did before
- * they were stored, so upgrading re-stamps nothing.
+ * in a canonical order, its `about` containers, in order (each as its
+ * `compareAs`), and the stored record fields (JSON) when the item has them,
+ * so changed fields are stored even when no format shows the change. An item
+ * without about containers hashes as it did before they were stored, so
+ * upgrading re-stamps nothing.
  *
  * @example contentHash(true, ['a'], new Map()) // the hash of a tombstone in set a
  */
-export function contentHash(deleted: boolean, sets: readonly string[], metadata: ReadonlyMap<string, string | null>, about: readonly AboutInput[] = []): string {
+export function contentHash(
+  deleted: boolean,
+  sets: readonly string[],
+  metadata: ReadonlyMap<string, string | null>,
+  about: readonly AboutInput[] = [],
+  fields?: string,
+): string {
   const entries = [...metadata.entries()].sort(([a], [b]) => cmp(a, b));
   const canonical = deleted
     ? JSON.stringify({ deleted: true, sets })
-    : about.length === 0
-      ? JSON.stringify({ deleted: false, sets, metadata: entries })
-      : JSON.stringify({ deleted: false, sets, metadata: entries, about: about.map((a) => a.compareAs ?? a.xml) });
+    : JSON.stringify({
+        deleted: false,
+        sets,
+        metadata: entries,
+        ...(about.length > 0 && { about: about.map((a) => a.compareAs ?? a.xml) }),
+        ...(fields !== undefined && { fields }),
+      });
   return crypto.createHash('sha256').update(canonical).digest('hex');
 }
 

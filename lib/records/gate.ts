@@ -6,7 +6,8 @@
  *    datestamps well-formed, a live item has metadata, XML 1.0 characters only;
  * 2. the metadata check of each format ({@link metadataRefusals}): a
  *    {@link FormatCheck} per metadataPrefix (the server plugs in XSD
- *    validation; lib/ stays free of XML libraries), then the same
+ *    validation; lib/ stays free of XML libraries) over the XML a record
+ *    gives, then, for all metadata, crosswalk output included, the same
  *    one-well-formed-element check the renderer makes on the way out;
  * 3. identifier governance (./governance.ts `checkBatch`), over the record's
  *    own identifier fields plus the dc:identifier values found inside its
@@ -144,13 +145,13 @@ export function recordRefusals(item: ItemInput, now: number): Refusal[] {
  */
 export function metadataRefusals(items: readonly ItemInput[], checks?: FormatChecks): Refusal[][] {
   const out: Refusal[][] = items.map(() => []);
-  // prefix → the items (index, xml) of that format, to check a batch at a time.
-  const byPrefix = new Map<string, { index: number; xml: string }[]>();
+  // prefix → the items (index, xml, made by a crosswalk) of that format, to check a batch at a time.
+  const byPrefix = new Map<string, { index: number; xml: string; derived: boolean }[]>();
   items.forEach((item, index) => {
     if (item.deleted === true) return;
     for (const [prefix, xml] of Object.entries(item.metadata)) {
       const list = byPrefix.get(prefix) ?? [];
-      list.push({ index, xml });
+      list.push({ index, xml, derived: item.derived?.includes(prefix) === true });
       byPrefix.set(prefix, list);
     }
   });
@@ -162,7 +163,11 @@ export function metadataRefusals(items: readonly ItemInput[], checks?: FormatChe
       for (const { index } of list) refuse(index, 'unknown metadataPrefix (not in the format registry)');
       continue;
     }
-    const reasons = check ? check.check(list.map((e) => e.xml)) : [];
+    // A crosswalk's output is valid by construction: only the XML a record gives goes through the format's check.
+    const given = list.flatMap((e, k) => (e.derived ? [] : [k]));
+    const found = check && given.length > 0 ? check.check(given.map((k) => (list[k] as { xml: string }).xml)) : [];
+    const reasons: (readonly string[])[] = list.map(() => []);
+    given.forEach((k, j) => (reasons[k] = found[j] ?? []));
     list.forEach(({ index, xml }, k) => {
       const own = reasons[k] ?? [];
       for (const reason of own) refuse(index, reason);

@@ -6,31 +6,54 @@
  *    "deleted": false, "dc": {"title": ["…"], "creator": ["…"]},
  *    "metadata": {"other_prefix": "<x:root …>…</x:root>"}}
  *
- * `id` is required; `datestamp` (UTC, seconds) is optional; `dc` holds the
- * fifteen Dublin Core elements as arrays of strings (a single string is
- * accepted too) and becomes oai_dc through the format registry; `metadata`
- * holds already serialized XML per metadataPrefix (oai_dc there wins over `dc`).
+ * `id` is required; `datestamp` (UTC, seconds) is optional; `dc` and the
+ * structured fields of lib/records/fields.ts (`RECORD_FIELD_KEYS`) are read by
+ * `parseRecordFields`; `metadata` holds already serialized XML per
+ * metadataPrefix, for a format declared in the configuration or to replace a
+ * built-in crosswalk's output (XML given here wins over the crosswalk).
+ *
+ * Every crosswalk of the configured formats runs here, once, when the record
+ * is read (never per request): oai_dc from `dc`, the others from the typed
+ * record (lib/formats/derive.ts). Their output is valid by construction (the
+ * crosswalk tests prove it against the published XSDs), so the item names
+ * those prefixes in `derived` and the write gate checks them only for being
+ * one well-formed element; XML the record gives is XSD-validated.
  */
-import { DC_ELEMENTS } from '../formats/oai-dc';
-import type { DublinCore, DcElement } from '../formats/oai-dc';
+import { deriveFormats } from '../formats/derive';
+import type { DublinCore } from '../formats/oai-dc';
 import type { FormatRegistry } from '../formats/registry';
 import { parseUtcDatetime } from '../oai/dates';
+import { parseRecordFields, RECORD_FIELD_KEYS, type RecordFields } from './fields';
 import { SET_SPEC } from './rules';
 import { findNonXmlChar } from '../xml/chars';
 import type { AboutInput, ItemInput, Refusal } from '../store';
 
-/** How records become store items. */
-export interface RecordConversion {
-  readonly formats: FormatRegistry;
-  /**
-   * Extra dc:identifier values for an item (e.g. its POI), computed from the
-   * internal id; may throw for an id the policy refuses (the write path
-   * reports that refusal).
-   */
-  readonly extraIdentifiers?: (internalId: string) => readonly string[];
+/** The identifiers of one item that the crosswalks write (README "Metadata formats"). */
+export interface ItemIdentifiers {
+  readonly oaiIdentifier: string;
+  /** The item's POI (http://purl.org/poi/…). */
+  readonly poi?: string;
 }
 
-const KEYS = new Set(['id', 'datestamp', 'sets', 'deleted', 'dc', 'metadata', 'about']);
+/** How records become store items. */
+export interface RecordConversion {
+  /** The formats offered, with their configured options. */
+  readonly formats: FormatRegistry;
+  /**
+   * Extra dc:identifier values for an item's oai_dc (e.g. its POI), computed
+   * from the internal id; may throw for an id the policy refuses (the write
+   * path reports that refusal).
+   */
+  readonly extraIdentifiers?: (internalId: string) => readonly string[];
+  /**
+   * The item's oai-identifier and POI, through the id policy, for the
+   * crosswalks that have a place for them; may throw like `extraIdentifiers`.
+   * Without it only oai_dc is made.
+   */
+  readonly itemIdentifiers?: (internalId: string) => ItemIdentifiers;
+}
+
+const KEYS = new Set<string>(['id', 'datestamp', 'sets', 'deleted', 'dc', 'metadata', 'about', ...RECORD_FIELD_KEYS]);
 
 /**
  * Checks one parsed JSON value and turns it into an ItemInput, or into the
@@ -74,8 +97,9 @@ export function jsonToItem(value: unknown, conv: RecordConversion, source: strin
     }
   }
 
-  const dc = readDublinCore(rec.dc, refuse);
-  const metadata: Record<string, string> = {};
+  const parsed = parseRecordFields(rec, { internalId: id, source });
+  if ('refusals' in parsed) refusals.push(...parsed.refusals);
+  const given: Record<string, string> = {};
   if (rec.metadata !== undefined) {
     if (typeof rec.metadata !== 'object' || rec.metadata === null || Array.isArray(rec.metadata)) refuse('metadata', 'must map metadataPrefix to XML text');
     else {
@@ -85,33 +109,27 @@ export function jsonToItem(value: unknown, conv: RecordConversion, source: strin
         else {
           const bad = findNonXmlChar(xml);
           if (bad) refuse(`metadata.${prefix}`, `holds a character XML 1.0 cannot carry (${bad})`);
-          else metadata[prefix] = xml.trim();
+          else given[prefix] = xml.trim();
         }
       }
     }
   }
-
   const about = readAbout(rec.about, refuse);
-  const identifiers = [...(dc.identifier ?? [])];
-  if (refusals.length > 0) return { refusals };
-  if (deleted !== true) {
-    let extra: readonly string[] = [];
-    try {
-      extra = conv.extraIdentifiers ? conv.extraIdentifiers(id) : [];
-    } catch {
-      // The write path refuses the id itself, with the policy's reason.
-    }
-    const withExtra: DublinCore = { ...dc, identifier: [...(dc.identifier ?? []), ...extra.filter((x) => !(dc.identifier ?? []).includes(x))] };
-    for (const f of conv.formats.all()) {
-      if (metadata[f.prefix] === undefined && f.fromDublinCore) metadata[f.prefix] = f.fromDublinCore(withExtra);
-    }
+  if (refusals.length > 0 || !('fields' in parsed)) return { refusals };
+  const fields = parsed.fields;
+  const identifiers = [...(fields.dc.identifier ?? [])];
+  if (deleted === true) {
+    return { item: { internalId: id, ...(datestamp !== undefined && { datestamp }), deleted: true, sets, metadata: {}, identifiers, source } };
   }
+  const { metadata, derived } = crosswalkItem(conv, id, fields, given);
   const item: ItemInput = {
     internalId: id,
     ...(datestamp !== undefined && { datestamp }),
-    deleted: deleted === true,
+    deleted: false,
     sets,
-    metadata: deleted === true ? {} : metadata,
+    metadata,
+    derived,
+    fields,
     identifiers,
     ...(deleted !== true && about.length > 0 && { about }),
     source,
@@ -119,30 +137,49 @@ export function jsonToItem(value: unknown, conv: RecordConversion, source: strin
   return { item };
 }
 
-function readDublinCore(raw: unknown, refuse: (field: string, reason: string) => void): DublinCore {
-  const dc: Partial<Record<DcElement, string[]>> = {};
-  if (raw === undefined) return dc;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    refuse('dc', 'must be an object of Dublin Core elements');
-    return dc;
+/**
+ * An item's metadata in every configured format: the XML the record gives
+ * (`given`, by prefix) as it is, oai_dc from Dublin Core (with the extra
+ * identifiers, e.g. the POI), and every other built-in format crosswalked
+ * from the typed record with the item's oai-identifier and POI. `derived`
+ * names the prefixes a crosswalk made. Pure and deterministic: the loader
+ * runs it once per record, `rebuild-formats` again over the stored fields.
+ *
+ * @example crosswalkItem(conv, 'report 12', { dc: { title: ['T'] } }, {}).derived // ['oai_dc', 'marc21', 'mods'] with every built-in format configured
+ */
+export function crosswalkItem(
+  conv: RecordConversion,
+  internalId: string,
+  fields: RecordFields,
+  given: Readonly<Record<string, string>>,
+): { metadata: Record<string, string>; derived: string[] } {
+  const metadata: Record<string, string> = {};
+  const derived: string[] = [];
+  let extra: readonly string[] = [];
+  let ids: ItemIdentifiers | undefined;
+  try {
+    extra = conv.extraIdentifiers ? conv.extraIdentifiers(internalId) : [];
+    ids = conv.itemIdentifiers?.(internalId);
+  } catch {
+    // The write path refuses the id itself, with the policy's reason.
   }
-  for (const [name, values] of Object.entries(raw as Record<string, unknown>)) {
-    if (!(DC_ELEMENTS as readonly string[]).includes(name)) {
-      refuse(`dc.${name}`, 'not one of the fifteen Dublin Core elements');
-      continue;
+  const dc: DublinCore = fields.dc;
+  const withExtra: DublinCore = extra.length === 0 ? dc : { ...dc, identifier: [...(dc.identifier ?? []), ...extra.filter((x) => !(dc.identifier ?? []).includes(x))] };
+  const open = conv.formats.all().filter((f) => given[f.prefix] === undefined);
+  const fromRecord = ids ? deriveFormats(open, fields, { oaiIdentifier: ids.oaiIdentifier, ...(ids.poi !== undefined && { poi: ids.poi }), options: {} }).metadata : {};
+  // In the registry's order, so the stored order never depends on the input's.
+  for (const f of conv.formats.all()) {
+    const own = given[f.prefix];
+    if (own !== undefined) metadata[f.prefix] = own;
+    else if (f.fromDublinCore) {
+      metadata[f.prefix] = f.fromDublinCore(withExtra);
+      derived.push(f.prefix);
+    } else if (fromRecord[f.prefix] !== undefined) {
+      metadata[f.prefix] = fromRecord[f.prefix] as string;
+      derived.push(f.prefix);
     }
-    const list = typeof values === 'string' ? [values] : values;
-    if (!Array.isArray(list) || list.some((v) => typeof v !== 'string')) {
-      refuse(`dc.${name}`, 'must be a string or an array of strings');
-      continue;
-    }
-    for (const v of list as string[]) {
-      const bad = findNonXmlChar(v);
-      if (bad) refuse(`dc.${name}`, `holds a character XML 1.0 cannot carry (${bad})`);
-    }
-    dc[name as DcElement] = list as string[];
   }
-  return dc;
+  return { metadata, derived };
 }
 
 /** `about`: the record's about containers, each serialized XML with one root element (checked by the write gate against its namespace's schema). */

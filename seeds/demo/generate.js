@@ -112,6 +112,7 @@ const oddAt = new Map(ODD_IDS.map((id, k) => [Math.floor(((k + 0.5) * TOTAL) / O
 oddAt.set(97, 'a+b'); oddAt.set(98, 'a%2Bb'); oddAt.set(99, 'a b');
 const deletedAt = new Set([5, 41, 99, 133, 170, 199, 222, 243, 251, 284]);
 const counters = {};
+const kinds = [];
 
 const records = stamps.map((ds, i) => {
   const kind = pick(['article', 'article', 'article', 'article', 'thesis', 'data', 'image', 'sound', 'software']);
@@ -150,6 +151,7 @@ const records = stamps.map((ds, i) => {
     rights: [pick(RIGHTS)],
   };
   for (const k of Object.keys(dc)) if (dc[k].length === 0) delete dc[k];
+  kinds.push({ kind, doi, issued, lang });
   return { id, datestamp: iso(ds), sets: [...new Set(sets)].sort(), deleted: deletedAt.has(i), dc };
 });
 
@@ -157,6 +159,70 @@ const records = stamps.map((ds, i) => {
 const tricky = records[123];
 tricky.dc.title = ['Escaping test: ]]> and <b>not markup</b> and &amp; are text'];
 tricky.dc.description = ['Contains <![CDATA[ ... ]]>, & < > " \' and an astral character 𝔸.'];
+
+// The structured record fields (README "Record fields") for the richer formats,
+// drawn from a PRNG of their own after the Dublin Core, so adding them left
+// every earlier value (titles, datestamps, sets) as it was. One item in five
+// stays plain Dublin Core (oai_dc, marc21 and mods only); one in four of the
+// rest has no DOI (no datacite or oai_datacite).
+let seed2 = 20261123;
+function rand2() {
+  seed2 = (seed2 + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed2 ^ (seed2 >>> 15), 1 | seed2);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+// ORCID iD check character: ISO 7064 MOD 11-2 over the first 15 digits.
+function orcid(n) {
+  const digits = String(n).padStart(15, '0');
+  let total = 0;
+  for (const d of digits) total = (total + Number(d)) * 2;
+  const r = (12 - (total % 11)) % 11;
+  return `${digits.slice(0, 4)}-${digits.slice(4, 8)}-${digits.slice(8, 12)}-${digits.slice(12)}${r === 10 ? 'X' : r}`;
+}
+const COAR = { article: 'c_6501', thesis: 'c_db06', data: 'c_ddb1', image: 'c_ecc8', sound: 'c_18cc', software: 'c_5ce6' };
+const ACCESS = ['open', 'open', 'open', 'open', 'restricted', 'metadataOnly'];
+const embargoedAt = 17; // one embargoed item (a live article)
+const fileListAt = 8; // and one with several files
+records.forEach((r, i) => {
+  const { kind, doi, issued, lang } = kinds[i];
+  const plain = rand2() < 0.2;
+  const withDoi = rand2() >= 0.25;
+  const access = ACCESS[Math.floor(rand2() * ACCESS.length)];
+  const withOrcid = rand2() < 0.5;
+  const funded = rand2() < 0.3;
+  if (r.deleted || (plain && i !== embargoedAt && i !== fileListAt)) return;
+  r.identifiers = [...(withDoi ? [{ type: 'DOI', value: doi }] : []), { type: 'URL', value: `https://repo.example.org/items/${encodeURIComponent(r.id)}` }];
+  r.creators = r.dc.creator.map((name, k) => {
+    const [family, given] = name.split(', ');
+    return {
+      name, givenName: given, familyName: family, nameType: 'person',
+      ...(withOrcid && k === 0 && { orcid: orcid(1000000 + i * 7919), affiliations: [{ name: 'University of Gothenburg', ror: '01tm6cn81' }] }),
+    };
+  });
+  if (kind === 'thesis') r.contributors = [{ name: 'Brown, Michael', givenName: 'Michael', familyName: 'Brown', nameType: 'person', type: 'Supervisor' }];
+  r.resourceType = { coar: `http://purl.org/coar/resource_type/${COAR[kind]}` };
+  r.accessRights = i === embargoedAt ? 'embargoed' : access;
+  if (/^https:/.test(r.dc.rights[0])) r.license = r.dc.rights[0];
+  r.publisher = r.dc.publisher[0];
+  r.publicationYear = issued.slice(0, 4);
+  r.dates = { issued, ...(i === embargoedAt && { embargoEnd: '2027-06-30' }) };
+  r.language = lang;
+  if (funded) r.fundingReferences = [{ funderName: 'European Commission', funderIdentifier: { type: 'Crossref Funder ID', value: '10.13039/501100000780' }, awardNumber: String(600000 + i) }];
+  if (kind === 'data' && r.dc.relation) r.relatedIdentifiers = [{ identifier: r.dc.relation[0].replace('https://doi.org/', ''), type: 'DOI', relation: 'IsSupplementTo' }];
+  const [, mediaType] = TYPES[kind];
+  const fileAccess = r.accessRights === 'metadataOnly' ? 'restricted' : r.accessRights;
+  if (r.accessRights !== 'metadataOnly') {
+    r.files = [{ url: `https://repo.example.org/files/${encodeURIComponent(r.id)}/main`, mediaType, size: 10000 + Math.floor(rand2() * 5000000), access: fileAccess }];
+    if (i === fileListAt) {
+      r.files.push(
+        { url: `https://repo.example.org/files/${encodeURIComponent(r.id)}/data.csv`, mediaType: 'text/csv', size: 52311, access: 'open' },
+        { url: `https://repo.example.org/files/${encodeURIComponent(r.id)}/README.txt`, mediaType: 'text/plain', size: 1200, access: 'open' },
+      );
+    }
+  }
+});
+if (records[embargoedAt].deleted || records[fileListAt].deleted) throw new Error('the embargoed item and the file list must be live');
 
 // What the loader refuses must never be generated: duplicates, C0 controls, lone surrogates.
 const strings = (v) => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);

@@ -11,6 +11,7 @@ import { chunk, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toBool, toIn
 import { insertRows, statementRunner } from '../db/statements';
 import { contentHash, itemsByInternalId, uniqueSorted, type ItemRow, type PlannedItem } from './plan';
 import { directSets } from './read';
+import { storedAbout } from './record-fields';
 
 /**
  * Writes a planned batch: multi-row inserts, chunked under the bound-variable limits.
@@ -55,12 +56,15 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
     await trx('item_sets').whereIn('item_pk', part).delete();
     await trx('records').whereIn('item_pk', part).delete();
     await trx('item_about').whereIn('item_pk', part).delete();
+    await trx('record_fields').whereIn('item_pk', part).delete();
   }
   const setRows: SetRow[] = [];
   const recordRows: [number, string, string | null][] = [];
   const aboutRows: [number, number, string, string | null][] = [];
+  const fieldRows: [number, string, string][] = [];
   for (const p of [...fresh, ...changed]) {
     const pk = pkOf.get(p.input.internalId) as number;
+    if (p.fields !== undefined) fieldRows.push([pk, p.fields, JSON.stringify(p.input.derived ?? [])]);
     setRows.push(...membership(pk, p.sets, oldRows.get(pk) ?? [], p.datestamp));
     for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, xml]);
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));
@@ -68,6 +72,7 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);
   await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], recordRows);
   await insertRows(trx, 'item_about', ['item_pk', 'position', 'xml', 'compare_as'], aboutRows);
+  await insertRows(trx, 'record_fields', ['item_pk', 'fields', 'derived'], fieldRows);
 }
 
 /** A row of item_sets: spec, item_pk, direct, datestamp, departed. */
@@ -105,7 +110,7 @@ async function membershipRows(db: Knex, pks: readonly number[]): Promise<Map<num
  * keyset of a set harvest.
  *
  * @example membership(7, ['a:c'], [{ spec: 'a', departed: null }, { spec: 'a:b', departed: null }], 500)
- * // [['a:c', 7, true, 500, null], ['a', 7, false, 500, null], ['a:b', 7, false, 500, 500]]
+ * // [['a', 7, false, 500, null], ['a:c', 7, true, 500, null], ['a:b', 7, false, 500, 500]]
  */
 export function membership(pk: number, direct: readonly string[], old: readonly MembershipRow[], datestamp: number): SetRow[] {
   const directSet = new Set(direct);
@@ -117,11 +122,12 @@ export function membership(pk: number, direct: readonly string[], old: readonly 
 
 /**
  * Turns items into tombstones (deleted, datestamp `now`, the formats they
- * had without metadata); an unknown or repeated id refuses the whole call.
+ * had and every format of `tombstonePrefixes`, without metadata); an unknown
+ * or repeated id refuses the whole call.
  *
- * @example await applyDelete(trx, ['report 12'], now) // [{ internalId: 'report 12', identifier: '…', outcome: 'deleted' }]
+ * @example await applyDelete(trx, ['report 12'], now, ['oai_dc']) // [{ internalId: 'report 12', identifier: '…', outcome: 'deleted' }]
  */
-export async function applyDelete(trx: Knex, internalIds: readonly string[], now: number): Promise<WriteResult[]> {
+export async function applyDelete(trx: Knex, internalIds: readonly string[], now: number, tombstonePrefixes: readonly string[]): Promise<WriteResult[]> {
   const existing = await itemsByInternalId(trx, internalIds);
   const refusals: Refusal[] = [];
   const seen = new Set<string>();
@@ -139,14 +145,22 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
       .where('pk', r.pk)
       .update({ deleted: true, datestamp: now, content_hash: contentHash(true, sets.get(r.pk) ?? [], new Map()) });
   }
-  // A tombstone keeps the formats it had, without metadata (2.5.1).
+  // A tombstone keeps the formats it had, without metadata, and is listed in every format offered (2.5.1).
+  const had = new Map<number, Set<string>>();
   for (const part of chunk(live.map((r) => r.pk), MAX_IN_LIST)) {
     await trx('records').whereIn('item_pk', part).update({ xml: null });
     // Every row, departed ones too, keeps the item's datestamp (the set harvest's keyset).
     await trx('item_sets').whereIn('item_pk', part).update({ datestamp: now });
     // A deleted record has a header only (OAI-PMH 2.0 section 2.5.1): no about either.
     await trx('item_about').whereIn('item_pk', part).delete();
+    await trx('record_fields').whereIn('item_pk', part).delete();
+    for (const r of (await trx('records').whereIn('item_pk', part).select('item_pk', 'prefix')) as { item_pk: unknown; prefix: string }[]) {
+      const pk = toInt(r.item_pk);
+      had.set(pk, (had.get(pk) ?? new Set()).add(r.prefix));
+    }
   }
+  const missing = live.flatMap((r) => tombstonePrefixes.filter((p) => !had.get(r.pk)?.has(p)).map((p): [number, string, null] => [r.pk, p, null]));
+  await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], missing);
   return rows.map((r) => ({ internalId: r.internal_id, identifier: r.identifier, outcome: toBool(r.deleted) ? 'unchanged' : 'deleted' }));
 }
 
@@ -206,7 +220,7 @@ export async function applyMemberships(trx: Knex, changes: readonly MembershipCh
     const sets = uniqueSorted(change.sets);
     const deleted = toBool(row.deleted);
     const content = stored.get(row.pk) ?? { records: new Map<string, string | null>(), about: [] };
-    const hash = contentHash(deleted, sets, content.records, content.about);
+    const hash = contentHash(deleted, sets, content.records, content.about, content.fields);
     await trx('items').where('pk', row.pk).update({ datestamp: now, content_hash: hash });
     await trx('item_sets').where('item_pk', row.pk).delete();
     setRows.push(...membership(row.pk, sets, oldRows.get(row.pk) ?? [], now));
@@ -216,10 +230,17 @@ export async function applyMemberships(trx: Knex, changes: readonly MembershipCh
   return rows.map(({ change, row }) => ({ internalId: change.internalId, identifier: row.identifier, outcome: movedIds.has(change.internalId) ? 'updated' : 'unchanged' }));
 }
 
-/** The stored metadata (by prefix) and about containers of items, to recompute their content hash. */
-async function storedContent(db: Knex, pks: readonly number[]): Promise<Map<number, { records: Map<string, string | null>; about: AboutInput[] }>> {
-  const out = new Map<number, { records: Map<string, string | null>; about: AboutInput[] }>();
-  const entry = (pk: number) => {
+/** What an item's content hash covers besides its sets, as stored: metadata by prefix, about containers, record fields (JSON). */
+interface StoredContent {
+  records: Map<string, string | null>;
+  about: AboutInput[];
+  fields?: string;
+}
+
+/** The stored content of items, to recompute their content hash. */
+async function storedContent(db: Knex, pks: readonly number[]): Promise<Map<number, StoredContent>> {
+  const out = new Map<number, StoredContent>();
+  const entry = (pk: number): StoredContent => {
     let e = out.get(pk);
     if (!e) out.set(pk, (e = { records: new Map(), about: [] }));
     return e;
@@ -230,12 +251,11 @@ async function storedContent(db: Knex, pks: readonly number[]): Promise<Map<numb
     for (const r of await run<{ item_pk: unknown; prefix: string; xml: string | null }>(`SELECT item_pk, prefix, xml FROM records WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)])) {
       entry(toInt(r.item_pk)).records.set(r.prefix, r.xml);
     }
-    const about = await run<{ item_pk: unknown; xml: string; compare_as: string | null }>(
-      `SELECT item_pk, xml, compare_as FROM item_about WHERE ${inListSql(db, 'item_pk')} ORDER BY item_pk, position`,
-      [inListParam(db, part)],
-    );
-    for (const r of about) entry(toInt(r.item_pk)).about.push(r.compare_as === null ? { xml: r.xml } : { xml: r.xml, compareAs: r.compare_as });
+    for (const r of await run<{ item_pk: unknown; fields: string }>(`SELECT item_pk, fields FROM record_fields WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)])) {
+      entry(toInt(r.item_pk)).fields = r.fields;
+    }
   }
+  for (const [pk, about] of await storedAbout(db, pks)) entry(pk).about = about;
   return out;
 }
 

@@ -7,6 +7,7 @@
  * - ./plan.ts     the write gate and the plan of a write (nothing written);
  * - ./apply.ts    writing a plan, tombstones, set declarations;
  * - ./stats.ts    statistics;
+ * - ./record-fields.ts  the record fields kept with each item;
  * - ./settings.ts and ./counters.ts: the token secret and PDI serials, used by
  *   the server's wiring rather than by the protocol.
  *
@@ -24,11 +25,14 @@ import {
   type SetInput,
   type Store,
   type StoreStats,
+  type StoredRecordFields,
   type WriteResult,
   type WriteTransaction,
 } from '../../lib/store';
 import type { FormatChecks } from '../../lib/records/gate';
 import { withRightsAbout } from '../../lib/records/about';
+import type { RecordFields } from '../../lib/records/fields';
+import { recordFieldsOf, storedRecordFieldsPage } from './record-fields';
 import type { IdPolicyLike, SchemeCheck } from '../../lib/records/governance';
 import { createSeenIds } from '../db/seen-ids';
 import { applyDelete, applyMemberships, applySets, applyWrite } from './apply';
@@ -51,9 +55,11 @@ export interface KnexStoreOptions {
   /** Seconds since the epoch, UTC; defaults to the system clock. */
   readonly clock?: () => number;
   /**
-   * The formats a tombstone is listed under when it never had metadata (an
-   * item first written as deleted). Default `['oai_dc']`: OAI-PMH 2.0 section
-   * 3.4 requires every item to be disseminable in oai_dc.
+   * The formats every tombstone is listed under, besides those it had: the
+   * formats the repository offers (server/provider.ts passes them all), so a
+   * harvester of any format learns of the deletion (OAI-PMH 2.0 section
+   * 2.5.1). Default `['oai_dc']`: section 3.4 requires every item to be
+   * disseminable in oai_dc.
    */
   readonly tombstonePrefixes?: readonly string[];
   /** Override the identifier schemes governance checks (tests). */
@@ -104,6 +110,14 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
     return storeStats(this.knex);
   }
 
+  recordFields(internalIds: readonly string[]): Promise<ReadonlyMap<string, RecordFields>> {
+    return recordFieldsOf(this.knex, internalIds);
+  }
+
+  storedRecordFields(afterPk: number, limit: number): Promise<readonly StoredRecordFields[]> {
+    return storedRecordFieldsPage(this.knex, afterPk, limit);
+  }
+
   async putSets(sets: readonly SetInput[]): Promise<void> {
     await this.knex.transaction((trx) => applySets(trx, sets));
   }
@@ -124,7 +138,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
 
   async deleteItems(internalIds: readonly string[]): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
-    return this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock()));
+    return this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc']));
   }
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {

@@ -20,7 +20,7 @@ export interface PlanOptions {
   readonly policy: IdPolicyLike;
   /** The metadata check of each format; without it, metadata is only checked to be one well-formed element. */
   readonly formatChecks?: FormatChecks;
-  /** The formats a tombstone is listed under when it never had metadata. */
+  /** The formats every tombstone is listed under (besides those it had): the formats offered. */
   readonly tombstonePrefixes: readonly string[];
   /** Override the identifier schemes governance checks (tests). */
   readonly schemes?: readonly SchemeCheck[];
@@ -53,6 +53,8 @@ export interface PlannedItem {
   readonly records: ReadonlyMap<string, string | null>;
   /** The about containers to store, in order (none for a tombstone). */
   readonly about: readonly AboutInput[];
+  /** The record fields as stored (JSON), for a live item that has them. */
+  readonly fields: string | undefined;
 }
 
 /** A batch judged: every refusal in input order, or (when there is none) the plan. */
@@ -180,19 +182,21 @@ export async function planWrite(db: Knex, items: readonly ItemInput[], options: 
     const sets = uniqueSorted(input.sets ?? (deleted && existing ? (oldSets.get(existing.pk) ?? []) : []));
     const records = new Map<string, string | null>();
     if (deleted) {
-      const prefixes = uniqueSorted([...Object.keys(input.metadata), ...(existing ? (oldPrefixes.get(existing.pk) ?? []) : [])]);
-      for (const p of prefixes.length > 0 ? prefixes : options.tombstonePrefixes) records.set(p, null);
+      // Listed in every format it had and every format offered (OAI-PMH 2.0 section 2.5.1).
+      const prefixes = uniqueSorted([...Object.keys(input.metadata), ...(existing ? (oldPrefixes.get(existing.pk) ?? []) : []), ...options.tombstonePrefixes]);
+      for (const p of prefixes) records.set(p, null);
     } else {
       for (const p of uniqueSorted(Object.keys(input.metadata))) records.set(p, input.metadata[p] ?? '');
     }
     const about = deleted ? [] : (input.about ?? []);
-    const hash = contentHash(deleted, sets, records, about);
+    const fields = !deleted && input.fields !== undefined ? JSON.stringify(input.fields) : undefined;
+    const hash = contentHash(deleted, sets, records, about, fields);
     let outcome: WriteOutcome;
     if (existing && existing.content_hash === hash) outcome = 'unchanged';
     else if (deleted) outcome = existing && toBool(existing.deleted) ? 'updated' : 'deleted';
     else outcome = existing ? 'updated' : 'inserted';
     const datestamp = datestampOf(outcome, existing, input.datestamp, options.now);
-    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records, about };
+    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records, about, fields };
   });
   return { refusals: [], planned };
 }

@@ -11,6 +11,7 @@
  * range, validated once, and each error is traced back to its record by its
  * line number.
  */
+import { pathToFileURL } from 'node:url';
 import type { Document } from 'libxmljs2';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { FormatCheck, FormatChecks } from '../../lib/records/gate';
@@ -20,6 +21,7 @@ import { libxml } from './libxml';
 import { elementErrors, oneLine, schemaFor, WRAPPER_NS as BATCH_NS } from './schemas';
 
 const PROLOG = /^\s*<\?xml|<!DOCTYPE/i;
+const SCHEMA_NOTE = /Skipping import of schema/;
 
 /**
  * The checks of the formats of a registry. Each format's schema is found by
@@ -39,7 +41,9 @@ export function createXsdChecks(formats: FormatRegistry): FormatChecks {
       const format = formats.get(prefix);
       if (!format) return undefined;
       let c = checks.get(prefix);
-      if (!c) checks.set(prefix, (c = xsdCheck(prefix, format.schema, format.namespace)));
+      // A declared format is validated against its own local XSD, not looked up by its published URL.
+      const schemaAt = format.localSchema ? pathToFileURL(format.localSchema.xsd).href : format.schema;
+      if (!c) checks.set(prefix, (c = xsdCheck(prefix, schemaAt, format.namespace)));
       return c;
     },
   };
@@ -120,6 +124,8 @@ function xsdCheck(prefix: string, schemaUrl: string, namespace: string): FormatC
       if (doc.validate(schema)) return out;
       const errors = new Map<number, string[]>();
       for (const e of doc.validationErrors) {
+        // libxml2 adds its schema-compilation notes (a namespace imported twice) to a failed validation's errors: they say nothing about the record.
+        if (SCHEMA_NOTE.test(e.message)) continue;
         const at = e.line ?? 0;
         // The last record starting at or before the error's line.
         let lo = 0;

@@ -59,7 +59,8 @@ export function elementErrors(xml: string, namespace: string, schemaUrl: string)
     return [`not well-formed XML: ${oneLine((err as Error).message)}`];
   }
   if (doc.validate(schema)) return [];
-  return doc.validationErrors.map((e) => oneLine(e.message));
+  // libxml2 adds its schema-compilation notes (a namespace imported twice) to a failed validation's errors.
+  return doc.validationErrors.filter((e) => !/Skipping import of schema/.test(e.message)).map((e) => oneLine(e.message));
 }
 
 function attr(s: string): string {

@@ -23,6 +23,11 @@ export interface DemoSeedRecord {
   readonly datestamp: string;
   readonly sets?: readonly string[];
   readonly dc: Readonly<Record<string, readonly string[]>>;
+  /** The structured record fields (README "Record fields"), on most live items. */
+  readonly identifiers?: readonly { readonly type: string; readonly value: string }[];
+  readonly accessRights?: string;
+  readonly resourceType?: { readonly coar?: string };
+  readonly files?: readonly { readonly url: string }[];
 }
 
 /** One seeded item as the wire shows it. */
@@ -95,4 +100,22 @@ export function assertExactlyOnce(seen: readonly string[], expected: Iterable<st
         `repeated (${repeated.length}): ${repeated.slice(0, 20).join(' | ')}`,
     );
   }
+}
+
+/**
+ * The oai-identifiers a harvest of marc21 or oai_openaire must list, from
+ * seeds/demo alone: every tombstone (listed in every format), and the live
+ * items the format's crosswalk makes a record for (marc21: a title, which
+ * every demo item has; oai_openaire: the structured fields with a COAR type
+ * and access rights, the POI standing in for a missing DOI).
+ */
+export function demoIdentifiersIn(prefix: 'marc21' | 'oai_openaire'): string[] {
+  const seeds = new Map(demoSeed().map((r) => [r.id, r]));
+  return demoRecords()
+    .filter((r) => {
+      const s = seeds.get(r.internalId);
+      if (r.deleted) return true;
+      return prefix === 'marc21' ? r.title !== '' : s?.resourceType?.coar !== undefined && s.accessRights !== undefined;
+    })
+    .map((r) => r.identifier);
 }

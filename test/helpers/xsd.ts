@@ -15,6 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as libxml from 'libxmljs2';
 
 const SCHEMAS = path.resolve(__dirname, '..', '..', 'schemas');
@@ -108,13 +109,36 @@ function imports(prefix: FormatPrefix): [string, string][] {
   return [[f.namespace, f.schema], ...(also ? imports(also) : [])];
 }
 
+/**
+ * The validation errors of a response whose metadata is of a format declared
+ * in a test configuration: OAI-PMH plus that format's local XSD.
+ */
+export function xsdErrorsDeclared(xml: string, namespace: string, xsdFile: string): string[] {
+  return errorsAgainst(xml, driver(`oai-pmh+${namespace}`, [...ENVELOPE, [namespace, pathToFileURL(xsdFile).href]]));
+}
+
 /** The validation errors of one metadata element (a document whose root is the format's root element) against its format's schema; empty when valid. */
 export function validate(xml: string, prefix: FormatPrefix): string[] {
   return errorsAgainst(xml, driver(prefix, imports(prefix)));
 }
 
-/** Throws, with the errors and the start of the document, unless the response is XSD-valid. */
-export function assertValid(xml: string, prefix: FormatPrefix = 'oai_dc'): void {
+/**
+ * The format of the metadata a response carries, from the namespace of its
+ * first `metadata` element's root (oai_dc when there is none, or when the
+ * namespace is not one of {@link FORMAT_SCHEMAS}).
+ */
+export function formatOfResponse(xml: string): FormatPrefix {
+  const m = /<metadata>(?:\s*<!--[\s\S]*?-->)*\s*<(?:([\w.-]+):)?[\w.-]+((?:\s+[^\s=>]+="[^"]*")*)\s*\/?>/.exec(xml);
+  if (!m) return 'oai_dc';
+  const own = m[1];
+  const decl = new RegExp(`xmlns${own === undefined ? '' : `:${own}`}="([^"]*)"`).exec(m[2] ?? '');
+  const ns = decl?.[1];
+  const found = (Object.keys(FORMAT_SCHEMAS) as FormatPrefix[]).find((p) => FORMAT_SCHEMAS[p].namespace === ns);
+  return found ?? 'oai_dc';
+}
+
+/** Throws, with the errors and the start of the document, unless the response is XSD-valid (its metadata against its own format's schema). */
+export function assertValid(xml: string, prefix: FormatPrefix = formatOfResponse(xml)): void {
   const errors = xsdErrors(xml, prefix);
   if (errors.length > 0) throw new Error(`response is not valid against OAI-PMH.xsd and ${prefix}:\n${errors.join('\n')}\n---\n${xml.slice(0, 2000)}`);
 }

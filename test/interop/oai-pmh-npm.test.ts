@@ -14,7 +14,7 @@ import { expect } from 'chai';
 import { OaiPmh } from 'oai-pmh';
 import { startTestServer } from '../helpers/server';
 import type { TestServer } from '../helpers/server';
-import { assertExactlyOnce, demoByIdentifier, demoRecords, normalizeSpace } from '../helpers/demo-records';
+import { assertExactlyOnce, demoByIdentifier, demoIdentifiersIn, demoRecords, normalizeSpace } from '../helpers/demo-records';
 
 /** The parts of xml2js's output (explicitArray: false) the tests read. */
 interface Header {
@@ -25,7 +25,7 @@ interface Header {
 }
 interface HarvestedRecord {
   header: Header;
-  metadata?: { 'oai_dc:dc'?: { 'dc:title'?: string | string[] } };
+  metadata?: { 'oai_dc:dc'?: { 'dc:title'?: string | string[] } } & Record<string, unknown>;
 }
 
 function firstTitle(r: HarvestedRecord): string | undefined {
@@ -83,6 +83,22 @@ for (const pageSize of [100, 7]) {
       const deleted = headers.filter((h) => h.$?.status === 'deleted').map((h) => h.identifier).sort();
       expect(deleted).to.deep.equal(demoRecords().filter((r) => r.deleted).map((r) => r.identifier).sort());
     });
+
+    for (const prefix of ['marc21', 'oai_openaire'] as const) {
+      it(`harvests ListRecords ${prefix} to the end and sees exactly the seeded items that have it, each with its title`, async function () {
+        const records = (await collect(client.listRecords({ metadataPrefix: prefix }))) as HarvestedRecord[];
+        const want = demoIdentifiersIn(prefix);
+        expect(want.length).to.be.greaterThan(prefix === 'marc21' ? 280 : 150);
+        assertExactlyOnce(records.map((r) => r.header.identifier), want, `ListRecords ${prefix}`);
+        for (const r of records) {
+          const seed = expected.get(r.header.identifier);
+          const deleted = r.header.$?.status === 'deleted';
+          expect(deleted, `${r.header.identifier} deleted`).to.equal(seed?.deleted);
+          if (deleted) expect(r.metadata, r.header.identifier).to.equal(undefined);
+          else expect(normalizeSpace(JSON.stringify(r.metadata)), `${r.header.identifier} title`).to.contain(JSON.stringify(seed?.title).slice(1, -1));
+        }
+      });
+    }
 
     it('harvests a set with descendants (physics) and sees exactly the items of physics and its subsets', async function () {
       const headers = (await collect(client.listIdentifiers({ metadataPrefix: 'oai_dc', set: 'physics' }))) as Header[];

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import { startTestServer } from '../helpers/server';
 import type { TestServer } from '../helpers/server';
-import { assertExactlyOnce, demoRecords, demoByIdentifier, normalizeSpace } from '../helpers/demo-records';
+import { assertExactlyOnce, demoRecords, demoByIdentifier, demoIdentifiersIn, normalizeSpace } from '../helpers/demo-records';
 
 const OAI_PMH = '/usr/bin/oai_pmh';
 
@@ -89,6 +89,13 @@ function title(xml: string): string | undefined {
   return m ? normalizeSpace(xmlText(m[1] as string)) : undefined;
 }
 
+/** The title of a printed marc21 (245 $a) or oai_openaire (datacite:title) record. */
+function titleIn(prefix: 'marc21' | 'oai_openaire', xml: string): string | undefined {
+  const re = prefix === 'marc21' ? /<(?:\w+:)?datafield\b[^>]*\btag="245"[^>]*>\s*<(?:\w+:)?subfield\b[^>]*\bcode="a"[^>]*>([^<]*)</ : /<datacite:title(?:\s[^>]*)?>([^<]*)<\/datacite:title>/;
+  const m = re.exec(xml);
+  return m ? normalizeSpace(xmlText(m[1] as string)) : undefined;
+}
+
 const expected = demoByIdentifier();
 const allIds = demoRecords().map((r) => r.identifier);
 
@@ -124,6 +131,21 @@ for (const pageSize of [100, 7]) {
         else expect(title(r.xml), `${r.identifier} title`).to.equal(seed?.title);
       }
     });
+
+    for (const prefix of ['marc21', 'oai_openaire'] as const) {
+      it(`harvests ListRecords ${prefix} to the end and sees exactly the seeded items that have it, each with its title`, async function () {
+        const records = parseOutput(await oaiPmh(['-X', 'ListRecords', '--metadataPrefix', prefix, server.baseUrl]));
+        const want = demoIdentifiersIn(prefix);
+        expect(want.length).to.be.greaterThan(prefix === 'marc21' ? 280 : 150);
+        assertExactlyOnce(records.map((r) => r.identifier), want, `oai_pmh ListRecords ${prefix}`);
+        for (const r of records) {
+          const seed = expected.get(r.identifier);
+          expect(r.deleted, `${r.identifier} deleted`).to.equal(seed?.deleted);
+          if (r.deleted) expect(r.xml, `${r.identifier} metadata`).to.equal('');
+          else expect(titleIn(prefix, r.xml), `${r.identifier} title`).to.equal(seed?.title);
+        }
+      });
+    }
 
     it('harvests ListIdentifiers oai_dc to the end and sees every seeded identifier exactly once', async function () {
       const headers = parseOutput(await oaiPmh(['-X', 'ListIdentifiers', '--metadataPrefix', 'oai_dc', server.baseUrl]));

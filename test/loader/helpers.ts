@@ -56,6 +56,7 @@ export async function snapshot(knex: Knex): Promise<string> {
     ['items', ['pk']],
     ['item_sets', ['spec', 'item_pk']],
     ['records', ['item_pk', 'prefix']],
+    ['record_fields', ['item_pk']],
     ['identifiers', ['identifier']],
     ['sets', ['spec']],
   ];

@@ -27,8 +27,8 @@ describe('an empty repository without sets', () => {
       expect(texts(xml, 'sampleIdentifier')).to.deep.equal(['oai:demo.oai-steward.org:sample']);
     });
 
-    it('still lists oai_dc in ListMetadataFormats', async () => {
-      expect(texts(await oaiGet(provider().port, 'verb=ListMetadataFormats'), 'metadataPrefix')).to.deep.equal(['oai_dc']);
+    it('still lists every configured format, oai_dc first, in ListMetadataFormats', async () => {
+      expect(texts(await oaiGet(provider().port, 'verb=ListMetadataFormats'), 'metadataPrefix')).to.deep.equal(['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21', 'mods']);
     });
   });
 });
