@@ -252,7 +252,7 @@ export type StageOutcome =
 export type StagedWinner = { readonly item: ItemInput } | { readonly conflict: { readonly internalId: string; readonly source: string; readonly other: string } };
 
 /** The write side bound to one transaction, with the bookkeeping of a load. */
-export interface WriteTransaction extends WriteStore, RecordFieldsStore {
+export interface WriteTransaction extends WriteStore, RecordFieldsStore, ItemScan {
   /** Starts recording ids seen in this transaction (a leftover record of an earlier load is dropped). */
   seenIds(): Promise<SeenIds>;
 }
@@ -279,6 +279,24 @@ export interface StoreStats {
   /** `YYYY-MM-DDThh:mm:ssZ`, or null for an empty store. */
   readonly earliestDatestamp: string | null;
   readonly latestDatestamp: string | null;
+}
+
+/** An item with everything it disseminates, for scans of the whole store. */
+export interface ScannedItem extends ItemHeader {
+  /** metadataPrefix → stored metadata (null for a tombstone). */
+  readonly metadata: Readonly<Record<string, string | null>>;
+  /** The stored record fields, for a live item written from the record format. */
+  readonly fields?: RecordFields;
+  /** The prefixes of `metadata` a crosswalk made (with `fields`). */
+  readonly derived?: readonly string[];
+  /** The stored about containers, in order (none for a tombstone). */
+  readonly about?: readonly AboutInput[];
+}
+
+/** A walk over every item, a page at a time (memory holds one page), for readiness checks and set rebuilds. */
+export interface ItemScan {
+  /** Up to `limit` items whose `pk` is greater than `afterPk`, in `pk` order, each with every format it has. */
+  scanItems(afterPk: number, limit: number): Promise<readonly ScannedItem[]>;
 }
 
 /** A live item with its stored record fields, as `rebuild-formats` pages through them. */
@@ -310,7 +328,7 @@ export interface RecordFieldsStore {
 }
 
 /** The whole store: the read side, the write side with transactions, and statistics. */
-export interface Store extends ReadStore, TransactionalStore, RecordFieldsStore {
+export interface Store extends ReadStore, TransactionalStore, RecordFieldsStore, ItemScan {
   /** Counts per set and per format (a set's counts include its descendants', OAI-PMH 2.0 section 2.7.2). */
   stats(): Promise<StoreStats>;
 }

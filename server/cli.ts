@@ -6,7 +6,7 @@
  * repository manager's tools (issue 4, server/loader/).
  */
 import { loadConfig, splitConfigFlag, ConfigError, type Config } from './config';
-import { openProvider, seedIfEmpty } from './provider';
+import { openProvider, seedIfEmpty, type Provider } from './provider';
 import { serveUntilSignal } from './serve';
 import { loadDemo } from './demo';
 import { rebuildFormats } from './rebuild';
@@ -15,6 +15,8 @@ import { runIdCommand } from '../lib/ids/cli';
 import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
+import { runCheckCommand } from './check/cli';
+import { rebuildSets } from './rebuild-sets';
 
 const USAGE = `usage: oai-steward <command>
 
@@ -29,6 +31,11 @@ const USAGE = `usage: oai-steward <command>
   rebuild-formats [--json]
                         run every crosswalk again over the stored record fields; items whose
                         output changed get a new datestamp, the others keep theirs
+  rebuild-sets [--json] recompute the sets by rule of every item after a rule changed; items whose
+                        sets changed get a new datestamp, the others keep theirs
+  check --profile P [--json]
+                        how the records meet an aggregator's guideline (openaire4, openaire3,
+                        driver, base, dini), rule by rule; exit status 1 when a mandatory rule fails
   id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
@@ -67,30 +74,15 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return runDeleteCommand(rest, () => openProvider(config), process);
     case 'stats':
       return runStatsCommand(rest, () => openProvider(config), process);
-    case 'rebuild-formats': {
-      const p = await openProvider(config);
-      try {
-        let summary;
-        try {
-          summary = await rebuildFormats(p.store, p.conversion);
-        } catch (err) {
-          // Nothing was written (one transaction): say which items and why.
-          if (!(err instanceof RefusedError)) throw err;
-          process.stderr.write(`oai-steward: rebuild-formats refused, nothing changed:\n${err.message}\n`);
-          return 1;
-        }
-        process.stdout.write(
-          rest.includes('--json')
-            ? `${JSON.stringify(summary)}\n`
-            : `rebuilt the formats of ${summary.items} items; ${summary.restamped} changed and got a new datestamp\n` +
-                summary.restampedIds.map((id) => `  ${id}\n`).join('') +
-                (summary.restamped > summary.restampedIds.length ? `  … and ${summary.restamped - summary.restampedIds.length} more\n` : ''),
-        );
-      } finally {
-        await p.close();
-      }
-      return 0;
-    }
+    case 'rebuild-formats':
+      return rebuildCommand(config, 'formats', rest, (p) => rebuildFormats(p.store, p.conversion));
+    case 'rebuild-sets':
+      return rebuildCommand(config, 'sets', rest, (p) => rebuildSets(p.store));
+    case 'check':
+      return runCheckCommand(rest, async () => {
+        const p = await openProvider(config);
+        return { store: p.store, close: () => p.close() };
+      }, process);
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
       const p = needsStore ? await openProvider(config) : undefined;
@@ -116,6 +108,41 @@ async function main(argvWithConfig: string[]): Promise<number> {
     default:
       process.stderr.write(`oai-steward: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
       return 2;
+  }
+}
+
+/**
+ * `rebuild-formats` and `rebuild-sets`: one transaction over every item; a
+ * refusal writes nothing and names the items, otherwise the summary (or
+ * `--json`) lists the items that got a new datestamp.
+ */
+async function rebuildCommand(
+  config: Config,
+  what: 'formats' | 'sets',
+  rest: readonly string[],
+  rebuild: (p: Provider) => Promise<{ items: number; restamped: number; restampedIds: readonly string[] }>,
+): Promise<number> {
+  const p = await openProvider(config);
+  try {
+    let summary;
+    try {
+      summary = await rebuild(p);
+    } catch (err) {
+      // Nothing was written (one transaction): say which items and why.
+      if (!(err instanceof RefusedError)) throw err;
+      process.stderr.write(`oai-steward: rebuild-${what} refused, nothing changed:\n${err.message}\n`);
+      return 1;
+    }
+    process.stdout.write(
+      rest.includes('--json')
+        ? `${JSON.stringify(summary)}\n`
+        : `rebuilt the ${what} of ${summary.items} items; ${summary.restamped} changed and got a new datestamp\n` +
+            summary.restampedIds.map((id) => `  ${id}\n`).join('') +
+            (summary.restamped > summary.restampedIds.length ? `  … and ${summary.restamped - summary.restampedIds.length} more\n` : ''),
+    );
+    return 0;
+  } finally {
+    await p.close();
   }
 }
 

@@ -11,32 +11,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
-import { BUILT_IN_FORMATS } from '../lib/formats/registry';
+import { BUILT_IN_FORMATS, type FormatDeclaration } from '../lib/formats/registry';
 import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
+import { parseSetDefinitions, SetRuleError, type SetDefinitions } from '../lib/sets/rules';
 import { readIdentify, ShapeError } from './config-identify';
 import { elementErrors } from './xsd/schemas';
 
-/** A metadata format the repository offers, as the configuration declares it. */
-export interface FormatConfig {
-  /** The metadataPrefix. */
-  readonly prefix: string;
-  /**
-   * `builtin`: one of the crosswalks that ship with oai-steward
-   * ({@link BUILTIN_FORMATS}). `declared`: any other XML format, given as
-   * XML by the records themselves and validated against `xsd`.
-   */
-  readonly kind: 'builtin' | 'declared';
-  /** Declared formats: the metadataNamespace of ListMetadataFormats. */
-  readonly namespace?: string;
-  /** Declared formats: the published schema URL of ListMetadataFormats. */
-  readonly schema?: string;
-  /** Declared formats: a local XSD file (absolute path) the records are validated against, offline. */
-  readonly xsd?: string;
-  /** Declared formats: an XML catalog (absolute path) that maps the XSD's imports to local files. */
-  readonly catalog?: string;
-  /** Format options, e.g. `datacentreSymbol` for `oai_datacite`. */
-  readonly options: Readonly<Record<string, string>>;
-}
+/** A metadata format the repository offers, as the configuration declares it (lib/formats/registry.ts). */
+export type FormatConfig = FormatDeclaration;
 
 export interface Config {
   /** The configuration file read (absolute path), if any. */
@@ -105,6 +87,22 @@ export interface Config {
    * each checked against its published XSD when the configuration is read.
    */
   readonly identify: IdentifyDescriptions;
+  /**
+   * `sets` (file only): sets declared beside those the records name. A
+   * static set (`spec`, `name`), a set by rule (`spec`, `name`, `rule`: a
+   * predicate over the record fields, lib/sets/rules.ts) or a ready-made one
+   * (`preset: openaire | openaire_data | driver | open_access | ddc`).
+   * Membership of rule sets is computed at load; `oai-steward rebuild-sets`
+   * recomputes it after a rule changes. Default: none.
+   */
+  readonly sets: SetDefinitions;
+  /**
+   * OAI_DC_PROFILE / `oaiDcProfile`: `plain` (Dublin Core as the record gives
+   * it) or `openaire3` (DRIVER 2.0 / OpenAIRE Literature Guidelines 3.0:
+   * oai_dc also carries the info:eu-repo terms for type, access rights,
+   * embargo end and version, derived from the record fields). Default plain.
+   */
+  readonly oaiDcProfile: 'plain' | 'openaire3';
 }
 
 /** Thrown for a configuration value that cannot be used; the message names the variable, or the file, line and key. */
@@ -182,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     logLevel: str(get('logLevel'), 'info'),
     formats: file?.formats ?? defaultFormats(),
     identify: file?.identify ?? {},
+    sets: file?.sets ?? { all: [], computed: [] },
+    oaiDcProfile: str(get('oaiDcProfile'), 'plain', (v) => (v === 'plain' || v === 'openaire3' ? null : 'must be plain or openaire3')) as Config['oaiDcProfile'],
   };
   return Object.freeze(config);
 }
@@ -242,8 +242,10 @@ const KEYS = {
   seedDemo: { env: 'OAI_SEED_DEMO' },
   metrics: { env: 'OAI_METRICS' },
   logLevel: { env: 'LOG_LEVEL' },
+  oaiDcProfile: { env: 'OAI_DC_PROFILE' },
   formats: {},
   identify: {},
+  sets: {},
 } as const satisfies Record<string, KeySpec>;
 
 type KeyName = keyof typeof KEYS;
@@ -316,6 +318,7 @@ interface ConfigFile {
   readonly values: ReadonlyMap<KeyName, Raw>;
   readonly formats: FormatConfig[] | undefined;
   readonly identify: IdentifyDescriptions | undefined;
+  readonly sets: SetDefinitions | undefined;
 }
 
 /**
@@ -342,20 +345,47 @@ function readConfigFile(file: string): ConfigFile {
   const values = new Map<KeyName, Raw>();
   let formats: FormatConfig[] | undefined;
   let identify: IdentifyDescriptions | undefined;
-  if (doc.contents === null) return { path: file, values, formats, identify };
+  let sets: SetDefinitions | undefined;
+  if (doc.contents === null) return { path: file, values, formats, identify, sets };
   if (!isMap(doc.contents)) throw new ConfigError(`${at(doc.contents)}: the file must be a mapping of keys (e.g. "namespace: example.org")`);
   for (const pair of (doc.contents as YAMLMap).items) {
     const key = pairKey(pair);
     const where = at(pair.key as YamlNode);
     if (key === null) throw new ConfigError(`${where}: a key must be a plain string`);
     if (!Object.hasOwn(KEYS, key)) throw new ConfigError(`${where}: unknown key ${JSON.stringify(key)} (known: ${Object.keys(KEYS).join(', ')})`);
-    if (values.has(key as KeyName) || (key === 'formats' && formats !== undefined) || (key === 'identify' && identify !== undefined)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
+    if (values.has(key as KeyName) || (key === 'formats' && formats !== undefined) || (key === 'identify' && identify !== undefined) || (key === 'sets' && sets !== undefined)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
     const label = `${where}: ${key}`;
     if (key === 'formats') formats = readFormats(pair.value as YamlNode | null, label, base, at);
     else if (key === 'identify') identify = readIdentifySection(doc, pair, at);
+    else if (key === 'sets') sets = readSetsSection(doc, pair, at);
     else values.set(key as KeyName, { value: plain(pair.value as YamlNode | null, label), label, base });
   }
-  return { path: file, values, formats, identify };
+  return { path: file, values, formats, identify, sets };
+}
+
+/**
+ * The `sets` section: static sets, sets by rule and ready-made ones
+ * (lib/sets/rules.ts), with a refusal naming the line and the key of the
+ * value at fault: an unknown field or set, a cycle of sets.
+ */
+function readSetsSection(doc: YamlDocument, pair: Pair, at: (n: YamlNode | null | undefined) => string): SetDefinitions {
+  const node = pair.value as YamlNode | null;
+  try {
+    return parseSetDefinitions(node === null ? null : node.toJSON());
+  } catch (err) {
+    if (!(err instanceof SetRuleError)) throw err;
+    // The deepest node of the path the document has (an unknown key is a key, found through its mapping).
+    let where: YamlNode | null = node;
+    for (let n = err.path.length; n >= 0; n--) {
+      const found = doc.getIn(['sets', ...err.path.slice(0, n)], true) as YamlNode | undefined;
+      if (found !== undefined) {
+        where = found;
+        break;
+      }
+    }
+    const key = err.path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}.${p}`), 'sets');
+    throw new ConfigError(`${at(where)}: ${key}: ${err.message}`);
+  }
 }
 
 /**

@@ -63,6 +63,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
     formatChecks: createXsdChecks(formats),
     rightsInAbout: config.rightsInAbout,
     tombstonePrefixes: formats.all().map((f) => f.prefix),
+    setRules: config.sets,
     ...(options.clock && { clock: options.clock }),
   });
   const conversion = recordConversion(config, policy, formats);
@@ -99,6 +100,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
 export function recordConversion(config: Config, policy: IdPolicy, formats: FormatRegistry): RecordConversion {
   return {
     formats,
+    oaiDcProfile: config.oaiDcProfile,
     // Each record's POI as a dc:identifier, where harvesters look for links.
     ...(config.poiInDublinCore && { extraIdentifiers: (id: string) => [poiFromOaiIdentifier(policy.map(id).identifier)] }),
     // The crosswalks write the oai-identifier and POI wherever their format has a place for them.

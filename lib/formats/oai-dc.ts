@@ -5,6 +5,7 @@
  */
 import { escapeText, findNonXmlChar } from '../xml/chars';
 import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../xml/namespaces';
+import { parseFragment, textOf } from '../xml/tree';
 import type { MetadataFormat } from './registry';
 
 /** The fifteen Dublin Core element names, in DCMES order. */
@@ -49,3 +50,23 @@ export const oaiDc: MetadataFormat = {
   builtIn: true,
   fromDublinCore: dublinCoreToOaiDc,
 };
+
+/**
+ * The Dublin Core of a stored oai_dc record, read back: what rules over the
+ * record judge for items whose typed fields the store does not hold
+ * (records loaded as XML).
+ *
+ * @example dublinCoreOf('<oai_dc:dc …><dc:title>T</dc:title></oai_dc:dc>') // { title: ['T'] }
+ */
+export function dublinCoreOf(xml: string | null): DublinCore {
+  const root = xml ? parseFragment(xml) : null;
+  if (!root || root.ns !== OAI_DC_NS) return {};
+  const dc: Partial<Record<DcElement, string[]>> = {};
+  for (const child of root.children) {
+    if (child.kind !== 'element' || child.ns !== DC_NS) continue;
+    const name = child.local as DcElement;
+    (dc[name] ??= []).push(textOf(child));
+  }
+  return dc;
+}
+

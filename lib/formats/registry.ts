@@ -74,17 +74,27 @@ export function createFormatRegistry(formats: readonly MetadataFormat[] = [oaiDc
 
 /**
  * A metadata format as the repository configuration declares it
- * (server/config.ts `FormatConfig` has this shape): a built-in one by prefix
+ * (server/config.ts `FormatConfig`): a built-in one by prefix
  * with its options, or any other XML format with its namespace, published
  * schema URL and local XSD.
  */
 export interface FormatDeclaration {
+  /** The metadataPrefix. */
   readonly prefix: string;
+  /**
+   * `builtin`: one of {@link BUILT_IN_FORMATS}. `declared`: any other XML
+   * format, given as XML by the records themselves and validated against `xsd`.
+   */
   readonly kind: 'builtin' | 'declared';
+  /** Declared formats: the metadataNamespace of ListMetadataFormats. */
   readonly namespace?: string;
+  /** Declared formats: the published schema URL of ListMetadataFormats. */
   readonly schema?: string;
+  /** Declared formats: a local XSD file (absolute path) the records are validated against, offline. */
   readonly xsd?: string;
+  /** Declared formats: an XML catalog (absolute path) that maps the XSD's imports to local files. */
   readonly catalog?: string;
+  /** Format options, e.g. `datacentreSymbol` for `oai_datacite`. */
   readonly options: Readonly<Record<string, string>>;
 }
 

@@ -54,6 +54,8 @@ ul.tree,ul.tree ul{list-style:none;padding-inline-start:1.2rem;margin:.2rem 0}
 ul.tree{padding-inline-start:0}
 ul.tree li{margin:.3rem 0}
 ul.xml,ul.xml ul{padding-inline-start:1.2rem;margin:.1rem 0}
+/* Long URLs in file lists and in the outline of the richer formats (schemaLocation, file links) wrap rather than widen a phone's page. */
+ul.xml li,ul.files li,.format .meta{overflow-wrap:anywhere}
 .el{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:#6639ba}
 .pager{display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
 .pager .next{font-weight:600}

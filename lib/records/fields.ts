@@ -2,7 +2,7 @@
  * The typed record model: the fifteen Dublin Core fields of the record
  * format, plus the optional structured fields that the richer metadata
  * formats (OpenAIRE v4, DataCite kernel-4, MARCXML, MODS) need and Dublin
- * Core cannot carry. docs/record-fields.md documents every field.
+ * Core cannot carry. README.md ("Record fields") documents every field.
  *
  * `parseRecordFields` reads these fields from the JSON of one NDJSON record
  * and returns the model or every refusal, each naming the field path

@@ -21,6 +21,7 @@
  */
 import { deriveFormats } from '../formats/derive';
 import type { DublinCore } from '../formats/oai-dc';
+import { profileDublinCore, type OaiDcProfile } from '../formats/oai-dc-profile';
 import type { FormatRegistry } from '../formats/registry';
 import { parseUtcDatetime } from '../oai/dates';
 import { parseRecordFields, RECORD_FIELD_KEYS, type RecordFields } from './fields';
@@ -51,6 +52,12 @@ export interface RecordConversion {
    * Without it only oai_dc is made.
    */
   readonly itemIdentifiers?: (internalId: string) => ItemIdentifiers;
+  /**
+   * The oai_dc profile (`oaiDcProfile`): `openaire3` adds the info:eu-repo
+   * terms of OpenAIRE 3.0 derived from the record fields
+   * (lib/formats/oai-dc-profile.ts). Default `plain`.
+   */
+  readonly oaiDcProfile?: OaiDcProfile;
 }
 
 const KEYS = new Set<string>(['id', 'datestamp', 'sets', 'deleted', 'dc', 'metadata', 'about', ...RECORD_FIELD_KEYS]);
@@ -163,7 +170,7 @@ export function crosswalkItem(
   } catch {
     // The write path refuses the id itself, with the policy's reason.
   }
-  const dc: DublinCore = fields.dc;
+  const dc: DublinCore = profileDublinCore(fields, conv.oaiDcProfile ?? 'plain');
   const withExtra: DublinCore = extra.length === 0 ? dc : { ...dc, identifier: [...(dc.identifier ?? []), ...extra.filter((x) => !(dc.identifier ?? []).includes(x))] };
   const open = conv.formats.all().filter((f) => given[f.prefix] === undefined);
   const fromRecord = ids ? deriveFormats(open, fields, { oaiIdentifier: ids.oaiIdentifier, ...(ids.poi !== undefined && { poi: ids.poi }), options: {} }).metadata : {};

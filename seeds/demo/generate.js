@@ -7,13 +7,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 // mulberry32: tiny, seedable, good enough for test data.
-let seed = 20241227;
-function rand() {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+function mulberry32(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
+const rand = mulberry32(20241227);
 const int = (n) => Math.floor(rand() * n);
 const pick = (a) => a[int(a.length)];
 const some = (a, lo, hi) => {
@@ -165,13 +167,7 @@ tricky.dc.description = ['Contains <![CDATA[ ... ]]>, & < > " \' and an astral c
 // every earlier value (titles, datestamps, sets) as it was. One item in five
 // stays plain Dublin Core (oai_dc, marc21 and mods only); one in four of the
 // rest has no DOI (no datacite or oai_datacite).
-let seed2 = 20261123;
-function rand2() {
-  seed2 = (seed2 + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed2 ^ (seed2 >>> 15), 1 | seed2);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const rand2 = mulberry32(20261123);
 // ORCID iD check character: ISO 7064 MOD 11-2 over the first 15 digits.
 function orcid(n) {
   const digits = String(n).padStart(15, '0');

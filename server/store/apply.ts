@@ -262,3 +262,21 @@ async function storedContent(db: Knex, pks: readonly number[]): Promise<Map<numb
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
+
+/**
+ * Declares the sets of this list that are not declared yet, leaving the
+ * names of declared ones as they are (a name given with `--sets` wins over
+ * the configuration's): how sets by rule come into being as items join them.
+ *
+ * @example await declareMissingSets(trx, [{ spec: 'ddc:530', name: 'DDC 530' }]);
+ */
+export async function declareMissingSets(trx: Knex, sets: readonly SetInput[]): Promise<void> {
+  if (sets.length === 0) return;
+  const existing = new Set<string>();
+  for (const part of chunk(sets.map((s) => s.spec), MAX_IN_LIST)) {
+    const rows = await statementRunner(trx)<{ spec: string }>(`SELECT spec FROM sets WHERE ${inListSql(trx, 'spec', 'text')}`, [inListParam(trx, part)]);
+    for (const r of rows) existing.add(r.spec);
+  }
+  const missing = sets.filter((s) => !existing.has(s.spec));
+  if (missing.length > 0) await applySets(trx, missing);
+}

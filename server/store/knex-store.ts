@@ -8,6 +8,7 @@
  * - ./apply.ts    writing a plan, tombstones, set declarations;
  * - ./stats.ts    statistics;
  * - ./record-fields.ts  the record fields kept with each item;
+ * - ./scan.ts     every item a page at a time, with all its formats (check, rebuild-sets);
  * - ./settings.ts and ./counters.ts: the token secret and PDI serials, used by
  *   the server's wiring rather than by the protocol.
  *
@@ -21,6 +22,7 @@ import {
   type ItemInput,
   type MembershipChange,
   type Refusal,
+  type ScannedItem,
   type SeenIds,
   type SetInput,
   type Store,
@@ -35,9 +37,12 @@ import type { RecordFields } from '../../lib/records/fields';
 import { recordFieldsOf, storedRecordFieldsPage } from './record-fields';
 import type { IdPolicyLike, SchemeCheck } from '../../lib/records/governance';
 import { createSeenIds } from '../db/seen-ids';
-import { applyDelete, applyMemberships, applySets, applyWrite } from './apply';
+import { dublinCoreOf } from '../../lib/formats/oai-dc';
+import { setDeclarations, setsWithRules, type SetDefinitions } from '../../lib/sets/rules';
+import { applyDelete, applyMemberships, applySets, applyWrite, declareMissingSets } from './apply';
 import { planWrite, type Plan } from './plan';
 import { KnexReadStore } from './read';
+import { scanItems } from './scan';
 import { storeStats } from './stats';
 
 /** How a KnexStore is made. */
@@ -66,9 +71,29 @@ export interface KnexStoreOptions {
   readonly schemes?: readonly SchemeCheck[];
   /** Add a rights about container to records whose metadata states a licence (lib/records/about.ts `withRightsAbout`). Default false. */
   readonly rightsInAbout?: boolean;
+  /**
+   * The sets of the configuration (server/config.ts `sets`): every live item
+   * written is put into the rule sets it satisfies (and taken out of those it
+   * no longer does) before the gate, so rule sets are written, stamped and
+   * left like the sets records name; the sets are declared as items join
+   * them. Default: none.
+   */
+  readonly setRules?: SetDefinitions;
+}
+
+/** Thrown inside a transaction to roll it back after a check. */
+class CheckOnly extends Error {
+  constructor(readonly refusals: readonly Refusal[]) {
+    super('check only');
+  }
 }
 
 const systemClock = (): number => Math.floor(Date.now() / 1000);
+
+/** What set rules judge of an item: its record fields, or for an item loaded as XML the Dublin Core of its oai_dc. */
+function fieldsOf(item: ItemInput): RecordFields {
+  return item.fields ?? { dc: dublinCoreOf(item.metadata.oai_dc ?? null) };
+}
 
 /**
  * lib/store.ts's Store over knex.
@@ -110,6 +135,10 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
     return storeStats(this.knex);
   }
 
+  scanItems(afterPk: number, limit: number): Promise<readonly ScannedItem[]> {
+    return scanItems(this.knex, afterPk, limit);
+  }
+
   recordFields(internalIds: readonly string[]): Promise<ReadonlyMap<string, RecordFields>> {
     return recordFieldsOf(this.knex, internalIds);
   }
@@ -123,13 +152,23 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
   }
 
   async checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]> {
-    return (await this.plan(this.knex, items)).refusals;
+    if (!this.options.setRules || this.options.setRules.all.length === 0) return (await this.plan(this.knex, items)).refusals;
+    // The sets a rule would declare are declared for the check, then rolled back with it.
+    try {
+      await this.knex.transaction(async (trx) => {
+        throw new CheckOnly((await this.plan(trx, await this.withSetRules(trx, items))).refusals);
+      });
+    } catch (err) {
+      if (err instanceof CheckOnly) return err.refusals;
+      throw err;
+    }
+    return [];
   }
 
   async writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]> {
     if (items.length === 0) return [];
     return this.knex.transaction(async (trx) => {
-      const { refusals, planned } = await this.plan(trx, items);
+      const { refusals, planned } = await this.plan(trx, await this.withSetRules(trx, items));
       if (refusals.length > 0) throw new RefusedError(refusals);
       await applyWrite(trx, planned, this.clock());
       return planned.map((p) => ({ internalId: p.input.internalId, identifier: p.identifier, outcome: p.outcome }));
@@ -144,6 +183,19 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
     if (changes.length === 0) return [];
     return this.knex.transaction((trx) => applyMemberships(trx, changes, this.clock()));
+  }
+
+  /**
+   * The items with the configured set rules applied to each live one (its
+   * sets: those it names, plus the rule sets its fields satisfy), after
+   * declaring the sets they join. A tombstone keeps its sets.
+   */
+  private async withSetRules(trx: Knex, items: readonly ItemInput[]): Promise<readonly ItemInput[]> {
+    const defs = this.options.setRules;
+    if (!defs || defs.all.length === 0) return items;
+    const out = items.map((item) => (item.deleted ? item : { ...item, sets: setsWithRules(defs, fieldsOf(item), item.sets ?? []) }));
+    await declareMissingSets(trx, setDeclarations(defs, out.flatMap((i) => i.sets ?? [])));
+    return out;
   }
 
   private plan(db: Knex, items: readonly ItemInput[]): Promise<Plan> {

@@ -10,6 +10,7 @@ import type { AboutInput, StoredRecordFields } from '../../lib/store';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { directSets } from './read';
+import { storedMetadata } from './scan';
 
 /**
  * The stored record fields of these internal ids; ids without (unknown, tombstones, XML-only items) are absent.
@@ -44,21 +45,7 @@ export async function storedRecordFieldsPage(db: Knex, afterPk: number, limit: n
   );
   const pks = rows.map((r) => toInt(r.pk));
   const sets = await directSets(db, pks);
-  const metadata = new Map<number, Record<string, string>>();
-  for (const part of chunk(pks, MAX_IN_LIST)) {
-    if (part.length === 0) continue;
-    const recs = await run<{ item_pk: unknown; prefix: string; xml: string | null }>(
-      `SELECT item_pk, prefix, xml FROM records WHERE ${inListSql(db, 'item_pk')}`,
-      [inListParam(db, part)],
-    );
-    for (const r of recs) {
-      if (r.xml === null) continue;
-      const pk = toInt(r.item_pk);
-      const m = metadata.get(pk) ?? {};
-      m[r.prefix] = r.xml;
-      metadata.set(pk, m);
-    }
-  }
+  const stored = await storedMetadata(db, pks);
   const about = await storedAbout(db, pks);
   return rows.map((r, k) => {
     const pk = pks[k] as number;
@@ -70,7 +57,7 @@ export async function storedRecordFieldsPage(db: Knex, afterPk: number, limit: n
       sets: sets.get(pk) ?? [],
       fields: JSON.parse(r.fields) as RecordFields,
       derived: JSON.parse(r.derived) as string[],
-      metadata: metadata.get(pk) ?? {},
+      metadata: Object.fromEntries(Object.entries(stored.get(pk) ?? {}).filter((e): e is [string, string] => e[1] !== null)),
     };
   });
 }

@@ -25,6 +25,7 @@ import { openProvider, poiResolver, seedIfEmpty } from '../../server/provider';
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
 import type { Store } from '../../lib/store';
+import type { RecordConversion } from '../../lib/records/json-record';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { ProviderContext } from '../../lib/oai';
 import { freePort } from '../../harness/free-port';
@@ -42,6 +43,8 @@ export interface TestProvider {
   readonly knex: Knex;
   readonly store: Store;
   readonly ctx: ProviderContext;
+  /** How records of the project's format become items here (the configured formats' crosswalks). */
+  readonly conversion: RecordConversion;
   /** The clock the app answers with (seconds); tests may move it. */
   now: number;
   /** The clock the store stamps writes with (seconds); tests may move it. */
@@ -139,6 +142,7 @@ export async function openTestProvider(kind: DatabaseKind, options: TestProvider
     knex: p.knex,
     store: p.store,
     ctx,
+    conversion: p.conversion,
     get now() {
       return clocks.now;
     },

@@ -6,18 +6,14 @@
  * loads, validates against its own XSD and is served.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createIdPolicy } from '../../lib/ids/policy';
 import { toRequestArgument } from '../../lib/ids/oai-identifier';
-import { loadConfig } from '../../server/config';
-import { openProvider, providerApp, type Provider } from '../../server/provider';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { checkOai, errorCodes, request, texts } from '../helpers/server';
 import { xsdErrorsDeclared } from '../helpers/xsd';
-import { cli, forEachCliDatabase, ROOT, type CliDb } from './helpers';
+import { cli, forEachCliDatabase, ROOT, serving } from './helpers';
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'formats');
 const DECLARED = path.join(FIXTURES, 'declared');
@@ -38,19 +34,6 @@ const SAMPLES: [id: string, prefix: string, xml: () => string][] = [
     .sort()
     .map((f): [string, string, () => string] => [f.replace(/\.xml$/, ''), 'datacite', () => sample('datacite', f)]),
 ];
-
-/** Opens the store the CLI wrote, serves it on a random port, runs `fn`, and closes both. */
-async function serving<T>(db: CliDb, env: NodeJS.ProcessEnv, fn: (port: number) => Promise<T>): Promise<T> {
-  const p: Provider = await openProvider(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_SEED_DEMO: 'false', ...env }));
-  const server = http.createServer(await providerApp(p));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await fn((server.address() as AddressInfo).port);
-  } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await p.close();
-  }
-}
 
 /** The metadata element of a GetRecord answer, exactly as sent. */
 function metadataOf(xml: string): string {

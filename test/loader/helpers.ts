@@ -3,10 +3,14 @@
  * (test/helpers/db.ts), for the loader's tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { forEachThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
+import { loadConfig } from '../../server/config';
+import { openProvider, providerApp } from '../../server/provider';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -78,5 +82,24 @@ export function summaryOf(run: CliRun): { records: number; inserted: number; upd
     return JSON.parse(line) as ReturnType<typeof summaryOf>;
   } catch {
     throw new Error(`no JSON summary (exit ${String(run.code)}):\n${run.stdout}\n${run.stderr}`);
+  }
+}
+
+/**
+ * Opens the store the CLI wrote (with `env` added to the configuration, e.g.
+ * `OAI_CONFIG`), serves it on a random port the way production builds the
+ * app, runs `fn`, and closes both.
+ *
+ * @example await serving(db(), { OAI_CONFIG: file }, async (port) => oaiGet(port, 'verb=ListSets'));
+ */
+export async function serving<T>(db: CliDb, env: NodeJS.ProcessEnv, fn: (port: number) => Promise<T>): Promise<T> {
+  const p = await openProvider(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_SEED_DEMO: 'false', ...env }));
+  const server = http.createServer(await providerApp(p));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await fn((server.address() as AddressInfo).port);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await p.close();
   }
 }

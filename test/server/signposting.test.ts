@@ -9,14 +9,11 @@
 import { expect } from 'chai';
 import { forEachProvider, request, BASE_URL } from '../helpers/server';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
-import { createFormatRegistry } from '../../lib/formats/registry';
-import { oaiDc, dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
+import { jsonToItem } from '../../lib/records/json-record';
 import { poiFromOaiIdentifier } from '../../lib/ids/poi';
 import { getRecordUrl } from '../../lib/oai-url';
 
 const OAIRE_NS = 'http://namespace.openaire.eu/schema/oaire/';
-/** OpenAIRE Guidelines v4 as a test format: it is where records name their files (oaire:file). */
-const openaire = { prefix: 'oai_openaire', schema: 'https://www.openaire.eu/schema/repo-lit/4.0/openaire.xsd', namespace: OAIRE_NS };
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 interface Link {
@@ -54,22 +51,29 @@ function checkProfile(links: Link[]): void {
 }
 
 describe('FAIR Signposting', () => {
-  forEachProvider({ formats: createFormatRegistry([oaiDc, openaire]) }, (provider) => {
+  forEachProvider({}, (provider) => {
     before(async () => {
-      await provider().store.writeItems([
-        { internalId: 'no-doi', metadata: { oai_dc: dublinCoreToOaiDc({ title: ['Without a DOI'], identifier: ['https://repo.example.org/items/no-doi'], rights: ['All rights reserved'] }) } },
+      // Written from the record format, so oai_openaire (where records name their files: oaire:file) is the real crosswalk's.
+      const records = [
+        { id: 'no-doi', dc: { title: ['Without a DOI'], identifier: ['https://repo.example.org/items/no-doi'], rights: ['All rights reserved'] } },
         {
-          internalId: 'with-files',
-          metadata: {
-            oai_dc: dublinCoreToOaiDc({ title: ['With files'], type: ['Software'], identifier: ['doi:10.5555/FILES.1'] }),
-            oai_openaire:
-              `<resource xmlns="${OAIRE_NS}" xmlns:oaire="${OAIRE_NS}">` +
-              '<oaire:file mimeType="application/pdf" objectType="fulltext">https://repo.example.org/files/paper.pdf</oaire:file>' +
-              '<oaire:file objectType="dataset">https://repo.example.org/files/data.bin</oaire:file></resource>',
-          },
+          id: 'with-files',
+          dc: { title: ['With files'], type: ['Software'], identifier: ['doi:10.5555/FILES.1'] },
+          identifiers: [{ type: 'DOI', value: '10.5555/FILES.1' }],
+          resourceType: { coar: 'http://purl.org/coar/resource_type/c_5ce6' },
+          accessRights: 'open',
+          files: [
+            { url: 'https://repo.example.org/files/paper.pdf', mediaType: 'application/pdf', access: 'open' },
+            { url: 'https://repo.example.org/files/data.bin', access: 'open' },
+          ],
         },
-        { internalId: 'gone', metadata: { oai_dc: dublinCoreToOaiDc({ title: ['Soon deleted'], identifier: ['https://doi.org/10.5555/gone'] }) } },
-      ]);
+        { id: 'gone', dc: { title: ['Soon deleted'], identifier: ['https://doi.org/10.5555/gone'] } },
+      ];
+      await provider().store.writeItems(records.map((r) => {
+        const out = jsonToItem(r, provider().conversion, 'signposting test');
+        if (!('item' in out)) throw new Error(JSON.stringify(out.refusals));
+        return out.item;
+      }));
       await provider().store.deleteItems(['gone']);
     });
 
@@ -80,12 +84,16 @@ describe('FAIR Signposting', () => {
       const links = parseLinks(a.headers.link);
       checkProfile(links);
       expect(rel(links, 'cite-as')[0]?.href).to.equal('https://doi.org/10.5555/demo.2024.0001');
-      expect(rel(links, 'describedby')).to.deep.equal([
-        { href: getRecordUrl(BASE_URL, oaiId('data-2024-0001'), 'oai_dc'), params: { rel: 'describedby', type: 'application/xml', profile: 'http://www.openarchives.org/OAI/2.0/oai_dc/' } },
-      ]);
+      const formats = (await provider().store.getHeader(oaiId('data-2024-0001')))?.formats ?? [];
+      expect(formats).to.include.members(['oai_dc', 'oai_openaire', 'datacite']);
+      // One describedby per format the item has, in the order ListMetadataFormats lists them.
+      const ordered = provider().ctx.formats.all().filter((f) => formats.includes(f.prefix));
+      expect(rel(links, 'describedby')).to.deep.equal(
+        ordered.map((f) => ({ href: getRecordUrl(BASE_URL, oaiId('data-2024-0001'), f.prefix), params: { rel: 'describedby', type: 'application/xml', profile: f.namespace } })),
+      );
       expect(rel(links, 'type').map((l) => l.href)).to.deep.equal(['https://schema.org/AboutPage', 'https://schema.org/Dataset']);
       expect(rel(links, 'license').map((l) => l.href)).to.deep.equal(['https://creativecommons.org/publicdomain/zero/1.0/']);
-      expect(rel(links, 'item')).to.deep.equal([]);
+      expect(rel(links, 'item')).to.deep.equal([{ href: 'https://repo.example.org/files/data-2024-0001/main', params: { rel: 'item', type: 'text/csv' } }]);
     });
 
     it('cites an item without a DOI by its POI, typed CreativeWork, without a licence that is not a URL', async () => {
@@ -104,7 +112,7 @@ describe('FAIR Signposting', () => {
         { href: 'https://repo.example.org/files/paper.pdf', params: { rel: 'item', type: 'application/pdf' } },
         { href: 'https://repo.example.org/files/data.bin', params: { rel: 'item', type: 'application/octet-stream' } },
       ]);
-      expect(rel(links, 'describedby').map((l) => l.params.profile)).to.deep.equal(['http://www.openarchives.org/OAI/2.0/oai_dc/', OAIRE_NS]);
+      expect(rel(links, 'describedby').map((l) => l.params.profile).slice(0, 2)).to.deep.equal(['http://www.openarchives.org/OAI/2.0/oai_dc/', OAIRE_NS]);
       expect(rel(links, 'type').map((l) => l.href)).to.include('https://schema.org/SoftwareSourceCode');
     });
 

@@ -1,0 +1,362 @@
+/**
+ * Readiness rules: what each aggregator's guideline asks of every record,
+ * written as pure functions over one item (its typed record fields, its
+ * header facts and its stored metadata per format). `oai-steward check
+ * --profile NAME` runs a profile's rules over the store and reports, rule by
+ * rule, how many records satisfy it and examples of those that do not.
+ *
+ * Each rule names the guideline section it comes from. Requirement levels
+ * are the guidelines' own: M (mandatory) and MA (mandatory when applicable,
+ * checked only on the items it applies to) are `mandatory`; R (recommended)
+ * is `recommended`. A failing mandatory rule makes the check fail.
+ *
+ * Pure: no I/O, no clock.
+ */
+import type { DcElement } from '../formats/oai-dc';
+import { DC_NS } from '../xml/namespaces';
+import { EU_REPO_TYPES } from '../formats/oai-dc-profile';
+import type { RecordFields } from '../records/fields';
+import { withAncestors } from '../records/rules';
+import { accessRightOf, computedSets, hasDoi, isFunded, parseSetDefinitions, PRESETS, type SetDefinitions } from '../sets/rules';
+import { isHttpUrl } from '../signposting/facts';
+import { findAll, parseFragment, textOf, type XmlElement } from '../xml/tree';
+
+export { dublinCoreOf } from '../formats/oai-dc';
+
+/** What the rules see of one item. */
+export interface CheckItem {
+  readonly internalId: string;
+  readonly identifier: string;
+  /** Seconds since the epoch. */
+  readonly datestamp: number;
+  readonly deleted: boolean;
+  /** The sets the item is in directly. */
+  readonly sets: readonly string[];
+  /** The typed record: as stored, or read back from the item's oai_dc when the store holds no fields for it. */
+  readonly fields: RecordFields;
+  /** metadataPrefix → stored metadata (null for a tombstone). */
+  readonly metadata: ReadonlyMap<string, string | null>;
+}
+
+/** Why an item fails a rule: the field at fault and the reason. */
+export interface Finding {
+  readonly field: string;
+  readonly reason: string;
+}
+
+export type Level = 'mandatory' | 'recommended';
+
+/** One rule of a profile. */
+export interface ProfileRule {
+  /** Short, stable name (for --json and tests). */
+  readonly id: string;
+  /** The guideline section, as a reader finds it. */
+  readonly source: string;
+  readonly level: Level;
+  /** Whether the rule concerns the item (MA rules, rules on live items); a rule that does not apply is not counted. */
+  readonly applies: (item: CheckItem) => boolean;
+  /** Null when the item satisfies the rule. */
+  readonly check: (item: CheckItem) => Finding | null;
+}
+
+/** A profile: the guideline and its rules. */
+export interface Profile {
+  readonly name: ProfileName;
+  readonly title: string;
+  readonly rules: readonly ProfileRule[];
+}
+
+export const PROFILE_NAMES = ['openaire4', 'openaire3', 'driver', 'base', 'dini'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+// ------------------------------------------------------------------ what an item holds
+
+const oaiDcCache = new WeakMap<CheckItem, XmlElement | null>();
+
+/** The item's stored oai_dc, parsed (once per item). */
+function oaiDc(item: CheckItem): XmlElement | null {
+  if (!oaiDcCache.has(item)) {
+    const xml = item.metadata.get('oai_dc');
+    oaiDcCache.set(item, xml ? parseFragment(xml) : null);
+  }
+  return oaiDcCache.get(item) ?? null;
+}
+
+/** The values of one element of the item's stored oai_dc: what harvesters of oai_dc actually receive. */
+function served(item: CheckItem, element: DcElement): string[] {
+  const root = oaiDc(item);
+  return root ? findAll(root, DC_NS, element).map(textOf).map((v) => v.trim()).filter((v) => v !== '') : [];
+}
+
+const live = (i: CheckItem): boolean => !i.deleted;
+const nonBlank = (values: readonly string[] | undefined): string[] => (values ?? []).filter((v) => v.trim() !== '');
+const missing = (field: string, what: string): Finding => ({ field, reason: `missing: ${what}` });
+
+/** The sets an item is in, ancestors included. */
+function inSets(item: CheckItem): Set<string> {
+  return new Set(item.sets.flatMap(withAncestors));
+}
+
+const PRESET_SETS: SetDefinitions = parseSetDefinitions(Object.keys(PRESETS).map((preset) => ({ preset })));
+const presetMember = new WeakMap<CheckItem, string[]>();
+/** The ready-made sets the item's fields qualify it for (lib/sets/rules.ts). */
+function qualifiesFor(item: CheckItem): string[] {
+  let s = presetMember.get(item);
+  if (!s) {
+    s = computedSets(PRESET_SETS, item.fields, []);
+    presetMember.set(item, s);
+  }
+  return s;
+}
+
+/** A rule about one set: items that qualify for it are in it, and items in it qualify. */
+function setRules(spec: string, source: string, level: Level, what: string): ProfileRule[] {
+  return [
+    {
+      id: `set-${spec}-complete`,
+      source,
+      level,
+      applies: (i) => live(i) && qualifiesFor(i).includes(spec),
+      check: (i) => (inSets(i).has(spec) ? null : { field: 'sets', reason: `${what}, but not in set ${spec}` }),
+    },
+    {
+      id: `set-${spec}-content`,
+      source,
+      level,
+      applies: (i) => live(i) && inSets(i).has(spec),
+      check: (i) => (qualifiesFor(i).includes(spec) ? null : { field: 'sets', reason: `in set ${spec}, but its fields do not say ${what}` }),
+    },
+  ];
+}
+
+/** A live item's record must carry a value: the typed field or its Dublin Core counterpart. */
+function present(id: string, source: string, level: Level, field: string, has: (i: CheckItem) => boolean, what: string, applies: (i: CheckItem) => boolean = live): ProfileRule {
+  return { id, source, level, applies, check: (i) => (has(i) ? null : missing(field, what)) };
+}
+
+/** The format must be offered for every live item. */
+function offers(prefix: string, source: string, level: Level): ProfileRule {
+  return {
+    id: `format-${prefix}`,
+    source,
+    level,
+    applies: live,
+    check: (i) => (typeof i.metadata.get(prefix) === 'string' ? null : { field: `metadata.${prefix}`, reason: `the item is not disseminated as ${prefix}` }),
+  };
+}
+
+const hasTitle = (i: CheckItem): boolean => nonBlank(i.fields.dc.title).length > 0;
+const hasCreator = (i: CheckItem): boolean => (i.fields.creators ?? []).length > 0 || nonBlank(i.fields.dc.creator).length > 0;
+const hasDate = (i: CheckItem): boolean => i.fields.dates?.issued !== undefined || i.fields.publicationYear !== undefined || nonBlank(i.fields.dc.date).length > 0;
+const hasLanguage = (i: CheckItem): boolean => i.fields.language !== undefined || nonBlank(i.fields.dc.language).length > 0;
+const hasLicence = (i: CheckItem): boolean => i.fields.license !== undefined || nonBlank(i.fields.dc.rights).some(isHttpUrl);
+const isEmbargoed = (i: CheckItem): boolean => live(i) && accessRightOf(i.fields) === 'embargoed';
+const isOpen = (i: CheckItem): boolean => live(i) && accessRightOf(i.fields) === 'open';
+const isFundedItem = (i: CheckItem): boolean => live(i) && isFunded(i.fields);
+
+/** A dc:identifier that resolves: an http(s) URL, or a DOI (OpenAIRE, DRIVER and BASE ask for a link to the full text or landing page). */
+function hasLink(i: CheckItem): boolean {
+  return served(i, 'identifier').some((v) => isHttpUrl(v)) || (hasDoi(i.fields) && served(i, 'identifier').length > 0);
+}
+
+const EU_REPO = 'info:eu-repo/semantics/';
+const servedStartsWith = (element: DcElement, prefix: string) => (i: CheckItem): boolean => served(i, element).some((v) => v.startsWith(prefix));
+
+// ------------------------------------------------------------------ the profiles
+
+const OA4 = 'OpenAIRE Guidelines for Literature Repository Managers v4';
+const OA3 = 'OpenAIRE Guidelines for Literature Repository Managers 3.0';
+const DRIVER = 'DRIVER Guidelines 2.0';
+const BASE = 'BASE, Golden Rules for Repository Managers';
+const DINI = 'DINI-Zertifikat für Open-Access-Publikationsdienste 2016 (DINI Schriften 3, version 5.0)';
+
+const openaire4: Profile = {
+  name: 'openaire4',
+  title: OA4,
+  rules: [
+    offers('oai_openaire', `${OA4}, "Use of OAI-PMH", Metadata Format (metadataPrefix oai_openaire)`, 'mandatory'),
+    present('title', `${OA4}, Title (M)`, 'mandatory', 'dc.title', hasTitle, 'a title'),
+    present('creator', `${OA4}, Creator (M)`, 'mandatory', 'creators', hasCreator, 'a creator'),
+    present('resource-type', `${OA4}, Resource Type (M): COAR Resource Type Vocabulary`, 'mandatory', 'resourceType.coar', (i) => i.fields.resourceType?.coar !== undefined, 'a COAR resource type'),
+    present('access-rights', `${OA4}, Access Rights (M): COAR Access Right Vocabulary`, 'mandatory', 'accessRights', (i) => accessRightOf(i.fields) !== undefined, 'an access right'),
+    present('publication-date', `${OA4}, Publication Date (M)`, 'mandatory', 'dates.issued', hasDate, 'a publication date'),
+    present('resource-identifier', `${OA4}, Resource Identifier (M)`, 'mandatory', 'identifiers', (i) => (i.fields.identifiers ?? []).length > 0 || hasLink(i), 'an identifier of the resource (DOI, Handle, URN or URL)'),
+    present('embargo-end', `${OA4}, Embargo Period Date (MA)`, 'mandatory', 'dates.embargoEnd', (i) => i.fields.dates?.embargoEnd !== undefined, 'the embargo end date of an embargoed item', isEmbargoed),
+    present('file-location', `${OA4}, File Location (MA)`, 'mandatory', 'files', (i) => (i.fields.files ?? []).length > 0, 'the location of the file of an open access item', isOpen),
+    present('language', `${OA4}, Language (MA)`, 'recommended', 'language', hasLanguage, 'a language'),
+    present('publisher', `${OA4}, Publisher (MA)`, 'recommended', 'publisher', (i) => i.fields.publisher !== undefined || nonBlank(i.fields.dc.publisher).length > 0, 'a publisher'),
+    present('license', `${OA4}, License Condition (R)`, 'recommended', 'license', hasLicence, 'a licence URI'),
+  ],
+};
+
+const openaire3: Profile = {
+  name: 'openaire3',
+  title: OA3,
+  rules: [
+    ...setRules('openaire', `${OA3}, "Use of OAI-PMH", OpenAIRE OAI Set and Set content`, 'mandatory', 'it is an open access publication or the outcome of a funded project'),
+    present('title', `${OA3}, Title (M)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title in oai_dc'),
+    present('creator', `${OA3}, Creator (M)`, 'mandatory', 'dc.creator', (i) => served(i, 'creator').length > 0, 'dc:creator in oai_dc'),
+    present('publication-type', `${OA3}, Publication Type (M): info:eu-repo-publication-type-terms`, 'mandatory', 'dc.type',
+      (i) => served(i, 'type').some((v) => v.startsWith(EU_REPO) && (EU_REPO_TYPES as readonly string[]).includes(v.slice(EU_REPO.length))),
+      'an info:eu-repo/semantics publication type in dc:type (oaiDcProfile: openaire3 derives it)'),
+    present('access-level', `${OA3}, Access Level (M): info:eu-repo-Access-Terms`, 'mandatory', 'dc.rights',
+      (i) => served(i, 'rights').some((v) => /^info:eu-repo\/semantics\/(open|embargoed|restricted|closed)Access$/.test(v)),
+      'an info:eu-repo access term in dc:rights (oaiDcProfile: openaire3 derives it from accessRights)'),
+    present('embargo-end', `${OA3}, Embargo End Date (MA)`, 'mandatory', 'dc.date', servedStartsWith('date', 'info:eu-repo/date/embargoEnd/'), 'info:eu-repo/date/embargoEnd/YYYY-MM-DD in dc:date of an embargoed item', isEmbargoed),
+    present('project-identifier', `${OA3}, Project Identifier (MA)`, 'mandatory', 'dc.relation', servedStartsWith('relation', 'info:eu-repo/grantAgreement/'), 'an info:eu-repo/grantAgreement/… dc:relation of a funded item', isFundedItem),
+    present('publication-date', `${OA3}, Publication Date (M)`, 'mandatory', 'dc.date', (i) => served(i, 'date').some((v) => /^\d{4}(-\d{2}(-\d{2})?)?$/.test(v)), 'an ISO 8601 dc:date'),
+    present('language', `${OA3}, Language (R)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
+    present('publication-version', `${OA3}, Publication Version (R)`, 'recommended', 'dc.type',
+      (i) => served(i, 'type').some((v) => /^info:eu-repo\/semantics\/(draft|submittedVersion|acceptedVersion|publishedVersion|updatedVersion)$/.test(v)), 'an info:eu-repo version term in dc:type'),
+    present('license', `${OA3}, License Condition (R)`, 'recommended', 'dc.rights', (i) => served(i, 'rights').some(isHttpUrl), 'a licence URL in dc:rights'),
+  ],
+};
+
+const driver: Profile = {
+  name: 'driver',
+  title: DRIVER,
+  rules: [
+    ...setRules('driver', `${DRIVER}, "DRIVER Set naming" and "DRIVER Set Content definitions"`, 'mandatory', 'it is open access full text'),
+    present('title', `${DRIVER}, Use of OAI_DC, Title (M)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title'),
+    present('creator', `${DRIVER}, Use of OAI_DC, Creator (M)`, 'mandatory', 'dc.creator', (i) => served(i, 'creator').length > 0, 'dc:creator'),
+    present('date', `${DRIVER}, Use of OAI_DC, Date (M): ISO 8601`, 'mandatory', 'dc.date', (i) => served(i, 'date').some((v) => /^\d{4}(-\d{2}(-\d{2})?)?$/.test(v)), 'an ISO 8601 dc:date'),
+    present('type', `${DRIVER}, Use of OAI_DC, Type (M): info:eu-repo/semantics`, 'mandatory', 'dc.type', servedStartsWith('type', EU_REPO), 'an info:eu-repo/semantics dc:type'),
+    present('identifier', `${DRIVER}, Use of OAI_DC, Identifier (M): a URI linking to a persistent identifier, the full text or the start page`, 'mandatory', 'dc.identifier', hasLink, 'a dc:identifier that links to the resource'),
+    present('format', `${DRIVER}, Use of OAI_DC, Format (R): IANA media types`, 'recommended', 'dc.format', (i) => served(i, 'format').some((v) => /^[a-z]+\/[^\s]+$/i.test(v)), 'a media type in dc:format'),
+    present('language', `${DRIVER}, Use of OAI_DC, Language (R)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
+  ],
+};
+
+const base: Profile = {
+  name: 'base',
+  title: BASE,
+  rules: [
+    offers('oai_dc', `${BASE}: metadata in Dublin Core (oai_dc)`, 'mandatory'),
+    present('identifier-link', `${BASE}: dc:identifier links to the full text or the landing page`, 'mandatory', 'dc.identifier', hasLink, 'a dc:identifier link to the full text or landing page'),
+    present('title', `${BASE}: descriptive metadata (dc:title)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title'),
+    present('type', `${BASE}: document type (dc:type)`, 'recommended', 'dc.type', (i) => served(i, 'type').length > 0, 'dc:type'),
+    present('rights', `${BASE}: access and licence (dc:rights)`, 'recommended', 'dc.rights', (i) => served(i, 'rights').length > 0, 'dc:rights'),
+    present('language', `${BASE}: language (dc:language)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
+    present('date', `${BASE}: date (dc:date)`, 'recommended', 'dc.date', (i) => served(i, 'date').length > 0, 'dc:date'),
+  ],
+};
+
+const dini: Profile = {
+  name: 'dini',
+  title: DINI,
+  rules: [
+    ...setRules('open_access', `${DINI}, Anhang A.2.1 "Set für Open-Access-Dokumente"`, 'mandatory', 'it is open access'),
+    {
+      id: 'set-ddc',
+      source: `${DINI}, Anhang A.2.2 "Sets für DDC-Gruppen"`,
+      level: 'mandatory',
+      applies: (i) => live(i) && qualifiesFor(i).some((s) => s.startsWith('ddc:')),
+      check: (i) => {
+        const want = qualifiesFor(i).filter((s) => s.startsWith('ddc:'));
+        const lacking = want.filter((s) => !inSets(i).has(s));
+        return lacking.length === 0 ? null : { field: 'sets', reason: `has dc:subject ${lacking.join(', ')}, but is not in ${lacking.length === 1 ? 'that set' : 'those sets'}` };
+      },
+    },
+    present('title', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:title)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title'),
+    present('identifier', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:identifier)`, 'mandatory', 'dc.identifier', hasLink, 'a dc:identifier that resolves'),
+    present('creator', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:creator)`, 'recommended', 'dc.creator', (i) => served(i, 'creator').length > 0, 'dc:creator'),
+    present('type', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:type)`, 'recommended', 'dc.type', (i) => served(i, 'type').length > 0, 'dc:type'),
+    present('date', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:date)`, 'recommended', 'dc.date', (i) => served(i, 'date').length > 0, 'dc:date'),
+    present('language', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:language)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
+  ],
+};
+
+/** Every profile by name. */
+export const PROFILES: Readonly<Record<ProfileName, Profile>> = { openaire4, openaire3, driver, base, dini };
+
+// ------------------------------------------------------------------ tallying
+
+/** One rule's result over the records checked. */
+export interface RuleResult {
+  readonly id: string;
+  readonly source: string;
+  readonly level: Level;
+  /** Items the rule applies to. */
+  checked: number;
+  /** Of those, items that satisfy it. */
+  satisfied: number;
+  /** Up to `examples` items that do not: identifier, field, reason. */
+  readonly failures: { identifier: string; field: string; reason: string }[];
+}
+
+/** A profile's report: every rule, and whether a mandatory one failed. */
+export interface CheckReport {
+  readonly profile: ProfileName;
+  readonly title: string;
+  items: number;
+  readonly rules: RuleResult[];
+  /** True when no mandatory rule failed. */
+  passed: boolean;
+}
+
+/**
+ * A tally that takes items a batch at a time (memory holds the counts and
+ * at most `examples` failures per rule, however large the store).
+ *
+ * @example const t = new CheckTally(PROFILES.dini); t.add(items); t.report().passed
+ */
+export class CheckTally {
+  private readonly result: CheckReport;
+
+  constructor(
+    private readonly profile: Profile,
+    private readonly examples = 5,
+  ) {
+    this.result = {
+      profile: profile.name,
+      title: profile.title,
+      items: 0,
+      rules: profile.rules.map((r) => ({ id: r.id, source: r.source, level: r.level, checked: 0, satisfied: 0, failures: [] })),
+      passed: true,
+    };
+  }
+
+  /** Runs every rule over a batch of items. */
+  add(items: readonly CheckItem[]): void {
+    for (const item of items) {
+      this.result.items++;
+      this.profile.rules.forEach((rule, k) => {
+        if (!rule.applies(item)) return;
+        const r = this.result.rules[k] as RuleResult;
+        r.checked++;
+        const finding = rule.check(item);
+        if (finding === null) r.satisfied++;
+        else if (r.failures.length < this.examples) r.failures.push({ identifier: item.identifier, ...finding });
+      });
+    }
+  }
+
+  /** The report so far. */
+  report(): CheckReport {
+    this.result.passed = this.result.rules.every((r) => r.level !== 'mandatory' || r.satisfied === r.checked);
+    return this.result;
+  }
+}
+
+/**
+ * The report as a table a person reads: one line per rule (its status,
+ * satisfied of checked, level, id, guideline section), then up to five
+ * records that fail it, each with the field and the reason.
+ *
+ * @example formatReport(tally.report()) // 'OpenAIRE … v4: 285 records\nFAIL  120/275  mandatory    format-oai_openaire  …'
+ */
+export function formatReport(r: CheckReport): string {
+  const lines = [`${r.title}: ${r.items} record${r.items === 1 ? '' : 's'} checked`, ''];
+  const width = Math.max(...r.rules.map((x) => x.id.length), 4);
+  const counts = r.rules.map((x) => `${x.satisfied}/${x.checked}`);
+  const cw = Math.max(...counts.map((c) => c.length), 5);
+  lines.push(`${'status'.padEnd(6)}  ${'ok'.padStart(cw)}  ${'level'.padEnd(11)}  ${'rule'.padEnd(width)}  guideline`);
+  r.rules.forEach((x, k) => {
+    const status = x.checked === 0 ? 'n/a' : x.satisfied === x.checked ? 'ok' : x.level === 'mandatory' ? 'FAIL' : 'warn';
+    lines.push(`${status.padEnd(6)}  ${(counts[k] as string).padStart(cw)}  ${x.level.padEnd(11)}  ${x.id.padEnd(width)}  ${x.source}`);
+    for (const f of x.failures) lines.push(`${' '.repeat(8)}${f.identifier}: ${f.field}: ${f.reason}`);
+  });
+  const failed = r.rules.filter((x) => x.level === 'mandatory' && x.satisfied < x.checked).length;
+  lines.push('', r.passed ? 'passed: every mandatory rule is met' : `failed: ${failed} mandatory rule${failed === 1 ? '' : 's'} not met`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,528 @@
+/**
+ * Sets by rule: a set whose membership is a predicate over the typed record
+ * (lib/records/fields.ts) rather than a list the records name. The
+ * repository configuration declares them beside static sets (`sets:` in the
+ * configuration file, server/config.ts); this module parses those
+ * declarations, checks them (an unknown field, an unknown set, a cycle of
+ * sets referring to each other) and evaluates them.
+ *
+ * A rule is a YAML mapping with one key:
+ *
+ * | key | matches a record whose … |
+ * | --- | --- |
+ * | `resourceType: [v, …]` | resource type is one of: a COAR URI, a DataCite resourceTypeGeneral, or an OpenAIRE v4 type (`literature`, `dataset`, `software`, `other research product`) |
+ * | `accessRights: [v, …]` | access right is one of `open`, `embargoed`, `restricted`, `metadataOnly` |
+ * | `license: [v, …]` | licence URI is one of these; a value ending in `*` is a prefix |
+ * | `hasDoi: true\|false` | has (or has not) a DOI |
+ * | `hasFile: true\|false` | has (or has not) a file |
+ * | `funded: true\|false` | names (or does not name) a funded project: a funding reference with an award, or an `info:eu-repo/grantAgreement/` relation |
+ * | `language: [v, …]` | language is one of these ISO 639 codes |
+ * | `subject: {scheme, value?}` | has a `dc:subject` written `scheme:value` (`ddc:004`); `value` ending in `*` is a prefix |
+ * | `issued: {from?, until?}` | issued date (or publication year) lies in the range, both ends inclusive, each `YYYY`, `YYYY-MM` or `YYYY-MM-DD` |
+ * | `inSet: spec` | is in that set (static or by rule), or in one of its descendants |
+ * | `all: [rule, …]` / `any: [rule, …]` / `not: rule` | every / some / not |
+ *
+ * Ready-made definitions (`preset:`) carry the rule of a guideline; see
+ * {@link PRESETS}. A family preset (`ddc`) is one set per class found.
+ *
+ * Pure: no I/O, no clock.
+ */
+import { publicationYear } from '../formats/crosswalk';
+import type { RecordFields } from '../records/fields';
+import { SET_SPEC, withAncestors } from '../records/rules';
+import {
+  ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_RESOURCE_TYPES, typeOfGeneral,
+  type AccessRight, type OpenAireResourceType,
+} from '../records/vocabularies';
+import { normalizeDoi } from '../signposting/facts';
+
+/** A membership predicate over one record. */
+export type SetRule =
+  | { readonly kind: 'resourceType'; readonly values: readonly string[] }
+  | { readonly kind: 'accessRights'; readonly values: readonly AccessRight[] }
+  | { readonly kind: 'license'; readonly values: readonly string[] }
+  | { readonly kind: 'hasDoi' | 'hasFile' | 'funded'; readonly value: boolean }
+  | { readonly kind: 'language'; readonly values: readonly string[] }
+  | { readonly kind: 'subject'; readonly scheme: string; readonly value?: string }
+  | { readonly kind: 'issued'; readonly from?: string; readonly until?: string }
+  | { readonly kind: 'inSet'; readonly spec: string }
+  | { readonly kind: 'all' | 'any'; readonly rules: readonly SetRule[] }
+  | { readonly kind: 'not'; readonly rule: SetRule };
+
+/** One set declared in the configuration: static (no rule), by rule, or a family (one set per class found). */
+export interface SetDefinition {
+  readonly spec: string;
+  readonly name: string;
+  /** Absent for a static set: the records name it. */
+  readonly rule?: SetRule;
+  /** A family: the specs under `spec` a record belongs to (e.g. `ddc:004`), each declared as it is found. */
+  readonly family?: (record: RecordFields) => readonly string[];
+  /** The ready-made definition this came from, if any. */
+  readonly preset?: string;
+}
+
+/** Every declared set, checked, with the rule sets in an order where each comes after the sets it refers to. */
+export interface SetDefinitions {
+  readonly all: readonly SetDefinition[];
+  /** The sets with a rule or a family, dependencies first. */
+  readonly computed: readonly SetDefinition[];
+}
+
+type Path = readonly (string | number)[];
+
+/** A declaration that cannot be used, with the path of the offending value (the configuration turns it into a line). */
+export class SetRuleError extends Error {
+  constructor(
+    readonly path: Path,
+    problem: string,
+  ) {
+    super(problem);
+    this.name = 'SetRuleError';
+  }
+}
+
+// ------------------------------------------------------------------ presets
+
+const OPENAIRE_TYPES: readonly OpenAireResourceType[] = ['literature', 'dataset', 'software', 'other research product'];
+
+/** `dc:subject` values written `ddc:NNN` (DINI 2016, A.2.2): the three-digit class. */
+const DDC_SUBJECT = /^ddc:\s*(\d{3})(?:[.\d]*)$/i;
+
+/**
+ * The ready-made definitions, each from the guideline section it cites.
+ *
+ * - `openaire`: OpenAIRE Guidelines for Literature Repository Managers 3.0,
+ *   "Use of OAI-PMH", "OpenAIRE OAI Set" and "Set content": publications
+ *   that are open access (full text with no access restrictions) or the
+ *   outcome of a funded research project identified by a project identifier
+ *   ("Project Identifier", `info:eu-repo/grantAgreement/…`), whatever their
+ *   access. Publications: OpenAIRE type `literature`.
+ * - `openaire_data`: OpenAIRE Guidelines for Data Archive Managers, "Use of
+ *   OAI-PMH", "OpenAIRE OAI Set" and "Set content": the datasets (OpenAIRE
+ *   harvests all of them and shows those funded or linked to a publication).
+ * - `driver`: DRIVER Guidelines 2.0, "DRIVER Set naming" and "DRIVER Set
+ *   Content definitions": open access full text of textual resources, not
+ *   metadata-only, not embargoed ("Delayed Access resources or Embargoed
+ *   resources must not be in this list"). Textual: a resource type whose
+ *   MARC type of record is language material, or no type given.
+ * - `open_access`: DINI-Zertifikat 2016 (DINI Schriften 3, version 5.0),
+ *   Anhang A.2.1 "Set für Open-Access-Dokumente": every record of an open
+ *   access document, setSpec `open_access`.
+ * - `ddc`: DINI-Zertifikat 2016, Anhang A.2.2 "Sets für DDC-Gruppen": one set
+ *   `ddc:NNN` per DDC class of the records' `dc:subject` values written
+ *   `ddc:NNN`.
+ */
+export const PRESETS: Readonly<Record<string, { readonly name: string; readonly rule?: SetRule; readonly family?: (r: RecordFields) => readonly string[] }>> = {
+  openaire: {
+    name: 'OpenAIRE',
+    rule: {
+      kind: 'all',
+      rules: [
+        { kind: 'resourceType', values: ['literature'] },
+        { kind: 'any', rules: [{ kind: 'accessRights', values: ['open'] }, { kind: 'funded', value: true }] },
+      ],
+    },
+  },
+  openaire_data: { name: 'OpenAIRE', rule: { kind: 'resourceType', values: ['dataset'] } },
+  driver: {
+    name: 'Open Access DRIVERset',
+    rule: {
+      kind: 'all',
+      rules: [{ kind: 'accessRights', values: ['open'] }, { kind: 'hasFile', value: true }, { kind: 'resourceType', values: ['textual'] }],
+    },
+  },
+  open_access: { name: 'Open Access', rule: { kind: 'accessRights', values: ['open'] } },
+  ddc: {
+    name: 'Dewey Decimal Classification',
+    family: (r) => [...new Set((r.dc.subject ?? []).flatMap((s) => {
+      const m = DDC_SUBJECT.exec(s.trim());
+      return m ? [`ddc:${m[1] as string}`] : [];
+    }))].sort(),
+  },
+};
+
+// ------------------------------------------------------------------ evaluation
+
+/** What a record's facts look like to the rules: typed fields first, their Dublin Core counterparts second. */
+function openAireType(r: RecordFields): OpenAireResourceType {
+  const coar = r.resourceType?.coar;
+  const known = coar === undefined ? undefined : COAR_TYPES.get(coar);
+  if (known) return known.openaire;
+  const g = r.resourceType?.general;
+  if (g === undefined) {
+    // A Dublin Core record: a dataset or software when its dc:type says so (DCMI Type, info:eu-repo), else text.
+    const words = (r.dc.type ?? []).map((t) => t.trim().toLowerCase().replace(/^info:eu-repo\/semantics\//, ''));
+    if (words.includes('dataset')) return 'dataset';
+    if (words.includes('software')) return 'software';
+    return 'literature';
+  }
+  if (g === 'Dataset') return 'dataset';
+  if (g === 'Software' || g === 'ComputationalNotebook') return 'software';
+  return typeOfGeneral(g).leader06 === 'a' ? 'literature' : 'other research product';
+}
+
+/** The info:eu-repo access terms (OpenAIRE Guidelines 3.0, "Access Level") a dc:rights value may carry instead of the typed field. */
+const EU_REPO_ACCESS: Readonly<Record<string, AccessRight>> = {
+  'info:eu-repo/semantics/openAccess': 'open',
+  'info:eu-repo/semantics/embargoedAccess': 'embargoed',
+  'info:eu-repo/semantics/restrictedAccess': 'restricted',
+  'info:eu-repo/semantics/closedAccess': 'metadataOnly',
+};
+
+/**
+ * The record's access right: the typed field, else a `dc:rights` value that
+ * is an info:eu-repo access term or a COAR access right URI.
+ *
+ * @example accessRightOf({ dc: { rights: ['info:eu-repo/semantics/openAccess'] } }) // 'open'
+ */
+export function accessRightOf(r: RecordFields): AccessRight | undefined {
+  if (r.accessRights !== undefined) return r.accessRights;
+  for (const v of r.dc.rights ?? []) {
+    const t = v.trim();
+    const eu = EU_REPO_ACCESS[t];
+    if (eu) return eu;
+    for (const [key, { uri }] of Object.entries(ACCESS_RIGHTS)) if (t === uri) return key as AccessRight;
+  }
+  return undefined;
+}
+
+/** Whether the record has a DOI: a typed one, or a `dc:identifier` in a DOI form. @example hasDoi({ dc: { identifier: ['doi:10.5555/x'] } }) // true */
+export function hasDoi(r: RecordFields): boolean {
+  return (r.identifiers ?? []).some((i) => i.type === 'DOI') || (r.dc.identifier ?? []).some((v) => normalizeDoi(v) !== null);
+}
+
+/** Whether the record names a funded project (OpenAIRE 3.0 "Project Identifier"). @example isFunded({ dc: { relation: ['info:eu-repo/grantAgreement/EC/FP7/244909'] } }) // true */
+export function isFunded(r: RecordFields): boolean {
+  return (r.fundingReferences ?? []).some((f) => f.awardNumber !== undefined || f.awardUri !== undefined)
+    || (r.dc.relation ?? []).some((v) => v.trim().startsWith('info:eu-repo/grantAgreement/'));
+}
+
+/** The record's issued date: `dates.issued`, else the publication year (the field, or a `dc:date`). */
+function issuedOf(r: RecordFields): string | undefined {
+  return r.dates?.issued ?? publicationYear(r);
+}
+
+/** The first and last day a partial ISO date covers, as YYYY-MM-DD. */
+function dayRange(d: string): [string, string] {
+  const [y, m, day] = d.split('-');
+  if (day !== undefined) return [d, d];
+  if (m !== undefined) return [`${y}-${m}-01`, `${y}-${m}-31`];
+  return [`${y}-01-01`, `${y}-12-31`];
+}
+
+const matches = (pattern: string, value: string): boolean =>
+  pattern.endsWith('*') ? value.startsWith(pattern.slice(0, -1)) : value === pattern;
+
+function matchesType(r: RecordFields, value: string): boolean {
+  if (value === 'textual') {
+    // DRIVER 2.0: textual resources; a record that gives no type is taken as text, as Dublin Core records are.
+    const t = r.resourceType;
+    if (t === undefined) return true;
+    const known = t.coar === undefined ? undefined : COAR_TYPES.get(t.coar);
+    return (known ?? typeOfGeneral(t.general)).leader06 === 'a';
+  }
+  if (value.startsWith(COAR_RESOURCE_TYPE_PREFIX)) return r.resourceType?.coar === value;
+  if ((OPENAIRE_TYPES as readonly string[]).includes(value)) return openAireType(r) === value;
+  if (r.resourceType !== undefined) return r.resourceType.general === value;
+  // A Dublin Core record: its dc:type words, compared without case.
+  return (r.dc.type ?? []).some((t) => t.trim().toLowerCase() === value.toLowerCase());
+}
+
+/** The sets a record is in so far: the static ones it names (ancestors included) and the rule sets already decided. */
+export type Membership = ReadonlySet<string>;
+
+/**
+ * Whether one record satisfies one rule, given the sets it is already in.
+ *
+ * @example evaluateRule({ kind: 'hasDoi', value: true }, { dc: { identifier: ['https://doi.org/10.5555/x'] } }, new Set()) // true
+ */
+export function evaluateRule(rule: SetRule, r: RecordFields, member: Membership): boolean {
+  switch (rule.kind) {
+    case 'resourceType':
+      return rule.values.some((v) => matchesType(r, v));
+    case 'accessRights': {
+      const a = accessRightOf(r);
+      return a !== undefined && rule.values.includes(a);
+    }
+    case 'license': {
+      const licences = [...(r.license !== undefined ? [r.license] : []), ...(r.dc.rights ?? []).map((v) => v.trim()).filter((v) => /^https?:\/\//.test(v))];
+      return licences.some((l) => rule.values.some((p) => matches(p, l)));
+    }
+    case 'hasDoi':
+      return hasDoi(r) === rule.value;
+    case 'hasFile':
+      return ((r.files ?? []).length > 0) === rule.value;
+    case 'funded':
+      return isFunded(r) === rule.value;
+    case 'language': {
+      const langs = r.language !== undefined ? [r.language] : (r.dc.language ?? []).map((l) => l.trim().toLowerCase());
+      return langs.some((l) => rule.values.includes(l));
+    }
+    case 'subject': {
+      const prefix = `${rule.scheme.toLowerCase()}:`;
+      return (r.dc.subject ?? []).some((s) => {
+        const v = s.trim();
+        if (!v.toLowerCase().startsWith(prefix)) return false;
+        return rule.value === undefined || matches(rule.value, v.slice(prefix.length).trim());
+      });
+    }
+    case 'issued': {
+      const d = issuedOf(r);
+      if (d === undefined) return false;
+      const [first] = dayRange(d);
+      if (rule.from !== undefined && first < dayRange(rule.from)[0]) return false;
+      if (rule.until !== undefined && first > dayRange(rule.until)[1]) return false;
+      return true;
+    }
+    case 'inSet':
+      return member.has(rule.spec);
+    case 'all':
+      return rule.rules.every((x) => evaluateRule(x, r, member));
+    case 'any':
+      return rule.rules.some((x) => evaluateRule(x, r, member));
+    case 'not':
+      return !evaluateRule(rule.rule, r, member);
+  }
+}
+
+/**
+ * The sets by rule (and family) a record belongs to, sorted: each rule set
+ * is decided after the sets it refers to, seeing the record's static sets
+ * (with their ancestors) and the rule sets already decided.
+ *
+ * @example computedSets(defs, { dc: { subject: ['ddc:004'] }, accessRights: 'open' }, []) // ['ddc:004', 'open_access']
+ */
+export function computedSets(defs: SetDefinitions, r: RecordFields, staticSets: readonly string[]): string[] {
+  const member = new Set<string>();
+  for (const s of staticSets) for (const a of withAncestors(s)) member.add(a);
+  const out: string[] = [];
+  for (const d of defs.computed) {
+    const specs = d.family ? d.family(r) : d.rule && evaluateRule(d.rule, r, member) ? [d.spec] : [];
+    for (const s of specs) {
+      out.push(s);
+      for (const a of withAncestors(s)) member.add(a);
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
+/**
+ * The name of a set a family makes (`ddc:004` → "DDC 004").
+ *
+ * @example familySetName('ddc:004') // 'DDC 004'
+ */
+export function familySetName(spec: string): string {
+  const [family, ...rest] = spec.split(':');
+  return `${(family ?? '').toUpperCase()} ${rest.join(':')}`;
+}
+
+// ------------------------------------------------------------------ parsing
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const RULE_KEYS = ['resourceType', 'accessRights', 'license', 'hasDoi', 'hasFile', 'funded', 'language', 'subject', 'issued', 'inSet', 'all', 'any', 'not'] as const;
+const PARTIAL_DATE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
+
+function stringList(v: unknown, path: Path, check: (s: string) => string | null): string[] {
+  const list = typeof v === 'string' ? [v] : v;
+  if (!Array.isArray(list) || list.length === 0 || list.some((x) => typeof x !== 'string')) throw new SetRuleError(path, 'must be a string or a non-empty list of strings');
+  list.forEach((s: string, i) => {
+    const problem = check(s);
+    if (problem !== null) throw new SetRuleError(typeof v === 'string' ? path : [...path, i], `${JSON.stringify(s)} ${problem}`);
+  });
+  return list as string[];
+}
+
+function flag(v: unknown, path: Path): boolean {
+  if (typeof v !== 'boolean') throw new SetRuleError(path, 'must be true or false');
+  return v;
+}
+
+function checkType(s: string): string | null {
+  if (s === 'textual' || (OPENAIRE_TYPES as readonly string[]).includes(s) || (DATACITE_RESOURCE_TYPES as readonly string[]).includes(s)) return null;
+  if (s.startsWith(COAR_RESOURCE_TYPE_PREFIX) && /^c_[0-9a-z]+$/.test(s.slice(COAR_RESOURCE_TYPE_PREFIX.length))) return null;
+  return `is not a COAR resource type URI, a DataCite resourceTypeGeneral or an OpenAIRE type (${OPENAIRE_TYPES.join(', ')})`;
+}
+
+/**
+ * Reads one rule from its configuration value (a mapping with one key), or
+ * throws a {@link SetRuleError} with the path of the value at fault.
+ *
+ * @example parseRule({ all: [{ accessRights: open }, { hasFile: true }] }) // { kind: 'all', rules: [ … ] }
+ */
+export function parseRule(v: unknown, path: Path = []): SetRule {
+  if (!isRecord(v)) throw new SetRuleError(path, `must be a mapping with one of ${RULE_KEYS.join(', ')}`);
+  const keys = Object.keys(v);
+  if (keys.length !== 1) throw new SetRuleError(path, `must have exactly one key (one of ${RULE_KEYS.join(', ')}); combine rules with all, any or not`);
+  const key = keys[0] as string;
+  const value = v[key];
+  const at: Path = [...path, key];
+  switch (key) {
+    case 'resourceType':
+      return { kind: 'resourceType', values: stringList(value, at, checkType) };
+    case 'accessRights':
+      return { kind: 'accessRights', values: stringList(value, at, (s) => (Object.hasOwn(ACCESS_RIGHTS, s) ? null : `is not one of ${Object.keys(ACCESS_RIGHTS).join(', ')}`)) as AccessRight[] };
+    case 'license':
+      return { kind: 'license', values: stringList(value, at, (s) => (/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s) ? null : 'is not an absolute URI (or a prefix of one ending in *)')) };
+    case 'hasDoi': case 'hasFile': case 'funded':
+      return { kind: key, value: flag(value, at) };
+    case 'language':
+      return { kind: 'language', values: stringList(value, at, (s) => (/^[a-z]{2,3}$/.test(s) ? null : 'is not an ISO 639-1 or 639-3 code in lower case')) };
+    case 'subject': {
+      if (!isRecord(value)) throw new SetRuleError(at, 'must be a mapping with scheme (and optionally value)');
+      for (const k of Object.keys(value)) if (k !== 'scheme' && k !== 'value') throw new SetRuleError([...at, k], 'unknown key (known: scheme, value)');
+      if (typeof value.scheme !== 'string' || !/^[A-Za-z][A-Za-z0-9._-]*$/.test(value.scheme)) throw new SetRuleError([...at, 'scheme'], 'must be a scheme name such as ddc');
+      if (value.value !== undefined && (typeof value.value !== 'string' || value.value.trim() === '')) throw new SetRuleError([...at, 'value'], 'must be a non-empty string');
+      return { kind: 'subject', scheme: value.scheme, ...(typeof value.value === 'string' && { value: value.value }) };
+    }
+    case 'issued': {
+      if (!isRecord(value)) throw new SetRuleError(at, 'must be a mapping with from and/or until');
+      const out: { from?: string; until?: string } = {};
+      for (const [k, d] of Object.entries(value)) {
+        if (k !== 'from' && k !== 'until') throw new SetRuleError([...at, k], 'unknown key (known: from, until)');
+        const s = typeof d === 'number' ? String(d) : d;
+        if (typeof s !== 'string' || !PARTIAL_DATE.test(s)) throw new SetRuleError([...at, k], 'must be a date YYYY, YYYY-MM or YYYY-MM-DD');
+        out[k] = s;
+      }
+      if (out.from === undefined && out.until === undefined) throw new SetRuleError(at, 'needs from, until or both');
+      if (out.from !== undefined && out.until !== undefined && dayRange(out.from)[0] > dayRange(out.until)[1]) throw new SetRuleError(at, `is empty: ${out.from} is after ${out.until}`);
+      return { kind: 'issued', ...out };
+    }
+    case 'inSet':
+      if (typeof value !== 'string' || !SET_SPEC.test(value)) throw new SetRuleError(at, 'must be a setSpec');
+      return { kind: 'inSet', spec: value };
+    case 'all': case 'any': {
+      if (!Array.isArray(value) || value.length === 0) throw new SetRuleError(at, 'must be a non-empty list of rules');
+      return { kind: key, rules: value.map((x, i) => parseRule(x, [...at, i])) };
+    }
+    case 'not':
+      return { kind: 'not', rule: parseRule(value, at) };
+    default:
+      throw new SetRuleError([...path, key], `unknown field ${JSON.stringify(key)} (known: ${RULE_KEYS.join(', ')})`);
+  }
+}
+
+/** The sets a rule refers to, with the path of each reference. */
+function references(rule: SetRule, path: Path): { spec: string; path: Path }[] {
+  switch (rule.kind) {
+    case 'inSet': return [{ spec: rule.spec, path: [...path, 'inSet'] }];
+    case 'all': case 'any': return rule.rules.flatMap((r, i) => references(r, [...path, rule.kind, i]));
+    case 'not': return references(rule.rule, [...path, 'not']);
+    default: return [];
+  }
+}
+
+const ENTRY_KEYS = ['spec', 'name', 'rule', 'preset'];
+
+/**
+ * Reads the `sets` list of the configuration: static sets (`spec`, `name`),
+ * sets by rule (`spec`, `name`, `rule`) and ready-made ones (`preset`, with
+ * an optional `name`). Checks every rule, that every `inSet` names a
+ * declared set, that no set is declared twice, and that no sets refer to
+ * each other in a cycle; returns the rule sets in dependency order.
+ *
+ * @example parseSetDefinitions([{ preset: 'open_access' }, { spec: 'theses', name: 'Theses', rule: { resourceType: 'Dissertation' } }])
+ */
+export function parseSetDefinitions(raw: unknown): SetDefinitions {
+  if (!Array.isArray(raw)) throw new SetRuleError([], 'must be a list of sets (each "- spec: …" or "- preset: …")');
+  const all: SetDefinition[] = [];
+  const where = new Map<string, number>();
+  raw.forEach((entry, i) => {
+    if (!isRecord(entry)) throw new SetRuleError([i], 'must be a mapping with spec and name, or preset');
+    for (const k of Object.keys(entry)) if (!ENTRY_KEYS.includes(k)) throw new SetRuleError([i, k], `unknown key (known: ${ENTRY_KEYS.join(', ')})`);
+    let def: SetDefinition;
+    if (entry.preset !== undefined) {
+      const p = typeof entry.preset === 'string' && Object.hasOwn(PRESETS, entry.preset) ? PRESETS[entry.preset] : undefined;
+      if (!p) throw new SetRuleError([i, 'preset'], `${JSON.stringify(entry.preset)} is not a ready-made set (known: ${Object.keys(PRESETS).join(', ')})`);
+      if (entry.spec !== undefined || entry.rule !== undefined) throw new SetRuleError([i, entry.spec !== undefined ? 'spec' : 'rule'], 'a preset has its own spec and rule');
+      if (entry.name !== undefined && (typeof entry.name !== 'string' || entry.name.trim() === '')) throw new SetRuleError([i, 'name'], 'must be a non-empty string');
+      const name = typeof entry.name === 'string' ? entry.name : p.name;
+      def = { spec: entry.preset as string, name, preset: entry.preset as string, ...(p.rule && { rule: p.rule }), ...(p.family && { family: p.family }) };
+    } else {
+      if (typeof entry.spec !== 'string' || !SET_SPEC.test(entry.spec)) throw new SetRuleError([i, 'spec'], 'must be a setSpec (letters, digits, -_.!~*\'() and : between levels)');
+      if (typeof entry.name !== 'string' || entry.name.trim() === '') throw new SetRuleError([i, 'name'], 'must be a non-empty string');
+      def = { spec: entry.spec, name: entry.name, ...(entry.rule !== undefined && { rule: parseRule(entry.rule, [i, 'rule']) }) };
+    }
+    if (where.has(def.spec)) throw new SetRuleError([i], `set ${JSON.stringify(def.spec)} is declared twice`);
+    where.set(def.spec, i);
+    all.push(def);
+  });
+
+  // Every reference names a declared set; a family's sets are named by the family (inSet: ddc) or one class (inSet: ddc:004).
+  const families = all.filter((d) => d.family).map((d) => d.spec);
+  const declared = (spec: string): string | undefined => (where.has(spec) ? spec : families.find((f) => spec.startsWith(`${f}:`)));
+  const deps = new Map<string, string[]>();
+  all.forEach((d, i) => {
+    const refs = d.rule ? references(d.rule, [i, 'rule']) : [];
+    deps.set(d.spec, refs.map((ref) => {
+      const target = declared(ref.spec);
+      if (target === undefined) throw new SetRuleError(ref.path, `names set ${JSON.stringify(ref.spec)}, which is not declared in sets`);
+      return target;
+    }));
+  });
+
+  // Dependency order, refusing a cycle (depth-first, naming the loop).
+  const computed: SetDefinition[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (spec: string, trail: string[]): void => {
+    if (state.get(spec) === 'done') return;
+    if (state.get(spec) === 'visiting') {
+      const loop = [...trail.slice(trail.indexOf(spec)), spec];
+      throw new SetRuleError([where.get(spec) as number, 'rule'], `sets refer to each other in a cycle: ${loop.join(' → ')}`);
+    }
+    state.set(spec, 'visiting');
+    for (const dep of deps.get(spec) ?? []) visit(dep, [...trail, spec]);
+    state.set(spec, 'done');
+    const d = all[where.get(spec) as number] as SetDefinition;
+    if (d.rule || d.family) computed.push(d);
+  };
+  for (const d of all) visit(d.spec, []);
+  return { all, computed };
+}
+
+// ------------------------------------------------------------------ membership of an item
+
+/**
+ * Whether a set's membership belongs to the rules (a rule set, or a set of a
+ * family such as `ddc:004`) rather than to the records.
+ *
+ * @example isRuleOwned(defs, 'ddc:004') // true when the ddc preset is declared
+ */
+export function isRuleOwned(defs: SetDefinitions, spec: string): boolean {
+  return defs.computed.some((d) => (d.family ? spec.startsWith(`${d.spec}:`) : d.spec === spec));
+}
+
+/**
+ * An item's direct sets once the rules have been applied: the sets the
+ * record names itself (any rule-owned set among them is dropped, since the
+ * rules decide those) and every rule set it satisfies, sorted. The loader
+ * applies it to each record as it is read; `rebuild-sets` to each stored
+ * item, so that an item leaving a rule set leaves it by the same write path
+ * as an item a load takes out of a static set.
+ *
+ * @example setsWithRules(defs, { dc: {}, accessRights: 'open' }, ['physics']) // ['open_access', 'physics']
+ */
+export function setsWithRules(defs: SetDefinitions, r: RecordFields, sets: readonly string[]): string[] {
+  if (defs.computed.length === 0) return [...sets];
+  const own = sets.filter((s) => !isRuleOwned(defs, s));
+  return [...new Set([...own, ...computedSets(defs, r, own)])].sort();
+}
+
+/** A set to declare: its spec and name (the store's `SetInput`). */
+export interface SetDeclaration {
+  readonly spec: string;
+  readonly name: string;
+}
+
+/**
+ * The sets to declare before items join them: every set the configuration
+ * declares (a family by its parent, `ddc`), and each family member among
+ * `found` (`ddc:530` → "DDC 530").
+ *
+ * @example setDeclarations(defs, ['ddc:530']) // [{ spec: 'ddc', name: 'Dewey Decimal Classification' }, { spec: 'ddc:530', name: 'DDC 530' }, …]
+ */
+export function setDeclarations(defs: SetDefinitions, found: readonly string[] = []): SetDeclaration[] {
+  const out = new Map<string, string>(defs.all.map((d) => [d.spec, d.name]));
+  for (const s of found) if (!out.has(s) && isRuleOwned(defs, s)) out.set(s, familySetName(s));
+  return [...out].map(([spec, name]) => ({ spec, name }));
+}

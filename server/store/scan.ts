@@ -1,0 +1,66 @@
+/**
+ * The scan of every item a page at a time (lib/store.ts `ItemScan`), with
+ * each item's direct sets, the stored metadata of every format and, for
+ * items written from the record format, the stored record fields: what
+ * `oai-steward check` and `oai-steward rebuild-sets` walk. Keyset on `pk`,
+ * so page 1,000 costs what page 1 does and memory holds one page.
+ */
+import type { Knex } from 'knex';
+import type { RecordFields } from '../../lib/records/fields';
+import type { ScannedItem } from '../../lib/store';
+import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
+import { statementRunner } from '../db/statements';
+import { storedAbout } from './record-fields';
+import { directSets } from './read';
+
+/**
+ * The stored metadata of these items by prefix (null for a tombstone's), a chunk at a time.
+ *
+ * @example (await storedMetadata(knex, [1])).get(1)?.oai_dc
+ */
+export async function storedMetadata(db: Knex, pks: readonly number[]): Promise<Map<number, Record<string, string | null>>> {
+  const run = statementRunner(db);
+  const out = new Map<number, Record<string, string | null>>();
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    if (part.length === 0) continue;
+    const rows = await run<{ item_pk: unknown; prefix: string; xml: string | null }>(`SELECT item_pk, prefix, xml FROM records WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)]);
+    for (const r of rows) {
+      const pk = toInt(r.item_pk);
+      const m = out.get(pk) ?? {};
+      m[r.prefix] = r.xml;
+      out.set(pk, m);
+    }
+  }
+  return out;
+}
+
+/**
+ * Up to `limit` items after `afterPk`, in `pk` order, with their sets, metadata and record fields.
+ *
+ * @example for (let page = await scanItems(knex, 0, 500); page.length > 0; page = await scanItems(knex, page[page.length - 1].pk, 500)) …
+ */
+export async function scanItems(db: Knex, afterPk: number, limit: number): Promise<ScannedItem[]> {
+  const rows = await statementRunner(db)<{ pk: unknown; internal_id: string; identifier: string; datestamp: unknown; deleted: unknown; fields: string | null; derived: string | null }>(
+    'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, f.fields, f.derived FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
+    [afterPk, limit],
+  );
+  const pks = rows.map((r) => toInt(r.pk));
+  const sets = await directSets(db, pks);
+  const metadata = await storedMetadata(db, pks);
+  const about = await storedAbout(db, pks);
+  return rows.map((r, k) => {
+    const pk = pks[k] as number;
+    const own = about.get(pk);
+    return {
+      ...(own !== undefined && { about: own }),
+      pk,
+      internalId: r.internal_id,
+      identifier: r.identifier,
+      datestamp: toInt(r.datestamp),
+      deleted: toBool(r.deleted),
+      sets: sets.get(pk) ?? [],
+      metadata: metadata.get(pk) ?? {},
+      ...(r.fields !== null && { fields: JSON.parse(r.fields) as RecordFields, derived: JSON.parse(r.derived ?? '[]') as string[] }),
+    };
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * `oai-steward check --profile …` run as a child process on a throwaway
+ * store, as a repository manager runs it: the table, --json, the exit
+ * status, and paging through the store in small batches.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { CheckReport } from '../../lib/check/profiles';
+import { cli, forEachCliDatabase } from '../loader/helpers';
+
+const ENV = { OAI_POI_IN_DC: 'false' };
+
+function ndjson(records: unknown[]): string {
+  return records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+}
+
+const linked = (id: string, extra: Record<string, string[]> = {}) => ({
+  id,
+  dc: { title: [`Title ${id}`], identifier: [`https://repo.example.org/${id}`], type: ['Text'], rights: ['info:eu-repo/semantics/openAccess'], language: ['en'], date: ['2024'], ...extra },
+});
+
+forEachCliDatabase((db) => {
+  async function load(records: unknown[], sets?: unknown[]): Promise<void> {
+    const file = path.join(db().dir, 'records.ndjson');
+    fs.writeFileSync(file, ndjson(records));
+    const args = ['load', file];
+    if (sets) {
+      const setsFile = path.join(db().dir, 'sets.json');
+      fs.writeFileSync(setsFile, JSON.stringify(sets));
+      args.splice(1, 0, '--sets', setsFile);
+    }
+    const run = await cli(db(), args, { env: ENV });
+    expect(run.code, run.stderr).to.equal(0);
+  }
+
+  it('passes with exit status 0 when every mandatory rule is met, and says so rule by rule', async () => {
+    await load([linked('a'), linked('b'), { id: 'gone', deleted: true }]);
+    const run = await cli(db(), ['check', '--profile', 'base'], { env: ENV });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.contain('BASE, Golden Rules for Repository Managers: 3 records checked');
+    expect(run.stdout).to.match(/ok\s+2\/2\s+mandatory\s+identifier-link\s+BASE/);
+    expect(run.stdout).to.contain('passed: every mandatory rule is met');
+  });
+
+  it('fails with exit status 1 and names records, fields and reasons, at most five per rule', async () => {
+    const unlinked = Array.from({ length: 7 }, (_, k) => ({ id: `u${k}`, dc: { title: [`U${k}`], identifier: [`local-${k}`] } }));
+    await load([linked('a'), ...unlinked]);
+    const run = await cli(db(), ['check', '--profile', 'base', '--batch-size', '3'], { env: ENV });
+    expect(run.code, run.stderr).to.equal(1);
+    expect(run.stdout).to.match(/FAIL\s+1\/8\s+mandatory\s+identifier-link/);
+    const examples = run.stdout.split('\n').filter((l) => l.includes(': dc.identifier: missing: a dc:identifier link'));
+    expect(examples).to.have.length(5);
+    expect(examples[0]).to.contain('oai:demo.oai-steward.org:u0');
+    expect(run.stdout).to.contain('failed: 1 mandatory rule not met');
+  });
+
+  it('reports as JSON with --json, the same counts as the table', async () => {
+    await load([linked('a'), { id: 'b', dc: { title: ['B'], identifier: ['https://repo.example.org/b'], rights: ['info:eu-repo/semantics/openAccess'] } }], [{ spec: 'open_access', name: 'Open Access' }]);
+    const run = await cli(db(), ['check', '--profile', 'dini', '--json'], { env: ENV });
+    expect(run.code, run.stderr).to.equal(1);
+    const report = JSON.parse(run.stdout) as CheckReport;
+    expect(report).to.include({ profile: 'dini', items: 2, passed: false });
+    const oa = report.rules.find((r) => r.id === 'set-open_access-complete');
+    expect(oa).to.include({ checked: 2, satisfied: 0, level: 'mandatory' });
+    expect(oa?.failures.map((f) => f.field)).to.deep.equal(['sets', 'sets']);
+    expect(report.rules.find((r) => r.id === 'language')).to.include({ checked: 2, satisfied: 1, level: 'recommended' });
+  });
+
+  it('refuses an unknown profile with exit status 2', async () => {
+    const run = await cli(db(), ['check', '--profile', 'core'], { env: ENV });
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.contain('--profile must be one of openaire4, openaire3, driver, base, dini');
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Readiness rules: for each profile, a record that meets the guideline
+ * passes every rule, and each way of falling short fails exactly the rule
+ * that says so, naming the field.
+ */
+import { expect } from 'chai';
+import { CheckTally, dublinCoreOf, PROFILES, type CheckItem, type ProfileName } from '../../lib/check/profiles';
+import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
+import { profileDublinCore, type OaiDcProfile } from '../../lib/formats/oai-dc-profile';
+import type { RecordFields } from '../../lib/records/fields';
+import { eachRow } from '../helpers/table';
+
+const good: RecordFields = {
+  dc: {
+    title: ['Good'], creator: ['Curie, Marie'], date: ['2021-05-01'], language: ['en'], format: ['application/pdf'],
+    identifier: ['https://repo.example.org/good'], subject: ['ddc:530'], publisher: ['Example University'],
+    relation: ['info:eu-repo/grantAgreement/EC/H2020/101000001'], type: ['VoR'],
+  },
+  resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', general: 'JournalArticle', label: 'journal article' },
+  accessRights: 'open',
+  license: 'https://creativecommons.org/licenses/by/4.0/',
+  identifiers: [{ type: 'DOI', value: '10.5555/good' }],
+  files: [{ url: 'https://repo.example.org/good.pdf', mediaType: 'application/pdf' }],
+  dates: { issued: '2021-05-01' },
+};
+const GOOD_SETS = ['openaire', 'driver', 'open_access', 'ddc:530'];
+
+function item(fields: RecordFields, options: { sets?: string[]; profile?: OaiDcProfile; formats?: string[]; deleted?: boolean } = {}): CheckItem {
+  const metadata = new Map<string, string | null>();
+  if (options.deleted) metadata.set('oai_dc', null);
+  else {
+    metadata.set('oai_dc', dublinCoreToOaiDc(profileDublinCore(fields, options.profile ?? 'openaire3')));
+    for (const f of options.formats ?? ['oai_openaire']) metadata.set(f, '<x/>');
+  }
+  return { internalId: 'x', identifier: 'oai:example.org:x', datestamp: 0, deleted: options.deleted ?? false, sets: options.sets ?? GOOD_SETS, fields, metadata };
+}
+
+/** The ids of the rules an item fails under a profile. */
+function failing(profile: ProfileName, it: CheckItem): string[] {
+  const t = new CheckTally(PROFILES[profile]);
+  t.add([it]);
+  return t.report().rules.filter((r) => r.satisfied < r.checked).map((r) => `${r.id}:${r.failures[0]?.field}`);
+}
+
+const withDc = (dc: RecordFields['dc']): RecordFields => ({ ...good, dc: { ...good.dc, ...dc } });
+const without = <K extends keyof RecordFields>(key: K): RecordFields => {
+  const copy: Record<string, unknown> = { ...good };
+  delete copy[key];
+  return copy as unknown as RecordFields;
+};
+
+type Row = readonly [string, ProfileName, CheckItem, string[]];
+const rows: Row[] = [
+  ...(['openaire4', 'openaire3', 'driver', 'base', 'dini'] as const).map((p): Row => [`a record that meets the guideline passes every ${p} rule`, p, item(good), []]),
+  ['openaire4 wants oai_openaire offered', 'openaire4', item(good, { formats: [] }), ['format-oai_openaire:metadata.oai_openaire']],
+  ['openaire4 wants a COAR resource type', 'openaire4', item({ ...good, resourceType: { general: 'JournalArticle', label: 'article' } }), ['resource-type:resourceType.coar']],
+  ['openaire4 wants the embargo end of an embargoed item', 'openaire4', item({ ...good, accessRights: 'embargoed' }), ['embargo-end:dates.embargoEnd']],
+  ['openaire4 wants the file of an open access item', 'openaire4', item(without('files')), ['file-location:files']],
+  ['openaire4 wants an access right', 'openaire4', item(without('accessRights')), ['access-rights:accessRights']],
+  ['openaire3 wants the info:eu-repo terms the openaire3 oai_dc profile writes', 'openaire3', item(good, { profile: 'plain' }), ['publication-type:dc.type', 'access-level:dc.rights', 'publication-version:dc.type', 'license:dc.rights']],
+  ['openaire3 wants an open publication in the openaire set', 'openaire3', item(good, { sets: ['driver'] }), ['set-openaire-complete:sets']],
+  ['openaire3 wants nothing in the openaire set that does not qualify', 'openaire3', item({ ...good, accessRights: 'restricted', dc: { ...good.dc, relation: [] } }, { sets: ['openaire'] }), ['set-openaire-content:sets']],
+  ['openaire3 wants a project identifier for a funded item', 'openaire3', item({ ...withDc({ relation: [] }), fundingReferences: [{ funderName: 'EC', awardNumber: '1' }] }), ['project-identifier:dc.relation']],
+  ['driver wants an ISO 8601 date', 'driver', item(withDc({ date: ['spring 2021'] }), { sets: ['openaire', 'driver'] }), ['date:dc.date']],
+  ['driver wants no metadata-only item in the driver set', 'driver', item(without('files'), { sets: ['driver'] }), ['set-driver-content:sets']],
+  ['base wants a dc:identifier that links', 'base', item({ ...withDc({ identifier: ['local-17'] }), identifiers: [] }), ['identifier-link:dc.identifier']],
+  ['base does not judge a deleted item by its metadata', 'base', item(good, { deleted: true }), []],
+  ['dini wants an open access item in open_access', 'dini', item(good, { sets: ['ddc:530'] }), ['set-open_access-complete:sets']],
+  ['dini wants an item in the set of its DDC class', 'dini', item(withDc({ subject: ['ddc:530', 'ddc:004'] })), ['set-ddc:sets']],
+];
+
+describe('readiness profiles', function () {
+  eachRow(rows, ([name]) => name, ([, profile, it, expected]) => {
+    expect(failing(profile, it)).to.deep.equal(expected);
+  });
+
+  it('counts, per rule, the items it applies to and those that satisfy it, with at most five examples', () => {
+    const t = new CheckTally(PROFILES.openaire4);
+    const bad = Array.from({ length: 7 }, (_, k) => ({ ...item(without('accessRights')), identifier: `oai:example.org:${k}` }));
+    t.add([item(good), ...bad]);
+    t.add([item({ ...good, accessRights: 'embargoed', dates: { embargoEnd: '2030-01-01' } })]);
+    const r = t.report();
+    expect(r.items).to.equal(9);
+    expect(r.passed).to.equal(false);
+    const access = r.rules.find((x) => x.id === 'access-rights');
+    expect(access).to.include({ checked: 9, satisfied: 2 });
+    expect(access?.failures.map((f) => f.identifier)).to.deep.equal(['oai:example.org:0', 'oai:example.org:1', 'oai:example.org:2', 'oai:example.org:3', 'oai:example.org:4']);
+    expect(r.rules.find((x) => x.id === 'embargo-end')).to.include({ checked: 1, satisfied: 1 });
+  });
+
+  it('passes when only recommended rules fail', () => {
+    const t = new CheckTally(PROFILES.base);
+    t.add([item(withDc({ language: [] }))]);
+    const r = t.report();
+    expect(r.rules.find((x) => x.id === 'language')).to.include({ checked: 1, satisfied: 0 });
+    expect(r.passed).to.equal(true);
+  });
+
+  it('names a guideline section for every rule', () => {
+    for (const p of Object.values(PROFILES)) for (const r of p.rules) expect(r.source, `${p.name} ${r.id}`).to.match(/Guidelines|Golden Rules|DINI/);
+  });
+
+  it('reads Dublin Core back from stored oai_dc for records stored without fields', () => {
+    expect(dublinCoreOf(dublinCoreToOaiDc({ title: ['T'], subject: ['a', 'b'] }))).to.deep.equal({ title: ['T'], subject: ['a', 'b'] });
+    expect(dublinCoreOf(null)).to.deep.equal({});
+  });
+});
