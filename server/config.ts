@@ -44,6 +44,13 @@ export interface Config {
   readonly idPolicy: 'auto' | 'opaque' | 'fedora-pid';
   /** OAI_POI_IN_DC / `poiInDublinCore`: add each record's POI as a dc:identifier in oai_dc (`true`/`false`). Default true. */
   readonly poiInDublinCore: boolean;
+  /**
+   * OAI_RIGHTS_IN_ABOUT / `rightsInAbout`: give every record whose metadata states a licence
+   * (OpenAIRE licenseCondition, DataCite rightsURI, a dc:rights URL) a `rights` about
+   * container referring to it (OAI-PMH rights guidelines, rightsReference), unless the
+   * record brings its own. Applied as records are written (`true`/`false`). Default false.
+   */
+  readonly rightsInAbout: boolean;
   /** OAI_PAGE_SIZE / `pageSize`: items (or sets) per list page. Default 100. */
   readonly pageSize: number;
   /**
@@ -149,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     namespace,
     idPolicy: idPolicy as Config['idPolicy'],
     poiInDublinCore: bool(get('poiInDublinCore'), true),
+    rightsInAbout: bool(get('rightsInAbout'), false),
     pageSize: int(get('pageSize'), 100, 1, 10000),
     tokenSecret: str(get('tokenSecret'), '') || undefined,
     tokenLifetime: int(get('tokenLifetime'), 172800, 60, 365 * 86400),
@@ -213,6 +221,7 @@ const KEYS = {
   namespace: { env: 'OAI_NAMESPACE' },
   idPolicy: { env: 'OAI_ID_POLICY' },
   poiInDublinCore: { env: 'OAI_POI_IN_DC' },
+  rightsInAbout: { env: 'OAI_RIGHTS_IN_ABOUT' },
   pageSize: { env: 'OAI_PAGE_SIZE' },
   tokenSecret: { env: 'OAI_TOKEN_SECRET' },
   tokenLifetime: { env: 'OAI_TOKEN_LIFETIME' },

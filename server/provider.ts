@@ -65,6 +65,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
     knex,
     policy,
     formatChecks: createXsdChecks(formats),
+    rightsInAbout: config.rightsInAbout,
     tombstonePrefixes: formats.all().map((f) => f.prefix),
     setRules: config.sets,
     ...(options.clock && { clock: options.clock }),

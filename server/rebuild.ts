@@ -97,6 +97,8 @@ export function storedItem(s: ScannedItem): ItemInput {
     sets: s.sets,
     metadata: storedMetadata(s),
     ...(s.fields !== undefined && { fields: s.fields, derived: s.derived ?? [], identifiers: [...(s.fields.dc.identifier ?? [])] }),
+    // The about containers as stored: neither dropped nor a reason to re-stamp.
+    ...(s.about !== undefined && s.about.length > 0 && { about: s.about }),
     source: `stored item ${JSON.stringify(s.internalId)}`,
   };
 }

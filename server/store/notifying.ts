@@ -3,13 +3,13 @@
  * drops what it prepared from the store's earlier state
  * (server/http/prefetch.ts) whenever this process writes.
  */
-import type { ItemInput, SetInput, WriteResult } from '../../lib/store';
+import type { ItemInput, MembershipChange, SetInput, WriteResult } from '../../lib/store';
 import { KnexStore } from './knex-store';
 import type { KnexStoreOptions } from './knex-store';
 
 /**
  * A {@link KnexStore} that calls `notify` after every write (putSets,
- * writeItems, deleteItems, a whole transaction), whether it committed or
+ * writeItems, deleteItems, setMemberships, a whole transaction), whether it committed or
  * failed; reads are the store's own.
  *
  * @example const store = new NotifyingStore({ knex, policy }, () => prefetch.invalidate());
@@ -36,6 +36,10 @@ export class NotifyingStore extends KnexStore {
 
   override async deleteItems(internalIds: readonly string[]): Promise<readonly WriteResult[]> {
     return this.after(super.deleteItems(internalIds));
+  }
+
+  override async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
+    return this.after(super.setMemberships(changes));
   }
 
   private async after<T>(write: Promise<T>): Promise<T> {
