@@ -1,0 +1,107 @@
+/**
+ * The typed record model: the fifteen Dublin Core fields of the record
+ * format, plus the optional structured fields that the richer metadata
+ * formats (OpenAIRE v4, DataCite kernel-4, MARCXML, MODS) need and Dublin
+ * Core cannot carry. ./fields.ts reads it from a record's JSON; README.md
+ * ("Record fields") documents every field. Types only.
+ */
+import type { DublinCore } from '../formats/oai-dc';
+import type { IdentifierType } from './typed-ids';
+import type { AccessRight, ContributorType, DataCiteResourceType, FunderIdentifierType, RelatedIdentifierType, RelationType } from './vocabularies';
+
+/** A typed identifier of the record itself, in its scheme's normalized form. */
+export interface TypedIdentifier {
+  readonly type: IdentifierType;
+  readonly value: string;
+}
+
+/** An organisation a person or organisation is affiliated with. */
+export interface Affiliation {
+  readonly name: string;
+  /** https://ror.org/… (checked, with its check digits). */
+  readonly ror?: string;
+}
+
+/** A creator: a person or an organisation. */
+export interface Agent {
+  /** The name as it should be displayed, e.g. "Curie, Marie". */
+  readonly name: string;
+  readonly givenName?: string;
+  readonly familyName?: string;
+  readonly nameType?: 'person' | 'organization';
+  /** The bare ORCID iD, 0000-0000-0000-000X (persons only). */
+  readonly orcid?: string;
+  readonly affiliations?: readonly Affiliation[];
+}
+
+/** A contributor: an agent and its DataCite contributorType. */
+export interface Contributor extends Agent {
+  readonly type: ContributorType;
+}
+
+/** The record's resource type: a COAR concept and/or a DataCite resourceTypeGeneral. */
+export interface ResourceType {
+  /** A COAR resource type concept URI (http://purl.org/coar/resource_type/…). */
+  readonly coar?: string;
+  /** DataCite resourceTypeGeneral: given, or derived from the COAR type (vocabularies.ts). */
+  readonly general: DataCiteResourceType;
+  /** The free-text type: given, or the COAR label, or the general type. */
+  readonly label: string;
+}
+
+/** The typed dates of a record, each an ISO 8601 calendar date (YYYY, YYYY-MM or YYYY-MM-DD; embargo end a full date). */
+export interface RecordDates {
+  readonly issued?: string;
+  readonly accepted?: string;
+  readonly available?: string;
+  readonly embargoEnd?: string;
+}
+
+/** A funding reference (DataCite fundingReference). */
+export interface FundingReference {
+  readonly funderName: string;
+  readonly funderIdentifier?: { readonly type: FunderIdentifierType; readonly value: string };
+  readonly awardNumber?: string;
+  readonly awardUri?: string;
+  readonly awardTitle?: string;
+}
+
+/** An identifier of a related resource and how the record relates to it (DataCite relatedIdentifier). */
+export interface RelatedIdentifier {
+  readonly identifier: string;
+  readonly type: RelatedIdentifierType;
+  readonly relation: RelationType;
+  readonly resourceTypeGeneral?: DataCiteResourceType;
+}
+
+/** A file of the record. */
+export interface RecordFile {
+  readonly url: string;
+  /** An IANA media type, e.g. application/pdf. */
+  readonly mediaType?: string;
+  /** Size in bytes. */
+  readonly size?: number;
+  readonly access?: AccessRight;
+}
+
+/** The typed record: Dublin Core plus the optional structured fields. */
+export interface RecordFields {
+  readonly dc: DublinCore;
+  readonly identifiers?: readonly TypedIdentifier[];
+  readonly creators?: readonly Agent[];
+  readonly contributors?: readonly Contributor[];
+  readonly resourceType?: ResourceType;
+  readonly accessRights?: AccessRight;
+  /** A licence URI, e.g. https://creativecommons.org/licenses/by/4.0/. */
+  readonly license?: string;
+  readonly publisher?: string;
+  /** Four digits. */
+  readonly publicationYear?: string;
+  readonly dates?: RecordDates;
+  /** An ISO 639-1 (two letters) or ISO 639-3 (three letters) code, lower case, as OpenAIRE v4 recommends. */
+  readonly language?: string;
+  readonly fundingReferences?: readonly FundingReference[];
+  readonly relatedIdentifiers?: readonly RelatedIdentifier[];
+  readonly files?: readonly RecordFile[];
+}
+
