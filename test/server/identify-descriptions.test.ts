@@ -9,6 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../server/config';
 import { startTestServer, texts, type TestServer } from '../helpers/server';
+import { databaseKinds, openThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { assertValid } from '../helpers/xsd';
 
 const FULL = `
@@ -30,38 +31,48 @@ identify:
 describe('Identify descriptions from the configuration', function () {
   this.timeout(60_000);
   let dir: string;
-  let server: TestServer;
-  before(async () => {
+  before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-identify-'));
     fs.writeFileSync(path.join(dir, 'full.yaml'), FULL);
-    server = await startTestServer({ OAI_CONFIG: path.join(dir, 'full.yaml') });
   });
-  after(async () => {
-    await server?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('serves every configured description after oai-identifier, valid against the published schemas', async () => {
-    const xml = await (await fetch(`${server.baseUrl}?verb=Identify`)).text();
-    assertValid(xml);
-    const roots = [...xml.matchAll(/<description>\s*<([A-Za-z-]+)[ >]/g)].map((m) => m[1]);
-    expect(roots).to.deep.equal(['oai-identifier', 'eprints', 'friends', 'branding', 'rightsManifest']);
-  });
+  for (const kind of databaseKinds()) {
+    describe(`served from ${kind}`, () => {
+      let db: ThrowawayDatabase;
+      let server: TestServer;
+      before(async () => {
+        db = await openThrowawayDatabase(kind);
+        server = await startTestServer({ OAI_CONFIG: path.join(dir, 'full.yaml'), DATABASE_URL: db.url });
+      });
+      after(async () => {
+        await server?.stop();
+        await db?.close();
+      });
 
-  it('keeps every value as written, markup and ampersands included', async () => {
-    const xml = await (await fetch(`${server.baseUrl}?verb=Identify`)).text();
-    expect(texts(xml, 'text')).to.include.members([
-      'Theses & articles of Example University',
-      'Metadata may be re-used under CC0; the text R&amp;D stays as written.',
-    ]);
-    expect(texts(xml, 'URL')).to.include('https://example.edu/about?lang=en&view=full');
-    expect(texts(xml, 'comment')).to.deep.equal(['Contact the library for bulk access.', '日本語のコメント']);
-    const friends = /<friends [^>]*>([\s\S]*)<\/friends>/.exec(xml)?.[1] ?? '';
-    expect(texts(friends, 'baseURL')).to.deep.equal(['http://export.arxiv.org/oai2', 'https://zenodo.org/oai2d']);
-    expect(texts(xml, 'title')).to.deep.equal(['Example <Repository>']);
-    expect(xml).to.contain('<rightsReference ref="https://creativecommons.org/publicdomain/zero/1.0/"/>');
-    expect(xml).to.contain('appliesTo="http://www.openarchives.org/OAI/2.0/entity#metadata"');
-  });
+      it('serves every configured description after oai-identifier, valid against the published schemas', async () => {
+        const xml = await (await fetch(`${server.baseUrl}?verb=Identify`)).text();
+        assertValid(xml);
+        const roots = [...xml.matchAll(/<description>\s*<([A-Za-z-]+)[ >]/g)].map((m) => m[1]);
+        expect(roots).to.deep.equal(['oai-identifier', 'eprints', 'friends', 'branding', 'rightsManifest']);
+      });
+
+      it('keeps every value as written, markup and ampersands included', async () => {
+        const xml = await (await fetch(`${server.baseUrl}?verb=Identify`)).text();
+        expect(texts(xml, 'text')).to.include.members([
+          'Theses & articles of Example University',
+          'Metadata may be re-used under CC0; the text R&amp;D stays as written.',
+        ]);
+        expect(texts(xml, 'URL')).to.include('https://example.edu/about?lang=en&view=full');
+        expect(texts(xml, 'comment')).to.deep.equal(['Contact the library for bulk access.', '日本語のコメント']);
+        const friends = /<friends [^>]*>([\s\S]*)<\/friends>/.exec(xml)?.[1] ?? '';
+        expect(texts(friends, 'baseURL')).to.deep.equal(['http://export.arxiv.org/oai2', 'https://zenodo.org/oai2d']);
+        expect(texts(xml, 'title')).to.deep.equal(['Example <Repository>']);
+        expect(xml).to.contain('<rightsReference ref="https://creativecommons.org/publicdomain/zero/1.0/"/>');
+        expect(xml).to.contain('appliesTo="http://www.openarchives.org/OAI/2.0/entity#metadata"');
+      });
+    });
+  }
 
   const refusals: { name: string; text: string; message: RegExp }[] = [
     { name: 'an eprints description without its required data policy', text: 'identify:\n  eprints:\n    metadataPolicy: { text: x }\n', message: /bad\.yaml:3: identify\.eprints needs "dataPolicy"/ },
