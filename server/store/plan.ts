@@ -70,15 +70,33 @@ const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_h
  * @example contentHash(true, ['a'], new Map()) // the hash of a tombstone in set a
  */
 export function contentHash(deleted: boolean, sets: readonly string[], metadata: ReadonlyMap<string, string | null>, fields?: string): string {
-  const canonical = deleted
-    ? JSON.stringify({ deleted: true, sets })
-    : JSON.stringify({ deleted: false, sets, metadata: [...metadata.entries()].sort(([a], [b]) => cmp(a, b)), ...(fields !== undefined && { fields }) });
-  return crypto.createHash('sha256').update(canonical).digest('hex');
+  const hash = crypto.createHash('sha256');
+  if (deleted) return hash.update(JSON.stringify({ deleted: true, sets })).digest('hex');
+  // The bytes of JSON.stringify({ deleted: false, sets, metadata: [[prefix, xml], …], fields? }), fed
+  // piece by piece: hashes stored by earlier versions stay valid, and the loader no longer joins
+  // every format of an item into one string (several kilobytes each) only to hash it.
+  hash.update(`{"deleted":false,"sets":${JSON.stringify(sets)},"metadata":[`);
+  const prefixes = [...metadata.keys()].sort(cmp);
+  prefixes.forEach((prefix, i) => {
+    hash.update(`${i > 0 ? ',' : ''}[${JSON.stringify(prefix)},`);
+    hash.update(JSON.stringify(metadata.get(prefix) ?? null));
+    hash.update(']');
+  });
+  hash.update(']');
+  if (fields !== undefined) hash.update(`,"fields":${JSON.stringify(fields)}`);
+  return hash.update('}').digest('hex');
 }
 
 /** Code point order, as the databases compare (dialect.ts), unlike JS's UTF-16 sort. */
 function cmp(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(j) as number;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return a.length - b.length;
 }
 
 function uniqueSorted(list: readonly string[]): string[] {

@@ -1,0 +1,44 @@
+/**
+ * The content hash that decides "unchanged" (server/store/plan.ts). It is
+ * stored with every item, so the way it is computed may change only if it
+ * keeps giving the hash earlier versions stored: the SHA-256 of one JSON
+ * text of the item's deletion, sets, metadata by prefix in code point order,
+ * and record fields.
+ */
+import crypto from 'node:crypto';
+import { expect } from 'chai';
+import { contentHash } from '../../server/store/plan';
+import { eachRow } from '../helpers/table';
+
+/** The hash as it was first defined: one JSON.stringify of the whole item, hashed at once. */
+function asStored(deleted: boolean, sets: string[], metadata: [string, string | null][], fields?: string): string {
+  const byCodePoint = (a: string, b: string): number => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const canonical = deleted
+    ? JSON.stringify({ deleted: true, sets })
+    : JSON.stringify({ deleted: false, sets, metadata: [...metadata].sort(([a], [b]) => byCodePoint(a, b)), ...(fields !== undefined && { fields }) });
+  return crypto.createHash('sha256').update(canonical).digest('hex');
+}
+
+const rows: readonly [string, boolean, string[], [string, string | null][], string | undefined][] = [
+  ['a tombstone in two sets', true, ['a', 'a:b'], [], undefined],
+  ['a live item with one format and no fields', false, [], [['oai_dc', '<oai_dc:dc>"quoted" \\ back\nslash</oai_dc:dc>']], undefined],
+  ['a live item with formats given out of order, and fields', false, ['x'], [['oai_dc', '<a/>'], ['marc21', '<r>é 山</r>'], ['datacite', '<d/>']], '{"dc":{"title":["T"]}}'],
+  ['a live item whose prefixes differ beyond the BMP', false, [], [['p\u{1F600}', '<a/>'], ['p\uFFFD', '<b/>'], ['p', '<c/>']], '{}'],
+  ['a live item with a format without metadata', false, ['s'], [['oai_dc', null]], undefined],
+];
+
+describe('the content hash of an item', function () {
+  eachRow(
+    rows,
+    ([name]) => `gives the hash earlier versions stored for ${name}`,
+    ([, deleted, sets, metadata, fields]) => {
+      expect(contentHash(deleted, sets, new Map(metadata), fields)).to.equal(asStored(deleted, sets, metadata, fields));
+    },
+  );
+
+  it('changes when one character of one format changes', function () {
+    const a = contentHash(false, [], new Map([['oai_dc', '<a>x</a>'], ['mods', '<m/>']]));
+    const b = contentHash(false, [], new Map([['oai_dc', '<a>y</a>'], ['mods', '<m/>']]));
+    expect(a).to.not.equal(b);
+  });
+});
