@@ -3,12 +3,15 @@
  * writes it, in one order (README "Layout", ARCHITECTURE.md):
  *
  * 1. record rules ({@link recordRefusals}): set specs, metadataPrefixes and
- *    datestamps well-formed, a live item has metadata, XML 1.0 characters only;
+ *    datestamps well-formed, a live item has metadata, XML 1.0 characters only
+ *    in the XML a record gives;
  * 2. the metadata check of each format ({@link metadataRefusals}): a
  *    {@link FormatCheck} per metadataPrefix (the server plugs in XSD
  *    validation; lib/ stays free of XML libraries) over the XML a record
- *    gives, then, for all metadata, crosswalk output included, the same
- *    one-well-formed-element check the renderer makes on the way out;
+ *    gives, then the same one-well-formed-element check the renderer makes on
+ *    the way out. Crosswalk output (the item's `derived` prefixes) skips both:
+ *    it is escaped from checked fields and valid by construction, which the
+ *    crosswalk tests prove against the published XSDs;
  * 3. identifier governance (./governance.ts `checkBatch`), over the record's
  *    own identifier fields plus the dc:identifier values found inside its
  *    metadata ({@link withMetadataIdentifiers}); the store gathers the state
