@@ -335,6 +335,29 @@ function rssSampler(root: number): { stop(): { peakMb: number; totalMb: number; 
   };
 }
 
+/** Cores busy on average over a phase. */
+interface CoresUsed {
+  readonly client: number;
+  readonly servers: number;
+  /** Everything else on the machine (other programs, the kernel's own threads). */
+  readonly other: number;
+}
+
+function coresText(c: CoresUsed | null): string {
+  return c === null ? '' : `cores busy: client ${c.client}, server ${c.servers}, rest of machine ${c.other} (of ${os.cpus().length})`;
+}
+
+/** CPU seconds the whole machine has been busy so far (every state of /proc/stat's `cpu` line but idle and iowait); 0 where unreadable. */
+function machineBusySeconds(): number {
+  try {
+    const f = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+    return (total - (f[3] ?? 0) - (f[4] ?? 0)) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU seconds (user + system) the processes have used so far, from /proc/<pid>/stat at Linux's USER_HZ of 100; 0 where unreadable. */
 function cpuSeconds(pids: readonly number[]): number {
   let ticks = 0;
@@ -417,6 +440,12 @@ export interface BenchFigures {
   nometrics_listrecords_rps: number;
   nometrics_listidentifiers_rps: number;
   metrics_listrecords_ratio: number | null;
+  /** The list harvests with the next-page prefetch off (metrics on), best of 2, and with/without ratios against the metrics-on runs. */
+  noprefetch_listrecords_rps: number;
+  noprefetch_listidentifiers_rps: number;
+  prefetch_listrecords_ratio: number | null;
+  prefetch_listidentifiers_ratio: number | null;
+  noprefetch_cpu_seconds: number;
   metrics_listidentifiers_ratio: number | null;
   /** Server CPU seconds (user + system, all its processes) of both list harvests, least of two, with and without metrics (0 off Linux). */
   metrics_cpu_seconds: number;
@@ -427,6 +456,9 @@ export interface BenchFigures {
   concurrent_rps: number | null;
   concurrent_1process_rps: number | null;
   concurrent_processes_ratio: number | null;
+  /** Cores busy on average during the N harvests at once: the client, the server process(es), the rest of the machine. */
+  concurrent_cores: CoresUsed | null;
+  concurrent_1process_cores: CoresUsed | null;
   page_ms_first: number;
   page_ms_middle: number;
   page_ms_last: number;
@@ -466,19 +498,22 @@ function table(f: BenchFigures): string {
     ['  replay ceiling', `${f.ceiling_listrecords_rps.toLocaleString('en')} records/s`, 'same harvester, a node:http server replaying captured pages (identity)'],
     ['  floor', `${f.floor_listrecords_rps.toLocaleString('en')} records/s`, 'bare keyset scan + page assembly in-process, no HTTP'],
     ['  without metrics', `${f.nometrics_listrecords_rps.toLocaleString('en')} records/s`, `with/without ${n(f.metrics_listrecords_ratio)} (${f.metrics_listrecords_rps.toLocaleString('en')} with; best of 2 each, fresh servers)`],
+    ['  without prefetch', `${f.noprefetch_listrecords_rps.toLocaleString('en')} records/s`, `with/without ${n(f.prefetch_listrecords_ratio)} (metrics on; best of 2 each, fresh servers)`],
     ['  pyoai-style peer', 'n/a', f.peer_note],
     ['ListIdentifiers harvest', `${f.listidentifiers_rps.toLocaleString('en')} ids/s`, `${limits(f.listidentifiers_of_ceiling, f.listidentifiers_of_floor)}; ${(f.listidentifiers_bytes_per_s / 1e6).toFixed(1)} MB/s`],
     ['  replay ceiling', `${f.ceiling_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  floor', `${f.floor_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  without metrics', `${f.nometrics_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.metrics_listidentifiers_ratio)} (${f.metrics_listidentifiers_rps.toLocaleString('en')} with)`],
+    ['  without prefetch', `${f.noprefetch_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.prefetch_listidentifiers_ratio)}`],
+    ['prefetch cost, server CPU', `${f.metrics_cpu_seconds} / ${f.noprefetch_cpu_seconds} s`, `with/without ${n(ratio(f.metrics_cpu_seconds, f.noprefetch_cpu_seconds))} (both list harvests, least of 2 each)`],
     ['metrics cost, server CPU', `${f.metrics_cpu_seconds} / ${f.nometrics_cpu_seconds} s`, `with/without ${n(f.metrics_cpu_ratio)} (both list harvests, least of 2 each)`],
     ...(f.concurrent_rps === null
       ? []
       : ([
-          [`${f.harvesters} harvesters at once`, `${f.concurrent_rps.toLocaleString('en')} records/s`, `aggregate of ${f.harvesters} full ListRecords harvests at once, ${f.processes} process(es)`],
+          [`${f.harvesters} harvesters at once`, `${f.concurrent_rps.toLocaleString('en')} records/s`, `aggregate of ${f.harvesters} full ListRecords harvests at once, ${f.processes} process(es); ${coresText(f.concurrent_cores)}`],
           ...(f.concurrent_1process_rps === null
             ? []
-            : [[`  on 1 process`, `${f.concurrent_1process_rps.toLocaleString('en')} records/s`, `${f.processes} processes / 1: ${n(f.concurrent_processes_ratio)}`]]),
+            : [[`  on 1 process`, `${f.concurrent_1process_rps.toLocaleString('en')} records/s`, `${f.processes} processes / 1: ${n(f.concurrent_processes_ratio)}; ${coresText(f.concurrent_1process_cores)}`]]),
         ] as [string, string, string][])),
     ['page time first/middle/last', `${f.page_ms_first} / ${f.page_ms_middle} / ${f.page_ms_last} ms`, `last/first ${f.page_ratio}`],
     ['GetRecord', f.getrecord_rps === null ? 'skipped' : `${f.getrecord_rps.toLocaleString('en')} req/s`, f.getrecord_rps === null ? '' : `p50 ${f.getrecord_p50_ms} ms, p99 ${f.getrecord_p99_ms} ms, errors ${f.getrecord_errors}`],
@@ -568,19 +603,26 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       log(`GetRecord: ${o.connections} connections for ${o.duration} s …`);
       g = await runClient<GetRecordResult>({ task: 'getrecord', baseUrl: server.baseUrl, identifiers: h.identifiers, connections: o.connections, duration: o.duration }, tmp);
     }
-    const concurrent = async (baseUrl: string, processes: number): Promise<number> => {
+    // Where the cores go while N harvests run at once: the client, the server process(es), and the rest of the machine.
+    const cores: Record<string, CoresUsed> = {};
+    const concurrent = async (baseUrl: string, processes: number, root: number): Promise<number> => {
       log(`${o.harvesters} ListRecords harvests at once against ${processes} process(es) …`);
+      const pids = serverPids(root);
+      const [serverBefore, machineBefore] = [cpuSeconds(pids), machineBusySeconds()];
       const c = await runClient<ConcurrentResult>({ task: 'concurrent', baseUrl, harvesters: o.harvesters, gzip: o.gzip }, tmp);
+      const [servers, machine] = [cpuSeconds(pids) - serverBefore, machineBusySeconds() - machineBefore];
       if (c.items !== o.harvesters * h.listRecords.items) throw new Error(`${o.harvesters} harvests returned ${c.items} records, not ${o.harvesters} × ${h.listRecords.items}`);
+      const per = (x: number): number => round(x / c.seconds, 2);
+      cores[processes] = { client: per(c.clientCpuSeconds), servers: per(servers), other: per(Math.max(0, machine - servers - c.clientCpuSeconds)) };
       return Math.round(c.items / c.seconds);
     };
-    const concurrentRps = o.harvesters > 1 ? await concurrent(server.baseUrl, o.processes) : null;
+    const concurrentRps = o.harvesters > 1 ? await concurrent(server.baseUrl, o.processes, server.pid) : null;
     await server.stop();
     let concurrentOne: number | null = null;
     if (o.harvesters > 1 && o.processes > 1) {
       server = await startProvider(env, 1, undefined);
       try {
-        concurrentOne = await concurrent(server.baseUrl, 1);
+        concurrentOne = await concurrent(server.baseUrl, 1, server.pid);
       } finally {
         await server.stop();
       }
@@ -590,9 +632,10 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
     // and off, alternately, twice each, the better of each pair counted (the
     // main harvest above is not comparable: it runs first, and under the RSS sampler).
     // Server CPU time is counted as well: on a shared machine it varies far less than the rates do.
-    const listsOnly = async (metrics: boolean): Promise<HarvestResult & { cpuSeconds: number }> => {
-      server = await startProvider({ ...env, OAI_METRICS: String(metrics) }, o.processes, undefined);
-      log(`list harvests with OAI_METRICS=${metrics} …`);
+    // The same for the next-page prefetch (server/http/prefetch.ts): on (with metrics on) against off.
+    const listsOnly = async (metrics: boolean, prefetch = true): Promise<HarvestResult & { cpuSeconds: number }> => {
+      server = await startProvider({ ...env, OAI_METRICS: String(metrics), OAI_PREFETCH: String(prefetch) }, o.processes, undefined);
+      log(`list harvests with OAI_METRICS=${metrics} OAI_PREFETCH=${prefetch} …`);
       try {
         const pids = serverPids(server.pid);
         const before = cpuSeconds(pids);
@@ -604,9 +647,11 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
     };
     const on: (HarvestResult & { cpuSeconds: number })[] = [];
     const off: (HarvestResult & { cpuSeconds: number })[] = [];
+    const noPrefetch: (HarvestResult & { cpuSeconds: number })[] = [];
     for (let round = 0; round < 2; round++) {
       on.push(await listsOnly(true));
       off.push(await listsOnly(false));
+      noPrefetch.push(await listsOnly(true, false));
     }
     const best = (runs: HarvestResult[], list: 'listRecords' | 'listIdentifiers'): number => Math.max(...runs.map((r) => rps(r[list])));
     const leastCpu = (runs: { cpuSeconds: number }[]): number => round(Math.min(...runs.map((r) => r.cpuSeconds)), 2);
@@ -662,6 +707,11 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       nometrics_listrecords_rps: best(off, 'listRecords'),
       nometrics_listidentifiers_rps: best(off, 'listIdentifiers'),
       metrics_listrecords_ratio: ratio(best(on, 'listRecords'), best(off, 'listRecords')),
+      noprefetch_listrecords_rps: best(noPrefetch, 'listRecords'),
+      noprefetch_listidentifiers_rps: best(noPrefetch, 'listIdentifiers'),
+      prefetch_listrecords_ratio: ratio(best(on, 'listRecords'), best(noPrefetch, 'listRecords')),
+      prefetch_listidentifiers_ratio: ratio(best(on, 'listIdentifiers'), best(noPrefetch, 'listIdentifiers')),
+      noprefetch_cpu_seconds: leastCpu(noPrefetch),
       metrics_listidentifiers_ratio: ratio(best(on, 'listIdentifiers'), best(off, 'listIdentifiers')),
       metrics_cpu_seconds: leastCpu(on),
       nometrics_cpu_seconds: leastCpu(off),
@@ -670,6 +720,8 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       concurrent_rps: concurrentRps,
       concurrent_1process_rps: concurrentOne,
       concurrent_processes_ratio: ratio(concurrentRps, concurrentOne),
+      concurrent_cores: cores[o.processes] ?? null,
+      concurrent_1process_cores: o.processes > 1 ? (cores[1] ?? null) : null,
       page_ms_first: round(h.pageMs.first, 2),
       page_ms_middle: round(h.pageMs.middle, 2),
       page_ms_last: round(h.pageMs.last, 2),

@@ -72,6 +72,8 @@ export interface ConcurrentResult {
   /** Wall time from the first request to the end of the last harvest. */
   readonly seconds: number;
   readonly bytes: number;
+  /** CPU seconds (user + system) this client process used over the harvests. */
+  readonly clientCpuSeconds: number;
 }
 
 /** The pages `capture` writes, per verb: one full page reached by a token (absent for a one-page list) and the last. */
@@ -249,6 +251,7 @@ function capturer(dir: string | undefined, verb: string): (body: string, token: 
 
 async function runConcurrent(t: Extract<ClientTask, { task: 'concurrent' }>): Promise<ConcurrentResult> {
   const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   const runs = await Promise.all(
     Array.from({ length: t.harvesters }, () => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -260,8 +263,11 @@ async function runConcurrent(t: Extract<ClientTask, { task: 'concurrent' }>): Pr
     items: runs.reduce((n, r) => n + r.items, 0),
     seconds: Number(process.hrtime.bigint() - started) / 1e9,
     bytes: runs.reduce((n, r) => n + r.bytes, 0),
+    clientCpuSeconds: cpuOf(process.cpuUsage(cpu)),
   };
 }
+
+const cpuOf = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e6;
 
 interface AutocannonResult {
   requests: { total: number; average: number };

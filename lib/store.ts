@@ -34,6 +34,8 @@ export interface ItemHeader {
 /** A header with the stored, serialized metadata of one format (null for a deleted item). */
 export interface ItemRecord extends ItemHeader {
   readonly metadata: string | null;
+  /** The content of each `about` container (one root element each), in order; none for a deleted item. */
+  readonly about?: readonly string[];
 }
 
 /** A set as ListSets shows it. */
@@ -106,6 +108,8 @@ export interface ItemInput {
   readonly metadata: Readonly<Record<string, string>>;
   /** The record's own identifier fields (e.g. every dc:identifier value), checked by governance. */
   readonly identifiers?: readonly string[];
+  /** The record's `about` containers (OAI-PMH 2.0 section 2.5), in order; ignored for a deleted item. */
+  readonly about?: readonly AboutInput[];
   /** Where the record came from, for messages: e.g. `records.ndjson:12`. */
   readonly source?: string;
   /**
@@ -122,6 +126,25 @@ export interface ItemInput {
    * element; XML given by the record is XSD-validated.
    */
   readonly derived?: readonly string[];
+}
+
+/** One `about` container of an item. */
+export interface AboutInput {
+  /** The container's content: serialized XML, one root element (e.g. a `provenance` or `rights` element). */
+  readonly xml: string;
+  /**
+   * What decides whether the container changed, when that is less than the
+   * whole XML: a provenance container made at load compares without its
+   * harvestDate, so the same record harvested again later is not a change.
+   * Default: `xml`.
+   */
+  readonly compareAs?: string;
+}
+
+/** A new set membership for one existing item (its direct sets; ancestors are implied). */
+export interface MembershipChange {
+  readonly internalId: string;
+  readonly sets: readonly string[];
 }
 
 /** What one write did to one item. */
@@ -159,6 +182,15 @@ export interface WriteStore {
   checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]>;
   /** Turns items into tombstones (deleted, new datestamp, identifier kept forever). Unknown ids are refused. */
   deleteItems(internalIds: readonly string[]): Promise<readonly WriteResult[]>;
+  /**
+   * Sets the direct sets of existing items (e.g. after a set rule changed),
+   * nothing else. An item whose membership changes gets the store's clock as
+   * its datestamp (outcome `updated`); the sets it leaves record a departure,
+   * so a harvest of such a set reports it deleted from then on; the others are
+   * `unchanged`. An unknown id, an undeclared or invalid set refuses the whole
+   * call (`RefusedError`), and nothing is written.
+   */
+  setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]>;
 }
 
 /**
@@ -173,6 +205,15 @@ export interface SeenIds {
    */
   add(ids: readonly string[]): Promise<Set<string>>;
   /**
+   * Keeps versions of records that may appear more than once in a load
+   * (incremental harvest files): per internal id, the version with the newest
+   * datestamp wins. Returns, index for index, what became of each version.
+   * An id recorded by `add` is a `repeat`.
+   */
+  stage(versions: readonly StagedVersion[]): Promise<readonly StageOutcome[]>;
+  /** The winning staged versions in the order they were first seen, in pages of `pageSize`; conflicted ids are given as such. */
+  staged(pageSize: number): AsyncGenerator<StagedWinner[]>;
+  /**
    * Live items whose internal id was never recorded, in pages of `pageSize`
    * (memory holds one page). Safe to delete the items of a page before
    * asking for the next.
@@ -181,6 +222,34 @@ export interface SeenIds {
   /** Forgets them all (before commit: nothing of it outlives the load). */
   drop(): Promise<void>;
 }
+
+/** One version of a record offered to {@link SeenIds.stage}. */
+export interface StagedVersion {
+  readonly item: ItemInput;
+  /** The record's datestamp in the input, seconds; null when it has none (then a second version cannot be ordered). */
+  readonly datestamp: number | null;
+  /** A digest of what the version disseminates, to tell "the same version again" from "a different one". */
+  readonly fingerprint: string;
+  /** Where it was read, for messages. */
+  readonly source: string;
+}
+
+/**
+ * What became of a staged version: `kept` (first seen, or newer than the one
+ * kept: `replaced` then names the source it supersedes), `older` (an equal or
+ * newer one is kept: superseded at once), `same` (the same datestamp and
+ * content as the one kept), `conflict` (the same datestamp, other content:
+ * `other` names the kept one's source), `repeat` (the id was given by an
+ * input whose records cannot be ordered).
+ */
+export type StageOutcome =
+  | { readonly kind: 'kept'; readonly replaced?: string }
+  | { readonly kind: 'older' | 'same' }
+  | { readonly kind: 'conflict'; readonly other: string }
+  | { readonly kind: 'repeat' };
+
+/** A staged version that won, or an id whose versions conflict. */
+export type StagedWinner = { readonly item: ItemInput } | { readonly conflict: { readonly internalId: string; readonly source: string; readonly other: string } };
 
 /** The write side bound to one transaction, with the bookkeeping of a load. */
 export interface WriteTransaction extends WriteStore, RecordFieldsStore, ItemScan {
@@ -220,25 +289,14 @@ export interface ScannedItem extends ItemHeader {
   readonly fields?: RecordFields;
   /** The prefixes of `metadata` a crosswalk made (with `fields`). */
   readonly derived?: readonly string[];
+  /** The stored about containers, in order (none for a tombstone). */
+  readonly about?: readonly AboutInput[];
 }
 
 /** A walk over every item, a page at a time (memory holds one page), for readiness checks and set rebuilds. */
 export interface ItemScan {
   /** Up to `limit` items whose `pk` is greater than `afterPk`, in `pk` order, each with every format it has. */
   scanItems(afterPk: number, limit: number): Promise<readonly ScannedItem[]>;
-}
-
-/** A live item with its stored record fields, as `rebuild-formats` pages through them. */
-export interface StoredRecordFields {
-  readonly pk: number;
-  readonly internalId: string;
-  /** Direct sets, sorted. */
-  readonly sets: readonly string[];
-  readonly fields: RecordFields;
-  /** The prefixes a crosswalk made when the item was written. */
-  readonly derived: readonly string[];
-  /** The item's stored metadata by prefix. */
-  readonly metadata: Readonly<Record<string, string>>;
 }
 
 /** The record fields kept with each item written from the project's record format. */
@@ -250,8 +308,6 @@ export interface RecordFieldsStore {
    * @example (await store.recordFields(['report 12'])).get('report 12')?.dc.title
    */
   recordFields(internalIds: readonly string[]): Promise<ReadonlyMap<string, RecordFields>>;
-  /** Live items that have record fields, in `pk` order after `afterPk`, at most `limit` (memory holds one page). */
-  storedRecordFields(afterPk: number, limit: number): Promise<readonly StoredRecordFields[]>;
 }
 
 /** The whole store: the read side, the write side with transactions, and statistics. */

@@ -17,6 +17,10 @@ import { poiRoute } from './http/poi';
 import type { PoiResolver } from './http/poi';
 import type { Metrics, OaiOutcome } from './http/metrics';
 import { isUnavailable } from './db/errors';
+import { PagePrefetch } from './http/prefetch';
+import type { PreparedPage } from './http/prefetch';
+import { decodeToken } from '../lib/oai/token';
+import { formatDatestamp } from '../lib/oai/dates';
 
 /** What the app needs besides the protocol context. */
 export interface AppOptions {
@@ -33,6 +37,8 @@ export interface AppOptions {
   readonly now?: () => number;
   /** Operator metrics, served at `GET /metrics` (server/http/metrics.ts); none when absent. */
   readonly metrics?: Metrics;
+  /** Prepares a harvest's next page while the client reads this one (server/http/prefetch.ts); none when absent. */
+  readonly prefetch?: PagePrefetch;
 }
 
 /** Largest POST body accepted (bytes); beyond it, 413. */
@@ -104,22 +110,50 @@ export function createApp(options: AppOptions): express.Express {
         return;
       }
       const decoded = 'undecodable' in raw ? { ok: false as const, message: raw.undecodable } : decodeForm(raw.text);
-      const response = await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now());
+      // HEAD answers the headers its GET would (RFC 9110 9.3.2), so it negotiates too.
+      const html = negotiate && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req.headers.accept);
+      const prepared = !html && decoded.ok ? await takePrepared(decoded.pairs) : undefined;
+      const response = prepared?.response ?? (await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now()));
       // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
       res.locals.oaiLogged = true;
       res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
       // POST stays XML: a form-encoded POST is a harvester's request, and a page's links are all GETs.
-      // HEAD answers the headers its GET would (RFC 9110 9.3.2), so it negotiates too.
-      if (negotiate && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req.headers.accept)) {
+      if (html) {
         await sendPage(req, res, response, { ctx, oaiPath, compressionLevel: options.compressionLevel, now: now() });
       } else {
-        await sendOai(req, res, response, negotiate, options.compressionLevel, ctx.repository.compression, logger);
+        await sendOai(req, res, prepared?.xml ?? renderXml(response, logger), negotiate, options.compressionLevel, ctx.repository.compression);
+        prepareNext(response);
       }
       logRequest(logger, req, res, response, started, decoded.ok ? decoded.pairs : undefined);
     } catch (err) {
       next(err);
     }
   };
+  const prefetch = options.prefetch;
+  /** The page prepared for a continuing list request, its responseDate set to now; undefined when none is fresh. */
+  const takePrepared = async (pairs: readonly (readonly [string, string])[]): Promise<PreparedPage | undefined> => {
+    const key = prefetch && continuation(pairs);
+    if (!key) return undefined;
+    const page = await prefetch.take(PagePrefetch.key(key.verb, key.token));
+    if (!page) return undefined;
+    const at = now();
+    // A token that expired since the page was prepared gets the ordinary answer (badResumptionToken).
+    if (!decodeToken(key.token, key.verb, ctx.tokenSecret, at).ok) return undefined;
+    page.xml.write(formatDatestamp(at), page.dateOffset, 'latin1');
+    return { response: { ...page.response, responseDate: at }, xml: page.xml, dateOffset: page.dateOffset };
+  };
+  /** After a list page that continues, prepares the page its token names. */
+  const prepareNext = (response: OaiResponse): void => {
+    const body = response.body;
+    if (!prefetch || (body.kind !== 'ListRecords' && body.kind !== 'ListIdentifiers') || !body.resumption?.token) return;
+    const pairs: [string, string][] = [['verb', body.kind], ['resumptionToken', body.resumption.token]];
+    prefetch.prepare(PagePrefetch.key(body.kind, body.resumption.token), async () => {
+      const next = await handleRequest(ctx, pairs, now());
+      const xml = renderXml(next, logger);
+      return { response: next, xml, dateOffset: xml.indexOf(RESPONSE_DATE) + RESPONSE_DATE.length };
+    });
+  };
+
   app.get(oaiPath, oai(true));
   app.post(oaiPath, oai(true));
   // Only GET and POST exist here (OAI-PMH 3.1.1).
@@ -203,18 +237,23 @@ function readBody(req: Request): Promise<Buffer | null> {
   });
 }
 
-async function sendOai(
-  req: Request,
-  res: Response,
-  response: OaiResponse,
-  negotiated: boolean,
-  level: number,
-  offered: readonly string[],
-  logger: Logger,
-): Promise<void> {
+const RESPONSE_DATE = '<responseDate>';
+
+/** The continuing list request these arguments make (exactly a list verb and a token), if they make one. */
+function continuation(pairs: readonly (readonly [string, string])[]): { verb: 'ListRecords' | 'ListIdentifiers'; token: string } | undefined {
+  if (pairs.length !== 2) return undefined;
+  const verb = pairs.find(([k]) => k === 'verb')?.[1];
+  const token = pairs.find(([k]) => k === 'resumptionToken')?.[1];
+  return (verb === 'ListRecords' || verb === 'ListIdentifiers') && token ? { verb, token } : undefined;
+}
+
+function renderXml(response: OaiResponse, logger: Logger): Buffer {
   // Corrupt stored XML is left out of the answer (lib/xml/render.ts) and logged for the operator.
   const onCorrupt = (where: string, reason: string): void => logger.error({ where, reason }, 'corrupt stored XML left out of a response');
-  const xml = Buffer.from(renderResponse(response, { onCorrupt }), 'utf8');
+  return Buffer.from(renderResponse(response, { onCorrupt }), 'utf8');
+}
+
+async function sendOai(req: Request, res: Response, xml: Buffer, negotiated: boolean, level: number, offered: readonly string[]): Promise<void> {
   const coding = chooseCoding(req.headers['accept-encoding'], offered as ('gzip' | 'deflate')[]);
   const body = await encodeBody(xml, coding, level);
   // The endpoint's answer depends on Accept (a page or XML), so caches must key on it too.

@@ -9,14 +9,14 @@ import { loadConfig, splitConfigFlag, ConfigError, type Config } from './config'
 import { openProvider, seedIfEmpty, type Provider } from './provider';
 import { serveUntilSignal } from './serve';
 import { loadDemo } from './demo';
-import { rebuildFormats } from './rebuild';
+import { rebuildFormats, rebuildSets } from './rebuild';
 import { RefusedError } from '../lib/store';
 import { runIdCommand } from '../lib/ids/cli';
 import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
 import { runCheckCommand } from './check/cli';
-import { rebuildSets } from './rebuild-sets';
+
 
 const USAGE = `usage: oai-steward <command>
 

@@ -8,14 +8,13 @@
  * with a {@link ConfigError} naming the variable, or the file, the line and
  * the key; nothing is served half-configured.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
-import { BUILT_IN_FORMATS, type FormatDeclaration } from '../lib/formats/registry';
-import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
-import { parseSetDefinitions, SetRuleError, type SetDefinitions } from '../lib/sets/rules';
-import { readIdentify, ShapeError } from './config-identify';
-import { elementErrors } from './xsd/schemas';
+import type { FormatDeclaration } from '../lib/formats/registry';
+import type { IdentifyDescriptions } from '../lib/oai/descriptions';
+import type { SetDefinitions } from '../lib/sets/rules';
+import { BUILTIN_FORMATS, ConfigError, readConfigFile, type Raw } from './config-file';
+
+export { BUILTIN_FORMATS, ConfigError };
 
 /** A metadata format the repository offers, as the configuration declares it (lib/formats/registry.ts). */
 export type FormatConfig = FormatDeclaration;
@@ -45,6 +44,13 @@ export interface Config {
   readonly idPolicy: 'auto' | 'opaque' | 'fedora-pid';
   /** OAI_POI_IN_DC / `poiInDublinCore`: add each record's POI as a dc:identifier in oai_dc (`true`/`false`). Default true. */
   readonly poiInDublinCore: boolean;
+  /**
+   * OAI_RIGHTS_IN_ABOUT / `rightsInAbout`: give every record whose metadata states a licence
+   * (OpenAIRE licenseCondition, DataCite rightsURI, a dc:rights URL) a `rights` about
+   * container referring to it (OAI-PMH rights guidelines, rightsReference), unless the
+   * record brings its own. Applied as records are written (`true`/`false`). Default false.
+   */
+  readonly rightsInAbout: boolean;
   /** OAI_PAGE_SIZE / `pageSize`: items (or sets) per list page. Default 100. */
   readonly pageSize: number;
   /**
@@ -66,6 +72,13 @@ export interface Config {
   readonly seedDemo: boolean;
   /** OAI_METRICS / `metrics`: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
   readonly metrics: boolean;
+  /**
+   * OAI_PREFETCH / `prefetch`: after a ListRecords or ListIdentifiers page that continues, prepare the next
+   * page while the harvester reads this one, and serve it if its token arrives within 2 s (`true`/`false`).
+   * The page then shows the store as it was up to 2 s before the request (server/http/prefetch.ts says
+   * exactly what that can change). Default true.
+   */
+  readonly prefetch: boolean;
   /** LOG_LEVEL / `logLevel`: pino level (`info`, `warn`, `silent`, …). Default info. */
   readonly logLevel: string;
   /**
@@ -98,23 +111,6 @@ export interface Config {
   readonly oaiDcProfile: 'plain' | 'openaire3';
 }
 
-/** Thrown for a configuration value that cannot be used; the message names the variable, or the file, line and key. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
-
-/**
- * The formats that ship with a crosswalk from the record fields, with the
- * options each takes (and their defaults): derived from lib/formats'
- * `BUILT_IN_FORMATS`, the one list.
- */
-export const BUILTIN_FORMATS: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.freeze(
-  Object.fromEntries(BUILT_IN_FORMATS.map((f) => [f.prefix, f.defaultOptions ?? {}])),
-);
-
 /** How the configuration is found besides the environment. */
 export interface ConfigSource {
   /** The configuration file (`--config`); wins over `OAI_CONFIG`. Relative to `cwd`. */
@@ -130,7 +126,7 @@ export interface ConfigSource {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd(), source: ConfigSource = {}): Config {
   const named = source.file ?? (env.OAI_CONFIG === '' ? undefined : env.OAI_CONFIG);
-  const file = named === undefined ? undefined : readConfigFile(path.resolve(cwd, named));
+  const file = named === undefined ? undefined : readConfigFile(path.resolve(cwd, named), Object.keys(KEYS));
   const get = (key: KeyName): Raw | undefined => {
     const spec: KeySpec = KEYS[key];
     const fromEnv = spec.env === undefined ? undefined : env[spec.env];
@@ -160,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     namespace,
     idPolicy: idPolicy as Config['idPolicy'],
     poiInDublinCore: bool(get('poiInDublinCore'), true),
+    rightsInAbout: bool(get('rightsInAbout'), false),
     pageSize: int(get('pageSize'), 100, 1, 10000),
     tokenSecret: str(get('tokenSecret'), '') || undefined,
     tokenLifetime: int(get('tokenLifetime'), 172800, 60, 365 * 86400),
@@ -169,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     retryAfter: int(get('retryAfter'), 10, 1, 3600),
     seedDemo: bool(get('seedDemo'), true),
     metrics: bool(get('metrics'), true),
+    prefetch: bool(get('prefetch'), true),
     logLevel: str(get('logLevel'), 'info'),
     formats: file?.formats ?? defaultFormats(),
     identify: file?.identify ?? {},
@@ -223,6 +221,7 @@ const KEYS = {
   namespace: { env: 'OAI_NAMESPACE' },
   idPolicy: { env: 'OAI_ID_POLICY' },
   poiInDublinCore: { env: 'OAI_POI_IN_DC' },
+  rightsInAbout: { env: 'OAI_RIGHTS_IN_ABOUT' },
   pageSize: { env: 'OAI_PAGE_SIZE' },
   tokenSecret: { env: 'OAI_TOKEN_SECRET' },
   tokenLifetime: { env: 'OAI_TOKEN_LIFETIME' },
@@ -232,6 +231,7 @@ const KEYS = {
   retryAfter: { env: 'OAI_RETRY_AFTER' },
   seedDemo: { env: 'OAI_SEED_DEMO' },
   metrics: { env: 'OAI_METRICS' },
+  prefetch: { env: 'OAI_PREFETCH' },
   logLevel: { env: 'LOG_LEVEL' },
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
   formats: {},
@@ -240,14 +240,6 @@ const KEYS = {
 } as const satisfies Record<string, KeySpec>;
 
 type KeyName = keyof typeof KEYS;
-
-/** A value as found: a string from the environment, or a YAML value from the file; `label` names where, for messages. */
-interface Raw {
-  readonly value: unknown;
-  readonly label: string;
-  /** The folder relative paths in this value are relative to. */
-  readonly base: string;
-}
 
 function fail(raw: Raw, problem: string): never {
   throw new ConfigError(`${raw.label} ${problem}, not ${JSON.stringify(raw.value)}`);
@@ -300,224 +292,4 @@ function databaseUrl(raw: Raw): string {
   const file = v.startsWith('sqlite:') ? v.slice('sqlite:'.length) : v;
   if (file === ':memory:') return v;
   return `sqlite:${path.resolve(raw.base, file)}`;
-}
-
-// ------------------------------------------------------------------ the file
-
-interface ConfigFile {
-  readonly path: string;
-  readonly values: ReadonlyMap<KeyName, Raw>;
-  readonly formats: FormatConfig[] | undefined;
-  readonly identify: IdentifyDescriptions | undefined;
-  readonly sets: SetDefinitions | undefined;
-}
-
-/**
- * Reads and checks the YAML file: its syntax, that its top level is a
- * mapping, that every key is known (a misspelt key is an error, not a
- * silently ignored setting) and given once, and the `formats` list.
- */
-function readConfigFile(file: string): ConfigFile {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`${file}: cannot be read: ${(err as Error).message}`);
-  }
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
-  const at = (node: { range?: [number, number, number] | null } | null | undefined): string => {
-    const offset = node?.range?.[0];
-    return `${file}:${offset === undefined ? 1 : lines.linePos(offset).line}`;
-  };
-  const first = doc.errors[0];
-  if (first) throw new ConfigError(`${file}:${first.linePos?.[0]?.line ?? 1}: not valid YAML: ${first.message.split('\n')[0]}`);
-  const base = path.dirname(file);
-  const values = new Map<KeyName, Raw>();
-  let formats: FormatConfig[] | undefined;
-  let identify: IdentifyDescriptions | undefined;
-  let sets: SetDefinitions | undefined;
-  if (doc.contents === null) return { path: file, values, formats, identify, sets };
-  if (!isMap(doc.contents)) throw new ConfigError(`${at(doc.contents)}: the file must be a mapping of keys (e.g. "namespace: example.org")`);
-  for (const pair of (doc.contents as YAMLMap).items) {
-    const key = pairKey(pair);
-    const where = at(pair.key as YamlNode);
-    if (key === null) throw new ConfigError(`${where}: a key must be a plain string`);
-    if (!Object.hasOwn(KEYS, key)) throw new ConfigError(`${where}: unknown key ${JSON.stringify(key)} (known: ${Object.keys(KEYS).join(', ')})`);
-    if (values.has(key as KeyName) || (key === 'formats' && formats !== undefined) || (key === 'identify' && identify !== undefined) || (key === 'sets' && sets !== undefined)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
-    const label = `${where}: ${key}`;
-    if (key === 'formats') formats = readFormats(pair.value as YamlNode | null, label, base, at);
-    else if (key === 'identify') identify = readIdentifySection(doc, pair, at);
-    else if (key === 'sets') sets = readSetsSection(doc, pair, at);
-    else values.set(key as KeyName, { value: plain(pair.value as YamlNode | null, label), label, base });
-  }
-  return { path: file, values, formats, identify, sets };
-}
-
-/**
- * The `sets` section: static sets, sets by rule and ready-made ones
- * (lib/sets/rules.ts), with a refusal naming the line and the key of the
- * value at fault: an unknown field or set, a cycle of sets.
- */
-function readSetsSection(doc: YamlDocument, pair: Pair, at: (n: YamlNode | null | undefined) => string): SetDefinitions {
-  const node = pair.value as YamlNode | null;
-  try {
-    return parseSetDefinitions(node === null ? null : node.toJSON());
-  } catch (err) {
-    if (!(err instanceof SetRuleError)) throw err;
-    // The deepest node of the path the document has (an unknown key is a key, found through its mapping).
-    let where: YamlNode | null = node;
-    for (let n = err.path.length; n >= 0; n--) {
-      const found = doc.getIn(['sets', ...err.path.slice(0, n)], true) as YamlNode | undefined;
-      if (found !== undefined) {
-        where = found;
-        break;
-      }
-    }
-    const key = err.path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}.${p}`), 'sets');
-    throw new ConfigError(`${at(where)}: ${key}: ${err.message}`);
-  }
-}
-
-/**
- * The `identify` section: its shape (lines and keys named), then each
- * description built and checked against its published XSD, so a value the
- * schema refuses stops start-up rather than reaching harvesters.
- */
-function readIdentifySection(doc: YamlDocument, pair: Pair, at: (n: YamlNode | null | undefined) => string): IdentifyDescriptions {
-  const node = pair.value as YamlNode | null;
-  let descriptions: IdentifyDescriptions;
-  try {
-    descriptions = readIdentify(node === null ? null : node.toJSON());
-  } catch (err) {
-    if (!(err instanceof ShapeError)) throw err;
-    const where = (doc.getIn(['identify', ...err.path], true) as YamlNode | undefined) ?? node;
-    throw new ConfigError(`${at(where)}: ${['identify', ...err.path].join('.')} ${err.message}`);
-  }
-  for (const [key, xml] of describeRepository(descriptions)) {
-    const s = DESCRIPTION_SCHEMAS[key];
-    const errors = elementErrors(xml, s.namespace, s.schema);
-    if (errors.length > 0) {
-      const where = (doc.getIn(['identify', key], true) as YamlNode | undefined) ?? node;
-      throw new ConfigError(`${at(where)}: identify.${key} is not valid against ${s.schema}: ${errors.slice(0, 3).join('; ')}`);
-    }
-  }
-  return descriptions;
-}
-
-function pairKey(pair: Pair): string | null {
-  return isScalar(pair.key) && typeof pair.key.value === 'string' ? pair.key.value : null;
-}
-
-/** A scalar, or a sequence of scalars, as a JavaScript value; anything deeper is an error. */
-function plain(node: YamlNode | null, label: string): unknown {
-  if (node === null || (isScalar(node) && node.value === null)) throw new ConfigError(`${label} has no value`);
-  if (isScalar(node)) return node.value;
-  if (isSeq(node)) {
-    return node.items.map((item) => {
-      if (!isScalar(item)) throw new ConfigError(`${label}: list items must be plain values`);
-      return item.value;
-    });
-  }
-  throw new ConfigError(`${label} must be a plain value or a list`);
-}
-
-const PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/;
-const FORMAT_KEYS = new Set(['prefix', 'namespace', 'schema', 'xsd', 'catalog', 'options']);
-
-/** The `formats` list: built-in formats by prefix (with options), declared formats with namespace, schema URL and a local XSD. */
-function readFormats(node: YamlNode | null, label: string, base: string, at: (n: YamlNode | null | undefined) => string): FormatConfig[] {
-  if (!isSeq(node)) throw new ConfigError(`${label} must be a list of formats (each "- prefix: …")`);
-  const out: FormatConfig[] = [];
-  const seen = new Set<string>();
-  node.items.forEach((item, index) => {
-    const here = `${at(item as YamlNode)}: formats[${index}]`;
-    if (!isMap(item)) throw new ConfigError(`${here} must be a mapping with at least "prefix"`);
-    const fields = new Map<string, { node: YamlNode | null; where: string }>();
-    for (const pair of item.items) {
-      const key = pairKey(pair);
-      const where = `${at(pair.key as YamlNode)}: formats[${index}].${key ?? '?'}`;
-      if (key === null || !FORMAT_KEYS.has(key)) throw new ConfigError(`${where}: unknown key (known: ${[...FORMAT_KEYS].join(', ')})`);
-      fields.set(key, { node: pair.value as YamlNode | null, where });
-    }
-    const text = (key: string): string | undefined => {
-      const f = fields.get(key);
-      if (f === undefined) return undefined;
-      const v = plain(f.node, f.where);
-      if (typeof v !== 'string' || v.trim() === '') throw new ConfigError(`${f.where} must be a non-empty string`);
-      return v;
-    };
-    const prefix = text('prefix');
-    if (prefix === undefined) throw new ConfigError(`${here} has no "prefix"`);
-    const prefixAt = fields.get('prefix')?.where ?? here;
-    if (!PREFIX.test(prefix)) throw new ConfigError(`${prefixAt}: ${JSON.stringify(prefix)} is not a valid metadataPrefix`);
-    if (seen.has(prefix)) throw new ConfigError(`${prefixAt}: format ${JSON.stringify(prefix)} is listed twice`);
-    seen.add(prefix);
-    const options = readOptions(fields.get('options'), index, at);
-    const builtin = BUILTIN_FORMATS[prefix];
-    if (builtin !== undefined) {
-      for (const key of ['namespace', 'schema', 'xsd', 'catalog']) {
-        const f = fields.get(key);
-        if (f) throw new ConfigError(`${f.where}: ${prefix} is a built-in format; its ${key} cannot be changed (declare your own format under another prefix)`);
-      }
-      for (const key of Object.keys(options.values)) {
-        if (!Object.hasOwn(builtin, key)) {
-          const takes = Object.keys(builtin);
-          throw new ConfigError(`${options.where[key] ?? here}: ${prefix} takes no option ${JSON.stringify(key)}${takes.length > 0 ? ` (it takes ${takes.join(', ')})` : ''}`);
-        }
-      }
-      out.push({ prefix, kind: 'builtin', options: { ...builtin, ...options.values } });
-      return;
-    }
-    const namespace = text('namespace');
-    const schema = text('schema');
-    const xsd = text('xsd');
-    for (const [key, v] of [['namespace', namespace], ['schema', schema], ['xsd', xsd]] as const) {
-      if (v === undefined) throw new ConfigError(`${here} (${prefix}) is not a built-in format (${Object.keys(BUILTIN_FORMATS).join(', ')}), so it needs "${key}"`);
-    }
-    for (const [key, v] of [['namespace', namespace], ['schema', schema]] as const) {
-      // OAI-PMH.xsd types metadataNamespace and schema as anyURI: an absolute URI.
-      if (v !== undefined && !/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(v)) throw new ConfigError(`${fields.get(key)?.where ?? here}: ${JSON.stringify(v)} is not an absolute URI`);
-    }
-    const files: Record<string, string> = {};
-    for (const key of ['xsd', 'catalog']) {
-      const v = key === 'xsd' ? xsd : text(key);
-      if (v === undefined) continue;
-      const resolved = path.resolve(base, v);
-      if (!fs.existsSync(resolved)) throw new ConfigError(`${fields.get(key)?.where ?? here}: file ${resolved} does not exist`);
-      files[key] = resolved;
-    }
-    out.push({
-      prefix,
-      kind: 'declared',
-      namespace: namespace as string,
-      schema: schema as string,
-      xsd: files.xsd as string,
-      ...(files.catalog !== undefined && { catalog: files.catalog }),
-      options: options.values,
-    });
-  });
-  if (!seen.has('oai_dc')) out.unshift({ prefix: 'oai_dc', kind: 'builtin', options: {} });
-  return out;
-}
-
-function readOptions(
-  f: { node: YamlNode | null; where: string } | undefined,
-  index: number,
-  at: (n: YamlNode | null | undefined) => string,
-): { values: Record<string, string>; where: Record<string, string> } {
-  const values: Record<string, string> = {};
-  const where: Record<string, string> = {};
-  if (f === undefined) return { values, where };
-  if (!isMap(f.node)) throw new ConfigError(`${f.where} must be a mapping of option names to values`);
-  for (const pair of f.node.items) {
-    const key = pairKey(pair);
-    const label = `${at(pair.key as YamlNode)}: formats[${index}].options.${key ?? '?'}`;
-    if (key === null) throw new ConfigError(`${f.where}: option names must be plain strings`);
-    const v = plain(pair.value as YamlNode | null, label);
-    if (typeof v !== 'string' && typeof v !== 'number') throw new ConfigError(`${label} must be a string`);
-    values[key] = String(v);
-    where[key] = label;
-  }
-  return { values, where };
 }

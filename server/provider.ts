@@ -25,7 +25,8 @@ import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
 import { createMetrics, knexPoolUse } from './http/metrics';
 import { loadDemo } from './demo';
-import { KnexStore } from './store/knex-store';
+import { NotifyingStore } from './store/notifying';
+import { PagePrefetch } from './http/prefetch';
 import { getOrCreateSecret } from './store/settings';
 import { createXsdChecks } from './xsd/format-checks';
 import { addCatalogs } from './xsd/libxml';
@@ -39,6 +40,8 @@ export interface Provider {
   readonly formats: FormatRegistry;
   readonly conversion: RecordConversion;
   readonly logger: Logger;
+  /** Calls `listener` after every write through `store` (or a transaction of it) has ended. */
+  onWrite(listener: () => void): void;
   /** Builds the protocol context (reads the token secret from the store when not configured). */
   context(): Promise<ProviderContext>;
   close(): Promise<void>;
@@ -57,13 +60,18 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   // The formats the configuration names, built-in ones with their options, declared ones with their local XSD.
   const formats = options.formats ?? registryFromDeclarations(config.formats);
   addCatalogs(formats.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
-  const store = new KnexStore({
+  const writes = new Set<() => void>();
+  const storeOptions = {
     knex,
     policy,
     formatChecks: createXsdChecks(formats),
+    rightsInAbout: config.rightsInAbout,
     tombstonePrefixes: formats.all().map((f) => f.prefix),
     setRules: config.sets,
     ...(options.clock && { clock: options.clock }),
+  };
+  const store = new NotifyingStore(storeOptions, () => {
+    for (const listener of writes) listener();
   });
   const conversion = recordConversion(config, policy, formats);
   return {
@@ -74,6 +82,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
     formats,
     conversion,
     logger,
+    onWrite: (listener) => void writes.add(listener),
     async context() {
       return {
         store,
@@ -132,9 +141,24 @@ export function poiResolver(store: ReadStore, baseUrl: string): PoiResolver {
   };
 }
 
+/**
+ * The next-page prefetcher of an opened provider when its configuration asks
+ * for one, cleared by every write the provider's store makes: a prepared page
+ * never outlives a write of this process (server/http/prefetch.ts).
+ *
+ * @example createApp({ ctx, logger, …, ...(prefetch && { prefetch }) }) // with const prefetch = pagePrefetch(p)
+ */
+export function pagePrefetch(p: Provider): PagePrefetch | undefined {
+  if (!p.config.prefetch) return undefined;
+  const prefetch = new PagePrefetch();
+  p.onWrite(() => prefetch.invalidate());
+  return prefetch;
+}
+
 /** Makes the Express app of an opened provider. */
 export async function providerApp(p: Provider) {
   const ctx = await p.context();
+  const prefetch = pagePrefetch(p);
   return createApp({
     ctx,
     logger: p.logger,
@@ -143,5 +167,6 @@ export async function providerApp(p: Provider) {
     retryAfter: p.config.retryAfter,
     poi: poiResolver(p.store, p.config.baseUrl),
     ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex) }) }),
+    ...(prefetch && { prefetch }),
   });
 }

@@ -1,23 +1,29 @@
 /**
- * `oai-steward rebuild-formats`: runs every crosswalk again over the record
- * fields stored with each item (migration 002) and writes the result through
- * the store's one write path. The write gate's content hash decides what
- * changed: an item whose metadata in every format came out the same keeps
- * its datestamp; one whose output changed (a crosswalk was corrected, a
- * format option such as oai_datacite's datacentreSymbol was configured, a
- * format was added to or removed from the configuration) gets a new
- * datestamp, so incremental harvesters pick up exactly those items
- * (OAI-PMH 2.0 section 2.7.1) and nothing else is re-harvested.
+ * The rebuild commands: every stored item written again through the store's
+ * one write path, so the write gate's content hash decides what changed. An
+ * item whose output came out the same keeps its datestamp; one whose output
+ * changed gets a new one, so incremental harvesters pick up exactly those
+ * items (OAI-PMH 2.0 section 2.7.1) and nothing else is re-harvested; a
+ * second run changes nothing.
  *
- * One transaction; a page of items at a time, so memory holds one page
- * however large the repository.
+ * - `oai-steward rebuild-formats` runs every crosswalk again over the record
+ *   fields stored with each item (migration 002): after a crosswalk was
+ *   corrected, a format option such as oai_datacite's datacentreSymbol was
+ *   configured, or a format was added to or removed from the configuration.
+ * - `oai-steward rebuild-sets` writes each item's sets, metadata and fields
+ *   as stored, and the write path applies the configured set rules
+ *   (server/store/knex-store.ts `setRules`): after a rule changed.
+ *
+ * One transaction; a page of items at a time (the store's `scanItems`), so
+ * memory holds one page however large the repository. Tombstones are left
+ * as they are.
  */
 import { crosswalkItem, type RecordConversion } from '../lib/records/json-record';
-import type { ItemInput, RecordFieldsStore, StoredRecordFields, TransactionalStore, WriteTransaction } from '../lib/store';
+import type { ItemInput, ScannedItem, TransactionalStore, WriteTransaction } from '../lib/store';
 
 /** What a rebuild did. */
 export interface RebuildSummary {
-  /** Live items with stored record fields, all looked at. */
+  /** Live items looked at (for rebuild-formats: those with stored record fields). */
   readonly items: number;
   /** Items whose output changed and got a new datestamp. */
   readonly restamped: number;
@@ -34,51 +40,35 @@ export interface RebuildOptions {
 }
 
 /**
- * The item a stored record makes now: the XML the record gave (formats it
- * did not get from a crosswalk, still configured) kept as it is, every
- * crosswalk run again.
+ * Writes every live item again, as `toItem` makes it (null: leave it out),
+ * in one transaction, and counts the items the store re-stamped.
  *
- * @example itemFromStored(conv, page[0]).metadata.marc21
+ * @example await rewriteEveryItem(store, (s) => storedItem(s))
  */
-export function itemFromStored(conv: RecordConversion, r: StoredRecordFields): ItemInput {
-  const given: Record<string, string> = {};
-  for (const [prefix, xml] of Object.entries(r.metadata)) {
-    if (!r.derived.includes(prefix) && conv.formats.get(prefix)) given[prefix] = xml;
-  }
-  const { metadata, derived } = crosswalkItem(conv, r.internalId, r.fields, given);
-  return {
-    internalId: r.internalId,
-    sets: r.sets,
-    metadata,
-    derived,
-    fields: r.fields,
-    identifiers: [...(r.fields.dc.identifier ?? [])],
-    source: `stored item ${JSON.stringify(r.internalId)}`,
-  };
-}
-
-/**
- * Re-derives every stored item's crosswalked formats in one transaction and
- * re-stamps exactly the items whose output changed.
- *
- * @example const { restamped } = await rebuildFormats(provider.store, provider.conversion);
- */
-export async function rebuildFormats(store: TransactionalStore, conv: RecordConversion, options: RebuildOptions = {}): Promise<RebuildSummary> {
+export async function rewriteEveryItem(
+  store: TransactionalStore,
+  toItem: (s: ScannedItem) => ItemInput | null,
+  options: RebuildOptions = {},
+): Promise<RebuildSummary> {
   const batchSize = options.batchSize ?? 500;
   const listLimit = options.listLimit ?? 100;
-  return store.transaction(async (tx: WriteTransaction & RecordFieldsStore) => {
+  return store.transaction(async (tx: WriteTransaction) => {
     let after = 0;
     let items = 0;
     let restamped = 0;
     const restampedIds: string[] = [];
     for (;;) {
-      const page = await tx.storedRecordFields(after, batchSize);
+      const page = await tx.scanItems(after, batchSize);
       if (page.length === 0) break;
-      after = (page[page.length - 1] as StoredRecordFields).pk;
-      items += page.length;
+      after = (page[page.length - 1] as ScannedItem).pk;
+      const batch = page.flatMap((s) => {
+        const item = s.deleted ? null : toItem(s);
+        return item === null ? [] : [item];
+      });
+      items += batch.length;
+      if (batch.length === 0) continue;
       // No datestamp given: the store keeps it when the content is unchanged and stamps a change with its clock.
-      const results = await tx.writeItems(page.map((r) => itemFromStored(conv, r)));
-      for (const r of results) {
+      for (const r of await tx.writeItems(batch)) {
         if (r.outcome === 'unchanged') continue;
         restamped++;
         if (restampedIds.length < listLimit) restampedIds.push(r.internalId);
@@ -86,4 +76,69 @@ export async function rebuildFormats(store: TransactionalStore, conv: RecordConv
     }
     return { items, restamped, restampedIds };
   });
+}
+
+/** The metadata a stored item has, tombstone nulls left out. */
+function storedMetadata(s: ScannedItem): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  for (const [prefix, xml] of Object.entries(s.metadata)) if (xml !== null) metadata[prefix] = xml;
+  return metadata;
+}
+
+/**
+ * The item a stored one makes when written again as it is: its sets,
+ * metadata and record fields as stored (the write path applies the rules).
+ *
+ * @example storedItem(page[0]).sets
+ */
+export function storedItem(s: ScannedItem): ItemInput {
+  return {
+    internalId: s.internalId,
+    sets: s.sets,
+    metadata: storedMetadata(s),
+    ...(s.fields !== undefined && { fields: s.fields, derived: s.derived ?? [], identifiers: [...(s.fields.dc.identifier ?? [])] }),
+    // The about containers as stored: neither dropped nor a reason to re-stamp.
+    ...(s.about !== undefined && s.about.length > 0 && { about: s.about }),
+    source: `stored item ${JSON.stringify(s.internalId)}`,
+  };
+}
+
+/**
+ * The item a stored record makes now: the XML the record gave (formats it
+ * did not get from a crosswalk, still configured) kept as it is, every
+ * crosswalk run again. Null for an item without record fields (loaded as
+ * XML only): there is nothing to run a crosswalk over.
+ *
+ * @example rederivedItem(conv, page[0])?.metadata.marc21
+ */
+export function rederivedItem(conv: RecordConversion, s: ScannedItem): ItemInput | null {
+  if (s.fields === undefined) return null;
+  const given: Record<string, string> = {};
+  const derivedBefore = s.derived ?? [];
+  for (const [prefix, xml] of Object.entries(storedMetadata(s))) {
+    if (!derivedBefore.includes(prefix) && conv.formats.get(prefix)) given[prefix] = xml;
+  }
+  const { metadata, derived } = crosswalkItem(conv, s.internalId, s.fields, given);
+  return { ...storedItem(s), metadata, derived };
+}
+
+/**
+ * Re-derives every stored item's crosswalked formats and re-stamps exactly
+ * the items whose output changed.
+ *
+ * @example const { restamped } = await rebuildFormats(provider.store, provider.conversion);
+ */
+export function rebuildFormats(store: TransactionalStore, conv: RecordConversion, options: RebuildOptions = {}): Promise<RebuildSummary> {
+  return rewriteEveryItem(store, (s) => rederivedItem(conv, s), options);
+}
+
+/**
+ * Recomputes the rule sets of every live item and re-stamps exactly the
+ * items whose sets changed. The store must have been opened with the
+ * configuration's `setRules` (server/provider.ts does).
+ *
+ * @example const { restamped } = await rebuildSets(provider.store);
+ */
+export function rebuildSets(store: TransactionalStore, options: RebuildOptions = {}): Promise<RebuildSummary> {
+  return rewriteEveryItem(store, storedItem, options);
 }

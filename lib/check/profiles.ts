@@ -17,7 +17,8 @@ import { DC_NS } from '../xml/namespaces';
 import { EU_REPO_TYPES } from '../formats/oai-dc-profile';
 import type { RecordFields } from '../records/fields';
 import { withAncestors } from '../records/rules';
-import { accessRightOf, computedSets, hasDoi, isFunded, parseSetDefinitions, PRESETS, type SetDefinitions } from '../sets/rules';
+import { accessRightOf, computedSets, hasDoi, isFunded, PRESETS, type SetDefinitions } from '../sets/rules';
+import { parseSetDefinitions } from '../sets/parse';
 import { isHttpUrl } from '../signposting/facts';
 import { findAll, parseFragment, textOf, type XmlElement } from '../xml/tree';
 

@@ -67,39 +67,7 @@ export function renderPage(input: PageInput): string {
   const { response } = input;
   const body = response.body;
   const page = new Page(input);
-  let title: string;
-  let main: string;
-  switch (body.kind) {
-    case 'errors':
-      title = `Error: ${body.errors.map((e) => e.code).join(', ')}`;
-      main = page.errors(body.errors);
-      break;
-    case 'Identify':
-      title = 'Home';
-      main = page.identify(body.identify);
-      break;
-    case 'ListSets':
-      title = 'Sets';
-      main = page.sets(body.sets, body.resumption);
-      break;
-    case 'ListMetadataFormats':
-      title = 'Formats';
-      main = page.formats(body.formats);
-      break;
-    case 'ListIdentifiers':
-    case 'ListRecords': {
-      const items = body.kind === 'ListRecords' ? body.records.map((r) => ({ header: r, tree: r.metadata === null ? null : parseFragment(r.metadata) })) : body.headers.map((h) => ({ header: h, tree: null }));
-      title = body.kind === 'ListRecords' ? 'Records' : 'Identifiers';
-      main = page.list(body.kind, items, body.resumption);
-      break;
-    }
-    case 'GetRecord': {
-      const r = page.record(body.record);
-      title = r.title;
-      main = r.html;
-      break;
-    }
-  }
+  const { title, main } = pageOf(page, body);
   const args = response.requestArgs ?? {};
   return shell({
     title,
@@ -110,6 +78,30 @@ export function renderPage(input: PageInput): string {
     args,
     main,
   });
+}
+
+/** The title and the main part of the page of one kind of answer. */
+function pageOf(page: Page, body: PageInput['response']['body']): { title: string; main: string } {
+  switch (body.kind) {
+    case 'errors':
+      return { title: `Error: ${body.errors.map((e) => e.code).join(', ')}`, main: page.errors(body.errors) };
+    case 'Identify':
+      return { title: 'Home', main: page.identify(body.identify) };
+    case 'ListSets':
+      return { title: 'Sets', main: page.sets(body.sets, body.resumption) };
+    case 'ListMetadataFormats':
+      return { title: 'Formats', main: page.formats(body.formats) };
+    case 'ListIdentifiers':
+      return { title: 'Identifiers', main: page.list(body.kind, body.headers.map((h) => ({ header: h, tree: null })), body.resumption) };
+    case 'ListRecords': {
+      const items = body.records.map((r) => ({ header: r, tree: r.metadata === null ? null : parseFragment(r.metadata) }));
+      return { title: 'Records', main: page.list(body.kind, items, body.resumption) };
+    }
+    case 'GetRecord': {
+      const r = page.record(body.record);
+      return { title: r.title, main: r.html };
+    }
+  }
 }
 
 function time(seconds: number): string {

@@ -46,6 +46,12 @@ export interface FormatCheck {
 export interface FormatChecks {
   /** The check of a prefix; undefined when the prefix is not in the format registry (the record is refused). */
   get(prefix: string): FormatCheck | undefined;
+  /**
+   * The check of `about` containers, whatever their namespace (the server
+   * validates each against the schema of its namespace). Without it, an
+   * about container is only checked to be one well-formed element.
+   */
+  readonly about?: FormatCheck;
 }
 
 /**
@@ -59,6 +65,7 @@ export interface FormatChecks {
  */
 export function chainChecks(first: FormatChecks, ...more: readonly FormatChecks[]): FormatChecks {
   return {
+    ...(first.about && { about: first.about }),
     get(prefix) {
       const base = first.get(prefix);
       if (!base) return undefined;
@@ -122,6 +129,10 @@ export function recordRefusals(item: ItemInput, now: number): Refusal[] {
     const bad = describeChar(xml);
     if (bad) refuse(`metadata.${prefix}`, `the metadata contains ${bad}, which XML 1.0 cannot carry`);
   }
+  (item.about ?? []).forEach((a, i) => {
+    const bad = describeChar(a.xml);
+    if (bad) refuse(`about[${i}]`, `the about container contains ${bad}, which XML 1.0 cannot carry`);
+  });
   if (item.datestamp !== undefined) {
     if (!Number.isSafeInteger(item.datestamp) || item.datestamp < 0) refuse('datestamp', `${String(item.datestamp)} is not a whole number of seconds since the epoch`);
     else if (item.datestamp > now) refuse('datestamp', `${new Date(item.datestamp * 1000).toISOString()} lies in the future`);
@@ -177,6 +188,33 @@ export function metadataRefusals(items: readonly ItemInput[], checks?: FormatChe
 }
 
 /**
+ * Stage 2 for `about` containers (OAI-PMH 2.0 section 2.5): each one of a
+ * live item passes `checks.about` (the schema of its namespace: they are
+ * spliced into responses, which must stay valid) and is one well-formed
+ * element. A deleted item's are ignored: it is disseminated as a header.
+ *
+ * @example aboutRefusals([{ internalId: 'a', metadata: {}, about: [{ xml: '<x' }] }])[0]?.[0]?.field // 'about[0]'
+ */
+export function aboutRefusals(items: readonly ItemInput[], checks?: FormatChecks): Refusal[][] {
+  const out: Refusal[][] = items.map(() => []);
+  const list: { index: number; position: number; xml: string }[] = [];
+  items.forEach((item, index) => {
+    if (item.deleted !== true) (item.about ?? []).forEach((a, position) => list.push({ index, position, xml: a.xml }));
+  });
+  if (list.length === 0) return out;
+  const reasons = checks?.about ? checks.about.check(list.map((e) => e.xml)) : [];
+  list.forEach(({ index, position, xml }, k) => {
+    const refuse = refuserOf(items[index] as ItemInput, out[index] as Refusal[]);
+    const own = reasons[k] ?? [];
+    for (const reason of own) refuse(`about[${position}]`, reason);
+    if (own.length > 0) return;
+    const problem = checkFragment(xml);
+    if (problem !== null) refuse(`about[${position}]`, `the about container is not one well-formed XML element: ${problem}`);
+  });
+  return out;
+}
+
+/**
  * The item with the identifier values found inside its metadata added to
  * its own identifier fields (after them, without repeats), so governance
  * judges an identifier whether it came as a field or inside XML.
@@ -215,9 +253,13 @@ export function judgeRecords(items: readonly ItemInput[], now: number, checks?: 
     sound.map((s) => s.item),
     checks,
   );
+  const byAbout = aboutRefusals(
+    sound.map((s) => s.item),
+    checks,
+  );
   const passed: { index: number; item: ItemInput }[] = [];
   sound.forEach((s, k) => {
-    const found = byFormat[k] as Refusal[];
+    const found = [...(byFormat[k] as Refusal[]), ...(byAbout[k] as Refusal[])];
     if (found.length > 0) refusals[s.index] = found;
     else passed.push({ index: s.index, item: withMetadataIdentifiers(s.item, checks) });
   });

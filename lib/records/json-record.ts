@@ -27,7 +27,7 @@ import { parseUtcDatetime } from '../oai/dates';
 import { parseRecordFields, RECORD_FIELD_KEYS, type RecordFields } from './fields';
 import { SET_SPEC } from './rules';
 import { findNonXmlChar } from '../xml/chars';
-import type { ItemInput, Refusal } from '../store';
+import type { AboutInput, ItemInput, Refusal } from '../store';
 
 /** The identifiers of one item that the crosswalks write (README "Metadata formats"). */
 export interface ItemIdentifiers {
@@ -60,7 +60,7 @@ export interface RecordConversion {
   readonly oaiDcProfile?: OaiDcProfile;
 }
 
-const KEYS = new Set<string>(['id', 'datestamp', 'sets', 'deleted', 'dc', 'metadata', ...RECORD_FIELD_KEYS]);
+const KEYS = new Set<string>(['id', 'datestamp', 'sets', 'deleted', 'dc', 'metadata', 'about', ...RECORD_FIELD_KEYS]);
 
 /**
  * Checks one parsed JSON value and turns it into an ItemInput, or into the
@@ -121,6 +121,7 @@ export function jsonToItem(value: unknown, conv: RecordConversion, source: strin
       }
     }
   }
+  const about = readAbout(rec.about, refuse);
   if (refusals.length > 0 || !('fields' in parsed)) return { refusals };
   const fields = parsed.fields;
   const identifiers = [...(fields.dc.identifier ?? [])];
@@ -137,6 +138,7 @@ export function jsonToItem(value: unknown, conv: RecordConversion, source: strin
     derived,
     fields,
     identifiers,
+    ...(deleted !== true && about.length > 0 && { about }),
     source,
   };
   return { item };
@@ -185,4 +187,23 @@ export function crosswalkItem(
     }
   }
   return { metadata, derived };
+}
+
+/** `about`: the record's about containers, each serialized XML with one root element (checked by the write gate against its namespace's schema). */
+function readAbout(raw: unknown, refuse: (field: string, reason: string) => void): AboutInput[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    refuse('about', 'must be an array of XML strings (one about container each)');
+    return [];
+  }
+  const out: AboutInput[] = [];
+  raw.forEach((xml: unknown, i) => {
+    if (typeof xml !== 'string' || xml.trim() === '') refuse(`about[${i}]`, 'must be a non-empty XML string');
+    else {
+      const bad = findNonXmlChar(xml);
+      if (bad) refuse(`about[${i}]`, `holds a character XML 1.0 cannot carry (${bad})`);
+      else out.push({ xml: xml.trim() });
+    }
+  });
+  return out;
 }

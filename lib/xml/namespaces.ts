@@ -32,3 +32,12 @@ export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 export const XS_NS = 'http://www.w3.org/2001/XMLSchema';
 /** The namespace of `xmlns` declarations themselves (Namespaces in XML 1.0 section 3). */
 export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+
+/** The `provenance` about container (OAI-PMH implementation guidelines, provenance). */
+export const PROVENANCE_NS = `${OAI_NS}provenance`;
+/** Where provenance.xsd is published. */
+export const PROVENANCE_SCHEMA = `${OAI_NS}provenance.xsd`;
+/** The `rights` about container and `rightsManifest` description (OAI-PMH rights guidelines; with its trailing slash). */
+export const RIGHTS_NS = `${OAI_NS}rights/`;
+/** Where rights.xsd is published. */
+export const RIGHTS_SCHEMA = `${OAI_NS}rights.xsd`;

@@ -141,7 +141,14 @@ function writeRecord(out: string[], r: ItemRecord, options: RenderOptions): void
   // OAI-PMH 2.5.1: a deleted record has a header and no metadata. Corrupt metadata: the header alone (see the top).
   if (!r.deleted && r.metadata !== null) {
     const safe = safeFragment(r.metadata, `${r.identifier} metadata`, options);
-    if (safe !== null) out.push('<metadata>', safe, '</metadata>');
+    if (safe !== null) {
+      out.push('<metadata>', safe, '</metadata>');
+      // OAI-PMH 2.5: about containers follow the metadata they are about.
+      for (const a of r.about ?? []) {
+        const about = safeFragment(a, `${r.identifier} about`, options);
+        if (about !== null) out.push('<about>', about, '</about>');
+      }
+    }
   }
   out.push('</record>\n');
 }

@@ -87,6 +87,17 @@ export const SET_SEPARATOR = '\u001f';
  */
 export function directSetsColumn(knex: Knex, itemPk: string): string {
   return isPostgres(knex)
-    ? `(SELECT string_agg(spec, chr(31) ORDER BY spec) FROM item_sets WHERE item_pk = ${itemPk} AND direct)`
-    : `(SELECT group_concat(spec, char(31) ORDER BY spec) FROM item_sets WHERE item_pk = ${itemPk} AND direct)`;
+    ? `(SELECT string_agg(spec, chr(31) ORDER BY spec) FROM item_sets WHERE item_pk = ${itemPk} AND direct AND departed IS NULL)`
+    : `(SELECT group_concat(spec, char(31) ORDER BY spec) FROM item_sets WHERE item_pk = ${itemPk} AND direct AND departed IS NULL)`;
+}
+
+/**
+ * A correlated subquery giving an item's about containers in order, joined
+ * by {@link SET_SEPARATOR} (U+001F cannot occur in XML 1.0 either), null
+ * when there is none.
+ */
+export function aboutColumn(knex: Knex, itemPk: string): string {
+  return isPostgres(knex)
+    ? `(SELECT string_agg(xml, chr(31) ORDER BY position) FROM item_about WHERE item_pk = ${itemPk})`
+    : `(SELECT group_concat(xml, char(31) ORDER BY position) FROM item_about WHERE item_pk = ${itemPk})`;
 }

@@ -8,8 +8,9 @@
  * not see each other's ids. Its SQL differs per database, so it lives here.
  */
 import type { Knex } from 'knex';
-import type { SeenIds } from '../../lib/store';
+import type { ItemInput, SeenIds, StagedVersion, StagedWinner, StageOutcome } from '../../lib/store';
 import { chunk, inListParam, inListSql, isPostgres, MAX_IN_LIST, toInt } from './dialect';
+import { insertRows } from './statements';
 
 /**
  * Creates the temporary table of seen ids on `knex`, which must be the load's
@@ -30,19 +31,91 @@ export async function createSeenIds(knex: Knex): Promise<SeenIds> {
   const tempCache = pg ? null : (await knex.raw('PRAGMA temp.cache_size')) as { cache_size: number }[];
   if (!pg) await knex.raw(`PRAGMA temp.cache_size = ${TEMP_CACHE_KIB}`);
   // Compared with items.internal_id, which is bytewise on both (server/db/dialect.ts).
-  await knex.raw(`CREATE TABLE ${table} (internal_id ${pg ? 'text COLLATE "C"' : 'TEXT'} PRIMARY KEY)`);
+  // A staged version (of a record that may appear again, newer) also keeps its
+  // datestamp, fingerprint, source, the item itself as JSON (so memory holds
+  // one batch, not the versions), the order it was first seen in, and the
+  // source of a version that conflicts with it.
+  const text = pg ? 'text' : 'TEXT';
+  await knex.raw(
+    `CREATE TABLE ${table} (internal_id ${pg ? 'text COLLATE "C"' : 'TEXT'} PRIMARY KEY, ` +
+      `seq ${pg ? 'bigint' : 'INTEGER'}, datestamp ${pg ? 'bigint' : 'INTEGER'}, fingerprint ${text}, source ${text}, item ${text}, conflict ${text})`,
+  );
   const unnest = pg ? 'SELECT unnest(?::text[])' : 'SELECT value FROM json_each(?)';
+  let seq = 0;
+  let indexed = false;
   return {
     async add(ids) {
       const dups = new Set<string>();
       for (const part of chunk(ids, MAX_IN_LIST)) {
         const param = inListParam(knex, part);
         const rows = (await knex.raw(`SELECT internal_id FROM ${table} WHERE ${inListSql(knex, 'internal_id', 'text')}`, [param as Knex.Value])) as unknown;
-        for (const r of rowsOf(rows)) dups.add(r.internal_id);
+        for (const r of rowsOf<{ internal_id: string }>(rows)) dups.add(r.internal_id);
         const fresh = dups.size === 0 ? part : part.filter((id) => !dups.has(id));
         if (fresh.length > 0) await knex.raw(`INSERT INTO ${table} (internal_id) ${unnest}`, [inListParam(knex, fresh) as Knex.Value]);
       }
       return dups;
+    },
+    async stage(versions) {
+      if (!indexed) {
+        // The winners are read back in first-seen order, a page at a time.
+        await knex.raw(pg ? `CREATE INDEX ON ${table} (seq)` : 'CREATE INDEX temp.oai_steward_load_seen_seq ON oai_steward_load_seen (seq)');
+        indexed = true;
+      }
+      const ids = [...new Set(versions.map((v) => v.item.internalId))];
+      const current = new Map<string, StagedRow>();
+      for (const part of chunk(ids, MAX_IN_LIST)) {
+        const rows = rowsOf<RawStagedRow>(
+          await knex.raw(`SELECT internal_id, seq, datestamp, fingerprint, source, item, conflict FROM ${table} WHERE ${inListSql(knex, 'internal_id', 'text')}`, [
+            inListParam(knex, part) as Knex.Value,
+          ]),
+        );
+        for (const r of rows) current.set(r.internal_id, fromRaw(r));
+      }
+      const touched = new Set<string>();
+      const outcomes = versions.map((v): StageOutcome => {
+        const id = v.item.internalId;
+        const kept = current.get(id);
+        const mine: StagedRow = { seq: kept?.seq ?? ++seq, datestamp: v.datestamp, fingerprint: v.fingerprint, source: v.source, item: v.item, conflict: null };
+        const outcome = judge(kept, v);
+        if (outcome.kind === 'kept') {
+          current.set(id, mine);
+          touched.add(id);
+        } else if (outcome.kind === 'conflict' && kept) {
+          current.set(id, { ...kept, conflict: v.source });
+          touched.add(id);
+        }
+        return outcome;
+      });
+      const changed = [...touched];
+      for (const part of chunk(changed, MAX_IN_LIST)) {
+        await knex.raw(`DELETE FROM ${table} WHERE ${inListSql(knex, 'internal_id', 'text')}`, [inListParam(knex, part) as Knex.Value]);
+      }
+      await insertRows(
+        knex,
+        table,
+        ['internal_id', 'seq', 'datestamp', 'fingerprint', 'source', 'item', 'conflict'],
+        changed.map((id) => {
+          const r = current.get(id) as StagedRow;
+          return [id, r.seq, r.datestamp, r.fingerprint, r.source, r.item === null ? null : JSON.stringify(r.item), r.conflict];
+        }),
+      );
+      return outcomes;
+    },
+    async *staged(pageSize) {
+      let after = 0;
+      for (;;) {
+        const rows = rowsOf<RawStagedRow>(
+          await knex.raw(`SELECT internal_id, seq, datestamp, fingerprint, source, item, conflict FROM ${table} WHERE seq > ? AND item IS NOT NULL ORDER BY seq LIMIT ?`, [after, pageSize]),
+        );
+        if (rows.length === 0) return;
+        after = toInt(rows[rows.length - 1]?.seq);
+        yield rows.map((raw): StagedWinner => {
+          const r = fromRaw(raw);
+          return r.conflict !== null
+            ? { conflict: { internalId: raw.internal_id, source: r.source ?? '', other: r.conflict } }
+            : { item: r.item as ItemInput };
+        });
+      }
     },
     async *missing(pageSize) {
       let after = 0;
@@ -71,6 +144,49 @@ export async function createSeenIds(knex: Knex): Promise<SeenIds> {
 const TEMP_CACHE_KIB = -2048;
 
 /** The rows of a `knex.raw` SELECT: an array on SQLite, `{ rows }` on PostgreSQL. */
-function rowsOf(result: unknown): { internal_id: string }[] {
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { internal_id: string }[];
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+}
+
+interface RawStagedRow {
+  internal_id: string;
+  seq: unknown;
+  datestamp: unknown;
+  fingerprint: string | null;
+  source: string | null;
+  item: string | null;
+  conflict: string | null;
+}
+
+/** A row of the table, read: `item` null for an id recorded by `add` (an input whose records cannot be ordered). */
+interface StagedRow {
+  readonly seq: number | null;
+  readonly datestamp: number | null;
+  readonly fingerprint: string | null;
+  readonly source: string | null;
+  readonly item: ItemInput | null;
+  readonly conflict: string | null;
+}
+
+function fromRaw(r: RawStagedRow): StagedRow {
+  const num = (v: unknown): number | null => (v === null || v === undefined ? null : toInt(v));
+  return { seq: num(r.seq), datestamp: num(r.datestamp), fingerprint: r.fingerprint, source: r.source, item: r.item === null ? null : (JSON.parse(r.item) as ItemInput), conflict: r.conflict };
+}
+
+/**
+ * What a new version does to the one kept: the newest datestamp wins; the
+ * same datestamp and fingerprint is the same version again; the same
+ * datestamp with another fingerprint is a conflict (which one is right
+ * cannot be told); without datestamps, or against an id given by an input
+ * that has none, a second sighting is a repeat.
+ *
+ * @example judge({ datestamp: 10, fingerprint: 'a', … }, { datestamp: 20, … }) // { kind: 'kept', replaced: … }
+ */
+export function judge(kept: StagedRow | undefined, v: StagedVersion): StageOutcome {
+  if (!kept) return { kind: 'kept' };
+  if (kept.item === null || kept.datestamp === null || v.datestamp === null) return { kind: 'repeat' };
+  if (v.datestamp > kept.datestamp) return { kind: 'kept', ...(kept.source !== null && { replaced: kept.source }) };
+  if (v.datestamp < kept.datestamp) return { kind: 'older' };
+  if (v.fingerprint === kept.fingerprint) return { kind: 'same' };
+  return { kind: 'conflict', other: kept.source ?? '' };
 }

@@ -109,18 +109,9 @@ const VERB_SET: ReadonlySet<string> = new Set(VERBS);
 export function createMetrics(options: { readonly pool?: () => PoolUse | undefined } = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
-  const requests = new Counter({
-    name: 'oai_requests_total',
-    help: 'Requests to the OAI-PMH endpoint, by verb (none when absent or not a verb), HTTP status and first OAI-PMH error code (none when the answer has no error).',
-    labelNames: ['verb', 'status', 'error'] as const,
-    registers,
-  });
-  const errors = new Counter({
-    name: 'oai_errors_total',
-    help: 'OAI-PMH error elements answered, by verb and error code (one request can carry several).',
-    labelNames: ['verb', 'code'] as const,
-    registers,
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> => new Counter({ name, help, labelNames, registers });
+  const requests = counter('oai_requests_total', 'Requests to the OAI-PMH endpoint, by verb (none when absent or not a verb), HTTP status and first OAI-PMH error code (none when the answer has no error).', ['verb', 'status', 'error']);
+  const errors = counter('oai_errors_total', 'OAI-PMH error elements answered, by verb and error code (one request can carry several).', ['verb', 'code']);
   const latency = new Histogram({
     name: 'oai_request_duration_seconds',
     help: 'Time from receiving an OAI-PMH request to the last byte of its answer handed to the socket, by verb.',
@@ -128,29 +119,10 @@ export function createMetrics(options: { readonly pool?: () => PoolUse | undefin
     buckets: LATENCY_BUCKETS,
     registers,
   });
-  const items = new Counter({
-    name: 'oai_records_served_total',
-    help: 'Records (GetRecord, ListRecords) and headers (ListIdentifiers) served, by verb; deleted records included.',
-    labelNames: ['verb'] as const,
-    registers,
-  });
-  const bytes = new Counter({
-    name: 'oai_response_bytes_total',
-    help: 'Bytes of OAI-PMH response bodies sent, as sent (after compression), by content coding.',
-    labelNames: ['coding'] as const,
-    registers,
-  });
-  const shed = new Counter({
-    name: 'oai_load_shed_total',
-    help: 'Requests refused with 503 and Retry-After because OAI_MAX_IN_FLIGHT requests were already in flight.',
-    registers,
-  });
-  const tokens = new Counter({
-    name: 'oai_token_rejections_total',
-    help: 'Resumption tokens refused with badResumptionToken, by reason: malformed, signature, expired, verb (a token of another verb), stale (well signed but naming a format or position that no longer exists).',
-    labelNames: ['reason'] as const,
-    registers,
-  });
+  const items = counter('oai_records_served_total', 'Records (GetRecord, ListRecords) and headers (ListIdentifiers) served, by verb; deleted records included.', ['verb']);
+  const bytes = counter('oai_response_bytes_total', 'Bytes of OAI-PMH response bodies sent, as sent (after compression), by content coding.', ['coding']);
+  const shed = counter('oai_load_shed_total', 'Requests refused with 503 and Retry-After because OAI_MAX_IN_FLIGHT requests were already in flight.');
+  const tokens = counter('oai_token_rejections_total', 'Resumption tokens refused with badResumptionToken, by reason: malformed, signature, expired, verb (a token of another verb), stale (well signed but naming a format or position that no longer exists).', ['reason']);
   let inFlight: (() => number) | undefined;
   new Gauge({
     name: 'oai_requests_in_flight',

@@ -171,7 +171,8 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   if (parsed.json) {
     io.stdout.write(`${JSON.stringify(summary)}\n`);
   } else {
-    const counts = `inserted ${summary.inserted}, updated ${summary.updated}, unchanged ${summary.unchanged}, deleted ${summary.deleted}, refused ${summary.refused}`;
+    const superseded = summary.superseded > 0 ? `, superseded ${summary.superseded}` : '';
+    const counts = `inserted ${summary.inserted}, updated ${summary.updated}, unchanged ${summary.unchanged}, deleted ${summary.deleted}${superseded}, refused ${summary.refused}`;
     const what = summary.dryRun
       ? 'dry run: nothing was written'
       : summary.committed

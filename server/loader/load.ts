@@ -26,6 +26,7 @@ import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
 import type { RecordConversion } from '../../lib/records/json-record';
 import { RefusedError, type ItemInput, type Refusal, type SeenIds, type SetInput, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
+import { contentHash, uniqueSorted } from '../../lib/records/content-hash';
 import type { ByteCounter, Input } from './input';
 import type { Progress } from './progress';
 import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-inputs';
@@ -72,6 +73,12 @@ export interface LoadSummary {
   updated: number;
   unchanged: number;
   deleted: number;
+  /**
+   * Versions of a record replaced by a newer one read in the same load
+   * (incremental harvest files), or read after a newer or identical one:
+   * not written.
+   */
+  superseded: number;
   /** Records refused (each may have several refusals), plus inputs that could not be read to the end. */
   refused: number;
   /** Sets declared or updated. */
@@ -79,6 +86,11 @@ export interface LoadSummary {
   /** Whether the transaction was committed. */
   committed: boolean;
   dryRun: boolean;
+}
+
+/** Why two versions of one record with one datestamp are refused. */
+function conflictReason(other: string): string {
+  return `the same record with the same datestamp but different content appears elsewhere in this load (${other}); which one is right cannot be told`;
 }
 
 /** Thrown inside the transaction to roll it back (a dry run, or a load doomed by a refusal). */
@@ -105,6 +117,7 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
       await load.begin(tx);
       if (options.setsFile) await load.declareSets(readSetsFile(options.setsFile, deps.conversion), options.setsFile);
       for (const input of setsFirst(inputs)) await load.consume(input);
+      await load.writeStaged();
       await load.deleteMissing();
       await load.end();
     });
@@ -143,7 +156,7 @@ class LoadRun {
     private readonly options: LoadOptions,
   ) {
     this.batchSize = options.batchSize ?? 1000;
-    this.summary = { records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, refused: 0, sets: 0, committed: false, dryRun: options.dryRun === true };
+    this.summary = { records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, superseded: 0, refused: 0, sets: 0, committed: false, dryRun: options.dryRun === true };
   }
 
   /** Binds the load to its transaction and starts recording the ids it sees. */
@@ -200,6 +213,27 @@ class LoadRun {
     }
   }
 
+  /**
+   * Writes the version of each OAI-PMH record that won (the newest
+   * datestamp), now that every input is read; refuses the records whose
+   * versions conflict (one datestamp, different content), naming both places.
+   */
+  async writeStaged(): Promise<void> {
+    for await (const page of this.seenIds().staged(this.batchSize)) {
+      const items: ItemInput[] = [];
+      for (const w of page) {
+        if ('item' in w) items.push(w.item);
+        else {
+          this.summary.refused++;
+          this.refuse([{ internalId: w.conflict.internalId, source: w.conflict.source, field: 'header.datestamp', reason: conflictReason(w.conflict.other) }]);
+        }
+      }
+      if (items.length === 0) continue;
+      if (this.writing) await this.write(items);
+      else await this.check(items);
+    }
+  }
+
   /** With --delete-missing, turns every live item the inputs did not name into a tombstone. */
   async deleteMissing(): Promise<void> {
     if (!this.options.deleteMissing || !this.writing) return;
@@ -241,17 +275,26 @@ class LoadRun {
     else await this.check(items);
   }
 
-  /** The items of a batch whose id the load has not seen before; refuses the others and the records read with refusals. */
-  private async firstSightings(entries: readonly Pending[]): Promise<ItemInput[]> {
+  /**
+   * The items of a batch to write now: those whose id the load has not seen
+   * before; refuses the others and the records read with refusals. Records of
+   * OAI-PMH responses are staged instead (the store's record of ids seen keeps
+   * the newest version of each), and written by {@link writeStaged}.
+   */
+  private async firstSightings(all: readonly Pending[]): Promise<ItemInput[]> {
+    const staged = all.filter((e) => e.versioned === true && 'item' in e.result);
+    const entries = all.filter((e) => !(e.versioned === true && 'item' in e.result));
+    if (staged.length > 0) await this.stage(staged);
     // An id seen in an earlier batch (the store's record of ids seen) or earlier in this one is refused.
     const ids = new Set<string>();
     for (const e of entries) if (e.id !== null && e.id !== '') ids.add(e.id);
     const earlier = await this.seenIds().add([...ids]);
     const inBatch = new Set<string>();
     const items: ItemInput[] = [];
-    for (const { result, id } of entries) {
+    for (const { result, id, versioned } of entries) {
       if (id !== null && id !== '') {
-        if (earlier.has(id) || inBatch.has(id)) {
+        // A refused version of a harvested record is refused for its own reasons, even when another version came first.
+        if ((earlier.has(id) || inBatch.has(id)) && !(versioned === true && 'refusals' in result)) {
           const source = 'item' in result ? result.item.source : result.refusals[0]?.source;
           this.summary.refused++;
           this.refuse([{ internalId: id, ...(source !== undefined && { source }), field: 'id', reason: 'the same internal id appears earlier in this load' }]);
@@ -269,6 +312,30 @@ class LoadRun {
       }
     }
     return items;
+  }
+
+  /** Offers versions of OAI-PMH records to the store's record of ids seen; counts what they superseded, refuses conflicts and repeats. */
+  private async stage(entries: readonly Pending[]): Promise<void> {
+    const versions = entries.map((e) => {
+      const item = (e.result as { item: ItemInput }).item;
+      const deleted = item.deleted === true;
+      const fingerprint = contentHash(deleted, uniqueSorted(item.sets ?? []), new Map(Object.entries(item.metadata)), item.about ?? []);
+      return { item, datestamp: item.datestamp ?? null, fingerprint, source: item.source ?? '' };
+    });
+    const outcomes = await this.seenIds().stage(versions);
+    outcomes.forEach((o, i) => {
+      const { item } = versions[i] as (typeof versions)[number];
+      const where = item.source !== undefined ? { source: item.source } : {};
+      if (o.kind === 'kept') {
+        if (o.replaced !== undefined) this.summary.superseded++;
+      } else if (o.kind === 'older' || o.kind === 'same') {
+        this.summary.superseded++;
+      } else {
+        this.summary.refused++;
+        const reason = o.kind === 'conflict' ? conflictReason(o.other) : 'the same internal id appears earlier in this load';
+        this.refuse([{ internalId: item.internalId, ...where, field: o.kind === 'conflict' ? 'header.datestamp' : 'id', reason }]);
+      }
+    });
   }
 
   /** Writes items; with --partial, refused ones are left out and the rest written again (one refused only in company may pass). */

@@ -24,8 +24,13 @@ export interface ReadContext {
 
 /** One thing read from an input. */
 export type LoadEvent =
-  /** A record (converted, or refused with its reasons) with the internal id it names (null: none known). */
-  | { readonly kind: 'record'; readonly result: { item: ItemInput } | { refusals: Refusal[] }; readonly id: string | null }
+  /**
+   * A record (converted, or refused with its reasons) with the internal id it
+   * names (null: none known). `versioned`: read from an OAI-PMH response,
+   * whose header datestamp orders versions of one record (incremental
+   * harvest files), so a later, newer version may replace it.
+   */
+  | { readonly kind: 'record'; readonly result: { item: ItemInput } | { refusals: Refusal[] }; readonly id: string | null; readonly versioned?: boolean }
   /** Part of an input that is not a record at all (a broken file, a bad file name). */
   | { readonly kind: 'fault'; readonly refusal: Refusal }
   /** Sets declared by an input (a ListSets response), given once it has been read to the end. */
@@ -78,16 +83,21 @@ async function* readJson(input: Input, ctx: ReadContext): AsyncGenerator<LoadEve
 
 async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: string | undefined, ctx: ReadContext): AsyncGenerator<LoadEvent> {
   let requestPrefix: string | undefined;
+  let origin: { baseURL?: string; responseDate?: string } = {};
   const sets: SetInput[] = [];
   for await (const ev of events) {
-    if (ev.kind === 'request') requestPrefix = ev.metadataPrefix;
+    if (ev.kind === 'request') {
+      requestPrefix = ev.metadataPrefix;
+      origin = { ...(ev.baseURL !== undefined && { baseURL: ev.baseURL }), ...(ev.responseDate !== undefined && { responseDate: ev.responseDate }) };
+    }
     else if (ev.kind === 'fault') yield { kind: 'fault', refusal: { internalId: '', source: `${name}:${ev.line}`, field: 'xml', reason: ev.reason } };
     else if (ev.kind === 'set') sets.push(ev.set);
     else {
       const source = bareId !== undefined ? name : `${name}:${ev.line} (record ${ev.number})`;
-      const context = { policy: ctx.policy, formats: ctx.formats, ...(requestPrefix !== undefined && { requestPrefix }), ...(bareId !== undefined && { internalId: bareId }) };
+      const context = { policy: ctx.policy, formats: ctx.formats, origin, ...(requestPrefix !== undefined && { requestPrefix }), ...(bareId !== undefined && { internalId: bareId }) };
       const r = xmlToItem(ev, context, source);
-      yield { kind: 'record', result: r, id: 'item' in r ? r.item.internalId : (r.refusals.find((x) => x.internalId !== '')?.internalId ?? null) };
+      const id = 'item' in r ? r.item.internalId : (r.refusals.find((x) => x.internalId !== '')?.internalId ?? null);
+      yield { kind: 'record', result: r, id, ...(bareId === undefined && { versioned: true }) };
     }
   }
   if (sets.length > 0) yield { kind: 'sets', sets, source: name };

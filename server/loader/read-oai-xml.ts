@@ -32,6 +32,8 @@ export interface XmlRecord {
   readonly metadataNamespace?: string;
   /** The dc:identifier values found inside the metadata. */
   readonly dcIdentifiers: readonly string[];
+  /** The canonical serialization of each `about` element's child, in order. */
+  readonly about: readonly string[];
   /** Problems found while reading the record (e.g. two metadata elements). */
   readonly problems: readonly { field: string; reason: string }[];
 }
@@ -56,6 +58,10 @@ export interface XmlRequestInfo {
   readonly kind: 'request';
   readonly verb?: string;
   readonly metadataPrefix?: string;
+  /** The `request` element's content: the baseURL of the repository that answered. */
+  readonly baseURL?: string;
+  /** The `responseDate`, as written. */
+  readonly responseDate?: string;
 }
 
 export type XmlEvent = XmlRecord | XmlSet | XmlFault | XmlRequestInfo;
@@ -73,6 +79,7 @@ interface RecordState {
   metadata?: string;
   metadataNamespace?: string;
   dcIdentifiers: string[];
+  about: string[];
   problems: { field: string; reason: string }[];
 }
 
@@ -95,7 +102,9 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape:
   const scopes: Map<string, string>[] = [];
   let text = '';
   let capture: CanonicalXml | undefined;
-  let captureFor: 'metadata' | 'setDescription' | undefined;
+  let captureFor: 'metadata' | 'setDescription' | 'about' | undefined;
+  let responseDate: string | undefined;
+  let request: { verb?: string; metadataPrefix?: string } | undefined;
   let rec: RecordState | undefined;
   let set: { number: number; line: number; spec: string; name: string; descriptions: string[] } | undefined;
   let records = 0;
@@ -110,7 +119,7 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape:
     for (const s of scopes) for (const [k, v] of s) m.set(k, v);
     return m;
   };
-  const newRecord = (): RecordState => ({ number: ++records, line, deleted: false, sets: [], dcIdentifiers: [], problems: [] });
+  const newRecord = (): RecordState => ({ number: ++records, line, deleted: false, sets: [], dcIdentifiers: [], about: [], problems: [] });
   const finishCapture = (): void => {
     if (!capture) return;
     const xml = capture.result();
@@ -118,6 +127,8 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape:
       if (rec.metadata !== undefined) rec.problems.push({ field: 'metadata', reason: 'holds more than one element' });
       rec.metadata = xml;
       rec.dcIdentifiers.push(...capture.watched.filter((w) => w.key === DC_IDENTIFIER).map((w) => w.text));
+    } else if (captureFor === 'about' && rec) {
+      rec.about.push(xml);
     } else if (captureFor === 'setDescription' && set) {
       set.descriptions.push(xml);
     }
@@ -141,7 +152,7 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape:
       path.push('*');
       return;
     }
-    if (parent === 'metadata' || parent === 'setDescription') {
+    if (parent === 'metadata' || parent === 'setDescription' || parent === 'about') {
       captureFor = parent;
       capture = new CanonicalXml(currentScope(), new Set([DC_IDENTIFIER]));
       if (parent === 'metadata' && rec) rec.metadataNamespace = uri ?? '';
@@ -159,7 +170,8 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape:
       const get = (n: string): string | undefined => attrs.find((a) => a[0] === n && !a[2])?.[3];
       const verb = get('verb');
       const metadataPrefix = get('metadataPrefix');
-      queue.push({ kind: 'request', ...(verb !== undefined && { verb }), ...(metadataPrefix !== undefined && { metadataPrefix }) });
+      // Reported at its end, with its content (the baseURL).
+      request = { ...(verb !== undefined && { verb }), ...(metadataPrefix !== undefined && { metadataPrefix }) };
     } else if (name === 'error' && path.length === 2) {
       const code = attrs.find((a) => a[0] === 'code')?.[3] ?? '';
       // OAI-PMH 3.6: noRecordsMatch is an empty list, not a failure.
@@ -194,7 +206,13 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape:
     const parent = path[path.length - 1];
     const value = text;
     text = '';
-    if (rec && parent === 'header') {
+    if (path.length === 1 && name === 'responseDate') {
+      responseDate = value.trim();
+    } else if (path.length === 1 && name === 'request' && request) {
+      const baseURL = value.trim();
+      queue.push({ kind: 'request', ...request, ...(baseURL !== '' && { baseURL }), ...(responseDate !== undefined && { responseDate }) });
+      request = undefined;
+    } else if (rec && parent === 'header') {
       if (name === 'identifier') rec.identifier = value;
       else if (name === 'datestamp') rec.datestamp = value;
       else if (name === 'setSpec') rec.sets.push(value);

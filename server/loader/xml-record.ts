@@ -13,7 +13,8 @@ import { parseUtcDatetime } from '../../lib/oai/dates';
 import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
 import type { IdPolicy } from '../../lib/ids/policy';
 import type { FormatRegistry } from '../../lib/formats/registry';
-import type { ItemInput, Refusal } from '../../lib/store';
+import type { AboutInput, ItemInput, Refusal } from '../../lib/store';
+import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/records/about';
 import type { XmlRecord } from './read-oai-xml';
 
 /** What the conversion needs to know about the repository and the input. */
@@ -24,6 +25,8 @@ export interface XmlRecordContext {
   readonly requestPrefix?: string;
   /** For a bare metadata file: the internal id (from the file name). */
   readonly internalId?: string;
+  /** The response's `request` baseURL and `responseDate`, for the provenance of another repository's records. */
+  readonly origin?: { readonly baseURL?: string; readonly responseDate?: string };
 }
 
 /**
@@ -32,17 +35,20 @@ export interface XmlRecordContext {
  * other; an error message when an identifier of this namespace has no
  * internal id under the policy (it could never be published as it is).
  *
- * @example internalIdFor(policy, 'oai:demo.oai-steward.org:report%2012') // { id: 'report 12' }
- * @example internalIdFor(policy, 'oai:arXiv.org:hep-th/9901001') // { id: 'oai:arXiv.org:hep-th/9901001' }
+ * `own` tells the two apart: a record of another repository gets a
+ * provenance about container when loaded.
+ *
+ * @example internalIdFor(policy, 'oai:demo.oai-steward.org:report%2012') // { id: 'report 12', own: true }
+ * @example internalIdFor(policy, 'oai:arXiv.org:hep-th/9901001') // { id: 'oai:arXiv.org:hep-th/9901001', own: false }
  */
-export function internalIdFor(policy: Pick<IdPolicy, 'namespace' | 'unmap'>, identifier: string): { id: string } | { error: string } {
+export function internalIdFor(policy: Pick<IdPolicy, 'namespace' | 'unmap'>, identifier: string): { id: string; own: boolean } | { error: string } {
   const parsed = parseOaiIdentifier(identifier);
   if (parsed.ok && parsed.namespace === policy.namespace) {
     const id = policy.unmap(identifier);
     if (id === null) return { error: `${JSON.stringify(identifier)} is in this repository's namespace, but no internal id maps to it under the id policy` };
-    return { id };
+    return { id, own: true };
   }
-  return { id: identifier };
+  return { id: identifier, own: false };
 }
 
 /**
@@ -54,6 +60,7 @@ export function internalIdFor(policy: Pick<IdPolicy, 'namespace' | 'unmap'>, ide
 export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string): { item: ItemInput } | { refusals: Refusal[] } {
   const refusals: Refusal[] = [];
   let internalId = ctx.internalId ?? '';
+  let own = true;
   const refuse = (field: string, reason: string): void => {
     refusals.push({ internalId, source, field, reason });
   };
@@ -62,7 +69,10 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
     else {
       const r = internalIdFor(ctx.policy, rec.identifier);
       if ('error' in r) refuse('header.identifier', r.error);
-      else internalId = r.id;
+      else {
+        internalId = r.id;
+        own = r.own;
+      }
     }
   }
   for (const p of rec.problems) refuse(p.field, p.reason);
@@ -77,6 +87,7 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
   }
 
   const metadata: Record<string, string> = {};
+  let harvestedPrefix: string | undefined;
   if (!rec.deleted) {
     if (rec.metadata === undefined) refuse('metadata', 'required: a record that is not deleted needs metadata');
     else {
@@ -85,7 +96,28 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
       const prefix = ctx.requestPrefix ?? byNs?.prefix;
       if (prefix === undefined) refuse('metadata', `no metadata format of this repository has the namespace ${JSON.stringify(rec.metadataNamespace ?? '')}`);
       else if (!ctx.formats.get(prefix)) refuse('metadata', `unknown metadataPrefix ${JSON.stringify(prefix)} (not in the format registry)`);
-      else metadata[prefix] = rec.metadata;
+      else {
+        metadata[prefix] = rec.metadata;
+        harvestedPrefix = prefix;
+      }
+    }
+  }
+  let about: AboutInput[] = rec.about.map((xml) => ({ xml }));
+  if (!rec.deleted && !own && harvestedPrefix !== undefined) {
+    const origin = ctx.origin ?? {};
+    if (origin.baseURL === undefined) refuse('request', 'the response names no baseURL in its request element, so the provenance of its records cannot be recorded');
+    if (origin.responseDate === undefined) refuse('responseDate', 'the response has no responseDate, so the provenance of its records cannot be recorded');
+    if (origin.baseURL !== undefined && origin.responseDate !== undefined) {
+      about = withProvenance(about, {
+        harvestDate: origin.responseDate,
+        // The metadata is kept as harvested (only its serialization is canonical):
+        // altered only when something between reading and storing changed it.
+        altered: metadata[harvestedPrefix] !== rec.metadata,
+        baseURL: origin.baseURL,
+        identifier: rec.identifier?.trim() ?? '',
+        datestamp: rec.datestamp?.trim() ?? '',
+        metadataNamespace: rec.metadataNamespace ?? '',
+      });
     }
   }
   if (refusals.length > 0) return { refusals };
@@ -97,7 +129,28 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
       sets: [...rec.sets],
       metadata,
       identifiers: rec.deleted ? [] : [...rec.dcIdentifiers],
+      ...(!rec.deleted && about.length > 0 && { about }),
       source,
     },
   };
+}
+
+/**
+ * The about containers of a harvested record with this harvest's provenance
+ * first: the provenance container the record already had (from an earlier
+ * aggregator) is replaced by the new one, its originDescription nested
+ * inside (the provenance guidelines' chain); the other containers follow,
+ * in their order.
+ *
+ * @example withProvenance([{ xml: rightsXml }], origin) // [provenanceAbout(origin), { xml: rightsXml }]
+ */
+export function withProvenance(about: readonly AboutInput[], origin: OriginDescription): AboutInput[] {
+  let nested = '';
+  const rest: AboutInput[] = [];
+  for (const a of about) {
+    const earlier = nested === '' ? nestedOrigin(a.xml) : null;
+    if (earlier !== null) nested = earlier;
+    else rest.push(a);
+  }
+  return [provenanceAbout(origin, nested), ...rest];
 }

@@ -4,13 +4,14 @@
  * the caller's transaction and writes nothing the gate has not passed.
  */
 import type { Knex } from 'knex';
-import { RefusedError, type Refusal, type SetInput, type WriteResult } from '../../lib/store';
+import { RefusedError, type AboutInput, type MembershipChange, type Refusal, type SetInput, type WriteResult } from '../../lib/store';
 import { setProblems } from '../../lib/records/gate';
-import { withAncestors } from '../../lib/records/rules';
+import { isValidSetSpec, withAncestors } from '../../lib/records/rules';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
-import { contentHash, itemsByInternalId, type ItemRow, type PlannedItem } from './plan';
+import { contentHash, itemsByInternalId, uniqueSorted, type ItemRow, type PlannedItem } from './plan';
 import { directSets } from './read';
+import { storedAbout } from './scan';
 
 /**
  * Writes a planned batch: multi-row inserts, chunked under the bound-variable limits.
@@ -50,25 +51,73 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
       .update({ datestamp: p.datestamp, deleted: p.deleted, content_hash: p.hash });
   }
   const changedPks = changed.map((p) => pkOf.get(p.input.internalId) as number);
+  const oldRows = await membershipRows(trx, changedPks);
   for (const part of chunk(changedPks, MAX_IN_LIST)) {
     await trx('item_sets').whereIn('item_pk', part).delete();
     await trx('records').whereIn('item_pk', part).delete();
+    await trx('item_about').whereIn('item_pk', part).delete();
     await trx('record_fields').whereIn('item_pk', part).delete();
   }
-  const setRows: [string, number, boolean, number][] = [];
+  const setRows: SetRow[] = [];
   const recordRows: [number, string, string | null][] = [];
+  const aboutRows: [number, number, string, string | null][] = [];
   const fieldRows: [number, string, string][] = [];
   for (const p of [...fresh, ...changed]) {
     const pk = pkOf.get(p.input.internalId) as number;
     if (p.fields !== undefined) fieldRows.push([pk, p.fields, JSON.stringify(p.input.derived ?? [])]);
-    const direct = new Set(p.sets);
-    const all = new Set(p.sets.flatMap(withAncestors));
-    for (const spec of all) setRows.push([spec, pk, direct.has(spec), p.datestamp]);
+    setRows.push(...membership(pk, p.sets, oldRows.get(pk) ?? [], p.datestamp));
     for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, xml]);
+    p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));
   }
-  await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp'], setRows);
+  await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);
   await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], recordRows);
+  await insertRows(trx, 'item_about', ['item_pk', 'position', 'xml', 'compare_as'], aboutRows);
   await insertRows(trx, 'record_fields', ['item_pk', 'fields', 'derived'], fieldRows);
+}
+
+/** A row of item_sets: spec, item_pk, direct, datestamp, departed. */
+type SetRow = [string, number, boolean, number, number | null];
+
+/** What item_sets holds about one item in one set: whether it was put there directly, and when it left (null: it is in). */
+interface MembershipRow {
+  readonly spec: string;
+  readonly departed: number | null;
+}
+
+/** The item_sets rows of these items, departed ones included. */
+async function membershipRows(db: Knex, pks: readonly number[]): Promise<Map<number, MembershipRow[]>> {
+  const out = new Map<number, MembershipRow[]>();
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    if (part.length === 0) continue;
+    const rows = await statementRunner(db)<{ item_pk: unknown; spec: string; departed: unknown }>(
+      `SELECT item_pk, spec, departed FROM item_sets WHERE ${inListSql(db, 'item_pk')}`,
+      [inListParam(db, part)],
+    );
+    for (const r of rows) {
+      const pk = toInt(r.item_pk);
+      out.set(pk, [...(out.get(pk) ?? []), { spec: r.spec, departed: r.departed === null || r.departed === undefined ? null : toInt(r.departed) }]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The item_sets rows of an item after a change at `datestamp`: a live row
+ * for every set it is in (its direct sets and their ancestors, OAI-PMH 2.0
+ * section 2.7.2); for every set it was ever in and is not in now, a departed
+ * row, keeping the time of the first departure since it last left (a
+ * rejoined set is live again). Every row carries the item's datestamp, the
+ * keyset of a set harvest.
+ *
+ * @example membership(7, ['a:c'], [{ spec: 'a', departed: null }, { spec: 'a:b', departed: null }], 500)
+ * // [['a', 7, false, 500, null], ['a:c', 7, true, 500, null], ['a:b', 7, false, 500, 500]]
+ */
+export function membership(pk: number, direct: readonly string[], old: readonly MembershipRow[], datestamp: number): SetRow[] {
+  const directSet = new Set(direct);
+  const now = new Set(direct.flatMap(withAncestors));
+  const rows: SetRow[] = [...now].map((spec) => [spec, pk, directSet.has(spec), datestamp, null]);
+  for (const o of old) if (!now.has(o.spec)) rows.push([o.spec, pk, false, datestamp, o.departed ?? datestamp]);
+  return rows;
 }
 
 /**
@@ -100,7 +149,10 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
   const had = new Map<number, Set<string>>();
   for (const part of chunk(live.map((r) => r.pk), MAX_IN_LIST)) {
     await trx('records').whereIn('item_pk', part).update({ xml: null });
+    // Every row, departed ones too, keeps the item's datestamp (the set harvest's keyset).
     await trx('item_sets').whereIn('item_pk', part).update({ datestamp: now });
+    // A deleted record has a header only (OAI-PMH 2.0 section 2.5.1): no about either.
+    await trx('item_about').whereIn('item_pk', part).delete();
     await trx('record_fields').whereIn('item_pk', part).delete();
     for (const r of (await trx('records').whereIn('item_pk', part).select('item_pk', 'prefix')) as { item_pk: unknown; prefix: string }[]) {
       const pk = toInt(r.item_pk);
@@ -125,6 +177,90 @@ export async function applySets(trx: Knex, sets: readonly SetInput[]): Promise<v
   for (const part of chunk(rows, rowsPerInsert(trx, 3))) {
     await trx('sets').insert(part).onConflict('spec').merge(['name', 'descriptions']);
   }
+}
+
+/**
+ * Gives existing items new direct sets and nothing else (lib/store.ts
+ * `setMemberships`): the whole call is refused when an id is unknown or
+ * repeated, or a set is invalid or undeclared. An item whose sets change is
+ * stamped `now`, its content hash recomputed from what it stores, and the
+ * sets it leaves get a departure.
+ *
+ * @example await applyMemberships(trx, [{ internalId: 'report 12', sets: ['physics'] }], now)
+ */
+export async function applyMemberships(trx: Knex, changes: readonly MembershipChange[], now: number): Promise<WriteResult[]> {
+  const existing = await itemsByInternalId(trx, changes.map((c) => c.internalId));
+  const declared = new Set(
+    (await trx('sets').select('spec').whereIn('spec', [...new Set(changes.flatMap((c) => c.sets))])).map((r: { spec: string }) => r.spec),
+  );
+  const refusals: Refusal[] = [];
+  const seen = new Set<string>();
+  for (const c of changes) {
+    const refuse = (field: string, reason: string): void => {
+      refusals.push({ internalId: c.internalId, field, reason });
+    };
+    if (!existing.has(c.internalId)) refuse('id', 'no item has this internal id');
+    else if (seen.has(c.internalId)) refuse('id', 'the same internal id appears twice in one batch');
+    seen.add(c.internalId);
+    for (const spec of c.sets) {
+      if (!isValidSetSpec(spec)) refuse('sets', `${JSON.stringify(spec)} is not a valid setSpec`);
+      else if (!declared.has(spec)) refuse('sets', `the set ${JSON.stringify(spec)} is not declared`);
+    }
+  }
+  if (refusals.length > 0) throw new RefusedError(refusals);
+  const rows = changes.map((c) => ({ change: c, row: existing.get(c.internalId) as ItemRow }));
+  const pks = rows.map((r) => r.row.pk);
+  const oldDirect = await directSets(trx, pks);
+  const moved = rows.filter(({ change, row }) => !sameList(uniqueSorted(change.sets), oldDirect.get(row.pk) ?? []));
+  const movedPks = moved.map((m) => m.row.pk);
+  const stored = await storedContent(trx, movedPks);
+  const oldRows = await membershipRows(trx, movedPks);
+  const setRows: SetRow[] = [];
+  for (const { change, row } of moved) {
+    const sets = uniqueSorted(change.sets);
+    const deleted = toBool(row.deleted);
+    const content = stored.get(row.pk) ?? { records: new Map<string, string | null>(), about: [] };
+    const hash = contentHash(deleted, sets, content.records, content.about, content.fields);
+    await trx('items').where('pk', row.pk).update({ datestamp: now, content_hash: hash });
+    await trx('item_sets').where('item_pk', row.pk).delete();
+    setRows.push(...membership(row.pk, sets, oldRows.get(row.pk) ?? [], now));
+  }
+  await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);
+  const movedIds = new Set(moved.map((m) => m.change.internalId));
+  return rows.map(({ change, row }) => ({ internalId: change.internalId, identifier: row.identifier, outcome: movedIds.has(change.internalId) ? 'updated' : 'unchanged' }));
+}
+
+/** What an item's content hash covers besides its sets, as stored: metadata by prefix, about containers, record fields (JSON). */
+interface StoredContent {
+  records: Map<string, string | null>;
+  about: AboutInput[];
+  fields?: string;
+}
+
+/** The stored content of items, to recompute their content hash. */
+async function storedContent(db: Knex, pks: readonly number[]): Promise<Map<number, StoredContent>> {
+  const out = new Map<number, StoredContent>();
+  const entry = (pk: number): StoredContent => {
+    let e = out.get(pk);
+    if (!e) out.set(pk, (e = { records: new Map(), about: [] }));
+    return e;
+  };
+  const run = statementRunner(db);
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    if (part.length === 0) continue;
+    for (const r of await run<{ item_pk: unknown; prefix: string; xml: string | null }>(`SELECT item_pk, prefix, xml FROM records WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)])) {
+      entry(toInt(r.item_pk)).records.set(r.prefix, r.xml);
+    }
+    for (const r of await run<{ item_pk: unknown; fields: string }>(`SELECT item_pk, fields FROM record_fields WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)])) {
+      entry(toInt(r.item_pk)).fields = r.fields;
+    }
+  }
+  for (const [pk, about] of await storedAbout(db, pks)) entry(pk).about = about;
+  return out;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /**

@@ -20,24 +20,25 @@ import type { Knex } from 'knex';
 import {
   RefusedError,
   type ItemInput,
+  type MembershipChange,
   type Refusal,
   type ScannedItem,
   type SeenIds,
   type SetInput,
   type Store,
   type StoreStats,
-  type StoredRecordFields,
   type WriteResult,
   type WriteTransaction,
 } from '../../lib/store';
 import type { FormatChecks } from '../../lib/records/gate';
+import { withRightsAbout } from '../../lib/records/about';
 import type { RecordFields } from '../../lib/records/fields';
-import { recordFieldsOf, storedRecordFieldsPage } from './record-fields';
+import { recordFieldsOf } from './record-fields';
 import type { IdPolicyLike, SchemeCheck } from '../../lib/records/governance';
 import { createSeenIds } from '../db/seen-ids';
 import { dublinCoreOf } from '../../lib/formats/oai-dc';
 import { setDeclarations, setsWithRules, type SetDefinitions } from '../../lib/sets/rules';
-import { applyDelete, applySets, applyWrite, declareMissingSets } from './apply';
+import { applyDelete, applyMemberships, applySets, applyWrite, declareMissingSets } from './apply';
 import { planWrite, type Plan } from './plan';
 import { KnexReadStore } from './read';
 import { scanItems } from './scan';
@@ -67,6 +68,8 @@ export interface KnexStoreOptions {
   readonly tombstonePrefixes?: readonly string[];
   /** Override the identifier schemes governance checks (tests). */
   readonly schemes?: readonly SchemeCheck[];
+  /** Add a rights about container to records whose metadata states a licence (lib/records/about.ts `withRightsAbout`). Default false. */
+  readonly rightsInAbout?: boolean;
   /**
    * The sets of the configuration (server/config.ts `sets`): every live item
    * written is put into the rule sets it satisfies (and taken out of those it
@@ -139,9 +142,6 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
     return recordFieldsOf(this.knex, internalIds);
   }
 
-  storedRecordFields(afterPk: number, limit: number): Promise<readonly StoredRecordFields[]> {
-    return storedRecordFieldsPage(this.knex, afterPk, limit);
-  }
 
   async putSets(sets: readonly SetInput[]): Promise<void> {
     await this.knex.transaction((trx) => applySets(trx, sets));
@@ -176,6 +176,11 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
     return this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc']));
   }
 
+  async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
+    if (changes.length === 0) return [];
+    return this.knex.transaction((trx) => applyMemberships(trx, changes, this.clock()));
+  }
+
   /**
    * The items with the configured set rules applied to each live one (its
    * sets: those it names, plus the rule sets its fields satisfy), after
@@ -191,7 +196,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
 
   private plan(db: Knex, items: readonly ItemInput[]): Promise<Plan> {
     const o = this.options;
-    return planWrite(db, items, {
+    return planWrite(db, o.rightsInAbout ? items.map(withRightsAbout) : items, {
       policy: o.policy,
       tombstonePrefixes: o.tombstonePrefixes ?? ['oai_dc'],
       now: this.clock(),

@@ -4,9 +4,11 @@
  * database, and decides each item's outcome, without writing anything.
  * ./apply.ts writes the plan; `checkItems` stops after planning.
  */
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import type { ItemInput, Refusal, WriteOutcome } from '../../lib/store';
+import type { AboutInput, ItemInput, Refusal, WriteOutcome } from '../../lib/store';
+import { contentHash, uniqueSorted } from '../../lib/records/content-hash';
+
+export { contentHash, uniqueSorted };
 import { judgeRecords, type FormatChecks } from '../../lib/records/gate';
 import { checkBatch, mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry, type SchemeCheck } from '../../lib/records/governance';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
@@ -49,6 +51,8 @@ export interface PlannedItem {
   readonly sets: readonly string[];
   /** prefix → xml (null for a tombstone). */
   readonly records: ReadonlyMap<string, string | null>;
+  /** The about containers to store, in order (none for a tombstone). */
+  readonly about: readonly AboutInput[];
   /** The record fields as stored (JSON), for a live item that has them. */
   readonly fields: string | undefined;
 }
@@ -62,45 +66,21 @@ export interface Plan {
 const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_hash';
 
 /**
- * The content hash that decides "unchanged": sets, deletion and (for a live
- * item) the metadata of every format, in a canonical order, and the stored
- * record fields (JSON) when the item has them, so changed fields are stored
- * even when no format shows the change.
+ * The datestamp of a planned write. Unchanged: the stored one, so nothing is
+ * harvested again. New: the record's own, else the clock. Changed: the
+ * record's own when it is later than the stored one, else the clock, so a
+ * change always moves the datestamp (a harvester whose last harvest covered
+ * the old one must see the new version: the repository guidelines, section
+ * 3, "should be changed to reflect any change in the item which includes any
+ * change to any of the disseminations").
  *
- * @example contentHash(true, ['a'], new Map()) // the hash of a tombstone in set a
+ * @example datestampOf('updated', { datestamp: 100 } as ItemRow, 100, 500) // 500
  */
-export function contentHash(deleted: boolean, sets: readonly string[], metadata: ReadonlyMap<string, string | null>, fields?: string): string {
-  const hash = crypto.createHash('sha256');
-  if (deleted) return hash.update(JSON.stringify({ deleted: true, sets })).digest('hex');
-  // The bytes of JSON.stringify({ deleted: false, sets, metadata: [[prefix, xml], …], fields? }), fed
-  // piece by piece: hashes stored by earlier versions stay valid, and the loader no longer joins
-  // every format of an item into one string (several kilobytes each) only to hash it.
-  hash.update(`{"deleted":false,"sets":${JSON.stringify(sets)},"metadata":[`);
-  const prefixes = [...metadata.keys()].sort(cmp);
-  prefixes.forEach((prefix, i) => {
-    hash.update(`${i > 0 ? ',' : ''}[${JSON.stringify(prefix)},`);
-    hash.update(JSON.stringify(metadata.get(prefix) ?? null));
-    hash.update(']');
-  });
-  hash.update(']');
-  if (fields !== undefined) hash.update(`,"fields":${JSON.stringify(fields)}`);
-  return hash.update('}').digest('hex');
-}
-
-/** Code point order, as the databases compare (dialect.ts), unlike JS's UTF-16 sort. */
-function cmp(a: string, b: string): number {
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    const x = a.codePointAt(i) as number;
-    const y = b.codePointAt(j) as number;
-    if (x !== y) return x - y;
-    i += x > 0xffff ? 2 : 1;
-    j += y > 0xffff ? 2 : 1;
-  }
-  return a.length - b.length;
-}
-
-function uniqueSorted(list: readonly string[]): string[] {
-  return [...new Set(list)].sort(cmp);
+export function datestampOf(outcome: WriteOutcome, existing: Pick<ItemRow, 'datestamp'> | undefined, given: number | undefined, now: number): number {
+  if (!existing) return given ?? now;
+  const stored = toInt(existing.datestamp);
+  if (outcome === 'unchanged') return stored;
+  return given !== undefined && given > stored ? given : now;
 }
 
 /**
@@ -208,14 +188,15 @@ export async function planWrite(db: Knex, items: readonly ItemInput[], options: 
     } else {
       for (const p of uniqueSorted(Object.keys(input.metadata))) records.set(p, input.metadata[p] ?? '');
     }
+    const about = deleted ? [] : (input.about ?? []);
     const fields = !deleted && input.fields !== undefined ? JSON.stringify(input.fields) : undefined;
-    const hash = contentHash(deleted, sets, records, fields);
+    const hash = contentHash(deleted, sets, records, about, fields);
     let outcome: WriteOutcome;
     if (existing && existing.content_hash === hash) outcome = 'unchanged';
     else if (deleted) outcome = existing && toBool(existing.deleted) ? 'updated' : 'deleted';
     else outcome = existing ? 'updated' : 'inserted';
-    const datestamp = outcome === 'unchanged' && existing ? toInt(existing.datestamp) : (input.datestamp ?? options.now);
-    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records, fields };
+    const datestamp = datestampOf(outcome, existing, input.datestamp, options.now);
+    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records, about, fields };
   });
   return { refusals: [], planned };
 }

@@ -8,7 +8,7 @@
  */
 import type { Knex } from 'knex';
 import type { ItemHeader, ItemRecord, Keyset, ListFilter, ListPageQuery, ReadStore, SetInfo } from '../../lib/store';
-import { chunk, directSetsColumn, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
+import { aboutColumn, chunk, directSetsColumn, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
 import { statementRunner, type RunSql } from '../db/statements';
 
 /**
@@ -19,6 +19,7 @@ import { statementRunner, type RunSql } from '../db/statements';
 export class KnexReadStore implements ReadStore {
   private runner: RunSql | undefined;
   private columns: string | undefined;
+  private about: string | undefined;
 
   constructor(readonly knex: Knex) {}
 
@@ -47,8 +48,8 @@ export class KnexReadStore implements ReadStore {
   }
 
   async getRecord(identifier: string, metadataPrefix: string): Promise<ItemRecord | null> {
-    const [row] = await this.run<ReadRow & { xml: string | null }>(
-      `SELECT ${this.readColumns}, r.xml FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
+    const [row] = await this.run<RecordRow>(
+      `SELECT ${this.readColumns}, r.xml, ${this.aboutSql} AS about FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
       [identifier, metadataPrefix],
     );
     return row ? toRecord(row) : null;
@@ -59,7 +60,7 @@ export class KnexReadStore implements ReadStore {
   }
 
   async listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]> {
-    return (await this.page<ReadRow & { xml: string | null }>(q, true)).map((r) => toRecord(r));
+    return (await this.page<RecordRow>(q, true)).map((r) => toRecord(r));
   }
 
   async count(f: ListFilter): Promise<number> {
@@ -94,8 +95,14 @@ export class KnexReadStore implements ReadStore {
    * aggregated column: a page or a GetRecord is then one query, not two.
    */
   private get readColumns(): string {
-    this.columns ??= `${READ_COLUMNS}, ${directSetsColumn(this.knex, 'i.pk')} AS sets`;
+    this.columns ??= `${READ_COLUMNS}, i.deleted, ${directSetsColumn(this.knex, 'i.pk')} AS sets`;
     return this.columns;
+  }
+
+  /** The about containers of `items i`, as one aggregated column. */
+  private get aboutSql(): string {
+    this.about ??= aboutColumn(this.knex, 'i.pk');
+    return this.about;
   }
 
   /** Runs read SQL as a prepared statement on this store's connection (or transaction). */
@@ -104,9 +111,15 @@ export class KnexReadStore implements ReadStore {
     return this.runner;
   }
 
-  /** One page in `(datestamp, pk)` order strictly after the keyset. */
+  /**
+   * One page in `(datestamp, pk)` order strictly after the keyset. In a set
+   * harvest, an item that has left the set (item_sets.departed) is reported
+   * deleted there, whatever it is elsewhere.
+   */
   private page<T>(q: ListPageQuery, withXml: boolean): Promise<T[]> {
-    const { sql, params } = listSql(q, `SELECT ${this.readColumns}${withXml ? ', r.xml' : ''}`, q);
+    const deleted = q.set !== undefined ? '(i.deleted OR s.departed IS NOT NULL)' : 'i.deleted';
+    const columns = `${READ_COLUMNS}, ${deleted} AS deleted, ${directSetsColumn(this.knex, 'i.pk')} AS sets`;
+    const { sql, params } = listSql(q, `SELECT ${columns}${withXml ? `, r.xml, ${this.aboutSql} AS about` : ''}`, q);
     return this.run<T>(sql, params);
   }
 
@@ -124,7 +137,7 @@ export async function directSets(db: Knex, pks: readonly number[]): Promise<Map<
     for (const part of chunk(pks, MAX_IN_LIST)) {
       if (part.length === 0) continue;
       const rows = await run<{ item_pk: unknown; spec: string }>(
-        `SELECT item_pk, spec FROM item_sets WHERE ${inListSql(db, 'item_pk')} AND direct ORDER BY item_pk, spec`,
+        `SELECT item_pk, spec FROM item_sets WHERE ${inListSql(db, 'item_pk')} AND direct AND departed IS NULL ORDER BY item_pk, spec`,
         [inListParam(db, part)],
       );
       for (const r of rows) {
@@ -137,8 +150,8 @@ export async function directSets(db: Knex, pks: readonly number[]): Promise<Map<
     return out;
   }
 
-/** The item columns the read side needs, as SQL over `items i`. */
-const READ_COLUMNS = 'i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted';
+/** The item columns the read side needs, as SQL over `items i` (`deleted` is added by each query). */
+const READ_COLUMNS = 'i.pk, i.internal_id, i.identifier, i.datestamp';
 
 interface ReadRow {
   pk: number | string;
@@ -148,6 +161,12 @@ interface ReadRow {
   deleted: boolean | number;
   /** The direct sets, joined by {@link SET_SEPARATOR}; null for none. */
   sets: string | null;
+}
+
+interface RecordRow extends ReadRow {
+  xml: string | null;
+  /** The about containers, joined by {@link SET_SEPARATOR}; null for none. */
+  about: string | null;
 }
 
 interface SetRow {
@@ -214,7 +233,8 @@ function toHeader(row: ReadRow): ItemHeader {
   };
 }
 
-function toRecord(row: ReadRow & { xml: string | null }): ItemRecord {
+function toRecord(row: RecordRow): ItemRecord {
   const header = toHeader(row);
-  return { ...header, metadata: header.deleted ? null : row.xml };
+  if (header.deleted) return { ...header, metadata: null, about: [] };
+  return { ...header, metadata: row.xml, about: row.about === null || row.about === '' ? [] : row.about.split(SET_SEPARATOR) };
 }

@@ -1,16 +1,13 @@
 /**
  * Reading the record fields kept with each item (migration 002,
- * `record_fields`): by internal id, for any part of the server that needs
- * an item's typed record, and a page at a time in `pk` order, for
- * `rebuild-formats`. Writing them is part of ./apply.ts.
+ * `record_fields`) by internal id, for any part of the server that needs an
+ * item's typed record (a page at a time in `pk` order is ./scan.ts, which the
+ * rebuild commands use). Writing them is part of ./apply.ts.
  */
 import type { Knex } from 'knex';
 import type { RecordFields } from '../../lib/records/fields';
-import type { StoredRecordFields } from '../../lib/store';
-import { chunk, inListParam, inListSql, MAX_IN_LIST, toInt } from '../db/dialect';
+import { chunk, inListParam, inListSql, MAX_IN_LIST } from '../db/dialect';
 import { statementRunner } from '../db/statements';
-import { directSets } from './read';
-import { storedMetadata } from './scan';
 
 /**
  * The stored record fields of these internal ids; ids without (unknown, tombstones, XML-only items) are absent.
@@ -28,33 +25,4 @@ export async function recordFieldsOf(db: Knex, internalIds: readonly string[]): 
     for (const r of rows) out.set(r.internal_id, JSON.parse(r.fields) as RecordFields);
   }
   return out;
-}
-
-/**
- * One page of live items with record fields, in `pk` order after `afterPk`:
- * their fields, which prefixes a crosswalk made, their direct sets and their
- * stored metadata. Three queries a page, whatever its length.
- *
- * @example const page = await storedRecordFieldsPage(trx, 0, 500);
- */
-export async function storedRecordFieldsPage(db: Knex, afterPk: number, limit: number): Promise<StoredRecordFields[]> {
-  const run = statementRunner(db);
-  const rows = await run<{ pk: unknown; internal_id: string; fields: string; derived: string }>(
-    'SELECT i.pk, i.internal_id, f.fields, f.derived FROM record_fields f JOIN items i ON i.pk = f.item_pk WHERE f.item_pk > ? AND NOT i.deleted ORDER BY f.item_pk LIMIT ?',
-    [afterPk, limit],
-  );
-  const pks = rows.map((r) => toInt(r.pk));
-  const sets = await directSets(db, pks);
-  const stored = await storedMetadata(db, pks);
-  return rows.map((r, k) => {
-    const pk = pks[k] as number;
-    return {
-      pk,
-      internalId: r.internal_id,
-      sets: sets.get(pk) ?? [],
-      fields: JSON.parse(r.fields) as RecordFields,
-      derived: JSON.parse(r.derived) as string[],
-      metadata: Object.fromEntries(Object.entries(stored.get(pk) ?? {}).filter((e): e is [string, string] => e[1] !== null)),
-    };
-  });
 }

@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { RecordFields } from '../../lib/records/fields';
-import type { ScannedItem } from '../../lib/store';
+import type { AboutInput, ScannedItem } from '../../lib/store';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { directSets } from './read';
@@ -46,9 +46,12 @@ export async function scanItems(db: Knex, afterPk: number, limit: number): Promi
   const pks = rows.map((r) => toInt(r.pk));
   const sets = await directSets(db, pks);
   const metadata = await storedMetadata(db, pks);
+  const about = await storedAbout(db, pks);
   return rows.map((r, k) => {
     const pk = pks[k] as number;
+    const own = about.get(pk);
     return {
+      ...(own !== undefined && { about: own }),
       pk,
       internalId: r.internal_id,
       identifier: r.identifier,
@@ -59,4 +62,27 @@ export async function scanItems(db: Knex, afterPk: number, limit: number): Promi
       ...(r.fields !== null && { fields: JSON.parse(r.fields) as RecordFields, derived: JSON.parse(r.derived ?? '[]') as string[] }),
     };
   });
+}
+
+/**
+ * The about containers of items, in order, as written (with what their
+ * content hash compares).
+ *
+ * @example (await storedAbout(trx, [7])).get(7) // [{ xml: '<provenance …>…</provenance>', compareAs: '…' }]
+ */
+export async function storedAbout(db: Knex, pks: readonly number[]): Promise<Map<number, AboutInput[]>> {
+  const out = new Map<number, AboutInput[]>();
+  const run = statementRunner(db);
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    if (part.length === 0) continue;
+    const rows = await run<{ item_pk: unknown; xml: string; compare_as: string | null }>(
+      `SELECT item_pk, xml, compare_as FROM item_about WHERE ${inListSql(db, 'item_pk')} ORDER BY item_pk, position`,
+      [inListParam(db, part)],
+    );
+    for (const r of rows) {
+      const pk = toInt(r.item_pk);
+      out.set(pk, [...(out.get(pk) ?? []), r.compare_as === null ? { xml: r.xml } : { xml: r.xml, compareAs: r.compare_as }]);
+    }
+  }
+  return out;
 }

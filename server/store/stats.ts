@@ -24,7 +24,8 @@ export async function storeStats(knex: Knex): Promise<StoreStats> {
   const setRows = (await knex('sets as s')
     .leftJoin('item_sets as x', 'x.spec', 's.spec')
     .leftJoin('items as i', 'i.pk', 'x.item_pk')
-    .select('s.spec', 's.name', knex.raw('count(i.pk) as n'), knex.raw('sum(case when i.deleted then 1 else 0 end) as d'))
+    // An item that left a set is counted there as deleted, as a harvest of the set reports it.
+    .select('s.spec', 's.name', knex.raw('count(i.pk) as n'), knex.raw('sum(case when i.deleted or x.departed is not null then 1 else 0 end) as d'))
     .groupBy('s.spec', 's.name')
     .orderBy('s.spec')) as { spec: string; name: string; n: unknown; d: unknown }[];
   const formatRows = (await knex('records as r')

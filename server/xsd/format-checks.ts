@@ -15,8 +15,10 @@ import { pathToFileURL } from 'node:url';
 import type { Document } from 'libxmljs2';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { FormatCheck, FormatChecks } from '../../lib/records/gate';
+import { aboutNamespace } from '../../lib/records/about';
+import { PROVENANCE_NS, PROVENANCE_SCHEMA, RIGHTS_NS, RIGHTS_SCHEMA } from '../../lib/xml/namespaces';
 import { libxml } from './libxml';
-import { oneLine, schemaFor, WRAPPER_NS as BATCH_NS } from './schemas';
+import { elementErrors, oneLine, schemaFor, WRAPPER_NS as BATCH_NS } from './schemas';
 
 const PROLOG = /^\s*<\?xml|<!DOCTYPE/i;
 const SCHEMA_NOTE = /Skipping import of schema/;
@@ -34,6 +36,7 @@ const SCHEMA_NOTE = /Skipping import of schema/;
 export function createXsdChecks(formats: FormatRegistry): FormatChecks {
   const checks = new Map<string, FormatCheck>();
   return {
+    about: aboutCheck(formats),
     get(prefix) {
       const format = formats.get(prefix);
       if (!format) return undefined;
@@ -42,6 +45,36 @@ export function createXsdChecks(formats: FormatRegistry): FormatChecks {
       const schemaAt = format.localSchema ? pathToFileURL(format.localSchema.xsd).href : format.schema;
       if (!c) checks.set(prefix, (c = xsdCheck(prefix, schemaAt, format.namespace)));
       return c;
+    },
+  };
+}
+
+/**
+ * The check of `about` containers: each is valid against the schema of its
+ * root element's namespace, which must be known offline: provenance and
+ * rights (the OAI-PMH guidelines' containers), or a metadata format of the
+ * registry (some repositories put a Dublin Core record about the metadata
+ * there). OAI-PMH.xsd validates `about` content strictly, so a container of
+ * another namespace could not be served valid: it is refused, naming it.
+ *
+ * @example createXsdChecks(formats).about?.check(['<provenance xmlns="http://www.openarchives.org/OAI/2.0/provenance">…</provenance>']) // [[]]
+ */
+function aboutCheck(formats: FormatRegistry): FormatCheck {
+  const known = (ns: string): string | undefined =>
+    ns === PROVENANCE_NS ? PROVENANCE_SCHEMA : ns === RIGHTS_NS ? RIGHTS_SCHEMA : formats.all().find((f) => f.namespace === ns)?.schema;
+  return {
+    check(xmls) {
+      return xmls.map((xml) => {
+        if (PROLOG.test(xml)) return ['must be one element, without an XML declaration or DOCTYPE (it is embedded in responses as it is)'];
+        const ns = aboutNamespace(xml);
+        if (ns === null) return [];
+        const schema = known(ns);
+        if (schema === undefined) {
+          return [`no schema is known offline for the namespace ${JSON.stringify(ns)}, so the about container could not be served valid (known: provenance, rights and the namespaces of this repository's formats)`];
+        }
+        const errors = elementErrors(xml, ns, schema);
+        return errors.length === 0 ? [] : [`not valid against ${schema}: ${errors.slice(0, 3).join('; ')}`];
+      });
     },
   };
 }

@@ -37,6 +37,7 @@ const NUMBER_FIELDS = [
   'listrecords_of_ceiling', 'listrecords_of_floor', 'listidentifiers_of_ceiling', 'listidentifiers_of_floor',
   'metrics_listrecords_rps', 'nometrics_listrecords_rps', 'nometrics_listidentifiers_rps', 'metrics_listrecords_ratio', 'metrics_listidentifiers_ratio',
   'concurrent_rps', 'concurrent_1process_rps', 'concurrent_processes_ratio',
+  'noprefetch_listrecords_rps', 'noprefetch_listidentifiers_rps', 'prefetch_listrecords_ratio', 'prefetch_listidentifiers_ratio', 'noprefetch_cpu_seconds',
 ] as const;
 
 describe('npm run bench (smoke run, 1,000 records)', function () {
@@ -108,6 +109,15 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
   it('runs two harvesters at once on two processes and on one, and prints the ratio', function () {
     expect(run.stdout).to.match(/2 harvesters at once +[\d,]+ records\/s/);
     expect(run.stdout).to.match(/on 1 process +[\d,]+ records\/s +2 processes \/ 1: \d/);
+  });
+
+  it('says where the cores went during the harvests at once: client, servers, the rest of the machine', function () {
+    for (const key of ['concurrent_cores', 'concurrent_1process_cores']) {
+      const c = figures[key] as { client: number; servers: number; other: number };
+      for (const part of [c.client, c.servers, c.other]) expect(part, key).to.be.a('number').and.at.least(0);
+      expect(c.client + c.servers, key).to.be.greaterThan(0);
+    }
+    expect(run.stdout).to.match(/cores busy: client [\d.]+, server [\d.]+, rest of machine [\d.]+ \(of \d+\)/);
   });
 
   it('says which formats it loaded and that there is no pyoai figure rather than inventing one', function () {

@@ -21,7 +21,8 @@ import type { Knex } from 'knex';
 import { createApp } from '../../server/app';
 import type { AppOptions } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { openProvider, poiResolver, seedIfEmpty } from '../../server/provider';
+import type { PagePrefetch } from '../../server/http/prefetch';
+import { openProvider, pagePrefetch, poiResolver, seedIfEmpty } from '../../server/provider';
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
 import type { Store } from '../../lib/store';
@@ -30,7 +31,7 @@ import type { FormatRegistry } from '../../lib/formats/registry';
 import type { ProviderContext } from '../../lib/oai';
 import { freePort } from '../../harness/free-port';
 import { httpRequest } from '../../harness/http-request';
-import { databaseKinds, openThrowawayDatabase, type DatabaseKind } from './db';
+import { databaseKinds, openThrowawayDatabase, type DatabaseKind, type ThrowawayDatabase } from './db';
 import { DEMO_NAMESPACE } from './demo-records';
 import { assertValid } from './xsd';
 
@@ -45,6 +46,8 @@ export interface TestProvider {
   readonly ctx: ProviderContext;
   /** How records of the project's format become items here (the configured formats' crosswalks). */
   readonly conversion: RecordConversion;
+  /** The next-page prefetcher the app uses (server/http/prefetch.ts), as production wires it; absent when configured off. */
+  readonly prefetch: PagePrefetch | undefined;
   /** The clock the app answers with (seconds); tests may move it. */
   now: number;
   /** The clock the store stamps writes with (seconds); tests may move it. */
@@ -67,6 +70,10 @@ export interface TestProviderOptions {
   /** The formats offered (default: the configured ones). */
   readonly formats?: FormatRegistry;
   readonly app?: Partial<AppOptions>;
+  /** Serve this database (e.g. one a CLI test loaded) instead of a fresh one; it is left open on close. */
+  readonly database?: ThrowawayDatabase;
+  /** More configuration variables (server/config.ts), e.g. `{ OAI_RIGHTS_IN_ABOUT: 'true' }`. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -95,8 +102,14 @@ export function forEachProvider(options: TestProviderOptions, body: (get: () => 
   }
 }
 
-async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions): Promise<TestProvider> {
-  const db = await openThrowawayDatabase(kind);
+/**
+ * Opens and serves one test provider (what {@link forEachProvider} does per
+ * database); with `options.database`, on that database.
+ *
+ * @example const p = await openTestProvider('sqlite', { seed: false, database: db() }); try { … } finally { await p.close(); }
+ */
+export async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions): Promise<TestProvider> {
+  const db = options.database ?? (await openThrowawayDatabase(kind));
   const clocks = { now: Math.floor(Date.now() / 1000), writeNow: Math.floor(Date.now() / 1000) };
   const config = loadConfig({
     DATABASE_URL: db.url,
@@ -109,10 +122,12 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
     OAI_TOKEN_SECRET: 'test-secret',
     OAI_PAGE_SIZE: String(options.pageSize ?? 100),
     OAI_TOKEN_LIFETIME: String(options.tokenLifetime ?? 172800),
+    ...options.env,
   });
   const p = await openProvider(config, { clock: () => clocks.writeNow, ...(options.formats && { formats: options.formats }) });
   if (options.seed !== false) await seedIfEmpty(p);
   const ctx = await p.context();
+  const prefetch = pagePrefetch(p);
   const app = createApp({
     ctx,
     logger: p.logger,
@@ -121,6 +136,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
     retryAfter: config.retryAfter,
     now: () => clocks.now,
     poi: poiResolver(p.store, BASE_URL),
+    ...(prefetch && { prefetch }),
     ...options.app,
   });
   const server = http.createServer(app);
@@ -132,6 +148,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
     store: p.store,
     ctx,
     conversion: p.conversion,
+    prefetch,
     get now() {
       return clocks.now;
     },
@@ -150,7 +167,7 @@ async function openTestProvider(kind: DatabaseKind, options: TestProviderOptions
         server.closeAllConnections();
       });
       await p.close();
-      await db.close();
+      if (!options.database) await db.close();
     },
   };
 }

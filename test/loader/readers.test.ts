@@ -66,7 +66,9 @@ describe('the OAI-PMH XML reader', () => {
 <record><header><identifier>oai:example.org:1</identifier><datestamp>2002-01-01</datestamp><setSpec>a</setSpec></header>
 <metadata>
 <oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}"><dc:title>A &amp; B <![CDATA[<c>]]></dc:title><!-- kept --><dc:identifier>urn:x:1</dc:identifier></oai_dc:dc>
-</metadata></record>
+</metadata>
+<about><rights xmlns="http://www.openarchives.org/OAI/2.0/rights/"><rightsReference ref="https://creativecommons.org/licenses/by/4.0/"/></rights></about>
+</record>
 <record><header status="deleted"><identifier>oai:example.org:2</identifier><datestamp>2002-01-02T00:00:00Z</datestamp></header></record>
 <resumptionToken cursor="0">t</resumptionToken>
 </ListRecords>
@@ -77,10 +79,10 @@ describe('the OAI-PMH XML reader', () => {
     it(`reads records with their line, header and canonical metadata when read ${size} bytes at a time`, async () => {
       const events = await all(readOaiXml(chunked(response, size), 'response'));
       const records = events.filter((e): e is XmlRecord => e.kind === 'record');
-      expect(events[0]).to.deep.equal({ kind: 'request', verb: 'ListRecords', metadataPrefix: 'oai_dc' });
+      expect(events[0]).to.deep.equal({ kind: 'request', verb: 'ListRecords', metadataPrefix: 'oai_dc', baseURL: 'http://example.org/oai', responseDate: '2002-05-01T19:20:30Z' });
       expect(records.map((r) => [r.number, r.line, r.identifier, r.datestamp, r.deleted, r.sets])).to.deep.equal([
         [1, 6, 'oai:example.org:1', '2002-01-01', false, ['a']],
-        [2, 10, 'oai:example.org:2', '2002-01-02T00:00:00Z', true, []],
+        [2, 12, 'oai:example.org:2', '2002-01-02T00:00:00Z', true, []],
       ]);
       // dc was declared on OAI-PMH: the metadata root declares it now, after its own declarations.
       expect(records[0]?.metadata).to.equal(
@@ -88,6 +90,10 @@ describe('the OAI-PMH XML reader', () => {
           '<dc:title>A &amp; B &lt;c&gt;</dc:title><!-- kept --><dc:identifier>urn:x:1</dc:identifier></oai_dc:dc>',
       );
       expect(records[0]?.dcIdentifiers).to.deep.equal(['urn:x:1']);
+      // about containers are kept, in the same canonical form.
+      expect(records[0]?.about).to.deep.equal([
+        '<rights xmlns="http://www.openarchives.org/OAI/2.0/rights/"><rightsReference ref="https://creativecommons.org/licenses/by/4.0/"></rightsReference></rights>',
+      ]);
       expect(records[1]?.metadata).to.equal(undefined);
     });
   }

@@ -31,6 +31,7 @@ describe('the configuration', function () {
     expect(c.configFile).to.equal(undefined);
     expect(c.port).to.equal(3000);
     expect(c.baseUrl).to.equal('http://localhost:3000/oai');
+    expect(c.rightsInAbout).to.equal(false);
     expect(c.databaseUrl).to.equal(path.join(dir, 'data', 'oai-steward.sqlite'));
     expect(c.formats.map((f) => f.prefix)).to.deep.equal(Object.keys(BUILTIN_FORMATS));
     expect(c.formats.find((f) => f.prefix === 'oai_datacite')?.options).to.deep.equal({ datacentreSymbol: 'OAISTEWARD.DEMO' });
@@ -46,6 +47,7 @@ describe('the configuration', function () {
         'namespace: example.org',
         'idPolicy: opaque',
         'poiInDublinCore: false',
+        'rightsInAbout: true',
         'pageSize: 50',
         'compression: [gzip]',
         'database: store/oai.sqlite',
@@ -64,6 +66,7 @@ describe('the configuration', function () {
     expect(c.namespace).to.equal('example.org');
     expect(c.idPolicy).to.equal('opaque');
     expect(c.poiInDublinCore).to.equal(false);
+    expect(c.rightsInAbout).to.equal(true);
     expect(c.pageSize).to.equal(50);
     expect(c.compression).to.deep.equal(['gzip']);
     // A relative path in the file is relative to the file, not to the working directory.

@@ -97,3 +97,27 @@ forEachThrowawayDatabase((db) => {
     }
   });
 }, { timeout: 180_000 });
+
+forEachThrowawayDatabase((db) => {
+  it('keeps an item\'s about containers when its formats are derived again, so an unchanged item keeps its datestamp', async () => {
+    const rights = '<rights xmlns="http://www.openarchives.org/OAI/2.0/rights/"><rightsReference ref="https://creativecommons.org/licenses/by/4.0/"></rightsReference></rights>';
+    const p = await providerWith(db(), 'SAME.SYMBOL', T0);
+    try {
+      const converted = jsonToItem({ id: 'with-about', dc: { title: ['T'] }, about: [rights] }, p.conversion, 'test');
+      if (!('item' in converted)) throw new Error(JSON.stringify(converted.refusals));
+      await p.store.writeItems([converted.item]);
+    } finally {
+      await p.close();
+    }
+    const again = await providerWith(db(), 'SAME.SYMBOL', T1);
+    try {
+      const summary = await rebuildFormats(again.store, again.conversion);
+      expect(summary.restamped).to.equal(0);
+      const record = await again.store.getRecord(`oai:${DEMO_NAMESPACE}:with-about`, 'oai_dc');
+      expect(record?.about).to.deep.equal([rights]);
+      expect(record?.datestamp).to.equal(T0);
+    } finally {
+      await again.close();
+    }
+  });
+});

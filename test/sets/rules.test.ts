@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import type { RecordFields } from '../../lib/records/fields';
-import { computedSets, evaluateRule, parseRule, parseSetDefinitions, PRESETS, setDeclarations, SetRuleError, setsWithRules } from '../../lib/sets/rules';
+import { computedSets, evaluateRule, PRESETS, setDeclarations, SetRuleError, setsWithRules } from '../../lib/sets/rules';
+import { parseRule, parseSetDefinitions } from '../../lib/sets/parse';
 import { eachRow } from '../helpers/table';
 
 const COAR = 'http://purl.org/coar/resource_type/';

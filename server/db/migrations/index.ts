@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import * as m001 from './001_initial';
 import * as m002 from './002_record_fields';
+import * as m003 from './003_departures_about';
 
 interface Migration {
   readonly name: string;
@@ -14,6 +15,7 @@ interface Migration {
 const MIGRATIONS: readonly Migration[] = [
   { name: '001_initial', module: m001 },
   { name: '002_record_fields', module: m002 },
+  { name: '003_departures_about', module: m003 },
 ];
 
 /**

@@ -1,0 +1,144 @@
+/**
+ * The `about` containers oai-steward writes itself (OAI-PMH 2.0 section 2.5:
+ * "an optional and repeatable container to hold data about the metadata
+ * part of the record"):
+ *
+ * - provenance (OAI-PMH implementation guidelines, "XML schema to hold
+ *   provenance information in the about part of a record",
+ *   provenance.xsd): one `originDescription` per harvest, the earlier
+ *   provenance nested inside the latest;
+ * - rights (OAI-PMH implementation guidelines for expressing rights,
+ *   rights.xsd): a `rightsReference` whose `ref` is the URI of the licence
+ *   that applies to the metadata's resource.
+ *
+ * Pure: strings in, strings out.
+ */
+import type { AboutInput, ItemInput } from '../store';
+import { escapeAttr, escapeText } from '../xml/chars';
+import { findAll, parseFragment, textOf, type XmlElement } from '../xml/tree';
+import { DATACITE_NS } from '../formats/datacite';
+import { DC_NS, PROVENANCE_NS, PROVENANCE_SCHEMA, RIGHTS_NS, RIGHTS_SCHEMA, XSI_NS } from '../xml/namespaces';
+import { OPENAIRE_NS } from '../formats/oai-openaire';
+
+const XSI = `xmlns:xsi="${XSI_NS}"`;
+
+/** What one harvest says about where a record came from (the provenance guidelines' originDescription). */
+export interface OriginDescription {
+  /** The responseDate of the response the record was read from, as written there (its granularity kept). */
+  readonly harvestDate: string;
+  /** Whether the metadata disseminated differs from the metadata harvested. */
+  readonly altered: boolean;
+  /** The baseURL of the repository harvested (the response's `request` element). */
+  readonly baseURL: string;
+  /** The record's identifier there. */
+  readonly identifier: string;
+  /** Its datestamp there, as written (its granularity kept). */
+  readonly datestamp: string;
+  /** The namespace of the metadata format harvested. */
+  readonly metadataNamespace: string;
+}
+
+function originBody(o: Omit<OriginDescription, 'harvestDate'>, nested: string): string {
+  return (
+    `<baseURL>${escapeText(o.baseURL)}</baseURL><identifier>${escapeText(o.identifier)}</identifier>` +
+    `<datestamp>${escapeText(o.datestamp)}</datestamp><metadataNamespace>${escapeText(o.metadataNamespace)}</metadataNamespace>${nested}`
+  );
+}
+
+/**
+ * The provenance container of a harvested record: this harvest's
+ * originDescription, with `nested` (the serialized originDescription the
+ * record already carried, if any) inside it, as the guidelines chain them.
+ * `compareAs` leaves out the harvestDate: the same record read again from a
+ * later harvest is the same record.
+ *
+ * @example provenanceAbout({ harvestDate: '2002-02-08T08:55:46Z', altered: false, baseURL: 'http://odd.oa.org', identifier: 'oai:odd.oa.org:z1x2y3', datestamp: '1999-08-07', metadataNamespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/' }).xml
+ * // '<provenance xmlns="http://www.openarchives.org/OAI/2.0/provenance" …><originDescription harvestDate="2002-02-08T08:55:46Z" altered="false">…'
+ */
+export function provenanceAbout(origin: OriginDescription, nested = ''): AboutInput {
+  const open = `<provenance xmlns="${PROVENANCE_NS}" ${XSI} xsi:schemaLocation="${PROVENANCE_NS} ${PROVENANCE_SCHEMA}">`;
+  const body = originBody(origin, nested);
+  return {
+    xml: `${open}<originDescription harvestDate="${escapeAttr(origin.harvestDate)}" altered="${String(origin.altered)}">${body}</originDescription></provenance>`,
+    compareAs: `${open}<originDescription altered="${String(origin.altered)}">${body}</originDescription></provenance>`,
+  };
+}
+
+/**
+ * The originDescription of a provenance container, serialized to be nested
+ * in a new one (with the namespace declared on it), or null when the
+ * container is not provenance.
+ *
+ * @example nestedOrigin('<provenance xmlns="http://www.openarchives.org/OAI/2.0/provenance"><originDescription …>…</originDescription></provenance>')
+ */
+export function nestedOrigin(xml: string): string | null {
+  const root = parseFragment(xml);
+  if (!root || root.ns !== PROVENANCE_NS || root.local !== 'provenance') return null;
+  const origin = root.children.find((c): c is XmlElement => c.kind === 'element' && c.ns === PROVENANCE_NS && c.local === 'originDescription');
+  return origin ? serialize(origin, true) : null;
+}
+
+/** Writes a parsed element again, every element in the provenance namespace unprefixed. */
+function serialize(e: XmlElement, root: boolean): string {
+  const attrs = [...e.attrs].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
+  const ns = root ? ` xmlns="${PROVENANCE_NS}"` : '';
+  const inner = e.children.map((c) => (c.kind === 'text' ? escapeText(c.text) : serialize(c, false))).join('');
+  return `<${e.local}${ns}${attrs}>${inner}</${e.local}>`;
+}
+
+/**
+ * A rights container referring to a licence (rights.xsd, `rightsReference`).
+ *
+ * @example rightsAbout('https://creativecommons.org/licenses/by/4.0/').xml
+ * // '<rights xmlns="http://www.openarchives.org/OAI/2.0/rights/" …><rightsReference ref="https://creativecommons.org/licenses/by/4.0/"/></rights>'
+ */
+export function rightsAbout(licence: string): AboutInput {
+  return {
+    xml: `<rights xmlns="${RIGHTS_NS}" ${XSI} xsi:schemaLocation="${RIGHTS_NS} ${RIGHTS_SCHEMA}"><rightsReference ref="${escapeAttr(licence)}"></rightsReference></rights>`,
+  };
+}
+
+/** The namespace of an about container's root element, or null when it is not one well-formed element. */
+export function aboutNamespace(xml: string): string | null {
+  return parseFragment(xml)?.ns ?? null;
+}
+
+/**
+ * The licence URIs an item's metadata states, in the order its formats
+ * give them: OpenAIRE `licenseCondition/@uri`, DataCite `rights/@rightsURI`,
+ * and `dc:rights` values that are http(s) URIs.
+ *
+ * @example licencesOf({ oai_dc: '<oai_dc:dc …><dc:rights>https://creativecommons.org/licenses/by/4.0/</dc:rights></oai_dc:dc>' }) // ['https://creativecommons.org/licenses/by/4.0/']
+ */
+export function licencesOf(metadata: Readonly<Record<string, string>>): string[] {
+  const out: string[] = [];
+  const add = (v: string | undefined): void => {
+    const t = v?.trim();
+    if (t && /^https?:\/\/\S+$/i.test(t) && !out.includes(t)) out.push(t);
+  };
+  for (const xml of Object.values(metadata)) {
+    const root = parseFragment(xml);
+    if (!root) continue;
+    for (const e of findAll(root, OPENAIRE_NS, 'licenseCondition')) add(e.attrs.get('uri'));
+    for (const e of findAll(root, DATACITE_NS, 'rights')) add(e.attrs.get('rightsURI'));
+    for (const e of findAll(root, DC_NS, 'rights')) add(textOf(e));
+  }
+  return out;
+}
+
+/**
+ * The item with a rights container per licence its metadata states, added
+ * after its own about containers, unless it already carries a rights
+ * container (a harvested record keeps the rights its source stated). A
+ * deleted item is returned as it is.
+ *
+ * @example withRightsAbout(item).about // [...item.about, rightsAbout('https://creativecommons.org/licenses/by/4.0/')]
+ */
+export function withRightsAbout(item: ItemInput): ItemInput {
+  if (item.deleted === true) return item;
+  const own = item.about ?? [];
+  if (own.some((a) => aboutNamespace(a.xml) === RIGHTS_NS)) return item;
+  const licences = licencesOf(item.metadata);
+  if (licences.length === 0) return item;
+  return { ...item, about: [...own, ...licences.map(rightsAbout)] };
+}
