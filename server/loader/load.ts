@@ -17,7 +17,8 @@
  * unchanged record keeps its datestamp, a changed one gets the input's
  * datestamp or the store's clock.
  *
- * Memory: one batch of records. The internal ids seen (to refuse an id given
+ * Memory: at most two batches of records (one read while the previous is
+ * written). The internal ids seen (to refuse an id given
  * twice and for `deleteMissing`) are kept in a temporary table of the load's
  * own transaction (the store's `seenIds`), not in the JavaScript heap,
  * so memory stays flat however long the input is.
