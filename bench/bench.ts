@@ -13,7 +13,7 @@
  * figure, so runs can be compared.
  *
  *   npm run bench -- [--records N] [--processes K] [--harvesters N] [--formats] [--duration S]
- *                    [--connections C] [--repeats R] [--batch B] [--gzip] [--keep] [--skip-getrecord] [--profile DIR]
+ *                    [--connections C] [--repeats R] [--batch B] [--gzip] [--keep] [--skip-getrecord] [--skip-cli-load] [--profile DIR]
  *
  * SQLite (a file in a temporary folder) by default; PostgreSQL when
  * DATABASE_URL is `postgres://…`: a fresh database is created beside the one
@@ -34,6 +34,7 @@ import { down } from '../server/db/migrations/001_initial';
 import { openProvider } from '../server/provider';
 import { PROJECT_ROOT } from '../server/paths';
 import { loadRecords } from './generate';
+import { writeBenchNdjson } from './ndjson';
 import { measureFloor } from './floor';
 import type { ClientTask, ConcurrentResult, GetRecordResult, HarvestResult } from './harvest-client';
 import { progress } from './progress';
@@ -51,6 +52,7 @@ export interface BenchOptions {
   gzip: boolean;
   keep: boolean;
   skipGetRecord: boolean;
+  skipCliLoad: boolean;
   profile: string | undefined;
 }
 
@@ -67,13 +69,14 @@ const USAGE = `usage: npm run bench -- [options]
   --gzip             harvest with Accept-Encoding: gzip (default identity)
   --keep             keep the generated database
   --skip-getrecord   skip the GetRecord load
+  --skip-cli-load    skip the second load, of the same records as NDJSON through oai-steward load
   --profile DIR      run the server under node --cpu-prof, writing profiles to DIR
 DATABASE_URL=postgres://… runs on PostgreSQL (a fresh database), else SQLite in a temporary folder.
 `;
 
 /** Parses argv; throws with the usage text on anything unknown. */
 export function parseArgs(argv: readonly string[]): BenchOptions {
-  const o: BenchOptions = { records: 100_000, processes: 1, harvesters: 1, formats: false, duration: 10, connections: 32, repeats: 7, batch: 2000, gzip: false, keep: false, skipGetRecord: false, profile: undefined };
+  const o: BenchOptions = { records: 100_000, processes: 1, harvesters: 1, formats: false, duration: 10, connections: 32, repeats: 7, batch: 2000, gzip: false, keep: false, skipGetRecord: false, skipCliLoad: false, profile: undefined };
   const num = (i: number, name: string, min: number): number => {
     const v = Number(argv[i + 1]);
     if (!Number.isInteger(v) || v < min) throw new Error(`${name} needs an integer ≥ ${min}\n\n${USAGE}`);
@@ -93,6 +96,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
       case '--gzip': o.gzip = true; break;
       case '--keep': o.keep = true; break;
       case '--skip-getrecord': o.skipGetRecord = true; break;
+      case '--skip-cli-load': o.skipCliLoad = true; break;
       case '--profile': {
         const dir = argv[++i];
         if (!dir) throw new Error(`--profile needs a directory\n\n${USAGE}`);
@@ -170,6 +174,39 @@ async function freshStore(keep: boolean): Promise<FreshStore> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+// ---------------------------------------------------------------- the CLI load
+
+/**
+ * Loads the same generated records a second time, as an NDJSON export
+ * (bench/ndjson.ts) through `oai-steward load` in its own process, into a
+ * fresh store with the same configuration: the rate an operator sees,
+ * process start, reading and parsing included. Timed from spawn to exit.
+ */
+async function measureCliLoad(env: NodeJS.ProcessEnv, records: number, dir: string, keep: boolean): Promise<{ seconds: number }> {
+  const file = path.join(dir, 'records.ndjson');
+  const setsFile = path.join(dir, 'records.sets.json');
+  await writeBenchNdjson(file, setsFile, records);
+  const store = await freshStore(keep);
+  try {
+    const started = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, ...entry('server/cli'), 'load', '--json', '--sets', setsFile, file], {
+      env: { ...env, DATABASE_URL: store.url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: PROJECT_ROOT,
+      maxBuffer: 1 << 20,
+    });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const summary = JSON.parse(String(r.stdout).trim().split('\n').pop() ?? '{}') as { records?: number; refused?: number; committed?: boolean };
+    if (r.status !== 0 || summary.committed !== true || summary.records !== records) {
+      throw new Error(`oai-steward load of the benchmark's NDJSON failed (exit ${String(r.status)}): ${String(r.stdout)}`);
+    }
+    return { seconds };
+  } finally {
+    fs.rmSync(file, { force: true });
+    await store.drop();
+  }
 }
 
 // ----------------------------------------------------------------- the server
@@ -370,6 +407,11 @@ export interface BenchFigures {
   load_rps: number;
   /** PostgreSQL: VACUUM ANALYZE after the load (not in load_rps). */
   load_analyze_seconds: number;
+  /** The same records as NDJSON through `oai-steward load` (spawn to exit); null with --skip-cli-load. */
+  load_cli_seconds: number | null;
+  load_cli_rps: number | null;
+  /** CLI load time / direct load time (target ≤ 1.5). */
+  load_cli_of_direct: number | null;
   oai_dc_avg_bytes: number;
   listrecords_items: number;
   listrecords_pages: number;
@@ -451,6 +493,7 @@ function table(f: BenchFigures): string {
   const limits = (c: number | null, fl: number | null): string => `${n(c)} of ceiling, ${n(fl)} of floor`;
   const rows: [string, string, string][] = [
     ['load', `${f.load_rps.toLocaleString('en')} records/s`, `${f.records.toLocaleString('en')} records in ${f.load_seconds} s, oai_dc ≈ ${f.oai_dc_avg_bytes} B; formats ${f.formats_loaded.join(', ')} (the registry offers ${f.formats_offered.join(', ')}${f.formats_offered.length === 1 ? ' only' : ''})`],
+    ['load (CLI)', f.load_cli_rps === null ? 'skipped' : `${f.load_cli_rps.toLocaleString('en')} records/s`, f.load_cli_rps === null ? '' : `the same records as NDJSON through \`oai-steward load\` in ${n(f.load_cli_seconds)} s; time ${n(f.load_cli_of_direct)}× the direct load`],
     ['ListRecords harvest', `${f.listrecords_rps.toLocaleString('en')} records/s`, `${limits(f.listrecords_of_ceiling, f.listrecords_of_floor)}; ${f.listrecords_pages} pages, ${(f.listrecords_bytes_per_s / 1e6).toFixed(1)} MB/s (${f.encoding})`],
     ['  replay ceiling', `${f.ceiling_listrecords_rps.toLocaleString('en')} records/s`, 'same harvester, a node:http server replaying captured pages (identity)'],
     ['  floor', `${f.floor_listrecords_rps.toLocaleString('en')} records/s`, 'bare keyset scan + page assembly in-process, no HTTP'],
@@ -530,6 +573,14 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       }
     } finally {
       await provider.close();
+    }
+
+    // 1b. The same records as an NDJSON export through the CLI, as an operator loads them.
+    let cli: { seconds: number } | null = null;
+    if (!o.skipCliLoad) {
+      log('load (CLI): the same records as NDJSON through `oai-steward load` …');
+      cli = await measureCliLoad(env, o.records, tmp, o.keep);
+      log(`  ${Math.round(o.records / cli.seconds)} records/s`);
     }
 
     // 2. The floor, before any server runs, so it has the machine to itself.
@@ -629,6 +680,9 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       load_seconds: round(load.seconds, 2),
       load_rps: Math.round(load.records / load.seconds),
       load_analyze_seconds: round(analyzeSeconds, 2),
+      load_cli_seconds: cli === null ? null : round(cli.seconds, 2),
+      load_cli_rps: cli === null ? null : Math.round(o.records / cli.seconds),
+      load_cli_of_direct: cli === null ? null : ratio(cli.seconds, load.seconds),
       oai_dc_avg_bytes: Math.round(load.oaiDcBytes / Math.max(1, load.live)),
       listrecords_items: lr.items,
       listrecords_pages: lr.pages,

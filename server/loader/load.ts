@@ -17,7 +17,8 @@
  * unchanged record keeps its datestamp, a changed one gets the input's
  * datestamp or the store's clock.
  *
- * Memory: one batch of records. The internal ids seen (to refuse an id given
+ * Memory: at most two batches of records (one read while the previous is
+ * written). The internal ids seen (to refuse an id given
  * twice and for `deleteMissing`) are kept in a temporary table of the load's
  * own transaction (the store's `seenIds`), not in the JavaScript heap,
  * so memory stays flat however long the input is.
@@ -142,6 +143,14 @@ class LoadRun {
   private writing = true;
   private tx: WriteTransaction | undefined;
   private seen: SeenIds | undefined;
+  /**
+   * The batch being written while the next one is read: reading and the
+   * crosswalks run in this process while the database writes (PostgreSQL's
+   * server works while this process would otherwise wait). At most one
+   * batch is in flight, and each waits for the one before, so refusals keep
+   * the input's order and a doomed load stops writing at once.
+   */
+  private inFlight: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: LoadDeps,
@@ -160,21 +169,36 @@ class LoadRun {
   /** Reads one input to the end, writing its records a batch at a time. */
   async consume(input: Input): Promise<void> {
     const ctx = { policy: this.deps.policy, formats: this.deps.formats, conversion: this.deps.conversion, counter: this.options.counter ?? { bytesRead: 0 } };
-    for await (const ev of readInput(input, ctx)) {
-      if (ev.kind === 'sets') {
-        await this.declareSets(ev.sets, ev.source);
-        continue;
+    try {
+      for await (const ev of readInput(input, ctx)) {
+        if (ev.kind === 'sets') {
+          await this.settle();
+          await this.declareSets(ev.sets, ev.source);
+          continue;
+        }
+        if (ev.kind === 'record') {
+          this.summary.records++;
+          this.options.progress?.update(this.summary.records, this.options.counter?.bytesRead ?? 0);
+          this.batch.push(ev);
+        } else {
+          this.batch.push({ kind: 'record', result: { refusals: [ev.refusal] }, id: null });
+        }
+        if (this.batch.length >= this.batchSize) await this.flush();
       }
-      if (ev.kind === 'record') {
-        this.summary.records++;
-        this.options.progress?.update(this.summary.records, this.options.counter?.bytesRead ?? 0);
-        this.batch.push(ev);
-      } else {
-        this.batch.push({ kind: 'record', result: { refusals: [ev.refusal] }, id: null });
-      }
-      if (this.batch.length >= this.batchSize) await this.flush();
+    } catch (err) {
+      // An input that fails half-way: the batch in flight ends before the transaction rolls back.
+      await this.inFlight.catch(() => undefined);
+      throw err;
     }
     await this.flush();
+    await this.settle();
+  }
+
+  /** Waits until the batch in flight is written (or throws what writing it threw). */
+  private async settle(): Promise<void> {
+    const pending = this.inFlight;
+    this.inFlight = Promise.resolve();
+    await pending;
   }
 
   /** Declares sets one at a time, so one bad set is refused alone. */
@@ -229,11 +253,23 @@ class LoadRun {
     if (this.options.dryRun || !this.writing) throw new Rollback();
   }
 
-  /** Takes the waiting batch to the store: ids repeated in the load are refused, the rest pass the store's gate. */
+  /**
+   * Sends the waiting batch to the store once the one before is written, and
+   * returns without waiting for it (see `inFlight`).
+   */
   private async flush(): Promise<void> {
     const entries = this.batch;
     this.batch = [];
     if (entries.length === 0) return;
+    await this.settle();
+    const writing = this.store(entries);
+    // Handled here so a failure waits for settle() instead of surfacing as an unhandled rejection.
+    writing.catch(() => undefined);
+    this.inFlight = writing;
+  }
+
+  /** Takes a batch to the store: ids repeated in the load are refused, the rest pass the store's gate. */
+  private async store(entries: readonly Pending[]): Promise<void> {
     const items = await this.firstSightings(entries);
     if (items.length === 0) return;
     if (this.writing) await this.write(items);

@@ -31,7 +31,7 @@ function runBench(args: string[]): Promise<{ code: number | null; stdout: string
 }
 
 const NUMBER_FIELDS = [
-  'load_rps', 'listrecords_rps', 'listrecords_bytes_per_s', 'listidentifiers_rps', 'listidentifiers_bytes_per_s',
+  'load_rps', 'load_cli_rps', 'load_cli_of_direct', 'listrecords_rps', 'listrecords_bytes_per_s', 'listidentifiers_rps', 'listidentifiers_bytes_per_s',
   'page_ms_first', 'page_ms_middle', 'page_ms_last', 'page_ratio', 'getrecord_rps', 'getrecord_p50_ms', 'getrecord_p99_ms',
   'server_peak_rss_mb', 'ceiling_listrecords_rps', 'ceiling_listidentifiers_rps', 'floor_listrecords_rps', 'floor_listidentifiers_rps',
   'listrecords_of_ceiling', 'listrecords_of_floor', 'listidentifiers_of_ceiling', 'listidentifiers_of_floor',
@@ -77,6 +77,13 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     expect(run.stdout).to.match(/ListIdentifiers harvest +[\d,]+ ids\/s +\d+(\.\d+)? of ceiling, \d+(\.\d+)? of floor/);
     expect(run.stdout).to.match(/replay ceiling/);
     expect(run.stdout).to.match(/without metrics .*with\/without \d/);
+  });
+
+  it('loads the same records through oai-steward load and prints its time as a ratio to the direct load', function () {
+    expect(run.stdout).to.match(/load \(CLI\) +[\d,]+ records\/s +the same records as NDJSON .* time \d+(\.\d+)?× the direct load/);
+    // Both times are rounded to 10 ms in the JSON line, so the ratio is compared loosely.
+    const expected = (figures.load_cli_seconds as number) / (figures.load_seconds as number);
+    expect(figures.load_cli_of_direct).to.be.closeTo(expected, 0.02 * expected + 0.01);
   });
 
   it('computes each ratio from the figures it relates', function () {
