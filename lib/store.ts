@@ -120,10 +120,15 @@ export interface ItemInput {
    */
   readonly fields?: RecordFields;
   /**
-   * The prefixes of `metadata` a built-in crosswalk made. Their XML is valid
-   * by construction (the crosswalks' tests prove it against the published
-   * XSDs), so the write gate checks only that each is one well-formed
-   * element; XML given by the record is XSD-validated.
+   * The prefixes of `metadata` a built-in crosswalk made from `fields`
+   * (lib/records/json-record.ts `crosswalkItem` is the one place that sets
+   * it). Their XML is valid by construction — escaped from fields whose
+   * characters the record reader checked, and proven against the published
+   * XSDs by the crosswalks' tests — so the write gate skips its scans of it;
+   * XML given by the record is scanned and XSD-validated. Naming a prefix
+   * here is a promise: the renderer still checks every stored fragment on
+   * the way out, so a broken promise costs that record's metadata, never
+   * the response.
    */
   readonly derived?: readonly string[];
 }
