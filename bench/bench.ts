@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 5): loads N synthetic records into a fresh store
+ * `npm run bench`: loads N synthetic records into a fresh store
  * through the project's write path, starts the real server as a child process
  * (`oai-steward serve`, or K of them behind one port), and measures it over
  * HTTP with a harvester in another process. Beside each harvest it measures,

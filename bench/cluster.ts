@@ -1,5 +1,5 @@
 /**
- * `--processes K` (issue 5): K server processes behind one port, to show
+ * `--processes K`: K server processes behind one port, to show
  * that the provider scales out statelessly. The node:cluster primary forks K
  * workers; each runs the same server `npm start` runs (server/serve.ts) with
  * the same configuration from the environment, and the primary hands incoming

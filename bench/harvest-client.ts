@@ -1,6 +1,6 @@
 /**
  * The benchmark's harvester, run as its own process so that its CPU time is
- * not charged to the server (issue 5). `bench.ts` starts it with the path of
+ * not charged to the server. `bench.ts` starts it with the path of
  * a JSON file naming the task; it prints progress on stderr and, last, one JSON
  * line with the result on stdout.
  *

@@ -1,5 +1,5 @@
 /**
- * `npm run soak -- --minutes N` (issue 6, "A soak script"): mixed harvester
+ * `npm run soak -- --minutes N`: mixed harvester
  * and GetRecord traffic against a running server for N minutes, then a
  * report: requests, errors by kind, p50/p99 latency per interval, and the
  * server's RSS per interval. "Ten minutes with zero errors and flat memory is

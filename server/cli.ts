@@ -2,8 +2,8 @@
 /**
  * The `oai-steward` command. `serve` is what `npm start` runs; `migrate`
  * and `seed` are the operations it does implicitly; `id` checks and maps
- * identifiers (issue 3's contract); the shebang carries server/node-flags.ts; `load`, `delete` and `stats` are the
- * repository manager's tools (issue 4, server/loader/).
+ * identifiers (the contract other tools depend on); the shebang carries server/node-flags.ts; `load`, `delete` and `stats` are the
+ * repository manager's tools.
  */
 import { loadConfig, splitConfigFlag, ConfigError, type Config } from './config';
 import { openProvider, seedIfEmpty, type Provider } from './provider';

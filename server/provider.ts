@@ -126,7 +126,7 @@ export async function seedIfEmpty(p: Provider): Promise<number> {
 }
 
 /**
- * Resolves `GET /poi/{namespace}/{local}` (issue 3): 303 to the record's
+ * Resolves `GET /poi/{namespace}/{local}`: 303 to the record's
  * GetRecord, 404 for an unknown item, 410 for a deleted one.
  */
 export function poiResolver(store: ReadStore, baseUrl: string): PoiResolver {

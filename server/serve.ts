@@ -28,9 +28,9 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   }
   const app = await providerApp(provider);
   // Timeouts are checked every second (Node's default is every 30 s), so a
-  // slow client is cut off close to headersTimeout/requestTimeout (issue 6).
+  // slow client is cut off close to headersTimeout/requestTimeout.
   const server = http.createServer({ connectionsCheckingInterval: 1000 }, app);
-  // Slow clients cannot hold a connection open forever (issue 6).
+  // Slow clients cannot hold a connection open forever.
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;

@@ -1,5 +1,5 @@
 /**
- * The `oai-steward id …` subcommand (issue 3, "Command line"), as a function
+ * The `oai-steward id …` subcommand, as a function
  * over streams so it can be tested in memory and wired into the real CLI.
  *
  *   id inspect [--scheme oai|poi|fedora-pid|info-fedora|info-sid|pdi] [ID…]

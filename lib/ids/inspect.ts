@@ -1,7 +1,7 @@
 /**
  * Scheme recognition and the result objects of the `oai-steward id`
- * command line (issue 3, "Command line": other tools depend on these key
- * names, so they are fixed here in one place).
+ * command line: other tools depend on these key names, so they are fixed
+ * here in one place.
  *
  * Pure: no I/O, no clock.
  */

@@ -1,7 +1,6 @@
 /**
  * The mapping policy: how a repository's internal ids become the
- * local-identifiers of its oai-identifiers, and back (issue 3, "The mapping
- * policy"). Configured per repository; applied wherever records are written
+ * local-identifiers of its oai-identifiers, and back. Configured per repository; applied wherever records are written
  * and wherever identifiers are read back.
  *
  * Modes:

@@ -5,7 +5,7 @@
  * SQLite through better-sqlite3: `sqlite:<path>`, `sqlite://<path>`, a plain
  * file path, or `:memory:`. SQLite connections are tuned on creation (WAL,
  * foreign keys, a busy timeout) so that a reading server and a writing loader
- * can share one file (issue 2, "Storage").
+ * can share one file.
  */
 import fs from 'node:fs';
 import path from 'node:path';

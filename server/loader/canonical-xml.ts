@@ -2,7 +2,7 @@
  * Re-serializes an XML fragment from SAX events in one canonical form, so
  * that metadata read out of an OAI-PMH response (or a file) is stored the
  * same way every time it is loaded, and a second load of the same input is
- * `unchanged` (issue 4, "Idempotent").
+ * `unchanged`.
  *
  * The form (close to what the oai_dc crosswalk writes, so a harvested record
  * of this provider comes back byte-identical):

@@ -1,5 +1,5 @@
 /**
- * The loader's commands of `oai-steward` (issue 4): `load FILE…`,
+ * The loader's commands of `oai-steward`: `load FILE…`,
  * `delete ID…` and `stats`. Each takes its arguments and the process's
  * streams, and returns the exit status: 0 done, 1 refused or failed, 2 a
  * usage error. server/cli.ts opens the provider and dispatches here.

@@ -1,5 +1,5 @@
 /**
- * The loader (issue 4): `oai-steward load`, `delete` and `stats`, and the
+ * The loader: `oai-steward load`, `delete` and `stats`, and the
  * pieces they are made of, for tests and other tools.
  */
 export { runLoad, readSetsFile } from './load';

@@ -1,5 +1,5 @@
 /**
- * A smoke run of the benchmark (issue 5): the real script, as a child
+ * A smoke run of the benchmark: the real script, as a child
  * process, on 1,000 records with two server processes and two harvesters at
  * once, so that it cannot rot. It asserts that the run completes, that the
  * table shows every figure with its ratio to the replay ceiling and the floor,

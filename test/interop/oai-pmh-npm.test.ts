@@ -1,5 +1,5 @@
 /**
- * Proof with a real client (issue 4): the npm `oai-pmh` harvester
+ * Proof with a real client: the npm `oai-pmh` harvester
  * (paperhive/oai-pmh, request + xml2js), which this project did not write,
  * harvests the whole demo repository from a real server. It follows
  * resumption tokens its own way (it stops early when cursor + page size

@@ -1,5 +1,5 @@
 /**
- * Proof with a real client (issue 4): Debian's libhttp-oai-perl (the
+ * Proof with a real client: Debian's libhttp-oai-perl (the
  * HTTP::OAI harvester library and its `oai_pmh` command), which this project
  * did not write, harvests the whole demo repository from a real server:
  * ListRecords oai_dc and ListIdentifiers to the end, following resumption

@@ -1,6 +1,6 @@
 /**
  * `oai-steward load`, `delete` and `stats` run as a child process on a
- * throwaway store (issue 4, "The loader"): idempotency, new datestamps for
+ * throwaway store: idempotency, new datestamps for
  * changed records, atomicity (including a killed load), --partial,
  * --dry-run, --delete-missing, validation messages, and every input kind.
  */

@@ -1,6 +1,5 @@
 /**
- * The loader keeps nothing per record in memory (issue 4: "Memory stays
- * flat for inputs of millions of records (stream the input)"). Two loads of
+ * The loader keeps nothing per record in memory. Two loads of
  * different lengths run in child processes with `--expose-gc` and
  * `OAI_STEWARD_REPORT_MEMORY=1`; just before its commit each load reports
  * the JavaScript heap still reachable after a full collection. That figure

@@ -1,5 +1,5 @@
 /**
- * Tried as a new user would (issue 4, "Done when"): harvest the demo
+ * Tried as a new user would: harvest the demo
  * repository with ListRecords and ListSets, save the responses, load them
  * with `oai-steward load` into a fresh store with the same namespace, and
  * compare the two repositories' answers: identical except responseDate and

@@ -1,5 +1,5 @@
 /**
- * Issue 6, "Hostile and malformed requests": a property-based fuzz test of
+ * A property-based fuzz test of
  * the request path through HTTP against a real server on each database.
  * Every answer is HTTP 200 with an XSD-valid OAI-PMH document (an OAI error
  * where one applies) or a documented refusal of oversized input; never a
@@ -33,7 +33,7 @@ describe('fuzzing the OAI-PMH endpoint with hostile requests', function () {
       );
       // The property ran: most answers were OAI-PMH documents, not refusals.
       expect(statuses.get(200) ?? 0).to.be.greaterThan(RUNS / 2);
-      // Nothing on the HTTP side writes to the store (issue 6, "Output safety").
+      // Nothing on the HTTP side writes to the store.
       expect(await storeDigest(get().knex)).to.deep.equal(before);
     });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 6, "Hostile and malformed requests" and "Output safety": the sizes a
+ * The sizes a
  * request may have (414, 413, Node's 431), header and idle timeouts against
  * slow clients, resumption tokens signed by another repository's secret,
  * and the routes that exist (everything else 404/405, with no stack traces

@@ -1,5 +1,5 @@
 /**
- * Issue 6, "Failure": the real loader (`oai-steward load`, a child process)
+ * The real loader (`oai-steward load`, a child process)
  * killed with SIGKILL at random points leaves the store exactly as it was or
  * exactly as a complete load leaves it, never in between, and a rerun
  * completes it; and a harvest running while the loader writes never skips

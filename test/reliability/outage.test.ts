@@ -1,5 +1,5 @@
 /**
- * Issue 6, "Failure": the database goes away while the server runs. The
+ * The database goes away while the server runs. The
  * real server (`startServer`, as `oai-steward serve` runs it) on a private
  * PostgreSQL instance this test starts on its own port and data directory:
  * stopped at once (`pg_ctl stop -m immediate`), every request is answered

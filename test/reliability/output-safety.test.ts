@@ -1,5 +1,5 @@
 /**
- * Issue 6, "Output safety": whatever the stored data holds, nothing but
+ * Whatever the stored data holds, nothing but
  * well-formed XML 1.0 leaves the server. Rows are written DIRECTLY into the
  * database with knex, behind the write path's back: metadata with every C0
  * control, U+FFFE, U+FFFF, lone surrogates, `]]>`, text that closes the

@@ -1,5 +1,5 @@
 /**
- * Issue 6, "Overload": past OAI_MAX_IN_FLIGHT requests in flight, the server
+ * Past OAI_MAX_IN_FLIGHT requests in flight, the server
  * answers 503 with Retry-After at once instead of queueing without bound.
  * A server with a limit of 4 over a store that answers slowly is driven with
  * many concurrent requests: every answer is a correct OAI-PMH response or a

@@ -1,6 +1,6 @@
 /**
- * A private PostgreSQL instance for tests that stop and start the database
- * (issue 6, "Failure"): its own data directory under the system's temporary
+ * A private PostgreSQL instance for tests that stop and start the database:
+ * its own data directory under the system's temporary
  * folder and its own port, never the machine's shared instance. The Debian
  * binaries live under /usr/lib/postgresql/<version>/bin, and initdb/pg_ctl
  * refuse to run as root, so they run as the `postgres` user (runuser when

@@ -1,5 +1,5 @@
 /**
- * `oai-steward id` through the real command (issue 3's contract): exit
+ * `oai-steward id` through the real command (the contract other tools depend on): exit
  * statuses, one JSON object per line, and PDI minting from the store.
  */
 import { spawnSync } from 'node:child_process';

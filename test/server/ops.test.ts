@@ -1,5 +1,5 @@
 /**
- * Operations (issue 4): one structured JSON log line (pino) per request,
+ * Operations: one structured JSON log line (pino) per request,
  * `GET /healthz` telling whether the store is reachable, and graceful
  * shutdown: in-flight responses finish, new connections are refused, then
  * the store is closed.

@@ -1,5 +1,5 @@
 /**
- * The POI resolver of identifier governance (issue 3): a POI answers 303 to
+ * The POI resolver of identifier governance: a POI answers 303 to
  * its record's GetRecord, 404 when unknown, 410 when the item was deleted.
  */
 import { expect } from 'chai';

@@ -1,6 +1,5 @@
 /**
- * Identifier governance through the store's write path (issue 3, "The
- * registry"), on every database: each refusal names the record and the field,
+ * Identifier governance through the store's write path, on every database: each refusal names the record and the field,
  * a refused batch writes nothing, and no order or repetition of loads gets
  * around the registry.
  */

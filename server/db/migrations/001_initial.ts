@@ -1,5 +1,5 @@
 /**
- * The initial schema (issue 2 "Storage", issue 3 "The registry").
+ * The initial schema.
  *
  * - `items`: one row per item ever written, never deleted (a deletion is a
  *   tombstone: `deleted = true`). `pk` is AUTOINCREMENT on SQLite so that no
