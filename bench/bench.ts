@@ -400,7 +400,7 @@ export interface BenchFigures {
   records: number;
   database: string;
   processes: number;
-  /** Formats the registry offers (what `--formats` loads) and the formats the load wrote. */
+  /** Formats the repository offers (oai_dc, or every built-in one with `--formats`) and the formats the load wrote. */
   formats_offered: string[];
   formats_loaded: string[];
   load_seconds: number;
@@ -492,7 +492,7 @@ function table(f: BenchFigures): string {
   const n = (x: number | null): string => (x === null ? '–' : x.toLocaleString('en'));
   const limits = (c: number | null, fl: number | null): string => `${n(c)} of ceiling, ${n(fl)} of floor`;
   const rows: [string, string, string][] = [
-    ['load', `${f.load_rps.toLocaleString('en')} records/s`, `${f.records.toLocaleString('en')} records in ${f.load_seconds} s, oai_dc ≈ ${f.oai_dc_avg_bytes} B; formats ${f.formats_loaded.join(', ')} (the registry offers ${f.formats_offered.join(', ')}${f.formats_offered.length === 1 ? ' only' : ''})`],
+    ['load', `${f.load_rps.toLocaleString('en')} records/s`, `${f.records.toLocaleString('en')} records in ${f.load_seconds} s, oai_dc ≈ ${f.oai_dc_avg_bytes} B; formats ${f.formats_loaded.join(', ')} (the repository offers ${f.formats_offered.join(', ')}${f.formats_offered.length === 1 ? ' only; --formats offers every built-in one' : ''})`],
     ['load (CLI)', f.load_cli_rps === null ? 'skipped' : `${f.load_cli_rps.toLocaleString('en')} records/s`, f.load_cli_rps === null ? '' : `the same records as NDJSON through \`oai-steward load\` in ${n(f.load_cli_seconds)} s; time ${n(f.load_cli_of_direct)}× the direct load`],
     ['ListRecords harvest', `${f.listrecords_rps.toLocaleString('en')} records/s`, `${limits(f.listrecords_of_ceiling, f.listrecords_of_floor)}; ${f.listrecords_pages} pages, ${(f.listrecords_bytes_per_s / 1e6).toFixed(1)} MB/s (${f.encoding})`],
     ['  replay ceiling', `${f.ceiling_listrecords_rps.toLocaleString('en')} records/s`, 'same harvester, a node:http server replaying captured pages (identity)'],
@@ -543,7 +543,7 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
     const provider = await openProvider(loadConfig(env));
     let load;
     let analyzeSeconds = 0;
-    // --formats: every format the registry offers; the write path writes each format it has a crosswalk for.
+    // --formats: every built-in format is offered; the write path writes each one a record has what it needs for.
     const formatsOffered = provider.formats.all().map((f) => f.prefix);
     if (o.formats) log(`--formats: every format the repository offers: ${formatsOffered.join(', ')}`);
     let formatsLoaded: string[];
