@@ -19,6 +19,7 @@
  */
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
+import { attr, text } from '../xml/builder-text';
 import { XMLNS_NS as XMLNS, XSI_NS as XSI } from '../xml/namespaces';
 
 
@@ -71,20 +72,6 @@ export const DESCRIPTION_SCHEMAS = {
 } as const;
 
 export type DescriptionKey = keyof typeof DESCRIPTION_SCHEMAS;
-
-/**
- * xmlbuilder2's `txt()` keeps `&name;` and `&#N;` as they are (it takes
- * them for references already escaped), so a literal `&` is escaped first:
- * the text then reads back exactly as given.
- */
-function text(el: XMLBuilder, value: string): void {
-  el.txt(value.replace(/&/g, '&amp;'));
-}
-
-/** An attribute, escaped likewise (a URL's query string holds `&`). */
-function attr(el: XMLBuilder, name: string, value: string): XMLBuilder {
-  return el.att(name, value.replace(/&/g, '&amp;'));
-}
 
 /** The root element of a description, with its namespace and schemaLocation. */
 function root(key: DescriptionKey): XMLBuilder {

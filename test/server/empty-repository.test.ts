@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { forEachProvider, oaiGet, errorCodes, texts } from '../helpers/server';
+import { item } from '../helpers/store-fixtures';
 
 describe('an empty repository without sets', () => {
   forEachProvider({ seed: false }, (provider) => {
@@ -29,6 +30,18 @@ describe('an empty repository without sets', () => {
 
     it('still lists every configured format, oai_dc first, in ListMetadataFormats', async () => {
       expect(texts(await oaiGet(provider().port, 'verb=ListMetadataFormats'), 'metadataPrefix')).to.deep.equal(['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21', 'mods']);
+    });
+  });
+});
+
+describe('a repository whose sample item has entity-like text in its identifier', () => {
+  forEachProvider({ seed: false }, (provider) => {
+    it('names it in Identify exactly, in a valid answer (a local-identifier may hold & and ;)', async () => {
+      const [written] = await provider().store.writeItems([item('a&amp;b&foo;c')]);
+      // oaiGet validates the answer against the XSDs; an unescaped &foo; would not even be well-formed.
+      const xml = await oaiGet(provider().port, 'verb=Identify');
+      expect(texts(xml, 'sampleIdentifier')).to.deep.equal([written?.identifier]);
+      expect(written?.identifier).to.equal('oai:demo.oai-steward.org:a&amp;b&foo;c');
     });
   });
 });

@@ -1,4 +1,5 @@
 import { create } from 'xmlbuilder2';
+import { text } from '../../xml/builder-text';
 import { OAI_IDENTIFIER_NS, OAI_IDENTIFIER_SCHEMA, XMLNS_NS, XSI_NS } from '../../xml/namespaces';
 import type { ProviderContext } from '../context';
 import type { ResponseBody } from '../response';
@@ -17,7 +18,8 @@ export function oaiIdentifierDescription(namespace: string, sampleIdentifier: st
   root.ele(OAI_IDENTIFIER_NS, 'scheme').txt('oai');
   root.ele(OAI_IDENTIFIER_NS, 'repositoryIdentifier').txt(namespace);
   root.ele(OAI_IDENTIFIER_NS, 'delimiter').txt(':');
-  root.ele(OAI_IDENTIFIER_NS, 'sampleIdentifier').txt(sampleIdentifier);
+  // A local-identifier may hold `&` and `;` (OAI identifier format 2.1), so `&amp;` can be part of one.
+  text(root.ele(OAI_IDENTIFIER_NS, 'sampleIdentifier'), sampleIdentifier);
   return root.end({ headless: true });
 }
 
