@@ -81,9 +81,23 @@ export function inListParam(knex: Knex, values: readonly (number | string)[]): u
 export const SET_SEPARATOR = '\u001f';
 
 /**
+ * `items.direct_sets` for a list of direct set specs already unique and in
+ * binary order: joined by {@link SET_SEPARATOR}, null for none (what
+ * {@link directSetsColumn} gives for the same rows).
+ *
+ * @example directSetsValue(['a', 'a:b']) // 'a\u001fa:b'
+ */
+export function directSetsValue(sets: readonly string[]): string | null {
+  return sets.length === 0 ? null : sets.join(SET_SEPARATOR);
+}
+
+/**
  * A correlated subquery giving an item's direct set specs in binary order,
  * joined by {@link SET_SEPARATOR} (null when there is none): SQLite's
- * `group_concat(… ORDER BY …)` (3.44+), PostgreSQL's `string_agg`.
+ * `group_concat(… ORDER BY …)` (3.44+), PostgreSQL's `string_agg`. The read
+ * path reads `items.direct_sets` instead; this derives that column from
+ * `item_sets` (the migration that added it, and the tests holding the two
+ * equal).
  */
 export function directSetsColumn(knex: Knex, itemPk: string): string {
   return isPostgres(knex)

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { RefusedError, type AboutInput, type MembershipChange, type Refusal, type SetInput, type WriteResult } from '../../lib/store';
 import { setProblems } from '../../lib/records/gate';
 import { isValidSetSpec, withAncestors } from '../../lib/records/rules';
-import { chunk, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toBool, toInt } from '../db/dialect';
+import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
 import { contentHash, itemsByInternalId, uniqueSorted, type ItemRow, type PlannedItem } from './plan';
 import { directSets } from './read';
@@ -25,8 +25,8 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   await insertRows(
     trx,
     'items',
-    ['internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash', 'created'],
-    fresh.map((p) => [p.input.internalId, p.identifier, p.datestamp, p.deleted, p.hash, now]),
+    ['internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash', 'created', 'direct_sets'],
+    fresh.map((p) => [p.input.internalId, p.identifier, p.datestamp, p.deleted, p.hash, now, directSetsValue(p.sets)]),
   );
   // Every identifier published is registered once, with its first time.
   await insertRows(
@@ -48,7 +48,7 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   for (const p of changed) {
     await trx('items')
       .where('pk', p.existing?.pk)
-      .update({ datestamp: p.datestamp, deleted: p.deleted, content_hash: p.hash });
+      .update({ datestamp: p.datestamp, deleted: p.deleted, content_hash: p.hash, direct_sets: directSetsValue(p.sets) });
   }
   const changedPks = changed.map((p) => pkOf.get(p.input.internalId) as number);
   const oldRows = await membershipRows(trx, changedPks);
@@ -221,7 +221,7 @@ export async function applyMemberships(trx: Knex, changes: readonly MembershipCh
     const deleted = toBool(row.deleted);
     const content = stored.get(row.pk) ?? { records: new Map<string, string | null>(), about: [] };
     const hash = contentHash(deleted, sets, content.records, content.about, content.fields);
-    await trx('items').where('pk', row.pk).update({ datestamp: now, content_hash: hash });
+    await trx('items').where('pk', row.pk).update({ datestamp: now, content_hash: hash, direct_sets: directSetsValue(sets) });
     await trx('item_sets').where('item_pk', row.pk).delete();
     setRows.push(...membership(row.pk, sets, oldRows.get(row.pk) ?? [], now));
   }

@@ -3,12 +3,14 @@
  * and PostgreSQL with identical behaviour.
  *
  * Reads are keyset scans over `(datestamp, pk)`: one query for a page of rows
- * (the metadata XML in the same query for ListRecords) and the sets of each
- * item as one aggregated column; never OFFSET, never one query per record.
+ * (the metadata XML in the same query for ListRecords), each item's direct
+ * sets read from its own row (`items.direct_sets`, kept by the write path)
+ * and its about containers as one aggregated column; never OFFSET, never one
+ * query per record.
  */
 import type { Knex } from 'knex';
 import type { ItemHeader, ItemRecord, Keyset, ListFilter, ListPageQuery, ReadStore, SetInfo } from '../../lib/store';
-import { aboutColumn, chunk, directSetsColumn, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
+import { aboutColumn, chunk, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
 import { statementRunner, type RunSql } from '../db/statements';
 
 /**
@@ -91,11 +93,11 @@ export class KnexReadStore implements ReadStore {
   }
 
   /**
-   * The item columns a header needs, its direct sets included as one
-   * aggregated column: a page or a GetRecord is then one query, not two.
+   * The item columns a header needs, its direct sets included (kept on the
+   * item's row): a page or a GetRecord is then one query, not two.
    */
   private get readColumns(): string {
-    this.columns ??= `${READ_COLUMNS}, i.deleted, ${directSetsColumn(this.knex, 'i.pk')} AS sets`;
+    this.columns ??= `${READ_COLUMNS}, i.deleted, i.direct_sets AS sets`;
     return this.columns;
   }
 
@@ -118,7 +120,7 @@ export class KnexReadStore implements ReadStore {
    */
   private page<T>(q: ListPageQuery, withXml: boolean): Promise<T[]> {
     const deleted = q.set !== undefined ? '(i.deleted OR s.departed IS NOT NULL)' : 'i.deleted';
-    const columns = `${READ_COLUMNS}, ${deleted} AS deleted, ${directSetsColumn(this.knex, 'i.pk')} AS sets`;
+    const columns = `${READ_COLUMNS}, ${deleted} AS deleted, i.direct_sets AS sets`;
     const { sql, params } = listSql(q, `SELECT ${columns}${withXml ? `, r.xml, ${this.aboutSql} AS about` : ''}`, q);
     return this.run<T>(sql, params);
   }

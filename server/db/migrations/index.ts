@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import * as m001 from './001_initial';
 import * as m002 from './002_record_fields';
 import * as m003 from './003_departures_about';
+import * as m004 from './004_direct_sets';
 
 interface Migration {
   readonly name: string;
@@ -16,6 +17,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '001_initial', module: m001 },
   { name: '002_record_fields', module: m002 },
   { name: '003_departures_about', module: m003 },
+  { name: '004_direct_sets', module: m004 },
 ];
 
 /**
