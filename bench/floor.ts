@@ -40,10 +40,14 @@ interface Row {
 
 const PAGE = 100;
 
-/** The page query: the next PAGE + 1 rows after a keyset, with the item's sets aggregated (`agg` is the dialect's string aggregate). */
-function pageSql(records: boolean, agg: string, param: (i: number) => string): string {
+/**
+ * The page query: the next PAGE + 1 rows after a keyset, with the item's
+ * direct sets as the schema keeps them on its row (`items.direct_sets`,
+ * joined by U+001F): the cheapest read of them this schema allows.
+ */
+function pageSql(records: boolean, param: (i: number) => string): string {
   return (
-    `SELECT i.pk, i.identifier, i.datestamp, i.deleted, (SELECT ${agg} FROM item_sets s WHERE s.item_pk = i.pk) AS sets` +
+    'SELECT i.pk, i.identifier, i.datestamp, i.deleted, i.direct_sets AS sets' +
     (records ? ', r.xml' : '') +
     ` FROM items i JOIN records r ON r.item_pk = i.pk AND r.prefix = 'oai_dc'` +
     ` WHERE (i.datestamp, i.pk) > (${param(1)}, ${param(2)}) ORDER BY i.datestamp, i.pk LIMIT ${PAGE + 1}`
@@ -61,7 +65,7 @@ function assemble(verb: 'ListRecords' | 'ListIdentifiers', rows: readonly Row[],
   for (const r of rows) {
     const deleted = r.deleted === true || r.deleted === 1;
     let header = `<header${deleted ? ' status="deleted"' : ''}><identifier>${r.identifier}</identifier><datestamp>${new Date(Number(r.datestamp) * 1000).toISOString().slice(0, 19)}Z</datestamp>`;
-    if (r.sets) for (const s of r.sets.split(' ')) header += `<setSpec>${s}</setSpec>`;
+    if (r.sets) for (const s of r.sets.split('\u001f')) header += `<setSpec>${s}</setSpec>`;
     header += '</header>';
     if (verb === 'ListIdentifiers') out += header;
     else out += `<record>${header}${deleted || !r.xml ? '' : `<metadata>${r.xml}</metadata>`}</record>`;
@@ -104,7 +108,7 @@ export async function measureFloor(url: string, sqliteFile: string | undefined):
   if (sqliteFile !== undefined) {
     const db = new Database(sqliteFile, { readonly: true });
     try {
-      const q = (records: boolean) => db.prepare(pageSql(records, "group_concat(s.spec, ' ')", () => '?'));
+      const q = (records: boolean) => db.prepare(pageSql(records, () => '?'));
       const lr = q(true);
       const li = q(false);
       return {
@@ -120,7 +124,7 @@ export async function measureFloor(url: string, sqliteFile: string | undefined):
   await client.connect();
   try {
     const q = (name: string, records: boolean) => async (d: number | string, pk: number) =>
-      (await client.query({ name, text: pageSql(records, "string_agg(s.spec, ' ')", (i) => `$${i}`), values: [d, pk] })).rows as Row[];
+      (await client.query({ name, text: pageSql(records, (i) => `$${i}`), values: [d, pk] })).rows as Row[];
     return { listRecords: await scan('ListRecords', q('floor_lr', true)), listIdentifiers: await scan('ListIdentifiers', q('floor_li', false)) };
   } finally {
     await client.end();
