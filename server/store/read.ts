@@ -11,7 +11,7 @@
 import type { Knex } from 'knex';
 import type { ItemHeader, ItemRecord, Keyset, ListFilter, ListPageQuery, ReadStore, SetInfo } from '../../lib/store';
 import { aboutColumn, chunk, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
-import { statementRunner, type RunSql } from '../db/statements';
+import { arrayRunner, statementRunner, type RunSql, type RunSqlArrays } from '../db/statements';
 
 /**
  * lib/store.ts's ReadStore over knex.
@@ -20,6 +20,7 @@ import { statementRunner, type RunSql } from '../db/statements';
  */
 export class KnexReadStore implements ReadStore {
   private runner: RunSql | undefined;
+  private arrays: RunSqlArrays | undefined;
   private columns: string | undefined;
   private about: string | undefined;
 
@@ -43,14 +44,15 @@ export class KnexReadStore implements ReadStore {
   }
 
   async getHeader(identifier: string): Promise<(ItemHeader & { readonly formats: readonly string[] }) | null> {
-    const [row] = await this.run<ReadRow>(`SELECT ${this.readColumns} FROM items i WHERE i.identifier = ?`, [identifier]);
+    const [row] = await this.runArrays<ReadRow>(`SELECT ${this.readColumns} FROM items i WHERE i.identifier = ?`, [identifier]);
     if (!row) return null;
-    const formats = await this.run<{ prefix: string }>('SELECT prefix FROM records WHERE item_pk = ? ORDER BY prefix', [toInt(row.pk)]);
-    return { ...toHeader(row), formats: formats.map((f) => f.prefix) };
+    const header = toHeader(row);
+    const formats = await this.run<{ prefix: string }>('SELECT prefix FROM records WHERE item_pk = ? ORDER BY prefix', [header.pk]);
+    return { ...header, formats: formats.map((f) => f.prefix) };
   }
 
   async getRecord(identifier: string, metadataPrefix: string): Promise<ItemRecord | null> {
-    const [row] = await this.run<RecordRow>(
+    const [row] = await this.runArrays<RecordRow>(
       `SELECT ${this.readColumns}, r.xml, ${this.aboutSql} AS about FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
       [identifier, metadataPrefix],
     );
@@ -113,18 +115,23 @@ export class KnexReadStore implements ReadStore {
     return this.runner;
   }
 
+  /** The same, each row an array of its columns: for the item reads, one row per item of a page. */
+  private get runArrays(): RunSqlArrays {
+    this.arrays ??= arrayRunner(this.knex);
+    return this.arrays;
+  }
+
   /**
    * One page in `(datestamp, pk)` order strictly after the keyset. In a set
    * harvest, an item that has left the set (item_sets.departed) is reported
    * deleted there, whatever it is elsewhere.
    */
-  private page<T>(q: ListPageQuery, withXml: boolean): Promise<T[]> {
+  private page<T extends readonly unknown[]>(q: ListPageQuery, withXml: boolean): Promise<T[]> {
     const deleted = q.set !== undefined ? '(i.deleted OR s.departed IS NOT NULL)' : 'i.deleted';
     const columns = `${READ_COLUMNS}, ${deleted} AS deleted, i.direct_sets AS sets`;
     const { sql, params } = listSql(q, `SELECT ${columns}${withXml ? `, r.xml, ${this.aboutSql} AS about` : ''}`, q);
-    return this.run<T>(sql, params);
+    return this.runArrays<T>(sql, params);
   }
-
 }
 
 /**
@@ -152,24 +159,21 @@ export async function directSets(db: Knex, pks: readonly number[]): Promise<Map<
     return out;
   }
 
-/** The item columns the read side needs, as SQL over `items i` (`deleted` is added by each query). */
+/**
+ * The item columns the read side needs, as SQL over `items i`; each query
+ * adds `deleted` and the sets after them, in the order of {@link ReadRow}.
+ */
 const READ_COLUMNS = 'i.pk, i.internal_id, i.identifier, i.datestamp';
 
-interface ReadRow {
-  pk: number | string;
-  internal_id: string;
-  identifier: string;
-  datestamp: number | string;
-  deleted: boolean | number;
-  /** The direct sets, joined by {@link SET_SEPARATOR}; null for none. */
-  sets: string | null;
-}
+/**
+ * A header's row as an array, in SELECT order: pk, internal_id, identifier,
+ * datestamp, deleted, and the direct sets joined by {@link SET_SEPARATOR}
+ * (null for none).
+ */
+type ReadRow = readonly [pk: number | string, internalId: string, identifier: string, datestamp: number | string, deleted: boolean | number, sets: string | null];
 
-interface RecordRow extends ReadRow {
-  xml: string | null;
-  /** The about containers, joined by {@link SET_SEPARATOR}; null for none. */
-  about: string | null;
-}
+/** A record's row: a header's, then the metadata XML and the about containers joined by {@link SET_SEPARATOR} (null for none). */
+type RecordRow = readonly [...ReadRow, xml: string | null, about: string | null];
 
 interface SetRow {
   spec: string;
@@ -224,19 +228,24 @@ export function listSql(f: ListFilter, select: string, page?: { after?: Keyset; 
 }
 
 function toHeader(row: ReadRow): ItemHeader {
-  const sets = row.sets === null || row.sets === '' ? [] : row.sets.split(SET_SEPARATOR);
-  return {
-    pk: toInt(row.pk),
-    internalId: row.internal_id,
-    identifier: row.identifier,
-    datestamp: toInt(row.datestamp),
-    deleted: toBool(row.deleted),
-    sets,
-  };
+  return { pk: toInt(row[0]), internalId: row[1], identifier: row[2], datestamp: toInt(row[3]), deleted: toBool(row[4]), sets: splitList(row[5]) };
 }
 
 function toRecord(row: RecordRow): ItemRecord {
-  const header = toHeader(row);
-  if (header.deleted) return { ...header, metadata: null, about: [] };
-  return { ...header, metadata: row.xml, about: row.about === null || row.about === '' ? [] : row.about.split(SET_SEPARATOR) };
+  const deleted = toBool(row[4]);
+  return {
+    pk: toInt(row[0]),
+    internalId: row[1],
+    identifier: row[2],
+    datestamp: toInt(row[3]),
+    deleted,
+    sets: splitList(row[5]),
+    metadata: deleted ? null : row[6],
+    about: deleted ? [] : splitList(row[7]),
+  };
+}
+
+/** A column joined by {@link SET_SEPARATOR} as a list; null or empty is none. */
+function splitList(joined: string | null): string[] {
+  return joined === null || joined === '' ? [] : joined.split(SET_SEPARATOR);
 }
