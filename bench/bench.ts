@@ -36,6 +36,8 @@ import { PROJECT_ROOT } from '../server/paths';
 import { loadRecords } from './generate';
 import { writeBenchNdjson } from './ndjson';
 import { measureFloor } from './floor';
+import { peerUnavailable, startPeer } from './peer';
+import { processesRatioBound } from './scaling';
 import type { ClientTask, ConcurrentResult, GetRecordResult, HarvestResult } from './harvest-client';
 import { progress } from './progress';
 
@@ -54,6 +56,8 @@ export interface BenchOptions {
   skipGetRecord: boolean;
   skipCliLoad: boolean;
   profile: string | undefined;
+  /** The folder holding pyoai's `oaipmh` package, for the peer (bench/peer.ts). */
+  pyoai: string | undefined;
 }
 
 const USAGE = `usage: npm run bench -- [options]
@@ -71,12 +75,13 @@ const USAGE = `usage: npm run bench -- [options]
   --skip-getrecord   skip the GetRecord load
   --skip-cli-load    skip the second load, of the same records as NDJSON through oai-steward load
   --profile DIR      run the server under node --cpu-prof, writing profiles to DIR
+  --pyoai DIR        also harvest the same store served by pyoai (DIR holds its oaipmh package; or PYOAI_PATH)
 DATABASE_URL=postgres://… runs on PostgreSQL (a fresh database), else SQLite in a temporary folder.
 `;
 
 /** Parses argv; throws with the usage text on anything unknown. */
 export function parseArgs(argv: readonly string[]): BenchOptions {
-  const o: BenchOptions = { records: 100_000, processes: 1, harvesters: 1, formats: false, duration: 10, connections: 32, repeats: 7, batch: 2000, gzip: false, keep: false, skipGetRecord: false, skipCliLoad: false, profile: undefined };
+  const o: BenchOptions = { records: 100_000, processes: 1, harvesters: 1, formats: false, duration: 10, connections: 32, repeats: 7, batch: 2000, gzip: false, keep: false, skipGetRecord: false, skipCliLoad: false, profile: undefined, pyoai: process.env.PYOAI_PATH || undefined };
   const num = (i: number, name: string, min: number): number => {
     const v = Number(argv[i + 1]);
     if (!Number.isInteger(v) || v < min) throw new Error(`${name} needs an integer ≥ ${min}\n\n${USAGE}`);
@@ -101,6 +106,12 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
         const dir = argv[++i];
         if (!dir) throw new Error(`--profile needs a directory\n\n${USAGE}`);
         o.profile = path.resolve(dir);
+        break;
+      }
+      case '--pyoai': {
+        const dir = argv[++i];
+        if (!dir) throw new Error(`--pyoai needs a directory\n\n${USAGE}`);
+        o.pyoai = path.resolve(dir);
         break;
       }
       case '--help': case '-h': process.stdout.write(USAGE); process.exit(0);
@@ -256,19 +267,6 @@ async function startReplay(dir: string): Promise<BenchServer> {
     child.once('exit', (code) => reject(new Error(`the replay server exited with ${code}`)));
   });
   return { baseUrl: `http://127.0.0.1:${port}/oai`, pid: child.pid as number, stop: () => stopChild(child) };
-}
-
-/**
- * Whether a pyoai-style peer can run here: the issue's targets compare with
- * pyoai's BatchingServer, but this repository ships no peer harness and pyoai
- * (the Python `oaipmh` package) is installed on few machines. The benchmark
- * never prints a peer figure it did not measure; it says why there is none.
- */
-function peerNote(): string {
-  const r = spawnSync('python3', ['-c', 'import oaipmh.server'], { stdio: 'ignore' });
-  if (r.error) return 'not measured: python3 is not installed, so pyoai cannot run';
-  if (r.status !== 0) return 'not measured: pyoai (Python package oaipmh) is not installed on this machine';
-  return 'not measured: pyoai is installed, but this benchmark has no pyoai harness yet';
 }
 
 
@@ -431,9 +429,12 @@ export interface BenchFigures {
   listrecords_of_floor: number | null;
   listidentifiers_of_ceiling: number | null;
   listidentifiers_of_floor: number | null;
-  /** A pyoai-style peer: never measured here; the note says why. */
-  peer_listrecords_rps: null;
-  peer_note: string;
+  /** The pyoai peer (bench/peer.ts) over the same store, and oai-steward's harvests as ratios to it; null with the note saying why when not measured. */
+  peer_listrecords_rps: number | null;
+  peer_listidentifiers_rps: number | null;
+  listrecords_of_peer: number | null;
+  listidentifiers_of_peer: number | null;
+  peer_note: string | null;
   /** The list harvests with OAI_METRICS=true and =false (best of two each, alternately), and the with/without ratio. */
   metrics_listrecords_rps: number;
   metrics_listidentifiers_rps: number;
@@ -456,6 +457,8 @@ export interface BenchFigures {
   concurrent_rps: number | null;
   concurrent_1process_rps: number | null;
   concurrent_processes_ratio: number | null;
+  /** The most K processes can give over one on this machine, from the one-process run's core use (bench/scaling.ts). */
+  concurrent_processes_bound: number | null;
   /** Cores busy on average during the N harvests at once: the client, the server process(es), the rest of the machine. */
   concurrent_cores: CoresUsed | null;
   concurrent_1process_cores: CoresUsed | null;
@@ -499,12 +502,13 @@ function table(f: BenchFigures): string {
     ['  floor', `${f.floor_listrecords_rps.toLocaleString('en')} records/s`, 'bare keyset scan + page assembly in-process, no HTTP'],
     ['  without metrics', `${f.nometrics_listrecords_rps.toLocaleString('en')} records/s`, `with/without ${n(f.metrics_listrecords_ratio)} (${f.metrics_listrecords_rps.toLocaleString('en')} with; best of 2 each, fresh servers)`],
     ['  without prefetch', `${f.noprefetch_listrecords_rps.toLocaleString('en')} records/s`, `with/without ${n(f.prefetch_listrecords_ratio)} (metrics on; best of 2 each, fresh servers)`],
-    ['  pyoai-style peer', 'n/a', f.peer_note],
+    ['  pyoai peer', f.peer_listrecords_rps === null ? 'n/a' : `${f.peer_listrecords_rps.toLocaleString('en')} records/s`, f.peer_note ?? `oai-steward / pyoai: ${n(f.listrecords_of_peer)} (target ≥ 4)`],
     ['ListIdentifiers harvest', `${f.listidentifiers_rps.toLocaleString('en')} ids/s`, `${limits(f.listidentifiers_of_ceiling, f.listidentifiers_of_floor)}; ${(f.listidentifiers_bytes_per_s / 1e6).toFixed(1)} MB/s`],
     ['  replay ceiling', `${f.ceiling_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  floor', `${f.floor_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  without metrics', `${f.nometrics_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.metrics_listidentifiers_ratio)} (${f.metrics_listidentifiers_rps.toLocaleString('en')} with)`],
     ['  without prefetch', `${f.noprefetch_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.prefetch_listidentifiers_ratio)}`],
+    ['  pyoai peer', f.peer_listidentifiers_rps === null ? 'n/a' : `${f.peer_listidentifiers_rps.toLocaleString('en')} ids/s`, f.peer_note ?? `oai-steward / pyoai: ${n(f.listidentifiers_of_peer)} (target ≥ 6)`],
     ['prefetch cost, server CPU', `${f.metrics_cpu_seconds} / ${f.noprefetch_cpu_seconds} s`, `with/without ${n(ratio(f.metrics_cpu_seconds, f.noprefetch_cpu_seconds))} (both list harvests, least of 2 each)`],
     ['metrics cost, server CPU', `${f.metrics_cpu_seconds} / ${f.nometrics_cpu_seconds} s`, `with/without ${n(f.metrics_cpu_ratio)} (both list harvests, least of 2 each)`],
     ...(f.concurrent_rps === null
@@ -513,7 +517,7 @@ function table(f: BenchFigures): string {
           [`${f.harvesters} harvesters at once`, `${f.concurrent_rps.toLocaleString('en')} records/s`, `aggregate of ${f.harvesters} full ListRecords harvests at once, ${f.processes} process(es); ${coresText(f.concurrent_cores)}`],
           ...(f.concurrent_1process_rps === null
             ? []
-            : [[`  on 1 process`, `${f.concurrent_1process_rps.toLocaleString('en')} records/s`, `${f.processes} processes / 1: ${n(f.concurrent_processes_ratio)}; ${coresText(f.concurrent_1process_cores)}`]]),
+            : [[`  on 1 process`, `${f.concurrent_1process_rps.toLocaleString('en')} records/s`, `${f.processes} processes / 1: ${n(f.concurrent_processes_ratio)} (at most ${n(f.concurrent_processes_bound)} on this machine); ${coresText(f.concurrent_1process_cores)}`]]),
         ] as [string, string, string][])),
     ['page time first/middle/last', `${f.page_ms_first} / ${f.page_ms_middle} / ${f.page_ms_last} ms`, `last/first ${f.page_ratio}`],
     ['GetRecord', f.getrecord_rps === null ? 'skipped' : `${f.getrecord_rps.toLocaleString('en')} req/s`, f.getrecord_rps === null ? '' : `p50 ${f.getrecord_p50_ms} ms, p99 ${f.getrecord_p99_ms} ms, errors ${f.getrecord_errors}`],
@@ -669,11 +673,25 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       if (a.items !== b.items || a.pages !== b.pages) throw new Error(`the replay of ${name} served ${a.items} items in ${a.pages} pages, not ${b.items} in ${b.pages}`);
     }
 
+    // 7. The pyoai peer: the same store served by pyoai, the same harvester, every item once.
+    const database = databaseKind(store.url) === 'postgres' ? 'postgresql' : 'sqlite';
+    const peerNote = peerUnavailable(o.pyoai, database);
+    let peer: HarvestResult | null = null;
+    if (peerNote === null) {
+      const p = await startPeer(o.pyoai as string, sqliteFilename(store.url));
+      log('pyoai peer: the same harvests against pyoai over the same store …');
+      try {
+        peer = await runClient<HarvestResult>({ task: 'harvest', baseUrl: p.baseUrl, repeats: 0, gzip: false, spreadPages: 0, sample: 0, listsOnly: true, expectItems: h.listRecords.items }, tmp);
+      } finally {
+        await p.stop();
+      }
+    }
+
     const lr = h.listRecords;
     const li = h.listIdentifiers;
     return {
       records: o.records,
-      database: databaseKind(store.url) === 'postgres' ? 'postgresql' : 'sqlite',
+      database,
       processes: o.processes,
       formats_offered: formatsOffered,
       formats_loaded: formatsLoaded,
@@ -700,8 +718,11 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       listrecords_of_floor: ratio(rps(lr), rps(floor.listRecords)),
       listidentifiers_of_ceiling: ratio(rps(li), rps(ceiling.listIdentifiers)),
       listidentifiers_of_floor: ratio(rps(li), rps(floor.listIdentifiers)),
-      peer_listrecords_rps: null,
-      peer_note: peerNote(),
+      peer_listrecords_rps: peer && rps(peer.listRecords),
+      peer_listidentifiers_rps: peer && rps(peer.listIdentifiers),
+      listrecords_of_peer: peer && ratio(rps(lr), rps(peer.listRecords)),
+      listidentifiers_of_peer: peer && ratio(rps(li), rps(peer.listIdentifiers)),
+      peer_note: peerNote,
       metrics_listrecords_rps: best(on, 'listRecords'),
       metrics_listidentifiers_rps: best(on, 'listIdentifiers'),
       nometrics_listrecords_rps: best(off, 'listRecords'),
@@ -720,6 +741,7 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       concurrent_rps: concurrentRps,
       concurrent_1process_rps: concurrentOne,
       concurrent_processes_ratio: ratio(concurrentRps, concurrentOne),
+      concurrent_processes_bound: cores[1] && o.processes > 1 ? processesRatioBound(os.cpus().length, cores[1], o.processes) : null,
       concurrent_cores: cores[o.processes] ?? null,
       concurrent_1process_cores: o.processes > 1 ? (cores[1] ?? null) : null,
       page_ms_first: round(h.pageMs.first, 2),

@@ -36,6 +36,11 @@ export type ClientTask =
       readonly sample: number;
       readonly listsOnly?: boolean;
       readonly capture?: string;
+      /**
+       * For a provider whose lists carry no completeListSize (the pyoai peer):
+       * the number of items each list must return.
+       */
+      readonly expectItems?: number;
     }
   | { readonly task: 'concurrent'; readonly baseUrl: string; readonly harvesters: number; readonly gzip: boolean }
   | { readonly task: 'getrecord'; readonly baseUrl: string; readonly identifiers: readonly string[]; readonly connections: number; readonly duration: number };
@@ -118,7 +123,8 @@ async function get(url: string, options: { gzip: boolean; fresh?: boolean; agent
 
 const TOKEN_RE = /<resumptionToken([^>]*)>([^<]*)<\/resumptionToken>/;
 const SIZE_RE = /completeListSize="(\d+)"/;
-const ID_RE = /<header( status="deleted")?><identifier>([^<]*)<\/identifier>/g;
+// Whitespace between the tags is allowed: the pyoai peer pretty-prints.
+const ID_RE = /<header( status="deleted")?>\s*<identifier>([^<]*)<\/identifier>/g;
 
 function unescapeXml(s: string): string {
   return s.replace(/&(lt|gt|amp|quot|apos);/g, (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[e] as string);
@@ -134,7 +140,7 @@ async function harvest(
   verb: 'ListRecords' | 'ListIdentifiers',
   gzip: boolean,
   onPage: (body: string, token: string | undefined, page: number) => void,
-  options: { agent?: http.Agent; quiet?: boolean } = {},
+  options: { agent?: http.Agent; quiet?: boolean; expectItems?: number } = {},
 ): Promise<HarvestFigures> {
   const shown = progress();
   const started = process.hrtime.bigint();
@@ -165,6 +171,10 @@ async function harvest(
   }
   if (!options.quiet) shown.done(`  ${verb}: ${items} items, ${pages} pages`);
   if (pages === 1) completeListSize = items;
+  if (completeListSize === 0 && options.expectItems !== undefined) {
+    if (items !== options.expectItems) throw new Error(`${verb}: harvested ${items} items, not the ${options.expectItems} expected`);
+    completeListSize = items;
+  }
   if (items !== completeListSize) throw new Error(`${verb}: harvested ${items} items but completeListSize was ${completeListSize}`);
   return { verb, items, deleted, pages, completeListSize, seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes };
 }
@@ -191,10 +201,11 @@ async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<
   // The URL of every ListRecords page, in order: page 1 has no token.
   const pageUrls: string[] = [`${t.baseUrl}?verb=ListRecords&metadataPrefix=oai_dc`];
   const captureRecords = capturer(t.capture, 'ListRecords');
+  const expect = t.expectItems === undefined ? {} : { expectItems: t.expectItems };
   const listRecords = await harvest(t.baseUrl, 'ListRecords', t.gzip, (body, token, page) => {
     captureRecords(body, token, page);
     if (token) pageUrls.push(`${t.baseUrl}?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
-  });
+  }, expect);
   // Reservoir sample of live identifiers, from the ListIdentifiers harvest.
   const sample: string[] = [];
   let seen = 0;
@@ -212,7 +223,7 @@ async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<
         if (j < t.sample) sample[j] = id;
       }
     }
-  });
+  }, expect);
   if (t.listsOnly) return { listRecords, listIdentifiers, pageMs: { first: 0, middle: 0, last: 0 }, servedBy: [], identifiers: [] };
   const at = (i: number): string => pageUrls[Math.max(0, Math.min(pageUrls.length - 1, i))] as string;
   const pageMs = {
