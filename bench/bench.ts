@@ -36,7 +36,7 @@ import { PROJECT_ROOT } from '../server/paths';
 import { loadRecords } from './generate';
 import { writeBenchNdjson } from './ndjson';
 import { measureFloor } from './floor';
-import { peerUnavailable, startPeer } from './peer';
+import { PEER_PAGING, peerUnavailable, startPeer } from './peer';
 import { processesRatioBound } from './scaling';
 import type { ClientTask, ConcurrentResult, GetRecordResult, HarvestResult } from './harvest-client';
 import { progress } from './progress';
@@ -434,6 +434,11 @@ export interface BenchFigures {
   peer_listidentifiers_rps: number | null;
   listrecords_of_peer: number | null;
   listidentifiers_of_peer: number | null;
+  /** The replay ceiling as a ratio to the peer: the most any server could show against it with this client. */
+  ceiling_listrecords_of_peer: number | null;
+  ceiling_listidentifiers_of_peer: number | null;
+  /** How the peer paged: keyset (remembering where pages ended) or offset. */
+  peer_paging: string | null;
   peer_note: string | null;
   /** The list harvests with OAI_METRICS=true and =false (best of two each, alternately), and the with/without ratio. */
   metrics_listrecords_rps: number;
@@ -502,13 +507,13 @@ function table(f: BenchFigures): string {
     ['  floor', `${f.floor_listrecords_rps.toLocaleString('en')} records/s`, 'bare keyset scan + page assembly in-process, no HTTP'],
     ['  without metrics', `${f.nometrics_listrecords_rps.toLocaleString('en')} records/s`, `with/without ${n(f.metrics_listrecords_ratio)} (${f.metrics_listrecords_rps.toLocaleString('en')} with; best of 2 each, fresh servers)`],
     ['  without prefetch', `${f.noprefetch_listrecords_rps.toLocaleString('en')} records/s`, `with/without ${n(f.prefetch_listrecords_ratio)} (metrics on; best of 2 each, fresh servers)`],
-    ['  pyoai peer', f.peer_listrecords_rps === null ? 'n/a' : `${f.peer_listrecords_rps.toLocaleString('en')} records/s`, f.peer_note ?? `oai-steward / pyoai: ${n(f.listrecords_of_peer)} (target ≥ 4)`],
+    ['  pyoai peer', f.peer_listrecords_rps === null ? 'n/a' : `${f.peer_listrecords_rps.toLocaleString('en')} records/s`, f.peer_note ?? `oai-steward / pyoai: ${n(f.listrecords_of_peer)} (target ≥ 4; replay ceiling / pyoai ${n(f.ceiling_listrecords_of_peer)}); ${f.peer_paging} paging`],
     ['ListIdentifiers harvest', `${f.listidentifiers_rps.toLocaleString('en')} ids/s`, `${limits(f.listidentifiers_of_ceiling, f.listidentifiers_of_floor)}; ${(f.listidentifiers_bytes_per_s / 1e6).toFixed(1)} MB/s`],
     ['  replay ceiling', `${f.ceiling_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  floor', `${f.floor_listidentifiers_rps.toLocaleString('en')} ids/s`, ''],
     ['  without metrics', `${f.nometrics_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.metrics_listidentifiers_ratio)} (${f.metrics_listidentifiers_rps.toLocaleString('en')} with)`],
     ['  without prefetch', `${f.noprefetch_listidentifiers_rps.toLocaleString('en')} ids/s`, `with/without ${n(f.prefetch_listidentifiers_ratio)}`],
-    ['  pyoai peer', f.peer_listidentifiers_rps === null ? 'n/a' : `${f.peer_listidentifiers_rps.toLocaleString('en')} ids/s`, f.peer_note ?? `oai-steward / pyoai: ${n(f.listidentifiers_of_peer)} (target ≥ 6)`],
+    ['  pyoai peer', f.peer_listidentifiers_rps === null ? 'n/a' : `${f.peer_listidentifiers_rps.toLocaleString('en')} ids/s`, f.peer_note ?? `oai-steward / pyoai: ${n(f.listidentifiers_of_peer)} (target ≥ 6; replay ceiling / pyoai ${n(f.ceiling_listidentifiers_of_peer)})`],
     ['prefetch cost, server CPU', `${f.metrics_cpu_seconds} / ${f.noprefetch_cpu_seconds} s`, `with/without ${n(ratio(f.metrics_cpu_seconds, f.noprefetch_cpu_seconds))} (both list harvests, least of 2 each)`],
     ['metrics cost, server CPU', `${f.metrics_cpu_seconds} / ${f.nometrics_cpu_seconds} s`, `with/without ${n(f.metrics_cpu_ratio)} (both list harvests, least of 2 each)`],
     ...(f.concurrent_rps === null
@@ -722,6 +727,9 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       peer_listidentifiers_rps: peer && rps(peer.listIdentifiers),
       listrecords_of_peer: peer && ratio(rps(lr), rps(peer.listRecords)),
       listidentifiers_of_peer: peer && ratio(rps(li), rps(peer.listIdentifiers)),
+      ceiling_listrecords_of_peer: peer && ratio(rps(ceiling.listRecords), rps(peer.listRecords)),
+      ceiling_listidentifiers_of_peer: peer && ratio(rps(ceiling.listIdentifiers), rps(peer.listIdentifiers)),
+      peer_paging: peer && PEER_PAGING,
       peer_note: peerNote,
       metrics_listrecords_rps: best(on, 'listRecords'),
       metrics_listidentifiers_rps: best(on, 'listIdentifiers'),

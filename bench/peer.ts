@@ -46,12 +46,20 @@ export function peerUnavailable(pyoaiDir: string | undefined, database: 'sqlite'
   return null;
 }
 
+/**
+ * How the peer pages: `keyset` (default) remembers where each page it served
+ * ended, as a careful pyoai user would; `offset` (PYOAI_PAGING=offset) is the
+ * plain `OFFSET cursor` pyoai's cursor-only tokens lead to, far slower on
+ * large lists.
+ */
+export const PEER_PAGING: 'keyset' | 'offset' = process.env.PYOAI_PAGING === 'offset' ? 'offset' : 'keyset';
+
 /** Starts the peer on a free port over the SQLite file and waits until it listens. */
 export async function startPeer(pyoaiDir: string, sqliteFile: string): Promise<PeerServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}/oai`;
   const script = path.join(PROJECT_ROOT, 'bench', 'pyoai_server.py');
-  const child = spawn(PEER_PYTHON, [script, '--pyoai', pyoaiDir, '--db', sqliteFile, '--port', String(port), '--base-url', baseUrl], {
+  const child = spawn(PEER_PYTHON, [script, '--pyoai', pyoaiDir, '--db', sqliteFile, '--port', String(port), '--base-url', baseUrl, '--paging', PEER_PAGING], {
     stdio: ['ignore', 'pipe', 'inherit'],
     cwd: PROJECT_ROOT,
   });

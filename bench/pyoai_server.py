@@ -5,17 +5,21 @@ part of this project and is never committed here: fetch it yourself and pass
 the folder holding its `oaipmh` package. It needs lxml and six (Debian:
 python3-lxml python3-six).
 
-This is the data provider a straightforward pyoai user writes: an
-IBatchingOAI implementation behind pyoai's BatchingServer, whose resumption
-tokens carry a cursor, so each page is `LIMIT batch_size + 1 OFFSET cursor`
-over the benchmark's SQLite store (read only), in the same (datestamp, pk)
-order. pyoai writes oai_dc from a map of Dublin Core element names to values
+This is the data provider a careful pyoai user writes: an IBatchingOAI
+implementation behind pyoai's BatchingServer over the benchmark's SQLite store
+(read only), in the same (datestamp, pk) order. pyoai's resumption tokens
+carry only a cursor (a position), which a plain implementation turns into
+`OFFSET cursor`, a scan that grows with every page; this one remembers where
+each page it served ended, so the page a harvester asks for next is a keyset
+range like oai-steward's, and falls back to OFFSET for a cursor it has not
+seen (a token from before a restart). `--paging offset` serves every page by
+OFFSET instead, as the plain implementation does. pyoai writes oai_dc from a map of Dublin Core element names to values
 (its `oai_dc_writer`), so each page's stored oai_dc is parsed into that map
 with lxml. HTTP is Python's standard library, HTTP/1.1 with keep-alive and
 Nagle's algorithm off, one request at a time (the benchmark's single harvester
 follows tokens one by one).
 
-    python3 bench/pyoai_server.py --pyoai DIR --db STORE.sqlite --port N --base-url URL
+    python3 bench/pyoai_server.py --pyoai DIR --db STORE.sqlite --port N --base-url URL [--paging keyset|offset]
 
 It prints `listening <port>` when it is ready.
 """
@@ -37,6 +41,7 @@ def main():
     ap.add_argument('--port', type=int, required=True)
     ap.add_argument('--base-url', required=True)
     ap.add_argument('--batch', type=int, default=100)
+    ap.add_argument('--paging', choices=['keyset', 'offset'], default='keyset')
     a = ap.parse_args()
     sys.path.insert(0, a.pyoai)
     from lxml import etree
@@ -51,6 +56,7 @@ def main():
         return int(dt.replace(tzinfo=timezone.utc).timestamp())
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    ends = {}  # (list arguments, cursor) -> (datestamp, pk) of the last item before that cursor
 
     def dc_map(xml):
         out = {}
@@ -95,11 +101,21 @@ def main():
             if until is not None:
                 sql += ' AND i.datestamp <= ?'
                 params.append(seconds(until))
+            key = (with_xml, metadataPrefix, set, from_, until)
+            after = ends.get((key, cursor)) if a.paging == 'keyset' else None
+            if after is not None:
+                sql += ' AND (i.datestamp, i.pk) > (?, ?)'
+                params += list(after)
             sql += ' ORDER BY i.datestamp, i.pk LIMIT ? OFFSET ?'
-            params += [batch_size, cursor]
+            params += [batch_size, 0 if after is not None else cursor]
             rows = db.execute(sql, params).fetchall()
             if not rows and cursor == 0:
                 raise error.NoRecordsMatchError('no records match')
+            # BatchingResumption asks for one row more than a page and shows batch_size - 1:
+            # the next page starts after the last row shown.
+            shown = rows[:batch_size - 1]
+            if shown:
+                ends[(key, cursor + len(shown))] = (shown[-1][2], shown[-1][0])
             return rows
 
         def listIdentifiers(self, metadataPrefix, set=None, from_=None, until=None, cursor=0, batch_size=10):
