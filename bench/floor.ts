@@ -17,7 +17,7 @@ import Database from 'better-sqlite3';
 /** The part of pg's Client used here (pg ships no types, and @types/pg is not installed). */
 interface PgClient {
   connect(): Promise<void>;
-  query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(q: { name: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
   end(): Promise<void>;
 }
 
@@ -29,28 +29,26 @@ export interface FloorFigures {
   readonly bytes: number;
 }
 
-interface Row {
-  pk: number;
-  identifier: string;
-  datestamp: number | string;
-  deleted: number | boolean;
-  sets: string | null;
-  xml?: string | null;
-}
+/** A row as an array, in SELECT order (both drivers' array mode: no object per row, as the server reads them). */
+type Row = [pk: number, identifier: string, datestamp: number | string, deleted: number | boolean, sets: string | null, xml?: string | null];
 
 const PAGE = 100;
 
 /**
  * The page query: the next PAGE + 1 rows after a keyset, with the item's
  * direct sets as the schema keeps them on its row (`items.direct_sets`,
- * joined by U+001F): the cheapest read of them this schema allows.
+ * joined by U+001F): the cheapest read of them this schema allows. CROSS
+ * JOIN keeps `items` the outer loop on SQLite, an ordered index range that
+ * stops after the limit: with a plain JOIN and several formats per item its
+ * planner may start from `records` and sort (measured: 12,073 records/s
+ * against 69,503 with oai_dc only).
  */
 function pageSql(records: boolean, param: (i: number) => string): string {
   return (
     'SELECT i.pk, i.identifier, i.datestamp, i.deleted, i.direct_sets AS sets' +
     (records ? ', r.xml' : '') +
-    ` FROM items i JOIN records r ON r.item_pk = i.pk AND r.prefix = 'oai_dc'` +
-    ` WHERE (i.datestamp, i.pk) > (${param(1)}, ${param(2)}) ORDER BY i.datestamp, i.pk LIMIT ${PAGE + 1}`
+    ` FROM items i CROSS JOIN records r WHERE r.item_pk = i.pk AND r.prefix = 'oai_dc'` +
+    ` AND (i.datestamp, i.pk) > (${param(1)}, ${param(2)}) ORDER BY i.datestamp, i.pk LIMIT ${PAGE + 1}`
   );
 }
 
@@ -62,13 +60,13 @@ const HEAD =
 /** Assembles one page as the server would send it, minus every check. */
 function assemble(verb: 'ListRecords' | 'ListIdentifiers', rows: readonly Row[], more: boolean): string {
   let out = `${HEAD}<request verb="${verb}" metadataPrefix="oai_dc">http://localhost/oai</request><${verb}>`;
-  for (const r of rows) {
-    const deleted = r.deleted === true || r.deleted === 1;
-    let header = `<header${deleted ? ' status="deleted"' : ''}><identifier>${r.identifier}</identifier><datestamp>${new Date(Number(r.datestamp) * 1000).toISOString().slice(0, 19)}Z</datestamp>`;
-    if (r.sets) for (const s of r.sets.split('\u001f')) header += `<setSpec>${s}</setSpec>`;
+  for (const [, identifier, datestamp, isDeleted, sets, xml] of rows) {
+    const deleted = isDeleted === true || isDeleted === 1;
+    let header = `<header${deleted ? ' status="deleted"' : ''}><identifier>${identifier}</identifier><datestamp>${new Date(Number(datestamp) * 1000).toISOString().slice(0, 19)}Z</datestamp>`;
+    if (sets) for (const s of sets.split('\u001f')) header += `<setSpec>${s}</setSpec>`;
     header += '</header>';
     if (verb === 'ListIdentifiers') out += header;
-    else out += `<record>${header}${deleted || !r.xml ? '' : `<metadata>${r.xml}</metadata>`}</record>`;
+    else out += `<record>${header}${deleted || !xml ? '' : `<metadata>${xml}</metadata>`}</record>`;
   }
   if (more) out += '<resumptionToken cursor="0" completeListSize="0">1.eyJ2IjoiTFIifQ.c2lnbmF0dXJlc2lnbmF0dXJlc2lnbmF0dXJlc2ln</resumptionToken>';
   return `${out}</${verb}></OAI-PMH>`;
@@ -91,7 +89,7 @@ async function scan(verb: 'ListRecords' | 'ListIdentifiers', fetch: (datestamp: 
     pages++;
     const last = page[page.length - 1];
     if (!more || !last) break;
-    after = [last.datestamp, last.pk];
+    after = [last[2], last[0]];
   }
   return { items, pages, seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes };
 }
@@ -108,7 +106,7 @@ export async function measureFloor(url: string, sqliteFile: string | undefined):
   if (sqliteFile !== undefined) {
     const db = new Database(sqliteFile, { readonly: true });
     try {
-      const q = (records: boolean) => db.prepare(pageSql(records, () => '?'));
+      const q = (records: boolean) => db.prepare(pageSql(records, () => '?')).raw(true);
       const lr = q(true);
       const li = q(false);
       return {
@@ -124,7 +122,7 @@ export async function measureFloor(url: string, sqliteFile: string | undefined):
   await client.connect();
   try {
     const q = (name: string, records: boolean) => async (d: number | string, pk: number) =>
-      (await client.query({ name, text: pageSql(records, (i) => `$${i}`), values: [d, pk] })).rows as Row[];
+      (await client.query({ name, text: pageSql(records, (i) => `$${i}`), values: [d, pk], rowMode: 'array' })).rows as Row[];
     return { listRecords: await scan('ListRecords', q('floor_lr', true)), listIdentifiers: await scan('ListIdentifiers', q('floor_li', false)) };
   } finally {
     await client.end();
