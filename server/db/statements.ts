@@ -156,7 +156,7 @@ export async function insertRows(
   }
 }
 
-/** The statement prepared once per connection and SQL text; from `preparedArrays`, in raw mode (rows as arrays). */
+/** The statement prepared once per connection and SQL text, kept in `cacheOf`; those kept in `preparedArrays` are in raw mode (rows as arrays). */
 function statementOf(conn: SqliteConnection & object, sql: string, cacheOf = prepared): SqliteStatement {
   let cache = cacheOf.get(conn);
   if (!cache) cacheOf.set(conn, (cache = new Map()));
