@@ -126,9 +126,12 @@ export interface ItemInput {
    * characters the record reader checked, and proven against the published
    * XSDs by the crosswalks' tests — so the write gate skips its scans of it;
    * XML given by the record is scanned and XSD-validated. Naming a prefix
-   * here is a promise: the renderer still checks every stored fragment on
-   * the way out, so a broken promise costs that record's metadata, never
-   * the response.
+   * here is a promise, of two things: the XML is valid, and every identifier
+   * it carries for governance (the dc:identifier values of oai_dc) is already
+   * in {@link identifiers}, so the gate does not read them back out of it.
+   * The renderer still checks every stored fragment on the way out, so a
+   * broken promise of validity costs that record's metadata, never the
+   * response.
    */
   readonly derived?: readonly string[];
 }

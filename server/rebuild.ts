@@ -19,6 +19,8 @@
  * as they are.
  */
 import { crosswalkItem, type RecordConversion } from '../lib/records/json-record';
+import type { RecordFields } from '../lib/records/fields';
+import { dcIdentifiers } from '../lib/records/rules';
 import type { ItemInput, ScannedItem, TransactionalStore, WriteTransaction } from '../lib/store';
 
 /** What a rebuild did. */
@@ -86,6 +88,19 @@ function storedMetadata(s: ScannedItem): Record<string, string> {
 }
 
 /**
+ * The identifier fields of a stored item with record fields: its
+ * dc:identifier values, then those its stored crosswalk oai_dc carries
+ * besides (e.g. the POI), since a `derived` prefix promises the write gate
+ * that its identifiers are among the item's own (lib/store.ts).
+ */
+function storedIdentifiers(s: ScannedItem, fields: RecordFields): string[] {
+  const out = [...(fields.dc.identifier ?? [])];
+  const dc = s.derived?.includes('oai_dc') === true ? s.metadata.oai_dc : null;
+  for (const v of dc ? dcIdentifiers(dc) : []) if (!out.includes(v)) out.push(v);
+  return out;
+}
+
+/**
  * The item a stored one makes when written again as it is: its sets,
  * metadata and record fields as stored (the write path applies the rules).
  *
@@ -96,7 +111,7 @@ export function storedItem(s: ScannedItem): ItemInput {
     internalId: s.internalId,
     sets: s.sets,
     metadata: storedMetadata(s),
-    ...(s.fields !== undefined && { fields: s.fields, derived: s.derived ?? [], identifiers: [...(s.fields.dc.identifier ?? [])] }),
+    ...(s.fields !== undefined && { fields: s.fields, derived: s.derived ?? [], identifiers: storedIdentifiers(s, s.fields) }),
     // The about containers as stored: neither dropped nor a reason to re-stamp.
     ...(s.about !== undefined && s.about.length > 0 && { about: s.about }),
     source: `stored item ${JSON.stringify(s.internalId)}`,
@@ -118,8 +133,8 @@ export function rederivedItem(conv: RecordConversion, s: ScannedItem): ItemInput
   for (const [prefix, xml] of Object.entries(storedMetadata(s))) {
     if (!derivedBefore.includes(prefix) && conv.formats.get(prefix)) given[prefix] = xml;
   }
-  const { metadata, derived } = crosswalkItem(conv, s.internalId, s.fields, given);
-  return { ...storedItem(s), metadata, derived };
+  const { metadata, derived, identifiers } = crosswalkItem(conv, s.internalId, s.fields, given);
+  return { ...storedItem(s), metadata, derived, identifiers };
 }
 
 /**

@@ -124,11 +124,11 @@ export function jsonToItem(value: unknown, conv: RecordConversion, source: strin
   const about = readAbout(rec.about, refuse);
   if (refusals.length > 0 || !('fields' in parsed)) return { refusals };
   const fields = parsed.fields;
-  const identifiers = [...(fields.dc.identifier ?? [])];
   if (deleted === true) {
+    const identifiers = [...(fields.dc.identifier ?? [])];
     return { item: { internalId: id, ...(datestamp !== undefined && { datestamp }), deleted: true, sets, metadata: {}, identifiers, source } };
   }
-  const { metadata, derived } = crosswalkItem(conv, id, fields, given);
+  const { metadata, derived, identifiers } = crosswalkItem(conv, id, fields, given);
   const item: ItemInput = {
     internalId: id,
     ...(datestamp !== undefined && { datestamp }),
@@ -149,8 +149,13 @@ export function jsonToItem(value: unknown, conv: RecordConversion, source: strin
  * (`given`, by prefix) as it is, oai_dc from Dublin Core (with the extra
  * identifiers, e.g. the POI), and every other built-in format crosswalked
  * from the typed record with the item's oai-identifier and POI. `derived`
- * names the prefixes a crosswalk made. Pure and deterministic: the loader
- * runs it once per record, `rebuild-formats` again over the stored fields.
+ * names the prefixes a crosswalk made; `identifiers` is the record's
+ * dc:identifier values followed by the others a crosswalk wrote as
+ * dc:identifier (the extra identifiers, e.g. the POI), the item's own
+ * identifier fields: the write gate does not read a crosswalk's output back
+ * for them (lib/store.ts `ItemInput.derived`). Pure and deterministic: the
+ * loader runs it once per record, `rebuild-formats` again over the stored
+ * fields.
  *
  * @example crosswalkItem(conv, 'report 12', { dc: { title: ['T'] } }, {}).derived // ['oai_dc', 'marc21', 'mods'] with every built-in format configured
  */
@@ -159,7 +164,7 @@ export function crosswalkItem(
   internalId: string,
   fields: RecordFields,
   given: Readonly<Record<string, string>>,
-): { metadata: Record<string, string>; derived: string[] } {
+): { metadata: Record<string, string>; derived: string[]; identifiers: string[] } {
   const metadata: Record<string, string> = {};
   const derived: string[] = [];
   let extra: readonly string[] = [];
@@ -172,6 +177,7 @@ export function crosswalkItem(
   }
   const dc: DublinCore = profileDublinCore(fields, conv.oaiDcProfile ?? 'plain');
   const withExtra: DublinCore = extra.length === 0 ? dc : { ...dc, identifier: [...(dc.identifier ?? []), ...extra.filter((x) => !(dc.identifier ?? []).includes(x))] };
+  const identifiers = [...(fields.dc.identifier ?? [])];
   const open = conv.formats.all().filter((f) => given[f.prefix] === undefined);
   const fromRecord = ids ? deriveFormats(open, fields, { oaiIdentifier: ids.oaiIdentifier, ...(ids.poi !== undefined && { poi: ids.poi }), options: {} }).metadata : {};
   // In the registry's order, so the stored order never depends on the input's.
@@ -181,12 +187,13 @@ export function crosswalkItem(
     else if (f.fromDublinCore) {
       metadata[f.prefix] = f.fromDublinCore(withExtra);
       derived.push(f.prefix);
+      for (const v of withExtra.identifier ?? []) if (!identifiers.includes(v)) identifiers.push(v);
     } else if (fromRecord[f.prefix] !== undefined) {
       metadata[f.prefix] = fromRecord[f.prefix] as string;
       derived.push(f.prefix);
     }
   }
-  return { metadata, derived };
+  return { metadata, derived, identifiers };
 }
 
 /** `about`: the record's about containers, each serialized XML with one root element (checked by the write gate against its namespace's schema). */
