@@ -32,7 +32,7 @@ function runBench(args: string[]): Promise<{ code: number | null; stdout: string
 }
 
 const NUMBER_FIELDS = [
-  'load_rps', 'load_cli_rps', 'load_cli_of_direct', 'listrecords_rps', 'listrecords_bytes_per_s', 'listidentifiers_rps', 'listidentifiers_bytes_per_s',
+  'load_rps', 'load_cli_rps', 'load_cli_of_direct', 'floor_load_rps', 'load_of_floor', 'load_cli_of_floor', 'listrecords_rps', 'listrecords_bytes_per_s', 'listidentifiers_rps', 'listidentifiers_bytes_per_s',
   'page_ms_first', 'page_ms_middle', 'page_ms_last', 'page_ratio', 'getrecord_rps', 'getrecord_p50_ms', 'getrecord_p99_ms',
   'server_peak_rss_mb', 'ceiling_listrecords_rps', 'ceiling_listidentifiers_rps', 'floor_listrecords_rps', 'floor_listidentifiers_rps',
   'listrecords_of_ceiling', 'listrecords_of_floor', 'listidentifiers_of_ceiling', 'listidentifiers_of_floor',
@@ -87,6 +87,10 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     expect(figures.load_cli_of_direct).to.be.closeTo(expected, 0.02 * expected + 0.01);
   });
 
+  it('prints the load floor with the ratio of both loads to it', function () {
+    expect(run.stdout).to.match(/ {2}load floor +[\d,]+ records\/s +the same rows inserted with the driver alone, one transaction; load \d+(\.\d+)? of it, CLI \d+(\.\d+)?/);
+  });
+
   it('computes each ratio from the figures it relates', function () {
     const close = (ratio: unknown, x: unknown, limit: unknown): void => {
       expect(ratio).to.be.closeTo((x as number) / (limit as number), 0.006);
@@ -94,6 +98,8 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     close(figures.listrecords_of_ceiling, figures.listrecords_rps, figures.ceiling_listrecords_rps);
     close(figures.listrecords_of_floor, figures.listrecords_rps, figures.floor_listrecords_rps);
     close(figures.listidentifiers_of_floor, figures.listidentifiers_rps, figures.floor_listidentifiers_rps);
+    close(figures.load_of_floor, figures.load_rps, figures.floor_load_rps);
+    close(figures.load_cli_of_floor, figures.load_cli_rps, figures.floor_load_rps);
     close(figures.concurrent_processes_ratio, figures.concurrent_rps, figures.concurrent_1process_rps);
   });
 
