@@ -13,12 +13,13 @@ import { describeRepository } from '../lib/oai/descriptions';
 import type { FormatRegistry } from '../lib/formats/registry';
 import { createIdPolicy } from '../lib/ids/policy';
 import type { IdPolicy } from '../lib/ids/policy';
-import { poiFromOaiIdentifier, parsePoi, POI_PREFIX } from '../lib/ids/poi';
+import { parsePoi, POI_PREFIX } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
 import type { ProviderContext } from '../lib/oai';
 import type { ReadStore, Store } from '../lib/store';
 import type { RecordConversion } from '../lib/records/json-record';
 import { createApp } from './app';
+import { recordConversion } from './conversion';
 import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
@@ -31,6 +32,8 @@ import { getOrCreateSecret } from './store/settings';
 import { createXsdChecks } from './xsd/format-checks';
 import { addCatalogs } from './xsd/libxml';
 
+export { recordConversion };
+
 /** An opened repository: its store, its protocol context, and how to close it. */
 export interface Provider {
   readonly config: Config;
@@ -39,6 +42,12 @@ export interface Provider {
   readonly policy: IdPolicy;
   readonly formats: FormatRegistry;
   readonly conversion: RecordConversion;
+  /**
+   * The configuration `conversion` is built from alone (./conversion.ts
+   * `conversionOf`), so another thread can build the same; undefined when
+   * the format registry was given in code rather than by the configuration.
+   */
+  readonly conversionConfig: Config | undefined;
   readonly logger: Logger;
   /** Calls `listener` after every write through `store` (or a transaction of it) has ended. */
   onWrite(listener: () => void): void;
@@ -81,6 +90,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
     policy,
     formats,
     conversion,
+    conversionConfig: options.formats ? undefined : config,
     logger,
     onWrite: (listener) => void writes.add(listener),
     async context() {
@@ -101,21 +111,6 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
       };
     },
     close: () => knex.destroy(),
-  };
-}
-
-/** How records of the project's format become items under this configuration. */
-export function recordConversion(config: Config, policy: IdPolicy, formats: FormatRegistry): RecordConversion {
-  return {
-    formats,
-    oaiDcProfile: config.oaiDcProfile,
-    // Each record's POI as a dc:identifier, where harvesters look for links.
-    ...(config.poiInDublinCore && { extraIdentifiers: (id: string) => [poiFromOaiIdentifier(policy.map(id).identifier)] }),
-    // The crosswalks write the oai-identifier and POI wherever their format has a place for them.
-    itemIdentifiers: (id: string) => {
-      const oaiIdentifier = policy.map(id).identifier;
-      return { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) };
-    },
   };
 }
 

@@ -103,8 +103,19 @@ export async function openInput(name: string, stdin: NodeJS.ReadableStream, coun
     kind,
     size: stat.size,
     isListSets: kind === 'xml' && /<(?:\w+:)?ListSets[\s>]/.test(head),
-    chunks: () => counted(fs.createReadStream(name, { highWaterMark: PEEK }), counter),
+    chunks: () => fileChunks(name, counter),
   };
+}
+
+/**
+ * The content of a file, a chunk at a time, each counted in `counter` as it
+ * is read: what an opened file input's `chunks` reads (the loader's reading
+ * thread reads a file it was given by name through it too).
+ *
+ * @example for await (const chunk of fileChunks('records.ndjson', counter)) …
+ */
+export function fileChunks(name: string, counter: ByteCounter): AsyncIterable<Buffer> {
+  return counted(fs.createReadStream(name, { highWaterMark: PEEK }), counter);
 }
 
 /** The kind of a content by its first non-blank character (a UTF-8 BOM is skipped). */

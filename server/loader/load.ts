@@ -31,6 +31,8 @@ import { contentHash, uniqueSorted } from '../../lib/records/content-hash';
 import type { ByteCounter, Input } from './input';
 import type { Progress } from './progress';
 import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-inputs';
+import { readableInWorker, readInWorker } from './read-worker';
+import type { Config } from '../config';
 
 export { readSetsFile };
 
@@ -40,6 +42,13 @@ export interface LoadDeps {
   readonly policy: Pick<IdPolicy, 'namespace' | 'unmap'>;
   readonly formats: FormatRegistry;
   readonly conversion: RecordConversion;
+  /**
+   * The configuration `conversion` was built from (server/provider.ts
+   * `conversionConfig`): when given, files of JSON records are read, parsed
+   * and converted on a thread of their own (./read-worker.ts) while this one
+   * writes.
+   */
+  readonly conversionConfig?: Config | undefined;
 }
 
 /** How to load. */
@@ -169,8 +178,10 @@ class LoadRun {
   /** Reads one input to the end, writing its records a batch at a time. */
   async consume(input: Input): Promise<void> {
     const ctx = { policy: this.deps.policy, formats: this.deps.formats, conversion: this.deps.conversion, counter: this.options.counter ?? { bytesRead: 0 } };
+    const config = this.deps.conversionConfig;
+    const events = config && readableInWorker(input) ? readInWorker(input, config, ctx.counter, this.batchSize) : readInput(input, ctx);
     try {
-      for await (const ev of readInput(input, ctx)) {
+      for await (const ev of events) {
         if (ev.kind === 'sets') {
           await this.settle();
           await this.declareSets(ev.sets, ev.source);

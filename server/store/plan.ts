@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import type { AboutInput, ItemInput, Refusal, WriteOutcome } from '../../lib/store';
 import { contentHash, uniqueSorted } from '../../lib/records/content-hash';
+import { fieldsJson } from '../../lib/records/fields-json';
 
 export { contentHash, uniqueSorted };
 import { judgeRecords, type FormatChecks } from '../../lib/records/gate';
@@ -189,7 +190,7 @@ export async function planWrite(db: Knex, items: readonly ItemInput[], options: 
       for (const p of uniqueSorted(Object.keys(input.metadata))) records.set(p, input.metadata[p] ?? '');
     }
     const about = deleted ? [] : (input.about ?? []);
-    const fields = !deleted && input.fields !== undefined ? JSON.stringify(input.fields) : undefined;
+    const fields = !deleted && input.fields !== undefined ? fieldsJson(input.fields) : undefined;
     const hash = contentHash(deleted, sets, records, about, fields);
     let outcome: WriteOutcome;
     if (existing && existing.content_hash === hash) outcome = 'unchanged';
