@@ -25,21 +25,21 @@ export function contentHash(
   about: readonly AboutInput[] = [],
   fields?: string,
 ): string {
-  const hash = crypto.createHash('sha256');
-  if (deleted) return hash.update(JSON.stringify({ deleted: true, sets })).digest('hex');
+  if (deleted) return crypto.hash('sha256', JSON.stringify({ deleted: true, sets }), 'hex');
   // The bytes of JSON.stringify({ deleted: false, sets, metadata: [[prefix, xml], …], about?, fields? }),
-  // fed piece by piece: hashes stored by earlier versions stay valid, and a load no longer joins
-  // every format of an item (about 15 KB in the six built-in formats) into one string only to hash it.
-  hash.update(`{"deleted":false,"sets":${JSON.stringify(sets)},"metadata":[`);
-  [...metadata.keys()].sort(cmp).forEach((prefix, i) => {
-    hash.update(`${i > 0 ? ',' : ''}[${JSON.stringify(prefix)},`);
-    hash.update(JSON.stringify(metadata.get(prefix) ?? null));
-    hash.update(']');
+  // so hashes stored by earlier versions stay valid, written piece by piece (JSON.stringify of the
+  // whole would first build an object of it) and hashed at once: one-shot hashing of the joined text
+  // measured 10.8 µs an oai_dc item against 12.7 µs for a Hash fed each piece.
+  let text = `{"deleted":false,"sets":${JSON.stringify(sets)},"metadata":[`;
+  const prefixes = [...metadata.keys()];
+  if (prefixes.length > 1) prefixes.sort(cmp);
+  prefixes.forEach((prefix, i) => {
+    text += `${i > 0 ? ',' : ''}[${JSON.stringify(prefix)},${JSON.stringify(metadata.get(prefix) ?? null)}]`;
   });
-  hash.update(']');
-  if (about.length > 0) hash.update(`,"about":${JSON.stringify(about.map((a) => a.compareAs ?? a.xml))}`);
-  if (fields !== undefined) hash.update(`,"fields":${JSON.stringify(fields)}`);
-  return hash.update('}').digest('hex');
+  text += ']';
+  if (about.length > 0) text += `,"about":${JSON.stringify(about.map((a) => a.compareAs ?? a.xml))}`;
+  if (fields !== undefined) text += `,"fields":${JSON.stringify(fields)}`;
+  return crypto.hash('sha256', `${text}}`, 'hex');
 }
 
 /** Code point order, as the databases compare (server/db/dialect.ts), unlike JS's UTF-16 sort; without allocating. */
