@@ -12,11 +12,28 @@ import type { RecordConversion } from '../lib/records/json-record';
 import type { Config } from './config';
 
 /**
+ * The part of the configuration the conversion is built from: plain data,
+ * so it can be handed to another thread (the whole configuration cannot:
+ * set rules may hold functions).
+ */
+export type ConversionConfig = Pick<Config, 'namespace' | 'idPolicy' | 'formats' | 'oaiDcProfile' | 'poiInDublinCore'>;
+
+/**
+ * The {@link ConversionConfig} of a configuration.
+ *
+ * @example conversionConfigOf(loadConfig(process.env)).formats
+ */
+export function conversionConfigOf(config: Config): ConversionConfig {
+  const { namespace, idPolicy, formats, oaiDcProfile, poiInDublinCore } = config;
+  return { namespace, idPolicy, formats, oaiDcProfile, poiInDublinCore };
+}
+
+/**
  * How records of the project's format become items under this configuration.
  *
  * @example recordConversion(config, createIdPolicy({ namespace: 'example.org' }), registryFromDeclarations(config.formats)).formats.get('oai_dc')
  */
-export function recordConversion(config: Config, policy: IdPolicy, formats: FormatRegistry): RecordConversion {
+export function recordConversion(config: ConversionConfig, policy: IdPolicy, formats: FormatRegistry): RecordConversion {
   return {
     formats,
     oaiDcProfile: config.oaiDcProfile,
@@ -34,9 +51,9 @@ export function recordConversion(config: Config, policy: IdPolicy, formats: Form
  * The id policy, the formats the configuration names and the record
  * conversion over them.
  *
- * @example conversionOf(loadConfig(process.env)).conversion
+ * @example conversionOf(conversionConfigOf(loadConfig(process.env))).conversion
  */
-export function conversionOf(config: Config): { policy: IdPolicy; formats: FormatRegistry; conversion: RecordConversion } {
+export function conversionOf(config: ConversionConfig): { policy: IdPolicy; formats: FormatRegistry; conversion: RecordConversion } {
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
   const formats = registryFromDeclarations(config.formats);
   return { policy, formats, conversion: recordConversion(config, policy, formats) };

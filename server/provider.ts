@@ -19,7 +19,7 @@ import type { ProviderContext } from '../lib/oai';
 import type { ReadStore, Store } from '../lib/store';
 import type { RecordConversion } from '../lib/records/json-record';
 import { createApp } from './app';
-import { recordConversion } from './conversion';
+import { conversionConfigOf, recordConversion, type ConversionConfig } from './conversion';
 import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
@@ -43,11 +43,12 @@ export interface Provider {
   readonly formats: FormatRegistry;
   readonly conversion: RecordConversion;
   /**
-   * The configuration `conversion` is built from alone (./conversion.ts
-   * `conversionOf`), so another thread can build the same; undefined when
-   * the format registry was given in code rather than by the configuration.
+   * The part of the configuration `conversion` is built from alone
+   * (./conversion.ts `conversionOf`), so another thread can build the same;
+   * undefined when the format registry was given in code rather than by the
+   * configuration.
    */
-  readonly conversionConfig: Config | undefined;
+  readonly conversionConfig: ConversionConfig | undefined;
   readonly logger: Logger;
   /** Calls `listener` after every write through `store` (or a transaction of it) has ended. */
   onWrite(listener: () => void): void;
@@ -90,7 +91,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
     policy,
     formats,
     conversion,
-    conversionConfig: options.formats ? undefined : config,
+    conversionConfig: options.formats ? undefined : conversionConfigOf(config),
     logger,
     onWrite: (listener) => void writes.add(listener),
     async context() {

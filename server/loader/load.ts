@@ -32,7 +32,7 @@ import type { ByteCounter, Input } from './input';
 import type { Progress } from './progress';
 import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-inputs';
 import { readableInWorker, readInWorker } from './read-worker';
-import type { Config } from '../config';
+import type { ConversionConfig } from '../conversion';
 
 export { readSetsFile };
 
@@ -48,7 +48,7 @@ export interface LoadDeps {
    * and converted on a thread of their own (./read-worker.ts) while this one
    * writes.
    */
-  readonly conversionConfig?: Config | undefined;
+  readonly conversionConfig?: ConversionConfig | undefined;
 }
 
 /** How to load. */

@@ -19,8 +19,7 @@
  */
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { Config } from '../config';
-import { conversionOf } from '../conversion';
+import { conversionOf, type ConversionConfig } from '../conversion';
 import { fieldsFromJson } from '../../lib/records/fields-json';
 import type { ItemInput } from '../../lib/store';
 import { fileChunks, type ByteCounter, type Input } from './input';
@@ -29,7 +28,7 @@ import { readInput, type LoadEvent } from './read-inputs';
 /** What the worker is started with. */
 interface ReaderData {
   readonly role: 'oai-steward-reader';
-  readonly config: Config;
+  readonly config: ConversionConfig;
   /** The file (never standard input: the worker opens it by name), and what it holds. */
   readonly file: string;
   readonly kind: 'ndjson' | 'json-array';
@@ -75,7 +74,7 @@ export function readableInWorker(input: Input): boolean {
  *
  * @example for await (const ev of readInWorker(input, provider.config, counter, 1000)) …
  */
-export async function* readInWorker(input: Input, config: Config, counter: ByteCounter, batch: number): AsyncGenerator<LoadEvent> {
+export async function* readInWorker(input: Input, config: ConversionConfig, counter: ByteCounter, batch: number): AsyncGenerator<LoadEvent> {
   if (input.kind !== 'ndjson' && input.kind !== 'json-array') throw new Error(`${input.name} is not a file of JSON records`);
   const data: ReaderData = { role: 'oai-steward-reader', config, file: path.resolve(input.name), kind: input.kind, batch };
   // From the TypeScript sources (tests run through tsx) the worker needs tsx's loader too.
