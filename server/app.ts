@@ -9,7 +9,7 @@ import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { decodeForm, handleRequest, itemCount } from '../lib/oai';
 import type { OaiResponse, ProviderContext } from '../lib/oai';
-import { renderResponse } from '../lib/xml/render';
+import { renderResponseBytes } from '../lib/xml/render';
 import { chooseCoding, encodeBody } from './http/encoding';
 import { prefersHtml } from './http/negotiate';
 import { formRedirect, pagePaths, sendPage } from './http/pages';
@@ -250,7 +250,7 @@ function continuation(pairs: readonly (readonly [string, string])[]): { verb: 'L
 function renderXml(response: OaiResponse, logger: Logger): Buffer {
   // Corrupt stored XML is left out of the answer (lib/xml/render.ts) and logged for the operator.
   const onCorrupt = (where: string, reason: string): void => logger.error({ where, reason }, 'corrupt stored XML left out of a response');
-  return Buffer.from(renderResponse(response, { onCorrupt }), 'utf8');
+  return renderResponseBytes(response, { onCorrupt });
 }
 
 async function sendOai(req: Request, res: Response, xml: Buffer, negotiated: boolean, level: number, offered: readonly string[]): Promise<void> {

@@ -18,6 +18,7 @@
  * cursors intact; dropping the record or failing the whole page would make
  * one bad row hide its neighbours.
  */
+import { bytesOf } from './byte-sink';
 import { escapeAttr, escapeText } from './chars';
 import { checkFragment } from './fragment';
 import { isSurelyAnyUri } from './any-uri';
@@ -55,7 +56,28 @@ function safeFragment(xml: string, where: string, options: RenderOptions): strin
  * becomes `<?xml version="1.0" encoding="UTF-8"?>…<OAI-PMH …><responseDate>…`.
  */
 export function renderResponse(res: OaiResponse, options: RenderOptions = {}): string {
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
+  const out: string[] = [];
+  writeResponse(out, res, options);
+  return out.join('');
+}
+
+/**
+ * The same document as {@link renderResponse}, as the UTF-8 bytes a server
+ * sends, written straight into a buffer (./byte-sink.ts says what that saves).
+ *
+ * @example renderResponseBytes(response).equals(Buffer.from(renderResponse(response), 'utf8')) // true
+ */
+export function renderResponseBytes(res: OaiResponse, options: RenderOptions = {}): Buffer {
+  return bytesOf((out) => writeResponse(out, res, options));
+}
+
+/** Where the writer puts its pieces: an array of strings, or a {@link ByteSink}. */
+interface Out {
+  push(...pieces: string[]): void;
+}
+
+function writeResponse(out: Out, res: OaiResponse, options: RenderOptions): void {
+  out.push('<?xml version="1.0" encoding="UTF-8"?>\n');
   out.push(ROOT, '\n<responseDate>', formatDatestamp(res.responseDate), '</responseDate>\n<request');
   if (res.requestArgs) {
     for (const [k, v] of Object.entries(res.requestArgs)) {
@@ -125,17 +147,16 @@ export function renderResponse(res: OaiResponse, options: RenderOptions = {}): s
       break;
   }
   out.push('</OAI-PMH>\n');
-  return out.join('');
 }
 
-function writeHeader(out: string[], h: ItemHeader): void {
+function writeHeader(out: Out, h: ItemHeader): void {
   out.push(h.deleted ? '<header status="deleted">' : '<header>');
   out.push('<identifier>', escapeText(h.identifier), '</identifier><datestamp>', formatDatestamp(h.datestamp), '</datestamp>');
   for (const s of h.sets) out.push('<setSpec>', escapeText(s), '</setSpec>');
   out.push('</header>\n');
 }
 
-function writeRecord(out: string[], r: ItemRecord, options: RenderOptions): void {
+function writeRecord(out: Out, r: ItemRecord, options: RenderOptions): void {
   out.push('<record>');
   writeHeader(out, r);
   // OAI-PMH 2.5.1: a deleted record has a header and no metadata. Corrupt metadata: the header alone (see the top).
@@ -153,7 +174,7 @@ function writeRecord(out: string[], r: ItemRecord, options: RenderOptions): void
   out.push('</record>\n');
 }
 
-function writeResumption(out: string[], r: ResumptionInfo | undefined): void {
+function writeResumption(out: Out, r: ResumptionInfo | undefined): void {
   if (!r) return;
   out.push('<resumptionToken');
   if (r.expirationDate !== undefined) out.push(' expirationDate="', formatDatestamp(r.expirationDate), '"');
