@@ -72,7 +72,7 @@ export function readableInWorker(input: Input): boolean {
  * (see the file's comment); the worker ends when the generator does.
  * `counter` gets the bytes the worker has read.
  *
- * @example for await (const ev of readInWorker(input, provider.config, counter, 1000)) …
+ * @example for await (const ev of readInWorker(input, provider.conversionConfig, counter, 1000)) …
  */
 export async function* readInWorker(input: Input, config: ConversionConfig, counter: ByteCounter, batch: number): AsyncGenerator<LoadEvent> {
   if (input.kind !== 'ndjson' && input.kind !== 'json-array') throw new Error(`${input.name} is not a file of JSON records`);
@@ -80,9 +80,14 @@ export async function* readInWorker(input: Input, config: ConversionConfig, coun
   // From the TypeScript sources (tests run through tsx) the worker needs tsx's loader too.
   const fromSource = __filename.endsWith('.ts');
   const worker = new Worker(__filename, { workerData: data, ...(fromSource && { execArgv: ['--require', 'tsx/cjs'] }) });
+  // A failure while the worker is not being asked (this thread is writing) waits for the next ask,
+  // rather than being an 'error' event with no listener, which would end the process.
+  let failure: Error | undefined;
+  worker.on('error', (err: Error) => (failure ??= err));
   const before = counter.bytesRead;
   try {
     for (;;) {
+      if (failure) throw failure;
       const message = await ask(worker);
       if (message.type === 'error') throw new Error(message.message);
       counter.bytesRead = before + message.bytesRead;
