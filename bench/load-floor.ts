@@ -14,6 +14,7 @@
  * database, not the project's store.
  */
 import Database from 'better-sqlite3';
+import { databaseKind, sqliteFilename } from '../server/db/connection';
 
 /** The part of pg's Client used here (pg ships no types, and @types/pg is not installed). */
 interface PgClient {
@@ -60,7 +61,7 @@ interface Copier {
  * @example const f = await measureLoadFloor('sqlite:/tmp/a.sqlite', 'sqlite:/tmp/b.sqlite'); f.items / f.seconds
  */
 export async function measureLoadFloor(sourceUrl: string, targetUrl: string): Promise<LoadFloorFigures> {
-  const copier = sourceUrl.startsWith('sqlite:') ? sqliteCopier(sourceUrl.slice('sqlite:'.length), targetUrl.slice('sqlite:'.length)) : await pgCopier(sourceUrl, targetUrl);
+  const copier = databaseKind(sourceUrl) === 'sqlite' ? sqliteCopier(sqliteFilename(sourceUrl), sqliteFilename(targetUrl)) : await pgCopier(sourceUrl, targetUrl);
   let spent = 0n;
   const timed = async (f: () => Promise<void>): Promise<void> => {
     const started = process.hrtime.bigint();

@@ -48,13 +48,15 @@ export function recordConversion(config: ConversionConfig, policy: IdPolicy, for
 }
 
 /**
- * The id policy, the formats the configuration names and the record
- * conversion over them.
+ * The id policy, the formats the configuration names (or `formats`, a
+ * registry given in code) and the record conversion over them.
  *
  * @example conversionOf(conversionConfigOf(loadConfig(process.env))).conversion
  */
-export function conversionOf(config: ConversionConfig): { policy: IdPolicy; formats: FormatRegistry; conversion: RecordConversion } {
+export function conversionOf(
+  config: ConversionConfig,
+  formats: FormatRegistry = registryFromDeclarations(config.formats),
+): { policy: IdPolicy; formats: FormatRegistry; conversion: RecordConversion } {
   const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
-  const formats = registryFromDeclarations(config.formats);
   return { policy, formats, conversion: recordConversion(config, policy, formats) };
 }

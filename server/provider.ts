@@ -8,10 +8,8 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { registryFromDeclarations } from '../lib/formats/registry';
 import { describeRepository } from '../lib/oai/descriptions';
 import type { FormatRegistry } from '../lib/formats/registry';
-import { createIdPolicy } from '../lib/ids/policy';
 import type { IdPolicy } from '../lib/ids/policy';
 import { parsePoi, POI_PREFIX } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
@@ -19,7 +17,7 @@ import type { ProviderContext } from '../lib/oai';
 import type { ReadStore, Store } from '../lib/store';
 import type { RecordConversion } from '../lib/records/json-record';
 import { createApp } from './app';
-import { conversionConfigOf, recordConversion, type ConversionConfig } from './conversion';
+import { conversionConfigOf, conversionOf, recordConversion, type ConversionConfig } from './conversion';
 import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
@@ -66,9 +64,10 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   }
   const knex = createKnex(config.databaseUrl);
   await migrate(knex);
-  const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
-  // The formats the configuration names, built-in ones with their options, declared ones with their local XSD.
-  const formats = options.formats ?? registryFromDeclarations(config.formats);
+  // The id policy, and the formats the configuration names (built-in ones with their options, declared
+  // ones with their local XSD), built as the loader's reading thread builds them (./conversion.ts).
+  const conversionConfig = options.formats ? undefined : conversionConfigOf(config);
+  const { policy, formats, conversion } = conversionOf(conversionConfigOf(config), options.formats);
   addCatalogs(formats.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
   const writes = new Set<() => void>();
   const storeOptions = {
@@ -83,7 +82,6 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   const store = new NotifyingStore(storeOptions, () => {
     for (const listener of writes) listener();
   });
-  const conversion = recordConversion(config, policy, formats);
   return {
     config,
     knex,
@@ -91,7 +89,7 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
     policy,
     formats,
     conversion,
-    conversionConfig: options.formats ? undefined : conversionConfigOf(config),
+    conversionConfig,
     logger,
     onWrite: (listener) => void writes.add(listener),
     async context() {

@@ -19,6 +19,10 @@ const GATHER = 512;
 /** The buffer the last render left free: responses are rendered one at a time, each copied out. */
 let free: Buffer | null = null;
 
+/** The size of the buffer a render starts with, and the most one kept for the next (a rare huge page is not held on to). */
+const START = 256 * 1024;
+const KEEP = 4 * 1024 * 1024;
+
 /** Collects pieces of text as UTF-8 bytes; `push` has the shape of an array's, so a writer can fill either. */
 export class ByteSink {
   private length = 0;
@@ -73,10 +77,10 @@ export class ByteSink {
  * @example bytesOf((out) => out.push('<a>', 'é', '</a>')) // <Buffer 3c 61 3e c3 a9 3c 2f 61 3e>
  */
 export function bytesOf(write: (out: ByteSink) => void): Buffer {
-  const sink = new ByteSink(free ?? Buffer.allocUnsafeSlow(256 * 1024));
+  const sink = new ByteSink(free ?? Buffer.allocUnsafeSlow(START));
   free = null;
   write(sink);
   const { bytes, buffer } = sink.finish();
-  free = buffer;
+  free = buffer.length <= KEEP ? buffer : null;
   return bytes;
 }

@@ -50,7 +50,7 @@ type ReaderMessage =
 
 /** An event ready to cross to the writing thread. */
 function toWire(ev: LoadEvent): WireEvent {
-  if (ev.kind !== 'record' || !('item' in ev.result) || ev.versioned === true) return ev;
+  if (ev.kind !== 'record' || !('item' in ev.result)) return ev;
   const { fields, ...item } = ev.result.item;
   return { kind: 'item', item, fieldsJson: fields === undefined ? undefined : JSON.stringify(fields), id: ev.id };
 }
@@ -80,10 +80,12 @@ export async function* readInWorker(input: Input, config: ConversionConfig, coun
   // From the TypeScript sources (tests run through tsx) the worker needs tsx's loader too.
   const fromSource = __filename.endsWith('.ts');
   const worker = new Worker(__filename, { workerData: data, ...(fromSource && { execArgv: ['--require', 'tsx/cjs'] }) });
-  // A failure while the worker is not being asked (this thread is writing) waits for the next ask,
-  // rather than being an 'error' event with no listener, which would end the process.
+  // A failure or an exit while the worker is not being asked (this thread is writing) is reported at
+  // the next ask: an 'error' event with no listener would end the process, and an ask of a worker that
+  // has already exited would wait for ever.
   let failure: Error | undefined;
   worker.on('error', (err: Error) => (failure ??= err));
+  worker.on('exit', (code: number) => (failure ??= new Error(`the thread reading the input stopped (exit status ${code})`)));
   const before = counter.bytesRead;
   try {
     for (;;) {

@@ -6,6 +6,7 @@
  * cannot be read ends the load the same way, with nothing written.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../server/config';
@@ -70,7 +71,7 @@ for (const kind of databaseKinds()) {
     ] as const) {
       for (const batchSize of [4, 1000]) {
         it(`loads ${format} exactly as one thread does, ${batchSize} records a batch`, async () => {
-          const dir = fs.mkdtempSync(path.join(fs.realpathSync(require('node:os').tmpdir()), 'oai-steward-worker-'));
+          const dir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'oai-steward-worker-'));
           const file = path.join(dir, 'records.json');
           fs.writeFileSync(file, write(records()));
           try {
@@ -91,7 +92,7 @@ for (const kind of databaseKinds()) {
     }
 
     it('ends the load with the error of a file that cannot be read, and writes nothing', async () => {
-      const dir = fs.mkdtempSync(path.join(fs.realpathSync(require('node:os').tmpdir()), 'oai-steward-worker-'));
+      const dir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'oai-steward-worker-'));
       const file = path.join(dir, 'records.gone');
       try {
         fs.writeFileSync(file, `${records().join('\n')}\n`);
