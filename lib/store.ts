@@ -8,7 +8,8 @@
  * Datestamps are integers: seconds since the Unix epoch, UTC. That one form
  * sorts and compares identically on SQLite and PostgreSQL.
  */
-import type { RecordFields } from './records/fields';
+import type { RecordFields } from './model/record';
+import type { Refusal } from './model/refusal';
 
 /** A position in a list harvest: the last row returned, in `(datestamp, pk)` order. */
 export interface Keyset {
@@ -162,14 +163,6 @@ export interface WriteResult {
   readonly internalId: string;
   readonly identifier: string;
   readonly outcome: WriteOutcome;
-}
-
-/** Why one record was refused: the record, the field and the reason, for a message a person can act on. */
-export interface Refusal {
-  readonly internalId: string;
-  readonly source?: string;
-  readonly field: string;
-  readonly reason: string;
 }
 
 /**

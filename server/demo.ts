@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import { jsonToItem } from '../lib/records/json-record';
 import type { RecordConversion } from '../lib/records/json-record';
 import { RefusedError } from '../lib/store';
-import type { ItemInput, Refusal, SetInput, TransactionalStore } from '../lib/store';
+import type { ItemInput, SetInput, TransactionalStore } from '../lib/store';
+import type { Refusal } from '../lib/model/refusal';
 import { projectPath } from './paths';
 
 interface DemoSet {

@@ -19,8 +19,8 @@
  * as they are.
  */
 import { crosswalkItem, type RecordConversion } from '../lib/records/json-record';
-import type { RecordFields } from '../lib/records/fields';
-import { dcIdentifiers } from '../lib/records/rules';
+import type { RecordFields } from '../lib/model/record';
+import { dcIdentifiers } from '../lib/xml/dc-identifiers';
 import type { ItemInput, ScannedItem, TransactionalStore, WriteTransaction } from '../lib/store';
 
 /** What a rebuild did. */

@@ -12,14 +12,15 @@
  *
  * Pure: no I/O, no clock.
  */
-import type { DcElement } from '../formats/oai-dc';
+import type { DcElement } from '../model/dublin-core';
 import { DC_NS } from '../xml/namespaces';
 import { EU_REPO_TYPES } from '../formats/oai-dc-profile';
-import type { RecordFields } from '../records/fields';
-import { withAncestors } from '../records/rules';
-import { accessRightOf, computedSets, hasDoi, isFunded, PRESETS, type SetDefinitions } from '../sets/rules';
+import type { RecordFields } from '../model/record';
+import { withAncestors } from '../model/header';
+import { accessRightOf, hasDoi, isFunded } from '../model/facts';
+import { computedSets, PRESETS, type SetDefinitions } from '../sets/rules';
 import { parseSetDefinitions } from '../sets/parse';
-import { isHttpUrl } from '../signposting/facts';
+import { isHttpUrl } from '../model/identifiers';
 import { findAll, parseFragment, textOf, type XmlElement } from '../xml/tree';
 
 export { dublinCoreOf } from '../formats/oai-dc';

@@ -36,13 +36,11 @@
  * DataCite has no plain-text place for), file URLs (DataCite describes the
  * resource, its DOI leads to the files).
  */
-import type { Agent, FundingReference, RecordFields } from '../records/fields';
-import { ACCESS_RIGHTS } from '../records/vocabularies';
-import {
-  contributors, creators, dcValues, doi, formats, publicationYear, publisher, titles,
-  type CrosswalkContext, type CrosswalkResult,
-} from './crosswalk';
-import type { MetadataFormat } from './registry';
+import type { Agent, FundingReference, RecordFields } from '../model/record';
+import { ACCESS_RIGHTS } from '../model/vocabularies';
+import { contributors, creators, dcValues, doi, formats, publicationYear, publisher, titles } from '../model/facts';
+import { type CrosswalkContext, type CrosswalkResult } from './format';
+import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap, type Attr } from './xml-out';
 
 export const DATACITE_NS = 'http://datacite.org/schema/kernel-4';

@@ -7,9 +7,9 @@
  *
  * Pure: no I/O, no clock.
  */
-import type { RecordFields } from '../records/fields';
-import { isNotOffered, type CrosswalkContext } from './crosswalk';
-import type { MetadataFormat } from './registry';
+import type { RecordFields } from '../model/record';
+import { isNotOffered, type CrosswalkContext } from './format';
+import type { MetadataFormat } from './format';
 
 /** An item's crosswalked metadata by metadataPrefix, and the reason for each format it lacks. */
 export interface DerivedFormats {

@@ -43,13 +43,11 @@
  * Not carried: ORCID iDs and affiliations (720 has no subfield for them),
  * award titles and funder identifiers, accepted/available dates.
  */
-import type { Agent, RecordFields } from '../records/fields';
-import { ACCESS_RIGHTS } from '../records/vocabularies';
-import {
-  bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, otherDcIdentifiers, publicationYear,
-  publisher, titles, type CrosswalkContext, type CrosswalkResult,
-} from './crosswalk';
-import type { MetadataFormat } from './registry';
+import type { Agent, RecordFields } from '../model/record';
+import { ACCESS_RIGHTS } from '../model/vocabularies';
+import { bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, publicationYear, publisher, titles } from '../model/facts';
+import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
+import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
 
 export const MARC21_NS = 'http://www.loc.gov/MARC21/slim';

@@ -31,13 +31,11 @@
  * | accessRights, dates.embargoEnd           | accessCondition/@type="restriction on access" @xlink:href the COAR URI, text the label (and "until" the embargo end) |
  * | fundingReferences                        | note/@type="funding": funder, award number, award title            |
  */
-import type { Agent, RecordFields, RelatedIdentifier } from '../records/fields';
-import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX } from '../records/vocabularies';
-import {
-  bibliographicType, coarType, contributors, creators, dcValues, formats, otherDcIdentifiers, publicationYear,
-  publisher, titles, type CrosswalkContext, type CrosswalkResult,
-} from './crosswalk';
-import type { MetadataFormat } from './registry';
+import type { Agent, RecordFields, RelatedIdentifier } from '../model/record';
+import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX } from '../model/vocabularies';
+import { bibliographicType, coarType, contributors, creators, dcValues, formats, publicationYear, publisher, titles } from '../model/facts';
+import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
+import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
 
 export const MODS_NS = 'http://www.loc.gov/mods/v3';

@@ -12,10 +12,10 @@
  * An item has this format when it has `datacite` (the same six mandatory
  * properties) and the repository configures a data centre symbol.
  */
-import type { RecordFields } from '../records/fields';
-import type { CrosswalkContext, CrosswalkResult } from './crosswalk';
+import type { RecordFields } from '../model/record';
+import type { CrosswalkContext, CrosswalkResult } from './format';
 import { dataciteLacks, dataciteResource } from './datacite';
-import type { MetadataFormat } from './registry';
+import type { MetadataFormat } from './format';
 import { leaf, rootOpen } from './xml-out';
 
 export const OAI_DATACITE_NS = 'http://schema.datacite.org/oai/oai-1.1/';

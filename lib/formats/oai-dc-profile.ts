@@ -18,10 +18,10 @@
  *
  * Pure: no I/O, no clock.
  */
-import type { RecordFields } from '../records/fields';
-import { COAR_RESOURCE_TYPE_PREFIX, type AccessRight, type DataCiteResourceType } from '../records/vocabularies';
-import { accessRightOf } from '../sets/rules';
-import type { DublinCore } from './oai-dc';
+import type { RecordFields } from '../model/record';
+import { COAR_RESOURCE_TYPE_PREFIX, type AccessRight, type DataCiteResourceType } from '../model/vocabularies';
+import { accessRightOf } from '../model/facts';
+import type { DublinCore } from '../model/dublin-core';
 
 /** The oai_dc profiles a repository can choose (`oaiDcProfile`). */
 export type OaiDcProfile = 'plain' | 'openaire3';

@@ -3,20 +3,12 @@
  * fifteen elements of Dublin Core 1.1 (DC_NS), each optional and
  * repeatable, in the order the record gives them.
  */
-import { escapeText, findNonXmlChar } from '../xml/chars';
+import { DC_ELEMENTS, type DcElement, type DublinCore } from '../model/dublin-core';
+import { escapeText } from '../xml/chars';
+import { findNonXmlChar } from '../model/text';
 import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../xml/namespaces';
 import { parseFragment, textOf } from '../xml/tree';
-import type { MetadataFormat } from './registry';
-
-/** The fifteen Dublin Core element names, in DCMES order. */
-export const DC_ELEMENTS = [
-  'title', 'creator', 'subject', 'description', 'publisher', 'contributor', 'date', 'type',
-  'format', 'identifier', 'source', 'language', 'relation', 'coverage', 'rights',
-] as const;
-export type DcElement = (typeof DC_ELEMENTS)[number];
-
-/** Dublin Core fields of a record: element name → values. */
-export type DublinCore = Partial<Record<DcElement, readonly string[]>>;
+import type { MetadataFormat } from './format';
 
 const OPEN =
   `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` +

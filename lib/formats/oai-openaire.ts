@@ -45,16 +45,14 @@
  * that every format carries the item's oai-identifier; drop it here if the
  * OpenAIRE validator objects.
  */
-import type { RecordFields } from '../records/fields';
+import type { RecordFields } from '../model/record';
 import { agentElement, fundingElement } from './datacite';
 import {
   ACCESS_RIGHTS, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES, type OpenAireResourceType,
-} from '../records/vocabularies';
-import {
-  coarType, contributors, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles,
-  type CrosswalkContext, type CrosswalkResult,
-} from './crosswalk';
-import type { MetadataFormat } from './registry';
+} from '../model/vocabularies';
+import { coarType, contributors, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles } from '../model/facts';
+import { type CrosswalkContext, type CrosswalkResult } from './format';
+import type { MetadataFormat } from './format';
 import { DC_NS } from '../xml/namespaces';
 import { leaf, rootOpen, wrap } from './xml-out';
 

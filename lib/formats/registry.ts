@@ -5,50 +5,16 @@
  * into `schemas/` and `schemas/catalog.xml`.
  *
  * Built-in formats ship with the project and crosswalk from the typed record
- * (lib/records/fields.ts); formats declared by configuration have no
+ * (lib/model/); formats declared by configuration have no
  * crosswalk and are loaded as XML only.
  */
-import type { RecordFields } from '../records/fields';
-import type { CrosswalkContext, CrosswalkOptions, RecordCrosswalk } from './crosswalk';
+import type { MetadataFormat } from './format';
 import { datacite } from './datacite';
 import { marc21 } from './marc21';
 import { mods } from './mods';
 import { oaiDatacite } from './oai-datacite';
 import { oaiDc } from './oai-dc';
-import type { DublinCore } from './oai-dc';
 import { oaiOpenaire } from './oai-openaire';
-
-/** One metadata format as ListMetadataFormats shows it. */
-export interface MetadataFormat {
-  readonly prefix: string;
-  /** The published schema address (schemaLocation); schemas/catalog.xml maps it to the local copy. */
-  readonly schema: string;
-  readonly namespace: string;
-  /** Shipped with the project, its schema in schemas/ (as opposed to declared in the repository configuration). */
-  readonly builtIn?: boolean;
-  /** Builds the serialized metadata from Dublin Core fields; absent for formats loaded as XML only. */
-  readonly fromDublinCore?: (dc: DublinCore) => string;
-  /**
-   * Builds the serialized metadata from the typed record, or says why the
-   * item does not have this format (`{ notOffered }`); deterministic, run at
-   * load time.
-   */
-  readonly fromRecord?: RecordCrosswalk;
-  /**
-   * Why a record lacks this format's mandatory content, or null when the
-   * crosswalk can make it: the validity predicate `fromRecord` applies first.
-   */
-  readonly lacks?: (record: RecordFields, ctx: CrosswalkContext) => string | null;
-  /** Built-in formats: the options the format takes, with their defaults (the configuration may override them). */
-  readonly defaultOptions?: Readonly<Record<string, string>>;
-  /** The options this repository configured for the format (merged over `defaultOptions`); passed to `fromRecord`. */
-  readonly options?: CrosswalkOptions;
-  /**
-   * Declared formats: the local XSD (absolute path) their XML is validated
-   * against offline, and optionally an XML catalog for the XSD's imports.
-   */
-  readonly localSchema?: { readonly xsd: string; readonly catalog?: string };
-}
 
 /**
  * Every built-in format, oai_dc first. A repository offers oai_dc alone unless

@@ -6,7 +6,7 @@
  */
 import { esc } from './escape';
 import { oaiUrl } from '../oai-url';
-import type { MetadataFormat } from '../formats/registry';
+import type { MetadataFormat } from '../formats/format';
 
 /**
  * The stylesheet of every page. Fluid (no fixed widths, long identifiers

@@ -3,9 +3,9 @@
  * other format as an outline of its elements. Values keep their own
  * direction (`dir="auto"`) and, when the record says, their language.
  */
-import { DC_ELEMENTS } from '../formats/oai-dc';
+import { DC_ELEMENTS } from '../model/dublin-core';
 import { DC_NS, OAI_DC_NS } from '../xml/namespaces';
-import { isHttpUrl } from '../signposting/facts';
+import { isHttpUrl } from '../model/identifiers';
 import { textOf } from '../xml/tree';
 import type { XmlElement, XmlNode } from '../xml/tree';
 import { esc, langAttr, langTag } from './escape';

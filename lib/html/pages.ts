@@ -6,13 +6,13 @@
  */
 import { formatDatestamp } from '../oai';
 import type { OaiResponse, ResumptionInfo } from '../oai';
-import type { MetadataFormat } from '../formats/registry';
+import type { MetadataFormat } from '../formats/format';
 import type { ItemHeader, ItemRecord, SetInfo } from '../store';
 import { getRecordUrl, oaiUrl } from '../oai-url';
 import type { UrlArgs } from '../oai-url';
 import { parseFragment, textOf } from '../xml/tree';
 import type { XmlElement } from '../xml/tree';
-import { normalizeDoi } from '../signposting/facts';
+import { normalizeDoi } from '../model/identifiers';
 import type { ItemFacts } from '../signposting/facts';
 import { esc, langAttr } from './escape';
 import { ERROR_EXPLANATIONS } from './errors';

@@ -2,7 +2,7 @@
 export { handleRequest } from './handle';
 export { decodeForm } from './form';
 export { parseRequest, VERBS, ARGUMENT_RULES } from './request';
-export { METADATA_PREFIX, SET_SPEC } from '../records/rules';
+export { METADATA_PREFIX, SET_SPEC } from '../model/header';
 export type { OaiRequest, ListRequest, ListSelection, ListVerb, RequestArgs, Verb, ArgName } from './request';
 export { oaiError, hidesRequestArguments } from './errors';
 export type { OaiError, OaiErrorCode } from './errors';

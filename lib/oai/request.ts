@@ -6,7 +6,8 @@
  */
 import { OaiError, oaiError } from './errors';
 import { Granularity, parseUtcDatetime } from './dates';
-import { METADATA_PREFIX, NOT_XML_CHAR as NOT_XML, SET_SPEC } from '../records/rules';
+import { METADATA_PREFIX, SET_SPEC } from '../model/header';
+import { NOT_XML_CHAR as NOT_XML } from '../model/text';
 
 /** The six verbs of OAI-PMH 4. */
 export const VERBS = ['GetRecord', 'Identify', 'ListIdentifiers', 'ListMetadataFormats', 'ListRecords', 'ListSets'] as const;

@@ -5,7 +5,7 @@
 import type { OaiError } from './errors';
 import type { ArgName, Verb } from './request';
 import type { ItemHeader, ItemRecord, SetInfo } from '../store';
-import type { MetadataFormat } from '../formats/registry';
+import type { MetadataFormat } from '../formats/format';
 
 /** The `resumptionToken` element: a token for the next page, or empty on the last one. */
 export interface ResumptionInfo {

@@ -23,9 +23,12 @@
  * (server/store/) runs stage 3 and refuses the whole batch when any stage
  * refused anything.
  */
-import type { ItemInput, Refusal, SetInput } from '../store';
+import type { ItemInput, SetInput } from '../store';
+import type { Refusal } from '../model/refusal';
 import { checkFragment } from '../xml/fragment';
-import { dcIdentifiers, isValidMetadataPrefix, isValidSetSpec, nonXmlChar } from './rules';
+import { dcIdentifiers } from '../xml/dc-identifiers';
+import { isValidMetadataPrefix, isValidSetSpec } from '../model/header';
+import { nonXmlChar } from '../model/text';
 
 /**
  * The metadata check of one format, batch-wise (an XSD validator compiles

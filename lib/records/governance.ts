@@ -8,7 +8,8 @@
  * at once, not the first), and each refusal names the record, the field and
  * the reason (lib/store.ts `Refusal`).
  */
-import type { ItemInput, Refusal } from '../store';
+import type { ItemInput } from '../store';
+import type { Refusal } from '../model/refusal';
 import { parseOaiIdentifier } from '../ids/oai-identifier';
 import { parsePoi, POI_PREFIX } from '../ids/poi';
 import { parseInfoFedora } from '../ids/fedora-pid';

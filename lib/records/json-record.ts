@@ -20,14 +20,16 @@
  * one well-formed element; XML the record gives is XSD-validated.
  */
 import { deriveFormats } from '../formats/derive';
-import type { DublinCore } from '../formats/oai-dc';
+import type { DublinCore } from '../model/dublin-core';
 import { profileDublinCore, type OaiDcProfile } from '../formats/oai-dc-profile';
 import type { FormatRegistry } from '../formats/registry';
 import { parseUtcDatetime } from '../oai/dates';
-import { parseRecordFields, RECORD_FIELD_KEYS, type RecordFields } from './fields';
-import { SET_SPEC } from './rules';
-import { findNonXmlChar } from '../xml/chars';
-import type { AboutInput, ItemInput, Refusal } from '../store';
+import { parseRecordFields, RECORD_FIELD_KEYS } from '../model/from-json';
+import { type RecordFields } from '../model/record';
+import { SET_SPEC } from '../model/header';
+import { findNonXmlChar } from '../model/text';
+import type { AboutInput, ItemInput } from '../store';
+import type { Refusal } from '../model/refusal';
 
 /** The identifiers of one item that the crosswalks write (README "Metadata formats"). */
 export interface ItemIdentifiers {

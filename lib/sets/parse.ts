@@ -8,8 +8,8 @@
  *
  * Pure: no I/O.
  */
-import { SET_SPEC } from '../records/rules';
-import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, DATACITE_RESOURCE_TYPES, type AccessRight } from '../records/vocabularies';
+import { SET_SPEC } from '../model/header';
+import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, DATACITE_RESOURCE_TYPES, type AccessRight } from '../model/vocabularies';
 import { dayRange, OPENAIRE_TYPES, PRESETS, SetRuleError, type Path, type SetDefinition, type SetDefinitions, type SetRule } from './rules';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -27,14 +27,13 @@
  *
  * Pure: no I/O, no clock.
  */
-import { publicationYear } from '../formats/crosswalk';
-import type { RecordFields } from '../records/fields';
-import { withAncestors } from '../records/rules';
+import { accessRightOf, hasDoi, isFunded, openAireType, publicationYear } from '../model/facts';
+import type { RecordFields } from '../model/record';
+import { withAncestors } from '../model/header';
 import {
-  ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, typeOfGeneral,
+  COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, typeOfGeneral,
   type AccessRight, type OpenAireResourceType,
-} from '../records/vocabularies';
-import { normalizeDoi } from '../signposting/facts';
+} from '../model/vocabularies';
 
 /** A membership predicate over one record. */
 export type SetRule =
@@ -142,60 +141,6 @@ export const PRESETS: Readonly<Record<string, { readonly name: string; readonly 
 };
 
 // ------------------------------------------------------------------ evaluation
-
-/** What a record's facts look like to the rules: typed fields first, their Dublin Core counterparts second. */
-function openAireType(r: RecordFields): OpenAireResourceType {
-  const coar = r.resourceType?.coar;
-  const known = coar === undefined ? undefined : COAR_TYPES.get(coar);
-  if (known) return known.openaire;
-  const g = r.resourceType?.general;
-  if (g === undefined) {
-    // A Dublin Core record: a dataset or software when its dc:type says so (DCMI Type, info:eu-repo), else text.
-    const words = (r.dc.type ?? []).map((t) => t.trim().toLowerCase().replace(/^info:eu-repo\/semantics\//, ''));
-    if (words.includes('dataset')) return 'dataset';
-    if (words.includes('software')) return 'software';
-    return 'literature';
-  }
-  if (g === 'Dataset') return 'dataset';
-  if (g === 'Software' || g === 'ComputationalNotebook') return 'software';
-  return typeOfGeneral(g).leader06 === 'a' ? 'literature' : 'other research product';
-}
-
-/** The info:eu-repo access terms (OpenAIRE Guidelines 3.0, "Access Level") a dc:rights value may carry instead of the typed field. */
-const EU_REPO_ACCESS: Readonly<Record<string, AccessRight>> = {
-  'info:eu-repo/semantics/openAccess': 'open',
-  'info:eu-repo/semantics/embargoedAccess': 'embargoed',
-  'info:eu-repo/semantics/restrictedAccess': 'restricted',
-  'info:eu-repo/semantics/closedAccess': 'metadataOnly',
-};
-
-/**
- * The record's access right: the typed field, else a `dc:rights` value that
- * is an info:eu-repo access term or a COAR access right URI.
- *
- * @example accessRightOf({ dc: { rights: ['info:eu-repo/semantics/openAccess'] } }) // 'open'
- */
-export function accessRightOf(r: RecordFields): AccessRight | undefined {
-  if (r.accessRights !== undefined) return r.accessRights;
-  for (const v of r.dc.rights ?? []) {
-    const t = v.trim();
-    const eu = EU_REPO_ACCESS[t];
-    if (eu) return eu;
-    for (const [key, { uri }] of Object.entries(ACCESS_RIGHTS)) if (t === uri) return key as AccessRight;
-  }
-  return undefined;
-}
-
-/** Whether the record has a DOI: a typed one, or a `dc:identifier` in a DOI form. @example hasDoi({ dc: { identifier: ['doi:10.5555/x'] } }) // true */
-export function hasDoi(r: RecordFields): boolean {
-  return (r.identifiers ?? []).some((i) => i.type === 'DOI') || (r.dc.identifier ?? []).some((v) => normalizeDoi(v) !== null);
-}
-
-/** Whether the record names a funded project (OpenAIRE 3.0 "Project Identifier"). @example isFunded({ dc: { relation: ['info:eu-repo/grantAgreement/EC/FP7/244909'] } }) // true */
-export function isFunded(r: RecordFields): boolean {
-  return (r.fundingReferences ?? []).some((f) => f.awardNumber !== undefined || f.awardUri !== undefined)
-    || (r.dc.relation ?? []).some((v) => v.trim().startsWith('info:eu-repo/grantAgreement/'));
-}
 
 /** The record's issued date: `dates.issued`, else the publication year (the field, or a `dc:date`). */
 function issuedOf(r: RecordFields): string | undefined {

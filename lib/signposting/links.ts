@@ -10,7 +10,7 @@
  * the kind of work), `license`, `item` (each file, with its media type) and
  * `linkset`. Pure: the caller gathers the facts and the URLs.
  */
-import { percentEncode } from './facts';
+import { percentEncode } from '../model/identifiers';
 import type { FileLink } from './facts';
 
 /** One typed link (RFC 8288 section 3). */

@@ -4,20 +4,10 @@
  * are escaped on the way out.
  */
 
-import { MAYBE_NOT_XML, NOT_XML_CHAR, nonXmlChar } from '../records/rules';
+import { NOT_XML_CHAR } from '../model/text';
 
-// The character class is defined once, with the other record rules.
-export { MAYBE_NOT_XML, NOT_XML_CHAR };
+// The character class is defined once, with the record model's text (lib/model/text.ts).
 const NOT_XML_CHAR_G = new RegExp(NOT_XML_CHAR.source, 'g');
-
-/**
- * Describes the first character XML 1.0 cannot carry, for a message, or
- * returns null when there is none. Example: `findNonXmlChar('a\u0007b')` → `'U+0007 at offset 1'`.
- */
-export function findNonXmlChar(s: string): string | null {
-  const found = nonXmlChar(s);
-  return found === null ? null : `${found.codePoint} at offset ${found.offset}`;
-}
 
 /** Replaces every character XML 1.0 cannot carry with U+FFFD (the last line of defence on output). */
 export function replaceNonXmlChars(s: string): string {

@@ -3,7 +3,7 @@
  * DTD): a single linear pass, no DOM, cheap enough for the hot path of a
  * harvest, where the writer checks stored metadata before splicing it in.
  */
-import { MAYBE_NOT_XML, NOT_XML_CHAR } from './chars';
+import { MAYBE_NOT_XML, NOT_XML_CHAR } from '../model/text';
 import { isKnownPlainFragment, learnShape } from './plain-fragment';
 
 

@@ -5,7 +5,8 @@
  * usage error. server/cli.ts opens the provider and dispatches here.
  */
 import readline from 'node:readline';
-import { RefusedError, type Refusal } from '../../lib/store';
+import { RefusedError } from '../../lib/store';
+import { type Refusal } from '../../lib/model/refusal';
 import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
 import { runLoad, type LoadSummary } from './load';

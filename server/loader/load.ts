@@ -26,7 +26,8 @@
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
 import type { RecordConversion } from '../../lib/records/json-record';
-import { RefusedError, type ItemInput, type Refusal, type SeenIds, type SetInput, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
+import { RefusedError, type ItemInput, type SeenIds, type SetInput, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
+import { type Refusal } from '../../lib/model/refusal';
 import { contentHash, uniqueSorted } from '../../lib/records/content-hash';
 import type { ByteCounter, Input } from './input';
 import type { Progress } from './progress';

@@ -20,7 +20,7 @@
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { conversionOf, type ConversionConfig } from '../conversion';
-import { fieldsFromJson } from '../../lib/records/fields-json';
+import { fieldsFromJson } from '../../lib/model/json-text';
 import type { ItemInput } from '../../lib/store';
 import { fileChunks, type ByteCounter, type Input } from './input';
 import { readInput, type LoadEvent } from './read-inputs';

@@ -13,7 +13,8 @@ import { parseUtcDatetime } from '../../lib/oai/dates';
 import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
 import type { IdPolicy } from '../../lib/ids/policy';
 import type { FormatRegistry } from '../../lib/formats/registry';
-import type { AboutInput, ItemInput, Refusal } from '../../lib/store';
+import type { AboutInput, ItemInput } from '../../lib/store';
+import type { Refusal } from '../../lib/model/refusal';
 import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/records/about';
 import type { XmlRecord } from './read-oai-xml';
 

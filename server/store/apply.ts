@@ -4,9 +4,10 @@
  * the caller's transaction and writes nothing the gate has not passed.
  */
 import type { Knex } from 'knex';
-import { RefusedError, type AboutInput, type MembershipChange, type Refusal, type SetInput, type WriteResult } from '../../lib/store';
+import { RefusedError, type AboutInput, type MembershipChange, type SetInput, type WriteResult } from '../../lib/store';
+import { type Refusal } from '../../lib/model/refusal';
 import { setProblems } from '../../lib/records/gate';
-import { isValidSetSpec, withAncestors } from '../../lib/records/rules';
+import { isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
 import { contentHash, itemsByInternalId, uniqueSorted, type ItemRow, type PlannedItem } from './plan';

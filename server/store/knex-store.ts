@@ -17,22 +17,11 @@
  * nothing when anything is refused.
  */
 import type { Knex } from 'knex';
-import {
-  RefusedError,
-  type ItemInput,
-  type MembershipChange,
-  type Refusal,
-  type ScannedItem,
-  type SeenIds,
-  type SetInput,
-  type Store,
-  type StoreStats,
-  type WriteResult,
-  type WriteTransaction,
-} from '../../lib/store';
+import { RefusedError, type ItemInput, type MembershipChange, type ScannedItem, type SeenIds, type SetInput, type Store, type StoreStats, type WriteResult, type WriteTransaction } from '../../lib/store';
+import { type Refusal } from '../../lib/model/refusal';
 import type { FormatChecks } from '../../lib/records/gate';
 import { withRightsAbout } from '../../lib/records/about';
-import type { RecordFields } from '../../lib/records/fields';
+import type { RecordFields } from '../../lib/model/record';
 import { recordFieldsOf } from './record-fields';
 import type { IdPolicyLike, SchemeCheck } from '../../lib/records/governance';
 import { createSeenIds } from '../db/seen-ids';

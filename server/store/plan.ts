@@ -5,9 +5,10 @@
  * ./apply.ts writes the plan; `checkItems` stops after planning.
  */
 import type { Knex } from 'knex';
-import type { AboutInput, ItemInput, Refusal, WriteOutcome } from '../../lib/store';
+import type { AboutInput, ItemInput, WriteOutcome } from '../../lib/store';
+import type { Refusal } from '../../lib/model/refusal';
 import { contentHash, uniqueSorted } from '../../lib/records/content-hash';
-import { fieldsJson } from '../../lib/records/fields-json';
+import { fieldsJson } from '../../lib/model/json-text';
 
 export { contentHash, uniqueSorted };
 import { judgeRecords, type FormatChecks } from '../../lib/records/gate';

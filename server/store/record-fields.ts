@@ -5,7 +5,7 @@
  * rebuild commands use). Writing them is part of ./apply.ts.
  */
 import type { Knex } from 'knex';
-import type { RecordFields } from '../../lib/records/fields';
+import type { RecordFields } from '../../lib/model/record';
 import { chunk, inListParam, inListSql, MAX_IN_LIST } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 

@@ -6,7 +6,7 @@
  * so page 1,000 costs what page 1 does and memory holds one page.
  */
 import type { Knex } from 'knex';
-import type { RecordFields } from '../../lib/records/fields';
+import type { RecordFields } from '../../lib/model/record';
 import type { AboutInput, ScannedItem } from '../../lib/store';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { CheckTally, dublinCoreOf, PROFILES, type CheckItem, type ProfileName } from '../../lib/check/profiles';
 import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
 import { profileDublinCore, type OaiDcProfile } from '../../lib/formats/oai-dc-profile';
-import type { RecordFields } from '../../lib/records/fields';
+import type { RecordFields } from '../../lib/model/record';
 import { eachRow } from '../helpers/table';
 
 const good: RecordFields = {

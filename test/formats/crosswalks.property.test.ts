@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { isNotOffered, type CrosswalkContext } from '../../lib/formats/crosswalk';
+import { isNotOffered, type CrosswalkContext } from '../../lib/formats/format';
 import { BUILT_IN_FORMATS } from '../../lib/formats/registry';
-import { parseRecordFields } from '../../lib/records/fields';
+import { parseRecordFields } from '../../lib/model/from-json';
 import {
   DATACITE_CONTRIBUTOR_TYPES, DATACITE_RELATION_TYPES, DATACITE_RESOURCE_TYPES, COAR_TYPES, FUNDER_IDENTIFIER_TYPES,
-} from '../../lib/records/vocabularies';
-import { findNonXmlChar } from '../../lib/xml/chars';
+} from '../../lib/model/vocabularies';
+import { findNonXmlChar } from '../../lib/model/text';
 import { validate, type FormatPrefix } from '../helpers/xsd';
 
 // XSD validation is slow: a modest number of random records per format.

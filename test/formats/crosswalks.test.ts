@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import * as libxml from 'libxmljs2';
-import { isNotOffered, type CrosswalkContext } from '../../lib/formats/crosswalk';
+import { isNotOffered, type CrosswalkContext } from '../../lib/formats/format';
 import { deriveFormats } from '../../lib/formats/derive';
-import { BUILT_IN_FORMATS, createFormatRegistry, type MetadataFormat } from '../../lib/formats/registry';
-import { parseRecordFields, type RecordFields } from '../../lib/records/fields';
+import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
+import { type MetadataFormat } from '../../lib/formats/format';
+import { parseRecordFields } from '../../lib/model/from-json';
+import { type RecordFields } from '../../lib/model/record';
 import { SHAPES } from '../fixtures/formats/records';
 import { validate, xsdErrors, type FormatPrefix } from '../helpers/xsd';
 

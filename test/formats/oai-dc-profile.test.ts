@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
 import { EU_REPO_TYPE_OF_COAR, EU_REPO_TYPES, euRepoType, profileDublinCore } from '../../lib/formats/oai-dc-profile';
-import type { RecordFields, ResourceType } from '../../lib/records/fields';
-import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, type DataCiteResourceType } from '../../lib/records/vocabularies';
+import type { RecordFields, ResourceType } from '../../lib/model/record';
+import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, type DataCiteResourceType } from '../../lib/model/vocabularies';
 import { eachRow } from '../helpers/table';
 import { assertValid } from '../helpers/xsd';
 

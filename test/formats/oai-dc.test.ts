@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import * as libxml from 'libxmljs2';
-import { dublinCoreToOaiDc, DC_ELEMENTS } from '../../lib/formats/oai-dc';
+import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
+import { DC_ELEMENTS } from '../../lib/model/dublin-core';
 import { createFormatRegistry } from '../../lib/formats/registry';
 import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, OAI_NS } from '../../lib/xml/namespaces';
 import { xsdErrors } from '../helpers/xsd';

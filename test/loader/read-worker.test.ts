@@ -13,7 +13,7 @@ import { loadConfig } from '../../server/config';
 import { openInput, type ByteCounter } from '../../server/loader/input';
 import { runLoad, type LoadDeps } from '../../server/loader/load';
 import { openProvider, type Provider } from '../../server/provider';
-import type { Refusal } from '../../lib/store';
+import type { Refusal } from '../../lib/model/refusal';
 import { databaseKinds, openThrowawayDatabase } from '../helpers/db';
 import { snapshot } from './helpers';
 

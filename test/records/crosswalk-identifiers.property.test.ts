@@ -5,8 +5,8 @@ import { createIdPolicy } from '../../lib/ids/policy';
 import { poiFromOaiIdentifier } from '../../lib/ids/poi';
 import { judgeRecords } from '../../lib/records/gate';
 import { jsonToItem, type RecordConversion } from '../../lib/records/json-record';
-import { dcIdentifiers } from '../../lib/records/rules';
-import { findNonXmlChar } from '../../lib/xml/chars';
+import { dcIdentifiers } from '../../lib/xml/dc-identifiers';
+import { findNonXmlChar } from '../../lib/model/text';
 
 // The write gate does not read a crosswalk's output back for identifiers (ItemInput.derived):
 // these hold the crosswalk to naming every one it writes, so governance still judges them all.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { fieldsFromJson, fieldsJson } from '../../lib/records/fields-json';
+import { fieldsFromJson, fieldsJson } from '../../lib/model/json-text';
 
 describe('record fields as JSON text', () => {
   const cases = [

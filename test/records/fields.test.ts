@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { createFormatRegistry } from '../../lib/formats/registry';
 import { jsonToItem } from '../../lib/records/json-record';
-import { parseRecordFields, RECORD_FIELD_KEYS, type RecordFields } from '../../lib/records/fields';
-import type { Refusal } from '../../lib/store';
+import { parseRecordFields, RECORD_FIELD_KEYS } from '../../lib/model/from-json';
+import { type RecordFields } from '../../lib/model/record';
+import type { Refusal } from '../../lib/model/refusal';
 
 const ORIGIN = { internalId: 'r1', source: 'records.ndjson:3' };
 

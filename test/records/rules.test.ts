@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { dcIdentifiers, isValidMetadataPrefix, isValidSetSpec, nonXmlChar, withAncestors } from '../../lib/records/rules';
+import { dcIdentifiers } from '../../lib/xml/dc-identifiers';
+import { isValidMetadataPrefix, isValidSetSpec, withAncestors } from '../../lib/model/header';
+import { nonXmlChar } from '../../lib/model/text';
 import { chainChecks, judgeRecords, setProblems, withMetadataIdentifiers } from '../../lib/records/gate';
 
 const DC = 'xmlns:dc="http://purl.org/dc/elements/1.1/"';

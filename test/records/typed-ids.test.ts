@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import {
   checkArk, checkDoi, checkFunderIdentifier, checkHandle, checkIsbn, checkIsni, checkIssn, checkOrcid, checkRor, checkUrl,
   checkUrn, type Checked,
-} from '../../lib/records/typed-ids';
+} from '../../lib/model/identifiers';
 
 type Case = readonly [input: string, expected: string | RegExp];
 

@@ -4,7 +4,8 @@
  * same fields and reasons, and writes nothing.
  */
 import { expect } from 'chai';
-import { RefusedError, type ItemInput, type Refusal, type Store } from '../../lib/store';
+import { RefusedError, type ItemInput, type Store } from '../../lib/store';
+import { type Refusal } from '../../lib/model/refusal';
 import { createFormatRegistry } from '../../lib/formats/registry';
 import { createXsdChecks } from '../../server/xsd/format-checks';
 import { loadConfig } from '../../server/config';

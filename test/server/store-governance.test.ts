@@ -4,7 +4,8 @@
  * around the registry.
  */
 import { expect } from 'chai';
-import { RefusedError, type ItemInput, type Refusal } from '../../lib/store';
+import { RefusedError, type ItemInput } from '../../lib/store';
+import { type Refusal } from '../../lib/model/refusal';
 import type { KnexStore } from '../../server/store/knex-store';
 import type { IdPolicyLike } from '../../lib/records/governance';
 import { escapeLocalIdentifier } from '../../lib/ids/oai-identifier';

@@ -4,7 +4,7 @@
  * declarations the configuration refuses (with the path of the fault).
  */
 import { expect } from 'chai';
-import type { RecordFields } from '../../lib/records/fields';
+import type { RecordFields } from '../../lib/model/record';
 import { computedSets, evaluateRule, PRESETS, setDeclarations, SetRuleError, setsWithRules } from '../../lib/sets/rules';
 import { parseRule, parseSetDefinitions } from '../../lib/sets/parse';
 import { eachRow } from '../helpers/table';

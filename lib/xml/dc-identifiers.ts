@@ -1,77 +1,9 @@
 /**
- * The rules a record obeys, written once: which characters XML 1.0 can
- * carry, what a setSpec and a metadataPrefix look like, and which
- * dc:identifier values a piece of metadata XML holds. Pure functions that
- * return values (never messages to be parsed again); the request parser, the
- * record readers and the store's write gate (./gate.ts) all use them.
+ * The dc:identifier values inside a piece of metadata XML, read without
+ * building a tree: the write pipeline asks it of XML a record gives in a
+ * format it has no reader for.
  */
-import { DC_NS } from '../xml/namespaces';
-
-/** XML 1.0 section 2.2 [2] Char, negated: C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates. */
-export const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** A cheap pre-test: true when a string may hold a character XML 1.0 forbids (a C0 control, a surrogate, U+FFFE/U+FFFF). */
-export const MAYBE_NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
-
-/** OAI-PMH 3.4 and OAI-PMH.xsd's metadataPrefixType: unreserved URI characters. */
-export const METADATA_PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/;
-
-/** OAI-PMH 2.7 and OAI-PMH.xsd's setSpecType: colon-separated words of unreserved URI characters. */
-export const SET_SPEC = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
-
-
-/** A character XML 1.0 cannot carry, found in a string. */
-export interface NonXmlChar {
-  /** The character as `U+XXXX` (a lone surrogate as its code unit). */
-  readonly codePoint: string;
-  /** Its UTF-16 offset in the string. */
-  readonly offset: number;
-}
-
-/**
- * The first character of `s` that XML 1.0 cannot carry, or null when every
- * character is allowed.
- *
- * @example nonXmlChar('a\u0007b') // { codePoint: 'U+0007', offset: 1 }
- */
-export function nonXmlChar(s: string): NonXmlChar | null {
-  // Most text has no control character and no surrogate at all: a plain class test settles it.
-  if (!MAYBE_NOT_XML.test(s)) return null;
-  const m = NOT_XML_CHAR.exec(s);
-  if (!m) return null;
-  return { codePoint: `U+${(m[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`, offset: m.index };
-}
-
-/**
- * Whether a string is a setSpec.
- *
- * @example isValidSetSpec('a:b') // true
- * @example isValidSetSpec('a::b') // false
- */
-export function isValidSetSpec(spec: string): boolean {
-  return SET_SPEC.test(spec);
-}
-
-/**
- * Whether a string is a metadataPrefix.
- *
- * @example isValidMetadataPrefix('oai_dc') // true
- * @example isValidMetadataPrefix('a b') // false
- */
-export function isValidMetadataPrefix(prefix: string): boolean {
-  return METADATA_PREFIX.test(prefix);
-}
-
-/**
- * A set spec and all its ancestors, most general first (OAI-PMH 2.0 section
- * 2.7.2: an item in `a:b:c` is also in `a:b` and `a`).
- *
- * @example withAncestors('a:b:c') // ['a', 'a:b', 'a:b:c']
- */
-export function withAncestors(spec: string): string[] {
-  const parts = spec.split(':');
-  return parts.map((_, i) => parts.slice(0, i + 1).join(':'));
-}
+import { DC_NS } from './namespaces';
 
 // One token of well-formed XML: a comment, a CDATA section, a PI, a tag, or text.
 const TOKEN = /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|<(\/?)([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;

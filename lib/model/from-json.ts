@@ -1,5 +1,5 @@
 /**
- * Reading the typed record model (./record-model.ts): the fifteen Dublin
+ * Reading the typed record model (./record.ts): the fifteen Dublin
  * Core fields of the record format, plus the optional structured fields that
  * the richer metadata formats need. README.md ("Record fields") documents
  * every field.
@@ -13,24 +13,23 @@
  *
  * Pure: no I/O, no clock.
  */
-import { DC_ELEMENTS } from '../formats/oai-dc';
-import type { DublinCore, DcElement } from '../formats/oai-dc';
-import type { Refusal } from '../store';
-import { findNonXmlChar } from '../xml/chars';
+import { DC_ELEMENTS } from './dublin-core';
+import type { DublinCore, DcElement } from './dublin-core';
+import type { Refusal } from './refusal';
+import { findNonXmlChar } from './text';
 import {
   checkFunderIdentifier, checkIdentifier, checkIssn, checkOrcid, checkRor, checkUrl, IDENTIFIER_TYPES,
   type Checked, type IdentifierType,
-} from './typed-ids';
+} from './identifiers';
 import type {
   Affiliation, Agent, Contributor, FundingReference, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType, TypedIdentifier,
-} from './record-model';
+} from './record';
 import {
   ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_CONTRIBUTOR_TYPES, DATACITE_RELATED_IDENTIFIER_TYPES,
   DATACITE_RELATION_TYPES, DATACITE_RESOURCE_TYPES, FUNDER_IDENTIFIER_TYPES,
   type AccessRight,
 } from './vocabularies';
 
-export type * from './record-model';
 
 /** The record keys this module reads besides `dc` (the record reader accepts them as known fields). */
 export const RECORD_FIELD_KEYS = [

@@ -222,3 +222,48 @@ export function checkFunderIdentifier(type: string, s: string): Checked {
     default: return s.trim() === '' ? bad('must not be empty') : ok(s.trim());
   }
 }
+
+const DOI_URL = /^https?:\/\/(?:dx\.)?doi\.org\/(10\.[0-9]+(?:\.[0-9]+)*\/\S+)$/i;
+const DOI_URN = /^doi:\s*(10\.[0-9]+(?:\.[0-9]+)*\/\S+)$/i;
+const DOI_BARE = /^(10\.[0-9]{4,}(?:\.[0-9]+)*\/\S+)$/;
+
+/**
+ * The DOI of an identifier value as an https URL (the form DOI's display
+ * guidelines recommend), or null when the value is not a DOI: accepts
+ * `https://doi.org/10.…` (also http and dx.doi.org), `doi:10.…` and a bare
+ * `10.NNNN/…`. Characters a URI cannot hold are percent-encoded.
+ *
+ * @example normalizeDoi('doi:10.5555/ABC def') // 'https://doi.org/10.5555/ABC%20def'
+ */
+export function normalizeDoi(value: string): string | null {
+  const v = value.trim();
+  const url = DOI_URL.exec(v);
+  const doi = url ? url[1] : (DOI_URN.exec(v)?.[1] ?? DOI_BARE.exec(v)?.[1]);
+  if (doi === undefined) return null;
+  // An URL form is already encoded; a doi: or bare DOI is a name whose "%", "#", "?" must be escaped.
+  const encoded = url ? doi.replace(/[^\x21-\x7e]|["<>\\^`{|}]/gu, percentEncode) : encodeDoiName(doi);
+  return `https://doi.org/${encoded}`;
+}
+
+function encodeDoiName(doi: string): string {
+  return doi.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, percentEncode);
+}
+
+/** Percent-encodes one character as UTF-8; a lone surrogate (not a character) becomes U+FFFD. */
+export function percentEncode(c: string): string {
+  try {
+    return encodeURIComponent(c);
+  } catch {
+    return '%EF%BF%BD';
+  }
+}
+
+/** Whether a value is an absolute http(s) URL, the only links a page or a header makes from metadata. */
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\/[^\s<>"]+$/i.test(value)) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}

@@ -7,7 +7,7 @@
  * The text is only remembered for objects parsed from text `JSON.stringify`
  * wrote, for which parsing and serializing again give back the same text.
  */
-import type { RecordFields } from './record-model';
+import type { RecordFields } from './record';
 
 const remembered = new WeakMap<RecordFields, string>();
 

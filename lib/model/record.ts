@@ -5,8 +5,8 @@
  * Core cannot carry. ./fields.ts reads it from a record's JSON; README.md
  * ("Record fields") documents every field. Types only.
  */
-import type { DublinCore } from '../formats/oai-dc';
-import type { IdentifierType } from './typed-ids';
+import type { DublinCore } from './dublin-core';
+import type { IdentifierType } from './identifiers';
 import type { AccessRight, ContributorType, DataCiteResourceType, FunderIdentifierType, RelatedIdentifierType, RelationType } from './vocabularies';
 
 /** A typed identifier of the record itself, in its scheme's normalized form. */

@@ -1,44 +1,13 @@
 /**
- * What every built-in crosswalk shares: its input (the typed record and the
- * item's identifiers), its output (serialized XML, or why the item does not
- * have the format), and the record's values read the same way for every
- * format (a structured field first, its Dublin Core counterpart second).
+ * What a record says, read the same way by everyone who asks: every format's
+ * writer, the sets by rule, the readiness check, Signposting and the pages.
+ * A structured field first, its Dublin Core counterpart second.
  *
  * Pure: no I/O, no clock.
  */
-import type { Agent, Contributor, RecordFields, TypedIdentifier } from '../records/fields';
-import { COAR_TYPES, typeOfGeneral, type CoarType } from '../records/vocabularies';
-
-/** Per-format settings from the repository configuration. */
-export interface CrosswalkOptions {
-  /** The DataCite data centre (repository) symbol oai_datacite names, e.g. "TIB.EXAMPLE". */
-  readonly datacentreSymbol?: string;
-}
-
-/** The item a record is crosswalked for: its identifiers under governance, and the format's options. */
-export interface CrosswalkContext {
-  /** The item's oai-identifier (written into every format that has a place for it). */
-  readonly oaiIdentifier: string;
-  /** The item's POI (http://purl.org/poi/…), when the repository assigns POIs. */
-  readonly poi?: string;
-  readonly options: CrosswalkOptions;
-}
-
-/** The outcome for a record that lacks the format's mandatory content. */
-export interface NotOffered {
-  readonly notOffered: string;
-}
-
-/** One metadata element serialized (no XML declaration), or why the item does not have the format. */
-export type CrosswalkResult = string | NotOffered;
-
-/** A crosswalk from the typed record to one format. */
-export type RecordCrosswalk = (record: RecordFields, ctx: CrosswalkContext) => CrosswalkResult;
-
-/** Whether a crosswalk result is a refusal to offer the format. @example isNotOffered({ notOffered: 'no DOI' }) // true */
-export function isNotOffered(r: CrosswalkResult): r is NotOffered {
-  return typeof r !== 'string';
-}
+import type { Agent, Contributor, RecordFields, TypedIdentifier } from './record';
+import { ACCESS_RIGHTS, COAR_TYPES, typeOfGeneral, type AccessRight, type CoarType, type OpenAireResourceType } from './vocabularies';
+import { normalizeDoi } from './identifiers';
 
 const nonBlank = (values: readonly string[] | undefined): string[] => (values ?? []).filter((v) => v.trim() !== '');
 
@@ -102,27 +71,69 @@ export function bibliographicType(record: RecordFields): { leader06: string; typ
   return record.resourceType ? typeOfGeneral(record.resourceType.general) : { leader06: 'a', typeOfResource: 'text' };
 }
 
-/**
- * The values of `dc.identifier` that no typed identifier or governance identifier already says.
- *
- * @example otherDcIdentifiers({ dc: { identifier: ['oai:x.org:1', 'local-7'] } }, { oaiIdentifier: 'oai:x.org:1', options: {} }) // ['local-7']
- */
-export function otherDcIdentifiers(record: RecordFields, ctx: CrosswalkContext): string[] {
-  const known = new Set<string>([ctx.oaiIdentifier, ...(ctx.poi !== undefined ? [ctx.poi] : [])]);
-  for (const i of record.identifiers ?? []) {
-    known.add(i.value);
-    if (i.type === 'DOI') {
-      known.add(`https://doi.org/${i.value}`);
-      known.add(`doi:${i.value}`);
-    }
-  }
-  return [...new Set(dcValues(record, 'identifier'))].filter((v) => !known.has(v));
-}
-
 /** A media type list without repeats, in first-seen order: the files' media types, then `dc.format`. @example formats({ dc: { format: ['application/pdf'] }, files: [{ url: 'https://x.org/a', mediaType: 'application/pdf' }] }) // ['application/pdf'] */
 export function formats(record: RecordFields): string[] {
   const out: string[] = [];
   for (const f of record.files ?? []) if (f.mediaType !== undefined) out.push(f.mediaType);
   out.push(...dcValues(record, 'format'));
   return [...new Set(out)];
+}
+
+/**
+ * The record's OpenAIRE resource type (literature, dataset, software, other research product): from its
+ * COAR type, else its DataCite type, else its dc:type words.
+ *
+ * @example openAireType({ dc: { type: ['Dataset'] } }) // 'dataset'
+ */
+export function openAireType(r: RecordFields): OpenAireResourceType {
+  const coar = r.resourceType?.coar;
+  const known = coar === undefined ? undefined : COAR_TYPES.get(coar);
+  if (known) return known.openaire;
+  const g = r.resourceType?.general;
+  if (g === undefined) {
+    // A Dublin Core record: a dataset or software when its dc:type says so (DCMI Type, info:eu-repo), else text.
+    const words = (r.dc.type ?? []).map((t) => t.trim().toLowerCase().replace(/^info:eu-repo\/semantics\//, ''));
+    if (words.includes('dataset')) return 'dataset';
+    if (words.includes('software')) return 'software';
+    return 'literature';
+  }
+  if (g === 'Dataset') return 'dataset';
+  if (g === 'Software' || g === 'ComputationalNotebook') return 'software';
+  return typeOfGeneral(g).leader06 === 'a' ? 'literature' : 'other research product';
+}
+
+/** The info:eu-repo access terms (OpenAIRE Guidelines 3.0, "Access Level") a dc:rights value may carry instead of the typed field. */
+const EU_REPO_ACCESS: Readonly<Record<string, AccessRight>> = {
+  'info:eu-repo/semantics/openAccess': 'open',
+  'info:eu-repo/semantics/embargoedAccess': 'embargoed',
+  'info:eu-repo/semantics/restrictedAccess': 'restricted',
+  'info:eu-repo/semantics/closedAccess': 'metadataOnly',
+};
+
+/**
+ * The record's access right: the typed field, else a `dc:rights` value that
+ * is an info:eu-repo access term or a COAR access right URI.
+ *
+ * @example accessRightOf({ dc: { rights: ['info:eu-repo/semantics/openAccess'] } }) // 'open'
+ */
+export function accessRightOf(r: RecordFields): AccessRight | undefined {
+  if (r.accessRights !== undefined) return r.accessRights;
+  for (const v of r.dc.rights ?? []) {
+    const t = v.trim();
+    const eu = EU_REPO_ACCESS[t];
+    if (eu) return eu;
+    for (const [key, { uri }] of Object.entries(ACCESS_RIGHTS)) if (t === uri) return key as AccessRight;
+  }
+  return undefined;
+}
+
+/** Whether the record has a DOI: a typed one, or a `dc:identifier` in a DOI form. @example hasDoi({ dc: { identifier: ['doi:10.5555/x'] } }) // true */
+export function hasDoi(r: RecordFields): boolean {
+  return (r.identifiers ?? []).some((i) => i.type === 'DOI') || (r.dc.identifier ?? []).some((v) => normalizeDoi(v) !== null);
+}
+
+/** Whether the record names a funded project (OpenAIRE 3.0 "Project Identifier"). @example isFunded({ dc: { relation: ['info:eu-repo/grantAgreement/EC/FP7/244909'] } }) // true */
+export function isFunded(r: RecordFields): boolean {
+  return (r.fundingReferences ?? []).some((f) => f.awardNumber !== undefined || f.awardUri !== undefined)
+    || (r.dc.relation ?? []).some((v) => v.trim().startsWith('info:eu-repo/grantAgreement/'));
 }

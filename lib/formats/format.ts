@@ -1,0 +1,93 @@
+/**
+ * What a metadata format is: its place in ListMetadataFormats (prefix,
+ * schema, namespace) and, for the built-in ones, its writer (the crosswalk
+ * from the record model, run once when a record is written, never per
+ * request) with the context a writer gets. Each format's module exports one
+ * of these; ./registry.ts lists them.
+ *
+ * Pure: no I/O, no clock.
+ */
+import type { DublinCore } from '../model/dublin-core';
+import type { RecordFields } from '../model/record';
+import { dcValues } from '../model/facts';
+
+/** Per-format settings from the repository configuration. */
+export interface CrosswalkOptions {
+  /** The DataCite data centre (repository) symbol oai_datacite names, e.g. "TIB.EXAMPLE". */
+  readonly datacentreSymbol?: string;
+}
+
+/** The item a record is crosswalked for: its identifiers under governance, and the format's options. */
+export interface CrosswalkContext {
+  /** The item's oai-identifier (written into every format that has a place for it). */
+  readonly oaiIdentifier: string;
+  /** The item's POI (http://purl.org/poi/…), when the repository assigns POIs. */
+  readonly poi?: string;
+  readonly options: CrosswalkOptions;
+}
+
+/** The outcome for a record that lacks the format's mandatory content. */
+export interface NotOffered {
+  readonly notOffered: string;
+}
+
+/** One metadata element serialized (no XML declaration), or why the item does not have the format. */
+export type CrosswalkResult = string | NotOffered;
+
+/** A crosswalk from the typed record to one format. */
+export type RecordCrosswalk = (record: RecordFields, ctx: CrosswalkContext) => CrosswalkResult;
+
+/** Whether a crosswalk result is a refusal to offer the format. @example isNotOffered({ notOffered: 'no DOI' }) // true */
+export function isNotOffered(r: CrosswalkResult): r is NotOffered {
+  return typeof r !== 'string';
+}
+
+
+/**
+ * The values of `dc.identifier` that no typed identifier or governance identifier already says.
+ *
+ * @example otherDcIdentifiers({ dc: { identifier: ['oai:x.org:1', 'local-7'] } }, { oaiIdentifier: 'oai:x.org:1', options: {} }) // ['local-7']
+ */
+export function otherDcIdentifiers(record: RecordFields, ctx: CrosswalkContext): string[] {
+  const known = new Set<string>([ctx.oaiIdentifier, ...(ctx.poi !== undefined ? [ctx.poi] : [])]);
+  for (const i of record.identifiers ?? []) {
+    known.add(i.value);
+    if (i.type === 'DOI') {
+      known.add(`https://doi.org/${i.value}`);
+      known.add(`doi:${i.value}`);
+    }
+  }
+  return [...new Set(dcValues(record, 'identifier'))].filter((v) => !known.has(v));
+}
+
+/** One metadata format as ListMetadataFormats shows it. */
+export interface MetadataFormat {
+  readonly prefix: string;
+  /** The published schema address (schemaLocation); schemas/catalog.xml maps it to the local copy. */
+  readonly schema: string;
+  readonly namespace: string;
+  /** Shipped with the project, its schema in schemas/ (as opposed to declared in the repository configuration). */
+  readonly builtIn?: boolean;
+  /** Builds the serialized metadata from Dublin Core fields; absent for formats loaded as XML only. */
+  readonly fromDublinCore?: (dc: DublinCore) => string;
+  /**
+   * Builds the serialized metadata from the typed record, or says why the
+   * item does not have this format (`{ notOffered }`); deterministic, run at
+   * load time.
+   */
+  readonly fromRecord?: RecordCrosswalk;
+  /**
+   * Why a record lacks this format's mandatory content, or null when the
+   * crosswalk can make it: the validity predicate `fromRecord` applies first.
+   */
+  readonly lacks?: (record: RecordFields, ctx: CrosswalkContext) => string | null;
+  /** Built-in formats: the options the format takes, with their defaults (the configuration may override them). */
+  readonly defaultOptions?: Readonly<Record<string, string>>;
+  /** The options this repository configured for the format (merged over `defaultOptions`); passed to `fromRecord`. */
+  readonly options?: CrosswalkOptions;
+  /**
+   * Declared formats: the local XSD (absolute path) their XML is validated
+   * against offline, and optionally an XML catalog for the XSD's imports.
+   */
+  readonly localSchema?: { readonly xsd: string; readonly catalog?: string };
+}
