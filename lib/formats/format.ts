@@ -10,6 +10,7 @@
 import type { DublinCore } from '../model/dublin-core';
 import type { RecordFields } from '../model/record';
 import { dcValues } from '../model/facts';
+import type { XmlElement } from '../xml/tree';
 
 /** Per-format settings from the repository configuration. */
 export interface CrosswalkOptions {
@@ -81,6 +82,21 @@ export interface MetadataFormat {
    * crosswalk can make it: the validity predicate `fromRecord` applies first.
    */
   readonly lacks?: (record: RecordFields, ctx: CrosswalkContext) => string | null;
+  /**
+   * The reader beside the writer: lifts this format's XML (its root element,
+   * parsed by lib/xml/tree.ts) into the record model. It says what the
+   * format says and nothing more (what the format cannot say stays absent,
+   * never guessed); a value the model's checks refuse stays Dublin Core text
+   * rather than a typed field. Absent for formats declared by configuration,
+   * which stay opaque.
+   */
+  readonly read?: (root: XmlElement) => RecordFields;
+  /**
+   * Namespaces besides `namespace` whose XML this format's reader also lifts
+   * (e.g. DataCite kernel-3 for `datacite`): read into the model, never
+   * served as this format.
+   */
+  readonly alsoReads?: readonly string[];
   /** Built-in formats: the options the format takes, with their defaults (the configuration may override them). */
   readonly defaultOptions?: Readonly<Record<string, string>>;
   /** The options this repository configured for the format (merged over `defaultOptions`); passed to `fromRecord`. */

@@ -16,6 +16,7 @@
 import { DC_ELEMENTS } from './dublin-core';
 import type { DublinCore, DcElement } from './dublin-core';
 import type { Refusal } from './refusal';
+import { calendarDate } from './dates';
 import { findNonXmlChar } from './text';
 import {
   checkFunderIdentifier, checkIdentifier, checkIssn, checkOrcid, checkRor, checkUrl, IDENTIFIER_TYPES,
@@ -304,23 +305,6 @@ function readAccessRight(v: unknown, path: string, refuse: Refuse): AccessRight 
   return undefined;
 }
 
-const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** An ISO 8601 calendar date (YYYY, YYYY-MM, YYYY-MM-DD) that exists, or null. */
-function isoDate(s: string, fullOnly: boolean): string | null {
-  const m = (fullOnly ? /^(\d{4})-(\d{2})-(\d{2})$/ : /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/).exec(s);
-  if (!m) return null;
-  const y = Number(m[1]);
-  if (m[2] === undefined) return s;
-  const mo = Number(m[2]);
-  if (mo < 1 || mo > 12) return null;
-  if (m[3] === undefined) return s;
-  const d = Number(m[3]);
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const max = mo === 2 && !leap ? 28 : (DAYS[mo - 1] as number);
-  return d >= 1 && d <= max ? s : null;
-}
-
 function readDates(v: unknown, refuse: Refuse): RecordDates | undefined {
   const o = readObject(v, 'dates', ['issued', 'accepted', 'available', 'embargoEnd'], refuse);
   if (!o) return undefined;
@@ -329,7 +313,7 @@ function readDates(v: unknown, refuse: Refuse): RecordDates | undefined {
     const raw = o[k];
     if (raw === undefined) continue;
     const full = k === 'embargoEnd';
-    const d = typeof raw === 'string' ? isoDate(raw, full) : null;
+    const d = typeof raw === 'string' ? calendarDate(raw, full) : null;
     if (d === null) refuse(`dates.${k}`, full ? 'must be an ISO 8601 date YYYY-MM-DD' : 'must be an ISO 8601 date: YYYY, YYYY-MM or YYYY-MM-DD');
     else out[k] = d;
   }
