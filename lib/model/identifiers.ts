@@ -267,3 +267,28 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * What kind of identifier a free-text identifier value is (a dc:identifier,
+ * an OpenAIRE alternateIdentifier, a MARC 024), in the normalized form of its
+ * scheme, or null when it names no scheme the model knows. Only an explicit
+ * spelling is read (a resolver URL, a `doi:`/`hdl:`/`urn:`/`ark:` prefix, a
+ * bare `10.NNNN/…` DOI, `ISBN`/`ISSN` before the number): a bare `1765/315`
+ * may be a Handle or anything else, and is not guessed.
+ *
+ * @example classifyIdentifier('http://hdl.handle.net/1765/315') // { type: 'Handle', value: '1765/315' }
+ * @example classifyIdentifier('https://doi.org/10.5555/x') // { type: 'DOI', value: '10.5555/x' }
+ * @example classifyIdentifier('local-7') // null
+ */
+export function classifyIdentifier(value: string): { readonly type: IdentifierType; readonly value: string } | null {
+  const v = value.trim();
+  const as = (type: IdentifierType, c: Checked): { type: IdentifierType; value: string } | null => ('value' in c ? { type, value: c.value } : null);
+  if (/^(?:doi:|https?:\/\/(?:dx\.)?doi\.org\/|10\.\d{4,9}(?:\.\d+)*\/)/i.test(v)) return as('DOI', checkDoi(v));
+  if (/^(?:hdl:|https?:\/\/hdl\.handle\.net\/)/i.test(v)) return as('Handle', checkHandle(v));
+  if (/^urn:/i.test(v)) return as('URN', checkUrn(v));
+  if (/^(?:ark:|https?:\/\/[^/\s]+\/ark:)/i.test(v)) return as('ARK', checkArk(v));
+  if (/^ISBN(?:-1[03])?:?\s/i.test(v) || /^ISBN(?:-1[03])?:/i.test(v)) return as('ISBN', checkIsbn(v));
+  if (/^e?ISSN:?\s*\d/i.test(v)) return as('ISSN', checkIssn(v));
+  if (/^https?:\/\//i.test(v)) return as('URL', checkUrl(v));
+  return null;
+}
