@@ -11,7 +11,7 @@ import { serveUntilSignal } from './serve';
 import { loadDemo } from './demo';
 import { rebuildFormats, rebuildSets } from './rebuild';
 import { RefusedError } from '../lib/store';
-import { runIdCommand } from '../lib/ids/cli';
+import { runIdCommand } from './ids/cli';
 import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';

@@ -20,4 +20,3 @@ export {
 } from './pdi';
 export { createIdPolicy, IdMappingError, type IdPolicy, type IdPolicyOptions, type IdMappingMode, type MappedId } from './policy';
 export { ID_SCHEMES, detectScheme, inspectIdentifier, mapResult, unmapResult, type IdScheme, type InspectResult, type MapResult, type MapFailure } from './inspect';
-export { runIdCommand, type IdCommandIo, type IdCommandDeps } from './cli';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { PassThrough, Readable } from 'node:stream';
-import { runIdCommand, type IdCommandDeps } from '../../lib/ids/cli';
+import { runIdCommand, type IdCommandDeps } from '../../server/ids/cli';
 
 interface Run { status: number; lines: unknown[]; stderr: string }
 

@@ -17,11 +17,11 @@
  * counter) and `deps.now` (for a default `--date`) are passed in.
  */
 import { createInterface } from 'node:readline';
-import { ID_SCHEMES, inspectIdentifier, mapResult, unmapResult, type IdScheme } from './inspect';
-import { createIdPolicy, type IdMappingMode, type IdPolicy } from './policy';
-import { parseOaiIdentifier } from './oai-identifier';
-import { parsePoi, POI_PREFIX } from './poi';
-import { canonicalSeries, gmtDate, parsePdi } from './pdi';
+import { ID_SCHEMES, inspectIdentifier, mapResult, unmapResult, type IdScheme } from '../../lib/ids/inspect';
+import { createIdPolicy, type IdMappingMode, type IdPolicy } from '../../lib/ids/policy';
+import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
+import { parsePoi, POI_PREFIX } from '../../lib/ids/poi';
+import { canonicalSeries, gmtDate, parsePdi } from '../../lib/ids/pdi';
 
 /** The streams the command reads and writes. */
 export interface IdCommandIo {
