@@ -601,7 +601,7 @@ export async function runBench(o: BenchOptions): Promise<BenchFigures> {
       let shown = 0;
       const loaded = progress();
       settleDisk();
-      load = await loadRecords(provider.store, provider.conversion, o.records, {
+      load = await loadRecords(provider.store, provider.formats, o.records, {
         batch: o.batch,
         onProgress: (done) => {
           if (done - shown >= 50_000 || done === o.records) {

@@ -11,8 +11,9 @@
  * the one write gate (record rules, the check of each format, identifier
  * governance).
  */
-import { jsonToItem } from '../lib/records/json-record';
-import type { RecordConversion } from '../lib/records/json-record';
+import { jsonToItem } from '../lib/pipeline/json-record';
+import type { FormatRegistry } from '../lib/formats/registry';
+import { dublinCoreToOaiDc } from '../lib/formats/oai-dc';
 import type { ItemInput, SetInput, TransactionalStore } from '../lib/store';
 
 /** mulberry32: tiny, seedable, good enough for test data. */
@@ -157,8 +158,8 @@ export function generateRecord(i: number, total: number): GeneratedRecord {
 }
 
 /** Turns a generated record into a store item the way the loader does; throws if the record format refuses it. */
-export function toItem(rec: GeneratedRecord, conv: RecordConversion, index: number): ItemInput {
-  const r = jsonToItem(rec, conv, `bench:${index + 1}`);
+export function toItem(rec: GeneratedRecord, formats: FormatRegistry, index: number): ItemInput {
+  const r = jsonToItem(rec, formats, `bench:${index + 1}`);
   if ('refusals' in r) throw new Error(`generated record refused: ${JSON.stringify(r.refusals)}`);
   return r.item;
 }
@@ -167,7 +168,7 @@ export function toItem(rec: GeneratedRecord, conv: RecordConversion, index: numb
 export interface LoadResult {
   readonly records: number;
   readonly seconds: number;
-  /** Bytes of oai_dc XML written (live records only). */
+  /** Bytes of the oai_dc XML of the records' Dublin Core (live records only). */
   readonly oaiDcBytes: number;
   readonly live: number;
 }
@@ -180,7 +181,7 @@ export interface LoadResult {
  */
 export async function loadRecords(
   store: TransactionalStore,
-  conv: RecordConversion,
+  formats: FormatRegistry,
   total: number,
   options: { batch?: number; onProgress?: (done: number) => void } = {},
 ): Promise<LoadResult> {
@@ -192,10 +193,10 @@ export async function loadRecords(
   for (let start = 0; start < total; start += batchSize) {
     const items: ItemInput[] = [];
     for (let i = start; i < Math.min(total, start + batchSize); i++) {
-      const item = toItem(generateRecord(i, total), conv, i);
-      const xml = item.metadata.oai_dc;
-      if (xml !== undefined) {
-        bytes += Buffer.byteLength(xml);
+      const item = toItem(generateRecord(i, total), formats, i);
+      // The oai_dc the pipeline writes from the record's Dublin Core (without the POI it may add).
+      if (item.fields !== undefined) {
+        bytes += Buffer.byteLength(dublinCoreToOaiDc(item.fields.dc));
         live++;
       }
       items.push(item);

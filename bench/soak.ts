@@ -276,7 +276,7 @@ async function startOwnServer(o: Options): Promise<{ url: string; child: ChildPr
   try {
     if ((await provider.store.earliestDatestamp()) === null) {
       process.stderr.write(`generating ${o.records} records …\n`);
-      await loadRecords(provider.store, provider.conversion, o.records);
+      await loadRecords(provider.store, provider.formats, o.records);
     }
   } finally {
     await provider.close();

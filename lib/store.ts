@@ -98,43 +98,52 @@ export interface SetInput {
   readonly descriptions?: readonly string[];
 }
 
-/** An item as written by the loader or the seeds. */
+/**
+ * A record as a writer offers it to the store: its header, and what it says
+ * as the record model (`fields`), as XML in some formats (`metadata`), or
+ * both. Every write goes through the store's one pipeline (lift → prepare →
+ * judge → plan → apply, ARCHITECTURE.md): the pipeline lifts XML into the
+ * model, writes every other format the model allows and judges everything
+ * the record gives; nothing a caller says can skip a check.
+ */
 export interface ItemInput {
   readonly internalId: string;
   /** Seconds since the epoch. When absent: kept if the content is unchanged, else the store's clock. */
   readonly datestamp?: number;
   readonly deleted?: boolean;
+  /** The sets the record names. A set not yet declared is declared from the input, named by its spec. */
   readonly sets?: readonly string[];
-  /** metadataPrefix → serialized metadata XML (one root element). Empty for a deleted item. */
+  /**
+   * metadataPrefix → serialized metadata XML (one root element) the record
+   * gives: stored and served as given, after the format's check. Empty for a
+   * deleted item (or naming the formats a tombstone is listed under).
+   */
   readonly metadata: Readonly<Record<string, string>>;
-  /** The record's own identifier fields (e.g. every dc:identifier value), checked by governance. */
+  /** Identifier values the record names besides its model's and its metadata's, for identifier governance. */
   readonly identifiers?: readonly string[];
   /** The record's `about` containers (OAI-PMH 2.0 section 2.5), in order; ignored for a deleted item. */
   readonly about?: readonly AboutInput[];
   /** Where the record came from, for messages: e.g. `records.ndjson:12`. */
   readonly source?: string;
   /**
-   * The typed record the metadata was made from (lib/records/fields.ts),
-   * stored with the item so its crosswalks can be made again
-   * (`rebuild-formats`) and read back ({@link RecordFieldsStore}); absent for
-   * items loaded as XML only.
+   * The record in the model (lib/model/record.ts), when the writer has it
+   * (the project's JSON record format, DataCite JSON); stored with the item.
+   * Without it the pipeline lifts the model from the XML the record gives.
    */
   readonly fields?: RecordFields;
   /**
-   * The prefixes of `metadata` a built-in crosswalk made from `fields`
-   * (lib/records/json-record.ts `crosswalkItem` is the one place that sets
-   * it). Their XML is valid by construction — escaped from fields whose
-   * characters the record reader checked, and proven against the published
-   * XSDs by the crosswalks' tests — so the write gate skips its scans of it;
-   * XML given by the record is scanned and XSD-validated. Naming a prefix
-   * here is a promise, of two things: the XML is valid, and every identifier
-   * it carries for governance (the dc:identifier values of oai_dc) is already
-   * in {@link identifiers}, so the gate does not read them back out of it.
-   * The renderer still checks every stored fragment on the way out, so a
-   * broken promise of validity costs that record's metadata, never the
-   * response.
+   * XML in a format the repository reads but does not serve as given (e.g.
+   * DataCite kernel-3, which the `datacite` format reads): lifted into the
+   * model, never stored as it is.
    */
-  readonly derived?: readonly string[];
+  readonly readFrom?: { readonly namespace: string; readonly xml: string };
+  /**
+   * The record is a version from another repository (a harvested record):
+   * `datestamp` is its datestamp there, and a version older than the one
+   * the store holds is superseded, never written, in any write (time never
+   * goes back: an older harvest never revives a deleted record).
+   */
+  readonly versioned?: boolean;
 }
 
 /** One `about` container of an item. */
@@ -157,7 +166,11 @@ export interface MembershipChange {
 }
 
 /** What one write did to one item. */
-export type WriteOutcome = 'inserted' | 'updated' | 'unchanged' | 'deleted';
+/**
+ * What one write did to one item; `superseded`: a version from another
+ * repository older than the stored one, not written.
+ */
+export type WriteOutcome = 'inserted' | 'updated' | 'unchanged' | 'deleted' | 'superseded';
 
 export interface WriteResult {
   readonly internalId: string;
@@ -194,77 +207,20 @@ export interface WriteStore {
   setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]>;
 }
 
-/**
- * The internal ids one load has seen, kept by the store for the length of
- * one transaction (not in the JavaScript heap, so memory stays flat however
- * long the input is).
- */
-export interface SeenIds {
-  /**
-   * Records the ids of one batch (distinct, in input order) and returns
-   * those already recorded by an earlier batch; those are not recorded again.
-   */
-  add(ids: readonly string[]): Promise<Set<string>>;
-  /**
-   * Keeps versions of records that may appear more than once in a load
-   * (incremental harvest files): per internal id, the version with the newest
-   * datestamp wins. Returns, index for index, what became of each version.
-   * An id recorded by `add` is a `repeat`.
-   */
-  stage(versions: readonly StagedVersion[]): Promise<readonly StageOutcome[]>;
-  /** The winning staged versions in the order they were first seen, in pages of `pageSize`; conflicted ids are given as such. */
-  staged(pageSize: number): AsyncGenerator<StagedWinner[]>;
-  /**
-   * Live items whose internal id was never recorded, in pages of `pageSize`
-   * (memory holds one page). Safe to delete the items of a page before
-   * asking for the next.
-   */
-  missing(pageSize: number): AsyncGenerator<string[]>;
-  /** Forgets them all (before commit: nothing of it outlives the load). */
-  drop(): Promise<void>;
-}
-
-/** One version of a record offered to {@link SeenIds.stage}. */
-export interface StagedVersion {
-  readonly item: ItemInput;
-  /** The record's datestamp in the input, seconds; null when it has none (then a second version cannot be ordered). */
-  readonly datestamp: number | null;
-  /** A digest of what the version disseminates, to tell "the same version again" from "a different one". */
-  readonly fingerprint: string;
-  /** Where it was read, for messages. */
-  readonly source: string;
-}
+/** The write side bound to one transaction. */
+export interface WriteTransaction extends WriteStore, RecordFieldsStore, ItemScan {}
 
 /**
- * What became of a staged version: `kept` (first seen, or newer than the one
- * kept: `replaced` then names the source it supersedes), `older` (an equal or
- * newer one is kept: superseded at once), `same` (the same datestamp and
- * content as the one kept), `conflict` (the same datestamp, other content:
- * `other` names the kept one's source), `repeat` (the id was given by an
- * input whose records cannot be ordered).
+ * A write side that can group several writes into one transaction; `Tx` is
+ * what a transaction offers (a store may offer more than the write side,
+ * e.g. the loader's bookkeeping).
  */
-export type StageOutcome =
-  | { readonly kind: 'kept'; readonly replaced?: string }
-  | { readonly kind: 'older' | 'same' }
-  | { readonly kind: 'conflict'; readonly other: string }
-  | { readonly kind: 'repeat' };
-
-/** A staged version that won, or an id whose versions conflict. */
-export type StagedWinner = { readonly item: ItemInput } | { readonly conflict: { readonly internalId: string; readonly source: string; readonly other: string } };
-
-/** The write side bound to one transaction, with the bookkeeping of a load. */
-export interface WriteTransaction extends WriteStore, RecordFieldsStore, ItemScan {
-  /** Starts recording ids seen in this transaction (a leftover record of an earlier load is dropped). */
-  seenIds(): Promise<SeenIds>;
-}
-
-/** A write side that can group several writes into one transaction. */
-export interface TransactionalStore extends WriteStore {
+export interface TransactionalStore<Tx extends WriteTransaction = WriteTransaction> extends WriteStore {
   /**
    * Runs `fn` with the write side bound to one transaction: everything it
    * writes commits when it resolves and rolls back when it throws.
    */
-  transaction<T>(fn: (tx: WriteTransaction) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
 /** What the store holds, for a repository manager (`oai-steward stats`). */
@@ -286,10 +242,12 @@ export interface StoreStats {
 export interface ScannedItem extends ItemHeader {
   /** metadataPrefix → stored metadata (null for a tombstone). */
   readonly metadata: Readonly<Record<string, string | null>>;
-  /** The stored record fields, for a live item written from the record format. */
+  /** The stored model of a live item: given by the record, or lifted from its XML (`liftedFrom`). */
   readonly fields?: RecordFields;
-  /** The prefixes of `metadata` a crosswalk made (with `fields`). */
-  readonly derived?: readonly string[];
+  /** The prefix (or namespace) the model was lifted from; absent when the record gave its model. */
+  readonly liftedFrom?: string;
+  /** The prefixes of `metadata` the write pipeline wrote from `fields` (the others were given). */
+  readonly written?: readonly string[];
   /** The stored about containers, in order (none for a tombstone). */
   readonly about?: readonly AboutInput[];
 }

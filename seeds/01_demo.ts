@@ -6,18 +6,14 @@
  */
 import type { Knex } from 'knex';
 import { loadConfig } from '../server/config';
-import { createIdPolicy } from '../lib/ids/policy';
 import { registryFromDeclarations } from '../lib/formats/registry';
-import { KnexStore } from '../server/store/knex-store';
-import { createXsdChecks } from '../server/xsd/format-checks';
+import { createStore } from '../server/provider';
 import { loadDemo } from '../server/demo';
-import { recordConversion } from '../server/provider';
 
 export async function seed(knex: Knex): Promise<void> {
   const config = loadConfig();
-  const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
   const formats = registryFromDeclarations(config.formats);
-  const store = new KnexStore({ knex, policy, formatChecks: createXsdChecks(formats), tombstonePrefixes: formats.all().map((f) => f.prefix) });
+  const store = createStore(config, knex, formats);
   if ((await store.earliestDatestamp()) !== null) return;
-  await loadDemo(store, recordConversion(config, policy, formats));
+  await loadDemo(store, formats);
 }

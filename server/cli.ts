@@ -61,7 +61,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'seed': {
       const p = await openProvider(config);
       try {
-        const n = rest.includes('--force') ? await loadDemo(p.store, p.conversion) : await seedIfEmpty(p);
+        const n = rest.includes('--force') ? await loadDemo(p.store, p.formats) : await seedIfEmpty(p);
         process.stdout.write(n > 0 ? `loaded ${n} demo records\n` : 'the store is not empty; nothing loaded (use --force)\n');
       } finally {
         await p.close();
@@ -75,9 +75,9 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'stats':
       return runStatsCommand(rest, () => openProvider(config), process);
     case 'rebuild-formats':
-      return rebuildCommand(config, 'formats', rest, (p) => rebuildFormats(p.store, p.conversion));
+      return rebuildCommand(config, 'formats', rest, (p) => rebuildFormats(p.store, p.formats));
     case 'rebuild-sets':
-      return rebuildCommand(config, 'sets', rest, (p) => rebuildSets(p.store));
+      return rebuildCommand(config, 'sets', rest, (p) => rebuildSets(p.store, p.formats));
     case 'check':
       return runCheckCommand(rest, async () => {
         const p = await openProvider(config);

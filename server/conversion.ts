@@ -1,62 +1,47 @@
 /**
- * How records of the project's format become items under a configuration:
- * the id policy, the format registry and the record conversion, built from
- * the configuration alone. The provider (./provider.ts) builds them once;
- * the loader's reading thread (./loader/read-worker.ts) builds the same
- * from the same configuration, without a database or a server.
+ * What reading records needs of the configuration, built from the
+ * configuration alone: the format registry (the formats a record may give
+ * XML in, and their readers) and the id policy (an oai-identifier of this
+ * repository's namespace is read back to its internal id). The provider (./provider.ts) builds it once;
+ * the loader's reading thread (./loader/read-worker.ts) builds the same from
+ * the same plain data, without a database or a server.
  */
 import { registryFromDeclarations, type FormatRegistry } from '../lib/formats/registry';
 import { createIdPolicy, type IdPolicy } from '../lib/ids/policy';
-import { poiFromOaiIdentifier } from '../lib/ids/poi';
-import type { RecordConversion } from '../lib/records/json-record';
 import type { Config } from './config';
 
 /**
- * The part of the configuration the conversion is built from: plain data,
- * so it can be handed to another thread (the whole configuration cannot:
- * set rules may hold functions).
+ * The part of the configuration reading is built from: plain data, so it can
+ * be handed to another thread (the whole configuration cannot: set rules may
+ * hold functions).
  */
-export type ConversionConfig = Pick<Config, 'namespace' | 'idPolicy' | 'formats' | 'oaiDcProfile' | 'poiInDublinCore'>;
+export type ReaderConfig = Pick<Config, 'formats' | 'namespace' | 'idPolicy'>;
 
 /**
- * The {@link ConversionConfig} of a configuration.
+ * The {@link ReaderConfig} of a configuration.
  *
- * @example conversionConfigOf(loadConfig(process.env)).formats
+ * @example readerConfigOf(loadConfig(process.env)).formats
  */
-export function conversionConfigOf(config: Config): ConversionConfig {
-  const { namespace, idPolicy, formats, oaiDcProfile, poiInDublinCore } = config;
-  return { namespace, idPolicy, formats, oaiDcProfile, poiInDublinCore };
+export function readerConfigOf(config: Config): ReaderConfig {
+  const { formats, namespace, idPolicy } = config;
+  return { formats, namespace, idPolicy };
 }
 
 /**
- * How records of the project's format become items under this configuration.
+ * The formats a configuration names: built-in ones with their options,
+ * declared ones with their local XSD.
  *
- * @example recordConversion(config, createIdPolicy({ namespace: 'example.org' }), registryFromDeclarations(config.formats)).formats.get('oai_dc')
+ * @example formatsOf(readerConfigOf(config)).get('oai_dc')?.namespace
  */
-export function recordConversion(config: ConversionConfig, policy: IdPolicy, formats: FormatRegistry): RecordConversion {
-  return {
-    formats,
-    oaiDcProfile: config.oaiDcProfile,
-    // Each record's POI as a dc:identifier, where harvesters look for links.
-    ...(config.poiInDublinCore && { extraIdentifiers: (id: string) => [poiFromOaiIdentifier(policy.map(id).identifier)] }),
-    // The crosswalks write the oai-identifier and POI wherever their format has a place for them.
-    itemIdentifiers: (id: string) => {
-      const oaiIdentifier = policy.map(id).identifier;
-      return { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) };
-    },
-  };
+export function formatsOf(config: ReaderConfig): FormatRegistry {
+  return registryFromDeclarations(config.formats);
 }
 
 /**
- * The id policy, the formats the configuration names (or `formats`, a
- * registry given in code) and the record conversion over them.
+ * The id policy a configuration names.
  *
- * @example conversionOf(conversionConfigOf(loadConfig(process.env))).conversion
+ * @example policyOf(readerConfigOf(config)).map('report 12').identifier
  */
-export function conversionOf(
-  config: ConversionConfig,
-  formats: FormatRegistry = registryFromDeclarations(config.formats),
-): { policy: IdPolicy; formats: FormatRegistry; conversion: RecordConversion } {
-  const policy = createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
-  return { policy, formats, conversion: recordConversion(config, policy, formats) };
+export function policyOf(config: ReaderConfig): IdPolicy {
+  return createIdPolicy({ namespace: config.namespace, mode: config.idPolicy });
 }

@@ -14,41 +14,36 @@ import type { IdPolicy } from '../lib/ids/policy';
 import { parsePoi, POI_PREFIX } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
 import type { ProviderContext } from '../lib/oai';
-import type { ReadStore, Store } from '../lib/store';
-import type { RecordConversion } from '../lib/records/json-record';
+import type { ReadStore } from '../lib/store';
 import { createApp } from './app';
-import { conversionConfigOf, conversionOf, recordConversion, type ConversionConfig } from './conversion';
+import { formatsOf, policyOf, readerConfigOf, type ReaderConfig } from './conversion';
 import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
 import { createMetrics, knexPoolUse } from './http/metrics';
 import { loadDemo } from './demo';
-import { NotifyingStore } from './store/notifying';
+import { KnexStore } from './store/knex-store';
 import { PagePrefetch } from './http/prefetch';
 import { getOrCreateSecret } from './store/settings';
 import { createXsdChecks } from './xsd/format-checks';
 import { addCatalogs } from './xsd/libxml';
 
-export { recordConversion };
-
 /** An opened repository: its store, its protocol context, and how to close it. */
 export interface Provider {
   readonly config: Config;
   readonly knex: Knex;
-  readonly store: Store;
+  readonly store: KnexStore;
   readonly policy: IdPolicy;
   readonly formats: FormatRegistry;
-  readonly conversion: RecordConversion;
   /**
-   * The part of the configuration `conversion` is built from alone
-   * (./conversion.ts `conversionOf`), so another thread can build the same;
-   * undefined when the format registry was given in code rather than by the
-   * configuration.
+   * The part of the configuration `formats` is built from alone
+   * (./conversion.ts), so another thread can build the same; undefined when
+   * the format registry was given in code rather than by the configuration.
    */
-  readonly conversionConfig: ConversionConfig | undefined;
+  readonly readerConfig: ReaderConfig | undefined;
   readonly logger: Logger;
-  /** Calls `listener` after every write through `store` (or a transaction of it) has ended. */
+  /** Calls `listener` after every write through `store` (or a transaction of it) has committed. */
   onWrite(listener: () => void): void;
   /** Builds the protocol context (reads the token secret from the store when not configured). */
   context(): Promise<ProviderContext>;
@@ -64,34 +59,22 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   }
   const knex = createKnex(config.databaseUrl);
   await migrate(knex);
-  // The id policy, and the formats the configuration names (built-in ones with their options, declared
-  // ones with their local XSD), built as the loader's reading thread builds them (./conversion.ts).
-  const conversionConfig = options.formats ? undefined : conversionConfigOf(config);
-  const { policy, formats, conversion } = conversionOf(conversionConfigOf(config), options.formats);
+  // The formats the configuration names (built-in ones with their options, declared ones with their
+  // local XSD), built as the loader's reading thread builds them (./conversion.ts).
+  const readerConfig = options.formats ? undefined : readerConfigOf(config);
+  const formats = options.formats ?? formatsOf(readerConfigOf(config));
+  const policy = policyOf(readerConfigOf(config));
   addCatalogs(formats.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
-  const writes = new Set<() => void>();
-  const storeOptions = {
-    knex,
-    policy,
-    formatChecks: createXsdChecks(formats),
-    rightsInAbout: config.rightsInAbout,
-    tombstonePrefixes: formats.all().map((f) => f.prefix),
-    setRules: config.sets,
-    ...(options.clock && { clock: options.clock }),
-  };
-  const store = new NotifyingStore(storeOptions, () => {
-    for (const listener of writes) listener();
-  });
+  const store = createStore(config, knex, formats, options.clock);
   return {
     config,
     knex,
     store,
     policy,
     formats,
-    conversion,
-    conversionConfig,
+    readerConfig,
     logger,
-    onWrite: (listener) => void writes.add(listener),
+    onWrite: (listener) => store.onCommit(listener),
     async context() {
       return {
         store,
@@ -113,10 +96,32 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
   };
 }
 
+/**
+ * The store a configuration describes, on a migrated database: its id
+ * policy, its formats and their checks, and the choices the write pipeline
+ * makes for it (sets by rule, rights containers, the oai_dc profile).
+ *
+ * @example const store = createStore(config, knex, registryFromDeclarations(config.formats));
+ */
+export function createStore(config: Config, knex: Knex, formats: FormatRegistry, clock?: () => number): KnexStore {
+  return new KnexStore({
+    knex,
+    policy: policyOf(readerConfigOf(config)),
+    formats,
+    formatChecks: createXsdChecks(formats),
+    rightsInAbout: config.rightsInAbout,
+    tombstonePrefixes: formats.all().map((f) => f.prefix),
+    setRules: config.sets,
+    oaiDcProfile: config.oaiDcProfile,
+    poiInDublinCore: config.poiInDublinCore,
+    ...(clock && { clock }),
+  });
+}
+
 /** Loads the demo repository when the store holds no item yet. Returns how many items were loaded (0 when it was not empty). */
 export async function seedIfEmpty(p: Provider): Promise<number> {
   if ((await p.store.earliestDatestamp()) !== null) return 0;
-  return loadDemo(p.store, p.conversion);
+  return loadDemo(p.store, p.formats);
 }
 
 /**

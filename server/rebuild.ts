@@ -6,21 +6,19 @@
  * items (OAI-PMH 2.0 section 2.7.1) and nothing else is re-harvested; a
  * second run changes nothing.
  *
- * - `oai-steward rebuild-formats` runs every crosswalk again over the record
- *   fields stored with each item (migration 002): after a crosswalk was
- *   corrected, a format option such as oai_datacite's datacentreSymbol was
- *   configured, or a format was added to or removed from the configuration.
- * - `oai-steward rebuild-sets` writes each item's sets, metadata and fields
- *   as stored, and the write path applies the configured set rules
- *   (server/store/knex-store.ts `setRules`): after a rule changed.
+ * - `oai-steward rebuild-formats`: after a writer or reader was corrected,
+ *   a format option changed, or a format was added to or removed from the
+ *   configuration;
+ * - `oai-steward rebuild-sets`: after a set rule changed.
+ *
+ * Both write each stored item again as the record it was written from
+ * (`storedInput`), so the one pipeline decides everything anew.
  *
  * One transaction; a page of items at a time (the store's `scanItems`), so
  * memory holds one page however large the repository. Tombstones are left
  * as they are.
  */
-import { crosswalkItem, type RecordConversion } from '../lib/records/json-record';
-import type { RecordFields } from '../lib/model/record';
-import { dcIdentifiers } from '../lib/xml/dc-identifiers';
+import type { FormatRegistry } from '../lib/formats/registry';
 import type { ItemInput, ScannedItem, TransactionalStore, WriteTransaction } from '../lib/store';
 
 /** What a rebuild did. */
@@ -45,7 +43,7 @@ export interface RebuildOptions {
  * Writes every live item again, as `toItem` makes it (null: leave it out),
  * in one transaction, and counts the items the store re-stamped.
  *
- * @example await rewriteEveryItem(store, (s) => storedItem(s))
+ * @example await rewriteEveryItem(store, (s) => storedInput(s, formats))
  */
 export async function rewriteEveryItem(
   store: TransactionalStore,
@@ -80,38 +78,25 @@ export async function rewriteEveryItem(
   });
 }
 
-/** The metadata a stored item has, tombstone nulls left out. */
-function storedMetadata(s: ScannedItem): Record<string, string> {
-  const metadata: Record<string, string> = {};
-  for (const [prefix, xml] of Object.entries(s.metadata)) if (xml !== null) metadata[prefix] = xml;
-  return metadata;
-}
-
 /**
- * The identifier fields of a stored item with record fields: its
- * dc:identifier values, then those its stored crosswalk oai_dc carries
- * besides (e.g. the POI), since a `derived` prefix promises the write gate
- * that its identifiers are among the item's own (lib/store.ts).
- */
-function storedIdentifiers(s: ScannedItem, fields: RecordFields): string[] {
-  const out = [...(fields.dc.identifier ?? [])];
-  const dc = s.derived?.includes('oai_dc') === true ? s.metadata.oai_dc : null;
-  for (const v of dc ? dcIdentifiers(dc) : []) if (!out.includes(v)) out.push(v);
-  return out;
-}
-
-/**
- * The item a stored one makes when written again as it is: its sets,
- * metadata and record fields as stored (the write path applies the rules).
+ * The record a stored item was written from, as the write pipeline takes it
+ * again: the XML it gave for each format still configured (not what the
+ * pipeline wrote), its model when it gave one (a model lifted from its XML
+ * is lifted again, so a corrected reader reaches it), its sets and about
+ * containers. The pipeline writes every format again and applies the set
+ * rules; what comes out the same keeps its datestamp.
  *
- * @example storedItem(page[0]).sets
+ * @example storedInput(page[0], provider.formats).metadata // the XML the record gave
  */
-export function storedItem(s: ScannedItem): ItemInput {
+export function storedInput(s: ScannedItem, formats: FormatRegistry): ItemInput {
+  const written = new Set(s.written ?? []);
+  const given: Record<string, string> = {};
+  for (const [prefix, xml] of Object.entries(s.metadata)) if (xml !== null && !written.has(prefix) && formats.get(prefix)) given[prefix] = xml;
   return {
     internalId: s.internalId,
     sets: s.sets,
-    metadata: storedMetadata(s),
-    ...(s.fields !== undefined && { fields: s.fields, derived: s.derived ?? [], identifiers: storedIdentifiers(s, s.fields) }),
+    metadata: given,
+    ...(s.fields !== undefined && s.liftedFrom === undefined && { fields: s.fields }),
     // The about containers as stored: neither dropped nor a reason to re-stamp.
     ...(s.about !== undefined && s.about.length > 0 && { about: s.about }),
     source: `stored item ${JSON.stringify(s.internalId)}`,
@@ -119,41 +104,24 @@ export function storedItem(s: ScannedItem): ItemInput {
 }
 
 /**
- * The item a stored record makes now: the XML the record gave (formats it
- * did not get from a crosswalk, still configured) kept as it is, every
- * crosswalk run again. Null for an item without record fields (loaded as
- * XML only): there is nothing to run a crosswalk over.
+ * Writes every stored item again through the whole pipeline and re-stamps
+ * exactly the items whose output changed: after a writer or reader was
+ * corrected, a format option such as oai_datacite's datacentreSymbol was
+ * configured, or a format was added to or removed from the configuration.
  *
- * @example rederivedItem(conv, page[0])?.metadata.marc21
+ * @example const { restamped } = await rebuildFormats(provider.store, provider.formats);
  */
-export function rederivedItem(conv: RecordConversion, s: ScannedItem): ItemInput | null {
-  if (s.fields === undefined) return null;
-  const given: Record<string, string> = {};
-  const derivedBefore = s.derived ?? [];
-  for (const [prefix, xml] of Object.entries(storedMetadata(s))) {
-    if (!derivedBefore.includes(prefix) && conv.formats.get(prefix)) given[prefix] = xml;
-  }
-  const { metadata, derived, identifiers } = crosswalkItem(conv, s.internalId, s.fields, given);
-  return { ...storedItem(s), metadata, derived, identifiers };
+export function rebuildFormats(store: TransactionalStore, formats: FormatRegistry, options: RebuildOptions = {}): Promise<RebuildSummary> {
+  return rewriteEveryItem(store, (s) => storedInput(s, formats), options);
 }
 
 /**
- * Re-derives every stored item's crosswalked formats and re-stamps exactly
- * the items whose output changed.
+ * Recomputes the rule sets of every live item (the pipeline applies the
+ * configured rules as it writes each again) and re-stamps exactly the items
+ * whose sets changed.
  *
- * @example const { restamped } = await rebuildFormats(provider.store, provider.conversion);
+ * @example const { restamped } = await rebuildSets(provider.store, provider.formats);
  */
-export function rebuildFormats(store: TransactionalStore, conv: RecordConversion, options: RebuildOptions = {}): Promise<RebuildSummary> {
-  return rewriteEveryItem(store, (s) => rederivedItem(conv, s), options);
-}
-
-/**
- * Recomputes the rule sets of every live item and re-stamps exactly the
- * items whose sets changed. The store must have been opened with the
- * configuration's `setRules` (server/provider.ts does).
- *
- * @example const { restamped } = await rebuildSets(provider.store);
- */
-export function rebuildSets(store: TransactionalStore, options: RebuildOptions = {}): Promise<RebuildSummary> {
-  return rewriteEveryItem(store, storedItem, options);
+export function rebuildSets(store: TransactionalStore, formats: FormatRegistry, options: RebuildOptions = {}): Promise<RebuildSummary> {
+  return rewriteEveryItem(store, (s) => storedInput(s, formats), options);
 }

@@ -7,7 +7,7 @@ import { DC_ELEMENTS, type DcElement, type DublinCore } from '../model/dublin-co
 import { escapeText } from '../xml/chars';
 import { findNonXmlChar } from '../model/text';
 import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../xml/namespaces';
-import { parseFragment, textOf } from '../xml/tree';
+import { parseFragment, textOf, type XmlElement } from '../xml/tree';
 import type { MetadataFormat } from './format';
 
 const OPEN =
@@ -41,6 +41,7 @@ export const oaiDc: MetadataFormat = {
   namespace: OAI_DC_NS,
   builtIn: true,
   fromDublinCore: dublinCoreToOaiDc,
+  read: (root) => ({ dc: dublinCoreOfTree(root) }),
 };
 
 /**
@@ -52,10 +53,15 @@ export const oaiDc: MetadataFormat = {
  */
 export function dublinCoreOf(xml: string | null): DublinCore {
   const root = xml ? parseFragment(xml) : null;
-  if (!root || root.ns !== OAI_DC_NS) return {};
+  return root ? dublinCoreOfTree(root) : {};
+}
+
+/** The Dublin Core elements of a parsed oai_dc record, in record order (empty when the root is not oai_dc). */
+function dublinCoreOfTree(root: XmlElement): DublinCore {
+  if (root.ns !== OAI_DC_NS) return {};
   const dc: Partial<Record<DcElement, string[]>> = {};
   for (const child of root.children) {
-    if (child.kind !== 'element' || child.ns !== DC_NS) continue;
+    if (child.kind !== 'element' || child.ns !== DC_NS || !(DC_ELEMENTS as readonly string[]).includes(child.local)) continue;
     const name = child.local as DcElement;
     (dc[name] ??= []).push(textOf(child));
   }

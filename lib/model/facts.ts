@@ -137,3 +137,18 @@ export function isFunded(r: RecordFields): boolean {
   return (r.fundingReferences ?? []).some((f) => f.awardNumber !== undefined || f.awardUri !== undefined)
     || (r.dc.relation ?? []).some((v) => v.trim().startsWith('info:eu-repo/grantAgreement/'));
 }
+
+/**
+ * The licence URIs a record states: its `dc:rights` values that are http(s)
+ * URIs, then its `license` field, without repeats.
+ *
+ * @example licences({ dc: { rights: ['Open', 'https://creativecommons.org/licenses/by/4.0/'] } }) // ['https://creativecommons.org/licenses/by/4.0/']
+ */
+export function licences(r: RecordFields): string[] {
+  const out: string[] = [];
+  for (const v of [...nonBlank(r.dc.rights), ...(r.license !== undefined ? [r.license] : [])]) {
+    const t = v.trim();
+    if (/^https?:\/\/\S+$/i.test(t) && !out.includes(t)) out.push(t);
+  }
+  return out;
+}

@@ -25,31 +25,31 @@
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
-import type { RecordConversion } from '../../lib/records/json-record';
-import { RefusedError, type ItemInput, type SeenIds, type SetInput, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
+import { RefusedError, type ItemInput, type SetInput, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
+import type { LoadBookkeeping, SeenIds } from './seen';
 import { type Refusal } from '../../lib/model/refusal';
-import { contentHash, uniqueSorted } from '../../lib/records/content-hash';
+import { contentHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import type { ByteCounter, Input } from './input';
 import type { Progress } from './progress';
 import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-inputs';
 import { readableInWorker, readInWorker } from './read-worker';
-import type { ConversionConfig } from '../conversion';
+import type { ReaderConfig } from '../conversion';
 
 export { readSetsFile };
 
 /** What the loader needs of an opened provider (server/provider.ts). */
 export interface LoadDeps {
-  readonly store: TransactionalStore;
+  /** The store, whose transactions keep the load's bookkeeping (./seen.ts). */
+  readonly store: TransactionalStore<WriteTransaction & LoadBookkeeping>;
   readonly policy: Pick<IdPolicy, 'namespace' | 'unmap'>;
   readonly formats: FormatRegistry;
-  readonly conversion: RecordConversion;
   /**
-   * The configuration `conversion` was built from (server/provider.ts
-   * `conversionConfig`): when given, files of JSON records are read, parsed
-   * and converted on a thread of their own (./read-worker.ts) while this one
-   * writes.
+   * The configuration `formats` and `policy` were built from
+   * (server/provider.ts `readerConfig`): when given, files of JSON records
+   * are read and parsed on a thread of their own (./read-worker.ts) while
+   * this one writes.
    */
-  readonly conversionConfig?: ConversionConfig | undefined;
+  readonly readerConfig?: ReaderConfig | undefined;
 }
 
 /** How to load. */
@@ -126,7 +126,7 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
   try {
     await deps.store.transaction(async (tx) => {
       await load.begin(tx);
-      if (options.setsFile) await load.declareSets(readSetsFile(options.setsFile, deps.conversion), options.setsFile);
+      if (options.setsFile) await load.declareSets(readSetsFile(options.setsFile), options.setsFile);
       for (const input of setsFirst(inputs)) await load.consume(input);
       await load.writeStaged();
       await load.deleteMissing();
@@ -151,7 +151,7 @@ class LoadRun {
   private unidentified = false;
   /** Without --partial, the first refusal dooms the load: later batches are only checked, not written. */
   private writing = true;
-  private tx: WriteTransaction | undefined;
+  private tx: (WriteTransaction & LoadBookkeeping) | undefined;
   private seen: SeenIds | undefined;
   /**
    * The batch being written while the next one is read: reading and the
@@ -171,15 +171,15 @@ class LoadRun {
   }
 
   /** Binds the load to its transaction and starts recording the ids it sees. */
-  async begin(tx: WriteTransaction): Promise<void> {
+  async begin(tx: WriteTransaction & LoadBookkeeping): Promise<void> {
     this.tx = tx;
     this.seen = await tx.seenIds();
   }
 
   /** Reads one input to the end, writing its records a batch at a time. */
   async consume(input: Input): Promise<void> {
-    const ctx = { policy: this.deps.policy, formats: this.deps.formats, conversion: this.deps.conversion, counter: this.options.counter ?? { bytesRead: 0 } };
-    const config = this.deps.conversionConfig;
+    const ctx = { policy: this.deps.policy, formats: this.deps.formats, counter: this.options.counter ?? { bytesRead: 0 } };
+    const config = this.deps.readerConfig;
     const events = config && readableInWorker(input) ? readInWorker(input, config, ctx.counter, this.batchSize) : readInput(input, ctx);
     try {
       for await (const ev of events) {
@@ -332,7 +332,10 @@ class LoadRun {
     const versions = entries.map((e) => {
       const item = (e.result as { item: ItemInput }).item;
       const deleted = item.deleted === true;
-      const fingerprint = contentHash(deleted, uniqueSorted(item.sets ?? []), new Map(Object.entries(item.metadata)), item.about ?? []);
+      // XML read into the model only (readFrom) is what such a version disseminates, too.
+      const given = new Map(Object.entries(item.metadata));
+      if (item.readFrom !== undefined) given.set(`{${item.readFrom.namespace}}`, item.readFrom.xml);
+      const fingerprint = contentHash(deleted, uniqueSorted(item.sets ?? []), given, item.about ?? []);
       return { item, datestamp: item.datestamp ?? null, fingerprint, source: item.source ?? '' };
     });
     const outcomes = await this.seenIds().stage(versions);

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
-import { jsonToItem, type RecordConversion } from '../../lib/records/json-record';
+import { jsonToItem } from '../../lib/pipeline/json-record';
+import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
 import type { ItemInput, SetInput } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import { folderFiles, type ByteCounter, type Input } from './input';
@@ -18,7 +19,6 @@ import { xmlToItem } from './xml-record';
 export interface ReadContext {
   readonly policy: Pick<IdPolicy, 'namespace' | 'unmap'>;
   readonly formats: FormatRegistry;
-  readonly conversion: RecordConversion;
   /** Bytes read so far, shared with the inputs (for progress). */
   readonly counter: ByteCounter;
 }
@@ -78,7 +78,7 @@ async function* readJson(input: Input, ctx: ReadContext): AsyncGenerator<LoadEve
     }
     const v = e.value as { id?: unknown } | null;
     const id = typeof v === 'object' && v !== null && typeof v.id === 'string' ? v.id : null;
-    yield { kind: 'record', result: jsonToItem(e.value, ctx.conversion, source), id };
+    yield { kind: 'record', result: jsonToItem(e.value, ctx.formats, source), id };
   }
 }
 
@@ -107,17 +107,16 @@ async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: s
 /**
  * Reads a JSON file of set declarations; `description` (text) becomes an oai_dc setDescription (OAI-PMH 4.6).
  *
- * @example readSetsFile('seeds/demo/sets.json', conversion)[0]?.spec
+ * @example readSetsFile('seeds/demo/sets.json')[0]?.spec
  */
-export function readSetsFile(file: string, conv: RecordConversion): SetInput[] {
+export function readSetsFile(file: string): SetInput[] {
   const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
   if (!Array.isArray(raw)) throw new Error(`${file}: expected a JSON array of {"spec", "name", "description"?}`);
-  const dc = conv.formats.get('oai_dc');
   return raw.map((s: unknown, i) => {
     const o = s as { spec?: unknown; name?: unknown; description?: unknown; descriptions?: unknown };
     if (typeof o?.spec !== 'string' || typeof o.name !== 'string') throw new Error(`${file}: set ${i + 1} needs a string "spec" and "name"`);
     const descriptions: string[] = [];
-    if (typeof o.description === 'string' && dc?.fromDublinCore) descriptions.push(dc.fromDublinCore({ description: [o.description] }));
+    if (typeof o.description === 'string') descriptions.push(dublinCoreToOaiDc({ description: [o.description] }));
     if (Array.isArray(o.descriptions)) descriptions.push(...o.descriptions.filter((d): d is string => typeof d === 'string'));
     return { spec: o.spec, name: o.name, ...(descriptions.length > 0 && { descriptions }) };
   });

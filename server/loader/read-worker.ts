@@ -1,10 +1,10 @@
 /**
  * Reading a file of JSON records on a thread of its own: the worker opens
- * the file, splits it into records, parses each and converts it (record
- * fields, every crosswalk: lib/records/json-record.ts `jsonToItem`), and
+ * the file, splits it into records, parses each and reads it into the
+ * record model (lib/pipeline/json-record.ts `jsonToItem`), and
  * hands the loader the same events ./read-inputs.ts `readInput` yields, a
  * batch at a time. The loader's thread keeps the store: planning, the write
- * gate and the database's own work. On SQLite, whose writes run on the
+ * pipeline and the database's own work. On SQLite, whose writes run on the
  * loader's thread, the two then use two cores instead of one.
  *
  * The worker is one batch ahead at most: it prepares the next batch while
@@ -13,13 +13,13 @@
  * order. A failure to read the file ends the load as it would on one thread,
  * with the same message.
  *
- * The worker builds the record conversion from the configuration
- * (../conversion.ts `conversionOf`), so only a provider whose format registry
- * comes from its configuration offers it (`Provider.conversionConfig`).
+ * The worker builds the format registry and id policy from the configuration
+ * (../conversion.ts), so only a provider whose format registry comes from its
+ * configuration offers it (`Provider.readerConfig`).
  */
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { conversionOf, type ConversionConfig } from '../conversion';
+import { formatsOf, policyOf, type ReaderConfig } from '../conversion';
 import { fieldsFromJson } from '../../lib/model/json-text';
 import type { ItemInput } from '../../lib/store';
 import { fileChunks, type ByteCounter, type Input } from './input';
@@ -28,7 +28,7 @@ import { readInput, type LoadEvent } from './read-inputs';
 /** What the worker is started with. */
 interface ReaderData {
   readonly role: 'oai-steward-reader';
-  readonly config: ConversionConfig;
+  readonly config: ReaderConfig;
   /** The file (never standard input: the worker opens it by name), and what it holds. */
   readonly file: string;
   readonly kind: 'ndjson' | 'json-array';
@@ -72,9 +72,9 @@ export function readableInWorker(input: Input): boolean {
  * (see the file's comment); the worker ends when the generator does.
  * `counter` gets the bytes the worker has read.
  *
- * @example for await (const ev of readInWorker(input, provider.conversionConfig, counter, 1000)) …
+ * @example for await (const ev of readInWorker(input, provider.readerConfig, counter, 1000)) …
  */
-export async function* readInWorker(input: Input, config: ConversionConfig, counter: ByteCounter, batch: number): AsyncGenerator<LoadEvent> {
+export async function* readInWorker(input: Input, config: ReaderConfig, counter: ByteCounter, batch: number): AsyncGenerator<LoadEvent> {
   if (input.kind !== 'ndjson' && input.kind !== 'json-array') throw new Error(`${input.name} is not a file of JSON records`);
   const data: ReaderData = { role: 'oai-steward-reader', config, file: path.resolve(input.name), kind: input.kind, batch };
   // From the TypeScript sources (tests run through tsx) the worker needs tsx's loader too.
@@ -133,9 +133,10 @@ function serveBatches(data: ReaderData): void {
   const port = parentPort;
   if (!port) return;
   const counter: ByteCounter = { bytesRead: 0 };
-  const { policy, formats, conversion } = conversionOf(data.config);
+  const formats = formatsOf(data.config);
+  const policy = policyOf(data.config);
   const input: Input = { name: data.file, kind: data.kind, size: null, isListSets: false, chunks: () => fileChunks(data.file, counter) };
-  const events = readInput(input, { policy, formats, conversion, counter });
+  const events = readInput(input, { policy, formats, counter });
   const fill = async (): Promise<{ events: WireEvent[]; done: boolean }> => {
     const out: WireEvent[] = [];
     let records = 0;

@@ -15,7 +15,7 @@ import type { IdPolicy } from '../../lib/ids/policy';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { AboutInput, ItemInput } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
-import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/records/about';
+import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/pipeline/about';
 import type { XmlRecord } from './read-oai-xml';
 
 /** What the conversion needs to know about the repository and the input. */
@@ -89,13 +89,20 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
 
   const metadata: Record<string, string> = {};
   let harvestedPrefix: string | undefined;
+  let readFrom: { namespace: string; xml: string } | undefined;
   if (!rec.deleted) {
     if (rec.metadata === undefined) refuse('metadata', 'required: a record that is not deleted needs metadata');
     else {
       // The prefix the response was requested in; else the format whose namespace the root element is in.
-      const byNs = ctx.formats.all().find((f) => f.namespace === rec.metadataNamespace);
-      const prefix = ctx.requestPrefix ?? byNs?.prefix;
-      if (prefix === undefined) refuse('metadata', `no metadata format of this repository has the namespace ${JSON.stringify(rec.metadataNamespace ?? '')}`);
+      const ns = rec.metadataNamespace ?? '';
+      const byNs = ctx.formats.all().find((f) => f.namespace === ns);
+      const reader = ctx.formats.all().find((f) => f.read !== undefined && f.alsoReads?.includes(ns) === true);
+      const prefix = byNs ? (ctx.requestPrefix ?? byNs.prefix) : reader ? undefined : ctx.requestPrefix;
+      if (reader && !byNs) {
+        // XML the repository reads into the model but does not serve as it is (e.g. DataCite kernel-3).
+        readFrom = { namespace: ns, xml: rec.metadata };
+        harvestedPrefix = reader.prefix;
+      } else if (prefix === undefined) refuse('metadata', `no metadata format of this repository has the namespace ${JSON.stringify(ns)}`);
       else if (!ctx.formats.get(prefix)) refuse('metadata', `unknown metadataPrefix ${JSON.stringify(prefix)} (not in the format registry)`);
       else {
         metadata[prefix] = rec.metadata;
@@ -111,9 +118,10 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
     if (origin.baseURL !== undefined && origin.responseDate !== undefined) {
       about = withProvenance(about, {
         harvestDate: origin.responseDate,
-        // The metadata is kept as harvested (only its serialization is canonical):
-        // altered only when something between reading and storing changed it.
-        altered: metadata[harvestedPrefix] !== rec.metadata,
+        // The metadata is kept as harvested (only its serialization is canonical): altered only when
+        // something between reading and storing changed it, or when it is read into the model and
+        // served in other formats only (readFrom).
+        altered: readFrom !== undefined || metadata[harvestedPrefix] !== rec.metadata,
         baseURL: origin.baseURL,
         identifier: rec.identifier?.trim() ?? '',
         datestamp: rec.datestamp?.trim() ?? '',
@@ -130,7 +138,10 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
       sets: [...rec.sets],
       metadata,
       identifiers: rec.deleted ? [] : [...rec.dcIdentifiers],
+      ...(readFrom !== undefined && { readFrom }),
       ...(!rec.deleted && about.length > 0 && { about }),
+      // A record of an OAI-PMH response is a version, ordered by its header datestamp.
+      ...(ctx.internalId === undefined && { versioned: true }),
       source,
     },
   };

@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import { RefusedError, type AboutInput, type MembershipChange, type SetInput, type WriteResult } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
-import { setProblems } from '../../lib/records/gate';
+import { setProblems } from '../../lib/pipeline/judge';
 import { isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
@@ -26,8 +26,8 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   await insertRows(
     trx,
     'items',
-    ['internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash', 'created', 'direct_sets'],
-    fresh.map((p) => [p.input.internalId, p.identifier, p.datestamp, p.deleted, p.hash, now, directSetsValue(p.sets)]),
+    ['internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash', 'created', 'direct_sets', 'source_datestamp'],
+    fresh.map((p) => [p.input.internalId, p.identifier, p.datestamp, p.deleted, p.hash, now, directSetsValue(p.sets), p.sourceDatestamp]),
   );
   // Every identifier published is registered once, with its first time.
   await insertRows(
@@ -49,7 +49,13 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   for (const p of changed) {
     await trx('items')
       .where('pk', p.existing?.pk)
-      .update({ datestamp: p.datestamp, deleted: p.deleted, content_hash: p.hash, direct_sets: directSetsValue(p.sets) });
+      .update({ datestamp: p.datestamp, deleted: p.deleted, content_hash: p.hash, direct_sets: directSetsValue(p.sets), source_datestamp: p.sourceDatestamp });
+  }
+  // A harvested version with the content already stored moves nothing but the source datestamp it is known by.
+  for (const p of planned) {
+    if (p.existing && p.outcome === 'unchanged' && p.sourceDatestamp !== null && (p.existing.source_datestamp === null || toInt(p.existing.source_datestamp) !== p.sourceDatestamp)) {
+      await trx('items').where('pk', p.existing.pk).update({ source_datestamp: p.sourceDatestamp });
+    }
   }
   const changedPks = changed.map((p) => pkOf.get(p.input.internalId) as number);
   const oldRows = await membershipRows(trx, changedPks);
@@ -62,10 +68,10 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   const setRows: SetRow[] = [];
   const recordRows: [number, string, string | null][] = [];
   const aboutRows: [number, number, string, string | null][] = [];
-  const fieldRows: [number, string, string][] = [];
+  const fieldRows: [number, string, string, string | null][] = [];
   for (const p of [...fresh, ...changed]) {
     const pk = pkOf.get(p.input.internalId) as number;
-    if (p.fields !== undefined) fieldRows.push([pk, p.fields, JSON.stringify(p.input.derived ?? [])]);
+    if (p.fields !== undefined) fieldRows.push([pk, p.fields, JSON.stringify(p.input.written), p.input.liftedFrom ?? null]);
     setRows.push(...membership(pk, p.sets, oldRows.get(pk) ?? [], p.datestamp));
     for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, xml]);
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));
@@ -73,7 +79,7 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);
   await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], recordRows);
   await insertRows(trx, 'item_about', ['item_pk', 'position', 'xml', 'compare_as'], aboutRows);
-  await insertRows(trx, 'record_fields', ['item_pk', 'fields', 'derived'], fieldRows);
+  await insertRows(trx, 'record_fields', ['item_pk', 'fields', 'derived', 'lifted_from'], fieldRows);
 }
 
 /** A row of item_sets: spec, item_pk, direct, datestamp, departed. */

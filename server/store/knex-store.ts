@@ -4,7 +4,7 @@
  * concern, put together here:
  *
  * - ./read.ts     the read side, keyset scans (ReadStore);
- * - ./plan.ts     the write gate and the plan of a write (nothing written);
+ * - ./plan.ts     the reads of planning and each item's outcome (nothing written);
  * - ./apply.ts    writing a plan, tombstones, set declarations;
  * - ./stats.ts    statistics;
  * - ./record-fields.ts  the record fields kept with each item;
@@ -12,26 +12,40 @@
  * - ./settings.ts and ./counters.ts: the token secret and PDI serials, used by
  *   the server's wiring rather than by the protocol.
  *
- * Every write runs the whole gate (record rules, the metadata check of each
- * format, identifier governance) over the whole batch first and writes
- * nothing when anything is refused.
+ * - ./write.ts   the write pipeline (lift, prepare, judge, plan, apply).
+ *
+ * Every write runs the whole pipeline over the whole batch and writes
+ * nothing when anything is refused. Whoever must learn of writes (the
+ * next-page prefetch) registers a commit hook (`onCommit`).
  */
 import type { Knex } from 'knex';
-import { RefusedError, type ItemInput, type MembershipChange, type ScannedItem, type SeenIds, type SetInput, type Store, type StoreStats, type WriteResult, type WriteTransaction } from '../../lib/store';
-import { type Refusal } from '../../lib/model/refusal';
-import type { FormatChecks } from '../../lib/records/gate';
-import { withRightsAbout } from '../../lib/records/about';
+import {
+  RefusedError,
+  type ItemInput,
+  type MembershipChange,
+  type ScannedItem,
+  type SetInput,
+  type Store,
+  type StoreStats,
+  type WriteResult,
+  type WriteTransaction,
+} from '../../lib/store';
+import type { Refusal } from '../../lib/model/refusal';
+import type { FormatChecks } from '../../lib/pipeline/judge';
 import type { RecordFields } from '../../lib/model/record';
-import { recordFieldsOf } from './record-fields';
-import type { IdPolicyLike, SchemeCheck } from '../../lib/records/governance';
+import type { IdPolicyLike, SchemeCheck } from '../../lib/pipeline/governance';
+import type { Preparation } from '../../lib/pipeline/prepare';
+import type { OaiDcProfile } from '../../lib/formats/oai-dc-profile';
+import { createFormatRegistry, type FormatRegistry } from '../../lib/formats/registry';
+import type { SetDefinitions } from '../../lib/sets/rules';
 import { createSeenIds } from '../db/seen-ids';
-import { dublinCoreOf } from '../../lib/formats/oai-dc';
-import { setDeclarations, setsWithRules, type SetDefinitions } from '../../lib/sets/rules';
-import { applyDelete, applyMemberships, applySets, applyWrite, declareMissingSets } from './apply';
-import { planWrite, type Plan } from './plan';
+import type { LoadBookkeeping, SeenIds } from '../loader/seen';
+import { recordFieldsOf } from './record-fields';
+import { applyDelete, applyMemberships, applySets } from './apply';
 import { KnexReadStore } from './read';
 import { scanItems } from './scan';
 import { storeStats } from './stats';
+import { writePipeline, type WriteOptions } from './write';
 
 /** How a KnexStore is made. */
 export interface KnexStoreOptions {
@@ -40,9 +54,15 @@ export interface KnexStoreOptions {
   /** The id policy (lib/ids/policy.ts `createIdPolicy`); its namespace is the repository's. */
   readonly policy: IdPolicyLike;
   /**
+   * The formats offered (lib/formats/registry.ts), with their options: the
+   * pipeline lifts XML with their readers and writes every one a record's
+   * model allows. Default: oai_dc alone.
+   */
+  readonly formats?: FormatRegistry;
+  /**
    * The metadata check of each format (server/xsd/format-checks.ts
    * `createXsdChecks`): a prefix without a check is refused as unknown.
-   * Default: none, so metadata is only checked to be one well-formed element.
+   * Default: none, so given metadata is only checked to be one well-formed element.
    */
   readonly formatChecks?: FormatChecks;
   /** Seconds since the epoch, UTC; defaults to the system clock. */
@@ -57,16 +77,19 @@ export interface KnexStoreOptions {
   readonly tombstonePrefixes?: readonly string[];
   /** Override the identifier schemes governance checks (tests). */
   readonly schemes?: readonly SchemeCheck[];
-  /** Add a rights about container to records whose metadata states a licence (lib/records/about.ts `withRightsAbout`). Default false. */
+  /** Add a rights about container to records whose model states a licence (lib/pipeline/prepare.ts). Default false. */
   readonly rightsInAbout?: boolean;
   /**
    * The sets of the configuration (server/config.ts `sets`): every live item
    * written is put into the rule sets it satisfies (and taken out of those it
-   * no longer does) before the gate, so rule sets are written, stamped and
-   * left like the sets records name; the sets are declared as items join
-   * them. Default: none.
+   * no longer does), so rule sets are written, stamped and left like the
+   * sets records name; the sets are declared as items join them. Default: none.
    */
   readonly setRules?: SetDefinitions;
+  /** oai_dc's profile (lib/formats/oai-dc-profile.ts). Default `plain`. */
+  readonly oaiDcProfile?: OaiDcProfile;
+  /** Whether oai_dc carries each item's POI as a dc:identifier. Default false. */
+  readonly poiInDublinCore?: boolean;
 }
 
 /** Thrown inside a transaction to roll it back after a check. */
@@ -78,11 +101,6 @@ class CheckOnly extends Error {
 
 const systemClock = (): number => Math.floor(Date.now() / 1000);
 
-/** What set rules judge of an item: its record fields, or for an item loaded as XML the Dublin Core of its oai_dc. */
-function fieldsOf(item: ItemInput): RecordFields {
-  return item.fields ?? { dc: dublinCoreOf(item.metadata.oai_dc ?? null) };
-}
-
 /**
  * lib/store.ts's Store over knex.
  *
@@ -91,16 +109,42 @@ function fieldsOf(item: ItemInput): RecordFields {
  * await migrate(knex);
  * const store = new KnexStore({ knex, policy: createIdPolicy({ namespace: 'example.org' }) });
  * await store.putSets([{ spec: 'a', name: 'A' }]);
- * await store.writeItems([{ internalId: 'x 1', sets: ['a'], metadata: { oai_dc: '<oai_dc:dc …/>' } }]);
+ * await store.writeItems([{ internalId: 'x 1', sets: ['a'], metadata: {}, fields: { dc: { title: ['T'] } } }]);
  */
-export class KnexStore extends KnexReadStore implements Store, WriteTransaction {
+export class KnexStore extends KnexReadStore implements Store, WriteTransaction, LoadBookkeeping {
   private readonly options: KnexStoreOptions;
   private readonly clock: () => number;
+  private readonly preparation: Preparation;
+  /** Called after a write commits; shared with the stores bound to this one's transactions, which never call them. */
+  private readonly commitHooks: Set<() => void>;
+  /** Whether this store is bound to a transaction someone else commits. */
+  private readonly bound: boolean;
 
-  constructor(options: KnexStoreOptions) {
+  constructor(options: KnexStoreOptions, shared?: { hooks: Set<() => void> }) {
     super(options.knex);
     this.options = options;
     this.clock = options.clock ?? systemClock;
+    this.commitHooks = shared?.hooks ?? new Set();
+    this.bound = shared !== undefined;
+    this.preparation = {
+      formats: options.formats ?? createFormatRegistry(),
+      policy: options.policy,
+      ...(options.oaiDcProfile !== undefined && { oaiDcProfile: options.oaiDcProfile }),
+      ...(options.poiInDublinCore !== undefined && { poiInDublinCore: options.poiInDublinCore }),
+      ...(options.setRules !== undefined && { setRules: options.setRules }),
+      ...(options.rightsInAbout !== undefined && { rightsInAbout: options.rightsInAbout }),
+    };
+  }
+
+  /**
+   * Registers a hook called after every write of this store commits (a
+   * whole transaction once, at its commit): how a cache of this process
+   * learns that what it prepared may be stale.
+   *
+   * @example store.onCommit(() => prefetch.invalidate());
+   */
+  onCommit(hook: () => void): void {
+    this.commitHooks.add(hook);
   }
 
   /**
@@ -111,7 +155,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
    * @example await store.transaction(async (tx) => { await tx.putSets(sets); await tx.writeItems(items); });
    */
   async transaction<T>(fn: (tx: KnexStore) => Promise<T>): Promise<T> {
-    return this.knex.transaction(async (trx) => fn(new KnexStore({ ...this.options, knex: trx })));
+    return this.committing(this.knex.transaction(async (trx) => fn(new KnexStore({ ...this.options, knex: trx }, { hooks: this.commitHooks }))));
   }
 
   /** Records the ids a load has seen in a temporary table of this store's connection; call it inside {@link transaction}. */
@@ -131,17 +175,16 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
     return recordFieldsOf(this.knex, internalIds);
   }
 
-
   async putSets(sets: readonly SetInput[]): Promise<void> {
-    await this.knex.transaction((trx) => applySets(trx, sets));
+    await this.committing(this.knex.transaction((trx) => applySets(trx, sets)));
   }
 
   async checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]> {
-    if (!this.options.setRules || this.options.setRules.all.length === 0) return (await this.plan(this.knex, items)).refusals;
-    // The sets a rule would declare are declared for the check, then rolled back with it.
+    // Sets a batch would declare are declared for the check, then rolled back with it.
     try {
       await this.knex.transaction(async (trx) => {
-        throw new CheckOnly((await this.plan(trx, await this.withSetRules(trx, items))).refusals);
+        const out = await writePipeline(trx, items, this.writeOptions(), true);
+        throw new CheckOnly('refusals' in out ? out.refusals : []);
       });
     } catch (err) {
       if (err instanceof CheckOnly) return err.refusals;
@@ -152,45 +195,40 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction 
 
   async writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]> {
     if (items.length === 0) return [];
-    return this.knex.transaction(async (trx) => {
-      const { refusals, planned } = await this.plan(trx, await this.withSetRules(trx, items));
-      if (refusals.length > 0) throw new RefusedError(refusals);
-      await applyWrite(trx, planned, this.clock());
-      return planned.map((p) => ({ internalId: p.input.internalId, identifier: p.identifier, outcome: p.outcome }));
-    });
+    return this.committing(
+      this.knex.transaction(async (trx) => {
+        const out = await writePipeline(trx, items, this.writeOptions());
+        if ('refusals' in out) throw new RefusedError(out.refusals);
+        return out.results;
+      }),
+    );
   }
 
   async deleteItems(internalIds: readonly string[]): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
-    return this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc']));
+    return this.committing(this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc'])));
   }
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
     if (changes.length === 0) return [];
-    return this.knex.transaction((trx) => applyMemberships(trx, changes, this.clock()));
+    return this.committing(this.knex.transaction((trx) => applyMemberships(trx, changes, this.clock())));
   }
 
-  /**
-   * The items with the configured set rules applied to each live one (its
-   * sets: those it names, plus the rule sets its fields satisfy), after
-   * declaring the sets they join. A tombstone keeps its sets.
-   */
-  private async withSetRules(trx: Knex, items: readonly ItemInput[]): Promise<readonly ItemInput[]> {
-    const defs = this.options.setRules;
-    if (!defs || defs.all.length === 0) return items;
-    const out = items.map((item) => (item.deleted ? item : { ...item, sets: setsWithRules(defs, fieldsOf(item), item.sets ?? []) }));
-    await declareMissingSets(trx, setDeclarations(defs, out.flatMap((i) => i.sets ?? [])));
+  /** Calls the commit hooks once a write of this (unbound) store has committed. */
+  private async committing<T>(write: Promise<T>): Promise<T> {
+    const out = await write;
+    if (!this.bound) for (const hook of this.commitHooks) hook();
     return out;
   }
 
-  private plan(db: Knex, items: readonly ItemInput[]): Promise<Plan> {
+  private writeOptions(): WriteOptions {
     const o = this.options;
-    return planWrite(db, o.rightsInAbout ? items.map(withRightsAbout) : items, {
-      policy: o.policy,
+    return {
+      preparation: this.preparation,
       tombstonePrefixes: o.tombstonePrefixes ?? ['oai_dc'],
       now: this.clock(),
       ...(o.formatChecks && { formatChecks: o.formatChecks }),
       ...(o.schemes && { schemes: o.schemes }),
-    });
+    };
   }
 }

@@ -1,18 +1,21 @@
 /**
- * Write planning: runs the write gate (lib/records/gate.ts) over a batch,
- * reads what identifier governance needs to know about the batch from the
- * database, and decides each item's outcome, without writing anything.
- * ./apply.ts writes the plan; `checkItems` stops after planning.
+ * Plan, the fifth stage of the write pipeline (./write.ts): reads what a
+ * prepared batch (lib/pipeline/prepare.ts) meets in the database — the
+ * items of its internal ids, the identifier registry, the declared sets —
+ * asks the judge (lib/pipeline/judge.ts, governance.ts) over it, and decides
+ * each item's outcome, without writing anything. ./apply.ts writes the
+ * plan; `checkItems` stops after planning.
  */
 import type { Knex } from 'knex';
-import type { AboutInput, ItemInput, WriteOutcome } from '../../lib/store';
+import type { AboutInput, WriteOutcome } from '../../lib/store';
+import type { PreparedItem } from '../../lib/pipeline/prepare';
 import type { Refusal } from '../../lib/model/refusal';
-import { contentHash, uniqueSorted } from '../../lib/records/content-hash';
+import { contentHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import { fieldsJson } from '../../lib/model/json-text';
 
 export { contentHash, uniqueSorted };
-import { judgeRecords, type FormatChecks } from '../../lib/records/gate';
-import { checkBatch, mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry, type SchemeCheck } from '../../lib/records/governance';
+import { judgeRecords, type FormatChecks } from '../../lib/pipeline/judge';
+import { checkBatch, mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry, type SchemeCheck } from '../../lib/pipeline/governance';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { directSets } from './read';
@@ -38,11 +41,13 @@ export interface ItemRow {
   datestamp: number | string;
   deleted: boolean | number;
   content_hash: string;
+  /** The record's datestamp in the repository it was harvested from (seconds), if it was. */
+  source_datestamp: number | string | null;
 }
 
 /** What a planned write does to one item. */
 export interface PlannedItem {
-  readonly input: ItemInput;
+  readonly input: PreparedItem;
   readonly identifier: string;
   readonly scheme: string;
   readonly existing: ItemRow | undefined;
@@ -57,15 +62,38 @@ export interface PlannedItem {
   readonly about: readonly AboutInput[];
   /** The record fields as stored (JSON), for a live item that has them. */
   readonly fields: string | undefined;
+  /** For a harvested version: its datestamp at the source, stored to order later versions (null: not harvested). */
+  readonly sourceDatestamp: number | null;
+}
+
+/** A version older than the stored one: not written (its outcome is `superseded`). */
+export interface SupersededItem {
+  readonly input: PreparedItem;
+  readonly identifier: string;
 }
 
 /** A batch judged: every refusal in input order, or (when there is none) the plan. */
 export interface Plan {
   readonly refusals: readonly Refusal[];
   readonly planned: readonly PlannedItem[];
+  /** Harvested versions older than the stored ones, in input order. */
+  readonly superseded: readonly SupersededItem[];
 }
 
-const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_hash';
+const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_hash, source_datestamp';
+
+/**
+ * Whether a harvested version is older than the version the store holds
+ * (time never goes back): only a version from another repository
+ * (`versioned`) with a datestamp, against a stored item that recorded its
+ * source datestamp.
+ *
+ * @example isSuperseded({ versioned: true, datestamp: 100 } as PreparedItem, { source_datestamp: 200 } as ItemRow) // true
+ */
+export function isSuperseded(input: PreparedItem, existing: Pick<ItemRow, 'source_datestamp'> | undefined): boolean {
+  if (input.versioned !== true || input.datestamp === undefined || !existing || existing.source_datestamp === null || existing.source_datestamp === undefined) return false;
+  return input.datestamp < toInt(existing.source_datestamp);
+}
 
 /**
  * The datestamp of a planned write. Unchanged: the stored one, so nothing is
@@ -111,10 +139,9 @@ export async function itemsByInternalId(db: Knex, internalIds: readonly string[]
 
 /**
  * What the database holds about a batch, as governance (`checkBatch`) needs
- * it: items and registry rows by internal id and by identifier, and which of
- * the batch's sets are declared.
+ * it: items and registry rows by internal id and by identifier.
  */
-async function governanceState(db: Knex, items: readonly ItemInput[], identifiers: readonly string[], byInternalId: ReadonlyMap<string, ItemRow>) {
+async function governanceState(db: Knex, items: readonly PreparedItem[], identifiers: readonly string[], byInternalId: ReadonlyMap<string, ItemRow>) {
   const toExisting = (r: ItemRow): ExistingItem => ({ internalId: r.internal_id, identifier: r.identifier });
   const byIdentifier = await rowsWhereIn<ItemRow>(db, ITEM_COLUMNS, 'items', 'identifier', identifiers);
   const registryByIdentifier = new Map<string, RegistryEntry>();
@@ -128,25 +155,32 @@ async function governanceState(db: Knex, items: readonly ItemInput[], identifier
       registryByInternalId.set(entry.internalId, [...(registryByInternalId.get(entry.internalId) ?? []), entry]);
     }
   }
-  const specs = uniqueSorted(items.flatMap((i) => i.sets ?? []));
-  const knownSets = new Set((await rowsWhereIn<{ spec: string }>(db, 'spec', 'sets', 'spec', specs)).map((r) => r.spec));
   return {
     existingByInternalId: new Map([...byInternalId].map(([k, v]) => [k, toExisting(v)])),
     existingByIdentifier: new Map(byIdentifier.map((r) => [r.identifier, toExisting(r)])),
     registryByIdentifier,
     registryByInternalId,
-    knownSets,
   };
 }
 
 /**
- * Judges a batch through the whole write gate (record rules, the metadata
- * check of each format, identifier governance) and, when nothing is
- * refused, plans each item's write. Refusals come in input order.
+ * Judges a batch (record rules, the metadata check of each format,
+ * identifier governance) and, when nothing is refused, plans each item's
+ * write. A harvested version older than the stored one is set aside as
+ * superseded before it is judged: it is not written, so it is not judged.
+ * Refusals come in input order.
  *
- * @example const { refusals, planned } = await planWrite(trx, items, { policy, tombstonePrefixes: ['oai_dc'], now });
+ * @example const { refusals, planned } = await planWrite(trx, prepared, { policy, tombstonePrefixes: ['oai_dc'], now });
  */
-export async function planWrite(db: Knex, items: readonly ItemInput[], options: PlanOptions): Promise<Plan> {
+export async function planWrite(db: Knex, all: readonly PreparedItem[], options: PlanOptions): Promise<Plan> {
+  const stored = await itemsByInternalId(db, all.map((i) => i.internalId));
+  const superseded: SupersededItem[] = [];
+  const items: PreparedItem[] = [];
+  for (const item of all) {
+    const existing = stored.get(item.internalId);
+    if (existing && isSuperseded(item, existing)) superseded.push({ input: item, identifier: existing.identifier });
+    else items.push(item);
+  }
   // Stages 1 and 2: the record on its own, then its metadata per format.
   const judged = judgeRecords(items, options.now, options.formatChecks);
   const byIndex: Refusal[][] = judged.refusals.map((r) => [...r]);
@@ -154,7 +188,10 @@ export async function planWrite(db: Knex, items: readonly ItemInput[], options: 
   const passed = judged.passed.map((p) => p.item);
   const mappings = mapAll(options.policy, passed);
   const identifiers = uniqueSorted(mappings.flatMap((m) => (m.ok ? [m.identifier] : [])));
-  const byInternalId = await itemsByInternalId(db, passed.map((i) => i.internalId));
+  const byInternalId = new Map(passed.flatMap((i) => {
+    const row = stored.get(i.internalId);
+    return row ? [[i.internalId, row] as const] : [];
+  }));
   const governed = checkBatch({
     items: passed,
     mappings,
@@ -164,7 +201,7 @@ export async function planWrite(db: Knex, items: readonly ItemInput[], options: 
   });
   judged.passed.forEach((p, k) => byIndex[p.index]?.push(...(governed[k] ?? [])));
   const refusals = byIndex.flat();
-  if (refusals.length > 0) return { refusals, planned: [] };
+  if (refusals.length > 0) return { refusals, planned: [], superseded };
 
   // Tombstones written through writeItems keep their old sets and formats
   // unless the input names them.
@@ -198,7 +235,8 @@ export async function planWrite(db: Knex, items: readonly ItemInput[], options: 
     else if (deleted) outcome = existing && toBool(existing.deleted) ? 'updated' : 'deleted';
     else outcome = existing ? 'updated' : 'inserted';
     const datestamp = datestampOf(outcome, existing, input.datestamp, options.now);
-    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records, about, fields };
+    const sourceDatestamp = input.versioned === true && input.datestamp !== undefined ? input.datestamp : existing?.source_datestamp != null ? toInt(existing.source_datestamp) : null;
+    return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records, about, fields, sourceDatestamp };
   });
-  return { refusals: [], planned };
+  return { refusals: [], planned, superseded };
 }

@@ -39,8 +39,8 @@ export async function storedMetadata(db: Knex, pks: readonly number[]): Promise<
  * @example for (let page = await scanItems(knex, 0, 500); page.length > 0; page = await scanItems(knex, page[page.length - 1].pk, 500)) …
  */
 export async function scanItems(db: Knex, afterPk: number, limit: number): Promise<ScannedItem[]> {
-  const rows = await statementRunner(db)<{ pk: unknown; internal_id: string; identifier: string; datestamp: unknown; deleted: unknown; fields: string | null; derived: string | null }>(
-    'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, f.fields, f.derived FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
+  const rows = await statementRunner(db)<{ pk: unknown; internal_id: string; identifier: string; datestamp: unknown; deleted: unknown; fields: string | null; derived: string | null; lifted_from: string | null }>(
+    'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, f.fields, f.derived, f.lifted_from FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
     [afterPk, limit],
   );
   const pks = rows.map((r) => toInt(r.pk));
@@ -59,7 +59,8 @@ export async function scanItems(db: Knex, afterPk: number, limit: number): Promi
       deleted: toBool(r.deleted),
       sets: sets.get(pk) ?? [],
       metadata: metadata.get(pk) ?? {},
-      ...(r.fields !== null && { fields: JSON.parse(r.fields) as RecordFields, derived: JSON.parse(r.derived ?? '[]') as string[] }),
+      ...(r.fields !== null && { fields: JSON.parse(r.fields) as RecordFields, written: JSON.parse(r.derived ?? '[]') as string[] }),
+      ...(r.lifted_from !== null && r.lifted_from !== undefined && { liftedFrom: r.lifted_from }),
     };
   });
 }

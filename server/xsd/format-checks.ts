@@ -14,8 +14,8 @@
 import { pathToFileURL } from 'node:url';
 import type { Document } from 'libxmljs2';
 import type { FormatRegistry } from '../../lib/formats/registry';
-import type { FormatCheck, FormatChecks } from '../../lib/records/gate';
-import { aboutNamespace } from '../../lib/records/about';
+import type { FormatCheck, FormatChecks } from '../../lib/pipeline/judge';
+import { aboutNamespace } from '../../lib/pipeline/about';
 import { PROVENANCE_NS, PROVENANCE_SCHEMA, RIGHTS_NS, RIGHTS_SCHEMA } from '../../lib/xml/namespaces';
 import { libxml } from './libxml';
 import { elementErrors, oneLine, schemaFor, WRAPPER_NS as BATCH_NS } from './schemas';

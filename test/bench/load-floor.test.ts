@@ -23,7 +23,7 @@ for (const kind of databaseKinds()) {
       try {
         const provider = await openProvider(loadConfig({ DATABASE_URL: source.url, OAI_SEED_DEMO: 'false', LOG_LEVEL: 'warn' }));
         try {
-          await loadRecords(provider.store, provider.conversion, 300, { batch: 120 });
+          await loadRecords(provider.store, provider.formats, 300, { batch: 120 });
         } finally {
           await provider.close();
         }

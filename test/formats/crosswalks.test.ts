@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import * as libxml from 'libxmljs2';
 import { isNotOffered, type CrosswalkContext } from '../../lib/formats/format';
-import { deriveFormats } from '../../lib/formats/derive';
+import { writeFormats } from '../../lib/pipeline/prepare';
+import { createIdPolicy } from '../../lib/ids/policy';
+import { poiFromOaiIdentifier } from '../../lib/ids/poi';
 import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
 import { type MetadataFormat } from '../../lib/formats/format';
 import { parseRecordFields } from '../../lib/model/from-json';
@@ -169,13 +171,17 @@ describe('the built-in crosswalks', () => {
   });
 });
 
-describe('deriving every format of a record at once', () => {
-  it('gives the metadata of the formats the record has and the reason for each it lacks, leaving oai_dc to its own path', () => {
+describe('writing every format of a record at once', () => {
+  it('writes oai_dc and each format the model allows, in the registry\'s order, and leaves the XML a record gives as given', () => {
     const record = fields({ id: 'x', dc: { title: 'T' } });
-    const d = deriveFormats(BUILT_IN_FORMATS, record, CTX);
-    expect(Object.keys(d.metadata)).to.deep.equal(['marc21', 'mods']);
-    expect(Object.keys(d.notOffered)).to.deep.equal(['oai_openaire', 'datacite', 'oai_datacite']);
-    expect(d.metadata.mods).to.equal(CROSSWALKED.find((f) => f.prefix === 'mods')!.fromRecord(record, CTX));
-    expect(d.notOffered.datacite).to.match(/^DataCite kernel-4 needs a DOI/);
+    const policy = createIdPolicy({ namespace: 'example.org' });
+    const preparation = { formats: createFormatRegistry(BUILT_IN_FORMATS), policy };
+    const w = writeFormats(preparation, 'x', record, {});
+    expect(w.written).to.deep.equal(['oai_dc', 'marc21', 'mods']);
+    const ctx = { oaiIdentifier: policy.map('x').identifier, poi: poiFromOaiIdentifier(policy.map('x').identifier), options: {} };
+    expect(w.metadata.mods).to.equal(CROSSWALKED.find((f) => f.prefix === 'mods')!.fromRecord(record, ctx));
+    const given = writeFormats(preparation, 'x', record, { mods: '<mods xmlns="http://www.loc.gov/mods/v3"/>' });
+    expect(given.written).to.deep.equal(['oai_dc', 'marc21']);
+    expect(given.metadata.mods).to.equal('<mods xmlns="http://www.loc.gov/mods/v3"/>');
   });
 });

@@ -26,7 +26,6 @@ import { openProvider, pagePrefetch, poiResolver, seedIfEmpty } from '../../serv
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
 import type { Store } from '../../lib/store';
-import type { RecordConversion } from '../../lib/records/json-record';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { ProviderContext } from '../../lib/oai';
 import { freePort } from '../../harness/free-port';
@@ -45,7 +44,7 @@ export interface TestProvider {
   readonly store: Store;
   readonly ctx: ProviderContext;
   /** How records of the project's format become items here (the configured formats' crosswalks). */
-  readonly conversion: RecordConversion;
+  readonly formats: FormatRegistry;
   /** The next-page prefetcher the app uses (server/http/prefetch.ts), as production wires it; absent when configured off. */
   readonly prefetch: PagePrefetch | undefined;
   /** The clock the app answers with (seconds); tests may move it. */
@@ -147,7 +146,7 @@ export async function openTestProvider(kind: DatabaseKind, options: TestProvider
     knex: p.knex,
     store: p.store,
     ctx,
-    conversion: p.conversion,
+    formats: p.formats,
     prefetch,
     get now() {
       return clocks.now;

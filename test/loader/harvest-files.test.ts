@@ -22,11 +22,12 @@ function dcXml(title: string): string {
 }
 
 /** A saved ListRecords page of the other provider. */
-function page(responseDate: string, records: { id: string; datestamp: string; title?: string; about?: string[] }[]): string {
+function page(responseDate: string, records: { id: string; datestamp: string; title?: string; about?: string[]; sets?: string[] }[]): string {
   const body = records
     .map(
       (r) =>
-        `<record><header${r.title === undefined ? ' status="deleted"' : ''}><identifier>oai:other.example.org:${r.id}</identifier><datestamp>${r.datestamp}</datestamp></header>` +
+        `<record><header${r.title === undefined ? ' status="deleted"' : ''}><identifier>oai:other.example.org:${r.id}</identifier><datestamp>${r.datestamp}</datestamp>` +
+        `${(r.sets ?? []).map((s) => `<setSpec>${s}</setSpec>`).join('')}</header>` +
         (r.title === undefined ? '' : `<metadata>${dcXml(r.title)}</metadata>${(r.about ?? []).map((a) => `<about>${a}</about>`).join('')}`) +
         '</record>',
     )
@@ -100,6 +101,44 @@ forEachCliDatabase((db) => {
       expect((a.match(/<about>/g) ?? []).length).to.equal(2);
       const list = await oaiGet(p.port, 'verb=ListRecords&metadataPrefix=oai_dc');
       expect((list.match(/<provenance /g) ?? []).length, 'a and b carry provenance; deleted c has a header only').to.equal(2);
+    });
+  });
+
+  it('never lets an older harvest, loaded after a newer one, bring back an older version or a deleted record', async () => {
+    const newer = write('newer.xml', page('2024-02-10T00:00:00Z', [
+      { id: 'a', datestamp: '2024-02-01', title: 'A, second version' },
+      { id: 'b', datestamp: '2024-02-02T00:00:00Z' },
+    ]));
+    const older = write('older.xml', page('2024-01-10T00:00:00Z', [
+      { id: 'a', datestamp: '2024-01-05', title: 'A, first version' },
+      { id: 'b', datestamp: '2024-01-06T10:00:00Z', title: 'B, before it was deleted' },
+      { id: 'c', datestamp: '2024-01-07', title: 'C' },
+    ]));
+    expect((await cli(db(), ['load', newer])).code).to.equal(0);
+    const before = await datestamps(db().knex());
+    // A separate load, later: time never goes back.
+    const run = await cli(db(), ['load', '--json', older]);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(summaryOf(run)).to.include({ records: 3, inserted: 1, updated: 0, superseded: 2, refused: 0, committed: true });
+    const after = await datestamps(db().knex());
+    expect(after.get('oai:other.example.org:a')).to.equal(before.get('oai:other.example.org:a'));
+    expect(after.get('oai:other.example.org:b')).to.equal(before.get('oai:other.example.org:b'));
+    await serve(db(), kind(), async (p) => {
+      expect(await getRecord(p, oai('a'))).to.contain('A, second version');
+      expect(await getRecord(p, oai('b'))).to.contain('<header status="deleted">');
+    });
+  });
+
+  it('declares the setSpecs a harvest names without a ListSets, named by their spec', async () => {
+    const file = write('sets.xml', page('2024-01-10T00:00:00Z', [{ id: 'a', datestamp: '2024-01-05', title: 'A', sets: ['5:12', 'hdl_1765_9'] }]));
+    const run = await cli(db(), ['load', '--json', file]);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(summaryOf(run)).to.include({ inserted: 1, refused: 0 });
+    await serve(db(), kind(), async (p) => {
+      const sets = await oaiGet(p.port, 'verb=ListSets');
+      expect(sets).to.contain('<setSpec>5:12</setSpec><setName>5:12</setName>');
+      expect(sets).to.contain('<setSpec>5</setSpec><setName>5</setName>');
+      expect(await oaiGet(p.port, 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=5:12')).to.contain(`<identifier>${oai('a')}</identifier>`);
     });
   });
 

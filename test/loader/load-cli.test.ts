@@ -60,7 +60,7 @@ forEachCliDatabase((db) => {
     await loadDemo();
     const before = await snapshot(db().knex());
     const file = path.join(db().dir, 'mixed.ndjson');
-    fs.writeFileSync(file, ndjson([{ id: 'good-1', dc: { title: ['A'] } }, { id: 'bad-1', sets: ['no-such-set'], dc: { title: ['B'] } }, { id: 'good-2', dc: { title: ['C'] } }]));
+    fs.writeFileSync(file, ndjson([{ id: 'good-1', dc: { title: ['A'] } }, { id: 'bad-1', sets: ['no such set'], dc: { title: ['B'] } }, { id: 'good-2', dc: { title: ['C'] } }]));
     const run = await cli(db(), ['load', '--json', file]);
     expect(run.code).to.equal(1);
     expect(summaryOf(run)).to.include({ committed: false, refused: 1 });

@@ -47,8 +47,8 @@ for (const kind of databaseKinds()) {
       try {
         p = await openProvider(loadConfig({ DATABASE_URL: db.url, OAI_SEED_DEMO: 'false', LOG_LEVEL: 'silent' }), { clock: () => CLOCK });
         await p.store.putSets(SETS);
-        expect(p.conversionConfig, 'a provider configured by its file offers the reading thread').to.not.equal(undefined);
-        const deps: LoadDeps = inWorker ? p : { ...p, conversionConfig: undefined };
+        expect(p.readerConfig, 'a provider configured by its file offers the reading thread').to.not.equal(undefined);
+        const deps: LoadDeps = inWorker ? p : { ...p, readerConfig: undefined };
         const counter: ByteCounter = { bytesRead: 0 };
         const refusals: Refusal[] = [];
         const input = await openInput(file, process.stdin, counter);

@@ -89,7 +89,7 @@ forEachDatabase((db) => {
     await store.writeItems([item('one', { sets: ['b', 'a:b:c'] }), item('two', { sets: ['c'] }), item('three')]);
     await store.setMemberships([{ internalId: 'two', sets: ['a'] }]);
     const written = (await knex('items').select('pk', 'direct_sets').orderBy('pk')) as unknown[];
-    await knex.migrate.down({ migrationSource });
+    await knex.migrate.down({ migrationSource, name: '004_direct_sets' });
     expect(await knex.schema.hasColumn('items', 'direct_sets')).to.equal(false);
     await knex.migrate.latest({ migrationSource });
     expect(await knex('items').select('pk', 'direct_sets').orderBy('pk')).to.deep.equal(written);

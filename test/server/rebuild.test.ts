@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { jsonToItem } from '../../lib/records/json-record';
+import { jsonToItem } from '../../lib/pipeline/json-record';
 import { loadConfig } from '../../server/config';
 import { openProvider, seedIfEmpty, type Provider } from '../../server/provider';
 import { rebuildFormats } from '../../server/rebuild';
@@ -51,7 +51,7 @@ forEachThrowawayDatabase((db) => {
 
     const second = await providerWith(db(), 'SECOND.SYMBOL', T1);
     try {
-      const summary = await rebuildFormats(second.store, second.conversion, { batchSize: 40, listLimit: 1000 });
+      const summary = await rebuildFormats(second.store, second.formats, { batchSize: 40, listLimit: 1000 });
       expect(summary.items).to.equal(275);
       expect([...summary.restampedIds].sort()).to.deep.equal([...affected].sort());
       expect(summary.restamped).to.equal(affected.length);
@@ -81,7 +81,7 @@ forEachThrowawayDatabase((db) => {
     const p = await providerWith(db(), 'ONE.SYMBOL', T0);
     const mods = '<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>Given, not crosswalked</title></titleInfo></mods>';
     try {
-      const r = jsonToItem({ id: 'given-1', dc: { title: 'Crosswalked' }, metadata: { mods } }, p.conversion, 'test');
+      const r = jsonToItem({ id: 'given-1', dc: { title: 'Crosswalked' }, metadata: { mods } }, p.formats, 'test');
       if (!('item' in r)) throw new Error(JSON.stringify(r.refusals));
       await p.store.writeItems([r.item]);
     } finally {
@@ -89,7 +89,7 @@ forEachThrowawayDatabase((db) => {
     }
     const again = await providerWith(db(), 'TWO.SYMBOL', T1);
     try {
-      expect((await rebuildFormats(again.store, again.conversion)).restamped).to.equal(0);
+      expect((await rebuildFormats(again.store, again.formats)).restamped).to.equal(0);
       expect((await again.store.getRecord('oai:demo.oai-steward.org:given-1', 'mods'))?.metadata).to.equal(mods);
       expect((await again.store.getRecord('oai:demo.oai-steward.org:given-1', 'marc21'))?.metadata).to.contain('Crosswalked');
     } finally {
@@ -103,7 +103,7 @@ forEachThrowawayDatabase((db) => {
     const rights = '<rights xmlns="http://www.openarchives.org/OAI/2.0/rights/"><rightsReference ref="https://creativecommons.org/licenses/by/4.0/"></rightsReference></rights>';
     const p = await providerWith(db(), 'SAME.SYMBOL', T0);
     try {
-      const converted = jsonToItem({ id: 'with-about', dc: { title: ['T'] }, about: [rights] }, p.conversion, 'test');
+      const converted = jsonToItem({ id: 'with-about', dc: { title: ['T'] }, about: [rights] }, p.formats, 'test');
       if (!('item' in converted)) throw new Error(JSON.stringify(converted.refusals));
       await p.store.writeItems([converted.item]);
     } finally {
@@ -111,7 +111,7 @@ forEachThrowawayDatabase((db) => {
     }
     const again = await providerWith(db(), 'SAME.SYMBOL', T1);
     try {
-      const summary = await rebuildFormats(again.store, again.conversion);
+      const summary = await rebuildFormats(again.store, again.formats);
       expect(summary.restamped).to.equal(0);
       const record = await again.store.getRecord(`oai:${DEMO_NAMESPACE}:with-about`, 'oai_dc');
       expect(record?.about).to.deep.equal([rights]);

@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { forEachProvider, request, BASE_URL } from '../helpers/server';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
-import { jsonToItem } from '../../lib/records/json-record';
+import { jsonToItem } from '../../lib/pipeline/json-record';
 import { poiFromOaiIdentifier } from '../../lib/ids/poi';
 import { getRecordUrl } from '../../lib/oai-url';
 
@@ -70,7 +70,7 @@ describe('FAIR Signposting', () => {
         { id: 'gone', dc: { title: ['Soon deleted'], identifier: ['https://doi.org/10.5555/gone'] } },
       ];
       await provider().store.writeItems(records.map((r) => {
-        const out = jsonToItem(r, provider().conversion, 'signposting test');
+        const out = jsonToItem(r, provider().formats, 'signposting test');
         if (!('item' in out)) throw new Error(JSON.stringify(out.refusals));
         return out.item;
       }));

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { RefusedError, type ItemInput } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import type { KnexStore } from '../../server/store/knex-store';
-import type { IdPolicyLike } from '../../lib/records/governance';
+import type { IdPolicyLike } from '../../lib/pipeline/governance';
 import { escapeLocalIdentifier } from '../../lib/ids/oai-identifier';
 import { forEachDatabase, TEST_NAMESPACE } from '../helpers/db';
 import { item, ManualClock } from '../helpers/store-fixtures';
@@ -133,7 +133,6 @@ const cases: readonly RefusalCase[] = [
     field: 'identifiers[0]',
     reason: /not a valid oai-identifier/,
   },
-  { name: 'a set that was never declared', batch: [item('r7', { sets: ['nowhere'] })], internalId: 'r7', field: 'sets', reason: /not declared/ },
   { name: 'an invalid set spec', batch: [item('r8', { sets: ['a b'] })], internalId: 'r8', field: 'sets', reason: /not a valid setSpec/ },
   { name: 'a live record without metadata', batch: [{ internalId: 'r9', metadata: {} }], internalId: 'r9', field: 'metadata', reason: /at least one format/ },
   {
@@ -188,16 +187,23 @@ forEachDatabase((db) => {
       const store = db.store({ clock: () => T0 });
       let error: unknown;
       try {
-        await store.writeItems([item('s1', { sets: ['none'], source: 'records.ndjson:12' })]);
+        await store.writeItems([item('s1', { sets: ['no set'], source: 'records.ndjson:12' })]);
       } catch (err) {
         error = err;
       }
-      expect((error as Error).message).to.equal('records.ndjson:12: record "s1", field sets: set "none" is not declared (declare it with putSets first)');
+      expect((error as Error).message).to.equal('records.ndjson:12: record "s1", field sets: "no set" is not a valid setSpec');
+    });
+
+    it('declares a set a record names that was never declared, named by its spec, and puts the record in it', async function () {
+      const store = db.store({ clock: () => T0 });
+      await store.writeItems([item('h1', { sets: ['5:12'] })]);
+      expect(await store.listSets(null, 10)).to.deep.include({ spec: '5:12', name: '5:12', descriptions: [] });
+      expect((await store.getHeader('oai:test.example.org:h1'))?.sets).to.deep.equal(['5:12']);
     });
 
     it('reports every refused record of a batch, not only the first', async function () {
       const store = db.store({ clock: () => T0 });
-      const refusals = await refusalsOf(store.writeItems([item(''), item('fine'), item('b', { sets: ['x'] }), item('c', { identifiers: ['oai:bad'] })]));
+      const refusals = await refusalsOf(store.writeItems([item(''), item('fine'), item('b', { sets: ['x y'] }), item('c', { identifiers: ['oai:bad'] })]));
       expect(refusals.map((r) => [r.internalId, r.field])).to.deep.equal([
         ['', 'id'],
         ['b', 'sets'],
@@ -219,6 +225,7 @@ forEachDatabase((db) => {
       for (const [first, second] of [['Report', 'report'], ['report', 'Report']] as const) {
         await db.knex()('records').delete();
         await db.knex()('item_sets').delete();
+        await db.knex()('record_fields').delete();
         await db.knex()('items').delete();
         await db.knex()('identifiers').delete();
         const store = db.store({ clock: () => T0, policy: caseFolding });
@@ -296,7 +303,7 @@ forEachDatabase((db) => {
       ];
       const outcomes: string[] = [];
       for (const order of [[0, 1, 2], [2, 1, 0], [1, 0, 2, 0, 1]]) {
-        for (const t of ['records', 'item_sets', 'items', 'identifiers']) await db.knex()(t).delete();
+        for (const t of ['records', 'item_sets', 'record_fields', 'items', 'identifiers']) await db.knex()(t).delete();
         const store = db.store({ clock: () => T0, policy: caseFolding });
         const firstHolder = new Map<string, string>();
         for (const i of order) {

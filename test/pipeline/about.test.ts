@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { licencesOf, nestedOrigin, provenanceAbout, rightsAbout, withRightsAbout, type OriginDescription } from '../../lib/records/about';
+import { nestedOrigin, provenanceAbout, rightsAbout, type OriginDescription } from '../../lib/pipeline/about';
+import { prepareItem } from '../../lib/pipeline/prepare';
+import { licences } from '../../lib/model/facts';
+import { createFormatRegistry } from '../../lib/formats/registry';
+import { createIdPolicy } from '../../lib/ids/policy';
 import { membership } from '../../server/store/apply';
 import { withProvenance } from '../../server/loader/xml-record';
 import { DC_NS, OAI_DC_NS, PROVENANCE_NS, RIGHTS_NS } from '../../lib/xml/namespaces';
@@ -53,25 +57,26 @@ describe('about containers', function () {
 
   eachRow(
     [
-      ['a dc:rights http URI', { oai_dc: `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}"><dc:rights>https://creativecommons.org/licenses/by/4.0/</dc:rights><dc:rights>All rights reserved</dc:rights></oai_dc:dc>` }, ['https://creativecommons.org/licenses/by/4.0/']],
-      ['an OpenAIRE licenseCondition', { oai_openaire: '<resource xmlns:oaire="http://namespace.openaire.eu/schema/oaire/"><oaire:licenseCondition uri="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</oaire:licenseCondition></resource>' }, ['https://creativecommons.org/licenses/by/4.0/']],
-      ['a DataCite rightsURI', { datacite: '<resource xmlns="http://datacite.org/schema/kernel-4"><rightsList><rights rightsURI="https://creativecommons.org/publicdomain/zero/1.0/">CC0</rights></rightsList></resource>' }, ['https://creativecommons.org/publicdomain/zero/1.0/']],
-      ['no licence', { oai_dc: `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}"><dc:title>x</dc:title></oai_dc:dc>` }, []],
+      ['a dc:rights http URI', { dc: { rights: ['https://creativecommons.org/licenses/by/4.0/', 'All rights reserved'] } }, ['https://creativecommons.org/licenses/by/4.0/']],
+      ['a licence field', { dc: {}, license: 'https://creativecommons.org/publicdomain/zero/1.0/' }, ['https://creativecommons.org/publicdomain/zero/1.0/']],
+      ['the same licence twice', { dc: { rights: ['https://creativecommons.org/licenses/by/4.0/'] }, license: 'https://creativecommons.org/licenses/by/4.0/' }, ['https://creativecommons.org/licenses/by/4.0/']],
+      ['no licence', { dc: { title: ['x'], rights: ['Open'] } }, []],
     ] as const,
     ([what, , expected]) => `finds ${expected.length} licence(s) in ${what}`,
-    ([, metadata, expected]) => {
-      expect(licencesOf(metadata)).to.deep.equal(expected);
+    ([, fields, expected]) => {
+      expect(licences(fields)).to.deep.equal(expected);
     },
   );
 
   it('adds a valid rights container per licence, but not to a record with its own or to a deleted one', () => {
-    const metadata = { oai_dc: `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}"><dc:rights>https://creativecommons.org/licenses/by/4.0/</dc:rights></oai_dc:dc>` };
-    const added = withRightsAbout({ internalId: 'a', metadata });
+    const preparation = { formats: createFormatRegistry(), policy: createIdPolicy({ namespace: 'example.org' }), rightsInAbout: true };
+    const fields = { dc: { title: ['T'], rights: ['https://creativecommons.org/licenses/by/4.0/'] } };
+    const added = prepareItem({ internalId: 'a', metadata: {}, fields }, preparation);
     expect(added.about?.map((a) => a.xml)).to.deep.equal([rightsAbout('https://creativecommons.org/licenses/by/4.0/').xml]);
     expect(xsdErrors(inRecord(added.about?.map((a) => a.xml) ?? []))).to.deep.equal([]);
     const own = { xml: `<rights xmlns="${RIGHTS_NS}"><rightsReference ref="https://example.org/mine"/></rights>` };
-    expect(withRightsAbout({ internalId: 'a', metadata, about: [own] }).about).to.deep.equal([own]);
-    expect(withRightsAbout({ internalId: 'a', metadata: {}, deleted: true }).about).to.equal(undefined);
+    expect(prepareItem({ internalId: 'a', metadata: {}, fields, about: [own] }, preparation).about).to.deep.equal([own]);
+    expect(prepareItem({ internalId: 'a', metadata: {}, deleted: true }, preparation).about).to.equal(undefined);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * The write gate: the one judgement every record passes before the store
- * writes it, in one order (README "Layout", ARCHITECTURE.md):
+ * Judge, the fourth stage of the write pipeline: the one judgement every
+ * prepared record (./prepare.ts) passes before the store plans and writes
+ * it, in one order (ARCHITECTURE.md):
  *
  * 1. record rules ({@link recordRefusals}): set specs, metadataPrefixes and
  *    datestamps well-formed, a live item has metadata, XML 1.0 characters only
@@ -9,13 +10,14 @@
  *    {@link FormatCheck} per metadataPrefix (the server plugs in XSD
  *    validation; lib/ stays free of XML libraries) over the XML a record
  *    gives, then the same one-well-formed-element check the renderer makes on
- *    the way out. Crosswalk output (the item's `derived` prefixes) skips both:
- *    it is escaped from checked fields and valid by construction, which the
- *    crosswalk tests prove against the published XSDs;
+ *    the way out. What the pipeline's writers made (the item's `written`
+ *    prefixes, which only ./prepare.ts sets) skips both: it is escaped from
+ *    checked fields and valid by construction, which the writers' tests
+ *    prove against the published XSDs;
  * 3. identifier governance (./governance.ts `checkBatch`), over the record's
  *    own identifier fields plus the dc:identifier values found inside its
- *    metadata the record gives ({@link withMetadataIdentifiers}; a crosswalk's
- *    identifiers are already among the item's own, see `ItemInput.derived`);
+ *    metadata the record gives ({@link withMetadataIdentifiers}; the writers'
+ *    identifiers are already among the item's own, ./prepare.ts);
  *    the store gathers the state it needs from the database.
  *
  * A record refused by one stage is not judged by the next: its refusals say
@@ -23,7 +25,8 @@
  * (server/store/) runs stage 3 and refuses the whole batch when any stage
  * refused anything.
  */
-import type { ItemInput, SetInput } from '../store';
+import type { SetInput } from '../store';
+import type { PreparedItem } from './prepare';
 import type { Refusal } from '../model/refusal';
 import { checkFragment } from '../xml/fragment';
 import { dcIdentifiers } from '../xml/dc-identifiers';
@@ -93,7 +96,7 @@ export function chainChecks(first: FormatChecks, ...more: readonly FormatChecks[
 }
 
 /** A refusal maker for one item: keeps the record's source in every refusal. */
-function refuserOf(item: ItemInput, into: Refusal[]): (field: string, reason: string) => void {
+function refuserOf(item: PreparedItem, into: Refusal[]): (field: string, reason: string) => void {
   return (field, reason) => {
     into.push(item.source === undefined ? { internalId: item.internalId, field, reason } : { internalId: item.internalId, source: item.source, field, reason });
   };
@@ -110,7 +113,7 @@ function describeChar(s: string): string | null {
  *
  * @example recordRefusals({ internalId: 'a', metadata: {} }, 1700000000)[0]?.reason // 'a record that is not deleted needs metadata in at least one format'
  */
-export function recordRefusals(item: ItemInput, now: number): Refusal[] {
+export function recordRefusals(item: PreparedItem, now: number): Refusal[] {
   const refusals: Refusal[] = [];
   const refuse = refuserOf(item, refusals);
   (item.identifiers ?? []).forEach((value, i) => {
@@ -127,9 +130,9 @@ export function recordRefusals(item: ItemInput, now: number): Refusal[] {
     if (!isValidMetadataPrefix(prefix)) refuse(`metadata.${prefix}`, `${JSON.stringify(prefix)} is not a valid metadataPrefix`);
     const xml = item.metadata[prefix] ?? '';
     if (!item.deleted && xml.trim() === '') refuse(`metadata.${prefix}`, 'the metadata is empty');
-    // A crosswalk escapes what it writes (lib/formats/xml-out.ts) from fields already checked for
+    // A writer escapes what it writes (lib/formats/xml-out.ts) from fields already checked for
     // XML 1.0 characters: only XML a record gives needs this scan.
-    if (item.derived?.includes(prefix) === true) continue;
+    if (item.written.includes(prefix)) continue;
     const bad = describeChar(xml);
     if (bad) refuse(`metadata.${prefix}`, `the metadata contains ${bad}, which XML 1.0 cannot carry`);
   }
@@ -153,37 +156,37 @@ export function recordRefusals(item: ItemInput, now: number): Refusal[] {
  *
  * @example metadataRefusals([{ internalId: 'a', metadata: { oai_dc: '<a>' } }])[0]?.[0]?.field // 'metadata.oai_dc'
  */
-export function metadataRefusals(items: readonly ItemInput[], checks?: FormatChecks): Refusal[][] {
+export function metadataRefusals(items: readonly PreparedItem[], checks?: FormatChecks): Refusal[][] {
   const out: Refusal[][] = items.map(() => []);
   // prefix → the items (index, xml, made by a crosswalk) of that format, to check a batch at a time.
-  const byPrefix = new Map<string, { index: number; xml: string; derived: boolean }[]>();
+  const byPrefix = new Map<string, { index: number; xml: string; written: boolean }[]>();
   items.forEach((item, index) => {
     if (item.deleted === true) return;
     for (const [prefix, xml] of Object.entries(item.metadata)) {
       const list = byPrefix.get(prefix) ?? [];
-      list.push({ index, xml, derived: item.derived?.includes(prefix) === true });
+      list.push({ index, xml, written: item.written.includes(prefix) });
       byPrefix.set(prefix, list);
     }
   });
   for (const [prefix, list] of byPrefix) {
     const field = `metadata.${prefix}`;
-    const refuse = (index: number, reason: string): void => refuserOf(items[index] as ItemInput, out[index] as Refusal[])(field, reason);
+    const refuse = (index: number, reason: string): void => refuserOf(items[index] as PreparedItem, out[index] as Refusal[])(field, reason);
     const check = checks?.get(prefix);
     if (checks && !check) {
       for (const { index } of list) refuse(index, 'unknown metadataPrefix (not in the format registry)');
       continue;
     }
-    // A crosswalk's output is valid by construction (the crosswalk tests prove it against the
+    // A writer's output is valid by construction (the writers' tests prove it against the
     // published XSDs, fast-check records of random shape included): only the XML a record gives goes
-    // through the format's check and the well-formedness scan, which cost more than the crosswalk.
-    const given = list.flatMap((e, k) => (e.derived ? [] : [k]));
+    // through the format's check and the well-formedness scan, which cost more than the writer.
+    const given = list.flatMap((e, k) => (e.written ? [] : [k]));
     const found = check && given.length > 0 ? check.check(given.map((k) => (list[k] as { xml: string }).xml)) : [];
     const reasons: (readonly string[])[] = list.map(() => []);
     given.forEach((k, j) => (reasons[k] = found[j] ?? []));
-    list.forEach(({ index, xml, derived }, k) => {
+    list.forEach(({ index, xml, written }, k) => {
       const own = reasons[k] ?? [];
       for (const reason of own) refuse(index, reason);
-      if (own.length > 0 || derived) return;
+      if (own.length > 0 || written) return;
       const problem = checkFragment(xml);
       if (problem !== null) refuse(index, `the metadata is not one well-formed XML element: ${problem}`);
     });
@@ -199,7 +202,7 @@ export function metadataRefusals(items: readonly ItemInput[], checks?: FormatChe
  *
  * @example aboutRefusals([{ internalId: 'a', metadata: {}, about: [{ xml: '<x' }] }])[0]?.[0]?.field // 'about[0]'
  */
-export function aboutRefusals(items: readonly ItemInput[], checks?: FormatChecks): Refusal[][] {
+export function aboutRefusals(items: readonly PreparedItem[], checks?: FormatChecks): Refusal[][] {
   const out: Refusal[][] = items.map(() => []);
   const list: { index: number; position: number; xml: string }[] = [];
   items.forEach((item, index) => {
@@ -208,7 +211,7 @@ export function aboutRefusals(items: readonly ItemInput[], checks?: FormatChecks
   if (list.length === 0) return out;
   const reasons = checks?.about ? checks.about.check(list.map((e) => e.xml)) : [];
   list.forEach(({ index, position, xml }, k) => {
-    const refuse = refuserOf(items[index] as ItemInput, out[index] as Refusal[]);
+    const refuse = refuserOf(items[index] as PreparedItem, out[index] as Refusal[]);
     const own = reasons[k] ?? [];
     for (const reason of own) refuse(`about[${position}]`, reason);
     if (own.length > 0) return;
@@ -222,19 +225,20 @@ export function aboutRefusals(items: readonly ItemInput[], checks?: FormatChecks
  * The item with the identifier values found inside its metadata added to
  * its own identifier fields (after them, without repeats), so governance
  * judges an identifier whether it came as a field or inside XML. Only the
- * XML a record gives is read: a crosswalk's output (`derived`) carries
- * identifiers the item already names (`ItemInput.derived`), and reading
- * them back out of the XML it has just written was a twelfth of the
- * loader's time (README, "The loader, profiled").
+ * XML a record gives is read: a writer's output (`written`) carries
+ * identifiers the item already names (./prepare.ts), and reading them back
+ * out of the XML it has just written was a twelfth of the loader's time;
+ * nor is the oai_dc the model was lifted from, whose dc:identifier values
+ * the model holds.
  *
  * @example withMetadataIdentifiers({ internalId: 'a', metadata: { oai_dc: '<oai_dc:dc xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>u:1</dc:identifier></oai_dc:dc>' } }).identifiers // ['u:1']
  */
-export function withMetadataIdentifiers(item: ItemInput, checks?: FormatChecks): ItemInput {
+export function withMetadataIdentifiers(item: PreparedItem, checks?: FormatChecks): PreparedItem {
   if (item.deleted === true) return item;
   const known = item.identifiers ?? [];
   const extra: string[] = [];
   for (const [prefix, xml] of Object.entries(item.metadata)) {
-    if (item.derived?.includes(prefix) === true) continue;
+    if (item.written.includes(prefix) || (prefix === 'oai_dc' && item.liftedFrom === 'oai_dc')) continue;
     const check = checks?.get(prefix);
     const found = check?.identifiers ? check.identifiers(xml) : prefix === 'oai_dc' ? dcIdentifiers(xml) : [];
     for (const v of found) if (!known.includes(v) && !extra.includes(v)) extra.push(v);
@@ -247,7 +251,7 @@ export interface Judged {
   /** One list per item, index for index: the refusals of stages 1 and 2. */
   readonly refusals: readonly (readonly Refusal[])[];
   /** The items that passed both, with the identifiers of their metadata added, and their index in the batch. */
-  readonly passed: readonly { readonly index: number; readonly item: ItemInput }[];
+  readonly passed: readonly { readonly index: number; readonly item: PreparedItem }[];
 }
 
 /**
@@ -255,7 +259,7 @@ export interface Judged {
  *
  * @example judgeRecords(items, now, checks).passed.length === items.length // nothing refused so far
  */
-export function judgeRecords(items: readonly ItemInput[], now: number, checks?: FormatChecks): Judged {
+export function judgeRecords(items: readonly PreparedItem[], now: number, checks?: FormatChecks): Judged {
   const refusals = items.map((item) => recordRefusals(item, now));
   const sound = items.flatMap((item, index) => ((refusals[index] as Refusal[]).length === 0 ? [{ index, item }] : []));
   const byFormat = metadataRefusals(
@@ -266,7 +270,7 @@ export function judgeRecords(items: readonly ItemInput[], now: number, checks?: 
     sound.map((s) => s.item),
     checks,
   );
-  const passed: { index: number; item: ItemInput }[] = [];
+  const passed: { index: number; item: PreparedItem }[] = [];
   sound.forEach((s, k) => {
     const found = [...(byFormat[k] as Refusal[]), ...(byAbout[k] as Refusal[])];
     if (found.length > 0) refusals[s.index] = found;

@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import { expect } from 'chai';
-import { contentHash } from '../../lib/records/content-hash';
+import { contentHash } from '../../lib/pipeline/content-hash';
 import type { AboutInput } from '../../lib/store';
 import { eachRow } from '../helpers/table';
 

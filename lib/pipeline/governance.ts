@@ -119,8 +119,6 @@ export interface BatchState {
   readonly registryByIdentifier: ReadonlyMap<string, RegistryEntry>;
   /** ... and by internal id (every identifier ever published for it). */
   readonly registryByInternalId: ReadonlyMap<string, readonly RegistryEntry[]>;
-  /** Set specs that exist (declared with putSets). */
-  readonly knownSets: ReadonlySet<string>;
   readonly schemes?: readonly SchemeCheck[];
 }
 
@@ -132,8 +130,9 @@ export interface BatchState {
  * 3. an existing item whose identifier would change (the policy changed);
  * 4. an invalid value of a known scheme in the record's own `identifiers`, or
  *    an oai-identifier/POI in the configured namespace with other capitalization;
- * 5. an internal id the policy cannot map;
- * 6. a set that was never declared.
+ * 5. an internal id the policy cannot map.
+ * (A set a record names is declared by the pipeline before it judges; its
+ * syntax is a record rule.)
  * The result has one list per item, index for index (empty: the item passes).
  *
  * @example checkBatch({ items, mappings: mapAll(policy, items), namespace, …state }).every((r) => r.length === 0)
@@ -201,11 +200,6 @@ export function checkBatch(state: BatchState): Refusal[][] {
         refuse(field, `${JSON.stringify(value)} writes the namespace ${JSON.stringify(ns)}, another capitalization of namespace ${JSON.stringify(state.namespace)}; namespace-identifiers are case-sensitive`);
       }
     });
-
-    // Sets: declared ones only (their syntax is a record rule).
-    for (const spec of item.sets ?? []) {
-      if (!state.knownSets.has(spec)) refuse('sets', `set ${JSON.stringify(spec)} is not declared (declare it with putSets first)`);
-    }
   });
   return refusals;
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { dcIdentifiers } from '../../lib/xml/dc-identifiers';
 import { isValidMetadataPrefix, isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { nonXmlChar } from '../../lib/model/text';
-import { chainChecks, judgeRecords, setProblems, withMetadataIdentifiers } from '../../lib/records/gate';
+import { chainChecks, judgeRecords, setProblems, withMetadataIdentifiers } from '../../lib/pipeline/judge';
 
 const DC = 'xmlns:dc="http://purl.org/dc/elements/1.1/"';
 
@@ -53,29 +53,29 @@ describe('the write gate, stages 1 and 2', function () {
 
   it('passes a sound record on with the identifiers of its metadata added after its own, without repeats', () => {
     const xml = `<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" ${DC}><dc:identifier>u:1</dc:identifier><dc:identifier>u:2</dc:identifier></oai_dc:dc>`;
-    const judged = judgeRecords([{ internalId: 'a', metadata: { oai_dc: xml }, identifiers: ['u:2'] }], now);
+    const judged = judgeRecords([{ internalId: 'a', metadata: { oai_dc: xml }, identifiers: ['u:2'], written: [] }], now);
     expect(judged.refusals).to.deep.equal([[]]);
     expect(judged.passed.map((p) => p.item.identifiers)).to.deep.equal([['u:2', 'u:1']]);
   });
 
   it('does not judge the metadata of a record the record rules refused', () => {
-    const judged = judgeRecords([{ internalId: 'a', metadata: { oai_dc: '<x>' }, sets: ['a b'] }], now);
+    const judged = judgeRecords([{ internalId: 'a', metadata: { oai_dc: '<x>' }, sets: ['a b'], written: [] }], now);
     expect(judged.refusals[0]?.map((r) => r.field)).to.deep.equal(['sets']);
     expect(judged.passed).to.have.length(0);
   });
 
   it('refuses a prefix that has no check when checks are given', () => {
-    const judged = judgeRecords([{ internalId: 'a', metadata: { x: '<x/>' } }], now, { get: () => undefined });
+    const judged = judgeRecords([{ internalId: 'a', metadata: { x: '<x/>' }, written: [] }], now, { get: () => undefined });
     expect(judged.refusals[0]?.[0]).to.include({ field: 'metadata.x', reason: 'unknown metadataPrefix (not in the format registry)' });
   });
 
   it('still requires one well-formed element when a format check accepts the XML', () => {
-    const judged = judgeRecords([{ internalId: 'a', metadata: { x: '<x/><y/>' } }], now, { get: () => ({ check: (xml) => xml.map(() => []) }) });
+    const judged = judgeRecords([{ internalId: 'a', metadata: { x: '<x/><y/>' }, written: [] }], now, { get: () => ({ check: (xml) => xml.map(() => []) }) });
     expect(judged.refusals[0]?.[0]?.reason).to.match(/^the metadata is not one well-formed XML element/);
   });
 
   it('leaves a deleted record without identifiers from metadata', () => {
-    const item = { internalId: 'a', deleted: true, metadata: {} };
+    const item = { internalId: 'a', deleted: true, metadata: {}, written: [] };
     expect(withMetadataIdentifiers(item)).to.equal(item);
   });
 

@@ -13,12 +13,10 @@
  *
  * Pure: strings in, strings out.
  */
-import type { AboutInput, ItemInput } from '../store';
+import type { AboutInput } from '../store';
 import { escapeAttr, escapeText } from '../xml/chars';
-import { findAll, parseFragment, textOf, type XmlElement } from '../xml/tree';
-import { DATACITE_NS } from '../formats/datacite';
-import { DC_NS, PROVENANCE_NS, PROVENANCE_SCHEMA, RIGHTS_NS, RIGHTS_SCHEMA, XSI_NS } from '../xml/namespaces';
-import { OPENAIRE_NS } from '../formats/oai-openaire';
+import { parseFragment, type XmlElement } from '../xml/tree';
+import { PROVENANCE_NS, PROVENANCE_SCHEMA, RIGHTS_NS, RIGHTS_SCHEMA, XSI_NS } from '../xml/namespaces';
 
 const XSI = `xmlns:xsi="${XSI_NS}"`;
 
@@ -101,44 +99,4 @@ export function rightsAbout(licence: string): AboutInput {
 /** The namespace of an about container's root element, or null when it is not one well-formed element. */
 export function aboutNamespace(xml: string): string | null {
   return parseFragment(xml)?.ns ?? null;
-}
-
-/**
- * The licence URIs an item's metadata states, in the order its formats
- * give them: OpenAIRE `licenseCondition/@uri`, DataCite `rights/@rightsURI`,
- * and `dc:rights` values that are http(s) URIs.
- *
- * @example licencesOf({ oai_dc: '<oai_dc:dc …><dc:rights>https://creativecommons.org/licenses/by/4.0/</dc:rights></oai_dc:dc>' }) // ['https://creativecommons.org/licenses/by/4.0/']
- */
-export function licencesOf(metadata: Readonly<Record<string, string>>): string[] {
-  const out: string[] = [];
-  const add = (v: string | undefined): void => {
-    const t = v?.trim();
-    if (t && /^https?:\/\/\S+$/i.test(t) && !out.includes(t)) out.push(t);
-  };
-  for (const xml of Object.values(metadata)) {
-    const root = parseFragment(xml);
-    if (!root) continue;
-    for (const e of findAll(root, OPENAIRE_NS, 'licenseCondition')) add(e.attrs.get('uri'));
-    for (const e of findAll(root, DATACITE_NS, 'rights')) add(e.attrs.get('rightsURI'));
-    for (const e of findAll(root, DC_NS, 'rights')) add(textOf(e));
-  }
-  return out;
-}
-
-/**
- * The item with a rights container per licence its metadata states, added
- * after its own about containers, unless it already carries a rights
- * container (a harvested record keeps the rights its source stated). A
- * deleted item is returned as it is.
- *
- * @example withRightsAbout(item).about // [...item.about, rightsAbout('https://creativecommons.org/licenses/by/4.0/')]
- */
-export function withRightsAbout(item: ItemInput): ItemInput {
-  if (item.deleted === true) return item;
-  const own = item.about ?? [];
-  if (own.some((a) => aboutNamespace(a.xml) === RIGHTS_NS)) return item;
-  const licences = licencesOf(item.metadata);
-  if (licences.length === 0) return item;
-  return { ...item, about: [...own, ...licences.map(rightsAbout)] };
 }

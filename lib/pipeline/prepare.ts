@@ -1,0 +1,172 @@
+/**
+ * Prepare, the third stage of the write pipeline (ARCHITECTURE.md): from a
+ * record's model (given or lifted, ./lift.ts), everything the store keeps of
+ * it — its metadata in every configured format the model allows (the
+ * writers, run once here, never per request), the sets by rule it is in, the
+ * rights container of its licence, and the identifier values governance
+ * judges. The XML a record gives for a format is kept as given (the loader
+ * made its serialization canonical); every other format is written here.
+ *
+ * What this stage writes is trusted because the pipeline wrote it: the
+ * writers escape values the model's checks passed, and their tests prove
+ * their output against the published XSDs, so the judge (./judge.ts) skips
+ * its XSD and character scans for the prefixes in `written`. Nothing a
+ * caller passes can put a prefix there: `written` is computed here alone.
+ *
+ * Pure: no I/O, no clock.
+ */
+import { dublinCoreToOaiDc } from '../formats/oai-dc';
+import { profileDublinCore, type OaiDcProfile } from '../formats/oai-dc-profile';
+import { isNotOffered, type CrosswalkContext } from '../formats/format';
+import type { FormatRegistry } from '../formats/registry';
+import { poiFromOaiIdentifier } from '../ids/poi';
+import { licences } from '../model/facts';
+import type { DublinCore } from '../model/dublin-core';
+import type { RecordFields } from '../model/record';
+import { setsWithRules, type SetDefinitions } from '../sets/rules';
+import type { AboutInput, ItemInput } from '../store';
+import { aboutNamespace, rightsAbout } from './about';
+import type { IdPolicyLike } from './governance';
+import { liftFields } from './lift';
+import { RIGHTS_NS } from '../xml/namespaces';
+
+/** How records are prepared in a repository: its formats and the choices of its configuration. */
+export interface Preparation {
+  /** The formats offered, with their configured options. */
+  readonly formats: FormatRegistry;
+  /** Maps an internal id to its oai-identifier, which the writers write where their format has a place for it. */
+  readonly policy: IdPolicyLike;
+  /** oai_dc's profile: `openaire3` adds the info:eu-repo terms of OpenAIRE 3.0 (lib/formats/oai-dc-profile.ts). Default `plain`. */
+  readonly oaiDcProfile?: OaiDcProfile;
+  /** Whether oai_dc carries the item's POI as a dc:identifier, where harvesters look for links. */
+  readonly poiInDublinCore?: boolean;
+  /** The sets of the configuration: a live item joins the rule sets its model satisfies. */
+  readonly setRules?: SetDefinitions;
+  /** Whether a live item gets a rights `about` container per licence its model states (OAI-PMH rights guidelines). */
+  readonly rightsInAbout?: boolean;
+}
+
+/**
+ * An item as the pipeline prepared it: `metadata` holds every format it is
+ * stored in, `written` the prefixes this stage wrote, `fields` its model
+ * (given, or lifted from `liftedFrom`).
+ */
+export interface PreparedItem extends ItemInput {
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly written: readonly string[];
+  readonly liftedFrom?: string;
+}
+
+/** The writers' identifiers of an item: its oai-identifier and POI, or undefined when the policy refuses the id (governance says why). */
+function itemIdentifiers(policy: IdPolicyLike, internalId: string): { oaiIdentifier: string; poi: string } | undefined {
+  try {
+    const oaiIdentifier = policy.map(internalId).identifier;
+    return { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An item's metadata in every configured format: the XML the record gives
+ * (`given`, by prefix) as it is, oai_dc from the model's Dublin Core under
+ * the profile (with the POI when configured), every other built-in format
+ * written from the model with the item's oai-identifier and POI. `written`
+ * names the prefixes written here; `identifiers` is the model's
+ * dc:identifier values followed by those a writer added (the POI).
+ * Deterministic: `rebuild-formats` runs it again over the stored model.
+ *
+ * @example writeFormats(preparation, 'report 12', { dc: { title: ['T'] } }, {}).written // ['oai_dc', 'marc21', 'mods'] with every built-in format configured
+ */
+export function writeFormats(
+  p: Preparation,
+  internalId: string,
+  fields: RecordFields,
+  given: Readonly<Record<string, string>>,
+): { metadata: Record<string, string>; written: string[]; identifiers: string[] } {
+  const metadata: Record<string, string> = {};
+  const written: string[] = [];
+  const ids = itemIdentifiers(p.policy, internalId);
+  const dc: DublinCore = profileDublinCore(fields, p.oaiDcProfile ?? 'plain');
+  const extra = p.poiInDublinCore && ids ? [ids.poi] : [];
+  const withExtra: DublinCore = extra.length === 0 ? dc : { ...dc, identifier: [...(dc.identifier ?? []), ...extra.filter((x) => !(dc.identifier ?? []).includes(x))] };
+  const identifiers = [...(fields.dc.identifier ?? [])];
+  const ctx: CrosswalkContext | undefined = ids ? { oaiIdentifier: ids.oaiIdentifier, poi: ids.poi, options: {} } : undefined;
+  // In the registry's order, so the stored order never depends on the input's.
+  for (const f of p.formats.all()) {
+    const own = given[f.prefix];
+    if (own !== undefined) {
+      metadata[f.prefix] = own;
+    } else if (f.prefix === 'oai_dc') {
+      metadata[f.prefix] = dublinCoreToOaiDc(withExtra);
+      written.push(f.prefix);
+      for (const v of withExtra.identifier ?? []) if (!identifiers.includes(v)) identifiers.push(v);
+    } else if (f.fromRecord && ctx) {
+      // A format's configured options (e.g. oai_datacite's datacentreSymbol) over the context's.
+      const out = f.fromRecord(fields, f.options ? { ...ctx, options: { ...ctx.options, ...f.options } } : ctx);
+      if (isNotOffered(out)) continue;
+      metadata[f.prefix] = out;
+      written.push(f.prefix);
+    }
+  }
+  // XML given in a prefix the registry does not know is kept for the judge, which refuses it by name.
+  for (const [prefix, xml] of Object.entries(given)) if (metadata[prefix] === undefined) metadata[prefix] = xml;
+  return { metadata, written, identifiers };
+}
+
+/** The item's about containers with a rights container per licence its model states, unless it carries one already (a harvested record keeps the rights its source stated). */
+function withRights(about: readonly AboutInput[], fields: RecordFields | undefined): readonly AboutInput[] {
+  if (!fields || about.some((a) => aboutNamespace(a.xml) === RIGHTS_NS)) return about;
+  const found = licences(fields);
+  return found.length === 0 ? about : [...about, ...found.map(rightsAbout)];
+}
+
+/**
+ * Prepares one item: lifts its model when it brings none, writes every
+ * format the model allows, puts it into the rule sets its model satisfies
+ * (and out of those it no longer does), adds its rights container when
+ * configured. A tombstone is prepared as it is: no formats, its sets as
+ * given (absent: kept from the stored item).
+ *
+ * @example prepareItem({ internalId: 'a', fields: { dc: { title: ['T'] } }, metadata: {} }, preparation).written // ['oai_dc', …]
+ */
+export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
+  // Built field by field, never by spreading the input: only this stage says what it wrote.
+  const base = {
+    internalId: item.internalId,
+    ...(item.datestamp !== undefined && { datestamp: item.datestamp }),
+    ...(item.source !== undefined && { source: item.source }),
+    ...(item.versioned === true && { versioned: true }),
+  };
+  if (item.deleted === true) {
+    return {
+      ...base,
+      deleted: true,
+      ...(item.sets !== undefined && { sets: item.sets }),
+      metadata: Object.fromEntries(Object.keys(item.metadata).map((prefix) => [prefix, ''])),
+      ...(item.identifiers !== undefined && { identifiers: item.identifiers }),
+      written: [],
+    };
+  }
+  const lifted = liftFields(item, p.formats);
+  const fields = item.fields ?? lifted?.fields;
+  const sets = p.setRules && p.setRules.all.length > 0 ? setsWithRules(p.setRules, fields ?? { dc: {} }, item.sets ?? []) : item.sets;
+  const about = p.rightsInAbout ? withRights(item.about ?? [], fields) : (item.about ?? []);
+  if (!fields) {
+    return { ...base, deleted: false, ...(sets !== undefined && { sets }), metadata: { ...item.metadata }, ...(item.identifiers !== undefined && { identifiers: item.identifiers }), ...(about.length > 0 && { about }), written: [] };
+  }
+  const { metadata, written, identifiers } = writeFormats(p, item.internalId, fields, item.metadata);
+  const all = [...(item.identifiers ?? [])];
+  for (const v of identifiers) if (!all.includes(v)) all.push(v);
+  return {
+    ...base,
+    deleted: false,
+    ...(sets !== undefined && { sets }),
+    metadata,
+    fields,
+    identifiers: all,
+    ...(about.length > 0 && { about }),
+    written,
+    ...(lifted !== undefined && { liftedFrom: lifted.from }),
+  };
+}

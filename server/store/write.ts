@@ -1,0 +1,78 @@
+/**
+ * The write pipeline over one knex transaction, the one way anything reaches
+ * the tables (ARCHITECTURE.md, "The write path"):
+ *
+ *   read (the caller: loader, seeds, demo, harvester, tests)
+ *   → lift (lib/pipeline/lift.ts: XML into the model)
+ *   → prepare (lib/pipeline/prepare.ts: every format, sets by rule, rights)
+ *   → judge (lib/pipeline/judge.ts, governance.ts: record rules, format checks, identifiers)
+ *   → plan (./plan.ts: the reads of planning, outcomes)
+ *   → apply (./apply.ts).
+ *
+ * Sets a batch names are declared as it is prepared (sets by rule under the
+ * configuration's names, any other set named by its spec, until a ListSets
+ * or an operator names it), inside the same transaction, so a refused batch
+ * declares nothing.
+ */
+import type { Knex } from 'knex';
+import type { FormatChecks } from '../../lib/pipeline/judge';
+import type { SchemeCheck } from '../../lib/pipeline/governance';
+import { prepareItem, type Preparation, type PreparedItem } from '../../lib/pipeline/prepare';
+import { isValidSetSpec, withAncestors } from '../../lib/model/header';
+import { setDeclarations } from '../../lib/sets/rules';
+import type { ItemInput, WriteResult } from '../../lib/store';
+import type { Refusal } from '../../lib/model/refusal';
+import { applyWrite, declareMissingSets } from './apply';
+import { planWrite } from './plan';
+
+/** What the pipeline needs besides the batch: the repository's preparation and judgement. */
+export interface WriteOptions {
+  readonly preparation: Preparation;
+  readonly formatChecks?: FormatChecks;
+  readonly tombstonePrefixes: readonly string[];
+  readonly schemes?: readonly SchemeCheck[];
+  /** The store's clock now, seconds. */
+  readonly now: number;
+}
+
+/** What a batch came to: every refusal (nothing written), or what was written. */
+export type WriteOutcomes = { readonly refusals: readonly Refusal[] } | { readonly results: readonly WriteResult[] };
+
+/**
+ * Declares the sets a prepared batch names that are not declared yet: the
+ * sets by rule (under the configuration's names) and every other valid
+ * setSpec a record names and its ancestors (named by their spec). Invalid
+ * specs are left to the judge, which refuses the record.
+ */
+async function declareNamedSets(trx: Knex, items: readonly PreparedItem[], p: Preparation): Promise<void> {
+  // A set's ancestors too: an item in `5:12` is in `5` (OAI-PMH 2.0 section 2.7.2), which ListSets then lists.
+  const named = [...new Set(items.flatMap((i) => (i.sets ?? []).filter(isValidSetSpec).flatMap(withAncestors)))];
+  const byRule = p.setRules && p.setRules.all.length > 0 ? setDeclarations(p.setRules, named) : [];
+  const declared = new Set(byRule.map((s) => s.spec));
+  await declareMissingSets(trx, [...byRule, ...named.filter((s) => !declared.has(s)).map((spec) => ({ spec, name: spec }))]);
+}
+
+/**
+ * Runs a batch through the pipeline inside `trx`; with `dryRun` nothing is
+ * applied (the caller rolls back what declaring sets wrote).
+ *
+ * @example const out = await writePipeline(trx, items, options); if ('refusals' in out) …
+ */
+export async function writePipeline(trx: Knex, items: readonly ItemInput[], options: WriteOptions, dryRun = false): Promise<WriteOutcomes> {
+  const prepared = items.map((i) => prepareItem(i, options.preparation));
+  await declareNamedSets(trx, prepared, options.preparation);
+  const plan = await planWrite(trx, prepared, {
+    policy: options.preparation.policy,
+    tombstonePrefixes: options.tombstonePrefixes,
+    now: options.now,
+    ...(options.formatChecks && { formatChecks: options.formatChecks }),
+    ...(options.schemes && { schemes: options.schemes }),
+  });
+  if (plan.refusals.length > 0) return { refusals: plan.refusals };
+  if (!dryRun) await applyWrite(trx, plan.planned, options.now);
+  const byId = new Map<string, WriteResult>();
+  for (const p of plan.planned) byId.set(p.input.internalId, { internalId: p.input.internalId, identifier: p.identifier, outcome: p.outcome });
+  for (const s of plan.superseded) byId.set(s.input.internalId, { internalId: s.input.internalId, identifier: s.identifier, outcome: 'superseded' });
+  // In the batch's order.
+  return { results: prepared.flatMap((p) => byId.get(p.internalId) ?? []) };
+}
