@@ -2,13 +2,14 @@
  * The README stays a door (small), and the documentation's links lead
  * somewhere: every relative link of README.md, ARCHITECTURE.md and docs/
  * names a file or folder of the project, every `#anchor` a heading of its
- * page, and the index of docs/ lists every page there.
+ * page, every project path README.md and docs/ show as code exists, and the
+ * index of docs/ lists every page there.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { PROJECT_ROOT, projectPath } from '../../server/paths';
-import { anchorsOf, documentationFiles, linksOf, readMarkdown } from '../helpers/markdown';
+import { anchorsOf, codeOf, documentationFiles, linksOf, readMarkdown } from '../helpers/markdown';
 
 /** README.md is read in five minutes: 15 KB or so, and never 16. */
 const README_LIMIT = 16 * 1024;
@@ -34,6 +35,18 @@ describe('the documentation', () => {
         }
       }
       expect(broken).to.deep.equal([]);
+    });
+  }
+
+  // A file or folder of the project named as code (`server/config.ts`), where a reader would go and look.
+  const PROJECT_PATH = /^(?:\.ci|lib|server|seeds|schemas|test|bench|harness|scripts|docs|deploy)\/[\w.\/-]*$/;
+
+  for (const file of documentationFiles().filter((f) => f !== 'ARCHITECTURE.md')) {
+    it(`names in ${file} only project files and folders that exist`, () => {
+      const missing = codeOf(readMarkdown(file).text)
+        .filter((c) => PROJECT_PATH.test(c.value) && !fs.existsSync(projectPath(c.value)))
+        .map((c) => `${file}:${c.line}: ${c.value}`);
+      expect(missing).to.deep.equal([]);
     });
   }
 

@@ -1,11 +1,11 @@
 /**
  * docs/record-format.md documents every field a record may carry: the
- * structured fields are the keys lib/records/fields.ts reads
+ * structured fields are the keys lib/model/from-json.ts reads
  * (`RECORD_FIELD_KEYS`) besides `dc`, so a field added there fails here until
  * its row is written, and a row for a field the reader does not know fails too.
  */
 import { expect } from 'chai';
-import { RECORD_FIELD_KEYS } from '../../lib/records/fields';
+import { RECORD_FIELD_KEYS } from '../../lib/model/from-json';
 import { readMarkdown, tableRows, unquote } from '../helpers/markdown';
 
 describe('docs/record-format.md', () => {
