@@ -39,7 +39,7 @@ const USAGE = `usage: oai-steward <command>
   id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
-from a YAML file; a variable wins over the file (see README.md). A configuration that
+from a YAML file; a variable wins over the file (see docs/configuration.md). A configuration that
 cannot be used stops the command with exit status 2.
 `;
 

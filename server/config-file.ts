@@ -162,7 +162,8 @@ function plain(node: YamlNode | null, label: string): unknown {
 }
 
 const PREFIX = /^[A-Za-z0-9\-_.!~*'()]+$/;
-const FORMAT_KEYS = new Set(['prefix', 'namespace', 'schema', 'xsd', 'catalog', 'options']);
+/** The keys of one entry of the `formats` list (docs/configuration.md has a row for each). */
+export const FORMAT_KEYS: ReadonlySet<string> = new Set(['prefix', 'namespace', 'schema', 'xsd', 'catalog', 'options']);
 
 /** The `formats` list: built-in formats by prefix (with options), declared formats with namespace, schema URL and a local XSD. */
 function readFormats(node: YamlNode | null, label: string, base: string, at: (n: YamlNode | null | undefined) => string): FormatConfig[] {

@@ -1,6 +1,7 @@
 /**
  * Configuration: read once at start-up into a frozen, typed object. Every key
- * is documented here and in README.md ("Configuration"), with its default.
+ * is documented here and in docs/configuration.md, with its default (a test,
+ * test/docs/configuration.test.ts, holds {@link CONFIG_KEYS} and that page together).
  *
  * Two sources, one precedence: an environment variable wins over the
  * repository configuration file (YAML, named by `OAI_CONFIG` or `--config`),
@@ -126,9 +127,9 @@ export interface ConfigSource {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd(), source: ConfigSource = {}): Config {
   const named = source.file ?? (env.OAI_CONFIG === '' ? undefined : env.OAI_CONFIG);
-  const file = named === undefined ? undefined : readConfigFile(path.resolve(cwd, named), Object.keys(KEYS));
+  const file = named === undefined ? undefined : readConfigFile(path.resolve(cwd, named), Object.keys(CONFIG_KEYS));
   const get = (key: KeyName): Raw | undefined => {
-    const spec: KeySpec = KEYS[key];
+    const spec: KeySpec = CONFIG_KEYS[key];
     const fromEnv = spec.env === undefined ? undefined : env[spec.env];
     // An empty variable means "unset", except for a list, where it means "none" (OAI_COMPRESSION=).
     if (spec.env !== undefined && fromEnv !== undefined && (fromEnv !== '' || key === 'compression')) return { value: fromEnv, label: spec.env, base: cwd };
@@ -207,11 +208,18 @@ export function splitConfigFlag(argv: readonly string[]): { file: string | undef
 // ------------------------------------------------------------------ keys
 
 /** One configuration key: its name in the file and, unless it is file-only, its environment variable. */
-interface KeySpec {
+export interface KeySpec {
   readonly env?: string;
 }
 
-const KEYS = {
+/**
+ * Every key of the configuration: its name in the file, and its environment
+ * variable unless it is file-only. The one list: the file's known keys come
+ * from it, and docs/configuration.md has a row for each.
+ *
+ * @example CONFIG_KEYS.pageSize.env // 'OAI_PAGE_SIZE'
+ */
+export const CONFIG_KEYS = {
   port: { env: 'PORT' },
   host: { env: 'HOST' },
   database: { env: 'DATABASE_URL' },
@@ -239,7 +247,7 @@ const KEYS = {
   sets: {},
 } as const satisfies Record<string, KeySpec>;
 
-type KeyName = keyof typeof KEYS;
+type KeyName = keyof typeof CONFIG_KEYS;
 
 function fail(raw: Raw, problem: string): never {
   throw new ConfigError(`${raw.label} ${problem}, not ${JSON.stringify(raw.value)}`);

@@ -14,7 +14,8 @@ import { dayRange, OPENAIRE_TYPES, PRESETS, SetRuleError, type Path, type SetDef
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const RULE_KEYS = ['resourceType', 'accessRights', 'license', 'hasDoi', 'hasFile', 'funded', 'language', 'subject', 'issued', 'inSet', 'all', 'any', 'not'] as const;
+/** The keys a set rule may have, one per rule (docs/sets.md has a row for each). */
+export const RULE_KEYS = ['resourceType', 'accessRights', 'license', 'hasDoi', 'hasFile', 'funded', 'language', 'subject', 'issued', 'inSet', 'all', 'any', 'not'] as const;
 const PARTIAL_DATE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
 
 function stringList(v: unknown, path: Path, check: (s: string) => string | null): string[] {
@@ -106,7 +107,8 @@ function references(rule: SetRule, path: Path): { spec: string; path: Path }[] {
   }
 }
 
-const ENTRY_KEYS = ['spec', 'name', 'rule', 'preset'];
+/** The keys of one entry of the configuration's `sets` list (docs/sets.md has a row for each). */
+export const ENTRY_KEYS: readonly string[] = ['spec', 'name', 'rule', 'preset'];
 
 /**
  * Reads the `sets` list of the configuration: static sets (`spec`, `name`),

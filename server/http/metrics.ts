@@ -4,7 +4,7 @@
  * apps in one process (the tests) never share counters; only the loader's
  * last run is process-wide, because the loader has no app to report to.
  *
- * Every metric is documented in README.md ("Metrics"). What is counted here
+ * Every metric is documented in docs/operations.md ("Metrics"). What is counted here
  * is read off what the app already knows about a request (its status, the
  * `Content-Length` it sent, the response value the protocol core returned),
  * so the OAI path pays a few map lookups per request and nothing per record.

@@ -23,7 +23,7 @@ export interface CliIo {
 
 export const LOAD_USAGE = `usage: oai-steward load [options] FILE…
 
-  FILE is NDJSON or a JSON array of records (README "Record format"), a saved
+  FILE is NDJSON or a JSON array of records (docs/record-format.md), a saved
   OAI-PMH ListRecords, GetRecord or ListSets response, a folder of oai_dc
   files (one record per file, the internal id is the file name without .xml,
   percent-decoded), or - for standard input. The whole load is one

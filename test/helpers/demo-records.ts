@@ -23,7 +23,7 @@ export interface DemoSeedRecord {
   readonly datestamp: string;
   readonly sets?: readonly string[];
   readonly dc: Readonly<Record<string, readonly string[]>>;
-  /** The structured record fields (README "Record fields"), on most live items. */
+  /** The structured record fields (docs/record-format.md, "Record fields"), on most live items. */
   readonly identifiers?: readonly { readonly type: string; readonly value: string }[];
   readonly accessRights?: string;
   readonly resourceType?: { readonly coar?: string };
