@@ -2,7 +2,7 @@
  * The commands the documentation shows exist, and every command that exists
  * is documented. The CLI's commands are read from server/cli.ts itself (the
  * cases of its command switch and the lines of its USAGE), the `id`
- * subcommands from lib/ids/cli.ts, the loader's options from its usage, the
+ * subcommands from server/ids/cli.ts, the loader's options from its usage, the
  * npm scripts from package.json and the readiness profiles from
  * lib/check/profiles.ts. A command counts as shown when it is written as code
  * (a fenced block or an inline span) in README.md, ARCHITECTURE.md or docs/.
@@ -83,7 +83,7 @@ describe('the commands the documentation shows', () => {
   // USAGE lists each command at the start of a line indented by two spaces.
   const usageCommands = [...usage.matchAll(/^ {2}([a-z][a-z0-9-]*)/gm)].map((m) => m[1] as string);
   const switched = switchedCommands(cli);
-  const idCommands = [...usageOf(parse('lib/ids/cli.ts')).matchAll(/oai-steward id ([a-z][a-z0-9-]*)/g)].map((m) => m[1] as string);
+  const idCommands = [...usageOf(parse('server/ids/cli.ts')).matchAll(/oai-steward id ([a-z][a-z0-9-]*)/g)].map((m) => m[1] as string);
   const cliMentions = mentions(CLI_CALL, (m) => ({ command: m[2] as string, sub: m[3] }));
 
   it('read the CLI: its switch and its USAGE name the same commands (help aside)', () => {
@@ -96,7 +96,7 @@ describe('the commands the documentation shows', () => {
     expect(where(cliMentions.filter((m) => !switched.includes(m.command))), 'not a command of server/cli.ts').to.deep.equal([]);
   });
 
-  it('name only `id` subcommands lib/ids/cli.ts has', () => {
+  it('name only `id` subcommands server/ids/cli.ts has', () => {
     const ids = cliMentions.filter((m) => m.command === 'id' && m.sub !== undefined);
     expect(ids.length).to.be.greaterThan(0);
     expect(where(ids.filter((m) => !idCommands.includes(m.sub as string))), 'not an id subcommand').to.deep.equal([]);
@@ -130,7 +130,7 @@ describe('every command the CLI has', () => {
     });
   }
 
-  for (const sub of [...usageOf(parse('lib/ids/cli.ts')).matchAll(/oai-steward id ([a-z][a-z0-9-]*)/g)].map((m) => m[1] as string)) {
+  for (const sub of [...usageOf(parse('server/ids/cli.ts')).matchAll(/oai-steward id ([a-z][a-z0-9-]*)/g)].map((m) => m[1] as string)) {
     it(`is documented in docs/: oai-steward id ${sub}`, () => {
       expect(idInDocs.has(sub), `no page of docs/ shows \`oai-steward id ${sub}\` as code`).to.equal(true);
     });
