@@ -21,7 +21,7 @@
  * | identifiers DOI, Handle, URN               | 024 7# $a $2 doi / hdl / urn                                   |
  * | the POI                                    | 024 7# $a $2 uri                                               |
  * | identifiers ARK, the oai-identifier, other dc.identifier | 024 8# $a (LoC: Identifier → 024 8#)              |
- * | language                                   | 041 #7 $a $2 iso639-1 (two letters) / iso639-3 (three)          |
+ * | language                                   | 041 #7 $a the primary language subtag $2 iso639-1 (two letters) / iso639-3 (three) |
  * | dc.title                                   | 245 00 $a the first (LoC: Title → 245 00); 246 33 $a the others |
  * | publisher (else dc.publisher), publicationYear (else dates, dc.date) | 260 ## $b $c (LoC: Publisher → 260 $b, Date → 260 $c) |
  * | dc.coverage                                | 500 ## $a (LoC: Coverage → 500)                                 |
@@ -45,6 +45,7 @@
  */
 import type { Agent, RecordFields } from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
+import { primaryLanguage } from '../model/language';
 import { bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, publicationYear, publisher, titles } from '../model/facts';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
@@ -89,7 +90,9 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
     if (/^https?:\/\//.test(v)) urls.push(v);
     else fields.push(['024', '8', ' ', [['a', v]]]);
   }
-  if (record.language !== undefined) fields.push(['041', ' ', '7', [['a', record.language], ['2', record.language.length === 2 ? 'iso639-1' : 'iso639-3']]]);
+  // MARC 041 holds a language code, not a tag: the primary subtag of a BCP 47 tag (en of en-US) is an ISO 639 code.
+  const code = record.language === undefined ? undefined : primaryLanguage(record.language);
+  if (code !== undefined && /^[a-z]{2,3}$/.test(code)) fields.push(['041', ' ', '7', [['a', code], ['2', code.length === 2 ? 'iso639-1' : 'iso639-3']]]);
   const [title, ...others] = titles(record);
   fields.push(['245', '0', '0', [['a', title]]]);
   for (const t of others) fields.push(['246', '3', '3', [['a', t]]]);

@@ -18,7 +18,7 @@
  * | publisher (else dc.publisher)            | originInfo/publisher (LoC: publisher → originInfo/publisher)      |
  * | dates issued (else publicationYear, else dc.date) | originInfo/dateIssued/@encoding="w3cdtf" @keyDate="yes" (LoC: date → originInfo/dateIssued) |
  * | dates accepted, available                | originInfo/dateOther/@type accepted, available (w3cdtf)          |
- * | language                                 | language/languageTerm/@type="code" @authority rfc5646 (two letters) or iso639-3 |
+ * | language                                 | language/languageTerm/@type="code" @authority="rfc5646" (the BCP 47 tag) |
  * | dc.language                              | language/languageTerm/@type="text" (LoC: language → languageTerm)  |
  * | files mediaType, dc.format               | physicalDescription/internetMediaType; physicalDescription/form (LoC: format → physicalDescription) |
  * | dc.description                           | abstract (LoC: description → abstract)                             |
@@ -117,7 +117,7 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
       dates.available !== undefined ? leaf('dateOther', dates.available, ['type', 'available'], ['encoding', 'w3cdtf']) : '',
     ]),
     record.language !== undefined
-      ? wrap('language', [leaf('languageTerm', record.language, ['type', 'code'], ['authority', record.language.length === 2 ? 'rfc5646' : 'iso639-3'])])
+      ? wrap('language', [leaf('languageTerm', record.language, ['type', 'code'], ['authority', 'rfc5646'])])
       : '',
     ...dcValues(record, 'language').map((l) => wrap('language', [leaf('languageTerm', l, ['type', 'text'])])),
     wrap('physicalDescription', [

@@ -17,6 +17,7 @@ import { DC_ELEMENTS } from './dublin-core';
 import type { DublinCore, DcElement } from './dublin-core';
 import type { Refusal } from './refusal';
 import { calendarDate } from './dates';
+import { normalizeLanguageTag } from './language';
 import { findNonXmlChar } from './text';
 import {
   checkFunderIdentifier, checkIdentifier, checkIssn, checkOrcid, checkRor, checkUrl, IDENTIFIER_TYPES,
@@ -113,8 +114,10 @@ export function parseRecordFields(rec: Obj, origin: RecordOrigin): { fields: Rec
     if (d) fields.dates = d;
   }
   if (rec.language !== undefined) {
-    if (typeof rec.language !== 'string' || !/^[a-z]{2,3}$/i.test(rec.language)) refuse('language', 'must be an ISO 639-1 (two letters) or ISO 639-3 (three letters) language code');
-    else fields.language = rec.language.toLowerCase();
+    // RFC 5646: DSpace's en_US is read as en-US; a three-letter code such as eng is a language subtag too.
+    const tag = typeof rec.language === 'string' ? normalizeLanguageTag(rec.language) : null;
+    if (tag === null) refuse('language', 'must be a BCP 47 language tag (RFC 5646), e.g. en, en-US or eng');
+    else fields.language = tag;
   }
   const funding = list('fundingReferences', (v, p) => readFunding(v, p, refuse));
   if (funding) fields.fundingReferences = funding;

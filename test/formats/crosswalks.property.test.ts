@@ -67,7 +67,7 @@ const record = fc.record({
   publisher: name,
   publicationYear: fc.integer({ min: 1000, max: 9999 }),
   dates: fc.record({ issued: date, accepted: date, available: date, embargoEnd: fc.constant('2030-01-01') }, { requiredKeys: [] }),
-  language: fc.constantFrom('en', 'eng', 'de'),
+  language: fc.constantFrom('en', 'eng', 'de', 'en-US', 'en_US', 'zh-Hant-TW', 'sr-Latn', 'es-419', 'x-klingon'),
   fundingReferences: list(fc.record({
     funderName: name,
     funderIdentifier: maybe(fc.tuple(fc.constantFrom(...FUNDER_IDENTIFIER_TYPES), name).map(([type, v]) => ({
