@@ -35,9 +35,9 @@
  * | dc.type                                    | 655 #7 $a $2 local (LoC: Type → 655 #7 $2 local)                |
  * | creators (else dc.creator)                 | 720 1# (person), 2# (organization) or ## $a $e author (LoC: Creator → 720) |
  * | contributors (else dc.contributor)         | 720 $a $e the contributor type in lower case (LoC: Contributor → 720) |
- * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $x (ISSN) or $o                                          |
+ * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $i relation $x (ISSN), $z (ISBN) or $o                   |
  * | dc.source                                  | 786 0# $n (LoC: Source → 786 0# $n)                             |
- * | dc.relation; other relatedIdentifiers      | 787 0# $n (LoC: Relation → 787 0# $n); 787 08 $i relation $o identifier |
+ * | dc.relation; other relatedIdentifiers      | 787 0# $n (LoC: Relation → 787 0# $n); 787 08 $i relation $x, $z or $o identifier |
  * | identifiers URL; files; dc.format          | 856 40 $u (LoC: Identifier as URI → 856 $u); $u $q media type $s size; $q (LoC: Format → 856 $q) |
  *
  * Not carried: ORCID iDs and affiliations (720 has no subfield for them),
@@ -50,6 +50,7 @@ import { bibliographicType, coarType, contributors, creators, dcValues, identifi
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
+import { readMarc21 } from './marc21-read';
 
 export const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
 export const MARC21_SCHEMA = 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd';
@@ -120,10 +121,10 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   for (const c of creators(record)) fields.push(agentField(c, 'author'));
   for (const c of contributors(record)) fields.push(agentField(c, c.type.toLowerCase()));
   for (const r of record.relatedIdentifiers ?? []) {
-    if (r.relation === 'IsPartOf' || r.relation === 'IsPublishedIn') {
-      const issn = r.type === 'ISSN' || r.type === 'EISSN' || r.type === 'LISSN';
-      fields.push(['773', '0', '8', [[issn ? 'x' : 'o', r.identifier]]]);
-    } else fields.push(['787', '0', '8', [['i', r.relation], ['o', r.identifier]]]);
+    // 76X-78X: $x an ISSN, $z an ISBN, $o any other identifier; $i the relationship, in DataCite's words.
+    const code = r.type === 'ISSN' || r.type === 'EISSN' || r.type === 'LISSN' ? 'x' : r.type === 'ISBN' ? 'z' : 'o';
+    const host = r.relation === 'IsPartOf' || r.relation === 'IsPublishedIn';
+    fields.push([host ? '773' : '787', '0', '8', [['i', r.relation], [code, r.identifier]]]);
   }
   for (const s of dcValues(record, 'source')) fields.push(['786', '0', ' ', [['n', s]]]);
   for (const r of dcValues(record, 'relation')) fields.push(['787', '0', ' ', [['n', r]]]);
@@ -152,4 +153,5 @@ export const marc21: MetadataFormat = {
   builtIn: true,
   fromRecord: recordToMarc21,
   lacks: marc21Lacks,
+  read: readMarc21,
 };

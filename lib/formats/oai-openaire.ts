@@ -55,6 +55,7 @@ import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { DC_NS } from '../xml/namespaces';
 import { leaf, rootOpen, wrap } from './xml-out';
+import { readOpenaire } from './oai-openaire-read';
 
 export const OPENAIRE_NS = 'http://namespace.openaire.eu/schema/oaire/';
 export const OPENAIRE_SCHEMA = 'https://www.openaire.eu/schema/repo-lit/4.0/openaire.xsd';
@@ -156,4 +157,5 @@ export const oaiOpenaire: MetadataFormat = {
   builtIn: true,
   fromRecord: recordToOpenaire,
   lacks: openaireLacks,
+  read: readOpenaire,
 };

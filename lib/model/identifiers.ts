@@ -175,6 +175,20 @@ export function checkIdentifier(type: IdentifierType, s: string): Checked {
   }
 }
 
+/**
+ * Checks the identifier of a related resource by its DataCite
+ * `relatedIdentifierType`: a scheme the record's own identifiers use is
+ * checked as those are, EISSN and LISSN as ISSNs; any other type (arXiv,
+ * PMID, SWHID, …) is kept as given.
+ *
+ * @example checkRelatedIdentifier('EISSN', '15213765') // { value: '1521-3765' }
+ */
+export function checkRelatedIdentifier(type: string, s: string): Checked {
+  if ((IDENTIFIER_TYPES as readonly string[]).includes(type)) return checkIdentifier(type as IdentifierType, s);
+  if (type === 'EISSN' || type === 'LISSN') return checkIssn(s);
+  return ok(s);
+}
+
 /** ISO 7064 MOD 11-2 check character of a string of digits (ORCID, ISNI). */
 function mod11_2(digits: string): string {
   let total = 0;
