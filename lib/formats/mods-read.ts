@@ -43,8 +43,8 @@ import { attr, elements, kid, kids, prefixedAttr, text } from './xml-in';
 
 const MODS_NS = 'http://www.loc.gov/mods/v3';
 
-// relatedItem/@type → the DataCite relation it says (the inverse of ./mods.ts's table, one relation for each MODS type).
-const RELATION_OF_TYPE: Readonly<Record<string, string>> = {
+/** relatedItem/@type → the DataCite relation it says (the inverse of ./mods.ts's table: one relation for each MODS type). */
+export const RELATION_OF_ITEM_TYPE: Readonly<Record<string, string>> = {
   host: 'IsPartOf', series: 'IsPartOf', constituent: 'HasPart', preceding: 'Continues', succeeding: 'IsContinuedBy',
   otherVersion: 'IsVersionOf', original: 'IsVariantFormOf', otherFormat: 'IsOriginalFormOf', references: 'References',
   isReferencedBy: 'IsReferencedBy', reviewOf: 'Reviews',
@@ -167,7 +167,7 @@ function readOrigin(d: Draft, o: XmlElement): void {
 function readRelatedItem(d: Draft, r: XmlElement): void {
   const type = attr(r, 'type');
   const other = attr(r, 'otherType');
-  const relation = DATACITE_RELATION_TYPES.find((x) => x === other) ?? (type === undefined ? undefined : RELATION_OF_TYPE[type]);
+  const relation = DATACITE_RELATION_TYPES.find((x) => x === other) ?? (type === undefined ? undefined : RELATION_OF_ITEM_TYPE[type]);
   for (const i of kids(r, 'identifier')) {
     const idType = attr(i, 'type');
     // The MODS identifier types of the model's schemes, else a DataCite type name as ./mods.ts writes it (arXiv, PMID, …).

@@ -46,8 +46,8 @@ const XLINK_NS = 'http://www.w3.org/1999/xlink';
 // MODS identifier/@type: the Standard Identifier Source Codes the MODS guidelines point to.
 const ID_TYPE = { DOI: 'doi', Handle: 'hdl', URN: 'urn', ARK: 'ark', URL: 'uri', ISBN: 'isbn', ISSN: 'issn' } as const;
 
-// relatedItem/@type for a DataCite relation, where MODS has one; the others go in @otherType.
-const RELATED_TYPE: Partial<Record<RelatedIdentifier['relation'], string>> = {
+/** relatedItem/@type for a DataCite relation, where MODS has one; the others go in @otherType. */
+export const RELATED_ITEM_TYPE: Partial<Record<RelatedIdentifier['relation'], string>> = {
   IsPartOf: 'host', IsPublishedIn: 'host', HasPart: 'constituent', Continues: 'preceding', IsContinuedBy: 'succeeding',
   IsVersionOf: 'otherVersion', HasVersion: 'otherVersion', IsNewVersionOf: 'otherVersion', IsPreviousVersionOf: 'otherVersion',
   IsVariantFormOf: 'original', IsOriginalFormOf: 'otherFormat', IsDerivedFrom: 'original', References: 'references',
@@ -138,7 +138,7 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
     ...dcValues(record, 'source').map((s) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', s)])], ['type', 'original'])),
     ...dcValues(record, 'relation').map((r) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', r)])])),
     ...(record.relatedIdentifiers ?? []).map((r) => {
-      const type = RELATED_TYPE[r.relation];
+      const type = RELATED_ITEM_TYPE[r.relation];
       return wrap('relatedItem', [leaf('identifier', r.identifier, ['type', RELATED_ID_TYPE[r.type] ?? r.type])],
         ['type', type], ['otherType', type === undefined ? r.relation : undefined]);
     }),
