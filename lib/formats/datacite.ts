@@ -42,6 +42,7 @@ import { contributors, creators, dcValues, doi, formats, publicationYear, publis
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap, type Attr } from './xml-out';
+import { DATACITE_KERNEL_3_NS, readDatacite } from './datacite-read';
 
 export const DATACITE_NS = 'http://datacite.org/schema/kernel-4';
 export const DATACITE_SCHEMA = 'http://schema.datacite.org/meta/kernel-4/metadata.xsd';
@@ -171,4 +172,6 @@ export const datacite: MetadataFormat = {
   builtIn: true,
   fromRecord: recordToDatacite,
   lacks: dataciteLacks,
+  read: readDatacite,
+  alsoReads: [DATACITE_KERNEL_3_NS],
 };

@@ -21,7 +21,7 @@
  * | identifiers DOI, Handle, URN               | 024 7# $a $2 doi / hdl / urn                                   |
  * | the POI                                    | 024 7# $a $2 uri                                               |
  * | identifiers ARK, the oai-identifier, other dc.identifier | 024 8# $a (LoC: Identifier → 024 8#)              |
- * | language                                   | 041 #7 $a $2 iso639-1 (two letters) / iso639-3 (three)          |
+ * | language                                   | 041 #7 $a the primary language subtag $2 iso639-1 (two letters) / iso639-3 (three) |
  * | dc.title                                   | 245 00 $a the first (LoC: Title → 245 00); 246 33 $a the others |
  * | publisher (else dc.publisher), publicationYear (else dates, dc.date) | 260 ## $b $c (LoC: Publisher → 260 $b, Date → 260 $c) |
  * | dc.coverage                                | 500 ## $a (LoC: Coverage → 500)                                 |
@@ -35,9 +35,9 @@
  * | dc.type                                    | 655 #7 $a $2 local (LoC: Type → 655 #7 $2 local)                |
  * | creators (else dc.creator)                 | 720 1# (person), 2# (organization) or ## $a $e author (LoC: Creator → 720) |
  * | contributors (else dc.contributor)         | 720 $a $e the contributor type in lower case (LoC: Contributor → 720) |
- * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $x (ISSN) or $o                                          |
+ * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $i relation $x (ISSN), $z (ISBN) or $o                   |
  * | dc.source                                  | 786 0# $n (LoC: Source → 786 0# $n)                             |
- * | dc.relation; other relatedIdentifiers      | 787 0# $n (LoC: Relation → 787 0# $n); 787 08 $i relation $o identifier |
+ * | dc.relation; other relatedIdentifiers      | 787 0# $n (LoC: Relation → 787 0# $n); 787 08 $i relation $x, $z or $o identifier |
  * | identifiers URL; files; dc.format          | 856 40 $u (LoC: Identifier as URI → 856 $u); $u $q media type $s size; $q (LoC: Format → 856 $q) |
  *
  * Not carried: ORCID iDs and affiliations (720 has no subfield for them),
@@ -45,10 +45,12 @@
  */
 import type { Agent, RecordFields } from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
+import { primaryLanguage } from '../model/language';
 import { bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, publicationYear, publisher, titles } from '../model/facts';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
+import { readMarc21 } from './marc21-read';
 
 export const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
 export const MARC21_SCHEMA = 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd';
@@ -89,7 +91,9 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
     if (/^https?:\/\//.test(v)) urls.push(v);
     else fields.push(['024', '8', ' ', [['a', v]]]);
   }
-  if (record.language !== undefined) fields.push(['041', ' ', '7', [['a', record.language], ['2', record.language.length === 2 ? 'iso639-1' : 'iso639-3']]]);
+  // MARC 041 holds a language code, not a tag: the primary subtag of a BCP 47 tag (en of en-US) is an ISO 639 code.
+  const code = record.language === undefined ? undefined : primaryLanguage(record.language);
+  if (code !== undefined && /^[a-z]{2,3}$/.test(code)) fields.push(['041', ' ', '7', [['a', code], ['2', code.length === 2 ? 'iso639-1' : 'iso639-3']]]);
   const [title, ...others] = titles(record);
   fields.push(['245', '0', '0', [['a', title]]]);
   for (const t of others) fields.push(['246', '3', '3', [['a', t]]]);
@@ -117,10 +121,10 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   for (const c of creators(record)) fields.push(agentField(c, 'author'));
   for (const c of contributors(record)) fields.push(agentField(c, c.type.toLowerCase()));
   for (const r of record.relatedIdentifiers ?? []) {
-    if (r.relation === 'IsPartOf' || r.relation === 'IsPublishedIn') {
-      const issn = r.type === 'ISSN' || r.type === 'EISSN' || r.type === 'LISSN';
-      fields.push(['773', '0', '8', [[issn ? 'x' : 'o', r.identifier]]]);
-    } else fields.push(['787', '0', '8', [['i', r.relation], ['o', r.identifier]]]);
+    // 76X-78X: $x an ISSN, $z an ISBN, $o any other identifier; $i the relationship, in DataCite's words.
+    const code = r.type === 'ISSN' || r.type === 'EISSN' || r.type === 'LISSN' ? 'x' : r.type === 'ISBN' ? 'z' : 'o';
+    const host = r.relation === 'IsPartOf' || r.relation === 'IsPublishedIn';
+    fields.push([host ? '773' : '787', '0', '8', [['i', r.relation], [code, r.identifier]]]);
   }
   for (const s of dcValues(record, 'source')) fields.push(['786', '0', ' ', [['n', s]]]);
   for (const r of dcValues(record, 'relation')) fields.push(['787', '0', ' ', [['n', r]]]);
@@ -149,4 +153,5 @@ export const marc21: MetadataFormat = {
   builtIn: true,
   fromRecord: recordToMarc21,
   lacks: marc21Lacks,
+  read: readMarc21,
 };

@@ -18,7 +18,7 @@
  * | publisher (else dc.publisher)            | originInfo/publisher (LoC: publisher → originInfo/publisher)      |
  * | dates issued (else publicationYear, else dc.date) | originInfo/dateIssued/@encoding="w3cdtf" @keyDate="yes" (LoC: date → originInfo/dateIssued) |
  * | dates accepted, available                | originInfo/dateOther/@type accepted, available (w3cdtf)          |
- * | language                                 | language/languageTerm/@type="code" @authority rfc5646 (two letters) or iso639-3 |
+ * | language                                 | language/languageTerm/@type="code" @authority="rfc5646" (the BCP 47 tag) |
  * | dc.language                              | language/languageTerm/@type="text" (LoC: language → languageTerm)  |
  * | files mediaType, dc.format               | physicalDescription/internetMediaType; physicalDescription/form (LoC: format → physicalDescription) |
  * | dc.description                           | abstract (LoC: description → abstract)                             |
@@ -37,6 +37,7 @@ import { bibliographicType, coarType, contributors, creators, dcValues, formats,
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
+import { readMods } from './mods-read';
 
 export const MODS_NS = 'http://www.loc.gov/mods/v3';
 export const MODS_SCHEMA = 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd';
@@ -45,8 +46,8 @@ const XLINK_NS = 'http://www.w3.org/1999/xlink';
 // MODS identifier/@type: the Standard Identifier Source Codes the MODS guidelines point to.
 const ID_TYPE = { DOI: 'doi', Handle: 'hdl', URN: 'urn', ARK: 'ark', URL: 'uri', ISBN: 'isbn', ISSN: 'issn' } as const;
 
-// relatedItem/@type for a DataCite relation, where MODS has one; the others go in @otherType.
-const RELATED_TYPE: Partial<Record<RelatedIdentifier['relation'], string>> = {
+/** relatedItem/@type for a DataCite relation, where MODS has one; the others go in @otherType. */
+export const RELATED_ITEM_TYPE: Partial<Record<RelatedIdentifier['relation'], string>> = {
   IsPartOf: 'host', IsPublishedIn: 'host', HasPart: 'constituent', Continues: 'preceding', IsContinuedBy: 'succeeding',
   IsVersionOf: 'otherVersion', HasVersion: 'otherVersion', IsNewVersionOf: 'otherVersion', IsPreviousVersionOf: 'otherVersion',
   IsVariantFormOf: 'original', IsOriginalFormOf: 'otherFormat', IsDerivedFrom: 'original', References: 'references',
@@ -117,7 +118,7 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
       dates.available !== undefined ? leaf('dateOther', dates.available, ['type', 'available'], ['encoding', 'w3cdtf']) : '',
     ]),
     record.language !== undefined
-      ? wrap('language', [leaf('languageTerm', record.language, ['type', 'code'], ['authority', record.language.length === 2 ? 'rfc5646' : 'iso639-3'])])
+      ? wrap('language', [leaf('languageTerm', record.language, ['type', 'code'], ['authority', 'rfc5646'])])
       : '',
     ...dcValues(record, 'language').map((l) => wrap('language', [leaf('languageTerm', l, ['type', 'text'])])),
     wrap('physicalDescription', [
@@ -137,7 +138,7 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
     ...dcValues(record, 'source').map((s) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', s)])], ['type', 'original'])),
     ...dcValues(record, 'relation').map((r) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', r)])])),
     ...(record.relatedIdentifiers ?? []).map((r) => {
-      const type = RELATED_TYPE[r.relation];
+      const type = RELATED_ITEM_TYPE[r.relation];
       return wrap('relatedItem', [leaf('identifier', r.identifier, ['type', RELATED_ID_TYPE[r.type] ?? r.type])],
         ['type', type], ['otherType', type === undefined ? r.relation : undefined]);
     }),
@@ -161,4 +162,5 @@ export const mods: MetadataFormat = {
   builtIn: true,
   fromRecord: recordToMods,
   lacks: modsLacks,
+  read: readMods,
 };

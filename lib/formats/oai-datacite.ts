@@ -17,6 +17,7 @@ import type { CrosswalkContext, CrosswalkResult } from './format';
 import { dataciteLacks, dataciteResource } from './datacite';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen } from './xml-out';
+import { OAI_DATACITE_1_0_NS, readOaiDatacite } from './oai-datacite-read';
 
 export const OAI_DATACITE_NS = 'http://schema.datacite.org/oai/oai-1.1/';
 export const OAI_DATACITE_SCHEMA = 'http://schema.datacite.org/oai/oai-1.1/oai.xsd';
@@ -61,6 +62,8 @@ export const oaiDatacite: MetadataFormat = {
   builtIn: true,
   fromRecord: recordToOaiDatacite,
   lacks: oaiDataciteLacks,
+  read: readOaiDatacite,
+  alsoReads: [OAI_DATACITE_1_0_NS],
   // The symbol of the data centre that registered the records; the demo's own by default.
   defaultOptions: { datacentreSymbol: 'OAISTEWARD.DEMO' },
 };

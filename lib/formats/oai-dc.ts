@@ -9,6 +9,7 @@ import { findNonXmlChar } from '../model/text';
 import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../xml/namespaces';
 import { parseFragment, textOf, type XmlElement } from '../xml/tree';
 import type { MetadataFormat } from './format';
+import { readOaiDc } from './oai-dc-read';
 
 const OPEN =
   `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` +
@@ -41,7 +42,7 @@ export const oaiDc: MetadataFormat = {
   namespace: OAI_DC_NS,
   builtIn: true,
   fromDublinCore: dublinCoreToOaiDc,
-  read: (root) => ({ dc: dublinCoreOfTree(root) }),
+  read: readOaiDc,
 };
 
 /**

@@ -48,23 +48,19 @@
 import type { RecordFields } from '../model/record';
 import { agentElement, fundingElement } from './datacite';
 import {
-  ACCESS_RIGHTS, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES, type OpenAireResourceType,
+  ACCESS_RIGHTS, OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES, type OpenAireResourceType,
 } from '../model/vocabularies';
 import { coarType, contributors, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles } from '../model/facts';
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { DC_NS } from '../xml/namespaces';
 import { leaf, rootOpen, wrap } from './xml-out';
+import { readOpenaire } from './oai-openaire-read';
 
 export const OPENAIRE_NS = 'http://namespace.openaire.eu/schema/oaire/';
 export const OPENAIRE_SCHEMA = 'https://www.openaire.eu/schema/repo-lit/4.0/openaire.xsd';
 const DATACITE_NS = 'http://datacite.org/schema/kernel-4';
 
-// The relatedIdentifier/@resourceTypeGeneral values of the v4 schema (its DataCite 4.1 list).
-const OPENAIRE_GENERAL_TYPES = new Set([
-  'Audiovisual', 'Collection', 'DataPaper', 'Dataset', 'Event', 'Image', 'InteractiveResource', 'Model',
-  'PhysicalObject', 'Service', 'Software', 'Sound', 'Text', 'Workflow', 'Other',
-]);
 const OBJECT_TYPE: Record<OpenAireResourceType, string> = {
   literature: 'fulltext', dataset: 'dataset', software: 'software', 'other research product': 'other',
 };
@@ -125,7 +121,7 @@ export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): C
     wrap('datacite:relatedIdentifiers', (record.relatedIdentifiers ?? [])
       .filter((r) => OPENAIRE_RELATED_IDENTIFIER_TYPES.has(r.type) && OPENAIRE_RELATION_TYPES.has(r.relation))
       .map((r) => leaf('datacite:relatedIdentifier', r.identifier, ['relatedIdentifierType', r.type], ['relationType', r.relation],
-        ['resourceTypeGeneral', r.resourceTypeGeneral !== undefined && OPENAIRE_GENERAL_TYPES.has(r.resourceTypeGeneral) ? r.resourceTypeGeneral : undefined]))),
+        ['resourceTypeGeneral', r.resourceTypeGeneral !== undefined && OPENAIRE_RELATED_GENERAL_TYPES.has(r.resourceTypeGeneral) ? r.resourceTypeGeneral : undefined]))),
     wrap('datacite:dates', [
       dates.accepted !== undefined ? leaf('datacite:date', dates.accepted, ['dateType', 'Accepted']) : '',
       available !== undefined ? leaf('datacite:date', available, ['dateType', 'Available']) : '',
@@ -156,4 +152,5 @@ export const oaiOpenaire: MetadataFormat = {
   builtIn: true,
   fromRecord: recordToOpenaire,
   lacks: openaireLacks,
+  read: readOpenaire,
 };

@@ -17,10 +17,10 @@ import { DC_ELEMENTS } from './dublin-core';
 import type { DublinCore, DcElement } from './dublin-core';
 import type { Refusal } from './refusal';
 import { calendarDate } from './dates';
+import { normalizeLanguageTag } from './language';
 import { findNonXmlChar } from './text';
 import {
-  checkFunderIdentifier, checkIdentifier, checkIssn, checkOrcid, checkRor, checkUrl, IDENTIFIER_TYPES,
-  type Checked, type IdentifierType,
+  checkFunderIdentifier, checkIdentifier, checkOrcid, checkRelatedIdentifier, checkRor, checkUrl, IDENTIFIER_TYPES, type Checked,
 } from './identifiers';
 import type {
   Affiliation, Agent, Contributor, FundingReference, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType, TypedIdentifier,
@@ -113,8 +113,10 @@ export function parseRecordFields(rec: Obj, origin: RecordOrigin): { fields: Rec
     if (d) fields.dates = d;
   }
   if (rec.language !== undefined) {
-    if (typeof rec.language !== 'string' || !/^[a-z]{2,3}$/i.test(rec.language)) refuse('language', 'must be an ISO 639-1 (two letters) or ISO 639-3 (three letters) language code');
-    else fields.language = rec.language.toLowerCase();
+    // RFC 5646: DSpace's en_US is read as en-US; a three-letter code such as eng is a language subtag too.
+    const tag = typeof rec.language === 'string' ? normalizeLanguageTag(rec.language) : null;
+    if (tag === null) refuse('language', 'must be a BCP 47 language tag (RFC 5646), e.g. en, en-US or eng');
+    else fields.language = tag;
   }
   const funding = list('fundingReferences', (v, p) => readFunding(v, p, refuse));
   if (funding) fields.fundingReferences = funding;
@@ -358,15 +360,19 @@ function readRelated(v: unknown, path: string, refuse: Refuse): RelatedIdentifie
   const type = readEnum(o.type, `${path}.type`, DATACITE_RELATED_IDENTIFIER_TYPES, r);
   const relation = readEnum(o.relation, `${path}.relation`, DATACITE_RELATION_TYPES, r);
   const general = o.resourceTypeGeneral === undefined ? undefined : readEnum(o.resourceTypeGeneral, `${path}.resourceTypeGeneral`, DATACITE_RESOURCE_TYPES, r);
-  // The schemes the record's own identifiers use are checked the same way; EISSN and LISSN are ISSNs.
-  const check = (s: string): Checked => {
-    if (type !== undefined && (IDENTIFIER_TYPES as readonly string[]).includes(type)) return checkIdentifier(type as IdentifierType, s);
-    if (type === 'EISSN' || type === 'LISSN') return checkIssn(s);
-    return { value: s };
-  };
-  const identifier = readChecked(o.identifier, `${path}.identifier`, r, check);
+  const identifier = readChecked(o.identifier, `${path}.identifier`, r, (s) => (type === undefined ? { value: s } : checkRelatedIdentifier(type, s)));
   if (failed() || type === undefined || relation === undefined || identifier === undefined) return undefined;
   return { identifier, type, relation, ...(general !== undefined && { resourceTypeGeneral: general }) };
+}
+
+/**
+ * Whether a value is a media type (RFC 6838 section 4.2: type "/" subtype, restricted-name characters).
+ *
+ * @example isMediaType('application/pdf') // true
+ * @example isMediaType('PDF') // false
+ */
+export function isMediaType(s: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/.test(s);
 }
 
 function readFile(v: unknown, path: string, refuse: Refuse): RecordFile | undefined {
@@ -376,8 +382,7 @@ function readFile(v: unknown, path: string, refuse: Refuse): RecordFile | undefi
   const url = readChecked(o.url, `${path}.url`, r, checkUrl);
   const out: { -readonly [K in keyof RecordFile]?: RecordFile[K] } = {};
   if (o.mediaType !== undefined) {
-    // RFC 6838 section 4.2: type "/" subtype, restricted-name characters.
-    if (typeof o.mediaType !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/.test(o.mediaType)) {
+    if (typeof o.mediaType !== 'string' || !isMediaType(o.mediaType)) {
       r(`${path}.mediaType`, 'must be a media type such as application/pdf');
     } else out.mediaType = o.mediaType.toLowerCase();
   }

@@ -18,27 +18,46 @@ const bad = (error: string): Checked => ({ error });
 
 /**
  * A DOI (ISO 26324; DOI Handbook 2.2): `10.` + registrant code + `/` + suffix.
- * Accepts the `doi:` and https://doi.org/ (or dx.doi.org) spellings and keeps
- * the bare form; case is kept (DOIs compare case-insensitively, but the
- * registrant's spelling is the one to show).
+ * Accepts the `doi:`, `info:doi/` and resolver URL spellings (https://doi.org/,
+ * http, dx.doi.org, www.doi.org, with or without the scheme; percent-encoding
+ * decoded) and keeps the bare form; case is kept (DOIs compare
+ * case-insensitively, but the registrant's spelling is the one to show).
  *
  * @example checkDoi('https://doi.org/10.1000/182') // { value: '10.1000/182' }
  */
 export function checkDoi(s: string): Checked {
-  const bare = s.trim().replace(/^(?:doi:|https?:\/\/(?:dx\.)?doi\.org\/)/i, '');
+  const t = s.trim();
+  const url = DOI_RESOLVER.exec(t);
+  // A resolver URL is a URI, percent-encoded (DOI Handbook 3.8.3); the DOI name is what it encodes.
+  const bare = url ? decodePercent(t.slice(url[0].length)) : t.replace(/^(?:doi:|info:doi\/)/i, '');
   if (!/^10\.\d{4,9}(?:\.\d+)*\/\S+$/.test(bare)) return bad('not a DOI (10.NNNN/suffix, optionally as doi: or https://doi.org/)');
   return ok(bare);
 }
 
+// https://doi.org/, its older dx.doi.org and www.doi.org hosts, with or without the scheme.
+const DOI_RESOLVER = /^(?:https?:\/\/)?(?:dx\.|www\.)?doi\.org\//i;
+
+/** Percent-decoding of the path of a resolver URL; text that is not valid percent-encoding is kept as written. */
+function decodePercent(s: string): string {
+  if (!s.includes('%')) return s;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 /**
  * A Handle (RFC 3650): a numeric naming authority with dot-separated
- * segments, `/`, a local name. Accepts the `hdl:` and https://hdl.handle.net/
- * spellings.
+ * segments, `/`, a local name. Accepts the `hdl:`, `info:hdl/` and
+ * https://hdl.handle.net/ spellings (http, www., with or without the scheme).
  *
  * @example checkHandle('hdl:20.500.12345/678') // { value: '20.500.12345/678' }
  */
 export function checkHandle(s: string): Checked {
-  const bare = s.trim().replace(/^(?:hdl:|https?:\/\/hdl\.handle\.net\/)/i, '');
+  const t = s.trim();
+  const url = /^(?:https?:\/\/)?(?:www\.)?hdl\.handle\.net\//i.exec(t);
+  const bare = url ? decodePercent(t.slice(url[0].length)) : t.replace(/^(?:hdl:|info:hdl\/)/i, '');
   if (!/^\d+(?:\.\d+)*\/\S+$/.test(bare)) return bad('not a Handle (prefix/suffix with a numeric prefix, optionally as hdl: or https://hdl.handle.net/)');
   return ok(bare);
 }
@@ -46,14 +65,33 @@ export function checkHandle(s: string): Checked {
 /**
  * A URN (RFC 8141): `urn:` + namespace identifier + `:` + namespace-specific
  * string. The `urn:` and the NID are case-insensitive and normalized to lower
- * case; the NSS is kept as given.
+ * case; the NSS is kept as given. A resolver URL is read for the URN it
+ * names, as the last segment of its path (https://nbn-resolving.org/urn:nbn:…,
+ * https://urn.fi/URN:NBN:…) or as a query value (http://urn.kb.se/resolve?urn=urn:nbn:…):
+ * checkUrn is asked of a value a format has already typed as a URN.
  *
  * @example checkUrn('URN:NBN:de:101-1234') // { value: 'urn:nbn:de:101-1234' }
+ * @example checkUrn('http://urn.kb.se/resolve?urn=urn:nbn:se:uu:diva-160648') // { value: 'urn:nbn:se:uu:diva-160648' }
  */
 export function checkUrn(s: string): Checked {
-  const m = /^urn:([a-z0-9][a-z0-9-]{0,30}[a-z0-9]):(\S+)$/i.exec(s.trim());
+  const t = s.trim();
+  const m = /^urn:([a-z0-9][a-z0-9-]{0,30}[a-z0-9]):(\S+)$/i.exec(/^https?:\/\//i.test(t) ? (urnOfResolverUrl(t) ?? t) : t);
   if (!m || (m[1] as string).toLowerCase() === 'urn') return bad('not a URN (urn:NID:NSS, RFC 8141)');
   return ok(`urn:${(m[1] as string).toLowerCase()}:${m[2] as string}`);
+}
+
+/** The URN a resolver URL names in its path or its query, or null. */
+function urnOfResolverUrl(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  const last = decodePercent(u.pathname.slice(u.pathname.lastIndexOf('/') + 1));
+  if (/^urn:/i.test(last)) return last;
+  for (const v of u.searchParams.values()) if (/^urn:/i.test(v)) return v;
+  return null;
 }
 
 /**
@@ -137,6 +175,20 @@ export function checkIdentifier(type: IdentifierType, s: string): Checked {
   }
 }
 
+/**
+ * Checks the identifier of a related resource by its DataCite
+ * `relatedIdentifierType`: a scheme the record's own identifiers use is
+ * checked as those are, EISSN and LISSN as ISSNs; any other type (arXiv,
+ * PMID, SWHID, …) is kept as given.
+ *
+ * @example checkRelatedIdentifier('EISSN', '15213765') // { value: '1521-3765' }
+ */
+export function checkRelatedIdentifier(type: string, s: string): Checked {
+  if ((IDENTIFIER_TYPES as readonly string[]).includes(type)) return checkIdentifier(type as IdentifierType, s);
+  if (type === 'EISSN' || type === 'LISSN') return checkIssn(s);
+  return ok(s);
+}
+
 /** ISO 7064 MOD 11-2 check character of a string of digits (ORCID, ISNI). */
 function mod11_2(digits: string): string {
   let total = 0;
@@ -155,12 +207,13 @@ function sixteen(s: string): string | null {
 /**
  * An ORCID iD (ORCID "Structure of the ORCID Identifier"): sixteen
  * characters, the last an ISO 7064 MOD 11-2 check character. Accepts the
- * bare or https://orcid.org/ form and keeps the bare hyphenated form.
+ * bare or URL form (https://orcid.org/…, http, www., with or without the
+ * scheme) and keeps the bare hyphenated form.
  *
  * @example checkOrcid('https://orcid.org/0000-0002-1825-0097') // { value: '0000-0002-1825-0097' }
  */
 export function checkOrcid(s: string): Checked {
-  const bare = s.trim().replace(/^https?:\/\/orcid\.org\//i, '');
+  const bare = s.trim().replace(/^(?:https?:\/\/)?(?:www\.)?orcid\.org\//i, '');
   if (!/^\d{4}-?\d{4}-?\d{4}-?\d{3}[\dXx]$/.test(bare)) return bad('not an ORCID iD (0000-0000-0000-000X, optionally as https://orcid.org/…)');
   const d = sixteen(bare);
   if (!d) return bad('ORCID iD check character does not match');
@@ -169,12 +222,17 @@ export function checkOrcid(s: string): Checked {
 
 /**
  * An ISNI (ISO 27729): sixteen characters with the same MOD 11-2 check
- * character as ORCID; kept as sixteen characters without spaces.
+ * character as ORCID; kept as sixteen characters without spaces. Accepts the
+ * digits with or without spaces, after `ISNI` or in the URL form
+ * (http(s)://(www.)isni.org/isni/…, spaces percent-encoded or not).
  *
  * @example checkIsni('0000 0001 2281 955X') // { value: '000000012281955X' }
+ * @example checkIsni('http://www.isni.org/isni/0000000119587073') // { value: '0000000119587073' }
  */
 export function checkIsni(s: string): Checked {
-  const bare = s.trim().replace(/^(?:https?:\/\/isni\.org\/isni\/|ISNI:?\s*)/i, '');
+  const t = s.trim();
+  const url = /^(?:https?:\/\/)?(?:www\.)?isni\.org\/isni\//i.exec(t);
+  const bare = url ? decodePercent(t.slice(url[0].length)) : t.replace(/^ISNI:?\s*/i, '');
   const d = sixteen(bare);
   return d ? ok(d) : bad('not an ISNI (sixteen characters with a valid check character)');
 }
@@ -184,13 +242,14 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 /**
  * A ROR identifier (ror.org "ROR identifier pattern"): `0`, six Crockford
  * base-32 characters, and two check digits, ISO 7064 MOD 97-10 of the number
- * the first seven characters encode. Accepts the bare or https://ror.org/
- * form and keeps the URL form, as DataCite and ROR write it.
+ * the first seven characters encode. Accepts the bare or URL form
+ * (https://ror.org/…, http, www., with or without the scheme) and keeps the
+ * URL form, as DataCite and ROR write it.
  *
  * @example checkRor('04wxnsj81') // { value: 'https://ror.org/04wxnsj81' }
  */
 export function checkRor(s: string): Checked {
-  const bare = s.trim().replace(/^https?:\/\/ror\.org\//i, '').toLowerCase();
+  const bare = s.trim().replace(/^(?:https?:\/\/)?(?:www\.)?ror\.org\//i, '').toLowerCase();
   if (!/^0[0-9a-hjkmnp-tv-z]{6}\d{2}$/.test(bare)) return bad('not a ROR id (0 + six base-32 characters + two digits, optionally as https://ror.org/…)');
   let n = 0;
   for (const c of bare.slice(0, 7)) n = n * 32 + CROCKFORD.indexOf(c);
@@ -283,8 +342,8 @@ export function isHttpUrl(value: string): boolean {
 export function classifyIdentifier(value: string): { readonly type: IdentifierType; readonly value: string } | null {
   const v = value.trim();
   const as = (type: IdentifierType, c: Checked): { type: IdentifierType; value: string } | null => ('value' in c ? { type, value: c.value } : null);
-  if (/^(?:doi:|https?:\/\/(?:dx\.)?doi\.org\/|10\.\d{4,9}(?:\.\d+)*\/)/i.test(v)) return as('DOI', checkDoi(v));
-  if (/^(?:hdl:|https?:\/\/hdl\.handle\.net\/)/i.test(v)) return as('Handle', checkHandle(v));
+  if (/^(?:doi:|info:doi\/|https?:\/\/(?:dx\.|www\.)?doi\.org\/|10\.\d{4,9}(?:\.\d+)*\/)/i.test(v)) return as('DOI', checkDoi(v));
+  if (/^(?:hdl:|info:hdl\/|https?:\/\/(?:www\.)?hdl\.handle\.net\/)/i.test(v)) return as('Handle', checkHandle(v));
   if (/^urn:/i.test(v)) return as('URN', checkUrn(v));
   if (/^(?:ark:|https?:\/\/[^/\s]+\/ark:)/i.test(v)) return as('ARK', checkArk(v));
   if (/^ISBN(?:-1[03])?:?\s/i.test(v) || /^ISBN(?:-1[03])?:/i.test(v)) return as('ISBN', checkIsbn(v));

@@ -98,7 +98,7 @@ export interface RecordFields {
   /** Four digits. */
   readonly publicationYear?: string;
   readonly dates?: RecordDates;
-  /** An ISO 639-1 (two letters) or ISO 639-3 (three letters) code, lower case, as OpenAIRE v4 recommends. */
+  /** A BCP 47 (RFC 5646) language tag in its conventional case (./language.ts), e.g. `en`, `en-US`, `eng`. */
   readonly language?: string;
   readonly fundingReferences?: readonly FundingReference[];
   readonly relatedIdentifiers?: readonly RelatedIdentifier[];

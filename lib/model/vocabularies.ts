@@ -54,6 +54,12 @@ export const OPENAIRE_RELATED_IDENTIFIER_TYPES: ReadonlySet<string> = new Set([
   'PISSN', 'PMID', 'PURL', 'UPC', 'URL', 'URN', 'WOS',
 ]);
 
+/** The relatedIdentifier/@resourceTypeGeneral values of the OpenAIRE v4 schema (its DataCite 4.1 list). */
+export const OPENAIRE_RELATED_GENERAL_TYPES: ReadonlySet<string> = new Set([
+  'Audiovisual', 'Collection', 'DataPaper', 'Dataset', 'Event', 'Image', 'InteractiveResource', 'Model',
+  'PhysicalObject', 'Service', 'Software', 'Sound', 'Text', 'Workflow', 'Other',
+]);
+
 /** DataCite kernel-4.7 `contributorType` (datacite-contributorType-v4.xsd). */
 export const DATACITE_CONTRIBUTOR_TYPES = [
   'ContactPerson', 'DataCollector', 'DataCurator', 'DataManager', 'Distributor', 'Editor', 'HostingInstitution',

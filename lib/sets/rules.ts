@@ -16,7 +16,7 @@
  * | `hasDoi: true\|false` | has (or has not) a DOI |
  * | `hasFile: true\|false` | has (or has not) a file |
  * | `funded: true\|false` | names (or does not name) a funded project: a funding reference with an award, or an `info:eu-repo/grantAgreement/` relation |
- * | `language: [v, …]` | language is one of these ISO 639 codes |
+ * | `language: [v, …]` | language is one of these ISO 639 codes (a BCP 47 tag by its primary subtag: `en-US` is `en`) |
  * | `subject: {scheme, value?}` | has a `dc:subject` written `scheme:value` (`ddc:004`); `value` ending in `*` is a prefix |
  * | `issued: {from?, until?}` | issued date (or publication year) lies in the range, both ends inclusive, each `YYYY`, `YYYY-MM` or `YYYY-MM-DD` |
  * | `inSet: spec` | is in that set (static or by rule), or in one of its descendants |
@@ -30,6 +30,7 @@
 import { accessRightOf, hasDoi, isFunded, openAireType, publicationYear } from '../model/facts';
 import type { RecordFields } from '../model/record';
 import { withAncestors } from '../model/header';
+import { normalizeLanguageTag, primaryLanguage } from '../model/language';
 import {
   COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, typeOfGeneral,
   type AccessRight, type OpenAireResourceType,
@@ -200,8 +201,9 @@ export function evaluateRule(rule: SetRule, r: RecordFields, member: Membership)
     case 'funded':
       return isFunded(r) === rule.value;
     case 'language': {
-      const langs = r.language !== undefined ? [r.language] : (r.dc.language ?? []).map((l) => l.trim().toLowerCase());
-      return langs.some((l) => rule.values.includes(l));
+      // A rule names language codes; a BCP 47 tag (en-US, DSpace's en_US) is in the language of its primary subtag.
+      const langs = r.language !== undefined ? [r.language] : (r.dc.language ?? []).map((l) => normalizeLanguageTag(l) ?? l.trim().toLowerCase());
+      return langs.some((l) => rule.values.includes(l.toLowerCase()) || rule.values.includes(primaryLanguage(l)));
     }
     case 'subject': {
       const prefix = `${rule.scheme.toLowerCase()}:`;

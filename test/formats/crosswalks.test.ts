@@ -171,6 +171,35 @@ describe('the built-in crosswalks', () => {
   });
 });
 
+describe('BCP 47 language tags in every format', () => {
+  // DataCite and OpenAIRE take xs:language (a BCP 47 tag), MODS languageTerm authority rfc5646 the tag
+  // itself, MARC 041 a language code: the primary subtag, with its ISO 639 source.
+  const rows = [
+    ['en-US', 'en', 'iso639-1'],
+    ['zh-Hant-TW', 'zh', 'iso639-1'],
+    ['eng', 'eng', 'iso639-3'],
+    ['de-CH-1996', 'de', 'iso639-1'],
+    ['x-klingon', undefined, undefined],
+  ] as const;
+  for (const [given, code, source] of rows) {
+    it(`writes ${given} validly in every format${code === undefined ? ', leaving MARC 041 out (no language subtag)' : `, as ${code} in MARC 041`}`, () => {
+      const record = fields({ ...SHAPES[0]!.record, language: given.replace('-', '_') });
+      expect(record.language).to.equal(given);
+      for (const format of CROSSWALKED) {
+        const out = format.fromRecord(record, CTX);
+        if (isNotOffered(out)) throw new Error(out.notOffered);
+        expect(validate(out, format.prefix as FormatPrefix), format.prefix).to.deep.equal([]);
+        if (format.prefix === 'marc21') {
+          if (code === undefined) expect(out).to.not.contain('tag="041"');
+          else expect(out).to.contain(`<datafield tag="041" ind1=" " ind2="7"><subfield code="a">${code}</subfield><subfield code="2">${source}</subfield></datafield>`);
+        } else if (format.prefix === 'mods') expect(out).to.contain(`<languageTerm type="code" authority="rfc5646">${given}</languageTerm>`);
+        else if (format.prefix === 'oai_openaire') expect(out).to.contain(`<dc:language>${given}</dc:language>`);
+        else expect(out).to.contain(`<language>${given}</language>`);
+      }
+    });
+  }
+});
+
 describe('writing every format of a record at once', () => {
   it('writes oai_dc and each format the model allows, in the registry\'s order, and leaves the XML a record gives as given', () => {
     const record = fields({ id: 'x', dc: { title: 'T' } });

@@ -56,6 +56,9 @@ const valid: Array<{ name: string; input: Record<string, unknown>; key: keyof Re
     input: { dates: { issued: '2024', accepted: '2024-02-29', available: '2024-03', embargoEnd: '2025-12-31' } },
     expected: { issued: '2024', accepted: '2024-02-29', available: '2024-03', embargoEnd: '2025-12-31' } },
   { name: 'a language code, lower-cased', key: 'language', input: { language: 'ENG' }, expected: 'eng' },
+  { name: 'a BCP 47 tag with a region', key: 'language', input: { language: 'en-US' }, expected: 'en-US' },
+  { name: "DSpace's en_US, as BCP 47 spells it", key: 'language', input: { language: 'en_US' }, expected: 'en-US' },
+  { name: 'a BCP 47 tag with a script and a region, in its conventional case', key: 'language', input: { language: 'zh-hant-tw' }, expected: 'zh-Hant-TW' },
   { name: 'a funding reference with a Crossref Funder ID and an award', key: 'fundingReferences',
     input: { fundingReferences: [{ funderName: 'European Commission', funderIdentifier: { type: 'Crossref Funder ID', value: '10.13039/501100000780' }, awardNumber: '660668', awardUri: 'https://cordis.europa.eu/project/id/660668', awardTitle: 'ACT' }] },
     expected: [{ funderName: 'European Commission', funderIdentifier: { type: 'Crossref Funder ID', value: 'https://doi.org/10.13039/501100000780' }, awardNumber: '660668', awardUri: 'https://cordis.europa.eu/project/id/660668', awardTitle: 'ACT' }] },
@@ -97,7 +100,7 @@ const invalid: Array<{ name: string; input: Record<string, unknown>; expected: A
   { name: 'a month thirteen', input: { dates: { accepted: '2023-13' } }, expected: [['dates.accepted', /ISO 8601 date/]] },
   { name: 'an embargo end of a year only', input: { accessRights: 'embargoed', dates: { embargoEnd: '2025' } }, expected: [['dates.embargoEnd', /YYYY-MM-DD/]] },
   { name: 'an unknown kind of date', input: { dates: { created: '2020' } }, expected: [['dates.created', /unknown field/]] },
-  { name: 'a language name instead of a code', input: { language: 'English' }, expected: [['language', /ISO 639/]] },
+  { name: 'a language name instead of a code', input: { language: 'English' }, expected: [['language', /BCP 47/]] },
   { name: 'a funding reference without a funder name', input: { fundingReferences: [{ awardNumber: '1' }] }, expected: [['fundingReferences[0].funderName', /non-empty string/]] },
   { name: 'a funder identifier of an unknown type', input: { fundingReferences: [{ funderName: 'F', funderIdentifier: { type: 'FundRef', value: '1' } }] }, expected: [['fundingReferences[0].funderIdentifier.type', /must be one of Crossref Funder ID/]] },
   { name: 'a ROR funder identifier with wrong check digits', input: { fundingReferences: [{ funderName: 'F', funderIdentifier: { type: 'ROR', value: '04wxnsj80' } }] }, expected: [['fundingReferences[0].funderIdentifier.value', /check digits/]] },
@@ -135,7 +138,7 @@ describe('the typed record parser', () => {
     const r = parse({ publisher: '', language: 'x', files: [{ url: 'no' }] });
     expect(r).to.have.property('refusals').that.deep.equals([
       { internalId: 'r1', source: 'records.ndjson:3', field: 'publisher', reason: 'must be a non-empty string' },
-      { internalId: 'r1', source: 'records.ndjson:3', field: 'language', reason: 'must be an ISO 639-1 (two letters) or ISO 639-3 (three letters) language code' },
+      { internalId: 'r1', source: 'records.ndjson:3', field: 'language', reason: 'must be a BCP 47 language tag (RFC 5646), e.g. en, en-US or eng' },
       { internalId: 'r1', source: 'records.ndjson:3', field: 'files[0].url', reason: '"no": not an absolute URL' },
     ]);
   });

@@ -64,6 +64,8 @@ const cases: Row[] = [
   ['the language field matches', { language: ['de', 'en'] }, article, true],
   ['a dc:language is compared in lower case', { language: 'en' }, plainDc, true],
   ['another language does not match', { language: 'fr' }, article, false],
+  ['a BCP 47 tag is in the language of its primary subtag', { language: 'en' }, { ...plainDc, dc: { ...plainDc.dc, language: ['en_US'] } }, true],
+  ['a BCP 47 tag does not match another language', { language: 'de' }, { ...plainDc, dc: { ...plainDc.dc, language: ['en-US'] } }, false],
   ['a subject scheme matches any value of it', { subject: { scheme: 'ddc' } }, article, true],
   ['a subject value matches exactly', { subject: { scheme: 'ddc', value: '530' } }, article, true],
   ['a subject value prefix matches', { subject: { scheme: 'ddc', value: '5*' } }, article, true],

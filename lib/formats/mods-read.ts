@@ -1,0 +1,194 @@
+/**
+ * The reader beside the `mods` writer: a MODS 3.x record (namespace
+ * http://www.loc.gov/mods/v3, the same for every 3.x version) lifted into the
+ * record model, following the Library of Congress "MODS to Dublin Core
+ * Metadata Element Set Mapping" (https://www.loc.gov/standards/mods/mods-dcsimple.html)
+ * for what becomes Dublin Core; it reads back everything ./mods.ts writes.
+ *
+ * | MODS                                             | model                                                        |
+ * |--------------------------------------------------|--------------------------------------------------------------|
+ * | titleInfo (nonSort, title, subTitle, partNumber, partName) | dc.title (titles without a type first)              |
+ * | name/@type personal, corporate                   | creators (role creator or author, or no role); contributors (another role: its DataCite type, else Other); role funder a fundingReference; namePart given, family; displayForm; nameIdentifier orcid; affiliation |
+ * | genre with the COAR authorityURI and valueURI    | resourceType (COAR, its label)                               |
+ * | other genre                                      | dc.type (a marcgt term that only restates the COAR type is not repeated) |
+ * | originInfo/publisher                             | publisher                                                    |
+ * | originInfo/dateIssued                            | dates.issued (the first W3CDTF date), else dc.date           |
+ * | originInfo/dateOther accepted, available         | dates.accepted, available; other dates dc.date               |
+ * | language/languageTerm code; text                 | language (BCP 47); dc.language                               |
+ * | physicalDescription internetMediaType, form, extent | dc.format                                                 |
+ * | abstract, tableOfContents, note                  | dc.description                                               |
+ * | subject topic, name, titleInfo, occupation, genre; classification | dc.subject                                   |
+ * | subject geographic, temporal, hierarchicalGeographic, cartographics | dc.coverage                                |
+ * | identifier/@type doi, hdl, urn, ark, uri, isbn, issn | identifiers of that scheme; other identifiers (oai, local, untyped) dc.identifier; @invalid="yes" none |
+ * | location/url @access "raw object"; other url     | files; dc.identifier                                         |
+ * | relatedItem with an identifier                   | relatedIdentifiers: relation from @otherType (DataCite's words) or @type (host IsPartOf, constituent HasPart, otherVersion IsVersionOf, …) |
+ * | relatedItem/@type="original" titleInfo; other relatedItem titleInfo | dc.source; dc.relation                    |
+ * | accessCondition restriction on access, @xlink:href a COAR URI | accessRights; "… until YYYY-MM-DD" dates.embargoEnd |
+ * | accessCondition use and reproduction, @xlink:href | license; its text dc.rights                                 |
+ *
+ * Not lifted: typeOfResource (it says less than the genre), place, edition,
+ * issuance, part details, record information, extensions.
+ *
+ * Pure and total: an element other than mods (or a modsCollection's first
+ * mods) gives an empty record.
+ */
+import type { RecordFields } from '../model/record';
+import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_RELATION_TYPES } from '../model/vocabularies';
+import type { XmlElement } from '../xml/tree';
+import {
+  accessOf, addDc, addFile, addIdentifier, addRelated, addRights, contributorType, draft, finish, schemeOf, setCoarType, setDate,
+  setLanguage, setPublisher, toAgent, toFunding, type Draft,
+} from './lift';
+import { attr, elements, kid, kids, prefixedAttr, text } from './xml-in';
+
+const MODS_NS = 'http://www.loc.gov/mods/v3';
+
+/** relatedItem/@type → the DataCite relation it says (the inverse of ./mods.ts's table: one relation for each MODS type). */
+export const RELATION_OF_ITEM_TYPE: Readonly<Record<string, string>> = {
+  host: 'IsPartOf', series: 'IsPartOf', constituent: 'HasPart', preceding: 'Continues', succeeding: 'IsContinuedBy',
+  otherVersion: 'IsVersionOf', original: 'IsVariantFormOf', otherFormat: 'IsOriginalFormOf', references: 'References',
+  isReferencedBy: 'IsReferencedBy', reviewOf: 'Reviews',
+};
+
+// MARC relator codes (roleTerm type code, authority marcrelator) for the roles DataCite names.
+const RELATOR_CODES: Readonly<Record<string, string>> = {
+  aut: 'author', cre: 'creator', ctb: 'contributor', edt: 'Editor', trl: 'Translator', ths: 'Supervisor', dgs: 'Supervisor',
+  his: 'HostingInstitution', res: 'Researcher', cph: 'RightsHolder', spn: 'Sponsor', dst: 'Distributor', pro: 'Producer', fnd: 'funder',
+};
+
+/** A titleInfo as one title: nonSort, title, ": " subtitle, ". " part number and name. */
+function titleOf(t: XmlElement): string {
+  const nonSort = text(kid(t, 'nonSort'));
+  let out = text(kid(t, 'title'));
+  if (nonSort !== '') out = /['’-]$/.test(nonSort) ? `${nonSort}${out}` : `${nonSort} ${out}`;
+  const sub = text(kid(t, 'subTitle'));
+  if (sub !== '') out += `: ${sub}`;
+  for (const p of [...kids(t, 'partNumber'), ...kids(t, 'partName')]) out += `. ${text(p)}`;
+  return out;
+}
+
+/**
+ * Lifts a MODS `mods` element into the record model.
+ *
+ * @example readMods(parseFragment('<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo></mods>')!) // { dc: { title: ['T'] } }
+ */
+export function readMods(root: XmlElement): RecordFields {
+  const d = draft();
+  const mods = root.local === 'modsCollection' ? kid(root, 'mods') : root;
+  if (mods === undefined || mods.ns !== MODS_NS || mods.local !== 'mods') return finish(d);
+  const titles = kids(mods, 'titleInfo');
+  for (const t of [...titles.filter((x) => attr(x, 'type') === undefined), ...titles.filter((x) => attr(x, 'type') !== undefined)]) addDc(d, 'title', titleOf(t));
+  for (const n of kids(mods, 'name')) readName(d, n);
+  readGenres(d, kids(mods, 'genre'));
+  for (const o of kids(mods, 'originInfo')) readOrigin(d, o);
+  for (const l of kids(mods, 'language')) {
+    for (const t of kids(l, 'languageTerm')) {
+      if (attr(t, 'type') === 'text') addDc(d, 'language', text(t));
+      else setLanguage(d, text(t));
+    }
+  }
+  for (const p of kids(mods, 'physicalDescription')) {
+    for (const e of elements(p)) if (['internetMediaType', 'form', 'extent'].includes(e.local)) addDc(d, 'format', text(e));
+  }
+  for (const e of elements(mods)) if (['abstract', 'tableOfContents', 'note'].includes(e.local)) addDc(d, 'description', text(e));
+  for (const s of kids(mods, 'subject')) {
+    for (const e of elements(s)) {
+      const coverage = ['geographic', 'temporal', 'hierarchicalGeographic', 'cartographics'].includes(e.local);
+      addDc(d, coverage ? 'coverage' : 'subject', e.local === 'name' ? kids(e, 'namePart').map(text).join(' ') : text(e));
+    }
+  }
+  for (const c of kids(mods, 'classification')) addDc(d, 'subject', text(c));
+  for (const i of kids(mods, 'identifier')) {
+    if (attr(i, 'invalid') === 'yes') continue;
+    const scheme = schemeOf(attr(i, 'type'));
+    if (scheme !== undefined) addIdentifier(d, scheme, text(i));
+    else addDc(d, 'identifier', text(i));
+  }
+  for (const u of kids(mods, 'location').flatMap((l) => kids(l, 'url'))) {
+    const access = attr(u, 'access');
+    if (access === 'raw object') addFile(d, text(u));
+    else if (access !== 'preview') addDc(d, 'identifier', text(u));
+  }
+  for (const r of kids(mods, 'relatedItem')) readRelatedItem(d, r);
+  for (const a of kids(mods, 'accessCondition')) readAccessCondition(d, a);
+  return finish(d);
+}
+
+function readName(d: Draft, n: XmlElement): void {
+  const parts = kids(n, 'namePart');
+  const plain = parts.filter((p) => attr(p, 'type') === undefined).map(text).filter((s) => s !== '').join(' ');
+  const part = (type: string): string | undefined => parts.filter((p) => attr(p, 'type') === type).map(text)[0];
+  const type = attr(n, 'type');
+  const display = text(kid(n, 'displayForm'));
+  const agent = toAgent({
+    name: display !== '' ? display : plain,
+    nameType: type === 'personal' ? 'person' : type === 'corporate' ? 'organization' : undefined,
+    givenName: part('given'),
+    familyName: part('family'),
+    ids: kids(n, 'nameIdentifier').map((i) => ({ value: text(i), scheme: attr(i, 'type') })),
+    affiliations: kids(n, 'affiliation').map((a) => ({ name: text(a) })),
+  });
+  if (agent === undefined) return;
+  const roles = kids(n, 'role').flatMap((r) => kids(r, 'roleTerm')).map((t) => {
+    const v = text(t);
+    return attr(t, 'type') === 'code' ? (RELATOR_CODES[v.toLowerCase()] ?? v) : v;
+  });
+  const words = roles.map((r) => r.toLowerCase());
+  // LoC's mapping makes a name of role creator a dc:creator; authors are creators, and so is a name without a role.
+  if (words.includes('funder')) {
+    const ref = toFunding({ funderName: agent.name });
+    if (ref) d.fundingReferences.push(ref);
+  } else if (words.length === 0 || words.some((w) => w === 'creator' || w === 'author')) d.creators.push(agent);
+  else d.contributors.push({ ...agent, type: roles.map(contributorType).find((t) => t !== undefined) ?? 'Other' });
+}
+
+/** The COAR genre first (the resource type), then the others as dc:type, without the marcgt term that restates the COAR type. */
+function readGenres(d: Draft, genres: readonly XmlElement[]): void {
+  const isCoar = (g: XmlElement): boolean => (attr(g, 'valueURI') ?? '').startsWith(COAR_RESOURCE_TYPE_PREFIX) || attr(g, 'authorityURI') === COAR_RESOURCE_TYPE_PREFIX;
+  const coar = genres.find(isCoar);
+  if (coar !== undefined) setCoarType(d, attr(coar, 'valueURI'), text(coar));
+  const restated = d.resourceType?.coar === undefined ? undefined : COAR_TYPES.get(d.resourceType.coar)?.marcgt;
+  for (const g of genres) {
+    if (g === coar) continue;
+    if (attr(g, 'authority') === 'marcgt' && restated !== undefined && text(g) === restated) continue;
+    addDc(d, 'type', text(g));
+  }
+}
+
+function readOrigin(d: Draft, o: XmlElement): void {
+  for (const p of kids(o, 'publisher')) setPublisher(d, text(p));
+  for (const e of elements(o)) {
+    if (e.local === 'dateIssued') setDate(d, 'issued', text(e));
+    else if (e.local === 'dateOther' && (attr(e, 'type') === 'accepted' || attr(e, 'type') === 'available')) setDate(d, attr(e, 'type') as 'accepted' | 'available', text(e));
+    else if (['dateCreated', 'dateCaptured', 'dateValid', 'dateModified', 'copyrightDate', 'dateOther'].includes(e.local)) addDc(d, 'date', text(e));
+  }
+}
+
+function readRelatedItem(d: Draft, r: XmlElement): void {
+  const type = attr(r, 'type');
+  const other = attr(r, 'otherType');
+  const relation = DATACITE_RELATION_TYPES.find((x) => x === other) ?? (type === undefined ? undefined : RELATION_OF_ITEM_TYPE[type]);
+  for (const i of kids(r, 'identifier')) {
+    const idType = attr(i, 'type');
+    // The MODS identifier types of the model's schemes, else a DataCite type name as ./mods.ts writes it (arXiv, PMID, …).
+    const scheme = schemeOf(idType) ?? idType;
+    if (relation !== undefined && scheme !== undefined) addRelated(d, { identifier: text(i), type: scheme, relation });
+    else addDc(d, 'relation', text(i));
+  }
+  for (const t of kids(r, 'titleInfo')) addDc(d, type === 'original' ? 'source' : 'relation', titleOf(t));
+}
+
+function readAccessCondition(d: Draft, a: XmlElement): void {
+  const type = attr(a, 'type')?.toLowerCase().replace(/\s+/g, '');
+  const href = prefixedAttr(a, 'href');
+  const words = text(a);
+  if (type === 'restrictiononaccess' && accessOf(href) === undefined) {
+    addDc(d, 'rights', words);
+    addDc(d, 'rights', href);
+    return;
+  }
+  // ./mods.ts writes an embargo as "<label> until <end>".
+  const until = accessOf(href) === undefined ? null : /^(.*) until (\d{4}-\d{2}-\d{2})$/.exec(words);
+  addRights(d, until ? until[1] : words, href);
+  if (until) setDate(d, 'embargoEnd', until[2]);
+}

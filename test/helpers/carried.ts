@@ -1,0 +1,239 @@
+/**
+ * What each built-in format carries of a record: for a record of the model,
+ * the values its writer puts into the format in a form its reader gives them
+ * back. The round-trip property (test/formats/readers.property.test.ts)
+ * holds `carried(read(write(r))) = carried(r)` for random records.
+ *
+ * Written from the writers' tables (lib/formats/*.ts), field by field, with
+ * what each format loses said where it is lost. Shared by all formats:
+ * text is compared without surrounding whitespace, and blank values are none
+ * (readers trim layout; writers skip blanks); the item's oai-identifier and
+ * POI, which every writer adds from the crosswalk context, are set aside.
+ */
+import type { CrosswalkContext } from '../../lib/formats/format';
+import { otherDcIdentifiers } from '../../lib/formats/format';
+import { RELATED_ITEM_TYPE } from '../../lib/formats/mods';
+import { RELATION_OF_ITEM_TYPE } from '../../lib/formats/mods-read';
+import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
+import {
+  coarType, contributors, creators, dcValues, doi, formats, publicationYear, publisher,
+} from '../../lib/model/facts';
+import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
+import { normalizeLanguageTag, primaryLanguage } from '../../lib/model/language';
+import type { Agent, RecordFields, RelatedIdentifier } from '../../lib/model/record';
+import { OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES } from '../../lib/model/vocabularies';
+
+const T = (s: string): string => s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+const opt = (s: string | undefined): string | undefined => (s === undefined || T(s) === '' ? undefined : T(s));
+/** The non-blank values of an element, trimmed. */
+const dcList = (r: RecordFields, e: DcElement): string[] => dcValues(r, e).map(T).filter((v) => v !== '');
+const sorted = <V>(values: readonly V[]): string[] => [...new Set(values.map((v) => JSON.stringify(v)))].sort();
+const undefinedless = <O extends object>(o: O): O => JSON.parse(JSON.stringify(o)) as O;
+
+/** The record's typed identifiers, without the item's POI (a writer adds it as a PURL or URI), as a set. */
+function typedIds(r: RecordFields, ctx: CrosswalkContext, also: readonly { type: string; value: string }[] = []): string[] {
+  return sorted([...(r.identifiers ?? []), ...also].filter((i) => i.value !== ctx.poi).map((i) => `${i.type} ${i.value}`));
+}
+
+/** The identifiers the MARC and MODS writers write as plain text (otherDcIdentifiers), without those a reader types again. */
+function untypedDcIds(r: RecordFields, ctx: CrosswalkContext): { typed: { type: string; value: string }[]; text: string[] } {
+  const others = otherDcIdentifiers(r, ctx).map(T).filter((v) => v !== '' && v !== ctx.oaiIdentifier && v !== ctx.poi);
+  const typed = others.flatMap((v) => classifyIdentifier(v) ?? []);
+  return { typed, text: sorted(others.filter((v) => classifyIdentifier(v) === null)) };
+}
+
+function agent(a: Agent, carry: { given: boolean; orcid: boolean; affiliations: 'none' | 'names' | 'ror' }): object {
+  return undefinedless({
+    name: T(a.name),
+    nameType: a.nameType,
+    givenName: carry.given ? opt(a.givenName) : undefined,
+    familyName: carry.given ? opt(a.familyName) : undefined,
+    orcid: carry.orcid ? a.orcid : undefined,
+    affiliations: carry.affiliations === 'none' || (a.affiliations ?? []).length === 0
+      ? undefined
+      : a.affiliations!.map((af) => undefinedless({ name: T(af.name), ror: carry.affiliations === 'ror' ? af.ror : undefined })),
+  });
+}
+
+/** oai_dc: the fifteen Dublin Core elements, nothing else (lib/formats/oai-dc.ts). */
+export function carriedByOaiDc(r: RecordFields): object {
+  return Object.fromEntries(DC_ELEMENTS.map((e) => [e, dcList(r, e)]).filter(([, v]) => v!.length > 0));
+}
+
+/**
+ * DataCite kernel-4 (and oai_datacite, which wraps it): every property of
+ * lib/formats/datacite.ts's table. Lost: a COAR type (DataCite has its
+ * general type only), an available date under an embargo (the Available date
+ * is the embargo's end), file URLs and sizes, Dublin Core type, source,
+ * relation, coverage, date and identifier text.
+ */
+export function carriedByDatacite(r: RecordFields, ctx: CrosswalkContext): object {
+  const d = r.dates ?? {};
+  const rt = r.resourceType;
+  return undefinedless({
+    doi: doi(r),
+    identifiers: typedIds(r, ctx),
+    creators: creators(r).map((a) => agent(a, { given: true, orcid: true, affiliations: 'ror' })),
+    contributors: contributors(r).map((c) => ({ ...agent(c, { given: true, orcid: true, affiliations: 'ror' }), type: c.type })),
+    title: dcList(r, 'title'),
+    publisher: opt(publisher(r)),
+    publicationYear: publicationYear(r),
+    resourceType: rt === undefined ? undefined : { general: rt.general, label: T(rt.label) },
+    subject: dcList(r, 'subject'),
+    dates: { issued: d.issued, accepted: d.accepted, available: d.embargoEnd ?? d.available },
+    language: r.language,
+    related: sorted((r.relatedIdentifiers ?? []).map((x) => undefinedless({ ...x, identifier: T(x.identifier) }))),
+    formats: [...new Set(formats(r).map(T))],
+    license: r.license,
+    accessRights: r.accessRights,
+    rights: dcList(r, 'rights'),
+    description: dcList(r, 'description'),
+    funding: (r.fundingReferences ?? []).map((f) => undefinedless({ ...f, funderName: T(f.funderName), awardNumber: opt(f.awardNumber), awardTitle: opt(f.awardTitle) })),
+  });
+}
+
+/**
+ * OpenAIRE v4 (lib/formats/oai-openaire.ts): its DataCite parts and its own
+ * fields. Lost: ROR ids of affiliations and the contributor type Translator
+ * (its DataCite 4.1 copy has neither), related identifiers of types and
+ * relations that copy does not list, file sizes, the DataCite general type
+ * (OpenAIRE says its own, from the COAR type), the second dc:language
+ * (the schema takes one), Dublin Core rights text.
+ */
+export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): object {
+  const d = r.dates ?? {};
+  const coar = coarType(r);
+  const language = r.language ?? dcValues(r, 'language')[0];
+  return undefinedless({
+    identifiers: typedIds(r, ctx),
+    creators: creators(r).map((a) => agent(a, { given: true, orcid: true, affiliations: 'names' })),
+    contributors: contributors(r).map((c) => ({ ...agent(c, { given: true, orcid: true, affiliations: 'names' }), type: c.type === 'Translator' ? 'Other' : c.type })),
+    funding: (r.fundingReferences ?? []).map((f) => undefinedless({ ...f, funderName: T(f.funderName), awardNumber: opt(f.awardNumber), awardTitle: opt(f.awardTitle) })),
+    related: sorted((r.relatedIdentifiers ?? [])
+      .filter((x) => OPENAIRE_RELATED_IDENTIFIER_TYPES.has(x.type) && OPENAIRE_RELATION_TYPES.has(x.relation))
+      .map((x) => undefinedless({ ...x, identifier: T(x.identifier), resourceTypeGeneral: x.resourceTypeGeneral !== undefined && OPENAIRE_RELATED_GENERAL_TYPES.has(x.resourceTypeGeneral) ? x.resourceTypeGeneral : undefined }))),
+    dates: { accepted: d.accepted, available: d.embargoEnd ?? d.available, issued: d.issued ?? publicationYear(r) },
+    language: language === undefined ? undefined : (normalizeLanguageTag(language) ?? T(language)),
+    publisher: opt(publisher(r)),
+    resourceType: coar === undefined ? undefined : { coar: coar.uri, label: T(r.resourceType?.label ?? coar.label) },
+    title: dcList(r, 'title'),
+    description: dcList(r, 'description'),
+    formats: [...new Set(formats(r).map(T))],
+    accessRights: r.accessRights,
+    source: dcList(r, 'source'),
+    subject: dcList(r, 'subject'),
+    license: r.license,
+    coverage: dcList(r, 'coverage'),
+    files: (r.files ?? []).map((f) => undefinedless({ url: f.url, mediaType: f.mediaType, access: f.access })),
+  });
+}
+
+/** The related identifier MARC's reader makes of one written in 773/787: an ISSN in $x, an ISBN in $z, else what its value spells. */
+function marcRelated(x: RelatedIdentifier): RelatedIdentifier | null {
+  const id = T(x.identifier);
+  if (x.type === 'ISSN' || x.type === 'EISSN' || x.type === 'LISSN') return { identifier: id, type: 'ISSN', relation: x.relation };
+  if (x.type === 'ISBN') return { identifier: id, type: 'ISBN', relation: x.relation };
+  const c = classifyIdentifier(id);
+  return c === null ? null : { identifier: c.value, type: c.type, relation: x.relation };
+}
+
+/**
+ * MARC 21 (lib/formats/marc21.ts): Dublin Core by LoC's crosswalk, and the
+ * typed fields MARC has a place for. Lost: given and family names, ORCID
+ * iDs, affiliations; funder identifiers, award URIs and titles; every date
+ * but the publication year (else the first dc:date) and the embargo end;
+ * the BCP 47 tag beyond its primary language subtag; the label of a COAR
+ * type with a marcgt term; the general type of a record without a COAR type
+ * of the list (its label is a 655 like a dc:type); a related identifier's
+ * type where neither $x, $z nor its value says it (then it is a dc:relation),
+ * EISSN and LISSN (ISSNs), its resource type; a file's access, and a file
+ * without media type or size (a bare 856 $u is an identifier). Coverage is a
+ * general note (500), read back as a description.
+ */
+export function carriedByMarc21(r: RecordFields, ctx: CrosswalkContext): object {
+  const coar = coarType(r);
+  const rt = r.resourceType;
+  const files = r.files ?? [];
+  const bareFiles = files.filter((f) => f.mediaType === undefined && f.size === undefined);
+  const others = untypedDcIds(r, ctx);
+  const related = (r.relatedIdentifiers ?? []).map(marcRelated);
+  const code = r.language === undefined ? undefined : primaryLanguage(r.language);
+  return undefinedless({
+    identifiers: typedIds(r, ctx, [...others.typed, ...bareFiles.map((f) => ({ type: 'URL', value: f.url }))]),
+    otherIdentifiers: others.text,
+    language: code !== undefined && /^[a-z]{2,3}$/.test(code) ? code : undefined,
+    title: dcList(r, 'title'),
+    publisher: opt(publisher(r)),
+    date: publicationYear(r) ?? dcList(r, 'date')[0],
+    description: [...dcList(r, 'coverage'), ...dcList(r, 'description')],
+    accessRights: r.accessRights,
+    embargoEnd: r.accessRights === undefined ? undefined : r.dates?.embargoEnd,
+    funding: (r.fundingReferences ?? []).map((f) => undefinedless({ funderName: T(f.funderName), awardNumber: opt(f.awardNumber) })),
+    rights: dcList(r, 'rights'),
+    license: r.license,
+    dcLanguage: dcList(r, 'language'),
+    subject: dcList(r, 'subject'),
+    resourceType: coar === undefined ? undefined : { coar: coar.uri, general: coar.datacite, label: coar.marcgt !== undefined ? coar.label : T(rt!.label) },
+    type: [...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []), ...dcList(r, 'type')],
+    creators: creators(r).map((a) => agent(a, { given: false, orcid: false, affiliations: 'none' })),
+    contributors: contributors(r).map((c) => ({ ...agent(c, { given: false, orcid: false, affiliations: 'none' }), type: c.type })),
+    related: sorted(related.filter((x) => x !== null)),
+    relation: sorted([...dcList(r, 'relation'), ...(r.relatedIdentifiers ?? []).filter((_, i) => related[i] === null).map((x) => T(x.identifier))]),
+    source: dcList(r, 'source'),
+    files: files.filter((f) => f.mediaType !== undefined || f.size !== undefined).map((f) => undefinedless({ url: f.url, mediaType: f.mediaType, size: f.size })),
+    format: dcList(r, 'format'),
+  });
+}
+
+/** The related identifier MODS's reader makes of one written as a relatedItem. */
+function modsRelated(x: RelatedIdentifier): object {
+  const modsType = RELATED_ITEM_TYPE[x.relation];
+  const relation = modsType === undefined ? x.relation : RELATION_OF_ITEM_TYPE[modsType];
+  const type = x.type === 'PURL' ? 'URL' : x.type === 'EISSN' || x.type === 'LISSN' ? 'ISSN' : x.type;
+  const checked = checkRelatedIdentifier(type, T(x.identifier));
+  return { identifier: 'value' in checked ? checked.value : T(x.identifier), type, relation };
+}
+
+/**
+ * MODS 3.7 (lib/formats/mods.ts): Dublin Core by LoC's mapping, and the
+ * typed fields MODS has a place for. Lost: ROR ids of affiliations; the
+ * relation of a related item where MODS's relatedItem/@type stands for
+ * several (host is IsPartOf, otherVersion IsVersionOf, …), its resource type,
+ * PURL (a URI), EISSN and LISSN (ISSNs); the general type of a record
+ * without a COAR type of the list (its label is a genre like a dc:type);
+ * funding (a note, read back as a description); a file's media type, size
+ * and access.
+ */
+export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
+  const coar = coarType(r);
+  const rt = r.resourceType;
+  const d = r.dates ?? {};
+  const issued = d.issued ?? publicationYear(r);
+  const others = untypedDcIds(r, ctx);
+  const funding = (r.fundingReferences ?? []).map((f) => T([f.funderName, f.awardNumber, f.awardTitle].filter((x) => x !== undefined).join(', ')));
+  return undefinedless({
+    title: dcList(r, 'title'),
+    creators: creators(r).map((a) => agent(a, { given: true, orcid: true, affiliations: 'names' })),
+    contributors: contributors(r).map((c) => ({ ...agent(c, { given: true, orcid: true, affiliations: 'names' }), type: c.type })),
+    resourceType: coar === undefined ? undefined : { coar: coar.uri, general: coar.datacite, label: T(rt!.label) },
+    type: [...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []), ...dcList(r, 'type')],
+    publisher: opt(publisher(r)),
+    dates: { issued, accepted: d.accepted, available: d.available, embargoEnd: r.accessRights === undefined ? undefined : d.embargoEnd },
+    date: issued === undefined ? dcList(r, 'date') : [],
+    language: r.language,
+    dcLanguage: dcList(r, 'language'),
+    formats: [...new Set(formats(r).map(T))],
+    description: [...dcList(r, 'description'), ...funding],
+    subject: dcList(r, 'subject'),
+    coverage: dcList(r, 'coverage'),
+    identifiers: typedIds(r, ctx, others.typed),
+    otherIdentifiers: others.text,
+    files: (r.files ?? []).map((f) => f.url),
+    source: dcList(r, 'source'),
+    relation: dcList(r, 'relation'),
+    related: sorted((r.relatedIdentifiers ?? []).map(modsRelated)),
+    rights: dcList(r, 'rights'),
+    license: r.license,
+    accessRights: r.accessRights,
+  });
+}
