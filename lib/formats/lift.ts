@@ -327,7 +327,8 @@ export function addRelated(d: Draft, p: RelatedInput): void {
   }
   const general = byLowerCase(DATACITE_RESOURCE_TYPES, p.resourceTypeGeneral);
   const r: RelatedIdentifier = { identifier: checked.value, type, relation, ...(general !== undefined && { resourceTypeGeneral: general }) };
-  if (!d.relatedIdentifiers.some((x) => x.identifier === r.identifier && x.type === r.type && x.relation === r.relation)) d.relatedIdentifiers.push(r);
+  // The same relation said twice is said once; one that also names the related resource's type is another statement.
+  if (!d.relatedIdentifiers.some((x) => x.identifier === r.identifier && x.type === r.type && x.relation === r.relation && x.resourceTypeGeneral === r.resourceTypeGeneral)) d.relatedIdentifiers.push(r);
 }
 
 /**
