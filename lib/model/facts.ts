@@ -7,7 +7,8 @@
  */
 import type { Agent, Contributor, RecordFields, TypedIdentifier } from './record';
 import { ACCESS_RIGHTS, COAR_TYPES, typeOfGeneral, type AccessRight, type CoarType, type OpenAireResourceType } from './vocabularies';
-import { normalizeDoi } from './identifiers';
+import { classifyIdentifier, normalizeDoi } from './identifiers';
+import type { DcElement, DublinCore } from './dublin-core';
 
 const nonBlank = (values: readonly string[] | undefined): string[] => (values ?? []).filter((v) => v.trim() !== '');
 
@@ -151,4 +152,61 @@ export function licences(r: RecordFields): string[] {
     if (/^https?:\/\/\S+$/i.test(t) && !out.includes(t)) out.push(t);
   }
   return out;
+}
+
+/**
+ * A typed identifier as a URI, the form Dublin Core and links want: a DOI
+ * or a Handle at its resolver (https://doi.org/…, https://hdl.handle.net/…,
+ * the forms their display guidelines recommend), an ARK at N2T's, an ISBN
+ * or ISSN as its URN (RFC 3187, RFC 3044), a URN or URL as it is.
+ *
+ * @example identifierUri({ type: 'Handle', value: '1765/315' }) // 'https://hdl.handle.net/1765/315'
+ */
+export function identifierUri(id: TypedIdentifier): string {
+  switch (id.type) {
+    case 'DOI': return normalizeDoi(id.value) ?? `https://doi.org/${id.value}`;
+    case 'Handle': return `https://hdl.handle.net/${id.value}`;
+    case 'ARK': return `https://n2t.net/${id.value}`;
+    case 'ISBN': return `urn:isbn:${id.value}`;
+    case 'ISSN': return `urn:issn:${id.value}`;
+    case 'URN':
+    case 'URL': return id.value;
+  }
+}
+
+/**
+ * The Dublin Core a record says, as oai_dc writes it: each element as the
+ * record gives it, and an element the record leaves empty filled from its
+ * typed counterpart (creators, contributors, publisher, the issued date or
+ * year, the resource type, the files' media types, the language, the
+ * licence); typed identifiers the Dublin Core does not already name, in any
+ * spelling, join `identifier` as URIs. So a record lifted from DataCite,
+ * whose creators, publisher and DOI are typed fields, is as complete in
+ * oai_dc as the DataCite it came as; a record that gives its Dublin Core is
+ * written as it gives it.
+ *
+ * @example dublinCore({ dc: { title: ['T'] }, creators: [{ name: 'Curie, Marie' }], identifiers: [{ type: 'DOI', value: '10.5555/x' }] })
+ * // → { title: ['T'], creator: ['Curie, Marie'], identifier: ['https://doi.org/10.5555/x'] }
+ */
+export function dublinCore(r: RecordFields): DublinCore {
+  const dc: Partial<Record<DcElement, readonly string[]>> = { ...r.dc };
+  const fill = (element: DcElement, values: readonly (string | undefined)[]): void => {
+    const present = values.filter((v): v is string => v !== undefined && v.trim() !== '');
+    if (dcValues(r, element).length === 0 && present.length > 0) dc[element] = present;
+  };
+  fill('creator', (r.creators ?? []).map((a) => a.name));
+  fill('contributor', (r.contributors ?? []).map((a) => a.name));
+  fill('publisher', [r.publisher]);
+  fill('date', [r.dates?.issued ?? r.publicationYear]);
+  fill('type', [r.resourceType?.label]);
+  fill('format', (r.files ?? []).map((f) => f.mediaType));
+  fill('language', [r.language]);
+  fill('rights', [r.license]);
+  const named = new Set((r.dc.identifier ?? []).map((v) => {
+    const c = classifyIdentifier(v);
+    return c ? `${c.type} ${c.value}` : v;
+  }));
+  const extra = (r.identifiers ?? []).filter((i) => !named.has(`${i.type} ${i.value}`)).map(identifierUri);
+  if (extra.length > 0) dc.identifier = [...(r.dc.identifier ?? []), ...extra];
+  return dc;
 }

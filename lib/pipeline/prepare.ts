@@ -20,7 +20,7 @@ import { profileDublinCore, type OaiDcProfile } from '../formats/oai-dc-profile'
 import { isNotOffered, type CrosswalkContext } from '../formats/format';
 import type { FormatRegistry } from '../formats/registry';
 import { poiFromOaiIdentifier } from '../ids/poi';
-import { licences } from '../model/facts';
+import { dublinCore, licences } from '../model/facts';
 import type { DublinCore } from '../model/dublin-core';
 import type { RecordFields } from '../model/record';
 import { setsWithRules, type SetDefinitions } from '../sets/rules';
@@ -70,7 +70,8 @@ function itemIdentifiers(policy: IdPolicyLike, internalId: string): { oaiIdentif
 /**
  * An item's metadata in every configured format: the XML the record gives
  * (`given`, by prefix) as it is, oai_dc from the model's Dublin Core under
- * the profile (with the POI when configured), every other built-in format
+ * the profile (with the POI when configured; for a `lifted` model, filled
+ * from its typed fields: lib/model/facts.ts `dublinCore`), every other built-in format
  * written from the model with the item's oai-identifier and POI. `written`
  * names the prefixes written here; `identifiers` is the model's
  * dc:identifier values followed by those a writer added (the POI).
@@ -83,11 +84,15 @@ export function writeFormats(
   internalId: string,
   fields: RecordFields,
   given: Readonly<Record<string, string>>,
+  lifted = false,
 ): { metadata: Record<string, string>; written: string[]; identifiers: string[] } {
   const metadata: Record<string, string> = {};
   const written: string[] = [];
   const ids = itemIdentifiers(p.policy, internalId);
-  const dc: DublinCore = profileDublinCore(fields, p.oaiDcProfile ?? 'plain');
+  // A model lifted from a richer format holds in typed fields what its Dublin Core would say (a reader puts a
+  // value in `dc` only when no typed field takes it): its oai_dc is filled from them. A record that gives its
+  // model gives its Dublin Core as it wants it served.
+  const dc: DublinCore = profileDublinCore(lifted ? { ...fields, dc: dublinCore(fields) } : fields, p.oaiDcProfile ?? 'plain');
   const extra = p.poiInDublinCore && ids ? [ids.poi] : [];
   const withExtra: DublinCore = extra.length === 0 ? dc : { ...dc, identifier: [...(dc.identifier ?? []), ...extra.filter((x) => !(dc.identifier ?? []).includes(x))] };
   const identifiers = [...(fields.dc.identifier ?? [])];
@@ -155,7 +160,7 @@ export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
   if (!fields) {
     return { ...base, deleted: false, ...(sets !== undefined && { sets }), metadata: { ...item.metadata }, ...(item.identifiers !== undefined && { identifiers: item.identifiers }), ...(about.length > 0 && { about }), written: [] };
   }
-  const { metadata, written, identifiers } = writeFormats(p, item.internalId, fields, item.metadata);
+  const { metadata, written, identifiers } = writeFormats(p, item.internalId, fields, item.metadata, lifted !== undefined);
   const all = [...(item.identifiers ?? [])];
   for (const v of identifiers) if (!all.includes(v)) all.push(v);
   return {
