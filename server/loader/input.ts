@@ -97,7 +97,8 @@ export async function openInput(name: string, stdin: NodeJS.ReadableStream, coun
   } finally {
     await fd.close();
   }
-  const kind = kindOf(head);
+  // A file named .xml is read as XML whatever it begins with, so a broken one is reported as broken XML.
+  const kind = /\.xml$/i.test(name) ? 'xml' : kindOf(head);
   return {
     name,
     kind,
@@ -147,12 +148,21 @@ export async function* folderFiles(dir: string, counter: ByteCounter): AsyncGene
   const names = (await fs.promises.readdir(dir)).filter((f) => f.endsWith('.xml')).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   for (const f of names) {
     const file = path.join(dir, f);
-    let internalId: string | null;
-    try {
-      internalId = decodeURIComponent(f.slice(0, -'.xml'.length));
-    } catch {
-      internalId = null;
-    }
-    yield { file, internalId, chunks: counted(fs.createReadStream(file, { highWaterMark: PEEK }), counter) };
+    yield { file, internalId: idOfFile(file), chunks: counted(fs.createReadStream(file, { highWaterMark: PEEK }), counter) };
+  }
+}
+
+/**
+ * The internal id a bare metadata file names: its file name without `.xml`,
+ * percent-decoded (so `report%2012.xml` is `report 12`); null when the name
+ * is not valid percent-encoding.
+ *
+ * @example idOfFile('/data/report%2012.xml') // 'report 12'
+ */
+export function idOfFile(file: string): string | null {
+  try {
+    return decodeURIComponent(path.basename(file).replace(/\.xml$/i, ''));
+  } catch {
+    return null;
   }
 }

@@ -7,10 +7,12 @@ import fs from 'node:fs';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
 import { jsonToItem } from '../../lib/pipeline/json-record';
+import { isDataciteJson, readDataciteJson, type DataciteJsonRecord } from '../../lib/formats/datacite-json';
+import { parseUtcDatetime } from '../../lib/oai/dates';
 import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
 import type { ItemInput, SetInput } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
-import { folderFiles, type ByteCounter, type Input } from './input';
+import { folderFiles, idOfFile, type ByteCounter, type Input } from './input';
 import { readJsonArray, readNdjson } from './read-json';
 import { readOaiXml, type XmlEvent } from './read-oai-xml';
 import { xmlToItem } from './xml-record';
@@ -56,7 +58,8 @@ export async function* readInput(input: Input, ctx: ReadContext): AsyncGenerator
   if (input.kind === 'ndjson' || input.kind === 'json-array') {
     yield* readJson(input, ctx);
   } else if (input.kind === 'xml') {
-    yield* readXml(input.name, readOaiXml(input.chunks(), 'response'), undefined, ctx);
+    // A saved response, or one bare metadata document (a DataCite or OpenAIRE file), named by its file.
+    yield* readXml(input.name, readOaiXml(input.chunks(), 'auto'), input.name === '-' ? undefined : idOfFile(input.name), ctx);
   } else {
     for await (const f of folderFiles(input.name, ctx.counter)) {
       if (f.internalId === null) {
@@ -76,13 +79,27 @@ async function* readJson(input: Input, ctx: ReadContext): AsyncGenerator<LoadEve
       yield { kind: 'record', result: { refusals: [{ internalId: '', source, field: 'record', reason: e.error }] }, id: null };
       continue;
     }
+    if (isDataciteJson(e.value)) {
+      // DataCite JSON as DataCite's REST API and its JSON serialization give it: one record, or a list.
+      for (const r of readDataciteJson(e.value, source)) {
+        if ('refusals' in r) yield { kind: 'record', result: { refusals: [...r.refusals] }, id: r.refusals.find((x) => x.internalId !== '')?.internalId ?? null };
+        else yield { kind: 'record', result: { item: dataciteItem(r.record, source) }, id: r.record.internalId };
+      }
+      continue;
+    }
     const v = e.value as { id?: unknown } | null;
     const id = typeof v === 'object' && v !== null && typeof v.id === 'string' ? v.id : null;
     yield { kind: 'record', result: jsonToItem(e.value, ctx.formats, source), id };
   }
 }
 
-async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: string | undefined, ctx: ReadContext): AsyncGenerator<LoadEvent> {
+/** A DataCite JSON record as the store takes it: its model, and its `updated` time as its datestamp. */
+function dataciteItem(r: DataciteJsonRecord, source: string): ItemInput {
+  const datestamp = r.datestamp === undefined ? undefined : parseUtcDatetime(r.datestamp)?.start;
+  return { internalId: r.internalId, ...(datestamp !== undefined && { datestamp }), fields: r.fields, metadata: {}, source };
+}
+
+async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: string | null | undefined, ctx: ReadContext): AsyncGenerator<LoadEvent> {
   let requestPrefix: string | undefined;
   let origin: { baseURL?: string; responseDate?: string } = {};
   const sets: SetInput[] = [];
@@ -93,12 +110,16 @@ async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: s
     }
     else if (ev.kind === 'fault') yield { kind: 'fault', refusal: { internalId: '', source: `${name}:${ev.line}`, field: 'xml', reason: ev.reason } };
     else if (ev.kind === 'set') sets.push(ev.set);
-    else {
-      const source = bareId !== undefined ? name : `${name}:${ev.line} (record ${ev.number})`;
-      const context = { policy: ctx.policy, formats: ctx.formats, origin, ...(requestPrefix !== undefined && { requestPrefix }), ...(bareId !== undefined && { internalId: bareId }) };
+    else if (ev.bare === true && (bareId === undefined || bareId === null)) {
+      const why = bareId === undefined ? 'a bare metadata document read from standard input has no file name to take its internal id from; save it as a file' : 'the file name is not valid percent-encoding, so it names no internal id';
+      yield { kind: 'fault', refusal: { internalId: '', source: name, field: 'file name', reason: why } };
+    } else {
+      const internalId = ev.bare === true ? (bareId as string) : undefined;
+      const source = internalId !== undefined ? name : `${name}:${ev.line} (record ${ev.number})`;
+      const context = { policy: ctx.policy, formats: ctx.formats, origin, ...(requestPrefix !== undefined && { requestPrefix }), ...(internalId !== undefined && { internalId }) };
       const r = xmlToItem(ev, context, source);
       const id = 'item' in r ? r.item.internalId : (r.refusals.find((x) => x.internalId !== '')?.internalId ?? null);
-      yield { kind: 'record', result: r, id, ...(bareId === undefined && { versioned: true }) };
+      yield { kind: 'record', result: r, id, ...(internalId === undefined && { versioned: true }) };
     }
   }
   if (sets.length > 0) yield { kind: 'sets', sets, source: name };

@@ -1,6 +1,7 @@
 /**
  * Streams JSON records out of an input: NDJSON (one JSON value per line,
- * blank lines skipped) or one JSON array of records. Neither is read whole:
+ * blank lines skipped), one JSON array of records, or one pretty-printed
+ * JSON object. The first two are not read whole:
  * NDJSON goes line by line, and an array is cut into its elements by a small
  * scanner that tracks strings and nesting, so memory holds one record.
  */
@@ -13,8 +14,15 @@ export type JsonEntry =
   | { readonly line: number; readonly number: number; readonly value: unknown }
   | { readonly line: number; readonly number: number; readonly error: string };
 
+/** The most text one pretty-printed JSON document may hold (it is read whole, unlike NDJSON). */
+export const MAX_JSON_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
 /**
- * Reads NDJSON: every non-blank line is one record.
+ * Reads NDJSON: every non-blank line is one record. A file whose first
+ * non-blank line is a lone `{` is one pretty-printed JSON object instead
+ * (how DataCite's API and most tools print a record, and what a person saves
+ * from a browser): it is read whole, up to {@link MAX_JSON_DOCUMENT_BYTES},
+ * and is one record.
  *
  * @example for await (const e of readNdjson(fs.createReadStream('records.ndjson'))) …
  */
@@ -22,13 +30,28 @@ export async function* readNdjson(chunks: AsyncIterable<Buffer | string>): Async
   const rl = readline.createInterface({ input: Readable.from(chunks), crlfDelay: Infinity });
   let line = 0;
   let number = 0;
+  let document: { start: number; text: string } | undefined;
   for await (const text of rl) {
     line++;
     const t = line === 1 ? text.replace(/^\uFEFF/, '') : text;
+    if (document) {
+      document.text += `${t}\n`;
+      if (document.text.length > MAX_JSON_DOCUMENT_BYTES) {
+        rl.close();
+        yield { line: document.start, number: 1, error: `a JSON document longer than ${MAX_JSON_DOCUMENT_BYTES} bytes; split it into NDJSON, one record a line` };
+        return;
+      }
+      continue;
+    }
     if (t.trim() === '') continue;
+    if (number === 0 && t.trim() === '{') {
+      document = { start: line, text: `${t}\n` };
+      continue;
+    }
     number++;
     yield parse(t, line, number);
   }
+  if (document) yield parse(document.text, document.start, 1);
 }
 
 function parse(text: string, line: number, number: number): JsonEntry {

@@ -36,6 +36,8 @@ export interface XmlRecord {
   readonly about: readonly string[];
   /** Problems found while reading the record (e.g. two metadata elements). */
   readonly problems: readonly { field: string; reason: string }[];
+  /** A bare metadata document (no header): its internal id comes from its file's name. */
+  readonly bare?: boolean;
 }
 
 /** One set of a ListSets response. */
@@ -66,8 +68,8 @@ export interface XmlRequestInfo {
 
 export type XmlEvent = XmlRecord | XmlSet | XmlFault | XmlRequestInfo;
 
-/** What the reader expects at the root. */
-export type XmlInputShape = 'response' | 'bare';
+/** What the reader expects at the root: an OAI-PMH response, one bare metadata document, or whichever the root says (`auto`). */
+export type XmlInputShape = 'response' | 'bare' | 'auto';
 
 interface RecordState {
   number: number;
@@ -86,11 +88,13 @@ interface RecordState {
 /**
  * Reads an XML input chunk by chunk and yields its records and sets in
  * document order. With shape `response` the root must be `OAI-PMH`; with
- * `bare` the root element is the metadata of one record.
+ * `bare` the root element is the metadata of one record; with `auto`, an
+ * `OAI-PMH` root is a response and any other root one bare record.
  *
  * @example for await (const ev of readOaiXml(fs.createReadStream('page1.xml'), 'response')) …
  */
-export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape: XmlInputShape): AsyncGenerator<XmlEvent> {
+export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expected: XmlInputShape): AsyncGenerator<XmlEvent> {
+  let shape: 'response' | 'bare' | 'auto' = expected;
   // index.d.ts omits push's second argument, `terminate` (src/xml_sax_parser.cc).
   const parser = new (libxml().SaxPushParser)() as unknown as import('node:events').EventEmitter & { push(source: string, terminate?: boolean): boolean };
   const queue: XmlEvent[] = [];
@@ -143,6 +147,7 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape:
       return;
     }
     const parent = path[path.length - 1];
+    if (shape === 'auto') shape = uri === OAI_NS && local === 'OAI-PMH' ? 'response' : 'bare';
     if (shape === 'bare' && path.length === 0) {
       rec = newRecord();
       capture = new CanonicalXml(new Map(), new Set([DC_IDENTIFIER]));
@@ -195,7 +200,7 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, shape:
         finishCapture();
         if (shape === 'bare' && rec) {
           path.pop();
-          queue.push({ kind: 'record', ...rec });
+          queue.push({ kind: 'record', ...rec, bare: true });
           rec = undefined;
         }
       }

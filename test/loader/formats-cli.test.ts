@@ -56,7 +56,7 @@ forEachCliDatabase((db) => {
     });
   });
 
-  it('loads the samples as bare XML files of a folder, each in the format its namespace names', async () => {
+  it('loads the samples as bare XML files of a folder, each in the format its namespace names (in its canonical serialization), and in oai_dc and every format its model allows, all valid', async () => {
     const folder = path.join(db().dir, 'bare');
     fs.mkdirSync(folder);
     for (const [id, , xml] of SAMPLES) fs.writeFileSync(path.join(folder, `${id}.xml`), xml());
@@ -64,9 +64,14 @@ forEachCliDatabase((db) => {
     expect(run.code, run.stderr).to.equal(0);
     await serving(db(), {}, async (port) => {
       for (const [id, prefix] of SAMPLES) {
-        const identifier = policy.map(id).identifier;
-        const body = checkOai(await request(port, { query: `verb=ListMetadataFormats&identifier=${toRequestArgument(identifier)}` }));
-        expect(texts(body, 'metadataPrefix'), id).to.deep.equal([prefix]);
+        const identifier = toRequestArgument(policy.map(id).identifier);
+        const body = checkOai(await request(port, { query: `verb=ListMetadataFormats&identifier=${identifier}` }));
+        const prefixes = texts(body, 'metadataPrefix');
+        expect(prefixes, id).to.include.members(['oai_dc', prefix, 'marc21', 'mods']);
+        for (const p of prefixes) {
+          const record = checkOai(await request(port, { query: `verb=GetRecord&metadataPrefix=${p}&identifier=${identifier}` }));
+          expect(metadataOf(record), `${id} in ${p}`).to.not.equal('');
+        }
       }
     });
   });

@@ -55,6 +55,19 @@ describe('the JSON readers', () => {
       [4, 'c'],
     ]);
   });
+
+  it('reads a file whose first line is a lone { as one pretty-printed JSON object', async () => {
+    const pretty = `${JSON.stringify({ data: { id: '10.5555/x', type: 'dois', attributes: { doi: '10.5555/x', titles: [{ title: 'T' }] } } }, null, 2)}\n`;
+    const entries = await all(readNdjson(chunked(pretty, 5)));
+    expect(entries).to.have.length(1);
+    expect(entries[0]).to.deep.include({ line: 1, number: 1 });
+    expect((entries[0] as { value: { data: { id: string } } }).value.data.id).to.equal('10.5555/x');
+  });
+
+  it('reports a pretty-printed object that is not valid JSON once, at its first line, not line by line', async () => {
+    const entries = await all(readNdjson(chunked('\n{\n  "id": "a",\n  "dc": \n}\n', 4)));
+    expect(entries.map((e) => [e.line, 'error' in e])).to.deep.equal([[2, true]]);
+  });
 });
 
 describe('the OAI-PMH XML reader', () => {
