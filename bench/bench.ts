@@ -61,6 +61,8 @@ export async function runBench(o: BenchOptions): Promise<RunRecord> {
   const started = process.hrtime.bigint();
   const loadStart = os.loadavg()[0] ?? 0;
   const date = new Date().toISOString();
+  // Read now: the tree may change while a long run goes on.
+  const commit = commitOf();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-bench-run-'));
   const env: NodeJS.ProcessEnv = { ...process.env, OAI_CONFIG: configFile(o, tmp), OAI_SEED_DEMO: 'false', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
   try {
@@ -73,7 +75,7 @@ export async function runBench(o: BenchOptions): Promise<RunRecord> {
       return {
         kind: 'bench run',
         date,
-        ...commitOf(),
+        ...commit,
         machine: machine(await databaseVersion(store.url), loadStart),
         options: o,
         seconds: Math.round(Number(process.hrtime.bigint() - started) / 1e9),

@@ -169,6 +169,7 @@ async function harvest(
   const started = process.hrtime.bigint();
   let url = `${baseUrl}?verb=${verb}&metadataPrefix=${encodeURIComponent(prefix)}`;
   let stopped = false;
+  const name = prefix === 'oai_dc' ? verb : `${verb} ${prefix}`;
   let items = 0;
   let deleted = 0;
   let pages = 0;
@@ -190,11 +191,11 @@ async function harvest(
     const token = t && t[2] ? unescapeXml(t[2]) : undefined;
     stopped = token !== undefined && pages === options.maxPages;
     onPage(reply.body, stopped ? undefined : token, pages);
-    if (pages % 100 === 0 && !options.quiet) shown.update(`  ${verb} ${prefix}: ${items} items`);
+    if (pages % 100 === 0 && !options.quiet) shown.update(`  ${name}: ${items} items`);
     if (!token || stopped) break;
     url = `${baseUrl}?verb=${verb}&resumptionToken=${encodeURIComponent(token)}`;
   }
-  if (!options.quiet) shown.done(`  ${verb}${prefix === 'oai_dc' ? '' : ` ${prefix}`}: ${items} items, ${pages} pages${stopped ? ` (stopped at ${pages})` : ''}`);
+  if (!options.quiet) shown.done(`  ${name}: ${items} items, ${pages} pages${stopped ? ` (stopped at ${pages})` : ''}`);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (stopped) {
     if (items > completeListSize) throw new Error(`${verb}: harvested ${items} items in ${pages} pages but completeListSize was ${completeListSize}`);

@@ -86,18 +86,26 @@ export async function startProvider(env: NodeJS.ProcessEnv, processes: number, p
   return { baseUrl, pid: child.pid as number, stop: () => stopChild(child) };
 }
 
+/**
+ * Resolves once a server the benchmark started prints `listening` on its
+ * standard output (the replay and the pyoai peer do); rejects if it exits first.
+ */
+export function untilListening(child: ChildProcess, name: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+}
+
 /** Starts bench/replay.ts on the pages captured in `dir`. */
 export async function startReplay(dir: string): Promise<BenchServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...entry('bench/replay'), dir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: PROJECT_ROOT });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('listening')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the replay server exited with ${code}`)));
-  });
+  await untilListening(child, 'the replay server');
   return { baseUrl: `http://127.0.0.1:${port}/oai`, pid: child.pid as number, stop: () => stopChild(child) };
 }
 
