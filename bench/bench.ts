@@ -28,7 +28,7 @@ import { runLoadStep } from './load';
 import { runMeasureStep } from './measure';
 import { allFormats, describePlan, parseArgs, type BenchOptions } from './options';
 import { figuresTable, targetsTable } from './report';
-import { commitOf, machine, runLabel, writeRun, type RunRecord } from './results';
+import { commitOf, machine, recordedOptions, runLabel, writeRun, type RunRecord } from './results';
 import { databaseVersion, storeBytes, vacuumStore } from './stores';
 import { checkTargets } from './targets';
 
@@ -77,7 +77,7 @@ export async function runBench(o: BenchOptions): Promise<RunRecord> {
         date,
         ...commit,
         machine: machine(await databaseVersion(store.url), loadStart),
-        options: o,
+        options: recordedOptions(o),
         seconds: Math.round(Number(process.hrtime.bigint() - started) / 1e9),
         figures,
         targets: checkTargets(figures, o),

@@ -33,10 +33,26 @@ export interface RunRecord {
   readonly commit: string | null;
   readonly dirty: boolean | null;
   readonly machine: Machine;
-  readonly options: BenchOptions;
+  readonly options: RecordedOptions;
   readonly seconds: number;
   readonly figures: BenchFigures;
   readonly targets: readonly TargetResult[];
+}
+
+/** The options as a results file keeps them: no path of this machine in it. */
+export type RecordedOptions = Omit<BenchOptions, 'results' | 'profile' | 'pyoai' | 'dryRun'> & { results: string; profile: boolean; pyoai: boolean };
+
+/**
+ * The options of a run, for its results file: the results folder relative
+ * to the project (or `elsewhere`), and whether a profile folder or pyoai was
+ * given rather than where they are.
+ *
+ * @example recordedOptions(parseArgs([])).results // 'bench/results'
+ */
+export function recordedOptions(o: BenchOptions): RecordedOptions {
+  const { results, profile, pyoai, dryRun: _dryRun, ...rest } = o;
+  const inside = path.relative(PROJECT_ROOT, results);
+  return { ...rest, results: inside.startsWith('..') || path.isAbsolute(inside) ? 'elsewhere' : inside, profile: profile !== undefined, pyoai: pyoai !== undefined };
 }
 
 function git(args: string[]): string | null {

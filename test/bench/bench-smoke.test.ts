@@ -119,7 +119,12 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     expect(m.database.kind).to.equal('sqlite');
     expect(m.database.version).to.match(/^3\.\d+\.\d+$/);
     expect(m.load_average.end).to.be.a('number').and.at.least(0);
-    expect((r.options as { records: number; processes: number }).records).to.equal(1000);
+    const options = r.options as { records: number; results: string; pyoai: boolean; dryRun?: boolean };
+    expect(options.records).to.equal(1000);
+    // No path of this machine in the file: the results folder, a temporary one here, is named relative to the project or not at all.
+    expect(options.results).to.equal('elsewhere');
+    expect(options.pyoai).to.equal(false);
+    expect(options).to.not.have.property('dryRun');
     const named = /^results: .*\/(\d{4}-\d\d-\d\dT\d{4}Z)-([0-9a-f]{7})-(.*)\.json$/m.exec(run.stdout);
     expect(named?.[1]).to.equal(String(r.date).slice(0, 16).replace(':', '') + 'Z');
     expect(named?.[2]).to.equal(String(r.commit).slice(0, 7));
