@@ -5,16 +5,21 @@
  * line with the result on stdout.
  *
  * Tasks:
- * - `harvest`: a full ListRecords oai_dc harvest, then a full ListIdentifiers
- *   harvest, one request at a time over one keep-alive connection, as a
- *   harvester does; then the first, middle and last page again `repeats`
- *   times each (with the resumption tokens captured during the harvest);
+ * - `harvest`: a full ListRecords harvest (oai_dc unless `prefix` says
+ *   otherwise), then a full ListIdentifiers harvest, one request at a time
+ *   over one keep-alive connection, as a harvester does; then the first,
+ *   middle and last page again `repeats` times each (with the resumption
+ *   tokens captured during the harvest, or with `pageTokens` built from the
+ *   store when `maxPages` stops the harvest early);
  *   then `spreadPages` pages on fresh connections, noting the `X-Served-By`
  *   header (set by bench/cluster.ts) to show which processes served them.
  *   With `listsOnly`, only the two list harvests (for the replay ceiling and
  *   the harvest without metrics); with `capture`, one full page reached by a
  *   token and the last page of each list are written to that folder, for
- *   bench/replay.ts to serve.
+ *   bench/replay.ts to serve. With `maxPages`, every list stops after that
+ *   many pages (a sample of a large store's harvest).
+ * - `lists`: a ListRecords harvest in each of `prefixes`, one after the
+ *   other, captured like `harvest`'s for the replay ceiling of each format.
  * - `concurrent`: `harvesters` full ListRecords harvests at once, each over
  *   its own keep-alive connection; the aggregate is records over wall time.
  * - `getrecord`: GetRecord over random real identifiers under autocannon.
@@ -41,8 +46,15 @@ export type ClientTask =
        * the number of items each list must return.
        */
       readonly expectItems?: number;
+      /** metadataPrefix of the harvests (default oai_dc). */
+      readonly prefix?: string;
+      /** Stop each list after this many pages. */
+      readonly maxPages?: number;
+      /** Tokens of the middle and last ListRecords pages, for a harvest `maxPages` stops before it reaches them. */
+      readonly pageTokens?: { readonly middle: string; readonly last: string };
     }
-  | { readonly task: 'concurrent'; readonly baseUrl: string; readonly harvesters: number; readonly gzip: boolean }
+  | { readonly task: 'lists'; readonly baseUrl: string; readonly prefixes: readonly string[]; readonly gzip: boolean; readonly maxPages?: number; readonly capture?: string }
+  | { readonly task: 'concurrent'; readonly baseUrl: string; readonly harvesters: number; readonly gzip: boolean; readonly maxPages?: number }
   | { readonly task: 'getrecord'; readonly baseUrl: string; readonly identifiers: readonly string[]; readonly connections: number; readonly duration: number };
 
 /** One full list harvest. */
@@ -81,8 +93,17 @@ export interface ConcurrentResult {
   readonly clientCpuSeconds: number;
 }
 
-/** The pages `capture` writes, per verb: one full page reached by a token (absent for a one-page list) and the last. */
+/** What the `lists` task prints: each format's ListRecords harvest. */
+export type ListsResult = Readonly<Record<string, HarvestFigures>>;
+
+/**
+ * The pages `capture` writes, per list (verb and metadataPrefix): one full
+ * page reached by a token (absent for a one-page list) and the last (with
+ * `maxPages`, the last page read).
+ */
 export interface CapturedPages {
+  readonly verb: string;
+  readonly prefix: string;
   readonly pages: number;
   readonly full: string | undefined;
   readonly last: string;
@@ -133,18 +154,22 @@ function unescapeXml(s: string): string {
 /**
  * Harvests a whole list, following resumption tokens to the end, and checks
  * that it is whole: HTTP 200 and no OAI error on every page, and as many
- * items as completeListSize announced.
+ * items as completeListSize announced. With `maxPages` it stops after that
+ * many pages, and then checks only that no more items came than announced.
  */
 async function harvest(
   baseUrl: string,
   verb: 'ListRecords' | 'ListIdentifiers',
+  prefix: string,
   gzip: boolean,
   onPage: (body: string, token: string | undefined, page: number) => void,
-  options: { agent?: http.Agent; quiet?: boolean; expectItems?: number } = {},
+  options: { agent?: http.Agent; quiet?: boolean; expectItems?: number; maxPages?: number } = {},
 ): Promise<HarvestFigures> {
   const shown = progress();
   const started = process.hrtime.bigint();
-  let url = `${baseUrl}?verb=${verb}&metadataPrefix=oai_dc`;
+  let url = `${baseUrl}?verb=${verb}&metadataPrefix=${encodeURIComponent(prefix)}`;
+  let stopped = false;
+  const name = prefix === 'oai_dc' ? verb : `${verb} ${prefix}`;
   let items = 0;
   let deleted = 0;
   let pages = 0;
@@ -164,19 +189,25 @@ async function harvest(
     const size = t ? SIZE_RE.exec(t[1] ?? '') : null;
     if (size) completeListSize = Number(size[1]);
     const token = t && t[2] ? unescapeXml(t[2]) : undefined;
-    onPage(reply.body, token, pages);
-    if (pages % 100 === 0 && !options.quiet) shown.update(`  ${verb}: ${items} items`);
-    if (!token) break;
+    stopped = token !== undefined && pages === options.maxPages;
+    onPage(reply.body, stopped ? undefined : token, pages);
+    if (pages % 100 === 0 && !options.quiet) shown.update(`  ${name}: ${items} items`);
+    if (!token || stopped) break;
     url = `${baseUrl}?verb=${verb}&resumptionToken=${encodeURIComponent(token)}`;
   }
-  if (!options.quiet) shown.done(`  ${verb}: ${items} items, ${pages} pages`);
+  if (!options.quiet) shown.done(`  ${name}: ${items} items, ${pages} pages${stopped ? ` (stopped at ${pages})` : ''}`);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (stopped) {
+    if (items > completeListSize) throw new Error(`${verb}: harvested ${items} items in ${pages} pages but completeListSize was ${completeListSize}`);
+    return { verb, items, deleted, pages, completeListSize, seconds, bytes };
+  }
   if (pages === 1) completeListSize = items;
   if (completeListSize === 0 && options.expectItems !== undefined) {
     if (items !== options.expectItems) throw new Error(`${verb}: harvested ${items} items, not the ${options.expectItems} expected`);
     completeListSize = items;
   }
   if (items !== completeListSize) throw new Error(`${verb}: harvested ${items} items but completeListSize was ${completeListSize}`);
-  return { verb, items, deleted, pages, completeListSize, seconds: Number(process.hrtime.bigint() - started) / 1e9, bytes };
+  return { verb, items, deleted, pages, completeListSize, seconds, bytes };
 }
 
 function median(xs: readonly number[]): number {
@@ -198,19 +229,20 @@ async function timePage(url: string, repeats: number, gzip: boolean): Promise<nu
 }
 
 async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<HarvestResult> {
+  const prefix = t.prefix ?? 'oai_dc';
   // The URL of every ListRecords page, in order: page 1 has no token.
-  const pageUrls: string[] = [`${t.baseUrl}?verb=ListRecords&metadataPrefix=oai_dc`];
-  const captureRecords = capturer(t.capture, 'ListRecords');
-  const expect = t.expectItems === undefined ? {} : { expectItems: t.expectItems };
-  const listRecords = await harvest(t.baseUrl, 'ListRecords', t.gzip, (body, token, page) => {
+  const pageUrls: string[] = [`${t.baseUrl}?verb=ListRecords&metadataPrefix=${encodeURIComponent(prefix)}`];
+  const captureRecords = capturer(t.capture, 'ListRecords', prefix);
+  const expect = { ...(t.expectItems !== undefined && { expectItems: t.expectItems }), ...(t.maxPages !== undefined && { maxPages: t.maxPages }) };
+  const listRecords = await harvest(t.baseUrl, 'ListRecords', prefix, t.gzip, (body, token, page) => {
     captureRecords(body, token, page);
     if (token) pageUrls.push(`${t.baseUrl}?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
   }, expect);
   // Reservoir sample of live identifiers, from the ListIdentifiers harvest.
   const sample: string[] = [];
   let seen = 0;
-  const captureIdentifiers = capturer(t.capture, 'ListIdentifiers');
-  const listIdentifiers = await harvest(t.baseUrl, 'ListIdentifiers', t.gzip, (body, token, page) => {
+  const captureIdentifiers = capturer(t.capture, 'ListIdentifiers', prefix);
+  const listIdentifiers = await harvest(t.baseUrl, 'ListIdentifiers', prefix, t.gzip, (body, token, page) => {
     captureIdentifiers(body, token, page);
     if (t.listsOnly) return;
     for (const m of body.matchAll(ID_RE)) {
@@ -226,10 +258,11 @@ async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<
   }, expect);
   if (t.listsOnly) return { listRecords, listIdentifiers, pageMs: { first: 0, middle: 0, last: 0 }, servedBy: [], identifiers: [] };
   const at = (i: number): string => pageUrls[Math.max(0, Math.min(pageUrls.length - 1, i))] as string;
+  const byToken = (token: string): string => `${t.baseUrl}?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`;
   const pageMs = {
     first: await timePage(at(0), t.repeats, t.gzip),
-    middle: await timePage(at(Math.floor(pageUrls.length / 2)), t.repeats, t.gzip),
-    last: await timePage(at(pageUrls.length - 1), t.repeats, t.gzip),
+    middle: await timePage(t.pageTokens ? byToken(t.pageTokens.middle) : at(Math.floor(pageUrls.length / 2)), t.repeats, t.gzip),
+    last: await timePage(t.pageTokens ? byToken(t.pageTokens.last) : at(pageUrls.length - 1), t.repeats, t.gzip),
   };
   // Fresh connections, so that the cluster's round-robin can hand each page to another process.
   const servedBy = new Set<string>();
@@ -243,21 +276,30 @@ async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<
 /**
  * Writes the pages bench/replay.ts serves: the second page (a full page
  * reached by a token, as nearly every page of a harvest is; the first when
- * the list has only two) and the last one,
- * as received, and then `<verb>.json` saying how many pages the list had.
+ * the list has only two) and the last one read (called with no token),
+ * as received, and then `<verb>-<prefix>.json` saying how many pages the list had.
  */
-function capturer(dir: string | undefined, verb: string): (body: string, token: string | undefined, page: number) => void {
+function capturer(dir: string | undefined, verb: string, prefix: string): (body: string, token: string | undefined, page: number) => void {
   if (!dir) return () => {};
   let full: string | undefined;
+  const name = `${verb}-${prefix}`;
   return (body, token, page) => {
     // Page 2 when it is full; page 1 stands in for a list of two pages.
-    if (token && page <= 2) fs.writeFileSync((full = path.join(dir, `${verb}-full.xml`)), body);
+    if (token && page <= 2) fs.writeFileSync((full = path.join(dir, `${name}-full.xml`)), body);
     if (token) return;
-    const last = path.join(dir, `${verb}-last.xml`);
+    const last = path.join(dir, `${name}-last.xml`);
     fs.writeFileSync(last, body);
-    const captured: CapturedPages = { pages: page, full, last };
-    fs.writeFileSync(path.join(dir, `${verb}.json`), JSON.stringify(captured));
+    const captured: CapturedPages = { verb, prefix, pages: page, full, last };
+    fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(captured));
   };
+}
+
+async function runLists(t: Extract<ClientTask, { task: 'lists' }>): Promise<ListsResult> {
+  const out: Record<string, HarvestFigures> = {};
+  for (const prefix of t.prefixes) {
+    out[prefix] = await harvest(t.baseUrl, 'ListRecords', prefix, t.gzip, capturer(t.capture, 'ListRecords', prefix), t.maxPages === undefined ? {} : { maxPages: t.maxPages });
+  }
+  return out;
 }
 
 async function runConcurrent(t: Extract<ClientTask, { task: 'concurrent' }>): Promise<ConcurrentResult> {
@@ -266,7 +308,7 @@ async function runConcurrent(t: Extract<ClientTask, { task: 'concurrent' }>): Pr
   const runs = await Promise.all(
     Array.from({ length: t.harvesters }, () => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      return harvest(t.baseUrl, 'ListRecords', t.gzip, () => {}, { agent, quiet: true }).finally(() => agent.destroy());
+      return harvest(t.baseUrl, 'ListRecords', 'oai_dc', t.gzip, () => {}, { agent, quiet: true, ...(t.maxPages !== undefined && { maxPages: t.maxPages }) }).finally(() => agent.destroy());
     }),
   );
   return {
@@ -320,7 +362,8 @@ async function main(): Promise<void> {
   const file = process.argv[2];
   if (!file) throw new Error('usage: harvest-client <task.json>');
   const task = JSON.parse(fs.readFileSync(file, 'utf8')) as ClientTask;
-  const result = task.task === 'harvest' ? await runHarvest(task) : task.task === 'concurrent' ? await runConcurrent(task) : await runGetRecord(task);
+  const result =
+    task.task === 'harvest' ? await runHarvest(task) : task.task === 'lists' ? await runLists(task) : task.task === 'concurrent' ? await runConcurrent(task) : await runGetRecord(task);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

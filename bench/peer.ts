@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../harness/free-port';
 import { PROJECT_ROOT } from '../server/paths';
+import { untilListening } from './serve';
 
 /** The Python that runs the peer: Debian's, where python3-lxml and python3-six are packaged. */
 export const PEER_PYTHON = process.env.PEER_PYTHON ?? (fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
@@ -33,7 +34,7 @@ export interface PeerServer {
  */
 export function peerUnavailable(pyoaiDir: string | undefined, database: 'sqlite' | 'postgresql'): string | null {
   if (pyoaiDir === undefined) {
-    return 'not measured: pass --pyoai DIR (the folder holding pyoai\'s oaipmh package; see README, Benchmark)';
+    return 'not measured: pass --pyoai DIR (the folder holding pyoai\'s oaipmh package; see bench/README.md)';
   }
   if (database !== 'sqlite') return 'not measured: the pyoai peer reads the SQLite store only';
   if (!fs.existsSync(path.join(pyoaiDir, 'oaipmh', 'server.py'))) return `not measured: ${pyoaiDir} holds no oaipmh/server.py`;
@@ -63,14 +64,7 @@ export async function startPeer(pyoaiDir: string, sqliteFile: string): Promise<P
     stdio: ['ignore', 'pipe', 'inherit'],
     cwd: PROJECT_ROOT,
   });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('listening')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the pyoai peer exited with ${code}`)));
-  });
+  await untilListening(child, 'the pyoai peer');
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));

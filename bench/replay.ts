@@ -1,12 +1,13 @@
 /**
  * The replay ceiling of the benchmark: a minimal node:http server that
  * answers a list harvest with pages this provider really served, captured
- * by the harvester (bench/harvest-client.ts, `capture`). Page k of the replay
- * is the captured full page with its resumptionToken replaced by `r<k>`, and
- * the captured last page ends the list, so the same harvester, following the
- * same tokens, gets the same number of pages, records and bytes as from the
- * real server, from a server that does nothing but send them. What the real
- * server reaches of this rate is what its own work costs.
+ * by the harvester (bench/harvest-client.ts, `capture`), for every list
+ * (verb and metadataPrefix) captured in its folder. Page k of a list is the
+ * captured full page with its resumptionToken replaced by `r<k>:<prefix>`,
+ * and the captured last page ends the list, so the same harvester, following
+ * the same tokens, gets the same number of pages, records and bytes as from
+ * the real server, from a server that does nothing but send them. What the
+ * real server reaches of this rate is what its own work costs.
  *
  *   node dist/bench/replay.js <captured-folder> <port>
  *
@@ -26,8 +27,17 @@ interface ReplayList {
 
 const TOKEN_RE = /(<resumptionToken[^>]*>)([^<]+)(<\/resumptionToken>)/;
 
-function readList(dir: string, verb: string): ReplayList {
-  const c = JSON.parse(fs.readFileSync(path.join(dir, `${verb}.json`), 'utf8')) as CapturedPages;
+/** Every list captured in `dir`, by `<verb> <metadataPrefix>`. */
+function readLists(dir: string): Map<string, ReplayList> {
+  const lists = new Map<string, ReplayList>();
+  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+    const c = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as CapturedPages;
+    lists.set(`${c.verb} ${c.prefix}`, readList(c));
+  }
+  return lists;
+}
+
+function readList(c: CapturedPages): ReplayList {
   let full: [Buffer, Buffer] | undefined;
   if (c.full) {
     const body = fs.readFileSync(c.full, 'utf8');
@@ -46,20 +56,19 @@ function readList(dir: string, verb: string): ReplayList {
  * const server = await startReplay('/tmp/captured', 0);
  */
 export async function startReplay(dir: string, port: number): Promise<http.Server> {
-  const lists = new Map<string, ReplayList>([
-    ['ListRecords', readList(dir, 'ListRecords')],
-    ['ListIdentifiers', readList(dir, 'ListIdentifiers')],
-  ]);
+  const lists = readLists(dir);
   const server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://replay');
-    const list = lists.get(u.searchParams.get('verb') ?? '');
+    // A token `r<k>:<prefix>` continues after page k; a first request names its prefix.
+    const token = /^r(\d+):(.*)$/.exec(u.searchParams.get('resumptionToken') ?? '');
+    const prefix = token ? token[2] : u.searchParams.get('metadataPrefix');
+    const list = lists.get(`${u.searchParams.get('verb') ?? ''} ${prefix ?? ''}`);
     if (!list) {
       res.writeHead(404).end();
       return;
     }
-    const token = u.searchParams.get('resumptionToken');
-    const next = token === null ? 1 : Number(token.slice(1)) + 1;
-    const body = next >= list.pages || !list.full ? list.last : Buffer.concat([list.full[0], Buffer.from(`r${next}`), list.full[1]]);
+    const next = token ? Number(token[1]) + 1 : 1;
+    const body = next >= list.pages || !list.full ? list.last : Buffer.concat([list.full[0], Buffer.from(`r${next}:${prefix ?? ''}`), list.full[1]]);
     res.writeHead(200, { 'Content-Type': 'text/xml; charset=UTF-8', 'Content-Length': body.length });
     res.end(body);
   });

@@ -1,12 +1,18 @@
 /**
- * A smoke run of the benchmark: the real script, as a child
- * process, on 1,000 records with two server processes and two harvesters at
- * once, so that it cannot rot. It asserts that the run completes, that the
- * table shows every figure with its ratio to the replay ceiling and the floor,
- * and that its last line is the JSON of every figure; it asserts no timing,
- * because timings belong to the benchmark, not to the suite.
+ * Smoke runs of the benchmark: the real script, as a child process, so that
+ * it cannot rot. One on 1,000 records in every format with two server
+ * processes and two harvesters at once; one sampled (each harvest stopped
+ * after a few pages, the deep pages reached by built tokens) with a smaller
+ * base load and the optional steps skipped. They assert that each run
+ * completes, that the table shows every figure with its ratio to the replay
+ * ceiling and the floor, that the results file holds the date, commit,
+ * machine, options and every figure, and that every target is printed with
+ * its value and ratio or with the option that would measure it; they assert
+ * no timing, because timings belong to the benchmark, not to the suite.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 
@@ -31,6 +37,42 @@ function runBench(args: string[]): Promise<{ code: number | null; stdout: string
   });
 }
 
+/** A run: its exit, its output, and the results file it named. */
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  record: Record<string, unknown>;
+  figures: Record<string, unknown>;
+}
+
+/** Runs the benchmark with its results written to a temporary folder (never into bench/results). */
+async function benchRun(args: string[]): Promise<Run> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-bench-results-'));
+  try {
+    const r = await runBench([...args, '--results', dir]);
+    const files = fs.readdirSync(dir);
+    const named = /^results: (.*)$/m.exec(r.stdout)?.[1];
+    let record: Record<string, unknown> = {};
+    if (files.length === 1 && named === path.join(dir, files[0] as string)) record = JSON.parse(fs.readFileSync(named, 'utf8')) as Record<string, unknown>;
+    return { ...r, record, figures: (record.figures ?? {}) as Record<string, unknown> };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+interface Target {
+  name: string;
+  target: string;
+  measured: number | null;
+  ratio: number | null;
+  status: string;
+  note: string;
+}
+
+/** The bound a target's text states, e.g. `≥ 10,000 records/s` → 10000. */
+const boundOf = (t: Target): number => Number(/[\d,.]+/.exec(t.target)?.[0].replace(/,/g, ''));
+
 const NUMBER_FIELDS = [
   'load_rps', 'load_cli_rps', 'load_cli_of_direct', 'floor_load_rps', 'load_of_floor', 'load_cli_of_floor', 'listrecords_rps', 'listrecords_bytes_per_s', 'listidentifiers_rps', 'listidentifiers_bytes_per_s',
   'page_ms_first', 'page_ms_middle', 'page_ms_last', 'page_ratio', 'getrecord_rps', 'getrecord_p50_ms', 'getrecord_p99_ms',
@@ -39,30 +81,54 @@ const NUMBER_FIELDS = [
   'metrics_listrecords_rps', 'nometrics_listrecords_rps', 'nometrics_listidentifiers_rps', 'metrics_listrecords_ratio', 'metrics_listidentifiers_ratio',
   'concurrent_rps', 'concurrent_1process_rps', 'concurrent_processes_ratio',
   'noprefetch_listrecords_rps', 'noprefetch_listidentifiers_rps', 'prefetch_listrecords_ratio', 'prefetch_listidentifiers_ratio', 'noprefetch_cpu_seconds',
+  'load_cli_peak_rss_mb', 'ndjson_bytes', 'store_bytes', 'store_vacuumed_bytes', 'bytes_per_record',
 ] as const;
 
 describe('npm run bench (smoke run, 1,000 records)', function () {
   this.timeout(180_000);
-  let run: { code: number | null; stdout: string; stderr: string };
+  let run: Run;
   let figures: Record<string, unknown>;
+  let targets: Target[];
 
   before(async function () {
-    run = await runBench(['--records', '1000', '--processes', '2', '--harvesters', '2', '--formats', '--duration', '1', '--repeats', '2']);
-    const last = run.stdout.trim().split('\n').pop() ?? '';
-    try {
-      figures = JSON.parse(last) as Record<string, unknown>;
-    } catch {
-      figures = {};
-    }
+    run = await benchRun(['--records', '1000', '--processes', '2', '--harvesters', '2', '--formats', 'all', '--duration', '1', '--repeats', '2']);
+    figures = run.figures;
+    targets = (run.record.targets ?? []) as Target[];
   });
 
   it('exits with status 0', function () {
     expect(run.code, run.stderr).to.equal(0);
   });
 
-  it('prints a readable table before the JSON line', function () {
-    expect(run.stdout).to.match(/ListRecords harvest/);
-    expect(run.stdout).to.match(/GetRecord/);
+  it('prints a readable table, then the targets, then where the results went', function () {
+    expect(run.stdout).to.match(/ListRecords harvest[\s\S]*GetRecord[\s\S]*\nTargets \(ratio = measured \/ target\)\n[\s\S]*\nresults: \S+\.json\n$/);
+  });
+
+  it('writes one results file named by date, commit and label, with the date, commit, machine and options', function () {
+    const r = run.record;
+    expect(r.kind).to.equal('bench run');
+    expect(Date.parse(String(r.date))).to.be.a('number').and.not.NaN;
+    expect(r.commit).to.match(/^[0-9a-f]{40}$/);
+    expect(r.dirty).to.be.a('boolean');
+    const m = r.machine as { cpu_model: string; cores: number; memory_gb: number; os: string; node: string; database: { kind: string; version: string }; load_average: { start: number; end: number } };
+    expect(m.cores).to.equal(os.cpus().length);
+    expect(m.cpu_model).to.be.a('string').and.not.equal('');
+    expect(m.memory_gb).to.be.above(0);
+    expect(m.os).to.contain(os.release());
+    expect(m.node).to.equal(process.version);
+    expect(m.database.kind).to.equal('sqlite');
+    expect(m.database.version).to.match(/^3\.\d+\.\d+$/);
+    expect(m.load_average.end).to.be.a('number').and.at.least(0);
+    const options = r.options as { records: number; results: string; pyoai: boolean; dryRun?: boolean };
+    expect(options.records).to.equal(1000);
+    // No path of this machine in the file: the results folder, a temporary one here, is named relative to the project or not at all.
+    expect(options.results).to.equal('elsewhere');
+    expect(options.pyoai).to.equal(false);
+    expect(options).to.not.have.property('dryRun');
+    const named = /^results: .*\/(\d{4}-\d\d-\d\dT\d{4}Z)-([0-9a-f]{7})-(.*)\.json$/m.exec(run.stdout);
+    expect(named?.[1]).to.equal(String(r.date).slice(0, 16).replace(':', '') + 'Z');
+    expect(named?.[2]).to.equal(String(r.commit).slice(0, 7));
+    expect(named?.[3]).to.equal('sqlite-1000-6formats-2p-2h');
   });
 
   it('harvests every generated record with both list verbs', function () {
@@ -145,7 +211,7 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
   });
 
   for (const field of NUMBER_FIELDS) {
-    it(`reports ${field} as a number in the last JSON line`, function () {
+    it(`reports ${field} as a number in the results file`, function () {
       // Latency percentiles may round to 0 ms on a fast machine; everything else is positive.
       if (field.endsWith('_ms')) expect(figures[field], field).to.be.a('number').and.to.be.at.least(0);
       else expect(figures[field], field).to.be.a('number').and.to.be.above(0);
@@ -156,8 +222,126 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     expect(figures.getrecord_errors).to.equal(0);
   });
 
-  it('says which node version and date the figures are from', function () {
-    expect(figures.node).to.equal(process.version);
-    expect(Date.parse(String(figures.date))).to.be.a('number').and.not.NaN;
+  it('measures the peak RSS of oai-steward load, every thread', function () {
+    // At least what a Node process holds at all; a figure in bytes would be a thousand times larger.
+    expect(figures.load_cli_peak_rss_mb).to.be.within(20, 4000);
+    expect(run.stdout).to.match(/loader peak RSS +[\d.]+ MB/);
+  });
+
+  it('harvests ListRecords in every format the store holds, each against its own replay ceiling', function () {
+    const formats = figures.listrecords_formats as Record<string, { items: number; rps: number; ceiling_rps: number; of_ceiling: number }>;
+    expect(Object.keys(formats)).to.have.members(figures.formats_loaded as string[]);
+    expect(formats.oai_dc?.items).to.equal(1000);
+    // One record in five has no DOI, so no DataCite record: fewer items, not none.
+    expect(formats.datacite?.items).to.be.above(0).and.below(1000);
+    for (const [prefix, h] of Object.entries(formats)) {
+      expect(h.of_ceiling, prefix).to.be.closeTo(h.rps / h.ceiling_rps, 0.006);
+      if (prefix !== 'oai_dc') expect(run.stdout).to.match(new RegExp(`  in ${prefix} +[\\d,]+ records/s +\\d+(\\.\\d+)? of its ceiling`));
+    }
+  });
+
+  it('measures the store on disk as loaded and after VACUUM', function () {
+    expect(figures.bytes_per_record).to.equal(Math.round((figures.store_vacuumed_bytes as number) / 1000));
+    expect(run.stdout).to.match(/store on disk +[\d.]+ MB/);
+    expect(run.stdout).to.match(/after VACUUM +[\d.]+ MB +[\d,]+ B a record/);
+  });
+
+  it('prints every target with its bound, measured value, ratio and status', function () {
+    expect(targets.length).to.be.at.least(12);
+    for (const t of targets) {
+      expect(t.status, t.name).to.be.oneOf(['met', 'not met', 'reported', 'not measured']);
+      expect(run.stdout, t.name).to.contain(`  ${t.name}  `);
+      if (t.status === 'met' || t.status === 'not met') {
+        expect(t.ratio, t.name).to.be.closeTo((t.measured as number) / boundOf(t), 0.006);
+        expect(t.status === 'met', t.name).to.equal(t.target.startsWith('≥') ? (t.measured as number) >= boundOf(t) : t.target.startsWith('<') ? (t.measured as number) < boundOf(t) : (t.measured as number) <= boundOf(t));
+      }
+    }
+    const by = (name: string): Target => targets.find((t) => t.name === name) as Target;
+    expect(by('oai-steward load, six formats, SQLite').measured).to.equal(figures.load_cli_rps);
+    expect(by('oai-steward load peak RSS, six formats').measured).to.equal(figures.load_cli_peak_rss_mb);
+    expect(by('bytes on disk a record after VACUUM, six formats').measured).to.equal(figures.bytes_per_record);
+    expect(by('ListRecords mods of the replay ceiling').measured).to.equal((figures.listrecords_formats as Record<string, { of_ceiling: number }>).mods?.of_ceiling);
+    expect(by('server peak RSS').measured).to.equal(figures.server_peak_rss_mb);
+    expect(by('store size').status).to.equal('reported');
+  });
+
+  it('says which option would measure each target this run does not, rather than inventing a figure', function () {
+    const missing = targets.filter((t) => t.status === 'not measured');
+    expect(missing.map((t) => t.name)).to.have.members([
+      'oai-steward load, six formats, PostgreSQL',
+      'PostgreSQL ListRecords of the replay ceiling',
+      'oai-steward load peak RSS at N / at a smaller run (flat)',
+      'oai-steward load rate at N / at a smaller run (linear)',
+      'harvest-and-load from a local provider, every format',
+    ]);
+    for (const t of missing) {
+      expect(t.measured, t.name).to.equal(null);
+      const line = run.stdout.split('\n').find((l) => l.startsWith(`  ${t.name}  `));
+      expect(line, t.name).to.match(/ not measured +not measured  /);
+      expect(line?.endsWith(`not measured  ${t.note}`), t.name).to.equal(true);
+    }
+    expect(targets.find((t) => t.name.startsWith('oai-steward load, six formats, PostgreSQL'))?.note).to.match(/DATABASE_URL=postgres/);
+    expect(targets.find((t) => t.name.includes('(flat)'))?.note).to.match(/--base-records/);
+  });
+});
+
+describe('npm run bench (smoke run, sampled, 600 records, two formats, optional steps skipped)', function () {
+  this.timeout(180_000);
+  let run: Run;
+  let figures: Record<string, unknown>;
+  let targets: Target[];
+
+  before(async function () {
+    run = await benchRun([
+      '--records', '600', '--formats', 'oai_dc,datacite', '--harvest-pages', '3', '--base-records', '300',
+      '--skip-getrecord', '--skip-load-floor', '--skip-vacuum', '--repeats', '2', '--label', 'smoke',
+    ]);
+    figures = run.figures;
+    targets = (run.record.targets ?? []) as Target[];
+  });
+
+  it('exits with status 0', function () {
+    expect(run.code, run.stderr).to.equal(0);
+  });
+
+  it('stops each list after the pages asked for, and replays as many for the ceiling', function () {
+    expect(figures.harvest_pages).to.equal(3);
+    expect(figures.listrecords_pages).to.equal(3);
+    expect(figures.listrecords_items).to.equal(300);
+    const formats = figures.listrecords_formats as Record<string, { pages: number; of_ceiling: number }>;
+    expect(Object.keys(formats)).to.have.members(['oai_dc', 'datacite']);
+    expect(formats.datacite?.pages).to.equal(3);
+    expect(run.stderr).to.match(/^ {2}ListRecords: 300 items, 3 pages \(stopped at 3\)$/m);
+  });
+
+  it('times the middle and last pages with tokens built from the store', function () {
+    expect(figures.page_tokens).to.equal('built');
+    expect(run.stderr).to.match(/^tokens built for page 4 and page 6 of 6$/m);
+    expect(figures.page_ms_last).to.be.a('number').and.above(0);
+    expect(run.stdout).to.match(/last\/first [\d.]+ \(middle and last asked for with tokens built from the store\)/);
+  });
+
+  it('loads the base records through oai-steward load and compares the rate and the peak RSS', function () {
+    expect(figures.base_records).to.equal(300);
+    expect(figures.load_cli_rps_of_base).to.be.closeTo((figures.load_cli_rps as number) / (figures.base_load_cli_rps as number), 0.006);
+    expect(figures.load_cli_rss_of_base).to.be.closeTo((figures.load_cli_peak_rss_mb as number) / (figures.base_load_cli_peak_rss_mb as number), 0.006);
+    expect(run.stdout).to.match(/ {2}at 300 records +[\d,]+ records\/s +peak RSS [\d.]+ MB; at 600 \/ at 300: rate [\d.]+, peak RSS [\d.]+/);
+  });
+
+  it('reports the skipped steps as not measured, and the formats offered in the file name', function () {
+    expect(figures.floor_load_rps).to.equal(null);
+    expect(figures.getrecord_rps).to.equal(null);
+    expect(figures.store_vacuumed_bytes).to.equal(null);
+    expect(figures.store_bytes).to.be.above(0);
+    expect(run.stdout).to.match(/results: .*-sqlite-600-oai_dc\+datacite-sampled-smoke\.json$/m);
+  });
+
+  it('measures no target that needs all six formats, and names the option that would', function () {
+    for (const name of ['oai-steward load, six formats, SQLite', 'oai-steward load peak RSS, six formats', 'bytes on disk a record after VACUUM, six formats', 'ListRecords mods of the replay ceiling']) {
+      const t = targets.find((x) => x.name === name);
+      expect(t?.status, name).to.equal('not measured');
+      expect(t?.note, name).to.match(/--formats all/);
+    }
+    expect(targets.find((t) => t.name === 'ListRecords datacite of the replay ceiling')?.status).to.be.oneOf(['met', 'not met']);
   });
 });
