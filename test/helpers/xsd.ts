@@ -137,6 +137,28 @@ export function formatOfResponse(xml: string): FormatPrefix {
   return found ?? 'oai_dc';
 }
 
+/** The sitemap namespace, of `urlset` and `sitemapindex` alike. */
+export const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+const RS_IMPORT = ['http://www.openarchives.org/rs/terms/', 'http://www.openarchives.org/rs/1.1/resourcesync.xsd'] as const;
+
+/**
+ * The validation errors of a sitemap or ResourceSync document (a `urlset` or a
+ * `sitemapindex`, with the `rs:` extensions) against the published Sitemaps
+ * 0.9 schemas and the ResourceSync 1.1 schema; empty when valid. The two
+ * sitemap schemas declare one namespace, so each root has a schema set of its own.
+ */
+export function sitemapErrors(xml: string): string[] {
+  const index = /^(?:<\?xml[^>]*\?>\s*)?<sitemapindex[\s>]/.test(xml);
+  const schema = index ? 'siteindex' : 'sitemap';
+  return errorsAgainst(xml, driver(`sitemaps-${schema}`, [[SITEMAP_NS, `${SITEMAP_NS}/${schema}.xsd`], RS_IMPORT]));
+}
+
+/** Throws, with the errors and the start of the document, unless it is a valid sitemap or ResourceSync document. */
+export function assertValidSitemap(xml: string): void {
+  const errors = sitemapErrors(xml);
+  if (errors.length > 0) throw new Error(`not valid against the sitemap and ResourceSync schemas:\n${errors.join('\n')}\n---\n${xml.slice(0, 2000)}`);
+}
+
 /** Throws, with the errors and the start of the document, unless the response is XSD-valid (its metadata against its own format's schema). */
 export function assertValid(xml: string, prefix: FormatPrefix = formatOfResponse(xml)): void {
   const errors = xsdErrors(xml, prefix);
