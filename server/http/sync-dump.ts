@@ -1,0 +1,91 @@
+/**
+ * The Resource Dump of a scope (ResourceSync 1.1 section 11): a document
+ * naming ZIP packages of the records, and the packages, made as they are
+ * sent. Each package holds one file per record (the bytes its URL serves)
+ * and, last, `manifest.xml`, the Resource Dump Manifest (section 11.2) with
+ * each file's URL, path, length and MD5. A scope of at most `partSize`
+ * records is one package; a larger one has a package per run of `partSize`
+ * pks, like its Resource List, so a package never holds more than
+ * `partSize` files (memory keeps one small record per file until the end).
+ */
+import crypto from 'node:crypto';
+import type { SyncScope } from '../../lib/store';
+import { checkFragment } from '../../lib/xml/fragment';
+import { closeDocument, entry, openDocument, packagedName, resourceBytes, XML_TYPE } from '../../lib/resourcesync/documents';
+import { ZipWriter } from '../../lib/resourcesync/zip';
+import type { Answer } from './served';
+import { weakTag } from './served';
+import { ALL_PKS, fingerprintResources, offered, partRange, resources, syncUrl, type PkRange, type SyncContext } from './sync-scan';
+
+const ZIP_TYPE = 'application/zip';
+
+/** `resourcedump.xml`: the packages of a scope's records. */
+export async function resourceDumpAnswer(c: SyncContext, scope: SyncScope): Promise<Answer> {
+  if (!offered(c, scope)) return { status: 404, message: 'No such format here.\n' };
+  const store = c.ctx.store;
+  const count = await store.syncCount(scope, c.partSize + 1);
+  if (count === 0) return { status: 404, message: 'No live record of this format or set to dump.\n' };
+  const parts = count <= c.partSize ? [undefined] : (await store.syncParts(scope, c.partSize)).map((p) => p.part);
+  const up = syncUrl(c, { kind: 'capabilitylist', scope });
+  return {
+    type: XML_TYPE,
+    etag: weakTag(['resourcedump', scope.metadataPrefix, scope.set ?? '', ...parts.map((p) => p ?? -1)]),
+    lastModified: await store.syncLatest(scope),
+    compressible: true,
+    async write(out) {
+      await out.text(openDocument('urlset', { capability: 'resourcedump', at: c.now }, [{ rel: 'up', href: up }]));
+      for (const part of parts) {
+        const loc = syncUrl(c, { kind: 'package', scope, ...(part !== undefined && { part }) });
+        await out.text(entry('urlset', { loc, md: { type: ZIP_TYPE, at: c.now } }));
+      }
+      await out.text(closeDocument('urlset'));
+    },
+  };
+}
+
+/** `resourcedump.zip` (every record, while there are at most `partSize`) or `resourcedump/{n}.zip` (one run of pks). */
+export async function packageAnswer(c: SyncContext, scope: SyncScope, part: number | undefined): Promise<Answer> {
+  if (!offered(c, scope)) return { status: 404, message: 'No such format here.\n' };
+  if (part === undefined && (await c.ctx.store.syncCount(scope, c.partSize + 1)) > c.partSize) {
+    return { status: 404, message: 'The dump of this many records comes in parts: see resourcedump.xml.\n' };
+  }
+  const range = part === undefined ? ALL_PKS : partRange(part, c.partSize);
+  const first = await fingerprintResources(c, scope, range);
+  if (first.count === 0) return { status: 404, message: 'No live record here.\n' };
+  return {
+    type: ZIP_TYPE,
+    etag: first.etag,
+    lastModified: first.lastModified,
+    compressible: false,
+    write: (out) => writePackage(c, scope, range, (chunk) => out.bytes(chunk)),
+  };
+}
+
+/** Writes the ZIP package of the records of a range: their files, then the manifest. */
+async function writePackage(c: SyncContext, scope: SyncScope, range: PkRange, sink: (chunk: Buffer) => Promise<void>): Promise<void> {
+  const zip = new ZipWriter(sink, { level: c.level, zip64: c.zip64 });
+  const manifest: string[] = [];
+  for await (const r of resources(c, scope, range, true)) {
+    const xml = r.xml as string;
+    const problem = checkFragment(xml);
+    if (problem !== null) {
+      c.onCorrupt(`${r.identifier} (${scope.metadataPrefix})`, problem);
+      continue;
+    }
+    const bytes = resourceBytes(xml);
+    const name = packagedName(r.identifier);
+    await zip.add(name, bytes, r.datestamp);
+    const md5 = crypto.createHash('md5').update(bytes).digest('hex');
+    manifest.push(
+      entry('urlset', {
+        loc: syncUrl(c, { kind: 'record', metadataPrefix: scope.metadataPrefix, identifier: r.identifier }),
+        lastmod: r.datestamp,
+        md: { hash: `md5:${md5}`, length: bytes.length, type: XML_TYPE, path: `/${name}` },
+      }),
+    );
+  }
+  const up = syncUrl(c, { kind: 'capabilitylist', scope });
+  const text = `${openDocument('urlset', { capability: 'resourcedump-manifest', at: c.now }, [{ rel: 'up', href: up }])}${manifest.join('')}${closeDocument('urlset')}`;
+  await zip.add('manifest.xml', Buffer.from(text, 'utf8'), c.now);
+  await zip.finish();
+}

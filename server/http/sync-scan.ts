@@ -1,0 +1,109 @@
+/**
+ * What the ResourceSync documents and the sitemap share: the context a
+ * request is answered in, the absolute URLs they link to, and the scans of a
+ * scope a batch at a time (memory holds one batch), with the fingerprint of
+ * a long list taken in a first pass that reads no metadata.
+ */
+import type { ProviderContext } from '../../lib/oai';
+import type { Keyset, SyncChange, SyncResource, SyncScope } from '../../lib/store';
+import { syncPath, type SyncDoc } from '../../lib/resourcesync/paths';
+import { Fingerprint } from './served';
+
+/** Everything a ResourceSync or sitemap document is made from. */
+export interface SyncContext {
+  readonly ctx: ProviderContext;
+  /** The repository's origin (`http://host:port`), from its base URL: every link is absolute (sitemaps.org, `loc`). */
+  readonly origin: string;
+  /** Entries per document before a list is split into parts under an index (the Sitemap limit, 50,000). */
+  readonly partSize: number;
+  /** The time of the request, seconds: the `at` of every snapshot. */
+  readonly now: number;
+  /** DEFLATE level of the Resource Dump packages. */
+  readonly level: number;
+  /** ZIP64 records in the packages: where needed, or always (tests). */
+  readonly zip64: 'auto' | 'always';
+  /** Told of stored metadata that is not one well-formed element; the record is left out. */
+  readonly onCorrupt: (where: string, reason: string) => void;
+}
+
+/** A range of pks, after `afterPk` and up to `throughPk`. */
+export interface PkRange {
+  readonly afterPk: number;
+  readonly throughPk: number;
+}
+
+/** Every pk. */
+export const ALL_PKS: PkRange = { afterPk: 0, throughPk: Number.MAX_SAFE_INTEGER };
+
+/** The pks of part `k` of a scope's runs of `partSize` (lib/store.ts `SyncPart`). */
+export function partRange(k: number, partSize: number): PkRange {
+  return { afterPk: k * partSize, throughPk: (k + 1) * partSize };
+}
+
+/** Before any change: datestamps may precede 1970 (a harvested record's own). */
+export const BEFORE_ALL: Keyset = { datestamp: Number.MIN_SAFE_INTEGER, pk: 0 };
+
+/** The absolute URL of a ResourceSync document or record. */
+export function syncUrl(c: SyncContext, doc: SyncDoc): string {
+  return `${c.origin}${syncPath(doc)}`;
+}
+
+/**
+ * The formats of the repository that ResourceSync offers: every one, in
+ * registry order, but a prefix `.` or `..` (a path segment no client keeps).
+ */
+export function syncFormats(c: SyncContext): string[] {
+  return c.ctx.formats.all().map((f) => f.prefix).filter((p) => p !== '.' && p !== '..');
+}
+
+/** Whether a scope names a format ResourceSync offers. */
+export function offered(c: SyncContext, scope: SyncScope): boolean {
+  return syncFormats(c).includes(scope.metadataPrefix);
+}
+
+/** Rows read per query: few when they carry metadata, more when they are narrow. */
+const XML_BATCH = 200;
+const NARROW_BATCH = 2000;
+
+/** The live records of a scope within a pk range, in pk order, a batch at a time. */
+export async function* resources(c: SyncContext, scope: SyncScope, range: PkRange, withXml: boolean): AsyncGenerator<SyncResource> {
+  let afterPk = range.afterPk;
+  for (;;) {
+    const limit = withXml ? XML_BATCH : NARROW_BATCH;
+    const batch = await c.ctx.store.syncResources(scope, { afterPk, throughPk: range.throughPk, limit, withXml });
+    yield* batch;
+    if (batch.length < limit) return;
+    afterPk = (batch[batch.length - 1] as SyncResource).pk;
+  }
+}
+
+/** Up to `max` changes of a scope after a position, in `(datestamp, pk)` order, a batch at a time. */
+export async function* changes(c: SyncContext, scope: SyncScope, after: Keyset, max: number): AsyncGenerator<SyncChange> {
+  let position = after;
+  let left = max;
+  while (left > 0) {
+    const limit = Math.min(NARROW_BATCH, left);
+    const batch = await c.ctx.store.syncChanges(scope, position, limit);
+    yield* batch;
+    if (batch.length < limit) return;
+    left -= batch.length;
+    const last = batch[batch.length - 1] as SyncChange;
+    position = { datestamp: last.datestamp, pk: last.pk };
+  }
+}
+
+/**
+ * The first pass over a list of records: how many there are, and the tag and
+ * time of what decides their entries (pk, datestamp and content hash, which
+ * changes with any change of what an item disseminates).
+ */
+export async function fingerprintResources(c: SyncContext, scope: SyncScope, range: PkRange): Promise<{ count: number; etag: string; lastModified: number }> {
+  const fp = new Fingerprint();
+  fp.add(JSON.stringify(scope), 0);
+  let count = 0;
+  for await (const r of resources(c, scope, range, false)) {
+    fp.add(`${r.pk} ${r.datestamp} ${r.contentHash}`, Math.max(r.datestamp, r.created));
+    count++;
+  }
+  return { count, ...fp.finish() };
+}
