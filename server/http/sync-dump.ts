@@ -6,7 +6,8 @@
  * each file's URL, path, length and MD5. A scope of at most `partSize`
  * records is one package; a larger one has a package per run of `partSize`
  * pks, like its Resource List, so a package never holds more than
- * `partSize` files (memory keeps one small record per file until the end).
+ * `partSize` files (memory keeps a few small values per file until the end:
+ * the ZIP's central directory and the manifest need them).
  */
 import crypto from 'node:crypto';
 import type { SyncScope } from '../../lib/store';
@@ -61,10 +62,17 @@ export async function packageAnswer(c: SyncContext, scope: SyncScope, part: numb
   };
 }
 
-/** Writes the ZIP package of the records of a range: their files, then the manifest. */
+/** What the manifest says of one packed record, kept small until the manifest is written. */
+type Packed = readonly [identifier: string, datestamp: number, md5: string, length: number];
+
+/**
+ * Writes the ZIP package of the records of a range: their files, then the
+ * manifest, written entry by entry as it is compressed. Memory keeps a few
+ * numbers and the identifier per file until the end.
+ */
 async function writePackage(c: SyncContext, scope: SyncScope, range: PkRange, sink: (chunk: Buffer) => Promise<void>): Promise<void> {
   const zip = new ZipWriter(sink, { level: c.level, zip64: c.zip64 });
-  const manifest: string[] = [];
+  const packed: Packed[] = [];
   for await (const r of resources(c, scope, range, true)) {
     const xml = r.xml as string;
     const problem = checkFragment(xml);
@@ -73,19 +81,24 @@ async function writePackage(c: SyncContext, scope: SyncScope, range: PkRange, si
       continue;
     }
     const bytes = resourceBytes(xml);
-    const name = packagedName(r.identifier);
-    await zip.add(name, bytes, r.datestamp);
-    const md5 = crypto.createHash('md5').update(bytes).digest('hex');
-    manifest.push(
-      entry('urlset', {
-        loc: syncUrl(c, { kind: 'record', metadataPrefix: scope.metadataPrefix, identifier: r.identifier }),
-        lastmod: r.datestamp,
-        md: { hash: `md5:${md5}`, length: bytes.length, type: XML_TYPE, path: `/${name}` },
-      }),
-    );
+    await zip.add(packagedName(r.identifier), bytes, r.datestamp);
+    packed.push([r.identifier, r.datestamp, crypto.createHash('md5').update(bytes).digest('hex'), bytes.length]);
   }
   const up = syncUrl(c, { kind: 'capabilitylist', scope });
-  const text = `${openDocument('urlset', { capability: 'resourcedump-manifest', at: c.now }, [{ rel: 'up', href: up }])}${manifest.join('')}${closeDocument('urlset')}`;
-  await zip.add('manifest.xml', Buffer.from(text, 'utf8'), c.now);
+  await zip.addStream('manifest.xml', c.now, async (put) => {
+    let text = openDocument('urlset', { capability: 'resourcedump-manifest', at: c.now }, [{ rel: 'up', href: up }]);
+    for (const [identifier, datestamp, md5, length] of packed) {
+      const loc = syncUrl(c, { kind: 'record', metadataPrefix: scope.metadataPrefix, identifier });
+      text += entry('urlset', { loc, lastmod: datestamp, md: { hash: `md5:${md5}`, length, type: XML_TYPE, path: `/${packagedName(identifier)}` } });
+      if (text.length >= MANIFEST_PIECE) {
+        await put(Buffer.from(text, 'utf8'));
+        text = '';
+      }
+    }
+    await put(Buffer.from(text + closeDocument('urlset'), 'utf8'));
+  });
   await zip.finish();
 }
+
+/** Characters of manifest text compressed at a time. */
+const MANIFEST_PIECE = 64 * 1024;

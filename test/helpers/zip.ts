@@ -15,6 +15,8 @@ export interface ZipFile {
   readonly deflated: boolean;
   /** Whether its central directory record needed a ZIP64 extra field. */
   readonly zip64: boolean;
+  /** Whether its CRC and sizes came after it, in a data descriptor (general purpose flag bit 3). */
+  readonly described: boolean;
 }
 
 /** Every file of a ZIP, in central directory order; throws on anything inconsistent. */
@@ -37,6 +39,8 @@ export function readZip(zip: Buffer): ZipFile[] {
   let p = start;
   for (let k = 0; k < count; k++) {
     if (zip.readUInt32LE(p) !== 0x02014b50) throw new Error(`central directory record ${k} is missing`);
+    const flags = zip.readUInt16LE(p + 8);
+    const described = (flags & 0x0008) !== 0;
     const method = zip.readUInt16LE(p + 10);
     const crc = zip.readUInt32LE(p + 16);
     let compressed = zip.readUInt32LE(p + 20);
@@ -65,14 +69,22 @@ export function readZip(zip: Buffer): ZipFile[] {
     if (zip.readUInt32LE(offset) !== 0x04034b50) throw new Error(`no local header for ${name}`);
     const localName = zip.toString('latin1', offset + 30, offset + 30 + zip.readUInt16LE(offset + 26));
     if (localName !== name) throw new Error(`local header names ${localName}, central directory ${name}`);
-    if (zip.readUInt32LE(offset + 14) !== crc) throw new Error(`local and central CRC-32 of ${name} differ`);
+    if (zip.readUInt16LE(offset + 6) !== flags) throw new Error(`local and central flags of ${name} differ`);
+    // APPNOTE 4.4.4: with bit 3 the local CRC and sizes are zero, and the data descriptor after the data has them.
+    if (zip.readUInt32LE(offset + 14) !== (described ? 0 : crc)) throw new Error(`local and central CRC-32 of ${name} differ`);
     const dataStart = offset + 30 + zip.readUInt16LE(offset + 26) + zip.readUInt16LE(offset + 28);
     const body = zip.subarray(dataStart, dataStart + compressed);
+    if (described) {
+      const d = dataStart + compressed;
+      if (zip.readUInt32LE(d) !== 0x08074b50 || zip.readUInt32LE(d + 4) !== crc) throw new Error(`${name}: no data descriptor with its CRC-32`);
+      const sizes = zip64 ? [Number(zip.readBigUInt64LE(d + 8)), Number(zip.readBigUInt64LE(d + 16))] : [zip.readUInt32LE(d + 8), zip.readUInt32LE(d + 12)];
+      if (sizes[0] !== compressed || sizes[1] !== length) throw new Error(`${name}: the data descriptor's sizes differ from the central directory's`);
+    }
     const data = method === 8 ? zlib.inflateRawSync(body) : method === 0 ? Buffer.from(body) : null;
     if (data === null) throw new Error(`${name}: compression method ${method}`);
     if (data.length !== length) throw new Error(`${name}: ${data.length} bytes, the directory says ${length}`);
     if (zlib.crc32(data) !== crc) throw new Error(`${name}: CRC-32 mismatch`);
-    files.push({ name, data, deflated: method === 8, zip64 });
+    files.push({ name, data, deflated: method === 8, zip64, described });
     p += 46 + nameLength + extraLength + commentLength;
   }
   if (p !== start + size) throw new Error(`the central directory is ${p - start} bytes, the end record says ${size}`);
