@@ -7,8 +7,7 @@
  * is a sitemap index of parts, one per run of `partSize` pks.
  */
 import type { SyncScope } from '../../lib/store';
-import { closeDocument, entry, openDocument, XML_TYPE } from '../../lib/resourcesync/documents';
-import { sitemapPath, type SitemapDoc } from '../../lib/resourcesync/paths';
+import { closeDocument, entry, openDocument, XML_TYPE, sitemapPath, type SitemapDoc } from '../../lib/resourcesync';
 import { landingPage } from './item';
 import { weakTag, type Answer } from './served';
 import { ALL_PKS, fingerprintResources, partRange, resources, type PkRange, type SyncContext } from './sync-scan';

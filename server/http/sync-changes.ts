@@ -13,7 +13,7 @@
  * name that second, as `until` and as `from` (docs/resourcesync.md).
  */
 import type { Keyset, SyncChange, SyncScope } from '../../lib/store';
-import { changeOf, closeDocument, entry, openDocument, XML_TYPE, type Root } from '../../lib/resourcesync/documents';
+import { changeOf, closeDocument, entry, openDocument, XML_TYPE, type Root } from '../../lib/resourcesync';
 import type { Answer } from './served';
 import { Fingerprint, weakTag } from './served';
 import { BEFORE_ALL, changes, offered, syncUrl, type SyncContext } from './sync-scan';

@@ -12,8 +12,7 @@
 import crypto from 'node:crypto';
 import type { SyncScope } from '../../lib/store';
 import { checkFragment } from '../../lib/xml/fragment';
-import { closeDocument, entry, openDocument, packagedName, resourceBytes, XML_TYPE } from '../../lib/resourcesync/documents';
-import { ZipWriter } from '../../lib/resourcesync/zip';
+import { closeDocument, entry, openDocument, packagedName, resourceBytes, XML_TYPE, ZipWriter } from '../../lib/resourcesync';
 import type { Answer } from './served';
 import { weakTag } from './served';
 import { ALL_PKS, fingerprintResources, offered, partRange, resources, syncUrl, type PkRange, type SyncContext } from './sync-scan';

@@ -6,7 +6,7 @@
  */
 import type { ProviderContext } from '../../lib/oai';
 import type { Keyset, SyncChange, SyncResource, SyncScope } from '../../lib/store';
-import { syncPath, type SyncDoc } from '../../lib/resourcesync/paths';
+import { syncPath, type SyncDoc } from '../../lib/resourcesync';
 import { Fingerprint } from './served';
 
 /** Everything a ResourceSync or sitemap document is made from. */

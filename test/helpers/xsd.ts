@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as libxml from 'libxmljs2';
+import { RS_NS, SITEMAP_NS } from '../../lib/xml/namespaces';
 
 const SCHEMAS = path.resolve(__dirname, '..', '..', 'schemas');
 
@@ -137,9 +138,7 @@ export function formatOfResponse(xml: string): FormatPrefix {
   return found ?? 'oai_dc';
 }
 
-/** The sitemap namespace, of `urlset` and `sitemapindex` alike. */
-export const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
-const RS_IMPORT = ['http://www.openarchives.org/rs/terms/', 'http://www.openarchives.org/rs/1.1/resourcesync.xsd'] as const;
+const RS_IMPORT = [RS_NS, 'http://www.openarchives.org/rs/1.1/resourcesync.xsd'] as const;
 
 /**
  * The validation errors of a sitemap or ResourceSync document (a `urlset` or a

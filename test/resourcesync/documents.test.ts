@@ -47,7 +47,9 @@ describe('ResourceSync documents', () => {
       ['é ü', 'resources/%C3%A9%20%C3%BC.xml'],
     ] as const,
     ([id, name]) => `packs ${JSON.stringify(id)} as ${name}`,
-    ([id, name]) => expect(packagedName(id)).to.equal(name),
+    ([id, name]) => {
+      expect(packagedName(id)).to.equal(name);
+    },
   );
 
   eachRow(
@@ -58,6 +60,8 @@ describe('ResourceSync documents', () => {
       [{ datestamp: 5, created: 5, deleted: true }, 'deleted'],
     ] as const,
     ([c, kind]) => `calls a ${c.deleted ? 'deleted ' : ''}record dated ${c.datestamp}, created ${c.created}, ${kind}`,
-    ([c, kind]) => expect(changeOf({ pk: 1, identifier: 'oai:x:1', ...c })).to.equal(kind),
+    ([c, kind]) => {
+      expect(changeOf({ pk: 1, identifier: 'oai:x:1', ...c })).to.equal(kind);
+    },
   );
 });

@@ -28,7 +28,9 @@ const DOCS: readonly [SyncDoc, string][] = [
 ];
 
 describe('ResourceSync paths', () => {
-  eachRow(DOCS, ([doc, path]) => `writes a ${doc.kind} as ${path}`, ([doc, path]) => expect(syncPath(doc)).to.equal(path));
+  eachRow(DOCS, ([doc, path]) => `writes a ${doc.kind} as ${path}`, ([doc, path]) => {
+    expect(syncPath(doc)).to.equal(path);
+  });
 
   eachRow(
     DOCS,
