@@ -24,7 +24,7 @@ import { send, weakTag, type Answer, type Served } from './served';
 import { sitemapAnswer } from './sitemap';
 import { changeListAnswer, changePageAnswer } from './sync-changes';
 import { packageAnswer, resourceDumpAnswer } from './sync-dump';
-import { ALL_PKS, fingerprintResources, offered, partRange, resources, syncFormats, syncUrl, type PkRange, type SyncContext } from './sync-scan';
+import { ALL_PKS, fingerprintResources, listLinks, offered, partRange, soundRecords, syncFormats, syncUrl, type PkRange, type SyncContext } from './sync-scan';
 
 /** How the ResourceSync side is tuned; the defaults are what the Sitemap protocol and the specification ask. */
 export interface ResourceSyncOptions {
@@ -172,9 +172,8 @@ async function resourceListAnswer(c: SyncContext, scope: SyncScope, part: number
   if (count === 0) return { status: 404, message: 'No live record of this format or set.\n' };
   if (count <= c.partSize) return resourceList(c, scope, ALL_PKS, false);
   const parts = await store.syncParts(scope, c.partSize);
-  const up = syncUrl(c, { kind: 'capabilitylist', scope });
   return xmlAnswer(weakTag(['resourcelist-index', scope.metadataPrefix, scope.set ?? '', ...parts.map((p) => p.part)]), await store.syncLatest(scope), async (out) => {
-    await out.text(openDocument('sitemapindex', { capability: 'resourcelist', at: c.now }, [{ rel: 'up', href: up }]));
+    await out.text(openDocument('sitemapindex', { capability: 'resourcelist', at: c.now }, listLinks(c, scope)));
     for (const p of parts) await out.text(entry('sitemapindex', { loc: syncUrl(c, { kind: 'resourcelist', scope, part: p.part }) }));
     await out.text(closeDocument('sitemapindex'));
   });
@@ -184,22 +183,13 @@ async function resourceListAnswer(c: SyncContext, scope: SyncScope, part: number
 async function resourceList(c: SyncContext, scope: SyncScope, range: PkRange, inIndex: boolean): Promise<Answer> {
   const first = await fingerprintResources(c, scope, range);
   if (first.count === 0) return { status: 404, message: 'No live record here.\n' };
-  const links = [
-    { rel: 'up' as const, href: syncUrl(c, { kind: 'capabilitylist', scope }) },
-    ...(inIndex ? [{ rel: 'index' as const, href: syncUrl(c, { kind: 'resourcelist', scope }) }] : []),
-  ];
+  const links = listLinks(c, scope, inIndex ? { kind: 'resourcelist', scope } : undefined);
   return xmlAnswer(first.etag, first.lastModified, async (out) => {
     await out.text(openDocument('urlset', { capability: 'resourcelist', at: c.now }, links));
-    for await (const r of resources(c, scope, range, true)) {
-      const xml = r.xml as string;
-      const problem = checkFragment(xml);
-      if (problem !== null) {
-        c.onCorrupt(`${r.identifier} (${scope.metadataPrefix})`, problem);
-        continue;
-      }
+    for await (const { identifier, datestamp, xml } of soundRecords(c, scope, range)) {
       const { md5, length } = resourceDigest(xml);
-      const loc = syncUrl(c, { kind: 'record', metadataPrefix: scope.metadataPrefix, identifier: r.identifier });
-      await out.text(entry('urlset', { loc, lastmod: r.datestamp, md: { hash: `md5:${md5}`, length, type: XML_TYPE } }));
+      const loc = syncUrl(c, { kind: 'record', metadataPrefix: scope.metadataPrefix, identifier });
+      await out.text(entry('urlset', { loc, lastmod: datestamp, md: { hash: `md5:${md5}`, length, type: XML_TYPE } }));
     }
     await out.text(closeDocument('urlset'));
   });

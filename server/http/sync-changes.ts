@@ -16,7 +16,7 @@ import type { Keyset, SyncChange, SyncScope } from '../../lib/store';
 import { changeOf, closeDocument, entry, openDocument, XML_TYPE, type Root } from '../../lib/resourcesync';
 import type { Answer } from './served';
 import { Fingerprint, weakTag } from './served';
-import { BEFORE_ALL, changes, offered, syncUrl, type SyncContext } from './sync-scan';
+import { BEFORE_ALL, changes, listLinks, offered, syncUrl, type SyncContext } from './sync-scan';
 
 /** `changelist.xml`: the Change List or Change List Index of a scope, from `from` (seconds) or from the first change. */
 export async function changeListAnswer(c: SyncContext, scope: SyncScope, from: number | undefined): Promise<Answer> {
@@ -37,14 +37,13 @@ export async function changeListAnswer(c: SyncContext, scope: SyncScope, from: n
     starts.push(end);
   }
   const lastModified = await store.syncLatest(scope);
-  const up = syncUrl(c, { kind: 'capabilitylist', scope });
   return {
     type: XML_TYPE,
     etag: weakTag(['changelist-index', scope.metadataPrefix, scope.set ?? '', ...starts.flatMap((s) => [s.datestamp, s.pk])]),
     lastModified,
     compressible: true,
     async write(out) {
-      await out.text(openDocument('sitemapindex', { capability: 'changelist', from: start.datestamp }, [{ rel: 'up', href: up }]));
+      await out.text(openDocument('sitemapindex', { capability: 'changelist', from: start.datestamp }, listLinks(c, scope)));
       for (const [k, s] of starts.entries()) {
         const until = ends[k]?.datestamp;
         await out.text(entry('sitemapindex', { loc: syncUrl(c, { kind: 'changepage', scope, after: s }), md: { from: s.datestamp, ...(until !== undefined && { until }) } }));
@@ -83,10 +82,7 @@ async function page(c: SyncContext, scope: SyncScope, after: Keyset, inIndex: bo
   }
   if (count === 0) return { status: 404, message: 'No change after this point.\n' };
   const until = more ? (last as SyncChange).datestamp : undefined;
-  const links = [
-    { rel: 'up' as const, href: syncUrl(c, { kind: 'capabilitylist', scope }) },
-    ...(inIndex ? [{ rel: 'index' as const, href: syncUrl(c, { kind: 'changelist', scope }) }] : []),
-  ];
+  const links = listLinks(c, scope, inIndex ? { kind: 'changelist', scope } : undefined);
   const from = after.datestamp;
   return {
     type: XML_TYPE,

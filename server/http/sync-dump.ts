@@ -11,11 +11,10 @@
  */
 import crypto from 'node:crypto';
 import type { SyncScope } from '../../lib/store';
-import { checkFragment } from '../../lib/xml/fragment';
 import { closeDocument, entry, openDocument, packagedName, resourceBytes, XML_TYPE, ZipWriter } from '../../lib/resourcesync';
 import type { Answer } from './served';
 import { weakTag } from './served';
-import { ALL_PKS, fingerprintResources, offered, partRange, resources, syncUrl, type PkRange, type SyncContext } from './sync-scan';
+import { ALL_PKS, fingerprintResources, listLinks, offered, partRange, soundRecords, syncUrl, type PkRange, type SyncContext } from './sync-scan';
 
 const ZIP_TYPE = 'application/zip';
 
@@ -26,14 +25,13 @@ export async function resourceDumpAnswer(c: SyncContext, scope: SyncScope): Prom
   const count = await store.syncCount(scope, c.partSize + 1);
   if (count === 0) return { status: 404, message: 'No live record of this format or set to dump.\n' };
   const parts = count <= c.partSize ? [undefined] : (await store.syncParts(scope, c.partSize)).map((p) => p.part);
-  const up = syncUrl(c, { kind: 'capabilitylist', scope });
   return {
     type: XML_TYPE,
     etag: weakTag(['resourcedump', scope.metadataPrefix, scope.set ?? '', ...parts.map((p) => p ?? -1)]),
     lastModified: await store.syncLatest(scope),
     compressible: true,
     async write(out) {
-      await out.text(openDocument('urlset', { capability: 'resourcedump', at: c.now }, [{ rel: 'up', href: up }]));
+      await out.text(openDocument('urlset', { capability: 'resourcedump', at: c.now }, listLinks(c, scope)));
       for (const part of parts) {
         const loc = syncUrl(c, { kind: 'package', scope, ...(part !== undefined && { part }) });
         await out.text(entry('urlset', { loc, md: { type: ZIP_TYPE, at: c.now } }));
@@ -72,20 +70,13 @@ type Packed = readonly [identifier: string, datestamp: number, md5: string, leng
 async function writePackage(c: SyncContext, scope: SyncScope, range: PkRange, sink: (chunk: Buffer) => Promise<void>): Promise<void> {
   const zip = new ZipWriter(sink, { level: c.level, zip64: c.zip64 });
   const packed: Packed[] = [];
-  for await (const r of resources(c, scope, range, true)) {
-    const xml = r.xml as string;
-    const problem = checkFragment(xml);
-    if (problem !== null) {
-      c.onCorrupt(`${r.identifier} (${scope.metadataPrefix})`, problem);
-      continue;
-    }
+  for await (const { identifier, datestamp, xml } of soundRecords(c, scope, range)) {
     const bytes = resourceBytes(xml);
-    await zip.add(packagedName(r.identifier), bytes, r.datestamp);
-    packed.push([r.identifier, r.datestamp, crypto.createHash('md5').update(bytes).digest('hex'), bytes.length]);
+    await zip.add(packagedName(identifier), bytes, datestamp);
+    packed.push([identifier, datestamp, crypto.createHash('md5').update(bytes).digest('hex'), bytes.length]);
   }
-  const up = syncUrl(c, { kind: 'capabilitylist', scope });
   await zip.addStream('manifest.xml', c.now, async (put) => {
-    let text = openDocument('urlset', { capability: 'resourcedump-manifest', at: c.now }, [{ rel: 'up', href: up }]);
+    let text = openDocument('urlset', { capability: 'resourcedump-manifest', at: c.now }, listLinks(c, scope));
     for (const [identifier, datestamp, md5, length] of packed) {
       const loc = syncUrl(c, { kind: 'record', metadataPrefix: scope.metadataPrefix, identifier });
       text += entry('urlset', { loc, lastmod: datestamp, md: { hash: `md5:${md5}`, length, type: XML_TYPE, path: `/${packagedName(identifier)}` } });

@@ -6,7 +6,8 @@
  */
 import type { ProviderContext } from '../../lib/oai';
 import type { Keyset, SyncChange, SyncResource, SyncScope } from '../../lib/store';
-import { syncPath, type SyncDoc } from '../../lib/resourcesync';
+import { checkFragment } from '../../lib/xml/fragment';
+import { syncPath, type RsLn, type SyncDoc } from '../../lib/resourcesync';
 import { Fingerprint } from './served';
 
 /** Everything a ResourceSync or sitemap document is made from. */
@@ -75,6 +76,25 @@ export async function* resources(c: SyncContext, scope: SyncScope, range: PkRang
     if (batch.length < limit) return;
     afterPk = (batch[batch.length - 1] as SyncResource).pk;
   }
+}
+
+/**
+ * The live records of a range with their metadata, each checked to be one
+ * well-formed element (as the OAI-PMH writer checks stored XML before
+ * splicing it in); one that is not is reported and left out.
+ */
+export async function* soundRecords(c: SyncContext, scope: SyncScope, range: PkRange): AsyncGenerator<SyncResource & { readonly xml: string }> {
+  for await (const r of resources(c, scope, range, true)) {
+    const xml = r.xml as string;
+    const problem = checkFragment(xml);
+    if (problem === null) yield { ...r, xml };
+    else c.onCorrupt(`${r.identifier} (${scope.metadataPrefix})`, problem);
+  }
+}
+
+/** The links of a list of a scope: up to its Capability List and, for a part of an index, to the index. */
+export function listLinks(c: SyncContext, scope: SyncScope, index?: SyncDoc): RsLn[] {
+  return [{ rel: 'up', href: syncUrl(c, { kind: 'capabilitylist', scope }) }, ...(index ? [{ rel: 'index' as const, href: syncUrl(c, index) }] : [])];
 }
 
 /** Up to `max` changes of a scope after a position, in `(datestamp, pk)` order, a batch at a time. */
