@@ -15,6 +15,12 @@ import { RS_NS, SITEMAP_NS } from '../xml/namespaces';
 /** The Sitemap protocol's limit of entries per document, which ResourceSync 1.1 section 7 follows. */
 export const SITEMAP_LIMIT = 50_000;
 
+/**
+ * The longest `loc` a document may hold: sitemaps.org ("less than 2,048
+ * characters") and `maxLength` in both Sitemap XSDs.
+ */
+export const MAX_LOC = 2048;
+
 /** The media type of every XML document and record served here (ResourceSync 1.1 section 7, `type`). */
 export const XML_TYPE = 'application/xml';
 

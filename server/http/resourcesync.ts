@@ -69,7 +69,7 @@ export function syncRouter(o: SyncRouteOptions): express.Router {
         now: o.now(),
         level: o.compressionLevel,
         zip64: o.options?.zip64 ?? 'auto',
-        onCorrupt: (where, reason) => o.logger.error({ where, reason }, 'corrupt stored XML left out of a ResourceSync or sitemap document'),
+        leftOut: (where, reason) => o.logger.error({ where, reason }, 'a record left out of a ResourceSync or sitemap document'),
       };
       const q = req.originalUrl.indexOf('?');
       const sitemap = parseSitemapPath(req.path);
@@ -186,9 +186,8 @@ async function resourceList(c: SyncContext, scope: SyncScope, range: PkRange, in
   const links = listLinks(c, scope, inIndex ? { kind: 'resourcelist', scope } : undefined);
   return xmlAnswer(first.etag, first.lastModified, async (out) => {
     await out.text(openDocument('urlset', { capability: 'resourcelist', at: c.now }, links));
-    for await (const { identifier, datestamp, xml } of soundRecords(c, scope, range)) {
+    for await (const { datestamp, xml, loc } of soundRecords(c, scope, range)) {
       const { md5, length } = resourceDigest(xml);
-      const loc = syncUrl(c, { kind: 'record', metadataPrefix: scope.metadataPrefix, identifier });
       await out.text(entry('urlset', { loc, lastmod: datestamp, md: { hash: `md5:${md5}`, length, type: XML_TYPE } }));
     }
     await out.text(closeDocument('urlset'));

@@ -10,7 +10,7 @@ import type { SyncScope } from '../../lib/store';
 import { closeDocument, entry, openDocument, XML_TYPE, sitemapPath, type SitemapDoc } from '../../lib/resourcesync';
 import { landingPage } from './item';
 import { weakTag, type Answer } from './served';
-import { ALL_PKS, fingerprintResources, partRange, resources, type PkRange, type SyncContext } from './sync-scan';
+import { ALL_PKS, fingerprintResources, fitting, partRange, resources, type PkRange, type SyncContext } from './sync-scan';
 
 /** Every item can be disseminated in oai_dc (OAI-PMH 3.4): its record page is that format's. */
 const PAGES: SyncScope = { metadataPrefix: 'oai_dc' };
@@ -48,7 +48,10 @@ async function urlset(c: SyncContext, range: PkRange, home: boolean): Promise<An
     async write(out) {
       await out.text(openDocument('urlset'));
       if (home) await out.text(entry('urlset', { loc: `${c.ctx.repository.baseURL}?verb=Identify` }));
-      for await (const r of resources(c, PAGES, range, false)) await out.text(entry('urlset', { loc: landingPage(c.ctx, r.identifier), lastmod: r.datestamp }));
+      for await (const r of resources(c, PAGES, range, false)) {
+        const loc = fitting(c, landingPage(c.ctx, r.identifier), r.identifier);
+        if (loc !== null) await out.text(entry('urlset', { loc, lastmod: r.datestamp }));
+      }
       await out.text(closeDocument('urlset'));
     },
   };

@@ -16,7 +16,7 @@ import type { Keyset, SyncChange, SyncScope } from '../../lib/store';
 import { changeOf, closeDocument, entry, openDocument, XML_TYPE, type Root } from '../../lib/resourcesync';
 import type { Answer } from './served';
 import { Fingerprint, weakTag } from './served';
-import { BEFORE_ALL, changes, listLinks, offered, syncUrl, type SyncContext } from './sync-scan';
+import { BEFORE_ALL, changes, listLinks, offered, recordLoc, syncUrl, type SyncContext } from './sync-scan';
 
 /** `changelist.xml`: the Change List or Change List Index of a scope, from `from` (seconds) or from the first change. */
 export async function changeListAnswer(c: SyncContext, scope: SyncScope, from: number | undefined): Promise<Answer> {
@@ -93,7 +93,8 @@ async function page(c: SyncContext, scope: SyncScope, after: Keyset, inIndex: bo
       await out.text(openDocument(root, { capability: 'changelist', from, ...(until !== undefined && { until }) }, links));
       for await (const ch of changes(c, scope, after, count)) {
         const change = changeOf(ch);
-        const loc = syncUrl(c, { kind: 'record', metadataPrefix: scope.metadataPrefix, identifier: ch.identifier });
+        const loc = recordLoc(c, scope.metadataPrefix, ch.identifier);
+        if (loc === null) continue;
         // ResourceSync 1.1 section 12.1, Example 19: a deleted resource has no lastmod.
         await out.text(entry(root, { loc, ...(change !== 'deleted' && { lastmod: ch.datestamp }), md: { change, datetime: ch.datestamp } }));
       }

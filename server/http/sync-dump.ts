@@ -60,7 +60,7 @@ export async function packageAnswer(c: SyncContext, scope: SyncScope, part: numb
 }
 
 /** What the manifest says of one packed record, kept small until the manifest is written. */
-type Packed = readonly [identifier: string, datestamp: number, md5: string, length: number];
+type Packed = readonly [identifier: string, loc: string, datestamp: number, md5: string, length: number];
 
 /**
  * Writes the ZIP package of the records of a range: their files, then the
@@ -70,15 +70,14 @@ type Packed = readonly [identifier: string, datestamp: number, md5: string, leng
 async function writePackage(c: SyncContext, scope: SyncScope, range: PkRange, sink: (chunk: Buffer) => Promise<void>): Promise<void> {
   const zip = new ZipWriter(sink, { level: c.level, zip64: c.zip64 });
   const packed: Packed[] = [];
-  for await (const { identifier, datestamp, xml } of soundRecords(c, scope, range)) {
+  for await (const { identifier, loc, datestamp, xml } of soundRecords(c, scope, range)) {
     const bytes = resourceBytes(xml);
     await zip.add(packagedName(identifier), bytes, datestamp);
-    packed.push([identifier, datestamp, crypto.createHash('md5').update(bytes).digest('hex'), bytes.length]);
+    packed.push([identifier, loc, datestamp, crypto.createHash('md5').update(bytes).digest('hex'), bytes.length]);
   }
   await zip.addStream('manifest.xml', c.now, async (put) => {
     let text = openDocument('urlset', { capability: 'resourcedump-manifest', at: c.now }, listLinks(c, scope));
-    for (const [identifier, datestamp, md5, length] of packed) {
-      const loc = syncUrl(c, { kind: 'record', metadataPrefix: scope.metadataPrefix, identifier });
+    for (const [identifier, loc, datestamp, md5, length] of packed) {
       text += entry('urlset', { loc, lastmod: datestamp, md: { hash: `md5:${md5}`, length, type: XML_TYPE, path: `/${packagedName(identifier)}` } });
       if (text.length >= MANIFEST_PIECE) {
         await put(Buffer.from(text, 'utf8'));

@@ -7,7 +7,7 @@
 import type { ProviderContext } from '../../lib/oai';
 import type { Keyset, SyncChange, SyncResource, SyncScope } from '../../lib/store';
 import { checkFragment } from '../../lib/xml/fragment';
-import { syncPath, type RsLn, type SyncDoc } from '../../lib/resourcesync';
+import { MAX_LOC, syncPath, type RsLn, type SyncDoc } from '../../lib/resourcesync';
 import { Fingerprint } from './served';
 
 /** Everything a ResourceSync or sitemap document is made from. */
@@ -23,8 +23,8 @@ export interface SyncContext {
   readonly level: number;
   /** ZIP64 records in the packages: where needed, or always (tests). */
   readonly zip64: 'auto' | 'always';
-  /** Told of stored metadata that is not one well-formed element; the record is left out. */
-  readonly onCorrupt: (where: string, reason: string) => void;
+  /** Told of a record left out of a document: its stored metadata is not one well-formed element, or its URL is too long for one. */
+  readonly leftOut: (where: string, reason: string) => void;
 }
 
 /** A range of pks, after `afterPk` and up to `throughPk`. */
@@ -79,16 +79,34 @@ export async function* resources(c: SyncContext, scope: SyncScope, range: PkRang
 }
 
 /**
- * The live records of a range with their metadata, each checked to be one
- * well-formed element (as the OAI-PMH writer checks stored XML before
- * splicing it in); one that is not is reported and left out.
+ * `loc` when a document may hold it, else null after reporting the record
+ * left out: a URL of more than 2,048 characters (an identifier of hundreds)
+ * would make the document invalid for every reader of sitemaps.
  */
-export async function* soundRecords(c: SyncContext, scope: SyncScope, range: PkRange): AsyncGenerator<SyncResource & { readonly xml: string }> {
+export function fitting(c: SyncContext, loc: string, identifier: string): string | null {
+  if (loc.length <= MAX_LOC) return loc;
+  c.leftOut(identifier, `its URL is ${loc.length} characters long, more than a sitemap loc may be (${MAX_LOC})`);
+  return null;
+}
+
+/** The URL of a record's resource in one format, or null (reported) when no document may hold it. */
+export function recordLoc(c: SyncContext, metadataPrefix: string, identifier: string): string | null {
+  return fitting(c, syncUrl(c, { kind: 'record', metadataPrefix, identifier }), identifier);
+}
+
+/**
+ * The live records of a range with their metadata and URL, each checked to
+ * be one well-formed element (as the OAI-PMH writer checks stored XML
+ * before splicing it in); one that is not, or whose URL no document may
+ * hold, is reported and left out.
+ */
+export async function* soundRecords(c: SyncContext, scope: SyncScope, range: PkRange): AsyncGenerator<SyncResource & { readonly xml: string; readonly loc: string }> {
   for await (const r of resources(c, scope, range, true)) {
     const xml = r.xml as string;
     const problem = checkFragment(xml);
-    if (problem === null) yield { ...r, xml };
-    else c.onCorrupt(`${r.identifier} (${scope.metadataPrefix})`, problem);
+    const loc = problem === null ? recordLoc(c, scope.metadataPrefix, r.identifier) : null;
+    if (problem !== null) c.leftOut(`${r.identifier} (${scope.metadataPrefix})`, problem);
+    else if (loc !== null) yield { ...r, xml, loc };
   }
 }
 

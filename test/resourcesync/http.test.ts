@@ -191,6 +191,24 @@ describe('ResourceSync over HTTP', function () {
     });
   });
 
+  describe('a record whose URL is longer than a sitemap may hold', () => {
+    forEachProvider({ seed: false, app: { resourceSync: { partSize: 20 } } }, (get) => {
+      it('is left out of every list, which stay valid, and is still served at its URL', async () => {
+        const p = get();
+        const long = `long-${'x'.repeat(2100)}`;
+        await p.store.writeItems([rec('short'), rec(long)]);
+        const d = new Destination(p.port, `${RS}/oai_dc/capabilitylist.xml`);
+        await d.baseline();
+        expect([...d.copies.keys()]).to.deep.equal([recordUrl('short')]);
+        await d.baselineFromDump();
+        expect([...d.copies.keys()]).to.deep.equal([recordUrl('short')]);
+        expect((await d.doc(`${RS}/oai_dc/changelist.xml`)).entries.map((e) => e.loc)).to.deep.equal([recordUrl('short')]);
+        expect((await d.doc(`${ORIGIN}/sitemap.xml`)).entries).to.have.length(2);
+        expect((await getRaw(p.port, recordUrl(long))).status).to.equal(200);
+      });
+    });
+  });
+
   describe('packages with ZIP64 records', () => {
     forEachProvider({ app: { resourceSync: { partSize: 50, zip64: 'always' } } }, (get) => {
       it('are read back by their manifest just the same', async () => {
