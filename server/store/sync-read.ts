@@ -31,21 +31,19 @@ export interface SyncRunners {
 
 /**
  * FROM and WHERE of the live records of a scope, and the pk column to range
- * and order on. A live record: the item is not deleted, has metadata in the
- * format and, in a set's scope, has not left the set.
+ * and order on. A live record: the item is not deleted, has a record in the
+ * format and, in a set's scope, has not left the set. A live item's records
+ * all have metadata (only a tombstone's are NULL, server/store/apply.ts), so
+ * nothing here reads `records.xml`: the scans that do not need it stay in
+ * the indexes (measured on 1,000,000 records: a Resource List Index took
+ * 10.0 s with `xml IS NOT NULL`, which reads every record's row, 1.7 s without).
  */
 function liveFrom(scope: SyncScope): { sql: string; params: unknown[]; pk: string } {
   if (scope.set === undefined) {
-    return {
-      sql: 'FROM items i CROSS JOIN records r WHERE r.item_pk = i.pk AND r.prefix = ? AND NOT i.deleted AND r.xml IS NOT NULL',
-      params: [scope.metadataPrefix],
-      pk: 'i.pk',
-    };
+    return { sql: 'FROM items i CROSS JOIN records r WHERE r.item_pk = i.pk AND r.prefix = ? AND NOT i.deleted', params: [scope.metadataPrefix], pk: 'i.pk' };
   }
   return {
-    sql:
-      'FROM item_sets s CROSS JOIN items i CROSS JOIN records r WHERE s.spec = ? AND s.departed IS NULL AND i.pk = s.item_pk' +
-      ' AND r.item_pk = i.pk AND r.prefix = ? AND NOT i.deleted AND r.xml IS NOT NULL',
+    sql: 'FROM item_sets s CROSS JOIN items i CROSS JOIN records r WHERE s.spec = ? AND s.departed IS NULL AND i.pk = s.item_pk AND r.item_pk = i.pk AND r.prefix = ? AND NOT i.deleted',
     params: [scope.set, scope.metadataPrefix],
     pk: 's.item_pk',
   };
@@ -63,7 +61,7 @@ export async function syncResources(
   const from = liveFrom(scope);
   const sql =
     `SELECT i.pk, i.identifier, i.datestamp, i.created, i.content_hash${q.withXml ? ', r.xml' : ''} ${from.sql}` +
-    ` AND ${from.pk} > ? AND ${from.pk} <= ? ORDER BY ${from.pk} LIMIT ?`;
+    `${q.withXml ? ' AND r.xml IS NOT NULL' : ''} AND ${from.pk} > ? AND ${from.pk} <= ? ORDER BY ${from.pk} LIMIT ?`;
   const rows = await r.arrays<ResourceRow>(sql, [...from.params, Math.min(q.afterPk, MAX_PK), Math.min(q.throughPk, MAX_PK), q.limit]);
   return rows.map((row) => ({
     pk: toInt(row[0]),
