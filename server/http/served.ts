@@ -58,9 +58,9 @@ export class Fingerprint {
     if (time > this.latest) this.latest = time;
   }
 
-  /** The weak tag and the latest time of everything added (`lastModified` at least `floor`). */
-  finish(floor = 0): { etag: string; lastModified: number } {
-    return { etag: `W/"${this.hash.digest('base64url').slice(0, 27)}"`, lastModified: Math.max(this.latest, floor) };
+  /** The weak tag and the latest time of everything added. */
+  finish(): { etag: string; lastModified: number } {
+    return { etag: `W/"${this.hash.digest('base64url').slice(0, 27)}"`, lastModified: this.latest };
   }
 }
 
