@@ -172,18 +172,19 @@ describe('ResourceSync over HTTP', function () {
         await p.store.writeItems([rec('one', ['s']), rec('two', ['s'])]);
         p.writeNow += 10;
         await p.store.deleteItems(['two']);
-        const d = new Destination(p.port, `${RS}/mods/capabilitylist.xml`);
-        // A tombstone is listed in every format (OAI-PMH 2.0 section 2.5.1), so mods has a deletion to report.
-        const caps = await d.doc(`${RS}/mods/capabilitylist.xml`);
+        const d = new Destination(p.port, `${RS}/datacite/capabilitylist.xml`);
+        // A record of a title alone has no DataCite record, but its tombstone is listed in every format
+        // (OAI-PMH 2.0 section 2.5.1): DataCite has a deletion to report and nothing live.
+        const caps = await d.doc(`${RS}/datacite/capabilitylist.xml`);
         expect(caps.entries.map((e) => e.md.capability)).to.deep.equal(['changelist']);
-        const changes = await d.doc(`${RS}/mods/changelist.xml`);
+        const changes = await d.doc(`${RS}/datacite/changelist.xml`);
         expect(changes.entries.map((e) => e.md.change)).to.deep.equal(['deleted']);
-        expect((await getRaw(p.port, `${RS}/mods/resourcelist.xml`)).status).to.equal(404);
-        expect((await getRaw(p.port, `${RS}/mods/resourcedump.xml`)).status).to.equal(404);
+        expect((await getRaw(p.port, `${RS}/datacite/resourcelist.xml`)).status).to.equal(404);
+        expect((await getRaw(p.port, `${RS}/datacite/resourcedump.xml`)).status).to.equal(404);
         expect((await getRaw(p.port, `${RS}/oai_dc@empty/capabilitylist.xml`)).status).to.equal(404);
         const description = await d.doc(`${ORIGIN}/.well-known/resourcesync`);
         const lists = description.entries.map((e) => e.loc.slice(RS.length));
-        expect(lists).to.include.members(['/oai_dc/capabilitylist.xml', '/mods/capabilitylist.xml', '/oai_dc@s/capabilitylist.xml', '/mods@s/capabilitylist.xml']);
+        expect(lists).to.include.members(['/oai_dc/capabilitylist.xml', '/datacite/capabilitylist.xml', '/oai_dc@s/capabilitylist.xml', '/datacite@s/capabilitylist.xml']);
         expect(lists.some((l) => l.includes('@empty'))).to.equal(false);
         expect(description.entries.every((e) => e.md.capability === 'capabilitylist')).to.equal(true);
         expect(description.links.describedby).to.equal(`${BASE_URL}?verb=Identify`);
