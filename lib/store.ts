@@ -64,6 +64,49 @@ export interface ListPageQuery extends ListFilter {
   readonly limit: number;
 }
 
+/**
+ * What a ResourceSync or sitemap document describes: the records of one
+ * format, or of one format within one set and its descendants (OAI-PMH 2.0
+ * section 2.7.2), as a selective harvest would see them.
+ */
+export interface SyncScope {
+  readonly metadataPrefix: string;
+  readonly set?: string;
+}
+
+/** A live record of a scope, as a Resource List, a Resource Dump or a sitemap lists it. */
+export interface SyncResource {
+  readonly pk: number;
+  readonly identifier: string;
+  readonly datestamp: number;
+  /** When the store first wrote the item, by its own clock (seconds). */
+  readonly created: number;
+  /** The item's content hash: it changes whenever anything the item disseminates changes. */
+  readonly contentHash: string;
+  /** The stored metadata of the scope's format, when asked for. */
+  readonly xml?: string;
+}
+
+/** The latest change of a record of a scope, as a Change List reports it. */
+export interface SyncChange {
+  readonly pk: number;
+  readonly identifier: string;
+  readonly datestamp: number;
+  /** When the store first wrote the item, by its own clock (seconds). */
+  readonly created: number;
+  /** Deleted, or (in a set's scope) gone from the set. */
+  readonly deleted: boolean;
+}
+
+/** One run of `partSize` consecutive pks that holds live records of a scope. */
+export interface SyncPart {
+  /** The run's number: it holds the pks `part * partSize + 1` to `(part + 1) * partSize`. */
+  readonly part: number;
+  /** How many live records of the scope it holds. */
+  readonly count: number;
+  /** The latest datestamp or creation time among them (seconds). */
+  readonly latest: number;
+}
 
 /** Read side, used by the protocol core. */
 export interface ReadStore {
@@ -88,6 +131,25 @@ export interface ReadStore {
   countSets(): Promise<number>;
   /** Whether the store answers at all (for /healthz). */
   ping(): Promise<void>;
+
+  // The reads of ResourceSync and the sitemap (server/http/resourcesync.ts): keyset scans too.
+
+  /** Up to `limit` live records of the scope whose pk is after `afterPk` and at most `throughPk`, in pk order (with their metadata when `withXml`). */
+  syncResources(scope: SyncScope, q: { readonly afterPk: number; readonly throughPk: number; readonly limit: number; readonly withXml: boolean }): Promise<readonly SyncResource[]>;
+  /** How many live records the scope holds, counted no further than `atMost`. */
+  syncCount(scope: SyncScope, atMost: number): Promise<number>;
+  /** The runs of `partSize` pks that hold live records of the scope, in order (one scan of the scope). */
+  syncParts(scope: SyncScope, partSize: number): Promise<readonly SyncPart[]>;
+  /** Up to `limit` changes of the scope after the position, in `(datestamp, pk)` order, live and deleted. */
+  syncChanges(scope: SyncScope, after: Keyset, limit: number): Promise<readonly SyncChange[]>;
+  /** The position of the `n`-th change of the scope after `after`; null when there are fewer. */
+  syncNthChange(scope: SyncScope, after: Keyset, n: number): Promise<Keyset | null>;
+  /** Whether the scope holds any record at all (deleted ones too), and any live one. */
+  syncPresence(scope: SyncScope): Promise<{ readonly any: boolean; readonly live: boolean }>;
+  /** Those of `prefixes` the set holds any record of (deleted ones and departures too), in the order given. */
+  syncSetFormats(set: string, prefixes: readonly string[]): Promise<readonly string[]>;
+  /** The latest datestamp in the scope and the creation time of its newest item, whichever is later; 0 when empty. */
+  syncLatest(scope: SyncScope): Promise<number>;
 }
 
 /** A set as the seeds and the loader declare it. */

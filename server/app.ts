@@ -14,6 +14,7 @@ import { chooseCoding, encodeBody } from './http/encoding';
 import { prefersHtml } from './http/negotiate';
 import { formRedirect, pagePaths, sendPage } from './http/pages';
 import { poiRoute } from './http/poi';
+import { syncRouter, type ResourceSyncOptions } from './http/resourcesync';
 import type { PoiResolver } from './http/poi';
 import type { Metrics, OaiOutcome } from './http/metrics';
 import { isUnavailable } from './db/errors';
@@ -39,6 +40,8 @@ export interface AppOptions {
   readonly metrics?: Metrics;
   /** Prepares a harvest's next page while the client reads this one (server/http/prefetch.ts); none when absent. */
   readonly prefetch?: PagePrefetch;
+  /** Tuning of ResourceSync and the sitemap (server/http/resourcesync.ts); the defaults when absent. */
+  readonly resourceSync?: ResourceSyncOptions;
 }
 
 /** Largest POST body accepted (bytes); beyond it, 413. */
@@ -55,8 +58,9 @@ export const MAX_QUERY_BYTES = 8 * 1024;
  * URL's path (GET and POST; a GET whose `Accept` prefers HTML gets a page,
  * server/http/negotiate.ts), beside it `{endpoint}/xml` (the same answer,
  * always XML, which every page links to) and `{endpoint}/form` (the pages'
- * request form), `/healthz`, and the POI resolver. Nothing on the HTTP side
- * writes to the store.
+ * request form), `/healthz`, the POI resolver, and ResourceSync with the
+ * sitemap and robots.txt (server/http/resourcesync.ts). Nothing on the HTTP
+ * side writes to the store.
  */
 export function createApp(options: AppOptions): express.Express {
   const { ctx, logger } = options;
@@ -174,6 +178,7 @@ export function createApp(options: AppOptions): express.Express {
   });
 
   if (options.poi) app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, options.poi));
+  app.use(syncRouter({ ctx, logger, now, compressionLevel: options.compressionLevel, ...(options.resourceSync && { options: options.resourceSync }) }));
 
   if (oaiPath !== '/') app.get('/', (_req, res) => res.redirect(302, `${oaiPath}?verb=Identify`));
 

@@ -41,3 +41,9 @@ export const PROVENANCE_SCHEMA = `${OAI_NS}provenance.xsd`;
 export const RIGHTS_NS = `${OAI_NS}rights/`;
 /** Where rights.xsd is published. */
 export const RIGHTS_SCHEMA = `${OAI_NS}rights.xsd`;
+
+/** The Sitemaps 0.9 namespace, of `urlset` and `sitemapindex` (sitemaps.org, the protocol and its two XSDs). */
+export const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+/** The ResourceSync namespace of the `rs:md` and `rs:ln` extensions (ResourceSync 1.1 section 4). */
+export const RS_NS = 'http://www.openarchives.org/rs/terms/';

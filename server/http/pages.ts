@@ -58,7 +58,7 @@ export interface PageOptions {
 }
 
 /**
- * Renders an OAI answer as a page and sends it. Extra reads happen here,
+ * Renders an OAI answer as a page and sends it (410 for a deleted record's page). Extra reads happen here,
  * never in the renderer: the home page counts items per format and reads
  * the first sets; the record page reads the item's other formats.
  * Example: `await sendPage(req, res, await handleRequest(ctx, pairs, now), { ctx, oaiPath: '/oai', compressionLevel: 4, now })`.
@@ -92,7 +92,10 @@ export async function sendPage(req: Request, res: Response, response: OaiRespons
   });
   const coding = chooseCoding(req.headers['accept-encoding'], ctx.repository.compression as ('gzip' | 'deflate')[]);
   const encoded = await encodeBody(Buffer.from(html, 'utf8'), coding, o.compressionLevel);
-  res.status(200).set({
+  // The page of a deleted record says so and keeps its identifier, with 410 Gone, so search engines drop
+  // it (RFC 9110 section 15.5.11); the XML answer stays 200, as OAI-PMH 3.1.2.2 wants for harvesters.
+  const gone = body.kind === 'GetRecord' && body.record.deleted;
+  res.status(gone ? 410 : 200).set({
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': PAGE_CSP,
     'X-Content-Type-Options': 'nosniff',

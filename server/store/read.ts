@@ -9,9 +9,13 @@
  * query per record.
  */
 import type { Knex } from 'knex';
-import type { ItemHeader, ItemRecord, Keyset, ListFilter, ListPageQuery, ReadStore, SetInfo } from '../../lib/store';
+import type { ItemHeader, ItemRecord, Keyset, ListFilter, ListPageQuery, ReadStore, SetInfo, SyncChange, SyncPart, SyncResource, SyncScope } from '../../lib/store';
 import { aboutColumn, chunk, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
 import { arrayRunner, statementRunner, type RunSql, type RunSqlArrays } from '../db/statements';
+import { listSql } from './list-sql';
+import * as sync from './sync-read';
+
+export { listSql };
 
 /**
  * lib/store.ts's ReadStore over knex.
@@ -92,6 +96,44 @@ export class KnexReadStore implements ReadStore {
 
   async ping(): Promise<void> {
     await this.knex.raw('select 1');
+  }
+
+  // ResourceSync and the sitemap: ./sync-read.ts.
+
+  syncResources(scope: SyncScope, q: { afterPk: number; throughPk: number; limit: number; withXml: boolean }): Promise<readonly SyncResource[]> {
+    return sync.syncResources(this.runners, scope, q);
+  }
+
+  syncCount(scope: SyncScope, atMost: number): Promise<number> {
+    return sync.syncCount(this.runners, scope, atMost);
+  }
+
+  syncParts(scope: SyncScope, partSize: number): Promise<readonly SyncPart[]> {
+    return sync.syncParts(this.runners, scope, partSize);
+  }
+
+  syncChanges(scope: SyncScope, after: Keyset, limit: number): Promise<readonly SyncChange[]> {
+    return sync.syncChanges(this.runners, scope, after, limit);
+  }
+
+  syncNthChange(scope: SyncScope, after: Keyset, n: number): Promise<Keyset | null> {
+    return sync.syncNthChange(this.runners, scope, after, n);
+  }
+
+  syncPresence(scope: SyncScope): Promise<{ any: boolean; live: boolean }> {
+    return sync.syncPresence(this.runners, scope);
+  }
+
+  syncSetFormats(set: string, prefixes: readonly string[]): Promise<readonly string[]> {
+    return sync.syncSetFormats(this.runners, set, prefixes);
+  }
+
+  syncLatest(scope: SyncScope): Promise<number> {
+    return sync.syncLatest(this.runners, scope);
+  }
+
+  private get runners(): sync.SyncRunners {
+    return { run: this.run, arrays: this.runArrays };
   }
 
   /**
@@ -179,52 +221,6 @@ interface SetRow {
   spec: string;
   name: string;
   descriptions: string;
-}
-
-/**
- * The SQL of a list (a page, or its count): format, date range, set, and for
- * a page the keyset and the limit. Its shape depends only on which of them
- * are given, so each shape is prepared once.
- *
- * Without a set the scan runs over `items (datestamp, pk)`; with one over
- * `item_sets (spec, datestamp, item_pk)`, which holds ancestors too, so `a`
- * finds items of `a:b` (OAI-PMH 2.0 section 2.7.2) and a small set costs no
- * more than a large one. The tables are CROSS JOINed with the join conditions
- * in WHERE: SQLite then keeps the first table as the outer loop, so a page is
- * an ordered index range scan that stops after `limit` rows (no sort);
- * PostgreSQL plans it as the inner join it is. The keyset is a row-value
- * comparison, which both turn into an index range scan.
- */
-export function listSql(f: ListFilter, select: string, page?: { after?: Keyset; limit: number }): { sql: string; params: unknown[] } {
-  const params: unknown[] = [];
-  let from: string;
-  let order: readonly [string, string];
-  const where: string[] = [];
-  if (f.set !== undefined) {
-    from = 'item_sets s CROSS JOIN items i CROSS JOIN records r';
-    order = ['s.datestamp', 's.item_pk'];
-    where.push('s.spec = ?', 'i.pk = s.item_pk');
-    params.push(f.set);
-  } else {
-    from = 'items i CROSS JOIN records r';
-    order = ['i.datestamp', 'i.pk'];
-  }
-  where.push('r.item_pk = i.pk', 'r.prefix = ?', `${order[0]} <= ?`);
-  params.push(f.metadataPrefix, f.until);
-  if (f.from !== undefined) {
-    where.push(`${order[0]} >= ?`);
-    params.push(f.from);
-  }
-  if (page?.after) {
-    where.push(`(${order[0]}, ${order[1]}) > (?, ?)`);
-    params.push(page.after.datestamp, page.after.pk);
-  }
-  let sql = `${select} FROM ${from} WHERE ${where.join(' AND ')}`;
-  if (page) {
-    sql += ` ORDER BY ${order[0]}, ${order[1]} LIMIT ?`;
-    params.push(page.limit);
-  }
-  return { sql, params };
 }
 
 function toHeader(row: ReadRow): ItemHeader {

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as libxml from 'libxmljs2';
+import { RS_NS, SITEMAP_NS } from '../../lib/xml/namespaces';
 
 const SCHEMAS = path.resolve(__dirname, '..', '..', 'schemas');
 
@@ -135,6 +136,26 @@ export function formatOfResponse(xml: string): FormatPrefix {
   const ns = decl?.[1];
   const found = (Object.keys(FORMAT_SCHEMAS) as FormatPrefix[]).find((p) => FORMAT_SCHEMAS[p].namespace === ns);
   return found ?? 'oai_dc';
+}
+
+const RS_IMPORT = [RS_NS, 'http://www.openarchives.org/rs/1.1/resourcesync.xsd'] as const;
+
+/**
+ * The validation errors of a sitemap or ResourceSync document (a `urlset` or a
+ * `sitemapindex`, with the `rs:` extensions) against the published Sitemaps
+ * 0.9 schemas and the ResourceSync 1.1 schema; empty when valid. The two
+ * sitemap schemas declare one namespace, so each root has a schema set of its own.
+ */
+export function sitemapErrors(xml: string): string[] {
+  const index = /^(?:<\?xml[^>]*\?>\s*)?<sitemapindex[\s>]/.test(xml);
+  const schema = index ? 'siteindex' : 'sitemap';
+  return errorsAgainst(xml, driver(`sitemaps-${schema}`, [[SITEMAP_NS, `${SITEMAP_NS}/${schema}.xsd`], RS_IMPORT]));
+}
+
+/** Throws, with the errors and the start of the document, unless it is a valid sitemap or ResourceSync document. */
+export function assertValidSitemap(xml: string): void {
+  const errors = sitemapErrors(xml);
+  if (errors.length > 0) throw new Error(`not valid against the sitemap and ResourceSync schemas:\n${errors.join('\n')}\n---\n${xml.slice(0, 2000)}`);
 }
 
 /** Throws, with the errors and the start of the document, unless the response is XSD-valid (its metadata against its own format's schema). */
