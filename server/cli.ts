@@ -81,7 +81,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'check':
       return runCheckCommand(rest, async () => {
         const p = await openProvider(config);
-        return { store: p.store, close: () => p.close() };
+        return { store: p.store, formats: p.formats, oaiDc: p.conversion, close: () => p.close() };
       }, process);
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
