@@ -17,10 +17,7 @@ import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
 import { runCheckCommand } from './check/cli';
 import { runSetsCommand } from './sets/cli';
-import { retireUnconfiguredSets, type Retirement } from './store/sets';
-
-/** The clock of the commands that stamp changes themselves, in seconds. */
-const systemNow = (): number => Math.floor(Date.now() / 1000);
+import type { Retirement } from './store/sets';
 
 
 const USAGE = `usage: oai-steward <command>
@@ -85,20 +82,22 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'rebuild-formats':
       return rebuildCommand(config, 'formats', rest, (p) => rebuildFormats(p.store, p.formats));
     case 'rebuild-sets':
-      // The sets the configuration no longer declares are retired first (their items leave them), then every item's rule sets are recomputed.
-      return rebuildCommand(config, 'sets', rest, async (p) => {
-        const retired = await p.knex.transaction((trx) => retireUnconfiguredSets(trx, config.sets, systemNow()));
-        return { ...(await rebuildSets(p.store, p.formats)), retired };
-      });
+      // One transaction: the sets the configuration no longer declares are retired (their items leave them), then every item's rule sets recomputed.
+      return rebuildCommand(config, 'sets', rest, (p) =>
+        p.store.transaction(async (tx) => {
+          const retired = await tx.retireUnconfiguredSets();
+          return { ...(await rebuildSets(tx, p.formats)), retired };
+        }),
+      );
     case 'sets':
       return runSetsCommand(rest, async () => {
         const p = await openProvider(config);
-        return { knex: p.knex, configured: config.sets, now: systemNow, close: () => p.close() };
+        return { knex: p.knex, store: p.store, configured: config.sets, close: () => p.close() };
       }, process);
     case 'check':
       return runCheckCommand(rest, async () => {
         const p = await openProvider(config);
-        return { store: p.store, formats: p.formats, oaiDc: p.conversion, close: () => p.close() };
+        return { store: p.store, formats: p.formats, oaiDc: { oaiDcProfile: config.oaiDcProfile, poiInDublinCore: config.poiInDublinCore }, close: () => p.close() };
       }, process);
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';

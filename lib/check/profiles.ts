@@ -26,7 +26,7 @@ import type { DataCiteResourceType } from '../model/vocabularies';
 import { withAncestors } from '../model/header';
 import {
   accessRightOf, coarResourceType, creators, embargoEnd, fileLinks, hasResourceIdentifier, identifierUri, isFunded,
-  languages, licenses, openAireType, publicationDate, publisher, recordIdentifiers, titles, type DateFact,
+  languages, licences, openAireType, publicationDate, publisher, recordIdentifiers, titles, type DateFact,
 } from '../model/facts';
 import { computedSets, PRESETS, type SetDefinitions } from '../sets/rules';
 import { parseSetDefinitions } from '../sets/parse';
@@ -41,7 +41,7 @@ export interface CheckItem {
   readonly deleted: boolean;
   /** The sets the item is in directly. */
   readonly sets: readonly string[];
-  /** The record model: as stored, or lifted from the item's stored XML when the store holds none (lib/formats/stored-model.ts). */
+  /** The record model: as stored, or lifted from the item's stored XML when the store holds none (lib/pipeline/lift.ts `liftStored`). */
   readonly fields: RecordFields;
   /** The Dublin Core the item disseminates as oai_dc, made from its model; absent when it has no oai_dc. */
   readonly oaiDc?: DublinCore;
@@ -210,7 +210,7 @@ const openaire4: Profile = {
     present('file-location', `${OA4}, File Location (MA)`, 'mandatory', 'files', (i) => fileLinks(i.fields).length > 0, 'the location of the file of an open access item', isOpen),
     present('language', `${OA4}, Language (MA): applies to text`, 'mandatory', 'language', (i) => languages(i.fields).length > 0, 'the language of a text', isText),
     present('publisher', `${OA4}, Publisher (MA): applies to journal articles, books, chapters and proceedings`, 'mandatory', 'publisher', (i) => publisher(i.fields) !== undefined, 'the publisher of a published work', isPublishedKind),
-    present('license', `${OA4}, License Condition (R)`, 'recommended', 'license', (i) => licenses(i.fields).length > 0, 'a licence URI'),
+    present('license', `${OA4}, License Condition (R)`, 'recommended', 'license', (i) => licences(i.fields).length > 0, 'a licence URI'),
   ],
 };
 
@@ -233,7 +233,7 @@ const openaire3: Profile = {
     present('language', `${OA3}, Language (R)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
     present('publication-version', `${OA3}, Publication Version (R)`, 'recommended', 'dc.type',
       (i) => served(i, 'type').some((v) => /^info:eu-repo\/semantics\/(draft|submittedVersion|acceptedVersion|publishedVersion|updatedVersion)$/.test(v)), 'an info:eu-repo version term in dc:type'),
-    present('license', `${OA3}, License Condition (R)`, 'recommended', 'dc.rights', (i) => licenses(servedRecord(i)).length > 0, 'a licence URL in dc:rights'),
+    present('license', `${OA3}, License Condition (R)`, 'recommended', 'dc.rights', (i) => licences(servedRecord(i)).length > 0, 'a licence URL in dc:rights'),
   ],
 };
 

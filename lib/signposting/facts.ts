@@ -5,7 +5,7 @@
  * from the model (lib/model/facts.ts), never from the XML of a format.
  */
 import {
-  citationIdentifier, dcValues, fileLinks, identifierUri, licenses, recordIdentifiers, schemaOrgTypes,
+  citationIdentifier, dcValues, fileLinks, identifierUri, licences, recordIdentifiers, schemaOrgTypes,
   type CitationIdentifier, type FileLink,
 } from '../model/facts';
 import { classifyIdentifier } from '../model/identifiers';
@@ -44,7 +44,7 @@ export function itemFacts(record: RecordFields, poi?: string): ItemFacts {
   return {
     ...(citation !== undefined && { citation }),
     identifiers,
-    licenses: licenses(record),
+    licenses: licences(record),
     types: schemaOrgTypes(record),
     files: fileLinks(record),
   };

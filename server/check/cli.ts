@@ -8,8 +8,10 @@
 import { CheckTally, formatReport, PROFILE_NAMES, PROFILES, type CheckItem, type ProfileName } from '../../lib/check/profiles';
 import type { ItemScan, ScannedItem } from '../../lib/store';
 import type { FormatRegistry } from '../../lib/formats/registry';
-import { modelFromStoredXml } from '../../lib/formats/stored-model';
-import { profileDublinCore, type OaiDcProfile } from '../../lib/formats/oai-dc-profile';
+import { liftStored } from '../../lib/pipeline/lift';
+import { oaiDcOf, type Preparation } from '../../lib/pipeline/prepare';
+import { isValidOaiIdentifier } from '../../lib/ids/oai-identifier';
+import { poiFromOaiIdentifier } from '../../lib/ids/poi';
 import type { DublinCore } from '../../lib/model/dublin-core';
 import type { RecordFields } from '../../lib/model/record';
 import type { CliIo } from '../loader/cli';
@@ -26,13 +28,8 @@ export const CHECK_USAGE = `usage: oai-steward check --profile ${PROFILE_NAMES.j
 Exit status: 0 every mandatory rule is met, 1 a mandatory rule fails, 2 usage error.
 `;
 
-/** How the repository writes oai_dc from a record model (server/provider.ts's conversion): what the oai_dc rules judge. */
-export interface OaiDcWriting {
-  /** The oai_dc profile (`oaiDcProfile`, lib/formats/oai-dc-profile.ts); default `plain`. */
-  readonly oaiDcProfile?: OaiDcProfile;
-  /** The dc:identifier values oai_dc adds to an item's own (its POI); may throw for an id the policy refuses. */
-  readonly extraIdentifiers?: (internalId: string) => readonly string[];
-}
+/** How the repository writes oai_dc from a record model (its configuration's `oaiDcProfile` and `poiInDublinCore`): what the oai_dc rules judge. */
+export type OaiDcWriting = Pick<Preparation, 'oaiDcProfile' | 'poiInDublinCore'>;
 
 /** What the check needs of an opened provider. */
 export interface CheckDeps {
@@ -45,33 +42,26 @@ export interface CheckDeps {
 
 /**
  * The Dublin Core an item disseminates as oai_dc, from its model: what the
- * oai_dc writer makes of the model (the profile's terms, the POI) when a
- * crosswalk made its oai_dc; the model's own Dublin Core when the oai_dc was
- * given as XML (its model says what that XML says); none without oai_dc.
+ * oai_dc writer makes of the model (lib/pipeline/prepare.ts `oaiDcOf`: the
+ * profile's terms, the POI) when the pipeline wrote its oai_dc; the model's
+ * own Dublin Core when the oai_dc was given as XML (its model was lifted
+ * from that XML, or says what it says); none without oai_dc.
  */
 function servedDublinCore(item: ScannedItem, model: RecordFields, writing: OaiDcWriting): DublinCore | undefined {
   if (typeof item.metadata.oai_dc !== 'string') return undefined;
-  if (item.fields === undefined || item.derived?.includes('oai_dc') !== true) return model.dc;
-  const dc = profileDublinCore(model, writing.oaiDcProfile ?? 'plain');
-  let extra: readonly string[] = [];
-  try {
-    extra = writing.extraIdentifiers?.(item.internalId) ?? [];
-  } catch {
-    // An id the policy refuses has no POI; the item was written without one.
-  }
-  const own = dc.identifier ?? [];
-  return extra.length === 0 ? dc : { ...dc, identifier: [...own, ...extra.filter((x) => !own.includes(x))] };
+  if (item.fields === undefined || item.written?.includes('oai_dc') !== true) return model.dc;
+  return oaiDcOf(model, writing, isValidOaiIdentifier(item.identifier) ? poiFromOaiIdentifier(item.identifier) : undefined, item.liftedFrom !== undefined);
 }
 
 /**
  * The item as the rules see it: its record model (the stored one, or lifted
- * from its stored XML when the store holds none: records loaded as XML), the
+ * from its stored XML when the store holds none: written before the pipeline), the
  * Dublin Core it serves as oai_dc, and the formats it is disseminated in.
  *
- * @example toCheckItem(scanned, registry, { oaiDcProfile: 'plain' }) // { …header, fields: { dc: { title: ['…'] } }, oaiDc: { title: ['…'] }, formats: ['oai_dc'] }
+ * @example toCheckItem(scanned, registry, { oaiDcProfile: 'plain', poiInDublinCore: true }) // { …header, fields: { dc: { title: ['…'] } }, oaiDc: { title: ['…'] }, formats: ['oai_dc'] }
  */
 export function toCheckItem(item: ScannedItem, formats: FormatRegistry, writing: OaiDcWriting): CheckItem {
-  const fields = item.fields ?? modelFromStoredXml(formats, item.metadata);
+  const fields = item.fields ?? liftStored(item.metadata, formats);
   const oaiDc = servedDublinCore(item, fields, writing);
   return {
     internalId: item.internalId,

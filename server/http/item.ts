@@ -8,7 +8,7 @@
 import type { ProviderContext } from '../../lib/oai';
 import type { ItemHeader, RecordFieldsStore } from '../../lib/store';
 import type { RecordFields } from '../../lib/model/record';
-import { modelFromStoredXml } from '../../lib/formats/stored-model';
+import { liftStored } from '../../lib/pipeline/lift';
 import type { ItemFormatView, ItemView } from '../../lib/html';
 import { itemFacts, signpostingLinks } from '../../lib/signposting';
 import type { SignpostLink } from '../../lib/signposting';
@@ -57,11 +57,11 @@ export async function loadItem(ctx: ProviderContext, identifier: string, options
 
 /**
  * The record model of a live item: as stored, else lifted from the XML of
- * its formats (an item loaded as XML before every write stored its model).
+ * its formats (an item written before the pipeline stored every model).
  */
 async function itemModel(ctx: ProviderContext, header: ItemHeader, formats: readonly ItemFormatView[], fields: RecordFieldsStore | undefined): Promise<RecordFields> {
   const stored = fields ? (await fields.recordFields([header.internalId])).get(header.internalId) : undefined;
-  return stored ?? modelFromStoredXml(ctx.formats, Object.fromEntries(formats.map((f) => [f.format.prefix, f.record.metadata])));
+  return stored ?? liftStored(Object.fromEntries(formats.map((f) => [f.format.prefix, f.record.metadata])), ctx.formats);
 }
 
 /**

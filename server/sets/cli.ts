@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { formatDatestamp } from '../../lib/oai/dates';
 import { isRuleOwned, type SetDefinitions } from '../../lib/sets/rules';
 import type { CliIo } from '../loader/cli';
-import { renameSet, retireSets, SetChangeRefused, setListing, type SetListing } from '../store/sets';
+import { SetChangeRefused, setListing, type Retirement, type SetListing } from '../store/sets';
 
 export const SETS_USAGE = `usage: oai-steward sets [--json]
        oai-steward sets rename SPEC NAME
@@ -34,8 +34,11 @@ Exit status: 0 done, 1 refused, 2 usage error.
 /** What the command needs of an opened provider. */
 export interface SetsDeps {
   readonly knex: Knex;
-  /** The clock a change is stamped with, in seconds. */
-  readonly now: () => number;
+  /** The store's set changes (server/store/knex-store.ts), stamped with its clock. */
+  readonly store: {
+    renameSet(spec: string, name: string): Promise<void>;
+    retireSets(specs: readonly string[]): Promise<Retirement>;
+  };
   /** The configuration's sets: those are renamed and retired in the configuration, not here. */
   readonly configured: SetDefinitions;
   close(): Promise<void>;
@@ -90,7 +93,7 @@ export async function runSetsCommand(args: readonly string[], open: () => Promis
     }
     if (action === 'rename') {
       const [spec, name] = rest as [string, string];
-      await deps.knex.transaction((trx) => renameSet(trx, spec, name, deps.now()));
+      await deps.store.renameSet(spec, name);
       io.stdout.write(`renamed ${spec} to ${JSON.stringify(name)}\n`);
       return 0;
     }
@@ -104,7 +107,7 @@ export async function runSetsCommand(args: readonly string[], open: () => Promis
         .map((k) => `the set ${JSON.stringify(k)} is declared by the configuration; remove it there and run rebuild-sets`);
     });
     if (problems.length > 0) throw new SetChangeRefused(problems.join('\n'));
-    const r = await deps.knex.transaction((trx) => retireSets(trx, rest, deps.now()));
+    const r = await deps.store.retireSets(rest);
     io.stdout.write(json ? `${JSON.stringify(r)}\n` : `retired ${r.sets.join(', ')}; ${r.members} item${r.members === 1 ? '' : 's'} left ${r.sets.length === 1 ? 'it' : 'them'} and got a new datestamp\n`);
     return 0;
   } catch (err) {
