@@ -178,7 +178,7 @@ const isPublishedKind = (i: CheckItem): boolean => live(i) && i.fields.resourceT
 
 /** A dc:identifier the item serves that links: an http(s) URL, or a persistent identifier with a resolver (doi:, hdl:, …). DRIVER, BASE and DINI ask for one. */
 function hasLink(i: CheckItem): boolean {
-  return recordIdentifiers(servedRecord(i)).some((id) => isHttpUrl(identifierUri(id) ?? ''));
+  return recordIdentifiers(servedRecord(i)).some((id) => isHttpUrl(identifierUri(id)));
 }
 
 const EU_REPO = 'info:eu-repo/semantics/';

@@ -19,7 +19,7 @@ export interface ItemFacts {
   readonly citation?: CitationIdentifier;
   /**
    * The record's other identifiers, each once: those of a known scheme in
-   * their URI form (or normalized, when the scheme has no resolver), then the
+   * their URI form (an ISBN or ISSN as its URN), then the
    * `dc:identifier` values of no known scheme as written.
    */
   readonly identifiers: readonly string[];
@@ -38,7 +38,7 @@ export interface ItemFacts {
  */
 export function itemFacts(record: RecordFields, poi?: string): ItemFacts {
   const citation = citationIdentifier(record, poi);
-  const known = recordIdentifiers(record).map((i) => identifierUri(i) ?? i.value);
+  const known = recordIdentifiers(record).map(identifierUri);
   const plain = dcValues(record, 'identifier').map((v) => v.trim()).filter((v) => classifyIdentifier(v) === null);
   const identifiers = [...new Set([...known, ...plain])].filter((v) => v !== citation?.uri && v !== poi);
   return {
