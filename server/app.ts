@@ -9,6 +9,7 @@ import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { decodeForm, handleRequest, itemCount } from '../lib/oai';
 import type { OaiResponse, ProviderContext } from '../lib/oai';
+import type { RecordFieldsStore } from '../lib/store';
 import { renderResponseBytes } from '../lib/xml/render';
 import { chooseCoding, encodeBody } from './http/encoding';
 import { prefersHtml } from './http/negotiate';
@@ -42,6 +43,12 @@ export interface AppOptions {
   readonly prefetch?: PagePrefetch;
   /** Tuning of ResourceSync and the sitemap (server/http/resourcesync.ts); the defaults when absent. */
   readonly resourceSync?: ResourceSyncOptions;
+  /**
+   * Where items' record models are stored: the record page and the POI
+   * resolver read an item's facts (cite-as, licences, files) from its model.
+   * Without it, the model is lifted from the item's stored XML.
+   */
+  readonly recordFields?: RecordFieldsStore;
 }
 
 /** Largest POST body accepted (bytes); beyond it, 413. */
@@ -123,7 +130,7 @@ export function createApp(options: AppOptions): express.Express {
       res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
       // POST stays XML: a form-encoded POST is a harvester's request, and a page's links are all GETs.
       if (html) {
-        await sendPage(req, res, response, { ctx, oaiPath, compressionLevel: options.compressionLevel, now: now() });
+        await sendPage(req, res, response, { ctx, oaiPath, compressionLevel: options.compressionLevel, now: now(), ...(options.recordFields && { fields: options.recordFields }) });
       } else {
         await sendOai(req, res, prepared?.xml ?? renderXml(response, logger), negotiate, options.compressionLevel, ctx.repository.compression);
         prepareNext(response);
@@ -177,7 +184,7 @@ export function createApp(options: AppOptions): express.Express {
     }
   });
 
-  if (options.poi) app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, options.poi));
+  if (options.poi) app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, options.poi, options.recordFields));
   app.use(syncRouter({ ctx, logger, now, compressionLevel: options.compressionLevel, ...(options.resourceSync && { options: options.resourceSync }) }));
 
   if (oaiPath !== '/') app.get('/', (_req, res) => res.redirect(302, `${oaiPath}?verb=Identify`));

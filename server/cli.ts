@@ -16,6 +16,8 @@ import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
 import { runCheckCommand } from './check/cli';
+import { runSetsCommand } from './sets/cli';
+import type { Retirement } from './store/sets';
 
 
 const USAGE = `usage: oai-steward <command>
@@ -32,7 +34,10 @@ const USAGE = `usage: oai-steward <command>
                         run every crosswalk again over the stored record fields; items whose
                         output changed get a new datestamp, the others keep theirs
   rebuild-sets [--json] recompute the sets by rule of every item after a rule changed; items whose
-                        sets changed get a new datestamp, the others keep theirs
+                        sets changed get a new datestamp, the others keep theirs; sets the
+                        configuration no longer declares are retired (their items leave them)
+  sets [--json]         every set with its origin (configuration, rule, input) and counts;
+                        sets rename SPEC NAME, sets retire SPEC… (oai-steward sets --help)
   check --profile P [--json]
                         how the records meet an aggregator's guideline (openaire4, openaire3,
                         driver, base, dini), rule by rule; exit status 1 when a mandatory rule fails
@@ -77,11 +82,22 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'rebuild-formats':
       return rebuildCommand(config, 'formats', rest, (p) => rebuildFormats(p.store, p.formats));
     case 'rebuild-sets':
-      return rebuildCommand(config, 'sets', rest, (p) => rebuildSets(p.store, p.formats));
+      // One transaction: the sets the configuration no longer declares are retired (their items leave them), then every item's rule sets recomputed.
+      return rebuildCommand(config, 'sets', rest, (p) =>
+        p.store.transaction(async (tx) => {
+          const retired = await tx.retireUnconfiguredSets();
+          return { ...(await rebuildSets(tx, p.formats)), retired };
+        }),
+      );
+    case 'sets':
+      return runSetsCommand(rest, async () => {
+        const p = await openProvider(config);
+        return { knex: p.knex, store: p.store, configured: config.sets, close: () => p.close() };
+      }, process);
     case 'check':
       return runCheckCommand(rest, async () => {
         const p = await openProvider(config);
-        return { store: p.store, close: () => p.close() };
+        return { store: p.store, formats: p.formats, oaiDc: { oaiDcProfile: config.oaiDcProfile, poiInDublinCore: config.poiInDublinCore }, close: () => p.close() };
       }, process);
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
@@ -120,7 +136,7 @@ async function rebuildCommand(
   config: Config,
   what: 'formats' | 'sets',
   rest: readonly string[],
-  rebuild: (p: Provider) => Promise<{ items: number; restamped: number; restampedIds: readonly string[] }>,
+  rebuild: (p: Provider) => Promise<{ items: number; restamped: number; restampedIds: readonly string[]; retired?: Retirement }>,
 ): Promise<number> {
   const p = await openProvider(config);
   try {
@@ -138,7 +154,10 @@ async function rebuildCommand(
         ? `${JSON.stringify(summary)}\n`
         : `rebuilt the ${what} of ${summary.items} items; ${summary.restamped} changed and got a new datestamp\n` +
             summary.restampedIds.map((id) => `  ${id}\n`).join('') +
-            (summary.restamped > summary.restampedIds.length ? `  … and ${summary.restamped - summary.restampedIds.length} more\n` : ''),
+            (summary.restamped > summary.restampedIds.length ? `  … and ${summary.restamped - summary.restampedIds.length} more\n` : '') +
+            (summary.retired && summary.retired.sets.length > 0
+              ? `retired the sets the configuration no longer declares: ${summary.retired.sets.join(', ')}; ${summary.retired.members} items left them and got a new datestamp\n`
+              : ''),
     );
     return 0;
   } finally {

@@ -165,6 +165,7 @@ export async function providerApp(p: Provider) {
     maxInFlight: p.config.maxInFlight,
     retryAfter: p.config.retryAfter,
     poi: poiResolver(p.store, p.config.baseUrl),
+    recordFields: p.store,
     ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex) }) }),
     ...(prefetch && { prefetch }),
   });

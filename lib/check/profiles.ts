@@ -1,29 +1,36 @@
 /**
  * Readiness rules: what each aggregator's guideline asks of every record,
- * written as pure functions over one item (its typed record fields, its
- * header facts and its stored metadata per format). `oai-steward check
- * --profile NAME` runs a profile's rules over the store and reports, rule by
- * rule, how many records satisfy it and examples of those that do not.
+ * written as pure functions over one item: its record model (typed fields
+ * first, their Dublin Core counterparts second, lib/model/facts.ts), the
+ * Dublin Core it disseminates as oai_dc (what the oai_dc guidelines judge,
+ * made from the model by the oai_dc writer), its header and the formats it
+ * is disseminated in. No rule parses XML: a record judged by OpenAIRE v4 is
+ * judged by what its model says, whatever format it came in.
+ * `oai-steward check --profile NAME` runs a profile's rules over the store
+ * and reports, rule by rule, how many records satisfy it and examples of
+ * those that do not.
  *
  * Each rule names the guideline section it comes from. Requirement levels
- * are the guidelines' own: M (mandatory) and MA (mandatory when applicable,
- * checked only on the items it applies to) are `mandatory`; R (recommended)
- * is `recommended`. A failing mandatory rule makes the check fail.
+ * are the guidelines' own: M (mandatory) and MA (mandatory if applicable:
+ * checked only on the items it applies to, and a failure fails the check)
+ * are `mandatory`; R (recommended) is `recommended`. Dates are W3CDTF in
+ * every rule, the profile of ISO 8601 the guidelines name; a date that is
+ * present but not W3CDTF is reported as malformed, not as missing.
  *
  * Pure: no I/O, no clock.
  */
-import type { DcElement } from '../model/dublin-core';
-import { DC_NS } from '../xml/namespaces';
+import type { DcElement, DublinCore } from '../model/dublin-core';
 import { EU_REPO_TYPES } from '../formats/oai-dc-profile';
 import type { RecordFields } from '../model/record';
+import type { DataCiteResourceType } from '../model/vocabularies';
 import { withAncestors } from '../model/header';
-import { accessRightOf, hasDoi, isFunded } from '../model/facts';
+import {
+  accessRightOf, coarResourceType, creators, embargoEnd, fileLinks, hasResourceIdentifier, identifierUri, isFunded,
+  languages, licences, openAireType, publicationDate, publisher, recordIdentifiers, titles, type DateFact,
+} from '../model/facts';
 import { computedSets, PRESETS, type SetDefinitions } from '../sets/rules';
 import { parseSetDefinitions } from '../sets/parse';
 import { isHttpUrl } from '../model/identifiers';
-import { findAll, parseFragment, textOf, type XmlElement } from '../xml/tree';
-
-export { dublinCoreOf } from '../formats/oai-dc';
 
 /** What the rules see of one item. */
 export interface CheckItem {
@@ -34,10 +41,12 @@ export interface CheckItem {
   readonly deleted: boolean;
   /** The sets the item is in directly. */
   readonly sets: readonly string[];
-  /** The typed record: as stored, or read back from the item's oai_dc when the store holds no fields for it. */
+  /** The record model: as stored, or lifted from the item's stored XML when the store holds none (lib/pipeline/lift.ts `liftStored`). */
   readonly fields: RecordFields;
-  /** metadataPrefix → stored metadata (null for a tombstone). */
-  readonly metadata: ReadonlyMap<string, string | null>;
+  /** The Dublin Core the item disseminates as oai_dc, made from its model; absent when it has no oai_dc. */
+  readonly oaiDc?: DublinCore;
+  /** The metadataPrefixes the item is disseminated in (with metadata: a tombstone has none). */
+  readonly formats: readonly string[];
 }
 
 /** Why an item fails a rule: the field at fault and the reason. */
@@ -71,27 +80,17 @@ export interface Profile {
 export const PROFILE_NAMES = ['openaire4', 'openaire3', 'driver', 'base', 'dini'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
-// ------------------------------------------------------------------ what an item holds
+// ------------------------------------------------------------------ what an item says
 
-const oaiDcCache = new WeakMap<CheckItem, XmlElement | null>();
+/** The item's oai_dc as a record of Dublin Core alone, for the facts the oai_dc guidelines judge. */
+const servedRecord = (item: CheckItem): RecordFields => ({ dc: item.oaiDc ?? {} });
 
-/** The item's stored oai_dc, parsed (once per item). */
-function oaiDc(item: CheckItem): XmlElement | null {
-  if (!oaiDcCache.has(item)) {
-    const xml = item.metadata.get('oai_dc');
-    oaiDcCache.set(item, xml ? parseFragment(xml) : null);
-  }
-  return oaiDcCache.get(item) ?? null;
-}
-
-/** The values of one element of the item's stored oai_dc: what harvesters of oai_dc actually receive. */
+/** The non-blank values of one element of the Dublin Core the item disseminates as oai_dc. */
 function served(item: CheckItem, element: DcElement): string[] {
-  const root = oaiDc(item);
-  return root ? findAll(root, DC_NS, element).map(textOf).map((v) => v.trim()).filter((v) => v !== '') : [];
+  return (item.oaiDc?.[element] ?? []).map((v) => v.trim()).filter((v) => v !== '');
 }
 
 const live = (i: CheckItem): boolean => !i.deleted;
-const nonBlank = (values: readonly string[] | undefined): string[] => (values ?? []).filter((v) => v.trim() !== '');
 const missing = (field: string, what: string): Finding => ({ field, reason: `missing: ${what}` });
 
 /** The sets an item is in, ancestors included. */
@@ -136,6 +135,26 @@ function present(id: string, source: string, level: Level, field: string, has: (
   return { id, source, level, applies, check: (i) => (has(i) ? null : missing(field, what)) };
 }
 
+/**
+ * A live item's record must carry a W3CDTF date (W3C, "Date and Time
+ * Formats", the profile of ISO 8601 every guideline here names): none is
+ * missing, one that is not W3CDTF is malformed.
+ */
+function dated(id: string, source: string, level: Level, field: string, date: (i: CheckItem) => DateFact, what: string, applies: (i: CheckItem) => boolean = live): ProfileRule {
+  return {
+    id,
+    source,
+    level,
+    applies,
+    check: (i) => {
+      const d = date(i);
+      if ('date' in d) return null;
+      if ('missing' in d) return missing(field, what);
+      return { field, reason: `malformed: ${JSON.stringify(d.malformed)} is not a W3CDTF date (YYYY, YYYY-MM, YYYY-MM-DD, or a day with a time and a zone such as 2003-04-15T10:18:51Z)` };
+    },
+  };
+}
+
 /** The format must be offered for every live item. */
 function offers(prefix: string, source: string, level: Level): ProfileRule {
   return {
@@ -143,26 +162,28 @@ function offers(prefix: string, source: string, level: Level): ProfileRule {
     source,
     level,
     applies: live,
-    check: (i) => (typeof i.metadata.get(prefix) === 'string' ? null : { field: `metadata.${prefix}`, reason: `the item is not disseminated as ${prefix}` }),
+    check: (i) => (i.formats.includes(prefix) ? null : { field: `metadata.${prefix}`, reason: `the item is not disseminated as ${prefix}` }),
   };
 }
 
-const hasTitle = (i: CheckItem): boolean => nonBlank(i.fields.dc.title).length > 0;
-const hasCreator = (i: CheckItem): boolean => (i.fields.creators ?? []).length > 0 || nonBlank(i.fields.dc.creator).length > 0;
-const hasDate = (i: CheckItem): boolean => i.fields.dates?.issued !== undefined || i.fields.publicationYear !== undefined || nonBlank(i.fields.dc.date).length > 0;
-const hasLanguage = (i: CheckItem): boolean => i.fields.language !== undefined || nonBlank(i.fields.dc.language).length > 0;
-const hasLicence = (i: CheckItem): boolean => i.fields.license !== undefined || nonBlank(i.fields.dc.rights).some(isHttpUrl);
 const isEmbargoed = (i: CheckItem): boolean => live(i) && accessRightOf(i.fields) === 'embargoed';
 const isOpen = (i: CheckItem): boolean => live(i) && accessRightOf(i.fields) === 'open';
 const isFundedItem = (i: CheckItem): boolean => live(i) && isFunded(i.fields);
+/** Text: a language of its content applies (OpenAIRE v4, Language: "A specific resource … is either written in one human language or more"). */
+const isText = (i: CheckItem): boolean => live(i) && openAireType(i.fields) === 'literature';
 
-/** A dc:identifier that resolves: an http(s) URL, or a DOI (OpenAIRE, DRIVER and BASE ask for a link to the full text or landing page). */
+/** Kinds of work that exist only as published by someone (a journal's, a book's, proceedings'): Publisher applies to them. */
+const PUBLISHED_KINDS: ReadonlySet<DataCiteResourceType> = new Set(['JournalArticle', 'DataPaper', 'Journal', 'Book', 'BookChapter', 'ConferenceProceeding']);
+const isPublishedKind = (i: CheckItem): boolean => live(i) && i.fields.resourceType !== undefined && PUBLISHED_KINDS.has(i.fields.resourceType.general);
+
+/** A dc:identifier the item serves that links: an http(s) URL, or a persistent identifier with a resolver (doi:, hdl:, …). DRIVER, BASE and DINI ask for one. */
 function hasLink(i: CheckItem): boolean {
-  return served(i, 'identifier').some((v) => isHttpUrl(v)) || (hasDoi(i.fields) && served(i, 'identifier').length > 0);
+  return recordIdentifiers(servedRecord(i)).some((id) => isHttpUrl(identifierUri(id)));
 }
 
 const EU_REPO = 'info:eu-repo/semantics/';
 const servedStartsWith = (element: DcElement, prefix: string) => (i: CheckItem): boolean => served(i, element).some((v) => v.startsWith(prefix));
+const servedDate = (i: CheckItem): DateFact => publicationDate(servedRecord(i));
 
 // ------------------------------------------------------------------ the profiles
 
@@ -172,22 +193,24 @@ const DRIVER = 'DRIVER Guidelines 2.0';
 const BASE = 'BASE, Golden Rules for Repository Managers';
 const DINI = 'DINI-Zertifikat für Open-Access-Publikationsdienste 2016 (DINI Schriften 3, version 5.0)';
 
+// OpenAIRE v4's other (MA) fields are not judged: whether Contributor, Description or Subject apply cannot be
+// told from a record that lacks them, and the only sign a record is funded is its Funding Reference itself.
 const openaire4: Profile = {
   name: 'openaire4',
   title: OA4,
   rules: [
     offers('oai_openaire', `${OA4}, "Use of OAI-PMH", Metadata Format (metadataPrefix oai_openaire)`, 'mandatory'),
-    present('title', `${OA4}, Title (M)`, 'mandatory', 'dc.title', hasTitle, 'a title'),
-    present('creator', `${OA4}, Creator (M)`, 'mandatory', 'creators', hasCreator, 'a creator'),
-    present('resource-type', `${OA4}, Resource Type (M): COAR Resource Type Vocabulary`, 'mandatory', 'resourceType.coar', (i) => i.fields.resourceType?.coar !== undefined, 'a COAR resource type'),
+    present('title', `${OA4}, Title (M)`, 'mandatory', 'titles', (i) => titles(i.fields).length > 0, 'a title'),
+    present('creator', `${OA4}, Creator (M)`, 'mandatory', 'creators', (i) => creators(i.fields).length > 0, 'a creator'),
+    present('resource-type', `${OA4}, Resource Type (M): COAR Resource Type Vocabulary`, 'mandatory', 'resourceType.coar', (i) => coarResourceType(i.fields) !== undefined, 'a COAR resource type'),
     present('access-rights', `${OA4}, Access Rights (M): COAR Access Right Vocabulary`, 'mandatory', 'accessRights', (i) => accessRightOf(i.fields) !== undefined, 'an access right'),
-    present('publication-date', `${OA4}, Publication Date (M)`, 'mandatory', 'dates.issued', hasDate, 'a publication date'),
-    present('resource-identifier', `${OA4}, Resource Identifier (M)`, 'mandatory', 'identifiers', (i) => (i.fields.identifiers ?? []).length > 0 || hasLink(i), 'an identifier of the resource (DOI, Handle, URN or URL)'),
-    present('embargo-end', `${OA4}, Embargo Period Date (MA)`, 'mandatory', 'dates.embargoEnd', (i) => i.fields.dates?.embargoEnd !== undefined, 'the embargo end date of an embargoed item', isEmbargoed),
-    present('file-location', `${OA4}, File Location (MA)`, 'mandatory', 'files', (i) => (i.fields.files ?? []).length > 0, 'the location of the file of an open access item', isOpen),
-    present('language', `${OA4}, Language (MA)`, 'recommended', 'language', hasLanguage, 'a language'),
-    present('publisher', `${OA4}, Publisher (MA)`, 'recommended', 'publisher', (i) => i.fields.publisher !== undefined || nonBlank(i.fields.dc.publisher).length > 0, 'a publisher'),
-    present('license', `${OA4}, License Condition (R)`, 'recommended', 'license', hasLicence, 'a licence URI'),
+    dated('publication-date', `${OA4}, Publication Date (M): W3CDTF`, 'mandatory', 'dates.issued', (i) => publicationDate(i.fields), 'a publication date (datacite:date dateType="Issued")'),
+    present('resource-identifier', `${OA4}, Resource Identifier (M)`, 'mandatory', 'identifiers', (i) => hasResourceIdentifier(i.fields), 'an identifier of the resource (DOI, Handle, URN, ARK or URL)'),
+    dated('embargo-end', `${OA4}, Embargo Period Date (MA): W3CDTF`, 'mandatory', 'dates.embargoEnd', (i) => embargoEnd(i.fields), 'the embargo end date of an embargoed item', isEmbargoed),
+    present('file-location', `${OA4}, File Location (MA)`, 'mandatory', 'files', (i) => fileLinks(i.fields).length > 0, 'the location of the file of an open access item', isOpen),
+    present('language', `${OA4}, Language (MA): applies to text`, 'mandatory', 'language', (i) => languages(i.fields).length > 0, 'the language of a text', isText),
+    present('publisher', `${OA4}, Publisher (MA): applies to journal articles, books, chapters and proceedings`, 'mandatory', 'publisher', (i) => publisher(i.fields) !== undefined, 'the publisher of a published work', isPublishedKind),
+    present('license', `${OA4}, License Condition (R)`, 'recommended', 'license', (i) => licences(i.fields).length > 0, 'a licence URI'),
   ],
 };
 
@@ -204,13 +227,13 @@ const openaire3: Profile = {
     present('access-level', `${OA3}, Access Level (M): info:eu-repo-Access-Terms`, 'mandatory', 'dc.rights',
       (i) => served(i, 'rights').some((v) => /^info:eu-repo\/semantics\/(open|embargoed|restricted|closed)Access$/.test(v)),
       'an info:eu-repo access term in dc:rights (oaiDcProfile: openaire3 derives it from accessRights)'),
-    present('embargo-end', `${OA3}, Embargo End Date (MA)`, 'mandatory', 'dc.date', servedStartsWith('date', 'info:eu-repo/date/embargoEnd/'), 'info:eu-repo/date/embargoEnd/YYYY-MM-DD in dc:date of an embargoed item', isEmbargoed),
+    dated('embargo-end', `${OA3}, Embargo End Date (MA): info:eu-repo/date/embargoEnd/YYYY-MM-DD`, 'mandatory', 'dc.date', (i) => embargoEnd(servedRecord(i)), 'info:eu-repo/date/embargoEnd/YYYY-MM-DD in dc:date of an embargoed item', isEmbargoed),
     present('project-identifier', `${OA3}, Project Identifier (MA)`, 'mandatory', 'dc.relation', servedStartsWith('relation', 'info:eu-repo/grantAgreement/'), 'an info:eu-repo/grantAgreement/… dc:relation of a funded item', isFundedItem),
-    present('publication-date', `${OA3}, Publication Date (M)`, 'mandatory', 'dc.date', (i) => served(i, 'date').some((v) => /^\d{4}(-\d{2}(-\d{2})?)?$/.test(v)), 'an ISO 8601 dc:date'),
+    dated('publication-date', `${OA3}, Publication Date (M): ISO 8601 (W3CDTF)`, 'mandatory', 'dc.date', servedDate, 'a dc:date'),
     present('language', `${OA3}, Language (R)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
     present('publication-version', `${OA3}, Publication Version (R)`, 'recommended', 'dc.type',
       (i) => served(i, 'type').some((v) => /^info:eu-repo\/semantics\/(draft|submittedVersion|acceptedVersion|publishedVersion|updatedVersion)$/.test(v)), 'an info:eu-repo version term in dc:type'),
-    present('license', `${OA3}, License Condition (R)`, 'recommended', 'dc.rights', (i) => served(i, 'rights').some(isHttpUrl), 'a licence URL in dc:rights'),
+    present('license', `${OA3}, License Condition (R)`, 'recommended', 'dc.rights', (i) => licences(servedRecord(i)).length > 0, 'a licence URL in dc:rights'),
   ],
 };
 
@@ -221,7 +244,7 @@ const driver: Profile = {
     ...setRules('driver', `${DRIVER}, "DRIVER Set naming" and "DRIVER Set Content definitions"`, 'mandatory', 'it is open access full text'),
     present('title', `${DRIVER}, Use of OAI_DC, Title (M)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title'),
     present('creator', `${DRIVER}, Use of OAI_DC, Creator (M)`, 'mandatory', 'dc.creator', (i) => served(i, 'creator').length > 0, 'dc:creator'),
-    present('date', `${DRIVER}, Use of OAI_DC, Date (M): ISO 8601`, 'mandatory', 'dc.date', (i) => served(i, 'date').some((v) => /^\d{4}(-\d{2}(-\d{2})?)?$/.test(v)), 'an ISO 8601 dc:date'),
+    dated('date', `${DRIVER}, Use of OAI_DC, Date (M): ISO 8601 (W3CDTF)`, 'mandatory', 'dc.date', servedDate, 'a dc:date'),
     present('type', `${DRIVER}, Use of OAI_DC, Type (M): info:eu-repo/semantics`, 'mandatory', 'dc.type', servedStartsWith('type', EU_REPO), 'an info:eu-repo/semantics dc:type'),
     present('identifier', `${DRIVER}, Use of OAI_DC, Identifier (M): a URI linking to a persistent identifier, the full text or the start page`, 'mandatory', 'dc.identifier', hasLink, 'a dc:identifier that links to the resource'),
     present('format', `${DRIVER}, Use of OAI_DC, Format (R): IANA media types`, 'recommended', 'dc.format', (i) => served(i, 'format').some((v) => /^[a-z]+\/[^\s]+$/i.test(v)), 'a media type in dc:format'),
@@ -239,7 +262,7 @@ const base: Profile = {
     present('type', `${BASE}: document type (dc:type)`, 'recommended', 'dc.type', (i) => served(i, 'type').length > 0, 'dc:type'),
     present('rights', `${BASE}: access and licence (dc:rights)`, 'recommended', 'dc.rights', (i) => served(i, 'rights').length > 0, 'dc:rights'),
     present('language', `${BASE}: language (dc:language)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
-    present('date', `${BASE}: date (dc:date)`, 'recommended', 'dc.date', (i) => served(i, 'date').length > 0, 'dc:date'),
+    dated('date', `${BASE}: date (dc:date, W3CDTF)`, 'recommended', 'dc.date', servedDate, 'dc:date'),
   ],
 };
 
@@ -263,7 +286,7 @@ const dini: Profile = {
     present('identifier', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:identifier)`, 'mandatory', 'dc.identifier', hasLink, 'a dc:identifier that resolves'),
     present('creator', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:creator)`, 'recommended', 'dc.creator', (i) => served(i, 'creator').length > 0, 'dc:creator'),
     present('type', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:type)`, 'recommended', 'dc.type', (i) => served(i, 'type').length > 0, 'dc:type'),
-    present('date', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:date)`, 'recommended', 'dc.date', (i) => served(i, 'date').length > 0, 'dc:date'),
+    dated('date', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:date, W3CDTF)`, 'recommended', 'dc.date', servedDate, 'dc:date'),
     present('language', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:language)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
   ],
 };

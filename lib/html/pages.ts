@@ -12,7 +12,7 @@ import { getRecordUrl, oaiUrl } from '../oai-url';
 import type { UrlArgs } from '../oai-url';
 import { parseFragment, textOf } from '../xml/tree';
 import type { XmlElement } from '../xml/tree';
-import { normalizeDoi } from '../model/identifiers';
+import { isHttpUrl } from '../model/identifiers';
 import type { ItemFacts } from '../signposting/facts';
 import { esc, langAttr } from './escape';
 import { ERROR_EXPLANATIONS } from './errors';
@@ -332,8 +332,13 @@ class Page {
       const here = item.resolver === undefined ? '' : ` <span class="meta">(<a class="poi-resolver" href="${esc(item.resolver)}">resolve here</a>)</span>`;
       ids.push(['POI', `<a class="poi" href="${esc(item.poi)}">${esc(item.poi)}</a>${here}`]);
     }
-    if (facts?.doi) ids.push(['DOI', `<a href="${esc(facts.doi)}">${esc(facts.doi)}</a>`]);
-    const others = (facts?.identifiers ?? []).filter((v) => v !== item?.poi && (facts?.doi === undefined || normalizeDoi(v) !== facts.doi));
+    // The identifier to cite (FAIR Signposting's cite-as, chosen from the record model), named by its scheme.
+    const cite = facts?.citation;
+    if (cite) {
+      const target = isHttpUrl(cite.uri) ? `<a class="cite-as" href="${esc(cite.uri)}">${esc(cite.uri)}</a>` : `<span class="cite-as" dir="auto">${esc(cite.uri)}</span>`;
+      ids.push(['Cite as', `${target} <span class="meta">(${esc(cite.scheme)})</span>`]);
+    }
+    const others = facts?.identifiers ?? [];
     if (others.length > 0) ids.push(['Other identifiers', others.map((v) => `<span dir="auto">${valueHtml(v)}</span>`).join('')]);
     ids.push(['Datestamp', time(record.datestamp)]);
     if (record.sets.length > 0) ids.push(['Sets', record.sets.map((s) => `<span><a href="${this.url([['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc'], ['set', s]])}"><code>${esc(s)}</code></a></span>`).join('')]);

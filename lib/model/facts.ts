@@ -6,8 +6,12 @@
  * Pure: no I/O, no clock.
  */
 import type { Agent, Contributor, RecordFields, TypedIdentifier } from './record';
-import { ACCESS_RIGHTS, COAR_TYPES, typeOfGeneral, type AccessRight, type CoarType, type OpenAireResourceType } from './vocabularies';
-import { classifyIdentifier, normalizeDoi } from './identifiers';
+import {
+  ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, schemaOrgType, schemaOrgTypeOf, typeOfGeneral,
+  type AccessRight, type CoarType, type OpenAireResourceType,
+} from './vocabularies';
+import { classifyIdentifier, encodeUriName, isHttpUrl, normalizeDoi, type IdentifierType } from './identifiers';
+import { calendarDate, parseW3cdtf, type W3cdtf } from './dates';
 import type { DcElement, DublinCore } from './dublin-core';
 
 const nonBlank = (values: readonly string[] | undefined): string[] => (values ?? []).filter((v) => v.trim() !== '');
@@ -139,34 +143,51 @@ export function isFunded(r: RecordFields): boolean {
     || (r.dc.relation ?? []).some((v) => v.trim().startsWith('info:eu-repo/grantAgreement/'));
 }
 
+// ------------------------------------------------------------------ identifiers and the citation identifier
+
 /**
- * The licence URIs a record states: its `dc:rights` values that are http(s)
- * URIs, then its `license` field, without repeats.
+ * Every identifier of the record in a scheme the model knows: the typed ones,
+ * then each `dc:identifier` whose spelling names a scheme
+ * (`classifyIdentifier`: a resolver URL, a `doi:`/`hdl:`/`urn:`/`ark:`
+ * prefix, …), in the scheme's normalized form, each once.
  *
- * @example licences({ dc: { rights: ['Open', 'https://creativecommons.org/licenses/by/4.0/'] } }) // ['https://creativecommons.org/licenses/by/4.0/']
+ * @example recordIdentifiers({ dc: { identifier: ['http://hdl.handle.net/1765/315', 'local-7'] } }) // [{ type: 'Handle', value: '1765/315' }]
  */
-export function licences(r: RecordFields): string[] {
-  const out: string[] = [];
-  for (const v of [...nonBlank(r.dc.rights), ...(r.license !== undefined ? [r.license] : [])]) {
-    const t = v.trim();
-    if (/^https?:\/\/\S+$/i.test(t) && !out.includes(t)) out.push(t);
+export function recordIdentifiers(r: RecordFields): TypedIdentifier[] {
+  const out: TypedIdentifier[] = [];
+  const seen = new Set<string>();
+  const add = (i: TypedIdentifier): void => {
+    // DOIs compare without case (DOI Handbook 2.4); the first spelling is kept.
+    const key = `${i.type} ${i.type === 'DOI' ? i.value.toUpperCase() : i.value}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(i);
+  };
+  for (const i of r.identifiers ?? []) add(i);
+  for (const v of dcValues(r, 'identifier')) {
+    const c = classifyIdentifier(v);
+    if (c) add(c);
   }
   return out;
 }
 
 /**
- * A typed identifier as a URI, the form Dublin Core and links want: a DOI
- * or a Handle at its resolver (https://doi.org/…, https://hdl.handle.net/…,
- * the forms their display guidelines recommend), an ARK at N2T's, an ISBN
- * or ISSN as its URN (RFC 3187, RFC 3044), a URN or URL as it is.
+ * A typed identifier as a URI, the form Dublin Core, links and `cite-as`
+ * want: a DOI or a Handle at its resolver (https://doi.org/…, the DOI
+ * Handbook's and Crossref's display form; the Handle.Net proxy
+ * https://hdl.handle.net/…), an ARK at N2T.net, the resolver of every ARK
+ * (ARK Identifier Scheme, draft-kunze-ark), an ISBN or ISSN as its URN (RFC
+ * 3187, RFC 3044), a URN (RFC 8141: a URN is a URI, and its resolvers are per
+ * namespace) or URL as it is. A name's characters a URI path cannot hold are
+ * percent-encoded.
  *
  * @example identifierUri({ type: 'Handle', value: '1765/315' }) // 'https://hdl.handle.net/1765/315'
  */
 export function identifierUri(id: TypedIdentifier): string {
   switch (id.type) {
-    case 'DOI': return normalizeDoi(id.value) ?? `https://doi.org/${id.value}`;
-    case 'Handle': return `https://hdl.handle.net/${id.value}`;
-    case 'ARK': return `https://n2t.net/${id.value}`;
+    case 'DOI': return normalizeDoi(id.value) ?? `https://doi.org/${encodeUriName(id.value)}`;
+    case 'Handle': return `https://hdl.handle.net/${encodeUriName(id.value)}`;
+    case 'ARK': return `https://n2t.net/${encodeUriName(id.value)}`;
     case 'ISBN': return `urn:isbn:${id.value}`;
     case 'ISSN': return `urn:issn:${id.value}`;
     case 'URN':
@@ -209,4 +230,155 @@ export function dublinCore(r: RecordFields): DublinCore {
   const extra = (r.identifiers ?? []).filter((i) => !named.has(`${i.type} ${i.value}`)).map(identifierUri);
   if (extra.length > 0) dc.identifier = [...(r.dc.identifier ?? []), ...extra];
   return dc;
+}
+
+/** What an item is cited by: the scheme, the identifier in its normalized form, and its URI. */
+export interface CitationIdentifier {
+  readonly scheme: 'DOI' | 'Handle' | 'ARK' | 'URN' | 'POI';
+  readonly value: string;
+  readonly uri: string;
+}
+
+/**
+ * The identifier an item is cited by (FAIR Signposting's `cite-as`, RFC 8574:
+ * the persistent identifier a reference should use): the record's DOI, else
+ * its Handle, else its first ARK or URN, else the item's POI; undefined when
+ * there is none of them. A URL is never one: it names a place, which
+ * `cite-as` exists to look past.
+ *
+ * @example citationIdentifier({ dc: { identifier: ['http://hdl.handle.net/1765/315'] } }, 'http://purl.org/poi/x.org/1')
+ * // { scheme: 'Handle', value: '1765/315', uri: 'https://hdl.handle.net/1765/315' }
+ */
+export function citationIdentifier(r: RecordFields, poi?: string): CitationIdentifier | undefined {
+  const ids = recordIdentifiers(r);
+  const pick = (types: readonly IdentifierType[]): CitationIdentifier | undefined => {
+    for (const i of ids) {
+      const uri = types.includes(i.type) ? identifierUri(i) : undefined;
+      if (uri !== undefined) return { scheme: i.type as CitationIdentifier['scheme'], value: i.value, uri };
+    }
+    return undefined;
+  };
+  return pick(['DOI']) ?? pick(['Handle']) ?? pick(['ARK', 'URN']) ?? (poi === undefined ? undefined : { scheme: 'POI', value: poi, uri: poi });
+}
+
+/** The schemes OpenAIRE v4 "Resource Identifier" (M) takes: an identifier of the resource itself, not of its series or edition. */
+const RESOURCE_IDENTIFIER_TYPES: readonly IdentifierType[] = ['DOI', 'Handle', 'URN', 'ARK', 'URL'];
+
+/** Whether the record has an identifier of the resource itself: a DOI, Handle, URN, ARK or URL. @example hasResourceIdentifier({ dc: { identifier: ['ISBN 978-3-16-148410-0'] } }) // false */
+export function hasResourceIdentifier(r: RecordFields): boolean {
+  return recordIdentifiers(r).some((i) => RESOURCE_IDENTIFIER_TYPES.includes(i.type));
+}
+
+// ------------------------------------------------------------------ licences, files, kinds of work
+
+const ACCESS_RIGHT_URIS: ReadonlySet<string> = new Set(Object.values(ACCESS_RIGHTS).map((a) => a.uri));
+
+/**
+ * The licence URIs a record states: its `dc:rights` values that are http(s)
+ * URLs, then its `license` field, each once; a COAR access right URI is not
+ * one (it says who may read, not on what terms).
+ *
+ * @example licences({ dc: { rights: ['Open', 'http://purl.org/coar/access_right/c_abf2', 'https://creativecommons.org/licenses/by/4.0/'] } })
+ * // ['https://creativecommons.org/licenses/by/4.0/']
+ */
+export function licences(r: RecordFields): string[] {
+  const all = [...dcValues(r, 'rights').map((v) => v.trim()), ...(r.license !== undefined ? [r.license] : [])];
+  return [...new Set(all.filter((v) => isHttpUrl(v) && !ACCESS_RIGHT_URIS.has(v)))];
+}
+
+/** A file of the record, as a link: where it is and, when the record says, its media type. */
+export interface FileLink {
+  readonly href: string;
+  readonly type?: string;
+}
+
+/** The record's files with an http(s) location, each once. @example fileLinks({ dc: {}, files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf' }] }) // [{ href: 'https://r.org/a.pdf', type: 'application/pdf' }] */
+export function fileLinks(r: RecordFields): FileLink[] {
+  const seen = new Set<string>();
+  const out: FileLink[] = [];
+  for (const f of r.files ?? []) {
+    if (!isHttpUrl(f.url) || seen.has(f.url)) continue;
+    seen.add(f.url);
+    out.push({ href: f.url, ...(f.mediaType !== undefined && { type: f.mediaType }) });
+  }
+  return out;
+}
+
+/**
+ * The schema.org types of the work (URLs), known ones only: of its resource
+ * type when it has one, else of each `dc:type` value (a DCMI Type, an
+ * info:eu-repo term, a COAR URI, a common word). Empty when nothing narrower
+ * than CreativeWork is known.
+ *
+ * @example schemaOrgTypes({ dc: { type: ['Dataset', 'Text'] } }) // ['https://schema.org/Dataset']
+ */
+export function schemaOrgTypes(r: RecordFields): string[] {
+  const found = r.resourceType !== undefined ? [schemaOrgTypeOf(r.resourceType)] : dcValues(r, 'type').map(schemaOrgType);
+  return [...new Set(found.filter((t): t is string => t !== null))];
+}
+
+/** The record's COAR resource type URI: the typed one, else a `dc:type` value that is one. @example coarResourceType({ dc: { type: ['http://purl.org/coar/resource_type/c_6501'] } }) // 'http://purl.org/coar/resource_type/c_6501' */
+export function coarResourceType(r: RecordFields): string | undefined {
+  return r.resourceType?.coar ?? dcValues(r, 'type').map((v) => v.trim()).find((v) => v.startsWith(COAR_RESOURCE_TYPE_PREFIX));
+}
+
+/** The record's languages: the typed one, else its `dc:language` values. @example languages({ dc: { language: ['en', ' '] } }) // ['en'] */
+export function languages(r: RecordFields): string[] {
+  return r.language !== undefined ? [r.language] : dcValues(r, 'language').map((v) => v.trim());
+}
+
+// ------------------------------------------------------------------ dates as W3CDTF
+
+/** A date a rule asks for: found and well-formed, present but not W3CDTF (`malformed`: the first such value), or absent. */
+export type DateFact = { readonly date: W3cdtf } | { readonly malformed: string } | { readonly missing: true };
+
+/** info:eu-repo date terms (OpenAIRE 3.0, "Embargo End Date"): dates with a role, not the date of the work. */
+const EU_REPO_DATE = 'info:eu-repo/date/';
+
+/**
+ * The publication date of the record as W3CDTF: the typed issued date, else
+ * the publication year, else the first `dc:date` that is W3CDTF (DSpace's
+ * `2003-04-15T10:18:51Z` is). A record whose only dates are not W3CDTF has a
+ * malformed date, not a missing one; info:eu-repo date terms do not count.
+ *
+ * @example publicationDate({ dc: { date: ['15.04.2003'] } }) // { malformed: '15.04.2003' }
+ */
+export function publicationDate(r: RecordFields): DateFact {
+  const typed = r.dates?.issued ?? r.publicationYear;
+  const values = typed !== undefined ? [typed] : dcValues(r, 'date').map((v) => v.trim()).filter((v) => !v.startsWith(EU_REPO_DATE));
+  return firstW3cdtf(values);
+}
+
+/**
+ * The W3CDTF date among dates that should all be one: the first that is, else
+ * the first value as malformed, else missing.
+ *
+ * @example firstW3cdtf(['spring 2001', '2001-03']) // { date: { text: '2001-03', … } }
+ */
+export function firstW3cdtf(values: readonly string[]): DateFact {
+  for (const v of values) {
+    const date = parseW3cdtf(v);
+    if (date) return { date };
+  }
+  const first = values[0];
+  return first === undefined ? { missing: true } : { malformed: first };
+}
+
+/**
+ * The end of the record's embargo: the typed date, else a `dc:date`
+ * `info:eu-repo/date/embargoEnd/YYYY-MM-DD` (OpenAIRE 3.0, "Embargo End
+ * Date"), whose date must be a full calendar date.
+ *
+ * @example embargoEnd({ dc: { date: ['info:eu-repo/date/embargoEnd/2030-02-30'] } }) // { malformed: 'info:eu-repo/date/embargoEnd/2030-02-30' }
+ */
+export function embargoEnd(r: RecordFields): DateFact {
+  const typed = r.dates?.embargoEnd;
+  if (typed !== undefined) return firstW3cdtf([typed]);
+  const terms = dcValues(r, 'date').map((v) => v.trim()).filter((v) => v.startsWith(`${EU_REPO_DATE}embargoEnd/`));
+  for (const t of terms) {
+    const day = calendarDate(t.slice(`${EU_REPO_DATE}embargoEnd/`.length), true);
+    if (day !== null) return { date: { text: t, date: day, year: day.slice(0, 4), hasTime: false } };
+  }
+  const first = terms[0];
+  return first === undefined ? { missing: true } : { malformed: first };
 }

@@ -300,12 +300,19 @@ export function normalizeDoi(value: string): string | null {
   const doi = url ? url[1] : (DOI_URN.exec(v)?.[1] ?? DOI_BARE.exec(v)?.[1]);
   if (doi === undefined) return null;
   // An URL form is already encoded; a doi: or bare DOI is a name whose "%", "#", "?" must be escaped.
-  const encoded = url ? doi.replace(/[^\x21-\x7e]|["<>\\^`{|}]/gu, percentEncode) : encodeDoiName(doi);
+  const encoded = url ? doi.replace(/[^\x21-\x7e]|["<>\\^`{|}]/gu, percentEncode) : encodeUriName(doi);
   return `https://doi.org/${encoded}`;
 }
 
-function encodeDoiName(doi: string): string {
-  return doi.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, percentEncode);
+/**
+ * A name (a DOI, a Handle, an ARK) as the path of a resolver URL: every
+ * character outside RFC 3986's `pchar` and `/` is percent-encoded as UTF-8,
+ * `%` included (the name is not yet a URI, so none of its `%` is an escape).
+ *
+ * @example encodeUriName('1765/a b#c') // '1765/a%20b%23c'
+ */
+export function encodeUriName(name: string): string {
+  return name.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/]/gu, percentEncode);
 }
 
 /** Percent-encodes one character as UTF-8; a lone surrogate (not a character) becomes U+FFFD. */

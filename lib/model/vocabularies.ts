@@ -202,3 +202,59 @@ export function typeOfGeneral(general: DataCiteResourceType): { leader06: string
     default: return { leader06: 'a', typeOfResource: 'text' };
   }
 }
+
+/**
+ * schema.org types (https://schema.org/docs/full.html) of the kinds of work
+ * the model names, for Signposting's `type` links. Only types that say more
+ * than schema.org's CreativeWork are given: DataCite Text, Other and the
+ * kinds schema.org has no class for map to none.
+ */
+const SCHEMA_ORG_OF_GENERAL: Partial<Record<DataCiteResourceType, string>> = {
+  Audiovisual: 'VideoObject', Book: 'Book', BookChapter: 'Chapter', Collection: 'Collection', ComputationalNotebook: 'SoftwareSourceCode',
+  ConferencePaper: 'ScholarlyArticle', DataPaper: 'ScholarlyArticle', Dataset: 'Dataset', Dissertation: 'Thesis', Event: 'Event',
+  Image: 'ImageObject', Journal: 'Periodical', JournalArticle: 'ScholarlyArticle', PeerReview: 'Review', Preprint: 'ScholarlyArticle',
+  Presentation: 'PresentationDigitalDocument', Report: 'Report', Software: 'SoftwareSourceCode', Sound: 'AudioObject',
+};
+
+/** COAR concepts whose schema.org class is narrower than their DataCite type's (maps are DataCite Image). */
+const SCHEMA_ORG_OF_COAR: Readonly<Record<string, string>> = { c_12cc: 'Map', c_12cd: 'Map' };
+
+/** Dublin Core, DCMI Type and info:eu-repo type words → schema.org types (lower case keys). */
+const SCHEMA_ORG_OF_WORD: Readonly<Record<string, string>> = {
+  dataset: 'Dataset', software: 'SoftwareSourceCode', sound: 'AudioObject', stillimage: 'ImageObject', image: 'ImageObject',
+  movingimage: 'VideoObject', collection: 'Collection', event: 'Event', article: 'ScholarlyArticle', 'journal article': 'ScholarlyArticle',
+  book: 'Book', bookpart: 'Chapter', 'book part': 'Chapter', thesis: 'Thesis', doctoralthesis: 'Thesis', masterthesis: 'Thesis',
+  bachelorthesis: 'Thesis', report: 'Report', map: 'Map',
+};
+
+const SCHEMA_ORG = 'https://schema.org/';
+
+/**
+ * The schema.org type URL of a COAR resource type concept or a DataCite
+ * resourceTypeGeneral, or null when schema.org has nothing narrower than
+ * CreativeWork for it.
+ *
+ * @example schemaOrgTypeOf({ coar: 'http://purl.org/coar/resource_type/c_db06', general: 'Dissertation' }) // 'https://schema.org/Thesis'
+ */
+export function schemaOrgTypeOf(t: { readonly coar?: string; readonly general: DataCiteResourceType }): string | null {
+  const coar = t.coar?.startsWith(COAR_RESOURCE_TYPE_PREFIX) ? SCHEMA_ORG_OF_COAR[t.coar.slice(COAR_RESOURCE_TYPE_PREFIX.length)] : undefined;
+  const name = coar ?? SCHEMA_ORG_OF_GENERAL[t.general];
+  return name === undefined ? null : `${SCHEMA_ORG}${name}`;
+}
+
+/**
+ * The schema.org type URL of a free-text type value (a DCMI Type such as
+ * `Dataset`, a word such as `journal article`, an info:eu-repo/semantics
+ * term, or a COAR resource type URI), or null when it is not one known here.
+ * `Text` maps to nothing: it says no more than schema.org's CreativeWork.
+ *
+ * @example schemaOrgType('StillImage') // 'https://schema.org/ImageObject'
+ */
+export function schemaOrgType(value: string): string | null {
+  const v = value.trim();
+  const coar = COAR_TYPES.get(v);
+  if (coar) return schemaOrgTypeOf({ coar: coar.uri, general: coar.datacite });
+  const word = v.replace(/^info:eu-repo\/semantics\//i, '').replace(/^https?:\/\/purl\.org\/dc\/dcmitype\//i, '').toLowerCase();
+  const t = Object.hasOwn(SCHEMA_ORG_OF_WORD, word) ? SCHEMA_ORG_OF_WORD[word] : undefined;
+  return t === undefined ? null : `${SCHEMA_ORG}${t}`;
+}

@@ -57,3 +57,18 @@ export function liftFields(item: ItemInput, formats: FormatRegistry): Lifted | u
   }
   return undefined;
 }
+
+/**
+ * The model of a stored item the store holds none for (written as XML before
+ * the pipeline lifted every record): lifted from its stored XML as the
+ * pipeline lifts a record's (`liftFields`), or an empty record when no
+ * reader can read it. The one place the record page, Signposting and the
+ * readiness check get such an item's model.
+ *
+ * @example liftStored({ oai_dc: '<oai_dc:dc …><dc:title>T</dc:title></oai_dc:dc>' }, registry).dc.title // ['T']
+ */
+export function liftStored(metadata: Readonly<Record<string, string | null | undefined>>, formats: FormatRegistry): RecordFields {
+  const given: Record<string, string> = {};
+  for (const [prefix, xml] of Object.entries(metadata)) if (typeof xml === 'string') given[prefix] = xml;
+  return liftFields({ internalId: '', metadata: given }, formats)?.fields ?? { dc: {} };
+}

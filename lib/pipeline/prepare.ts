@@ -68,6 +68,23 @@ function itemIdentifiers(policy: IdPolicyLike, internalId: string): { oaiIdentif
 }
 
 /**
+ * The Dublin Core an item's oai_dc is written from: its model's under the
+ * profile, with its POI as a dc:identifier when configured. A model lifted
+ * from a richer format holds in typed fields what its Dublin Core would say
+ * (a reader puts a value in `dc` only when no typed field takes it): its
+ * oai_dc is filled from them (lib/model/facts.ts `dublinCore`). A record that
+ * gives its model gives its Dublin Core as it wants it served. The readiness
+ * check judges the same (server/check/cli.ts).
+ *
+ * @example oaiDcOf({ dc: { title: ['T'] } }, { poiInDublinCore: true }, 'http://purl.org/poi/x.org/1') // { title: ['T'], identifier: ['http://purl.org/poi/x.org/1'] }
+ */
+export function oaiDcOf(fields: RecordFields, p: Pick<Preparation, 'oaiDcProfile' | 'poiInDublinCore'>, poi: string | undefined, lifted = false): DublinCore {
+  const dc: DublinCore = profileDublinCore(lifted ? { ...fields, dc: dublinCore(fields) } : fields, p.oaiDcProfile ?? 'plain');
+  const own = dc.identifier ?? [];
+  return p.poiInDublinCore && poi !== undefined && !own.includes(poi) ? { ...dc, identifier: [...own, poi] } : dc;
+}
+
+/**
  * An item's metadata in every configured format: the XML the record gives
  * (`given`, by prefix) as it is, oai_dc from the model's Dublin Core under
  * the profile (with the POI when configured; for a `lifted` model, filled
@@ -89,12 +106,7 @@ export function writeFormats(
   const metadata: Record<string, string> = {};
   const written: string[] = [];
   const ids = itemIdentifiers(p.policy, internalId);
-  // A model lifted from a richer format holds in typed fields what its Dublin Core would say (a reader puts a
-  // value in `dc` only when no typed field takes it): its oai_dc is filled from them. A record that gives its
-  // model gives its Dublin Core as it wants it served.
-  const dc: DublinCore = profileDublinCore(lifted ? { ...fields, dc: dublinCore(fields) } : fields, p.oaiDcProfile ?? 'plain');
-  const extra = p.poiInDublinCore && ids ? [ids.poi] : [];
-  const withExtra: DublinCore = extra.length === 0 ? dc : { ...dc, identifier: [...(dc.identifier ?? []), ...extra.filter((x) => !(dc.identifier ?? []).includes(x))] };
+  const withExtra = oaiDcOf(fields, p, ids?.poi, lifted);
   const identifiers = [...(fields.dc.identifier ?? [])];
   const ctx: CrosswalkContext | undefined = ids ? { oaiIdentifier: ids.oaiIdentifier, poi: ids.poi, options: {} } : undefined;
   // In the registry's order, so the stored order never depends on the input's.

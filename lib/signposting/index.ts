@@ -1,5 +1,6 @@
-/** FAIR Signposting: an item's facts from its metadata, and its typed links as headers and linksets. */
-export { itemFacts, schemaOrgType, type ItemFacts, type FileLink } from './facts';
+/** FAIR Signposting: an item's facts from its record model, and its typed links as headers and linksets. */
+export { itemFacts, type ItemFacts, type FileLink } from './facts';
+export { schemaOrgType } from '../model/vocabularies';
 export { normalizeDoi, isHttpUrl } from '../model/identifiers';
 export {
   signpostingLinks, linkHeader, linksetJson, linksetText,

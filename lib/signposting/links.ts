@@ -4,14 +4,16 @@
  * linksets (`application/linkset+json` and `application/linkset`).
  *
  * Relation types of the profile used here: `cite-as` (the persistent
- * identifier: the DOI when there is one, else the POI), `describedby` (the
+ * identifier a reference should use, RFC 8574: the record's DOI, else its
+ * Handle, else its ARK or URN, else the item's POI; lib/model/facts.ts
+ * `citationIdentifier` chooses), `describedby` (the
  * metadata in each format, with its media type and the format's namespace as
  * `profile`), `type` (`https://schema.org/AboutPage` for the landing page and
  * the kind of work), `license`, `item` (each file, with its media type) and
  * `linkset`. Pure: the caller gathers the facts and the URLs.
  */
 import { percentEncode } from '../model/identifiers';
-import type { FileLink } from './facts';
+import type { FileLink } from '../model/facts';
 
 /** One typed link (RFC 8288 section 3). */
 export interface SignpostLink {
@@ -31,10 +33,8 @@ export interface DescribedBy {
 
 /** Everything the links of one item are made from. */
 export interface SignpostInput {
-  /** The item's POI (`http://purl.org/poi/…`). */
-  readonly poi: string;
-  /** The DOI as an https URL, when the item has one. */
-  readonly doi?: string;
+  /** The URI the item is cited by (`cite-as`): its citation identifier, as a URI. */
+  readonly citeAs: string;
   /** A tombstone keeps only `cite-as`: the identifier outlives the item. */
   readonly deleted: boolean;
   readonly describedBy: readonly DescribedBy[];
@@ -54,11 +54,11 @@ const UNKNOWN_FILE_TYPE = 'application/octet-stream';
 /**
  * The links of an item's landing page, in profile order.
  *
- * @example signpostingLinks({ poi: 'http://purl.org/poi/x.org/1', deleted: true, describedBy: [], types: [], licenses: [], files: [] })
+ * @example signpostingLinks({ citeAs: 'http://purl.org/poi/x.org/1', deleted: true, describedBy: [], types: [], licenses: [], files: [] })
  * // [{ href: 'http://purl.org/poi/x.org/1', rel: 'cite-as' }]
  */
 export function signpostingLinks(input: SignpostInput): SignpostLink[] {
-  const links: SignpostLink[] = [{ href: input.doi ?? input.poi, rel: 'cite-as' }];
+  const links: SignpostLink[] = [{ href: input.citeAs, rel: 'cite-as' }];
   if (input.deleted) return links;
   for (const d of input.describedBy) links.push({ href: d.href, rel: 'describedby', type: d.type, profile: d.profile });
   links.push({ href: ABOUT_PAGE, rel: 'type' });

@@ -5,8 +5,15 @@
  * (lib/check/profiles.ts) and up to five that do not. Exit status: 0 every
  * mandatory rule met, 1 a mandatory rule failed, 2 a usage error.
  */
-import { CheckTally, dublinCoreOf, formatReport, PROFILE_NAMES, PROFILES, type CheckItem, type ProfileName } from '../../lib/check/profiles';
+import { CheckTally, formatReport, PROFILE_NAMES, PROFILES, type CheckItem, type ProfileName } from '../../lib/check/profiles';
 import type { ItemScan, ScannedItem } from '../../lib/store';
+import type { FormatRegistry } from '../../lib/formats/registry';
+import { liftStored } from '../../lib/pipeline/lift';
+import { oaiDcOf, type Preparation } from '../../lib/pipeline/prepare';
+import { isValidOaiIdentifier } from '../../lib/ids/oai-identifier';
+import { poiFromOaiIdentifier } from '../../lib/ids/poi';
+import type { DublinCore } from '../../lib/model/dublin-core';
+import type { RecordFields } from '../../lib/model/record';
 import type { CliIo } from '../loader/cli';
 
 export const CHECK_USAGE = `usage: oai-steward check --profile ${PROFILE_NAMES.join('|')} [--json] [--batch-size N]
@@ -21,28 +28,50 @@ export const CHECK_USAGE = `usage: oai-steward check --profile ${PROFILE_NAMES.j
 Exit status: 0 every mandatory rule is met, 1 a mandatory rule fails, 2 usage error.
 `;
 
+/** How the repository writes oai_dc from a record model (its configuration's `oaiDcProfile` and `poiInDublinCore`): what the oai_dc rules judge. */
+export type OaiDcWriting = Pick<Preparation, 'oaiDcProfile' | 'poiInDublinCore'>;
+
 /** What the check needs of an opened provider. */
 export interface CheckDeps {
   readonly store: ItemScan;
+  /** The formats offered, whose readers lift the model of an item stored without one. */
+  readonly formats: FormatRegistry;
+  readonly oaiDc: OaiDcWriting;
   close(): Promise<void>;
 }
 
 /**
- * The item as the rules see it: the stored fields, or the Dublin Core of its
- * stored oai_dc when the store holds none (records loaded as XML).
- *
- * @example toCheckItem(scanned) // { …header, fields: { dc: { title: ['…'] } }, metadata: Map { 'oai_dc' => '<oai_dc:dc …' } }
+ * The Dublin Core an item disseminates as oai_dc, from its model: what the
+ * oai_dc writer makes of the model (lib/pipeline/prepare.ts `oaiDcOf`: the
+ * profile's terms, the POI) when the pipeline wrote its oai_dc; the model's
+ * own Dublin Core when the oai_dc was given as XML (its model was lifted
+ * from that XML, or says what it says); none without oai_dc.
  */
-export function toCheckItem(item: ScannedItem): CheckItem {
-  const metadata = new Map(Object.entries(item.metadata));
+function servedDublinCore(item: ScannedItem, model: RecordFields, writing: OaiDcWriting): DublinCore | undefined {
+  if (typeof item.metadata.oai_dc !== 'string') return undefined;
+  if (item.fields === undefined || item.written?.includes('oai_dc') !== true) return model.dc;
+  return oaiDcOf(model, writing, isValidOaiIdentifier(item.identifier) ? poiFromOaiIdentifier(item.identifier) : undefined, item.liftedFrom !== undefined);
+}
+
+/**
+ * The item as the rules see it: its record model (the stored one, or lifted
+ * from its stored XML when the store holds none: written before the pipeline), the
+ * Dublin Core it serves as oai_dc, and the formats it is disseminated in.
+ *
+ * @example toCheckItem(scanned, registry, { oaiDcProfile: 'plain', poiInDublinCore: true }) // { …header, fields: { dc: { title: ['…'] } }, oaiDc: { title: ['…'] }, formats: ['oai_dc'] }
+ */
+export function toCheckItem(item: ScannedItem, formats: FormatRegistry, writing: OaiDcWriting): CheckItem {
+  const fields = item.fields ?? liftStored(item.metadata, formats);
+  const oaiDc = servedDublinCore(item, fields, writing);
   return {
     internalId: item.internalId,
     identifier: item.identifier,
     datestamp: item.datestamp,
     deleted: item.deleted,
     sets: item.sets,
-    fields: item.fields ?? { dc: dublinCoreOf(item.metadata.oai_dc ?? null) },
-    metadata,
+    fields,
+    ...(oaiDc !== undefined && { oaiDc }),
+    formats: Object.keys(item.metadata).filter((p) => typeof item.metadata[p] === 'string'),
   };
 }
 
@@ -88,7 +117,7 @@ export async function runCheckCommand(args: readonly string[], open: () => Promi
     for (;;) {
       const page = await deps.store.scanItems(after, batch);
       if (page.length === 0) break;
-      tally.add(page.map(toCheckItem));
+      tally.add(page.map((s) => toCheckItem(s, deps.formats, deps.oaiDc)));
       after = (page[page.length - 1] as ScannedItem).pk;
     }
     const report = tally.report();

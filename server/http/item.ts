@@ -1,11 +1,14 @@
 /**
  * An item with every format it has, read through the store interface
- * (getHeader names the formats, getRecord gives each one), and its FAIR
- * Signposting links. Shared by the record page and the POI resolver, so
- * both say the same about an item.
+ * (getHeader names the formats, getRecord gives each one), its record model
+ * (the stored one, `RecordFieldsStore`), the facts read from that model, and
+ * its FAIR Signposting links. Shared by the record page and the POI
+ * resolver, so both say the same about an item.
  */
 import type { ProviderContext } from '../../lib/oai';
-import type { ItemHeader } from '../../lib/store';
+import type { ItemHeader, RecordFieldsStore } from '../../lib/store';
+import type { RecordFields } from '../../lib/model/record';
+import { liftStored } from '../../lib/pipeline/lift';
 import type { ItemFormatView, ItemView } from '../../lib/html';
 import { itemFacts, signpostingLinks } from '../../lib/signposting';
 import type { SignpostLink } from '../../lib/signposting';
@@ -19,13 +22,23 @@ export interface LoadedItem extends ItemView {
   readonly header: ItemHeader;
 }
 
+/** How {@link loadItem} reads an item. */
+export interface LoadItemOptions {
+  /** A record the caller already has, so it is not read again. */
+  readonly known?: { readonly prefix: string; readonly record: ItemFormatView['record'] };
+  /** Where the item's record model is stored; without it (or for an item stored without one), the model is lifted from its XML. */
+  readonly fields?: RecordFieldsStore;
+}
+
 /**
- * Reads an item and each of its formats the repository offers (registry
- * order, so oai_dc first); null when no item has the identifier.
- * `known` skips the read of a record the caller already has.
- * Example: `(await loadItem(ctx, 'oai:demo.oai-steward.org:rep-2024-0001'))?.facts.doi`.
+ * Reads an item, each of its formats the repository offers (registry order,
+ * so oai_dc first) and its record model; null when no item has the
+ * identifier. The facts (cite-as, identifiers, licences, types, files) are
+ * read from the model; the formats are shown as they are stored.
+ * Example: `(await loadItem(ctx, 'oai:demo.oai-steward.org:rep-2024-0001', { fields: store }))?.facts.citation`.
  */
-export async function loadItem(ctx: ProviderContext, identifier: string, known?: { prefix: string; record: ItemFormatView['record'] }): Promise<LoadedItem | null> {
+export async function loadItem(ctx: ProviderContext, identifier: string, options: LoadItemOptions = {}): Promise<LoadedItem | null> {
+  const { known } = options;
   const header = await ctx.store.getHeader(identifier);
   if (!header) return null;
   const offered = ctx.formats.all().filter((f) => header.formats.includes(f.prefix));
@@ -35,10 +48,20 @@ export async function loadItem(ctx: ProviderContext, identifier: string, known?:
     if (!record) continue;
     formats.push({ format, record, tree: record.metadata === null ? null : parseFragment(record.metadata) });
   }
-  const facts = itemFacts(formats.map((f) => f.tree));
   // Items published under another scheme's identifier have no POI (POI 4 maps oai-identifiers only).
   const poi = isValidOaiIdentifier(header.identifier) ? poiFromOaiIdentifier(header.identifier) : null;
-  return { header, formats, facts, poi };
+  // A tombstone has no metadata (OAI-PMH 2.5.1): it is cited by its POI alone.
+  const model: RecordFields = header.deleted ? { dc: {} } : await itemModel(ctx, header, formats, options.fields);
+  return { header, formats, facts: itemFacts(model, poi ?? undefined), poi };
+}
+
+/**
+ * The record model of a live item: as stored, else lifted from the XML of
+ * its formats (an item written before the pipeline stored every model).
+ */
+async function itemModel(ctx: ProviderContext, header: ItemHeader, formats: readonly ItemFormatView[], fields: RecordFieldsStore | undefined): Promise<RecordFields> {
+  const stored = fields ? (await fields.recordFields([header.internalId])).get(header.internalId) : undefined;
+  return stored ?? liftStored(Object.fromEntries(formats.map((f) => [f.format.prefix, f.record.metadata])), ctx.formats);
 }
 
 /**
@@ -62,8 +85,8 @@ export function resolverUrl(ctx: ProviderContext, poi: string): string {
 export function itemLinks(ctx: ProviderContext, item: LoadedItem): SignpostLink[] {
   const base = ctx.repository.baseURL;
   return signpostingLinks({
-    poi: item.poi ?? getRecordUrl(base, item.header.identifier, 'oai_dc'),
-    ...(item.facts.doi !== undefined && { doi: item.facts.doi }),
+    // An item with neither a persistent identifier nor a POI is cited by its record's address.
+    citeAs: item.facts.citation?.uri ?? getRecordUrl(base, item.header.identifier, 'oai_dc'),
     deleted: item.header.deleted,
     describedBy: item.formats.map((f) => ({ href: getRecordUrl(base, item.header.identifier, f.format.prefix), type: 'application/xml', profile: f.format.namespace })),
     types: item.facts.types,

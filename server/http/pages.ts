@@ -12,6 +12,7 @@ import { renderPage, requestFromForm, PAGE_CSS } from '../../lib/html';
 import type { HomeView, PagePaths } from '../../lib/html';
 import { decodeForm } from '../../lib/oai';
 import type { OaiResponse, ProviderContext } from '../../lib/oai';
+import type { RecordFieldsStore } from '../../lib/store';
 import { linkHeader } from '../../lib/signposting';
 import { oaiUrl } from '../../lib/oai-url';
 import { chooseCoding, encodeBody } from './encoding';
@@ -55,6 +56,8 @@ export interface PageOptions {
   readonly compressionLevel: number;
   /** The clock, in seconds (the home page counts items up to now, as a harvest would). */
   readonly now: number;
+  /** Where items' record models are stored, for the record page's facts (server/http/item.ts). */
+  readonly fields?: RecordFieldsStore;
 }
 
 /**
@@ -79,7 +82,7 @@ export async function sendPage(req: Request, res: Response, response: OaiRespons
     home = { counts, sets, setCount };
   } else if (body.kind === 'GetRecord') {
     const prefix = response.requestArgs?.metadataPrefix ?? 'oai_dc';
-    item = await loadItem(ctx, body.record.identifier, { prefix, record: body.record });
+    item = await loadItem(ctx, body.record.identifier, { known: { prefix, record: body.record }, ...(o.fields && { fields: o.fields }) });
     if (item) link = linkHeader(itemLinks(ctx, item));
   }
   const html = renderPage({

@@ -7,6 +7,7 @@
  */
 import type { Request, Response, NextFunction } from 'express';
 import type { ProviderContext } from '../../lib/oai';
+import type { RecordFieldsStore } from '../../lib/store';
 import { linkHeader, linksetJson, linksetText, signpostingLinks } from '../../lib/signposting';
 import { wantsLinkset } from './negotiate';
 import { itemLinks, landingPage, loadItem } from './item';
@@ -17,8 +18,12 @@ export type PoiAnswer = { status: 303; location: string; identifier: string } | 
 /** Resolves the two path segments of a POI. */
 export type PoiResolver = (namespace: string, local: string) => Promise<PoiAnswer>;
 
-/** The Express handler of the resolver route. Example: `app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, poiResolver(store, baseUrl)))`. */
-export function poiRoute(ctx: ProviderContext, resolve: PoiResolver) {
+/**
+ * The Express handler of the resolver route; `fields` is where items' record
+ * models are stored (the facts of the links are read from them).
+ * Example: `app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, poiResolver(store, baseUrl), store))`.
+ */
+export function poiRoute(ctx: ProviderContext, resolve: PoiResolver, fields?: RecordFieldsStore) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
       // The raw path, not Express's decoded params: a POI is compared as a string, escapes and all. A
@@ -33,11 +38,11 @@ export function poiRoute(ctx: ProviderContext, resolve: PoiResolver) {
       if (answer.status !== 303) {
         // A tombstone keeps its identifier (the POI, as the path says: a deleted item has no metadata, so no DOI).
         const poi = `http://purl.org/poi/${m?.[1]}/${m?.[2]}`;
-        res.status(410).set('Link', linkHeader(signpostingLinks({ poi, deleted: true, describedBy: [], types: [], licenses: [], files: [] })));
+        res.status(410).set('Link', linkHeader(signpostingLinks({ citeAs: poi, deleted: true, describedBy: [], types: [], licenses: [], files: [] })));
         res.type('text/plain').send('Gone: this record was deleted.\n');
         return;
       }
-      const item = await loadItem(ctx, answer.identifier);
+      const item = await loadItem(ctx, answer.identifier, fields ? { fields } : {});
       const links = item ? itemLinks(ctx, item) : [];
       const format = wantsLinkset(req.headers.accept);
       if (format !== null) {

@@ -1,14 +1,14 @@
 /**
  * Write applying: puts a planned batch (./plan.ts) into the tables, turns
- * items into tombstones, and declares sets. Every function here runs inside
- * the caller's transaction and writes nothing the gate has not passed.
+ * items into tombstones, and moves items between sets (declaring sets is
+ * ./sets.ts's). Every function here runs inside the caller's transaction and
+ * writes nothing the gate has not passed.
  */
 import type { Knex } from 'knex';
-import { RefusedError, type AboutInput, type MembershipChange, type SetInput, type WriteResult } from '../../lib/store';
+import { RefusedError, type AboutInput, type MembershipChange, type WriteResult } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
-import { setProblems } from '../../lib/pipeline/judge';
 import { isValidSetSpec, withAncestors } from '../../lib/model/header';
-import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toBool, toInt } from '../db/dialect';
+import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
 import { contentHash, itemsByInternalId, uniqueSorted, type ItemRow, type PlannedItem } from './plan';
 import { directSets } from './read';
@@ -172,21 +172,6 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
 }
 
 /**
- * Declares or renames sets after checking them (lib/records/gate.ts
- * `setProblems`); any problem throws an `Error` listing all of them.
- *
- * @example await applySets(trx, [{ spec: 'a', name: 'A' }]);
- */
-export async function applySets(trx: Knex, sets: readonly SetInput[]): Promise<void> {
-  const problems = setProblems(sets);
-  if (problems.length > 0) throw new Error(problems.join('\n'));
-  const rows = sets.map((s) => ({ spec: s.spec, name: s.name, descriptions: JSON.stringify(s.descriptions ?? []) }));
-  for (const part of chunk(rows, rowsPerInsert(trx, 3))) {
-    await trx('sets').insert(part).onConflict('spec').merge(['name', 'descriptions']);
-  }
-}
-
-/**
  * Gives existing items new direct sets and nothing else (lib/store.ts
  * `setMemberships`): the whole call is refused when an id is unknown or
  * repeated, or a set is invalid or undeclared. An item whose sets change is
@@ -268,22 +253,4 @@ async function storedContent(db: Knex, pks: readonly number[]): Promise<Map<numb
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/**
- * Declares the sets of this list that are not declared yet, leaving the
- * names of declared ones as they are (a name given with `--sets` wins over
- * the configuration's): how sets by rule come into being as items join them.
- *
- * @example await declareMissingSets(trx, [{ spec: 'ddc:530', name: 'DDC 530' }]);
- */
-export async function declareMissingSets(trx: Knex, sets: readonly SetInput[]): Promise<void> {
-  if (sets.length === 0) return;
-  const existing = new Set<string>();
-  for (const part of chunk(sets.map((s) => s.spec), MAX_IN_LIST)) {
-    const rows = await statementRunner(trx)<{ spec: string }>(`SELECT spec FROM sets WHERE ${inListSql(trx, 'spec', 'text')}`, [inListParam(trx, part)]);
-    for (const r of rows) existing.add(r.spec);
-  }
-  const missing = sets.filter((s) => !existing.has(s.spec));
-  if (missing.length > 0) await applySets(trx, missing);
 }

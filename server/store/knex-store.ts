@@ -5,7 +5,8 @@
  *
  * - ./read.ts     the read side, keyset scans (ReadStore);
  * - ./plan.ts     the reads of planning and each item's outcome (nothing written);
- * - ./apply.ts    writing a plan, tombstones, set declarations;
+ * - ./apply.ts    writing a plan, tombstones, set memberships;
+ * - ./sets.ts     declaring, renaming and retiring sets, with their origin;
  * - ./stats.ts    statistics;
  * - ./record-fields.ts  the record fields kept with each item;
  * - ./scan.ts     every item a page at a time, with all its formats (check, rebuild-sets);
@@ -41,7 +42,8 @@ import type { SetDefinitions } from '../../lib/sets/rules';
 import { createSeenIds } from '../db/seen-ids';
 import type { LoadBookkeeping, SeenIds } from '../loader/seen';
 import { recordFieldsOf } from './record-fields';
-import { applyDelete, applyMemberships, applySets } from './apply';
+import { applyDelete, applyMemberships } from './apply';
+import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, type Retirement } from './sets';
 import { KnexReadStore } from './read';
 import { scanItems } from './scan';
 import { storeStats } from './stats';
@@ -176,7 +178,39 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
   }
 
   async putSets(sets: readonly SetInput[]): Promise<void> {
-    await this.committing(this.knex.transaction((trx) => applySets(trx, sets)));
+    await this.committing(
+      this.knex.transaction(async (trx) => {
+        // The configuration's sets first, so an input's declaration finds them and keeps their names.
+        if (this.options.setRules && this.options.setRules.all.length > 0) await declareConfiguredSets(trx, this.options.setRules);
+        await declareInputSets(trx, sets);
+      }),
+    );
+  }
+
+  /**
+   * Declares the setSpecs records name that no one declared, named by the
+   * setSpec (./sets.ts `declareSetsFromInput`); returns those declared.
+   *
+   * @example await store.declareSetsFromInput(['5:12']) // ['5', '5:12']
+   */
+  async declareSetsFromInput(specs: readonly string[]): Promise<string[]> {
+    return this.committing(this.knex.transaction((trx) => declareSetsFromInput(trx, specs)));
+  }
+
+  /** Renames a set an input declared; the name sticks (./sets.ts `renameSet`). */
+  async renameSet(spec: string, name: string): Promise<void> {
+    await this.committing(this.knex.transaction((trx) => renameSet(trx, spec, name, this.clock())));
+  }
+
+  /** Retires sets and their descendants: their members leave them, with departures (./sets.ts `retireSets`). */
+  async retireSets(specs: readonly string[]): Promise<Retirement> {
+    return this.committing(this.knex.transaction((trx) => retireSets(trx, specs, this.clock())));
+  }
+
+  /** Retires the sets the configuration declared and no longer does (./sets.ts `retireUnconfiguredSets`). */
+  async retireUnconfiguredSets(): Promise<Retirement> {
+    const defs = this.options.setRules ?? { all: [], computed: [] };
+    return this.committing(this.knex.transaction((trx) => retireUnconfiguredSets(trx, defs, this.clock())));
   }
 
   async checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]> {

@@ -18,11 +18,11 @@ import type { Knex } from 'knex';
 import type { FormatChecks } from '../../lib/pipeline/judge';
 import type { SchemeCheck } from '../../lib/pipeline/governance';
 import { prepareItem, type Preparation, type PreparedItem } from '../../lib/pipeline/prepare';
-import { isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { setDeclarations } from '../../lib/sets/rules';
 import type { ItemInput, WriteResult } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
-import { applyWrite, declareMissingSets } from './apply';
+import { applyWrite } from './apply';
+import { declareConfiguredSets, declareSetsFromInput } from './sets';
 import { planWrite } from './plan';
 
 /** What the pipeline needs besides the batch: the repository's preparation and judgement. */
@@ -45,11 +45,13 @@ export type WriteOutcomes = { readonly refusals: readonly Refusal[] } | { readon
  * specs are left to the judge, which refuses the record.
  */
 async function declareNamedSets(trx: Knex, items: readonly PreparedItem[], p: Preparation): Promise<void> {
-  // A set's ancestors too: an item in `5:12` is in `5` (OAI-PMH 2.0 section 2.7.2), which ListSets then lists.
-  const named = [...new Set(items.flatMap((i) => (i.sets ?? []).filter(isValidSetSpec).flatMap(withAncestors)))];
+  const named = [...new Set(items.flatMap((i) => i.sets ?? []))];
+  // The configuration's sets under its names, claimed from any input that declared them first (./sets.ts).
   const byRule = p.setRules && p.setRules.all.length > 0 ? setDeclarations(p.setRules, named) : [];
+  if (p.setRules && byRule.length > 0) await declareConfiguredSets(trx, p.setRules, named);
   const declared = new Set(byRule.map((s) => s.spec));
-  await declareMissingSets(trx, [...byRule, ...named.filter((s) => !declared.has(s)).map((spec) => ({ spec, name: spec }))]);
+  // Every other setSpec (and its ancestors, OAI-PMH 2.0 section 2.7.2) from the input, named by its spec.
+  await declareSetsFromInput(trx, named.filter((s) => !declared.has(s)));
 }
 
 /**

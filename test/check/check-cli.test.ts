@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { CheckReport } from '../../lib/check/profiles';
-import { cli, forEachCliDatabase } from '../loader/helpers';
+import { cli, forEachCliDatabase, ROOT } from '../loader/helpers';
 
 const ENV = { OAI_POI_IN_DC: 'false' };
 
@@ -65,6 +65,26 @@ forEachCliDatabase((db) => {
     expect(oa).to.include({ checked: 2, satisfied: 0, level: 'mandatory' });
     expect(oa?.failures.map((f) => f.field)).to.deep.equal(['sets', 'sets']);
     expect(report.rules.find((r) => r.id === 'language')).to.include({ checked: 2, satisfied: 1, level: 'recommended' });
+  });
+
+  it("passes OpenAIRE's own valid v4 sample, loaded as oai_openaire XML, on every openaire4 rule its content satisfies", async () => {
+    // The sample (schemas/formats/samples/openaire, valid against openaire-4) names no Issued date: its
+    // Accepted and Available dates are an embargo period's, so the publication date is what it lacks.
+    const folder = path.join(db().dir, 'openaire');
+    fs.mkdirSync(folder);
+    fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'formats', 'openaire', 'sample_journalarticle1.xml'), path.join(folder, 'sample_journalarticle1.xml'));
+    const config = path.join(db().dir, 'oai-steward.yaml');
+    fs.writeFileSync(config, 'formats:\n  - prefix: oai_dc\n  - prefix: oai_openaire\n');
+    const loaded = await cli(db(), ['load', '--config', config, folder], { env: ENV });
+    expect(loaded.code, loaded.stderr).to.equal(0);
+    const run = await cli(db(), ['check', '--config', config, '--profile', 'openaire4', '--json'], { env: ENV });
+    const report = JSON.parse(run.stdout) as CheckReport;
+    const rule = (id: string) => report.rules.find((r) => r.id === id);
+    const satisfied = ['format-oai_openaire', 'title', 'creator', 'resource-type', 'access-rights', 'resource-identifier', 'file-location', 'language', 'publisher', 'license'];
+    for (const id of satisfied) expect(rule(id), id).to.deep.include({ checked: 1, satisfied: 1 });
+    expect(rule('embargo-end'), 'not embargoed').to.deep.include({ checked: 0 });
+    expect(rule('publication-date')?.failures.map((f) => f.reason)).to.deep.equal(['missing: a publication date (datacite:date dateType="Issued")']);
+    expect(run.code).to.equal(1);
   });
 
   it('refuses an unknown profile with exit status 2', async () => {

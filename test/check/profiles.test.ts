@@ -4,8 +4,7 @@
  * that says so, naming the field.
  */
 import { expect } from 'chai';
-import { CheckTally, dublinCoreOf, PROFILES, type CheckItem, type ProfileName } from '../../lib/check/profiles';
-import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
+import { CheckTally, PROFILES, type CheckItem, type ProfileName } from '../../lib/check/profiles';
 import { profileDublinCore, type OaiDcProfile } from '../../lib/formats/oai-dc-profile';
 import type { RecordFields } from '../../lib/model/record';
 import { eachRow } from '../helpers/table';
@@ -25,14 +24,14 @@ const good: RecordFields = {
 };
 const GOOD_SETS = ['openaire', 'driver', 'open_access', 'ddc:530'];
 
-function item(fields: RecordFields, options: { sets?: string[]; profile?: OaiDcProfile; formats?: string[]; deleted?: boolean } = {}): CheckItem {
-  const metadata = new Map<string, string | null>();
-  if (options.deleted) metadata.set('oai_dc', null);
-  else {
-    metadata.set('oai_dc', dublinCoreToOaiDc(profileDublinCore(fields, options.profile ?? 'openaire3')));
-    for (const f of options.formats ?? ['oai_openaire']) metadata.set(f, '<x/>');
-  }
-  return { internalId: 'x', identifier: 'oai:example.org:x', datestamp: 0, deleted: options.deleted ?? false, sets: options.sets ?? GOOD_SETS, fields, metadata };
+/** An item as the check sees it: its model, the oai_dc the writer makes of it under a profile, and its formats. */
+function item(fields: RecordFields, options: { sets?: string[]; profile?: OaiDcProfile; formats?: string[]; deleted?: boolean; noOaiDc?: boolean } = {}): CheckItem {
+  const deleted = options.deleted ?? false;
+  const formats = deleted ? [] : [...(options.noOaiDc ? [] : ['oai_dc']), ...(options.formats ?? ['oai_openaire'])];
+  return {
+    internalId: 'x', identifier: 'oai:example.org:x', datestamp: 0, deleted, sets: options.sets ?? GOOD_SETS, fields, formats,
+    ...(!deleted && !options.noOaiDc && { oaiDc: profileDublinCore(fields, options.profile ?? 'openaire3') }),
+  };
 }
 
 /** The ids of the rules an item fails under a profile. */
@@ -61,7 +60,18 @@ const rows: Row[] = [
   ['openaire3 wants an open publication in the openaire set', 'openaire3', item(good, { sets: ['driver'] }), ['set-openaire-complete:sets']],
   ['openaire3 wants nothing in the openaire set that does not qualify', 'openaire3', item({ ...good, accessRights: 'restricted', dc: { ...good.dc, relation: [] } }, { sets: ['openaire'] }), ['set-openaire-content:sets']],
   ['openaire3 wants a project identifier for a funded item', 'openaire3', item({ ...withDc({ relation: [] }), fundingReferences: [{ funderName: 'EC', awardNumber: '1' }] }), ['project-identifier:dc.relation']],
-  ['driver wants an ISO 8601 date', 'driver', item(withDc({ date: ['spring 2021'] }), { sets: ['openaire', 'driver'] }), ['date:dc.date']],
+  ['driver wants a W3CDTF date', 'driver', item(withDc({ date: ['spring 2021'] }), { sets: ['openaire', 'driver'] }), ['date:dc.date']],
+  ["driver takes DSpace's date and time as a W3CDTF date", 'driver', item(withDc({ date: ['2003-04-15T10:18:51Z'] })), []],
+  ["openaire3 takes DSpace's date and time as a W3CDTF date", 'openaire3', item(withDc({ date: ['2003-04-15T10:18:51Z'] })), []],
+  ['openaire3 wants the embargo end term to hold a real day', 'openaire3', item({ ...withDc({ date: ['2021', 'info:eu-repo/date/embargoEnd/2030-02-30'] }), accessRights: 'embargoed' }), ['embargo-end:dc.date']],
+  ['openaire4 wants the language of a text (MA)', 'openaire4', item({ ...withDc({ language: [] }) }), ['language:language']],
+  ['openaire4 does not ask a dataset for a language', 'openaire4', item({ ...withDc({ language: [] }), resourceType: { coar: 'http://purl.org/coar/resource_type/c_ddb1', general: 'Dataset', label: 'dataset' } }), []],
+  ['openaire4 wants the publisher of a journal article (MA)', 'openaire4', item(withDc({ publisher: [] })), ['publisher:publisher']],
+  ['openaire4 does not ask a preprint for a publisher', 'openaire4', item({ ...withDc({ publisher: [] }), resourceType: { coar: 'http://purl.org/coar/resource_type/c_816b', general: 'Preprint', label: 'preprint' } }), []],
+  ['openaire4 judges the model of an item served as oai_openaire only', 'openaire4', item(good, { noOaiDc: true }), []],
+  ['openaire4 reads a COAR type and a Handle from Dublin Core', 'openaire4', item({ ...without('resourceType'), dc: { ...good.dc, type: ['http://purl.org/coar/resource_type/c_6501'], identifier: ['hdl:1765/315'] }, identifiers: [] }), []],
+  ['openaire4 wants a COAR type and an identifier of the resource, typed or in Dublin Core', 'openaire4', item({ ...without('resourceType'), dc: { ...good.dc, type: ['Article'], identifier: ['ISBN 978-3-16-148410-0'] }, identifiers: [] }), ['resource-type:resourceType.coar', 'resource-identifier:identifiers']],
+  ['base takes a hdl: dc:identifier as a link', 'base', item({ ...withDc({ identifier: ['hdl:1765/315'] }), identifiers: [] }), []],
   ['driver wants no metadata-only item in the driver set', 'driver', item(without('files'), { sets: ['driver'] }), ['set-driver-content:sets']],
   ['base wants a dc:identifier that links', 'base', item({ ...withDc({ identifier: ['local-17'] }), identifiers: [] }), ['identifier-link:dc.identifier']],
   ['base does not judge a deleted item by its metadata', 'base', item(good, { deleted: true }), []],
@@ -100,8 +110,23 @@ describe('readiness profiles', function () {
     for (const p of Object.values(PROFILES)) for (const r of p.rules) expect(r.source, `${p.name} ${r.id}`).to.match(/Guidelines|Golden Rules|DINI/);
   });
 
-  it('reads Dublin Core back from stored oai_dc for records stored without fields', () => {
-    expect(dublinCoreOf(dublinCoreToOaiDc({ title: ['T'], subject: ['a', 'b'] }))).to.deep.equal({ title: ['T'], subject: ['a', 'b'] });
-    expect(dublinCoreOf(null)).to.deep.equal({});
+  it('reports a date that is there but not W3CDTF as malformed, not missing', () => {
+    const t = new CheckTally(PROFILES.driver);
+    t.add([{ ...item(withDc({ date: ['15.04.2003'] })), identifier: 'oai:example.org:eu' }, { ...item(withDc({ date: [] })), identifier: 'oai:example.org:none' }]);
+    const date = t.report().rules.find((r) => r.id === 'date');
+    expect(date?.failures.map((f) => [f.identifier, f.reason.split(':')[0]])).to.deep.equal([['oai:example.org:eu', 'malformed'], ['oai:example.org:none', 'missing']]);
+    expect(date?.failures[0]?.reason).to.contain('"15.04.2003" is not a W3CDTF date');
+  });
+
+  it('fails the check when a mandatory-if-applicable rule fails where it applies', () => {
+    const t = new CheckTally(PROFILES.openaire4);
+    t.add([item(good), item(withDc({ language: [] }))]);
+    const r = t.report();
+    expect(r.rules.find((x) => x.id === 'language')).to.include({ level: 'mandatory', checked: 2, satisfied: 1 });
+    expect(r.passed).to.equal(false);
+  });
+
+  it('labels every rule its guideline marks (MA) as mandatory', () => {
+    for (const p of Object.values(PROFILES)) for (const r of p.rules) if (r.source.includes('(MA)')) expect(r.level, `${p.name} ${r.id}`).to.equal('mandatory');
   });
 });

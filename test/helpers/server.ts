@@ -135,6 +135,7 @@ export async function openTestProvider(kind: DatabaseKind, options: TestProvider
     retryAfter: config.retryAfter,
     now: () => clocks.now,
     poi: poiResolver(p.store, BASE_URL),
+    recordFields: p.store,
     ...(prefetch && { prefetch }),
     ...options.app,
   });

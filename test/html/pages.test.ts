@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { renderPage, requestFromForm, esc, ERROR_EXPLANATIONS } from '../../lib/html';
 import type { PageInput, PagePaths } from '../../lib/html';
 import type { OaiResponse, OaiErrorCode } from '../../lib/oai';
-import { dublinCoreToOaiDc, oaiDc } from '../../lib/formats/oai-dc';
+import { dublinCoreOf, dublinCoreToOaiDc, oaiDc } from '../../lib/formats/oai-dc';
 import { itemFacts } from '../../lib/signposting';
 import { parseFragment } from '../../lib/xml/tree';
 import type { ItemRecord } from '../../lib/store';
@@ -74,7 +74,7 @@ function hostilePages(): Array<{ name: string; html: string }> {
       'GetRecord',
       input(
         { requestArgs: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier: H }, body: { kind: 'GetRecord', record: rec } },
-        { item: { formats: [{ format: oaiDc, record: rec, tree }], facts: itemFacts([tree]), poi: `http://purl.org/poi/x/${H}` } },
+        { item: { formats: [{ format: oaiDc, record: rec, tree }], facts: itemFacts({ dc: dublinCoreOf(rec.metadata), identifiers: [{ type: 'URN', value: 'urn:x:"><script>alert(9)</script>' }] }, `http://purl.org/poi/x/${H}`), poi: `http://purl.org/poi/x/${H}` } },
       ),
     ],
     ['ListMetadataFormats', input({ requestArgs: { verb: 'ListMetadataFormats', identifier: H }, body: { kind: 'ListMetadataFormats', formats: [{ prefix: H, schema: 'javascript:alert(8)', namespace: H }] } })],
@@ -157,7 +157,7 @@ describe('renderPage', () => {
         { requestArgs: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier: 'oai:x:1' }, body: { kind: 'GetRecord', record: rec } },
         {
           formats: [oaiDc, other],
-          item: { formats: [{ format: oaiDc, record: rec, tree }, { format: other, record: otherRec, tree: parseFragment(otherRec.metadata) }], facts: itemFacts([tree]), poi: 'http://purl.org/poi/x/1' },
+          item: { formats: [{ format: oaiDc, record: rec, tree }, { format: other, record: otherRec, tree: parseFragment(otherRec.metadata) }], facts: itemFacts({ dc: dublinCoreOf(rec.metadata) }, 'http://purl.org/poi/x/1'), poi: 'http://purl.org/poi/x/1' },
         },
       ),
     );
@@ -166,7 +166,8 @@ describe('renderPage', () => {
     expect(html).to.contain('href="/oai/xml?verb=GetRecord&amp;metadataPrefix=other&amp;identifier=oai%3Ax%3A1"');
     expect(html).to.contain('Other title');
     expect(html).to.contain('<a class="poi" href="http://purl.org/poi/x/1">');
-    expect(html).to.contain('<a href="https://doi.org/10.5555/x">');
+    // Cited by the DOI the record's model has, named by its scheme.
+    expect(html).to.contain('<dt>Cite as</dt><dd><a class="cite-as" href="https://doi.org/10.5555/x">https://doi.org/10.5555/x</a> <span class="meta">(DOI)</span></dd>');
   });
 
   it('gives values their language when the record names one, and their own direction', () => {

@@ -1,6 +1,6 @@
 /**
  * FAIR Signposting, the pure part: DOIs recognised and normalized, types
- * mapped to schema.org, an item's facts read from its metadata, and its
+ * mapped to schema.org, an item's facts read from its record model, and its
  * links as a Link header and as RFC 9264 linksets.
  */
 import { expect } from 'chai';
@@ -8,8 +8,6 @@ import {
   itemFacts, linkHeader, linksetJson, linksetText, normalizeDoi, schemaOrgType, signpostingLinks,
 } from '../../lib/signposting';
 import type { SignpostInput } from '../../lib/signposting';
-import { parseFragment } from '../../lib/xml/tree';
-import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
 
 describe('normalizeDoi', () => {
   const cases: Array<{ name: string; value: string; doi: string | null }> = [
@@ -53,60 +51,53 @@ describe('schemaOrgType', () => {
   }
 });
 
-const OAIRE = 'http://namespace.openaire.eu/schema/oaire/';
-const openaire = (files: string): string =>
-  `<resource xmlns="http://namespace.openaire.eu/schema/oaire/" xmlns:oaire="${OAIRE}" xmlns:datacite="http://datacite.org/schema/kernel-4">` +
-  `<datacite:titles><datacite:title>T</datacite:title></datacite:titles>${files}` +
-  `<oaire:licenseCondition uri="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</oaire:licenseCondition></resource>`;
-
 describe('itemFacts', () => {
-  it('takes the first DOI among the dc:identifier values, normalized', () => {
-    const dc = parseFragment(dublinCoreToOaiDc({ identifier: ['https://repo.example.org/x', 'doi:10.5555/X1', '10.5555/second'] }));
-    expect(itemFacts([dc]).doi).to.equal('https://doi.org/10.5555/X1');
+  const POI_1 = 'http://purl.org/poi/x.org/1';
+
+  it('cites the record by its first DOI among the dc:identifier values, normalized', () => {
+    const facts = itemFacts({ dc: { identifier: ['https://repo.example.org/x', 'doi:10.5555/X1', '10.5555/second'] } }, POI_1);
+    expect(facts.citation).to.deep.equal({ scheme: 'DOI', value: '10.5555/X1', uri: 'https://doi.org/10.5555/X1' });
+    expect(facts.identifiers).to.deep.equal(['https://repo.example.org/x', 'https://doi.org/10.5555/second']);
   });
 
-  it('has no DOI when no identifier is one', () => {
-    const dc = parseFragment(dublinCoreToOaiDc({ identifier: ['https://repo.example.org/x', 'urn:isbn:978-3-16-148410-0'] }));
-    expect(itemFacts([dc])).to.not.have.property('doi');
+  it("cites a record with a Handle and no DOI by its Handle, not the POI", () => {
+    const facts = itemFacts({ dc: { identifier: ['90-9014980-5', 'http://hdl.handle.net/1765/315'] } }, POI_1);
+    expect(facts.citation?.uri).to.equal('https://hdl.handle.net/1765/315');
+    expect(facts.identifiers).to.deep.equal(['90-9014980-5']);
   });
 
-  it('takes licences from dc:rights values that are http(s) URLs only', () => {
-    const dc = parseFragment(dublinCoreToOaiDc({ rights: ['All rights reserved', 'https://creativecommons.org/licenses/by/4.0/', 'javascript:alert(1)'] }));
-    expect(itemFacts([dc]).licenses).to.deep.equal(['https://creativecommons.org/licenses/by/4.0/']);
+  it('cites a record without a persistent identifier by its POI, which it does not list again', () => {
+    const facts = itemFacts({ dc: { identifier: ['https://repo.example.org/x', POI_1] } }, POI_1);
+    expect(facts.citation).to.deep.equal({ scheme: 'POI', value: POI_1, uri: POI_1 });
+    expect(facts.identifiers).to.deep.equal(['https://repo.example.org/x']);
   });
 
-  it('maps dc:type to schema.org types, leaving out unknown ones', () => {
-    const dc = parseFragment(dublinCoreToOaiDc({ type: ['Text', 'Dataset'] }));
-    expect(itemFacts([dc]).types).to.deep.equal(['https://schema.org/Dataset']);
-  });
-
-  it('finds files in OpenAIRE oaire:file elements with their media type, and licences in licenseCondition', () => {
-    const tree = parseFragment(
-      openaire(
-        `<oaire:file mimeType="application/pdf" objectType="fulltext">https://repo.example.org/files/a.pdf</oaire:file>` +
-          `<oaire:file>https://repo.example.org/files/b.csv</oaire:file><oaire:file>javascript:alert(1)</oaire:file>`,
-      ),
-    );
-    const facts = itemFacts([tree]);
-    expect(facts.files).to.deep.equal([{ href: 'https://repo.example.org/files/a.pdf', type: 'application/pdf' }, { href: 'https://repo.example.org/files/b.csv' }]);
+  it('takes licences from the typed licence and dc:rights URLs, not from access rights or text', () => {
+    const facts = itemFacts({ dc: { rights: ['All rights reserved', 'http://purl.org/coar/access_right/c_abf2', 'javascript:alert(1)'] }, license: 'https://creativecommons.org/licenses/by/4.0/' });
     expect(facts.licenses).to.deep.equal(['https://creativecommons.org/licenses/by/4.0/']);
   });
 
-  it('finds files in MODS location/url with access="raw object" only', () => {
-    const tree = parseFragment(
-      '<mods xmlns="http://www.loc.gov/mods/v3"><location><url access="raw object">https://r.org/f.tif</url><url usage="primary display">https://r.org/page</url></location></mods>',
-    );
-    expect(itemFacts([tree]).files).to.deep.equal([{ href: 'https://r.org/f.tif' }]);
+  it('maps the resource type, else dc:type, to schema.org types, leaving out unknown ones', () => {
+    expect(itemFacts({ dc: { type: ['Text', 'Dataset'] } }).types).to.deep.equal(['https://schema.org/Dataset']);
+    expect(itemFacts({ dc: { type: ['Dataset'] }, resourceType: { general: 'Software', label: 'Software' } }).types).to.deep.equal(['https://schema.org/SoftwareSourceCode']);
   });
 
-  it('skips records that could not be parsed', () => {
-    expect(itemFacts([null, parseFragment('<a><b></a>')])).to.deep.equal({ identifiers: [], licenses: [], types: [], files: [] });
+  it('lists the files with an http(s) location, with their media types', () => {
+    const facts = itemFacts({
+      dc: {},
+      files: [{ url: 'https://repo.example.org/files/a.pdf', mediaType: 'application/pdf' }, { url: 'https://repo.example.org/files/b.csv' }, { url: 'javascript:alert(1)' }],
+    });
+    expect(facts.files).to.deep.equal([{ href: 'https://repo.example.org/files/a.pdf', type: 'application/pdf' }, { href: 'https://repo.example.org/files/b.csv' }]);
+  });
+
+  it('finds nothing in an empty record without a POI', () => {
+    expect(itemFacts({ dc: {} })).to.deep.equal({ identifiers: [], licenses: [], types: [], files: [] });
   });
 });
 
 const POI = 'http://purl.org/poi/demo.example.org/item-1';
 const base: SignpostInput = {
-  poi: POI,
+  citeAs: POI,
   deleted: false,
   describedBy: [{ href: 'http://r.org/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai%3Ademo.example.org%3Aitem-1', type: 'application/xml', profile: 'http://www.openarchives.org/OAI/2.0/oai_dc/' }],
   types: [],
@@ -119,7 +110,7 @@ describe('signpostingLinks', () => {
   const cases: Array<{ name: string; input: SignpostInput; links: string[] }> = [
     {
       name: 'cites an item with a DOI by its DOI',
-      input: { ...base, doi: 'https://doi.org/10.5555/x', types: ['https://schema.org/Dataset'], licenses: ['https://creativecommons.org/licenses/by/4.0/'] },
+      input: { ...base, citeAs: 'https://doi.org/10.5555/x', types: ['https://schema.org/Dataset'], licenses: ['https://creativecommons.org/licenses/by/4.0/'] },
       links: [
         'cite-as https://doi.org/10.5555/x',
         `describedby ${base.describedBy[0]?.href} application/xml`,
@@ -148,7 +139,7 @@ describe('signpostingLinks', () => {
     },
     {
       name: 'keeps only cite-as for a deleted item',
-      input: { ...base, deleted: true, doi: 'https://doi.org/10.5555/x', files: [{ href: 'https://r.org/a.pdf' }] },
+      input: { ...base, deleted: true, citeAs: 'https://doi.org/10.5555/x', files: [{ href: 'https://r.org/a.pdf' }] },
       links: ['cite-as https://doi.org/10.5555/x'],
     },
   ];
@@ -165,7 +156,7 @@ describe('signpostingLinks', () => {
 });
 
 describe('linkHeader, linksetJson and linksetText', () => {
-  const links = signpostingLinks({ ...base, doi: 'https://doi.org/10.5555/x', files: [{ href: 'https://r.org/a b.pdf', type: 'application/pdf' }], linkset: 'http://r.org/poi/x/1' });
+  const links = signpostingLinks({ ...base, citeAs: 'https://doi.org/10.5555/x', files: [{ href: 'https://r.org/a b.pdf', type: 'application/pdf' }], linkset: 'http://r.org/poi/x/1' });
   const anchor = 'http://r.org/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai%3Ademo.example.org%3Aitem-1';
 
   it('writes a Link header of comma-separated link-values with quoted parameters (RFC 8288 section 3)', () => {

@@ -7,6 +7,7 @@ import * as m001 from './001_initial';
 import * as m002 from './002_record_fields';
 import * as m003 from './003_departures_about';
 import * as m004 from './004_direct_sets';
+import * as m005 from './005_set_origins';
 import * as m010 from './010_lifted_versions';
 
 interface Migration {
@@ -19,6 +20,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '002_record_fields', module: m002 },
   { name: '003_departures_about', module: m003 },
   { name: '004_direct_sets', module: m004 },
+  { name: '005_set_origins', module: m005 },
   { name: '010_lifted_versions', module: m010 },
 ];
 

@@ -1,0 +1,159 @@
+/**
+ * The facts every reader of a record asks, computed from the model: the
+ * citation identifier, the identifiers in every scheme, licences, files,
+ * schema.org types and dates as W3CDTF. Typed fields first, their Dublin
+ * Core counterparts second.
+ */
+import { expect } from 'chai';
+import {
+  citationIdentifier, coarResourceType, embargoEnd, fileLinks, hasResourceIdentifier, identifierUri, licences,
+  publicationDate, recordIdentifiers, schemaOrgTypes,
+} from '../../lib/model/facts';
+import type { RecordFields } from '../../lib/model/record';
+import { eachRow } from '../helpers/table';
+
+const POI = 'http://purl.org/poi/x.org/1';
+const dc = (d: RecordFields['dc'], more: Omit<RecordFields, 'dc'> = {}): RecordFields => ({ dc: d, ...more });
+
+describe('the citation identifier', () => {
+  eachRow(
+    [
+      ['a DOI before anything else', dc({ identifier: ['http://hdl.handle.net/1765/315', 'doi:10.5555/X'] }), 'https://doi.org/10.5555/X'],
+      ['a typed DOI', dc({}, { identifiers: [{ type: 'Handle', value: '1765/1' }, { type: 'DOI', value: '10.5555/typed' }] }), 'https://doi.org/10.5555/typed'],
+      ["DSpace's Handle URL, as https through the Handle proxy", dc({ identifier: ['90-9014980-5', 'http://hdl.handle.net/1765/315'] }), 'https://hdl.handle.net/1765/315'],
+      ['a Handle written hdl:', dc({ identifier: ['hdl:20.500.12345/678'] }), 'https://hdl.handle.net/20.500.12345/678'],
+      ['a Handle before an ARK or a URN', dc({ identifier: ['urn:nbn:de:101-1234', 'hdl:1765/9'] }), 'https://hdl.handle.net/1765/9'],
+      ['an ARK through N2T.net', dc({ identifier: ['https://gallica.bnf.fr/ark:/12148/bpt6k5619759j'] }), 'https://n2t.net/ark:/12148/bpt6k5619759j'],
+      ['the first of an ARK and a URN, as the record orders them', dc({ identifier: ['URN:NBN:de:101-1234', 'ark:/13030/tf5p30086k'] }), 'urn:nbn:de:101-1234'],
+      ['the POI when the record has no persistent identifier', dc({ identifier: ['https://repo.example.org/items/7', 'ISBN 978-3-16-148410-0'] }), POI],
+      ['the POI for a record without identifiers', dc({}), POI],
+    ] as const,
+    ([what]) => `cites ${what}`,
+    ([, record, uri]) => {
+      expect(citationIdentifier(record, POI)?.uri).to.equal(uri);
+    },
+  );
+
+  it('names the scheme and the normalized identifier beside the URI', () => {
+    expect(citationIdentifier(dc({ identifier: ['http://hdl.handle.net/1765/315'] }))).to.deep.equal({ scheme: 'Handle', value: '1765/315', uri: 'https://hdl.handle.net/1765/315' });
+  });
+
+  it('has none without a persistent identifier or a POI', () => {
+    expect(citationIdentifier(dc({ identifier: ['https://repo.example.org/items/7'] }))).to.equal(undefined);
+  });
+
+  it('percent-encodes what a URI path cannot hold in a Handle', () => {
+    expect(citationIdentifier(dc({ identifier: ['hdl:1765/a#b?c%d'] }))?.uri).to.equal('https://hdl.handle.net/1765/a%23b%3Fc%25d');
+  });
+});
+
+describe('identifiers in every scheme', () => {
+  it('lists the typed identifiers, then the dc:identifier values a scheme recognizes, each once', () => {
+    const r = dc(
+      { identifier: ['https://doi.org/10.5555/abc', 'http://hdl.handle.net/1765/315', 'local-7', 'ISSN 0317-8471'] },
+      { identifiers: [{ type: 'DOI', value: '10.5555/ABC' }] },
+    );
+    expect(recordIdentifiers(r)).to.deep.equal([
+      { type: 'DOI', value: '10.5555/ABC' },
+      { type: 'Handle', value: '1765/315' },
+      { type: 'ISSN', value: '0317-8471' },
+    ]);
+  });
+
+  eachRow(
+    [
+      [{ type: 'DOI', value: '10.5555/a#b' }, 'https://doi.org/10.5555/a%23b'],
+      [{ type: 'URN', value: 'urn:nbn:de:101-1234' }, 'urn:nbn:de:101-1234'],
+      [{ type: 'URL', value: 'https://r.org/x' }, 'https://r.org/x'],
+      [{ type: 'ISBN', value: '9783161484100' }, 'urn:isbn:9783161484100'],
+    ] as const,
+    ([id, uri]) => `gives a ${id.type} the URI ${String(uri)}`,
+    ([id, uri]) => {
+      expect(identifierUri(id)).to.equal(uri);
+    },
+  );
+
+  eachRow(
+    [
+      [dc({ identifier: ['https://repo.example.org/items/7'] }), true],
+      [dc({ identifier: ['urn:nbn:de:101-1234'] }), true],
+      [dc({ identifier: ['ISBN 978-3-16-148410-0', 'local-7'] }), false],
+    ] as const,
+    ([r, has]) => `${has ? 'finds' : 'finds no'} identifier of the resource in ${JSON.stringify(r.dc.identifier)}`,
+    ([r, has]) => {
+      expect(hasResourceIdentifier(r)).to.equal(has);
+    },
+  );
+});
+
+describe('licences, files and kinds of work', () => {
+  it('takes dc:rights URLs, then the typed licence, each once, leaving out access rights and text', () => {
+    const r = dc(
+      { rights: ['http://purl.org/coar/access_right/c_abf2', 'All rights reserved', 'https://creativecommons.org/licenses/by/4.0/', 'javascript:alert(1)'] },
+      { license: 'https://creativecommons.org/licenses/by-sa/4.0/' },
+    );
+    expect(licences(r)).to.deep.equal(['https://creativecommons.org/licenses/by/4.0/', 'https://creativecommons.org/licenses/by-sa/4.0/']);
+    expect(licences(dc({ rights: ['https://creativecommons.org/licenses/by/4.0/'] }, { license: 'https://creativecommons.org/licenses/by/4.0/' }))).to.deep.equal(['https://creativecommons.org/licenses/by/4.0/']);
+  });
+
+  it('links the files with an http(s) location, with their media types', () => {
+    const r = dc({}, { files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf' }, { url: 'ftp://r.org/b' }, { url: 'https://r.org/c.csv' }, { url: 'https://r.org/a.pdf' }] });
+    expect(fileLinks(r)).to.deep.equal([{ href: 'https://r.org/a.pdf', type: 'application/pdf' }, { href: 'https://r.org/c.csv' }]);
+  });
+
+  eachRow(
+    [
+      ['a COAR doctoral thesis', dc({}, { resourceType: { coar: 'http://purl.org/coar/resource_type/c_db06', general: 'Dissertation', label: 'doctoral thesis' } }), ['https://schema.org/Thesis']],
+      ['a COAR map (narrower than its DataCite Image)', dc({}, { resourceType: { coar: 'http://purl.org/coar/resource_type/c_12cd', general: 'Image', label: 'map' } }), ['https://schema.org/Map']],
+      ['a DataCite Software', dc({}, { resourceType: { general: 'Software', label: 'Software' } }), ['https://schema.org/SoftwareSourceCode']],
+      ['a DataCite Text (nothing narrower than CreativeWork)', dc({}, { resourceType: { general: 'Text', label: 'Text' } }), []],
+      ['dc:type words', dc({ type: ['info:eu-repo/semantics/article', 'StillImage', 'Text'] }), ['https://schema.org/ScholarlyArticle', 'https://schema.org/ImageObject']],
+      ['a COAR URI in dc:type', dc({ type: ['http://purl.org/coar/resource_type/c_ddb1'] }), ['https://schema.org/Dataset']],
+    ] as const,
+    ([what]) => `types ${what}`,
+    ([, r, types]) => {
+      expect(schemaOrgTypes(r)).to.deep.equal(types);
+    },
+  );
+
+  it('reads a COAR type from dc:type when the record has no typed one', () => {
+    expect(coarResourceType(dc({ type: ['Article', 'http://purl.org/coar/resource_type/c_6501'] }))).to.equal('http://purl.org/coar/resource_type/c_6501');
+  });
+});
+
+describe('dates as W3CDTF', () => {
+  eachRow(
+    [
+      ["DSpace's date and time", dc({ date: ['2003-04-15T10:18:51Z'] }), { date: '2003-04-15' }],
+      ['the first W3CDTF dc:date, after one that is not', dc({ date: ['spring 2001', '2001-03'] }), { date: '2001-03' }],
+      ['the typed issued date before dc:date', dc({ date: ['1999'] }, { dates: { issued: '2001-02-03' } }), { date: '2001-02-03' }],
+      ['the publication year', dc({}, { publicationYear: '2001' }), { date: '2001' }],
+      ['a day that does not exist, as malformed', dc({ date: ['2003-02-30'] }), { malformed: '2003-02-30' }],
+      ['a European date, as malformed', dc({ date: ['15.04.2003'] }), { malformed: '15.04.2003' }],
+      ['an embargo term alone, as missing', dc({ date: ['info:eu-repo/date/embargoEnd/2030-01-01'] }), { missing: true }],
+      ['no date, as missing', dc({}), { missing: true }],
+    ] as const,
+    ([what]) => `reads the publication date of ${what}`,
+    ([, r, want]) => {
+      const got = publicationDate(r);
+      if ('date' in want) expect('date' in got && got.date.date).to.equal(want.date);
+      else expect(got).to.deep.equal(want);
+    },
+  );
+
+  eachRow(
+    [
+      ['a typed embargo end', dc({}, { dates: { embargoEnd: '2030-01-31' } }), { date: '2030-01-31' }],
+      ['an info:eu-repo term', dc({ date: ['2001', 'info:eu-repo/date/embargoEnd/2030-01-31'] }), { date: '2030-01-31' }],
+      ['an info:eu-repo term with a day that does not exist', dc({ date: ['info:eu-repo/date/embargoEnd/2030-02-30'] }), { malformed: 'info:eu-repo/date/embargoEnd/2030-02-30' }],
+      ['an info:eu-repo term with a year only', dc({ date: ['info:eu-repo/date/embargoEnd/2030'] }), { malformed: 'info:eu-repo/date/embargoEnd/2030' }],
+      ['no embargo', dc({ date: ['2001'] }), { missing: true }],
+    ] as const,
+    ([what]) => `reads the embargo end of ${what}`,
+    ([, r, want]) => {
+      const got = embargoEnd(r);
+      if ('date' in want) expect('date' in got && got.date.date).to.equal(want.date);
+      else expect(got).to.deep.equal(want);
+    },
+  );
+});
