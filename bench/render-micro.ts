@@ -17,7 +17,7 @@ import { formatDatestamp } from '../lib/oai/dates';
 import type { OaiResponse } from '../lib/oai/response';
 import type { ItemRecord } from '../lib/store';
 import { checkFragment } from '../lib/xml/fragment';
-import { renderResponse } from '../lib/xml/render';
+import { renderResponse } from '../lib/oai/render';
 import { generateRecord, toItem } from './generate';
 
 function arg(name: string, fallback: number): number {

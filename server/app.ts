@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { decodeForm, handleRequest, itemCount } from '../lib/oai';
 import type { OaiResponse, ProviderContext } from '../lib/oai';
 import type { RecordFieldsStore } from '../lib/store';
-import { renderResponseBytes } from '../lib/xml/render';
+import { renderResponseBytes } from '../lib/oai/render';
 import { chooseCoding, encodeBody } from './http/encoding';
 import { prefersHtml } from './http/negotiate';
 import { formRedirect, pagePaths, sendPage } from './http/pages';

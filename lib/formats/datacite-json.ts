@@ -34,7 +34,7 @@ import { checkDoi } from '../model/identifiers';
 import { findNonXmlChar } from '../model/text';
 import { parseW3cdtf } from '../model/dates';
 import { liftDatacite, type DataciteProps } from './datacite-lift';
-import { addDc, addFile, draft, finish, type AgentInput } from './lift';
+import { addDc, addFile, draft, finish, type AgentInput } from './reader-rules';
 
 /** One DataCite record read: its internal id, its datestamp when it says one, and its model. */
 export interface DataciteJsonRecord {

@@ -37,7 +37,7 @@
 import {
   addDc, addIdentifier, addRelated, addRights, contributorType, schemeOf, setDate, setGeneralType, setLanguage, setPublisher, setYear,
   toAgent, toFunding, type AgentInput, type Draft, type FundingInput, type RelatedInput,
-} from './lift';
+} from './reader-rules';
 import { calendarDate } from '../model/dates';
 
 /** DataCite's properties as read, before the model's checks (text as written; absent or empty where not given). */

@@ -16,7 +16,7 @@
 import type { RecordFields } from '../model/record';
 import type { XmlElement } from '../xml/tree';
 import { liftDatacite, type DataciteProps } from './datacite-lift';
-import { draft, finish, type AgentInput, type FundingInput, type RelatedInput } from './lift';
+import { draft, finish, type AgentInput, type FundingInput, type RelatedInput } from './reader-rules';
 import { attr, kid, kids, listOf, text } from './xml-in';
 
 export const DATACITE_KERNEL_3_NS = 'http://datacite.org/schema/kernel-3';

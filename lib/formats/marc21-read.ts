@@ -44,7 +44,7 @@ import type { XmlElement } from '../xml/tree';
 import {
   accessOf, addDc, addFile, addIdentifier, addRelated, addRights, contributorType, draft, finish, schemeOf, setCoarType, setDate,
   setLanguage, setPublisher, setYear, toAgent, toFunding, type Draft,
-} from './lift';
+} from './reader-rules';
 import { kids, text } from './xml-in';
 
 const MARC21_NS = 'http://www.loc.gov/MARC21/slim';

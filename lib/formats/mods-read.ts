@@ -38,7 +38,7 @@ import type { XmlElement } from '../xml/tree';
 import {
   accessOf, addDc, addFile, addIdentifier, addRelated, addRights, contributorType, draft, finish, schemeOf, setCoarType, setDate,
   setLanguage, setPublisher, toAgent, toFunding, type Draft,
-} from './lift';
+} from './reader-rules';
 import { attr, elements, kid, kids, prefixedAttr, text } from './xml-in';
 
 const MODS_NS = 'http://www.loc.gov/mods/v3';

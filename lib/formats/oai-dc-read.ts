@@ -18,7 +18,7 @@ import { DC_ELEMENTS, type DcElement } from '../model/dublin-core';
 import type { RecordFields } from '../model/record';
 import { DC_NS, OAI_DC_NS } from '../xml/namespaces';
 import type { XmlElement } from '../xml/tree';
-import { addDc, draft, finish } from './lift';
+import { addDc, draft, finish } from './reader-rules';
 import { elements, text } from './xml-in';
 
 /**

@@ -37,7 +37,7 @@ import { DC_NS } from '../xml/namespaces';
 import type { XmlElement } from '../xml/tree';
 import { liftDatacite } from './datacite-lift';
 import { agentOf, alternatesOf, contributorsOf, datesOf, fundingOf, relatedOf, titlesOf } from './datacite-read';
-import { addDc, addFile, addRights, draft, finish, setCoarType } from './lift';
+import { addDc, addFile, addRights, draft, finish, setCoarType } from './reader-rules';
 import { attr, kid, kids, listOf, text } from './xml-in';
 
 const OPENAIRE_NS = 'http://namespace.openaire.eu/schema/oaire/';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { handleRequest } from '../../lib/oai';
 import type { ProviderContext } from '../../lib/oai';
-import { renderResponse } from '../../lib/xml/render';
+import { renderResponse } from '../../lib/oai/render';
 import { loadConfig } from '../../server/config';
 import { openProvider, seedIfEmpty, type Provider } from '../../server/provider';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';

@@ -16,7 +16,7 @@ import { replaceNonXmlChars } from '../../lib/xml/chars';
 import { checkFragment } from '../../lib/xml/fragment';
 import { isKnownPlainFragment, knownShapeCount } from '../../lib/xml/plain-fragment';
 import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../../lib/xml/namespaces';
-import { renderResponse } from '../../lib/xml/render';
+import { renderResponse } from '../../lib/oai/render';
 import type { ItemRecord } from '../../lib/store';
 import { RefusedError } from '../../lib/store';
 import { checkOai, forEachProvider, request, resumption, texts } from '../helpers/server';

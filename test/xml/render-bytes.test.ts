@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { OaiResponse } from '../../lib/oai/response';
 import { bytesOf } from '../../lib/xml/byte-sink';
 import { escapeText } from '../../lib/xml/chars';
-import { renderResponse, renderResponseBytes } from '../../lib/xml/render';
+import { renderResponse, renderResponseBytes } from '../../lib/oai/render';
 import type { ItemRecord } from '../../lib/store';
 
 const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('é', '山', '📚', '\uD800', '\uDC00x', '&<>"\'', ''));

@@ -18,13 +18,13 @@
  * cursors intact; dropping the record or failing the whole page would make
  * one bad row hide its neighbours.
  */
-import { bytesOf } from './byte-sink';
-import { escapeAttr, escapeText } from './chars';
-import { checkFragment } from './fragment';
-import { isSurelyAnyUri } from './any-uri';
-import { formatDatestamp } from '../oai/dates';
-import type { OaiResponse, ResumptionInfo } from '../oai/response';
-import { OAI_NS, OAI_SCHEMA, XSI_NS } from './namespaces';
+import { bytesOf } from '../xml/byte-sink';
+import { escapeAttr, escapeText } from '../xml/chars';
+import { checkFragment } from '../xml/fragment';
+import { isSurelyAnyUri } from '../xml/any-uri';
+import { formatDatestamp } from './dates';
+import type { OaiResponse, ResumptionInfo } from './response';
+import { OAI_NS, OAI_SCHEMA, XSI_NS } from '../xml/namespaces';
 import type { ItemHeader, ItemRecord } from '../store';
 
 /** Re-exported for readers that still import it from here; the home is ./namespaces. */
