@@ -12,7 +12,7 @@ import { itemFacts } from '../../lib/signposting';
 import { parseFragment } from '../../lib/xml/tree';
 import type { ItemRecord } from '../../lib/store';
 import type { RecordFields } from '../../lib/model/record';
-import { HtmlValidate } from 'html-validate';
+import { expectValidHtml } from '../helpers/html-valid';
 
 const paths: PagePaths = { endpoint: '/oai', rawXml: '/oai/xml?verb=Identify', form: '/oai/form' };
 const NOW = 1_700_000_000;
@@ -97,16 +97,6 @@ const ELEMENTS = new Set(('html head meta title style link body header p a nav u
 const ATTRIBUTES = new Set(('lang charset name content rel type href dir aria-label aria-current class method action id for value selected autocomplete spellcheck ' +
   'datetime start scope').split(' '));
 
-// Every recommended rule but long-title: a record page's title is the work's own title, which may well be long.
-const validator = new HtmlValidate({ extends: ['html-validate:recommended'], rules: { 'long-title': 'off' } });
-
-/** Asserts html-validate finds nothing to say about a page. */
-async function expectValidHtml(html: string, name: string): Promise<void> {
-  const report = await validator.validateString(html);
-  const messages = report.results.flatMap((r) => r.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message} (${html.split('\n')[m.line - 1]?.slice(Math.max(0, m.column - 40), m.column + 40)})`));
-  expect(messages, `html-validate on the ${name} page`).to.deep.equal([]);
-}
-
 describe('pages with hostile values', () => {
   for (const { name, html } of hostilePages()) {
     describe(`the ${name} page`, () => {
@@ -139,7 +129,7 @@ describe('pages with hostile values', () => {
       });
 
       it('is valid HTML by the recommended rules of html-validate', async () => {
-        await expectValidHtml(html, name);
+        await expectValidHtml(html, `the ${name} page`);
       });
     });
   }

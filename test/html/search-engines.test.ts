@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { citationMeta, jsonLdScript, recordJsonLd, renderPage, scholarDate } from '../../lib/html';
 import type { ItemView, PagePaths } from '../../lib/html';
 import type { RecordFields } from '../../lib/model/record';
+import { ARTICLE, DATASET, NO_DOI } from '../helpers/scholarly-records';
 import { dublinCoreToOaiDc, oaiDc } from '../../lib/formats/oai-dc';
 import { itemFacts } from '../../lib/signposting';
 import { parseFragment } from '../../lib/xml/tree';
@@ -19,57 +20,12 @@ const paths: PagePaths = { endpoint: '/oai', rawXml: '/oai/xml?verb=GetRecord', 
 const page = (id: string): string => `${BASE}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(id)}`;
 const POI = 'http://purl.org/poi/repo.example.org/a-1';
 
-/** A journal article as a DataCite or OpenAIRE record gives it: typed creators (one with an ORCID iD), DOI, PDF, ISSN. */
-const ARTICLE: RecordFields = {
-  dc: { title: ['On the parity of primes', 'Über die Parität'], subject: ['Number theory', 'Primes'], description: ['We show it.'], rights: ['https://creativecommons.org/licenses/by/4.0/'] },
-  creators: [
-    { name: 'Curie, Marie', givenName: 'Marie', familyName: 'Curie', nameType: 'person', orcid: '0000-0002-1825-0097', affiliations: [{ name: 'University of Paris', ror: 'https://ror.org/05f82e368' }] },
-    { name: 'CERN', nameType: 'organization' },
-    { name: 'Doe, Jane' },
-  ],
-  identifiers: [{ type: 'DOI', value: '10.5555/parity.1' }, { type: 'URL', value: 'https://repo.example.org/items/a-1' }],
-  resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', general: 'JournalArticle', label: 'journal article' },
-  accessRights: 'open',
-  publisher: 'Example University Press',
-  dates: { issued: '2021-03-04', available: '2021-02' },
-  language: 'en',
-  relatedIdentifiers: [{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPublishedIn' }],
-  files: [{ url: 'https://repo.example.org/files/a-1/data.csv', mediaType: 'text/csv' }, { url: 'https://repo.example.org/files/a-1/paper.pdf', mediaType: 'application/pdf' }],
-};
-
-/** A dataset from DataCite: open, with a CSV file and a DOI. */
-const DATASET: RecordFields = {
-  dc: { title: ['Measurements of X'] },
-  creators: [{ name: 'Okafor, Chinedu', nameType: 'person' }],
-  identifiers: [{ type: 'DOI', value: '10.5555/x.data' }],
-  resourceType: { general: 'Dataset', label: 'Dataset' },
-  accessRights: 'open',
-  license: 'https://creativecommons.org/publicdomain/zero/1.0/',
-  publicationYear: '2019',
-  files: [{ url: 'https://repo.example.org/files/d-1/x.csv', mediaType: 'text/csv' }],
-};
-
-/** A Dublin Core record with no DOI: a Handle, a free-text creator, a thesis by its dc:type, restricted. */
-const NO_DOI: RecordFields = {
-  dc: {
-    title: ['A thesis'],
-    creator: ['Nguyễn, Thị Minh', 'Research Group X'],
-    type: ['info:eu-repo/semantics/doctoralThesis'],
-    identifier: ['http://hdl.handle.net/1765/315', 'local-7'],
-    date: ['2003-04-15T10:18:51Z'],
-    publisher: ['Erasmus University'],
-    language: ['nl'],
-    rights: ['info:eu-repo/semantics/restrictedAccess'],
-  },
-  files: [{ url: 'https://repo.example.org/files/t-1/thesis.pdf', mediaType: 'application/pdf' }],
-};
-
 describe('Google Scholar citation_* meta tags', () => {
   it('gives an article its title, authors in order with their institution and ORCID, dates, DOI, publisher, ISSN, language, keywords, PDF and page', () => {
     expect(citationMeta(ARTICLE, page('oai:x:a-1'))).to.deep.equal([
       ['citation_title', 'On the parity of primes'],
       ['citation_author', 'Curie, Marie'],
-      ['citation_author_institution', 'University of Paris'],
+      ['citation_author_institution', 'University of Gothenburg'],
       ['citation_author_orcid', 'https://orcid.org/0000-0002-1825-0097'],
       ['citation_author', 'CERN'],
       ['citation_author', 'Doe, Jane'],
@@ -125,7 +81,7 @@ describe('schema.org JSON-LD', () => {
       author: [
         {
           '@type': 'Person', '@id': 'https://orcid.org/0000-0002-1825-0097', name: 'Curie, Marie', givenName: 'Marie', familyName: 'Curie',
-          identifier: 'https://orcid.org/0000-0002-1825-0097', affiliation: [{ '@type': 'Organization', '@id': 'https://ror.org/05f82e368', name: 'University of Paris' }],
+          identifier: 'https://orcid.org/0000-0002-1825-0097', affiliation: [{ '@type': 'Organization', '@id': 'https://ror.org/01tm6cn81', name: 'University of Gothenburg' }],
         },
         { '@type': 'Organization', name: 'CERN' },
         { '@type': 'Person', name: 'Doe, Jane' },
