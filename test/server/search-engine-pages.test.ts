@@ -111,6 +111,17 @@ describe('record pages for search engines', function () {
       expect(metaTags(other.body)).to.deep.equal(metaTags(dc.body));
     });
 
+    it('lists in the sitemap exactly the canonical pages of the live records', async () => {
+      const sitemap = (await request(get().port, { path: '/sitemap.xml' })).body;
+      const locs = [...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => (m[1] as string).replace(/&amp;/g, '&'));
+      const canonical: string[] = [];
+      for (const id of ['article', 'dataset', 'thesis']) {
+        const href = /<link rel="canonical" href="([^"]*)">/.exec((await page(get(), recordQuery(id))).body)?.[1];
+        canonical.push((href ?? '').replace(/&amp;/g, '&'));
+      }
+      expect(locs.filter((l) => l.includes('GetRecord')).sort()).to.deep.equal(canonical.sort());
+    });
+
     it("answers a deleted record's page 410 with nothing to index: no tags, no JSON-LD", async () => {
       const a = await page(get(), recordQuery('gone'));
       expect(a.status).to.equal(410);
