@@ -90,7 +90,8 @@ export function renderPage(input: PageInput): string {
 function pageOf(page: Page, body: PageInput['response']['body']): { title: string; main: string; head?: string } {
   switch (body.kind) {
     case 'errors':
-      return { title: `Error: ${body.errors.map((e) => e.code).join(', ')}`, main: page.errors(body.errors) };
+      // An error page answers 200 (the protocol's errors are not HTTP's); it is not a page to index (an expired token, an unknown id).
+      return { title: `Error: ${body.errors.map((e) => e.code).join(', ')}`, main: page.errors(body.errors), head: '<meta name="robots" content="noindex">' };
     case 'Identify':
       return { title: 'Home', main: page.identify(body.identify) };
     case 'ListSets':

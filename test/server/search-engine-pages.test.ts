@@ -129,6 +129,12 @@ describe('record pages for search engines', function () {
       expect(a.body).to.not.contain('<script');
     });
 
+    it('asks search engines not to index an error page, which answers 200 as the protocol wants, and nothing else', async () => {
+      const robots = '<meta name="robots" content="noindex">';
+      for (const q of ['verb=Nonsense', recordQuery('nope'), 'verb=ListRecords&resumptionToken=expired']) expect((await page(get(), q)).body, q).to.contain(robots);
+      for (const q of ['verb=Identify', 'verb=ListRecords&metadataPrefix=oai_dc', recordQuery('article')]) expect((await page(get(), q)).body, q).to.not.contain(robots);
+    });
+
     it('keeps the Content-Security-Policy that allows no script at all: the JSON-LD is data, never run', async () => {
       const a = await page(get(), recordQuery('article'));
       expect(a.headers['content-security-policy']).to.equal(PAGE_CSP);
