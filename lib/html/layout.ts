@@ -1,6 +1,7 @@
 /**
  * The frame every page shares: head, site header with the verbs, the raw
- * XML link, the request form and the one stylesheet. No script, no external
+ * XML link, the request form and the one stylesheet. No script that runs (a
+ * record page's JSON-LD is a data block), no external
  * asset: the stylesheet is inline and allowed by its hash in the
  * Content-Security-Policy the server sends ({@link PAGE_CSS}).
  */
