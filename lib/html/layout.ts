@@ -1,6 +1,7 @@
 /**
  * The frame every page shares: head, site header with the verbs, the raw
- * XML link, the request form and the one stylesheet. No script, no external
+ * XML link, the request form and the one stylesheet. No script that runs (a
+ * record page's JSON-LD is a data block), no external
  * asset: the stylesheet is inline and allowed by its hash in the
  * Content-Security-Policy the server sends ({@link PAGE_CSS}).
  */
@@ -90,6 +91,8 @@ export interface ShellInput {
   readonly args: Readonly<Record<string, string | undefined>>;
   /** The page's content (already escaped HTML). */
   readonly main: string;
+  /** What the page says about itself to machines, inside `<head>` (already escaped HTML): meta tags, a canonical link, JSON-LD. */
+  readonly head?: string;
 }
 
 const NAV: ReadonlyArray<readonly [string, string, string | undefined]> = [
@@ -117,6 +120,7 @@ export function shell(p: ShellInput): string {
     `<title>${esc(p.title)} · ${esc(p.repositoryName)}</title>\n` +
     `<style>${PAGE_CSS}</style>\n` +
     `<link rel="alternate" type="text/xml" href="${esc(p.paths.rawXml)}">\n` +
+    (p.head !== undefined && p.head !== '' ? `${p.head}\n` : '') +
     '</head>\n<body>\n' +
     `<header class="site"><p class="repo"><a href="${esc(oaiUrl(p.paths.endpoint, [['verb', 'Identify']]))}" dir="auto">${esc(p.repositoryName)}</a></p>` +
     `<nav aria-label="Repository"><ul>${nav}</ul></nav></header>\n` +
@@ -151,10 +155,10 @@ function requestForm(p: ShellInput): string {
     `<div class="grid">` +
     field('f-verb', 'Verb', `<select id="f-verb" name="verb">${verbs}</select>`) +
     field('f-prefix', 'Format', `<select id="f-prefix" name="metadataPrefix">${prefixes}</select>`) +
-    field('f-set', 'Set (setSpec)', `<input id="f-set" name="set" value="${esc(a.set ?? '')}" autocomplete="off" spellcheck="false">`) +
+    field('f-set', 'Set (setSpec)', `<input type="text" id="f-set" name="set" value="${esc(a.set ?? '')}" autocomplete="off" spellcheck="false">`) +
     field('f-from', 'From', `<input id="f-from" name="from" type="date" value="${esc(dayOf(a.from))}">`) +
     field('f-until', 'Until', `<input id="f-until" name="until" type="date" value="${esc(dayOf(a.until))}">`) +
-    field('f-id', 'Identifier', `<input id="f-id" name="identifier" value="${esc(a.identifier ?? '')}" autocomplete="off" spellcheck="false">`) +
+    field('f-id', 'Identifier', `<input type="text" id="f-id" name="identifier" value="${esc(a.identifier ?? '')}" autocomplete="off" spellcheck="false">`) +
     '<div><button type="submit">Send request</button></div></div>\n</fieldset>\n</form>'
   );
 }

@@ -14,6 +14,9 @@ import { parseFragment, textOf } from '../xml/tree';
 import type { XmlElement } from '../xml/tree';
 import { isHttpUrl } from '../model/identifiers';
 import type { ItemFacts } from '../signposting/facts';
+import type { RecordFields } from '../model/record';
+import { citationMeta, metaHtml } from './citation-meta';
+import { jsonLdScript, recordJsonLd } from './json-ld';
 import { esc, langAttr } from './escape';
 import { ERROR_EXPLANATIONS } from './errors';
 import { shell } from './layout';
@@ -33,6 +36,8 @@ export interface ItemView {
   /** Every format the item has, in registry order. */
   readonly formats: readonly ItemFormatView[];
   readonly facts: ItemFacts;
+  /** The item's record model, which the page's meta tags and JSON-LD are read from (`{ dc: {} }` for a deleted item). */
+  readonly model: RecordFields;
   /** The item's POI, when its identifier has one. */
   readonly poi: string | null;
   /** Where this server resolves the POI (a path, e.g. `/poi/ns/local`), for readers who cannot reach purl.org. */
@@ -67,10 +72,11 @@ export function renderPage(input: PageInput): string {
   const { response } = input;
   const body = response.body;
   const page = new Page(input);
-  const { title, main } = pageOf(page, body);
+  const { title, main, head } = pageOf(page, body);
   const args = response.requestArgs ?? {};
   return shell({
     title,
+    ...(head !== undefined && { head }),
     repositoryName: input.repositoryName,
     paths: input.paths,
     formats: input.formats,
@@ -81,10 +87,11 @@ export function renderPage(input: PageInput): string {
 }
 
 /** The title and the main part of the page of one kind of answer. */
-function pageOf(page: Page, body: PageInput['response']['body']): { title: string; main: string } {
+function pageOf(page: Page, body: PageInput['response']['body']): { title: string; main: string; head?: string } {
   switch (body.kind) {
     case 'errors':
-      return { title: `Error: ${body.errors.map((e) => e.code).join(', ')}`, main: page.errors(body.errors) };
+      // An error page answers 200 (the protocol's errors are not HTTP's); it is not a page to index (an expired token, an unknown id).
+      return { title: `Error: ${body.errors.map((e) => e.code).join(', ')}`, main: page.errors(body.errors), head: '<meta name="robots" content="noindex">' };
     case 'Identify':
       return { title: 'Home', main: page.identify(body.identify) };
     case 'ListSets':
@@ -99,7 +106,7 @@ function pageOf(page: Page, body: PageInput['response']['body']): { title: strin
     }
     case 'GetRecord': {
       const r = page.record(body.record);
-      return { title: r.title, main: r.html };
+      return { title: r.title, main: r.html, head: page.recordHead(body.record) };
     }
   }
 }
@@ -307,6 +314,22 @@ class Page {
   private setLinks(sets: readonly string[]): string {
     if (sets.length === 0) return '';
     return ` · sets: ${sets.map((s) => `<a href="${this.url([['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc'], ['set', s]])}"><code>${esc(s)}</code></a>`).join(', ')}`;
+  }
+
+  /**
+   * What a live record's page says about the record to machines, all read
+   * from its model: the canonical page (the record in oai_dc, the one the
+   * sitemap lists), Google Scholar's citation_* tags and schema.org JSON-LD.
+   * A deleted record's page (410) says nothing of the kind.
+   */
+  recordHead(record: ItemRecord): string {
+    if (record.deleted) return '';
+    const item = this.input.item;
+    const landingPage = getRecordUrl(this.input.response.baseURL, record.identifier, 'oai_dc');
+    const canonical = `<link rel="canonical" href="${esc(landingPage)}">`;
+    if (!item) return canonical;
+    const place = { landingPage, ...(item.facts.citation && { citation: item.facts.citation }), ...(item.poi !== null && { poi: item.poi }) };
+    return [canonical, metaHtml(citationMeta(item.model, landingPage)), jsonLdScript(recordJsonLd(item.model, place))].join('\n');
   }
 
   record(record: ItemRecord): { title: string; html: string } {

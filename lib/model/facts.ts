@@ -305,6 +305,51 @@ export function fileLinks(r: RecordFields): FileLink[] {
 }
 
 /**
+ * The record's full text as a PDF a reader can open, for Google Scholar's
+ * `citation_pdf_url` (Google Scholar Inclusion Guidelines: the full text of
+ * the work, not a supplement): the first file with an http(s) location whose
+ * media type is `application/pdf` (RFC 8118), or, with no media type, whose
+ * path ends in `.pdf`, when neither the file nor the record says its access
+ * is embargoed, restricted or metadata only.
+ *
+ * @example openPdf({ dc: {}, files: [{ url: 'https://r.org/a.csv', mediaType: 'text/csv' }, { url: 'https://r.org/a.pdf' }] }) // 'https://r.org/a.pdf'
+ */
+export function openPdf(r: RecordFields): string | undefined {
+  const record = accessRightOf(r);
+  for (const f of r.files ?? []) {
+    const access = f.access ?? record;
+    if (!isHttpUrl(f.url) || (access !== undefined && access !== 'open')) continue;
+    const pdf = f.mediaType !== undefined ? f.mediaType.trim().toLowerCase() === 'application/pdf' : /\.pdf$/i.test(new URL(f.url).pathname);
+    if (pdf) return f.url;
+  }
+  return undefined;
+}
+
+/** The record's subjects (`dc:subject`), trimmed, each once: its keywords. @example keywords({ dc: { subject: ['Logic ', 'Logic', ''] } }) // ['Logic'] */
+export function keywords(r: RecordFields): string[] {
+  return [...new Set(dcValues(r, 'subject').map((v) => v.trim()))];
+}
+
+/** The relations by which a record names the serial it appears in (DataCite kernel-4 relationType). */
+const SERIAL_RELATIONS: ReadonlySet<string> = new Set(['IsPartOf', 'IsPublishedIn']);
+
+/**
+ * The ISSNs of the serial the work appears in: the record's own ISSN
+ * identifiers (an ISSN names a serial, not an article in it), then the ISSN
+ * or EISSN of a related identifier the record `IsPartOf` or `IsPublishedIn`,
+ * each once.
+ *
+ * @example serialIssns({ dc: {}, relatedIdentifiers: [{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPublishedIn' }] }) // ['0317-8471']
+ */
+export function serialIssns(r: RecordFields): string[] {
+  const own = recordIdentifiers(r).filter((i) => i.type === 'ISSN').map((i) => i.value);
+  const related = (r.relatedIdentifiers ?? [])
+    .filter((i) => (i.type === 'ISSN' || i.type === 'EISSN') && SERIAL_RELATIONS.has(i.relation))
+    .map((i) => i.identifier.trim());
+  return [...new Set([...own, ...related])];
+}
+
+/**
  * The schema.org types of the work (URLs), known ones only: of its resource
  * type when it has one, else of each `dc:type` value (a DCMI Type, an
  * info:eu-repo term, a COAR URI, a common word). Empty when nothing narrower

@@ -52,7 +52,7 @@ export async function loadItem(ctx: ProviderContext, identifier: string, options
   const poi = isValidOaiIdentifier(header.identifier) ? poiFromOaiIdentifier(header.identifier) : null;
   // A tombstone has no metadata (OAI-PMH 2.5.1): it is cited by its POI alone.
   const model: RecordFields = header.deleted ? { dc: {} } : await itemModel(ctx, header, formats, options.fields);
-  return { header, formats, facts: itemFacts(model, poi ?? undefined), poi };
+  return { header, formats, model, facts: itemFacts(model, poi ?? undefined), poi };
 }
 
 /**

@@ -214,6 +214,12 @@ describe('the pages in headless Chromium with XSLT switched off', function () {
     expect(ids).to.contain('http://purl.org/poi/demo.oai-steward.org/');
     expect(ids).to.match(/https:\/\/doi\.org\/10\.5555\//);
     expect(await page.locator('section.format dl.dc dt', { hasText: 'Title' }).count()).to.equal(1);
+    // What the page tells search engines: the citation_* tags and one JSON-LD block the browser parsed as data, not script.
+    expect(await page.locator('meta[name="citation_title"]').getAttribute('content')).to.equal(seed?.title);
+    const ld = await page.$$eval('script[type="application/ld+json"]', (ss) => ss.map((s) => JSON.parse(s.textContent ?? '') as { name?: string; '@id'?: string }));
+    expect(ld).to.have.length(1);
+    expect(normalizeSpace(ld[0]?.name ?? '')).to.equal(seed?.title);
+    expect(ld[0]?.['@id']).to.match(/^https:\/\/doi\.org\/10\.5555\//);
     const xml = await page.locator('section#format-oai_dc a.as-xml').getAttribute('href');
     const res = await fetch(new URL(xml as string, server.origin));
     expect(res.headers.get('content-type')).to.equal('text/xml; charset=UTF-8');
@@ -333,14 +339,19 @@ describe('the pages in headless Chromium with XSLT switched off', function () {
     for (const url of urls) {
       await open(url);
       const found = await page.evaluate(() => ({
-        scripts: document.querySelectorAll('script, img, svg, iframe, object, embed').length,
+        // The record's JSON-LD is a data block (HTML 4.12.1.2), never run; any other script would be.
+        scripts: document.querySelectorAll('script:not([type="application/ld+json"]), img, svg, iframe, object, embed').length,
+        dataBlocks: document.querySelectorAll('script[type="application/ld+json"]').length,
         handlers: Array.from(document.querySelectorAll('*')).flatMap((e) => Array.from(e.attributes).map((a) => a.name)).filter((n) => n.startsWith('on')),
         schemes: Array.from(document.querySelectorAll('a[href]')).map((a) => (a as HTMLAnchorElement).protocol).filter((p) => !['http:', 'https:', 'mailto:'].includes(p)),
       }));
-      expect(found, url).to.deep.equal({ scripts: 0, handlers: [], schemes: [] });
+      expect(found, url).to.deep.equal({ scripts: 0, dataBlocks: url === urls[3] ? 1 : 0, handlers: [], schemes: [] });
     }
     await open(urls[3] as string);
     expect(await page.locator('main h1').textContent()).to.contain('<script>alert(1)</script>');
+    // The hostile title stays a string inside the JSON-LD, which parses to exactly what the record says.
+    const ld = await page.$eval('script[type="application/ld+json"]', (s) => JSON.parse(s.textContent ?? '') as { name?: string });
+    expect(ld.name).to.equal(HOSTILE);
     await shot('10-hostile-record');
     await open(urls[1] as string);
     const items = await listed();

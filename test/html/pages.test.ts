@@ -11,6 +11,8 @@ import { dublinCoreOf, dublinCoreToOaiDc, oaiDc } from '../../lib/formats/oai-dc
 import { itemFacts } from '../../lib/signposting';
 import { parseFragment } from '../../lib/xml/tree';
 import type { ItemRecord } from '../../lib/store';
+import type { RecordFields } from '../../lib/model/record';
+import { expectValidHtml } from '../helpers/html-valid';
 
 const paths: PagePaths = { endpoint: '/oai', rawXml: '/oai/xml?verb=Identify', form: '/oai/form' };
 const NOW = 1_700_000_000;
@@ -50,6 +52,12 @@ function hostilePages(): Array<{ name: string; html: string }> {
   const rec = record(`oai:x:${H}`, HX);
   const tree = parseFragment(rec.metadata as string);
   const args = { verb: 'ListRecords' as const, metadataPrefix: 'oai_dc', set: H, from: H, until: H };
+  const hostileModel: RecordFields = {
+    dc: dublinCoreOf(rec.metadata),
+    identifiers: [{ type: 'URN', value: 'urn:x:"><script>alert(9)</script>' }],
+    creators: [{ name: HX, affiliations: [{ name: HX }] }],
+    files: [{ url: `https://r.org/${encodeURIComponent(H)}.pdf`, mediaType: 'application/pdf' }],
+  };
   const pages: Array<[string, PageInput]> = [
     [
       'Identify',
@@ -74,7 +82,7 @@ function hostilePages(): Array<{ name: string; html: string }> {
       'GetRecord',
       input(
         { requestArgs: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier: H }, body: { kind: 'GetRecord', record: rec } },
-        { item: { formats: [{ format: oaiDc, record: rec, tree }], facts: itemFacts({ dc: dublinCoreOf(rec.metadata), identifiers: [{ type: 'URN', value: 'urn:x:"><script>alert(9)</script>' }] }, `http://purl.org/poi/x/${H}`), poi: `http://purl.org/poi/x/${H}` } },
+        { item: { formats: [{ format: oaiDc, record: rec, tree }], model: hostileModel, facts: itemFacts(hostileModel, `http://purl.org/poi/x/${H}`), poi: `http://purl.org/poi/x/${H}` } },
       ),
     ],
     ['ListMetadataFormats', input({ requestArgs: { verb: 'ListMetadataFormats', identifier: H }, body: { kind: 'ListMetadataFormats', formats: [{ prefix: H, schema: 'javascript:alert(8)', namespace: H }] } })],
@@ -85,7 +93,7 @@ function hostilePages(): Array<{ name: string; html: string }> {
 
 /** What the renderer writes; anything else on a page would have come from a value. */
 const ELEMENTS = new Set(('html head meta title style link body header p a nav ul li main h1 h2 footer form fieldset legend div label select option input button ' +
-  'dl dt dd code span time section table thead tbody tr th td br ol article').split(' '));
+  'dl dt dd code span time section table thead tbody tr th td br ol article script').split(' '));
 const ATTRIBUTES = new Set(('lang charset name content rel type href dir aria-label aria-current class method action id for value selected autocomplete spellcheck ' +
   'datetime start scope').split(' '));
 
@@ -93,6 +101,8 @@ describe('pages with hostile values', () => {
   for (const { name, html } of hostilePages()) {
     describe(`the ${name} page`, () => {
       it('contains only the elements and attributes the renderer writes', () => {
+        // The one script element a page may have is the record's JSON-LD, a data block no browser runs (HTML 4.12.1.2).
+        for (const m of html.matchAll(/<script\b[^>]*>/gi)) expect(m[0], 'a script element').to.equal('<script type="application/ld+json">');
         for (const m of html.matchAll(/<(?!!DOCTYPE html>)(\/?)([^\s>]*)([^>]*)>/g)) {
           expect(ELEMENTS.has(m[2] ?? ''), `element ${m[0]}`).to.equal(true);
           // Every attribute is name="value" with the value escaped, so what remains after removing them is only space.
@@ -116,6 +126,10 @@ describe('pages with hostile values', () => {
 
       it('shows the markup as text', () => {
         expect(html).to.contain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      });
+
+      it('is valid HTML by the recommended rules of html-validate', async () => {
+        await expectValidHtml(html, `the ${name} page`);
       });
     });
   }
@@ -157,7 +171,7 @@ describe('renderPage', () => {
         { requestArgs: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier: 'oai:x:1' }, body: { kind: 'GetRecord', record: rec } },
         {
           formats: [oaiDc, other],
-          item: { formats: [{ format: oaiDc, record: rec, tree }, { format: other, record: otherRec, tree: parseFragment(otherRec.metadata) }], facts: itemFacts({ dc: dublinCoreOf(rec.metadata) }, 'http://purl.org/poi/x/1'), poi: 'http://purl.org/poi/x/1' },
+          item: { formats: [{ format: oaiDc, record: rec, tree }, { format: other, record: otherRec, tree: parseFragment(otherRec.metadata) }], model: { dc: dublinCoreOf(rec.metadata) }, facts: itemFacts({ dc: dublinCoreOf(rec.metadata) }, 'http://purl.org/poi/x/1'), poi: 'http://purl.org/poi/x/1' },
         },
       ),
     );

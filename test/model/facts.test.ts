@@ -6,8 +6,8 @@
  */
 import { expect } from 'chai';
 import {
-  citationIdentifier, coarResourceType, embargoEnd, fileLinks, hasResourceIdentifier, identifierUri, licences,
-  publicationDate, recordIdentifiers, schemaOrgTypes,
+  citationIdentifier, coarResourceType, embargoEnd, fileLinks, hasResourceIdentifier, identifierUri, keywords, licences,
+  openPdf, publicationDate, recordIdentifiers, schemaOrgTypes, serialIssns,
 } from '../../lib/model/facts';
 import type { RecordFields } from '../../lib/model/record';
 import { eachRow } from '../helpers/table';
@@ -115,6 +115,37 @@ describe('licences, files and kinds of work', () => {
       expect(schemaOrgTypes(r)).to.deep.equal(types);
     },
   );
+
+  eachRow(
+    [
+      ['the first open PDF by its media type', dc({}, { files: [{ url: 'https://r.org/data.csv', mediaType: 'text/csv' }, { url: 'https://r.org/full', mediaType: 'application/pdf' }] }), 'https://r.org/full'],
+      ['a file without a media type by its .pdf path', dc({}, { files: [{ url: 'https://r.org/a.PDF?download=1' }] }), 'https://r.org/a.PDF?download=1'],
+      ['no PDF whose media type says otherwise', dc({}, { files: [{ url: 'https://r.org/a.pdf', mediaType: 'text/plain' }] }), undefined],
+      ['no file a reader cannot open (restricted file)', dc({}, { files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf', access: 'restricted' }] }), undefined],
+      ['no file of an embargoed record', dc({}, { accessRights: 'embargoed', files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf' }] }), undefined],
+      ['an open file of an embargoed record', dc({}, { accessRights: 'embargoed', files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf', access: 'open' }] }), 'https://r.org/a.pdf'],
+      ['no file outside http(s)', dc({}, { files: [{ url: 'ftp://r.org/a.pdf', mediaType: 'application/pdf' }] }), undefined],
+    ] as const,
+    ([what]) => `finds the PDF: ${what}`,
+    ([, r, url]) => {
+      expect(openPdf(r)).to.equal(url);
+    },
+  );
+
+  it('keeps the subjects as keywords, trimmed and each once', () => {
+    expect(keywords(dc({ subject: ['Logic ', 'Logic', ' ', 'Set theory'] }))).to.deep.equal(['Logic', 'Set theory']);
+  });
+
+  it("finds the serial's ISSN among the record's identifiers and what it is published in, not what it cites", () => {
+    const r = dc({ identifier: ['ISSN 0317-8471'] }, {
+      relatedIdentifiers: [
+        { identifier: '1050-124X', type: 'EISSN', relation: 'IsPublishedIn' },
+        { identifier: '2049-3630', type: 'ISSN', relation: 'Cites' },
+        { identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' },
+      ],
+    });
+    expect(serialIssns(r)).to.deep.equal(['0317-8471', '1050-124X']);
+  });
 
   it('reads a COAR type from dc:type when the record has no typed one', () => {
     expect(coarResourceType(dc({ type: ['Article', 'http://purl.org/coar/resource_type/c_6501'] }))).to.equal('http://purl.org/coar/resource_type/c_6501');
