@@ -51,6 +51,12 @@ export interface DumpOptions {
   readonly render?: RenderOptions;
   /** Records read per query. Default 500. */
   readonly pageSize?: number;
+  /**
+   * Awaited after each page of records is written, inside the snapshot, with
+   * the file and the records written to it so far (progress; a test's write
+   * while a dump is under way).
+   */
+  readonly onPage?: (progress: { readonly file: string; readonly records: number }) => Promise<void> | void;
 }
 
 /** What one streamed file came to: its bytes on disk and their SHA-256. */
@@ -150,6 +156,7 @@ async function dumpSnapshot(trx: Knex, options: DumpOptions, temp: (name: string
           counts.records += page.length;
           counts.deleted += page.filter((r) => r.deleted).length;
           yield recordsBytes(page, options.render);
+          await options.onPage?.({ file: name, records: counts.records });
           const last = page[page.length - 1];
           if (!last || page.length < pageSize) break;
           after = { datestamp: last.datestamp, pk: last.pk };
@@ -181,6 +188,7 @@ async function dumpSnapshot(trx: Knex, options: DumpOptions, temp: (name: string
       counts.records += chosen.length;
       counts.deleted += chosen.filter((i) => i.deleted).length;
       if (chosen.length > 0) yield chosen.map((i) => `${JSON.stringify(itemLine(i))}\n`).join('');
+      await options.onPage?.({ file: jsonl, records: counts.records });
     }
   }
   const written = await writeGzip(temp(jsonl), lines());

@@ -61,11 +61,14 @@ export async function fillSource(db: CliDb, env: NodeJS.ProcessEnv): Promise<voi
     { id: 'thesis 1', datestamp: '2025-02-01T00:00:00Z', sets: ['theses'], dc: { title: ['On lattices'] }, metadata: { thesis_rec: thesis('On lattices') } },
     { id: 'gone soon', datestamp: '2025-02-02T00:00:00Z', sets: ['math'], dc: { title: ['Withdrawn'] } },
   ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+  // Models lifted from a DataCite kernel-3 file (read into the model, not served as given) and a kernel-4 one (served as given).
   const lifted = path.join(db.dir, 'lifted%201.xml');
   fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'readers', 'datacite', 'datacite_dataset.xml'), lifted);
+  const lifted2 = path.join(db.dir, 'lifted%202.xml');
+  fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'readers', 'datacite', 'datacite-example-full-v4.6.xml'), lifted2);
   const harvest = path.join(db.dir, 'harvest.xml');
   fs.writeFileSync(harvest, harvestPage());
-  const run = await cli(db, ['load', '--sets', DEMO_SETS, DEMO_RECORDS, extra, lifted, harvest], { env });
+  const run = await cli(db, ['load', '--sets', DEMO_SETS, DEMO_RECORDS, extra, lifted, lifted2, harvest], { env });
   if (run.code !== 0) throw new Error(`loading the source failed:\n${run.stderr}`);
   const del = await cli(db, ['delete', 'gone soon'], { env });
   if (del.code !== 0) throw new Error(`deleting failed:\n${del.stderr}`);

@@ -52,6 +52,7 @@ forEachCliDatabase((db) => {
         expect(all).to.include(`<thesisRecord xmlns="${THESIS_NS}"`);
         expect(all).to.include('<provenance');
         expect(all).to.include(':lifted%201</identifier>');
+        expect(all).to.include(':lifted%202</identifier>');
       } finally {
         await a.close();
         await b.close();
@@ -104,7 +105,8 @@ forEachCliDatabase((db) => {
     expect(lines.filter((l) => 'header' in l)).to.have.length(manifest.items);
     // Where each model came from: given by the record, or lifted from the XML it gave.
     const from = new Map(lines.filter((l) => 'header' in l).map((l) => [l.id, l.modelFrom]));
-    expect(from.get('lifted 1')).to.equal('datacite');
+    expect(from.get('lifted 1')).to.equal('http://datacite.org/schema/kernel-3');
+    expect(from.get('lifted 2')).to.equal('datacite');
     expect(from.get('thesis 1')).to.equal('record');
     expect(from.get('gone soon')).to.equal(undefined);
   });
