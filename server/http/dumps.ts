@@ -10,6 +10,7 @@
  * never served.
  */
 import express from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { MANIFEST_NAME } from '../dump/manifest';
 
 /** Where the dump folder is served. */
@@ -36,5 +37,15 @@ export function dumpsRouter(dir: string): express.Router {
       },
     }),
   );
+  // send reports a client's error (416 for a range past the end, with its Content-Range) as an error: answered here, not as a 500.
+  router.use(DUMPS_PATH, (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const e = err as { status?: unknown; headers?: Record<string, string> };
+    if (typeof e.status !== 'number' || e.status < 400 || e.status >= 500 || res.headersSent) {
+      next(err);
+      return;
+    }
+    for (const [k, v] of Object.entries(e.headers ?? {})) res.setHeader(k, v);
+    res.status(e.status).type('text/plain').send(e.status === 416 ? 'range not satisfiable\n' : 'not found\n');
+  });
   return router;
 }
