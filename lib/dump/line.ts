@@ -31,7 +31,7 @@ import { findNonXmlChar } from '../model/text';
 import type { Refusal } from '../model/refusal';
 import type { RecordFields } from '../model/record';
 import { formatDatestamp, parseUtcDatetime } from '../oai/dates';
-import type { AboutInput, ItemInput, ScannedItem, SetInfo } from '../store';
+import type { AboutInput, ItemInput, ScannedItem, SetDeparture, SetInfo } from '../store';
 
 /** `modelFrom` of a record that gave its own model. */
 export const MODEL_FROM_RECORD = 'record';
@@ -58,6 +58,8 @@ export interface DumpItemLine {
   readonly about?: readonly AboutInput[];
   /** Deleted items: the formats the tombstone is listed under. */
   readonly formats?: readonly string[];
+  /** Sets the item left, and when: a harvest of each reports it deleted (absent when none). */
+  readonly departures?: readonly { readonly spec: string; readonly at: string }[];
 }
 
 /**
@@ -74,10 +76,11 @@ export function setLine(s: SetInfo): DumpSetLine {
  *
  * @example itemLine(scanned).header.datestamp // '2026-11-01T10:00:00Z'
  */
-export function itemLine(item: ScannedItem): DumpItemLine {
+export function itemLine(item: ScannedItem, departures: readonly SetDeparture[] = []): DumpItemLine {
   const header = { identifier: item.identifier, datestamp: formatDatestamp(item.datestamp), deleted: item.deleted, sets: [...item.sets] };
   const prefixes = Object.keys(item.metadata).sort();
-  if (item.deleted) return { id: item.internalId, header, formats: prefixes };
+  const left = departures.length > 0 ? { departures: departures.map((d) => ({ spec: d.spec, at: formatDatestamp(d.at) })) } : {};
+  if (item.deleted) return { id: item.internalId, header, formats: prefixes, ...left };
   const metadata: Record<string, string> = {};
   for (const p of prefixes) {
     const xml = item.metadata[p];
@@ -91,6 +94,7 @@ export function itemLine(item: ScannedItem): DumpItemLine {
     given: Object.keys(metadata).filter((p) => !written.has(p)),
     metadata,
     about: (item.about ?? []).map((a) => (a.compareAs === undefined ? { xml: a.xml } : { xml: a.xml, compareAs: a.compareAs })),
+    ...left,
   };
 }
 
@@ -158,7 +162,8 @@ export function dumpLineToItem(value: unknown, ctx: DumpReadContext, source: str
   const sets = isStringList(header.sets) ? header.sets : [];
   if (!isStringList(header.sets)) refuse('header.sets', 'must be an array of setSpecs');
   for (const s of sets) if (!isValidSetSpec(s)) refuse('header.sets', `${JSON.stringify(s)} is not a valid setSpec`);
-  const base = { internalId: id, ...(parsed && { datestamp: parsed.start }), sets, source };
+  const departures = readDepartures(rec.departures, refuse);
+  const base = { internalId: id, ...(parsed && { datestamp: parsed.start }), sets, ...(departures.length > 0 && { departures }), source };
 
   if (header.deleted === true) {
     const formats = rec.formats ?? [];
@@ -210,6 +215,23 @@ export function dumpLineToItem(value: unknown, ctx: DumpReadContext, source: str
   }
   // A model lifted from XML the store does not keep, or none: every format is given as served.
   return { item: { ...common, ...(fields !== undefined && { fields }), metadata: { ...metadata } } };
+}
+
+/** `departures`: the sets the item left, each `{ spec, at }` (the pipeline's judge checks them against the item). */
+function readDepartures(raw: unknown, refuse: (field: string, reason: string) => void): SetDeparture[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    refuse('departures', 'must be an array of {"spec", "at"}');
+    return [];
+  }
+  const out: SetDeparture[] = [];
+  raw.forEach((d: unknown, i) => {
+    const at = isObject(d) && typeof d.at === 'string' ? parseUtcDatetime(d.at) : null;
+    if (!isObject(d) || typeof d.spec !== 'string') refuse(`departures[${i}]`, 'must be {"spec": a setSpec, "at": YYYY-MM-DDThh:mm:ssZ}');
+    else if (!at || at.granularity !== 'second') refuse(`departures[${i}].at`, 'must be YYYY-MM-DDThh:mm:ssZ (UTC, seconds)');
+    else out.push({ spec: d.spec, at: at.start });
+  });
+  return out;
 }
 
 /** `about`: the item's about containers, each `{ xml, compareAs? }`. */

@@ -32,7 +32,7 @@ import type { Keyset } from '../../lib/store';
 import { toInt } from '../db/dialect';
 import { inSnapshot } from '../db/snapshot';
 import { KnexReadStore } from '../store/read';
-import { scanItems } from '../store/scan';
+import { scanItems, storedDepartures } from '../store/scan';
 import { MANIFEST_NAME, type DumpFile, type DumpManifest } from './manifest';
 
 /** What to dump. */
@@ -187,7 +187,8 @@ async function dumpSnapshot(trx: Knex, options: DumpOptions, temp: (name: string
       const chosen = since === undefined ? page : page.filter((i) => i.datestamp >= since);
       counts.records += chosen.length;
       counts.deleted += chosen.filter((i) => i.deleted).length;
-      if (chosen.length > 0) yield chosen.map((i) => `${JSON.stringify(itemLine(i))}\n`).join('');
+      const departures = await storedDepartures(trx, chosen.map((i) => i.pk));
+      if (chosen.length > 0) yield chosen.map((i) => `${JSON.stringify(itemLine(i, departures.get(i.pk)))}\n`).join('');
       await options.onPage?.({ file: jsonl, records: counts.records });
     }
   }

@@ -72,7 +72,17 @@ export async function fillSource(db: CliDb, env: NodeJS.ProcessEnv): Promise<voi
   if (run.code !== 0) throw new Error(`loading the source failed:\n${run.stderr}`);
   const del = await cli(db, ['delete', 'gone soon'], { env });
   if (del.code !== 0) throw new Error(`deleting failed:\n${del.stderr}`);
+  // Set departures: a record moved to another set, and a set retired (its members leave it).
+  const move = path.join(db.dir, 'move.ndjson');
+  fs.writeFileSync(move, `${JSON.stringify({ id: 'thesis 1', datestamp: '2025-03-01T00:00:00Z', sets: ['math'], dc: { title: ['On lattices'] }, metadata: { thesis_rec: thesis('On lattices') } })}\n`);
+  const moved = await cli(db, ['load', move], { env });
+  if (moved.code !== 0) throw new Error(`moving failed:\n${moved.stderr}`);
+  const retired = await cli(db, ['sets', 'retire', RETIRED_SET], { env });
+  if (retired.code !== 0) throw new Error(`retiring failed:\n${retired.stderr}`);
 }
+
+/** The set {@link fillSource} retires: ListSets no longer shows it, a harvest of it reports its former members deleted. */
+export const RETIRED_SET = 'history';
 
 /** Opens a provider on a CLI test database with the test repository's configuration. */
 export function openOn(db: CliDb, env: NodeJS.ProcessEnv): Promise<Provider> {
@@ -108,7 +118,8 @@ export async function everyAnswer(ctx: ProviderContext, now: number): Promise<Ma
   };
   await ask([['verb', 'Identify']]);
   await ask([['verb', 'ListMetadataFormats']]);
-  const sets = (await ask([['verb', 'ListSets']])).flatMap((x) => [...x.matchAll(/<setSpec>([^<]+)<\/setSpec>/g)].map((m) => m[1] as string));
+  const listed = (await ask([['verb', 'ListSets']])).flatMap((x) => [...x.matchAll(/<setSpec>([^<]+)<\/setSpec>/g)].map((m) => m[1] as string));
+  const sets = [...new Set([...listed, RETIRED_SET])];
   const identifiers = new Set<string>();
   for (const prefix of PREFIXES) {
     for (const x of await ask([['verb', 'ListIdentifiers'], ['metadataPrefix', prefix]])) {

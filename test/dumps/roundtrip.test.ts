@@ -16,7 +16,7 @@ import { expect } from 'chai';
 import { xsdErrors, xsdErrorsDeclared, type FormatPrefix } from '../helpers/xsd';
 import { openThrowawayDatabase } from '../helpers/db';
 import { cli, forEachCliDatabase, summaryOf } from '../loader/helpers';
-import { everyAnswer, fillSource, gunzipFile, openOn, PREFIXES, readManifest, repositoryEnv, THESIS_NS, THESIS_XSD } from './helpers';
+import { everyAnswer, fillSource, gunzipFile, openOn, PREFIXES, readManifest, repositoryEnv, RETIRED_SET, THESIS_NS, THESIS_XSD } from './helpers';
 
 forEachCliDatabase((db) => {
   it('loads back into a fresh store that gives every answer byte for byte as the original', async function () {
@@ -53,6 +53,12 @@ forEachCliDatabase((db) => {
         expect(all).to.include('<provenance');
         expect(all).to.include(':lifted%201</identifier>');
         expect(all).to.include(':lifted%202</identifier>');
+        // Set departures: the moved record and the retired set's former members, reported deleted there.
+        const theses = [...original].filter(([k]) => k.startsWith('verb=ListRecords&metadataPrefix=oai_dc&set=theses#')).map(([, v]) => v).join('');
+        expect(theses).to.match(/<header status="deleted"><identifier>oai:demo\.oai-steward\.org:thesis%201<\/identifier>/);
+        const history = [...original].filter(([k]) => k.startsWith(`verb=ListRecords&metadataPrefix=oai_dc&set=${RETIRED_SET}#`)).map(([, v]) => v).join('');
+        expect(history).to.include('<header status="deleted">');
+        expect(history).to.not.include('<metadata>');
       } finally {
         await a.close();
         await b.close();
