@@ -120,7 +120,6 @@ export async function openInput(name: string, stdin: NodeJS.ReadableStream, coun
  * @example for await (const chunk of fileChunks('records.ndjson', counter)) …
  */
 export async function* fileChunks(name: string, counter: ByteCounter): AsyncGenerator<Buffer> {
-  const raw = counted(fs.createReadStream(name, { highWaterMark: PEEK }), counter);
   const fd = await fs.promises.open(name, 'r');
   const magic = Buffer.alloc(2);
   try {
@@ -128,6 +127,7 @@ export async function* fileChunks(name: string, counter: ByteCounter): AsyncGene
   } finally {
     await fd.close();
   }
+  const raw = counted(fs.createReadStream(name, { highWaterMark: PEEK }), counter);
   if (!isGzip(magic)) {
     yield* raw;
     return;
