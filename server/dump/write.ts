@@ -6,7 +6,7 @@
  *
  * - per format, `listrecords-{prefix}-{stamp}.xml.gz`: one complete
  *   ListRecords response of every record in that format, deleted ones
- *   included, written by the read path's renderer (lib/xml/render.ts);
+ *   included, written by the read path's renderer (lib/oai/render.ts);
  * - `records-{stamp}.jsonl.gz`: the sets and every item as JSON lines
  *   (lib/dump/line.ts), which `oai-steward load` reads back;
  * - `manifest.json`: what the dump holds, with each file's size and SHA-256.
@@ -27,7 +27,7 @@ import zlib from 'node:zlib';
 import type { Knex } from 'knex';
 import { itemLine, setLine } from '../../lib/dump/line';
 import { formatDatestamp } from '../../lib/oai/dates';
-import { LIST_RECORDS_CLOSING, listRecordsOpening, recordsBytes, type RenderOptions } from '../../lib/xml/render';
+import { LIST_RECORDS_CLOSING, listRecordsOpening, recordsBytes, type RenderOptions } from '../../lib/oai/render';
 import type { Keyset } from '../../lib/store';
 import { toInt } from '../db/dialect';
 import { inSnapshot } from '../db/snapshot';
@@ -47,7 +47,7 @@ export interface DumpOptions {
   readonly since?: number;
   /** The clock, seconds: the snapshot's time. */
   readonly now: () => number;
-  /** Told about stored fragments the renderer leaves out (lib/xml/render.ts `onCorrupt`). */
+  /** Told about stored fragments the renderer leaves out (lib/oai/render.ts `onCorrupt`). */
   readonly render?: RenderOptions;
   /** Records read per query. Default 500. */
   readonly pageSize?: number;

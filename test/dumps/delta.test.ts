@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { handleRequest } from '../../lib/oai';
-import { renderResponse } from '../../lib/xml/render';
+import { renderResponse } from '../../lib/oai/render';
 import { formatDatestamp } from '../../lib/oai/dates';
 import { openThrowawayDatabase } from '../helpers/db';
 import { cli, forEachCliDatabase } from '../loader/helpers';

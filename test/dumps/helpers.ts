@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { handleRequest, type ProviderContext } from '../../lib/oai';
-import { renderResponse } from '../../lib/xml/render';
+import { renderResponse } from '../../lib/oai/render';
 import { DC_NS, OAI_DC_NS, OAI_NS, PROVENANCE_NS } from '../../lib/xml/namespaces';
 import { loadConfig } from '../../server/config';
 import { openProvider, type Provider } from '../../server/provider';
