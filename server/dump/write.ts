@@ -96,6 +96,7 @@ async function writeGzip(file: string, source: AsyncIterable<Buffer | string>): 
 export async function writeDump(knex: Knex, options: DumpOptions): Promise<DumpManifest> {
   const dir = path.resolve(options.dir);
   await fs.promises.mkdir(dir, { recursive: true });
+  await removeAbandoned(dir);
   const temps: string[] = [];
   const temp = (name: string): string => {
     const t = path.join(dir, `.${name}.${process.pid}.partial`);
@@ -115,6 +116,20 @@ export async function writeDump(knex: Knex, options: DumpOptions): Promise<DumpM
     return manifest;
   } finally {
     for (const t of temps) await fs.promises.rm(t, { force: true });
+  }
+}
+
+/** Temporary files of dumps whose process is gone (killed before it could remove them). */
+async function removeAbandoned(dir: string): Promise<void> {
+  for (const name of await fs.promises.readdir(dir)) {
+    const m = /^\..+\.(\d+)\.partial$/.exec(name);
+    if (!m) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch (err) {
+      // ESRCH: no such process. (EPERM: it exists, under another user.)
+      if ((err as NodeJS.ErrnoException).code === 'ESRCH') await fs.promises.rm(path.join(dir, name), { force: true });
+    }
   }
 }
 

@@ -8,6 +8,7 @@
  * file is one complete ListRecords response, valid against OAI-PMH.xsd and
  * its format's schema; a load of a line that breaks a rule is refused.
  */
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -117,7 +118,7 @@ forEachCliDatabase((db) => {
     expect(from.get('gone soon')).to.equal(undefined);
   });
 
-  it('replaces the previous dump in the folder, removing its files only once the new manifest is in place', async function () {
+  it('replaces the previous dump in the folder, removing its files once the new manifest is in place, and the temporary files of dumps that were killed', async function () {
     this.timeout(240_000);
     const env = repositoryEnv(db().dir);
     await fillSource(db(), env);
@@ -127,10 +128,14 @@ forEachCliDatabase((db) => {
     fs.writeFileSync(path.join(out, 'records-20000101T000000Z.jsonl.gz'), zlib.gzipSync('{}\n'));
     fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ files: [{ name: 'records-20000101T000000Z.jsonl.gz' }, { name: '../outside.txt' }] }));
     fs.writeFileSync(path.join(db().dir, 'outside.txt'), 'not the dump\'s');
+    // A temporary file of a dump whose process is gone, and one of a dump still running (this process).
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.writeFileSync(path.join(out, `.records-x.jsonl.gz.${gone}.partial`), 'abandoned');
+    fs.writeFileSync(path.join(out, `.records-y.jsonl.gz.${process.pid}.partial`), 'being written');
     const dump = await cli(db(), ['dump', out, '--prefix', 'oai_dc', '--json'], { env });
     expect(dump.code, dump.stderr).to.equal(0);
     const manifest = JSON.parse(dump.stdout) as { files: { name: string }[] };
-    expect(fs.readdirSync(out).sort()).to.deep.equal([...manifest.files.map((f) => f.name), 'manifest.json'].sort());
+    expect(fs.readdirSync(out).sort()).to.deep.equal([...manifest.files.map((f) => f.name), 'manifest.json', `.records-y.jsonl.gz.${process.pid}.partial`].sort());
     expect(manifest.files.map((f) => f.name)).to.have.length(2);
     expect(fs.existsSync(path.join(db().dir, 'outside.txt'))).to.equal(true);
   });
