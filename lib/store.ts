@@ -206,6 +206,19 @@ export interface ItemInput {
    * goes back: an older harvest never revives a deleted record).
    */
   readonly versioned?: boolean;
+  /**
+   * Sets the item left, and when: what a harvest of each set reports as
+   * deleted (OAI-PMH 2.0 section 4.6), kept when a copy of a repository is
+   * loaded (a bulk dump's lines, lib/dump/line.ts). Added to the departures
+   * the store records itself; none may name a set the item is in.
+   */
+  readonly departures?: readonly SetDeparture[];
+}
+
+/** A set an item left: its spec, and when (seconds since the epoch). */
+export interface SetDeparture {
+  readonly spec: string;
+  readonly at: number;
 }
 
 /** One `about` container of an item. */

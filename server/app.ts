@@ -16,6 +16,7 @@ import { prefersHtml } from './http/negotiate';
 import { formRedirect, pagePaths, sendPage } from './http/pages';
 import { poiRoute } from './http/poi';
 import { syncRouter, type ResourceSyncOptions } from './http/resourcesync';
+import { dumpsRouter } from './http/dumps';
 import type { PoiResolver } from './http/poi';
 import type { Metrics, OaiOutcome } from './http/metrics';
 import { isUnavailable } from './db/errors';
@@ -49,6 +50,8 @@ export interface AppOptions {
    * Without it, the model is lifted from the item's stored XML.
    */
   readonly recordFields?: RecordFieldsStore;
+  /** The folder of bulk dumps served at `/dumps/` (server/http/dumps.ts); nothing served when absent. */
+  readonly dumpDir?: string;
 }
 
 /** Largest POST body accepted (bytes); beyond it, 413. */
@@ -186,6 +189,7 @@ export function createApp(options: AppOptions): express.Express {
 
   if (options.poi) app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, options.poi, options.recordFields));
   app.use(syncRouter({ ctx, logger, now, compressionLevel: options.compressionLevel, ...(options.resourceSync && { options: options.resourceSync }) }));
+  if (options.dumpDir !== undefined) app.use(dumpsRouter(options.dumpDir));
 
   if (oaiPath !== '/') app.get('/', (_req, res) => res.redirect(302, `${oaiPath}?verb=Identify`));
 

@@ -17,6 +17,7 @@ import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
 import { runCheckCommand } from './check/cli';
 import { runSetsCommand } from './sets/cli';
+import { runDumpCommand } from './dump/cli';
 import type { Retirement } from './store/sets';
 
 
@@ -42,6 +43,9 @@ const USAGE = `usage: oai-steward <command>
                         how the records meet an aggregator's guideline (openaire4, openaire3,
                         driver, base, dini), rule by rule; exit status 1 when a mandatory rule fails
   id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
+  dump DIR [--since DATESTAMP] [--prefix P]…
+                        write a bulk dump: per format a gzipped ListRecords document, the records
+                        as gzipped JSON lines (load reads them back), a manifest with SHA-256s
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
 from a YAML file; a variable wins over the file (see docs/configuration.md). A configuration that
@@ -77,6 +81,8 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return runLoadCommand(rest, () => openProvider(config), process);
     case 'delete':
       return runDeleteCommand(rest, () => openProvider(config), process);
+    case 'dump':
+      return runDumpCommand(rest, () => openProvider(config), process);
     case 'stats':
       return runStatsCommand(rest, () => openProvider(config), process);
     case 'rebuild-formats':

@@ -80,6 +80,12 @@ export interface Config {
    * exactly what that can change). Default true.
    */
   readonly prefetch: boolean;
+  /**
+   * OAI_DUMP_DIR / `dumpDir`: a folder of bulk dumps (`oai-steward dump`) served at `/dumps/`, with
+   * Range and ETag, and named in Identify. A relative path in the file is relative to the file.
+   * Default: none (nothing served).
+   */
+  readonly dumpDir: string | undefined;
   /** LOG_LEVEL / `logLevel`: pino level (`info`, `warn`, `silent`, …). Default info. */
   readonly logLevel: string;
   /**
@@ -169,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
     logLevel: str(get('logLevel'), 'info'),
+    dumpDir: folder(get('dumpDir')),
     formats: file?.formats ?? defaultFormats(),
     identify: file?.identify ?? {},
     sets: file?.sets ?? { all: [], computed: [] },
@@ -241,6 +248,7 @@ export const CONFIG_KEYS = {
   metrics: { env: 'OAI_METRICS' },
   prefetch: { env: 'OAI_PREFETCH' },
   logLevel: { env: 'LOG_LEVEL' },
+  dumpDir: { env: 'OAI_DUMP_DIR' },
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
   formats: {},
   identify: {},
@@ -293,6 +301,12 @@ function list(raw: Raw | undefined, fallback: string[], check: (v: string) => st
 }
 
 /** A database URL; a relative SQLite path is resolved against where it was written (the file's folder, or the working directory). */
+/** A folder, absolute (relative to the file that names it, or to the working directory); undefined when unset or empty. */
+function folder(raw: Raw | undefined): string | undefined {
+  const v = str(raw, '');
+  return raw === undefined || v === '' ? undefined : path.resolve(raw.base, v);
+}
+
 function databaseUrl(raw: Raw): string {
   const v = str(raw, '');
   if (v === '') fail(raw, 'must not be empty');

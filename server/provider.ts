@@ -9,6 +9,8 @@ import type { Knex } from 'knex';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { describeRepository } from '../lib/oai/descriptions';
+import { dumpsDescription } from '../lib/dump/description';
+import { DUMPS_PATH } from './http/dumps';
 import type { FormatRegistry } from '../lib/formats/registry';
 import type { IdPolicy } from '../lib/ids/policy';
 import { parsePoi, POI_PREFIX } from '../lib/ids/poi';
@@ -85,7 +87,10 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
           adminEmails: config.adminEmails,
           namespace: config.namespace,
           compression: config.compression,
-          descriptions: describeRepository(config.identify).map(([, xml]) => xml),
+          descriptions: [
+            ...describeRepository(config.identify).map(([, xml]) => xml),
+            ...(config.dumpDir !== undefined ? [dumpsDescription(new URL(DUMPS_PATH, config.baseUrl).href)] : []),
+          ],
         },
         pageSize: config.pageSize,
         tokenSecret: config.tokenSecret ?? (await getOrCreateSecret(knex)),
@@ -166,6 +171,7 @@ export async function providerApp(p: Provider) {
     retryAfter: p.config.retryAfter,
     poi: poiResolver(p.store, p.config.baseUrl),
     recordFields: p.store,
+    ...(p.config.dumpDir !== undefined && { dumpDir: p.config.dumpDir }),
     ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex) }) }),
     ...(prefetch && { prefetch }),
   });

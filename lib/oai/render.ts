@@ -76,7 +76,10 @@ interface Out {
   push(...pieces: string[]): void;
 }
 
-function writeResponse(out: Out, res: OaiResponse, options: RenderOptions): void {
+/** What a document says before its body: when it was made, and the request it answers. */
+type Envelope = Pick<OaiResponse, 'responseDate' | 'requestArgs' | 'baseURL'>;
+
+function writeEnvelope(out: Out, res: Envelope): void {
   out.push('<?xml version="1.0" encoding="UTF-8"?>\n');
   out.push(ROOT, '\n<responseDate>', formatDatestamp(res.responseDate), '</responseDate>\n<request');
   if (res.requestArgs) {
@@ -87,6 +90,38 @@ function writeResponse(out: Out, res: OaiResponse, options: RenderOptions): void
     }
   }
   out.push('>', escapeText(res.baseURL), '</request>\n');
+}
+
+/**
+ * A ListRecords document too long to hold in memory (a bulk dump), in three
+ * parts a writer streams one after the other: its opening (the envelope up
+ * to `<ListRecords>`), the records a page at a time ({@link recordsBytes}),
+ * and {@link LIST_RECORDS_CLOSING}. Together they are exactly what
+ * {@link renderResponseBytes} writes for a ListRecords response holding all
+ * those records and no resumptionToken (OAI-PMH 3.5: an incomplete list
+ * ends with one; a complete list in one response needs none).
+ *
+ * @example listRecordsOpening({ responseDate: 0, baseURL: 'http://x/oai', requestArgs: { verb: 'ListRecords', metadataPrefix: 'oai_dc' } })
+ */
+export function listRecordsOpening(envelope: Envelope): Buffer {
+  return bytesOf((out) => {
+    writeEnvelope(out, envelope);
+    out.push('<ListRecords>\n');
+  });
+}
+
+/** The records of a ListRecords document, as {@link listRecordsOpening} says. */
+export function recordsBytes(records: readonly ItemRecord[], options: RenderOptions = {}): Buffer {
+  return bytesOf((out) => {
+    for (const r of records) writeRecord(out, r, options);
+  });
+}
+
+/** The end of a ListRecords document begun with {@link listRecordsOpening}. */
+export const LIST_RECORDS_CLOSING = '</ListRecords>\n</OAI-PMH>\n';
+
+function writeResponse(out: Out, res: OaiResponse, options: RenderOptions): void {
+  writeEnvelope(out, res);
   const body = res.body;
   switch (body.kind) {
     case 'errors':

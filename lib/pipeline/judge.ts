@@ -30,7 +30,7 @@ import type { PreparedItem } from './prepare';
 import type { Refusal } from '../model/refusal';
 import { checkFragment } from '../xml/fragment';
 import { dcIdentifiers } from '../xml/dc-identifiers';
-import { isValidMetadataPrefix, isValidSetSpec } from '../model/header';
+import { isValidMetadataPrefix, isValidSetSpec, withAncestors } from '../model/header';
 import { nonXmlChar } from '../model/text';
 
 /**
@@ -123,6 +123,14 @@ export function recordRefusals(item: PreparedItem, now: number): Refusal[] {
   for (const spec of item.sets ?? []) {
     if (!isValidSetSpec(spec)) refuse('sets', `${JSON.stringify(spec)} is not a valid setSpec`);
   }
+  // A departure is from a set the item is not in, at a time no later than the item's datestamp.
+  const inSets = new Set((item.sets ?? []).filter(isValidSetSpec).flatMap(withAncestors));
+  (item.departures ?? []).forEach((d, i) => {
+    if (!isValidSetSpec(d.spec)) refuse(`departures[${i}]`, `${JSON.stringify(d.spec)} is not a valid setSpec`);
+    else if (inSets.has(d.spec)) refuse(`departures[${i}]`, `the record is in the set ${JSON.stringify(d.spec)}, so it cannot have left it`);
+    if (!Number.isSafeInteger(d.at) || d.at < 0) refuse(`departures[${i}]`, `${String(d.at)} is not a whole number of seconds since the epoch`);
+    else if (d.at > (item.datestamp ?? now)) refuse(`departures[${i}]`, 'the departure lies after the record\'s datestamp');
+  });
   // A live item is disseminated in some format (OAI-PMH 3.4: at least oai_dc).
   const prefixes = Object.keys(item.metadata);
   if (!item.deleted && prefixes.length === 0) refuse('metadata', 'a record that is not deleted needs metadata in at least one format');

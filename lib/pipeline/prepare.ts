@@ -154,6 +154,7 @@ export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
     ...(item.datestamp !== undefined && { datestamp: item.datestamp }),
     ...(item.source !== undefined && { source: item.source }),
     ...(item.versioned === true && { versioned: true }),
+    ...(item.departures !== undefined && item.departures.length > 0 && { departures: item.departures }),
   };
   if (item.deleted === true) {
     return {

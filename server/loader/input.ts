@@ -7,6 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 
 /** What an input holds. */
 export type InputKind = 'ndjson' | 'json-array' | 'xml' | 'dc-folder';
@@ -93,7 +95,9 @@ export async function openInput(name: string, stdin: NodeJS.ReadableStream, coun
   try {
     const buf = Buffer.alloc(Math.min(PEEK, stat.size));
     const { bytesRead } = await fd.read(buf, 0, buf.length, 0);
-    head = buf.subarray(0, bytesRead).toString('utf8');
+    const start = buf.subarray(0, bytesRead);
+    // A gzip file (a bulk dump's, RFC 1952) is told by what it holds once decompressed.
+    head = isGzip(start) ? gunzipHead(start) : start.toString('utf8');
   } finally {
     await fd.close();
   }
@@ -115,8 +119,40 @@ export async function openInput(name: string, stdin: NodeJS.ReadableStream, coun
  *
  * @example for await (const chunk of fileChunks('records.ndjson', counter)) …
  */
-export function fileChunks(name: string, counter: ByteCounter): AsyncIterable<Buffer> {
-  return counted(fs.createReadStream(name, { highWaterMark: PEEK }), counter);
+export async function* fileChunks(name: string, counter: ByteCounter): AsyncGenerator<Buffer> {
+  const fd = await fs.promises.open(name, 'r');
+  const magic = Buffer.alloc(2);
+  try {
+    await fd.read(magic, 0, 2, 0);
+  } finally {
+    await fd.close();
+  }
+  const raw = counted(fs.createReadStream(name, { highWaterMark: PEEK }), counter);
+  if (!isGzip(magic)) {
+    yield* raw;
+    return;
+  }
+  // Counted before decompressing: progress compares what was read with the file's size.
+  try {
+    for await (const chunk of Readable.from(raw).pipe(zlib.createGunzip()) as AsyncIterable<Buffer>) yield chunk;
+  } catch (err) {
+    throw new Error(`${name}: not a readable gzip file (${(err as Error).message})`);
+  }
+}
+
+/** Whether bytes begin as a gzip member does (RFC 1952 section 2.3.1: ID1 0x1f, ID2 0x8b). */
+function isGzip(start: Buffer): boolean {
+  return start.length >= 2 && start[0] === 0x1f && start[1] === 0x8b;
+}
+
+/** The text the start of a gzip file decompresses to, as far as it goes (enough to tell its kind). */
+function gunzipHead(start: Buffer): string {
+  try {
+    return zlib.gunzipSync(start, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).subarray(0, PEEK).toString('utf8');
+  } catch {
+    // Not gzip after all: read as it is, and whatever reads it reports what is wrong.
+    return start.toString('utf8');
+  }
 }
 
 /** The kind of a content by its first non-blank character (a UTF-8 BOM is skipped). */

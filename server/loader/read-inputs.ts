@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
 import { jsonToItem } from '../../lib/pipeline/json-record';
+import { dumpLineToItem, dumpSetToInput, isDumpItemLine, isDumpSetLine } from '../../lib/dump/line';
 import { isDataciteJson, readDataciteJson, type DataciteJsonRecord } from '../../lib/formats/datacite-json';
 import { parseUtcDatetime } from '../../lib/oai/dates';
 import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
@@ -77,6 +78,18 @@ async function* readJson(input: Input, ctx: ReadContext): AsyncGenerator<LoadEve
     const source = input.kind === 'ndjson' ? `${input.name}:${e.line}` : `${input.name}:${e.line} (record ${e.number})`;
     if ('error' in e) {
       yield { kind: 'record', result: { refusals: [{ internalId: '', source, field: 'record', reason: e.error }] }, id: null };
+      continue;
+    }
+    // The JSON lines of a bulk dump (lib/dump/line.ts): sets, then items with their headers.
+    if (isDumpSetLine(e.value)) {
+      const s = dumpSetToInput(e.value, source);
+      if ('refusal' in s) yield { kind: 'fault', refusal: s.refusal };
+      else yield { kind: 'sets', sets: [s.set], source };
+      continue;
+    }
+    if (isDumpItemLine(e.value)) {
+      const id = (e.value as { id?: unknown }).id;
+      yield { kind: 'record', result: dumpLineToItem(e.value, { formats: ctx.formats, unmap: (i) => ctx.policy.unmap(i) }, source), id: typeof id === 'string' ? id : null };
       continue;
     }
     if (isDataciteJson(e.value)) {

@@ -5,7 +5,7 @@
  * writes nothing the gate has not passed.
  */
 import type { Knex } from 'knex';
-import { RefusedError, type AboutInput, type MembershipChange, type WriteResult } from '../../lib/store';
+import { RefusedError, type AboutInput, type MembershipChange, type SetDeparture, type WriteResult } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import { isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
@@ -72,7 +72,7 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   for (const p of [...fresh, ...changed]) {
     const pk = pkOf.get(p.input.internalId) as number;
     if (p.fields !== undefined) fieldRows.push([pk, p.fields, JSON.stringify(p.input.written), p.input.liftedFrom ?? null]);
-    setRows.push(...membership(pk, p.sets, oldRows.get(pk) ?? [], p.datestamp));
+    setRows.push(...membership(pk, p.sets, withGivenDepartures(oldRows.get(pk) ?? [], p.input.departures), p.datestamp));
     for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, xml]);
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));
   }
@@ -80,6 +80,17 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], recordRows);
   await insertRows(trx, 'item_about', ['item_pk', 'position', 'xml', 'compare_as'], aboutRows);
   await insertRows(trx, 'record_fields', ['item_pk', 'fields', 'derived', 'lifted_from'], fieldRows);
+}
+
+/**
+ * The rows an item had, with the departures its input gives (lib/store.ts
+ * `ItemInput.departures`) from sets it has no row of: a copy of a repository
+ * keeps the departures the repository recorded.
+ */
+function withGivenDepartures(old: readonly MembershipRow[], given: readonly SetDeparture[] | undefined): readonly MembershipRow[] {
+  if (!given || given.length === 0) return old;
+  const known = new Set(old.map((o) => o.spec));
+  return [...old, ...given.filter((d) => !known.has(d.spec)).map((d) => ({ spec: d.spec, departed: d.at }))];
 }
 
 /** A row of item_sets: spec, item_pk, direct, datestamp, departed. */

@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { RecordFields } from '../../lib/model/record';
-import type { AboutInput, ScannedItem } from '../../lib/store';
+import type { AboutInput, ScannedItem, SetDeparture } from '../../lib/store';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { directSets } from './read';
@@ -83,6 +83,29 @@ export async function storedAbout(db: Knex, pks: readonly number[]): Promise<Map
     for (const r of rows) {
       const pk = toInt(r.item_pk);
       out.set(pk, [...(out.get(pk) ?? []), r.compare_as === null ? { xml: r.xml } : { xml: r.xml, compareAs: r.compare_as }]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The sets items left, and when (item_sets rows with a departure): what a
+ * harvest of each set reports as deleted, for a bulk dump's lines.
+ *
+ * @example (await storedDepartures(knex, [7])).get(7) // [{ spec: 'physics', at: 1700000000 }]
+ */
+export async function storedDepartures(db: Knex, pks: readonly number[]): Promise<Map<number, SetDeparture[]>> {
+  const out = new Map<number, SetDeparture[]>();
+  const run = statementRunner(db);
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    if (part.length === 0) continue;
+    const rows = await run<{ item_pk: unknown; spec: string; departed: unknown }>(
+      `SELECT item_pk, spec, departed FROM item_sets WHERE ${inListSql(db, 'item_pk')} AND departed IS NOT NULL ORDER BY item_pk, spec`,
+      [inListParam(db, part)],
+    );
+    for (const r of rows) {
+      const pk = toInt(r.item_pk);
+      out.set(pk, [...(out.get(pk) ?? []), { spec: r.spec, at: toInt(r.departed) }]);
     }
   }
   return out;
