@@ -46,7 +46,7 @@ import {
   accessOf, addDc, addFile, addIdentifier, addRelated, addRights, contributorType, draft, finish, schemeOf, setCoarType, setDate,
   setHost, setLanguage, setPublisher, setYear, toAgent, toFunding, type Draft, type HostInput,
 } from './reader-rules';
-import { kids, text } from './xml-in';
+import { kids, text, trimXml } from './xml-in';
 
 const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
 
@@ -250,12 +250,13 @@ function readLink(d: Draft, f: Field, clean: (s: string | undefined) => string |
  */
 export function relatedPartsOf(g: string): HostInput | undefined {
   const out: { volume?: string | undefined; issue?: string | undefined; startPage?: string | undefined; endPage?: string | undefined } = {};
-  for (const raw of g.split(/,\s*/)) {
-    const piece = raw.replace(/\s*\([^()]*\)\s*$/, '').trim();
+  // XML's whitespace only (a no-break space is content), and a value may span lines.
+  for (const raw of g.split(/,[ \t\r\n]*/)) {
+    const piece = trimXml(raw.replace(/[ \t\r\n]*\([^()]*\)[ \t\r\n]*$/, ''));
     if (piece === '') continue;
-    const volume = /^(?:vol\.|v\.)\s*(.+)$/i.exec(piece);
-    const issue = /^(?:no\.|nr\.|issue)\s*(.+)$/i.exec(piece);
-    const pages = /^pp?\.\s*([^-–]*?)\s*(?:[-–]\s*(.*))?$/i.exec(piece);
+    const volume = /^(?:vol\.|v\.)[ \t\r\n]*(.+)$/is.exec(piece);
+    const issue = /^(?:no\.|nr\.|issue)[ \t\r\n]*(.+)$/is.exec(piece);
+    const pages = /^pp?\.[ \t\r\n]*([^-–]*?)[ \t\r\n]*(?:[-–][ \t\r\n]*(.*))?$/is.exec(piece);
     if (volume && out.volume === undefined) out.volume = volume[1];
     else if (issue && out.issue === undefined) out.issue = issue[1];
     else if (pages && out.startPage === undefined && out.endPage === undefined && (pages[1] !== '' || (pages[2] ?? '') !== '')) {

@@ -82,7 +82,7 @@ export function relatedPart(v: string, page: boolean): boolean {
  * @example relatedParts({ volume: '23', issue: '31', startPage: '7444', endPage: '7447' }) // 'Vol. 23, no. 31, p. 7444-7447'
  */
 export function relatedParts(h: Host): string | undefined {
-  const ok = (v: string | undefined, page: boolean): string | undefined => (v !== undefined && relatedPart(v, page) ? v.trim() : undefined);
+  const ok = (v: string | undefined, page: boolean): string | undefined => (v !== undefined && relatedPart(v, page) ? v : undefined);
   const volume = ok(h.volume, false);
   const issue = ok(h.issue, false);
   const start = ok(h.startPage, true);
