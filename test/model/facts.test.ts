@@ -168,7 +168,9 @@ describe('where a work was published', () => {
       ['a record saying nothing of it, as nowhere', dc({ source: ['Ecology Letters vol.4 (2001)'] }), undefined],
     ] as const,
     ([what]) => `reads the host of ${what}`,
-    ([, r, want]) => expect(hostOf(r)).to.deep.equal(want),
+    ([, r, want]) => {
+      expect(hostOf(r)).to.deep.equal(want);
+    },
   );
 });
 
