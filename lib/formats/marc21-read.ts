@@ -270,7 +270,8 @@ export function relatedPartsOf(g: string): HostInput | undefined {
 /** The first 773 naming a title or parts as the record's host (its $t then not a dc:relation); false when there is already one. */
 function readHost(d: Draft, f: Field, clean: (s: string | undefined) => string | undefined): boolean {
   const t = first(f, 't');
-  const g = all(f, 'g').join(', ');
+  // ISBD punctuation closes the last part ("p. 1-10.") as it closes a title.
+  const g = clean(all(f, 'g').join(', ')) ?? '';
   const q = first(f, 'q');
   if (d.host !== undefined || (t === undefined && g === '' && q === undefined)) return false;
   const fromG = g === '' ? undefined : relatedPartsOf(g);

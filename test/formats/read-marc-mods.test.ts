@@ -41,7 +41,7 @@ describe('the MARCXML reader', () => {
       field('700', '1 ', ['a', 'Smith, Jane,'], ['e', 'editor.']),
       field('700', '1 ', ['a', 'Doe, John'], ['4', 'ths'], ['1', 'https://orcid.org/0000-0002-1825-0097']),
       field('710', '2 ', ['a', 'European Commission'], ['4', 'fnd']),
-      field('773', '0 ', ['t', 'Journal of things'], ['g', 'Vol. 12, no. 3 (Mar. 1970), p. 45-67'], ['x', '0317-8471']),
+      field('773', '0 ', ['t', 'Journal of things'], ['g', 'Vol. 12, no. 3 (Mar. 1970), p. 45-67.'], ['x', '0317-8471']),
       field('856', '40', ['u', 'https://example.org/item.pdf'], ['q', 'application/pdf'], ['s', '2048']),
       field('856', '41', ['u', 'http://hdl.handle.net/1765/315']),
     ].join('')}</record>`;
