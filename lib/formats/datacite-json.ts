@@ -33,7 +33,7 @@ import type { Refusal } from '../model/refusal';
 import { checkDoi } from '../model/identifiers';
 import { findNonXmlChar } from '../model/text';
 import { parseW3cdtf } from '../model/dates';
-import { liftDatacite, type DataciteProps } from './datacite-lift';
+import { isHostItem, liftDatacite, type DataciteProps } from './datacite-lift';
 import { addDc, addFile, draft, finish, type AgentInput } from './reader-rules';
 
 /** One DataCite record read: its internal id, its datestamp when it says one, and its model. */
@@ -212,6 +212,12 @@ function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: D
   const publisher = get(a, 'publisher');
   const rightsUri = (o: Obj): unknown => o.rightsUri ?? o.rightsURI;
   const relatedItems = objects(a, 'relatedItems');
+  const hostAt = relatedItems.findIndex(([o]) => isHostItem(typeof o.relationType === 'string' ? o.relationType : undefined, typeof o.relatedItemType === 'string' ? o.relatedItemType : undefined));
+  const host = relatedItems[hostAt];
+  const titleOf = ([o, p]: [Obj, string]): string | undefined => {
+    const titles = Array.isArray(o.titles) ? o.titles : [];
+    return isObject(titles[0]) ? (text(titles[0].title, `${p}.titles[0].title`) ?? '') : undefined;
+  };
   const datacite: DataciteProps = {
     ...(doi !== undefined && { identifier: { value: doi, type: 'DOI' } }),
     alternates: [...objects(a, 'identifiers'), ...objects(a, 'alternateIdentifiers')]
@@ -239,9 +245,12 @@ function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: D
         };
       }),
     ],
-    relatedTitles: relatedItems.flatMap(([o, p]) => {
-      const titles = Array.isArray(o.titles) ? o.titles : [];
-      return isObject(titles[0]) ? [text(titles[0].title, `${p}.titles[0].title`) ?? ''] : [];
+    relatedTitles: relatedItems.filter((_, i) => i !== hostAt).flatMap((item) => titleOf(item) ?? []),
+    ...(host !== undefined && {
+      host: {
+        title: titleOf(host), volume: text(host[0].volume, `${host[1]}.volume`), issue: text(host[0].issue, `${host[1]}.issue`),
+        startPage: text(host[0].firstPage, `${host[1]}.firstPage`), endPage: text(host[0].lastPage, `${host[1]}.lastPage`),
+      },
     }),
     formats: texts(a, 'formats'),
     rights: objects(a, 'rightsList').map(([o, p]) => ({ text: text(o.rights, `${p}.rights`), uri: text(rightsUri(o), `${p}.rightsUri`) })),

@@ -19,14 +19,17 @@
  * | 9 language                           | language (BCP 47; other text dc.language)                         |
  * | 10 resourceType                      | resourceType: general, label                                      |
  * | 11 alternateIdentifier               | identifiers of the model's schemes; others dc.identifier          |
- * | 12 relatedIdentifier; 20 relatedItem | relatedIdentifiers; a related item's title dc.relation           |
+ * | 12 relatedIdentifier; 20 relatedItem | relatedIdentifiers (a related item's identifier too); a related item's title dc.relation |
+ * | 20 relatedItem the work is published in (`isHostItem`) | host: title, volume, issue, firstPage, lastPage (the first such item) |
  * | 14 format                            | dc.format                                                         |
  * | 16 rights                            | accessRights (COAR URI), license (the first other URI), dc.rights (text) |
  * | 17 description                       | dc.description                                                    |
  * | 18 geoLocationPlace                  | dc.coverage                                                       |
  * | 19 fundingReference                  | fundingReferences                                                 |
  *
- * Not lifted, for the model has no place for them: sizes (a size belongs to
+ * Not lifted, for the model has no place for them: a related item's
+ * relatedItemType (the writer says it from the work's own type), creators,
+ * number, publisher and edition; sizes (a size belongs to
  * a file, and DataCite names no file), version, geolocation points, boxes and
  * polygons, name identifiers other than ORCID (ISNI, ROR of an
  * organization), subject schemes and classification codes, date information,
@@ -36,7 +39,7 @@
  */
 import {
   addDc, addIdentifier, addRelated, addRights, contributorType, schemeOf, setDate, setGeneralType, setLanguage, setPublisher, setYear,
-  toAgent, toFunding, type AgentInput, type Draft, type FundingInput, type RelatedInput,
+  setHost, toAgent, toFunding, type AgentInput, type Draft, type FundingInput, type HostInput, type RelatedInput,
 } from './reader-rules';
 import { calendarDate } from '../model/dates';
 
@@ -55,13 +58,31 @@ export interface DataciteProps {
   readonly language?: string | undefined;
   readonly resourceType?: { readonly general?: string | undefined; readonly label?: string | undefined };
   readonly related?: readonly RelatedInput[];
-  /** Titles of related items (DataCite 4.4 relatedItem), for dc.relation. */
+  /** Titles of related items (DataCite 4.4 relatedItem) other than the host, for dc.relation. */
   readonly relatedTitles?: readonly string[];
+  /** The related item the work is published in (`isHostItem`). */
+  readonly host?: HostInput;
   readonly formats?: readonly string[];
   readonly rights?: readonly { readonly text?: string | undefined; readonly uri?: string | undefined }[];
   readonly descriptions?: readonly string[];
   readonly places?: readonly string[];
   readonly funding?: readonly FundingInput[];
+}
+
+/** The related item types that contain a work published in them. */
+const CONTAINER_TYPES = new Set(['journal', 'book', 'conferenceproceeding']);
+
+/**
+ * Whether a DataCite related item is where the work was published: its
+ * relationType is IsPublishedIn (DataCite 4.4: "A is published inside B"),
+ * or IsPartOf a Journal, Book or ConferenceProceeding.
+ *
+ * @example isHostItem('IsPartOf', 'Journal') // true
+ * @example isHostItem('IsPartOf', 'Collection') // false
+ */
+export function isHostItem(relation: string | undefined, itemType: string | undefined): boolean {
+  const r = relation?.trim().toLowerCase();
+  return r === 'ispublishedin' || (r === 'ispartof' && CONTAINER_TYPES.has(itemType?.trim().toLowerCase() ?? ''));
 }
 
 const DATE_KINDS = { issued: 'issued', accepted: 'accepted', available: 'available' } as const;
@@ -114,6 +135,7 @@ export function liftDatacite(d: Draft, p: DataciteProps): void {
   if (p.resourceType !== undefined) setGeneralType(d, p.resourceType.general, p.resourceType.label);
   for (const r of p.related ?? []) addRelated(d, r);
   for (const t of p.relatedTitles ?? []) addDc(d, 'relation', t);
+  if (p.host !== undefined) setHost(d, p.host);
   for (const f of p.formats ?? []) addDc(d, 'format', f);
   for (const r of p.rights ?? []) addRights(d, r.text, r.uri);
   for (const t of p.descriptions ?? []) addDc(d, 'description', t);

@@ -15,7 +15,7 @@
  */
 import type { RecordFields } from '../model/record';
 import type { XmlElement } from '../xml/tree';
-import { liftDatacite, type DataciteProps } from './datacite-lift';
+import { isHostItem, liftDatacite, type DataciteProps } from './datacite-lift';
 import { draft, finish, type AgentInput, type FundingInput, type RelatedInput } from './reader-rules';
 import { attr, kid, kids, listOf, text } from './xml-in';
 
@@ -89,6 +89,8 @@ function propsOf(root: XmlElement): DataciteProps {
   const id = kid(root, 'identifier');
   const rt = kid(root, 'resourceType');
   const items = listOf(root, 'relatedItems', 'relatedItem');
+  const host = items.find((i) => isHostItem(attr(i, 'relationType'), attr(i, 'relatedItemType')));
+  const part = (local: string): string | undefined => (host === undefined ? undefined : text(kid(host, local)));
   return {
     ...(id !== undefined && { identifier: { value: text(id), type: attr(id, 'identifierType') ?? 'DOI' } }),
     alternates: alternatesOf(root),
@@ -109,7 +111,12 @@ function propsOf(root: XmlElement): DataciteProps {
         return { identifier: text(rid), type: attr(rid, 'relatedItemIdentifierType'), relation: attr(i, 'relationType'), resourceTypeGeneral: attr(i, 'relatedItemType') };
       }),
     ],
-    relatedTitles: items.map((i) => text(listOf(i, 'titles', 'title')[0])),
+    relatedTitles: items.filter((i) => i !== host).map((i) => text(listOf(i, 'titles', 'title')[0])),
+    ...(host !== undefined && {
+      host: {
+        title: text(listOf(host, 'titles', 'title')[0]), volume: part('volume'), issue: part('issue'), startPage: part('firstPage'), endPage: part('lastPage'),
+      },
+    }),
     formats: listOf(root, 'formats', 'format').map(text),
     rights: listOf(root, 'rightsList', 'rights').map((r) => ({ text: text(r), uri: attr(r, 'rightsURI') })),
     descriptions: listOf(root, 'descriptions', 'description').map(text),

@@ -31,6 +31,10 @@
  * | license, accessRights, dc.rights       | 16 rightsList/rights: @rightsURI the licence; the COAR access right URI and label; dc.rights as text |
  * | dc.description                         | 17 descriptions/description/@descriptionType="Abstract"                  |
  * | fundingReferences                      | 19 fundingReferences/fundingReference                                    |
+ * | host                                   | 20 relatedItems/relatedItem/@relationType="IsPublishedIn" (DataCite 4.4): @relatedItemType Journal, Book or ConferenceProceeding (facts.ts hostKind), titles/title, volume, issue, firstPage, lastPage |
+ *
+ * The host's ISSN or ISBN stays a relatedIdentifier (12), where the record
+ * keeps it, rather than the related item's optional relatedItemIdentifier.
  *
  * Not carried: dc.type, dc.source, dc.relation, dc.coverage (free text
  * DataCite has no plain-text place for), file URLs (DataCite describes the
@@ -38,7 +42,7 @@
  */
 import type { Agent, FundingReference, RecordFields } from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
-import { contributors, creators, dcValues, doi, formats, publicationYear, publisher, titles } from '../model/facts';
+import { contributors, creators, dcValues, doi, formats, hostKind, publicationYear, publisher, titles, type HostKind } from '../model/facts';
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap, type Attr } from './xml-out';
@@ -95,6 +99,25 @@ export function fundingElement(prefix: string, f: FundingReference): string {
   ]);
 }
 
+/** DataCite relatedItemType of a host by its kind. */
+export const RELATED_ITEM_TYPE_OF_HOST: Readonly<Record<HostKind, string>> = { journal: 'Journal', book: 'Book', proceedings: 'ConferenceProceeding' };
+
+/**
+ * The related item a work is published in (DataCite 4.4+ property 20,
+ * relationType IsPublishedIn), or '' for a record without `host`.
+ *
+ * @example hostItem({ dc: {}, host: { title: 'Chemistry', volume: '23' } }) // '<relatedItems><relatedItem relatedItemType="Journal" relationType="IsPublishedIn"><titles><title>Chemistry</title></titles><volume>23</volume></relatedItem></relatedItems>'
+ */
+export function hostItem(record: RecordFields): string {
+  const h = record.host;
+  if (h === undefined) return '';
+  const part = (name: string, v: string | undefined): string => (v !== undefined ? leaf(name, v) : '');
+  return wrap('relatedItems', [wrap('relatedItem', [
+    h.title !== undefined ? wrap('titles', [leaf('title', h.title)]) : '',
+    part('volume', h.volume), part('issue', h.issue), part('firstPage', h.startPage), part('lastPage', h.endPage),
+  ], ['relatedItemType', RELATED_ITEM_TYPE_OF_HOST[hostKind(record)]], ['relationType', 'IsPublishedIn'])]);
+}
+
 /**
  * The children of a kernel-4 `resource` for a record that has the mandatory
  * properties (check with `dataciteLacks` first).
@@ -139,6 +162,7 @@ function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
     wrap('rightsList', rights),
     wrap('descriptions', dcValues(record, 'description').map((d) => leaf('description', d, ['descriptionType', 'Abstract']))),
     wrap('fundingReferences', (record.fundingReferences ?? []).map((f) => fundingElement('', f))),
+    hostItem(record),
   ].join('');
 }
 

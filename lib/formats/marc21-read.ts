@@ -22,6 +22,7 @@
  * | 600, 610, 611, 630, 650, 653                     | dc.subject (subdivisions joined by "--")                       |
  * | 648, 651, 662                                    | dc.coverage                                                   |
  * | 655 with $0 a COAR type of the OpenAIRE list; other 655 | resourceType (COAR, its label); dc.type                |
+ * | the first 773 with $t, $g or $q                  | host: title from $t; volume, issue, pages from $g when every part of it reads as "Vol. …", "no. …", "p. …-…" (a date in parentheses aside), else its enumeration from $q ("23:31<7444"); a $g that does not read so stays dc.relation |
  * | 773, 787 $i $x $z $o                             | relatedIdentifiers: relation from $i (DataCite's words; 773 else IsPartOf), ISSN from $x, ISBN from $z, $o by the scheme its value spells; else dc.relation |
  * | 786 $n $t $o; 787 $n; other 76X-78X $t            | dc.source; dc.relation                                        |
  * | 856 $u with $q or $s; 856 $u; 856 $q             | files (media type, size); dc.identifier; dc.format            |
@@ -43,9 +44,9 @@ import { DATACITE_RELATION_TYPES } from '../model/vocabularies';
 import type { XmlElement } from '../xml/tree';
 import {
   accessOf, addDc, addFile, addIdentifier, addRelated, addRights, contributorType, draft, finish, schemeOf, setCoarType, setDate,
-  setLanguage, setPublisher, setYear, toAgent, toFunding, type Draft,
+  setHost, setLanguage, setPublisher, setYear, toAgent, toFunding, type Draft, type HostInput,
 } from './reader-rules';
-import { kids, text } from './xml-in';
+import { kids, text, trimXml } from './xml-in';
 
 const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
 
@@ -234,5 +235,52 @@ function readLink(d: Draft, f: Field, clean: (s: string | undefined) => string |
     const c = classifyIdentifier(o);
     related(c === null ? o : c.value, c?.type);
   }
+  if (f.tag === '773' && readHost(d, f, clean)) return;
   addDc(d, 'relation', clean(first(f, 't')));
+}
+
+/**
+ * The parts of a host in 773 $g, "Related parts" (LC's examples: `Vol. 17,
+ * no. 98 (Feb. 1948), p. 78-159`), or undefined unless every part reads as
+ * a volume, an issue or pages, each once: a $g in other words is kept as
+ * text rather than guessed at.
+ *
+ * @example relatedPartsOf('Vol. 2, no. 2 (Feb. 1976), p. 195-230') // { volume: '2', issue: '2', startPage: '195', endPage: '230' }
+ * @example relatedPartsOf('Jan. 1992, p. 38-50') // undefined
+ */
+export function relatedPartsOf(g: string): HostInput | undefined {
+  const out: { volume?: string | undefined; issue?: string | undefined; startPage?: string | undefined; endPage?: string | undefined } = {};
+  // XML's whitespace only (a no-break space is content), and a value may span lines.
+  for (const raw of g.split(/,[ \t\r\n]*/)) {
+    const piece = trimXml(raw.replace(/[ \t\r\n]*\([^()]*\)[ \t\r\n]*$/, ''));
+    if (piece === '') continue;
+    const volume = /^(?:vol\.|v\.)[ \t\r\n]*(.+)$/is.exec(piece);
+    const issue = /^(?:no\.|nr\.|issue)[ \t\r\n]*(.+)$/is.exec(piece);
+    const pages = /^pp?\.[ \t\r\n]*([^-–]*?)[ \t\r\n]*(?:[-–][ \t\r\n]*(.*))?$/is.exec(piece);
+    if (volume && out.volume === undefined) out.volume = volume[1];
+    else if (issue && out.issue === undefined) out.issue = issue[1];
+    else if (pages && out.startPage === undefined && out.endPage === undefined && (pages[1] !== '' || (pages[2] ?? '') !== '')) {
+      if (pages[1] !== '') out.startPage = pages[1];
+      if (pages[2] !== undefined && pages[2] !== '') out.endPage = pages[2];
+    } else return undefined;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The first 773 naming a title or parts as the record's host (its $t then not a dc:relation); false when there is already one. */
+function readHost(d: Draft, f: Field, clean: (s: string | undefined) => string | undefined): boolean {
+  const t = first(f, 't');
+  // ISBD punctuation closes the last part ("p. 1-10.") as it closes a title.
+  const g = clean(all(f, 'g').join(', ')) ?? '';
+  const q = first(f, 'q');
+  if (d.host !== undefined || (t === undefined && g === '' && q === undefined)) return false;
+  const fromG = g === '' ? undefined : relatedPartsOf(g);
+  // A $g in words this reader does not know stays text.
+  if (g !== '' && fromG === undefined) addDc(d, 'relation', g);
+  // $q, "Enumeration and first page": volume:issue<page, as SICI writes it.
+  const m = fromG === undefined && q !== undefined ? /^([^:<]+)(?::([^:<]+))?(?:<(.+))?$/.exec(q.trim()) : null;
+  const parts: HostInput | undefined = fromG ?? (m ? { volume: m[1], issue: m[2], startPage: m[3] } : undefined);
+  if (parts === undefined && t === undefined) return false;
+  setHost(d, { title: clean(t), ...parts });
+  return true;
 }

@@ -35,6 +35,7 @@
  * | dc.type                                    | 655 #7 $a $2 local (LoC: Type → 655 #7 $2 local)                |
  * | creators (else dc.creator)                 | 720 1# (person), 2# (organization) or ## $a $e author (LoC: Creator → 720) |
  * | contributors (else dc.contributor)         | 720 $a $e the contributor type in lower case (LoC: Contributor → 720) |
+ * | host                                       | 773 0# $t title $g "Vol. 23, no. 31, p. 7444-7447" (LC's own $g example form: volume, issue, pages; a part holding a comma or parenthesis, or pages a hyphen, would not read back and is left out) |
  * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $i relation $x (ISSN), $z (ISBN) or $o                   |
  * | dc.source                                  | 786 0# $n (LoC: Source → 786 0# $n)                             |
  * | dc.relation; other relatedIdentifiers      | 787 0# $n (LoC: Relation → 787 0# $n); 787 08 $i relation $x, $z or $o identifier |
@@ -43,7 +44,7 @@
  * Not carried: ORCID iDs and affiliations (720 has no subfield for them),
  * award titles and funder identifiers, accepted/available dates.
  */
-import type { Agent, RecordFields } from '../model/record';
+import type { Agent, Host, RecordFields } from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
 import { primaryLanguage } from '../model/language';
 import { bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, publicationYear, publisher, titles } from '../model/facts';
@@ -61,6 +62,34 @@ type Field = readonly [tag: string, ind1: string, ind2: string, subfields: reado
 /** Why a record cannot be a MARC record (no title), or null. @example marc21Lacks({ dc: {} }) // 'MARC 21 needs a title (field 245)' */
 export function marc21Lacks(record: RecordFields): string | null {
   return titles(record).length === 0 ? 'MARC 21 needs a title (field 245)' : null;
+}
+
+/**
+ * Whether a host part can stand in 773 $g as written, to be read back: no
+ * comma (which separates the parts) or parenthesis (which holds a date),
+ * and in a page no hyphen or en dash (which joins the first and last).
+ *
+ * @example relatedPart('Suppl. 2', false) // true
+ * @example relatedPart('7444-7447', true) // false
+ */
+export function relatedPart(v: string, page: boolean): boolean {
+  return !/[,()]/.test(v) && !(page && /[-–]/.test(v)) && v.trim() !== '';
+}
+
+/**
+ * MARC 773 $g, "Related parts", of a host (LC's example: `Vol. 17, no. 98 (Feb. 1948), p. 78-159`), or undefined.
+ *
+ * @example relatedParts({ volume: '23', issue: '31', startPage: '7444', endPage: '7447' }) // 'Vol. 23, no. 31, p. 7444-7447'
+ */
+export function relatedParts(h: Host): string | undefined {
+  const ok = (v: string | undefined, page: boolean): string | undefined => (v !== undefined && relatedPart(v, page) ? v : undefined);
+  const volume = ok(h.volume, false);
+  const issue = ok(h.issue, false);
+  const start = ok(h.startPage, true);
+  const end = ok(h.endPage, true);
+  const pages = start !== undefined || end !== undefined ? `p. ${start ?? ''}${end !== undefined ? `-${end}` : ''}` : undefined;
+  const parts = [volume && `Vol. ${volume}`, issue && `no. ${issue}`, pages].filter((x): x is string => x !== undefined);
+  return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
 function agentField(a: Agent, role: string): Field {
@@ -120,6 +149,10 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   for (const t of dcValues(record, 'type')) fields.push(['655', ' ', '7', [['a', t], ['2', 'local']]]);
   for (const c of creators(record)) fields.push(agentField(c, 'author'));
   for (const c of contributors(record)) fields.push(agentField(c, c.type.toLowerCase()));
+  if (record.host !== undefined) {
+    const g = relatedParts(record.host);
+    if (record.host.title !== undefined || g !== undefined) fields.push(['773', '0', ' ', [['t', record.host.title], ['g', g]]]);
+  }
   for (const r of record.relatedIdentifiers ?? []) {
     // 76X-78X: $x an ISSN, $z an ISBN, $o any other identifier; $i the relationship, in DataCite's words.
     const code = r.type === 'ISSN' || r.type === 'EISSN' || r.type === 'LISSN' ? 'x' : r.type === 'ISBN' ? 'z' : 'o';

@@ -22,12 +22,14 @@
  * | identifier/@type doi, hdl, urn, ark, uri, isbn, issn | identifiers of that scheme; other identifiers (oai, local, untyped) dc.identifier; @invalid="yes" none |
  * | location/url @access "raw object"; other url     | files; dc.identifier                                         |
  * | relatedItem with an identifier                   | relatedIdentifiers: relation from @otherType (DataCite's words) or @type (host IsPartOf, constituent HasPart, otherVersion IsVersionOf, …) |
+ * | the first relatedItem/@type="host" with a titleInfo or part: titleInfo; part detail volume, issue (number); extent unit pages (or page) start, end | host: title, volume, issue, startPage, endPage |
  * | relatedItem/@type="original" titleInfo; other relatedItem titleInfo | dc.source; dc.relation                    |
  * | accessCondition restriction on access, @xlink:href a COAR URI | accessRights; "… until YYYY-MM-DD" dates.embargoEnd |
  * | accessCondition use and reproduction, @xlink:href | license; its text dc.rights                                 |
  *
  * Not lifted: typeOfResource (it says less than the genre), place, edition,
- * issuance, part details, record information, extensions.
+ * issuance, the record's own part (outside a host), a host's other parts
+ * (a chapter, a total, a date), record information, extensions.
  *
  * Pure and total: an element other than mods (or a modsCollection's first
  * mods) gives an empty record.
@@ -37,7 +39,7 @@ import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_RELATION_TYPES } from '
 import type { XmlElement } from '../xml/tree';
 import {
   accessOf, addDc, addFile, addIdentifier, addRelated, addRights, contributorType, draft, finish, schemeOf, setCoarType, setDate,
-  setLanguage, setPublisher, toAgent, toFunding, type Draft,
+  setHost, setLanguage, setPublisher, toAgent, toFunding, type Draft,
 } from './reader-rules';
 import { attr, elements, kid, kids, prefixedAttr, text } from './xml-in';
 
@@ -175,7 +177,25 @@ function readRelatedItem(d: Draft, r: XmlElement): void {
     if (relation !== undefined && scheme !== undefined) addRelated(d, { identifier: text(i), type: scheme, relation });
     else addDc(d, 'relation', text(i));
   }
-  for (const t of kids(r, 'titleInfo')) addDc(d, type === 'original' ? 'source' : 'relation', titleOf(t));
+  const titles = kids(r, 'titleInfo');
+  if (type === 'host' && readHost(d, r)) titles.shift();
+  for (const t of titles) addDc(d, type === 'original' ? 'source' : 'relation', titleOf(t));
+}
+
+/** A relatedItem of type host as the record's host, when it is the first with a title or a part (MODS User Guidelines: a journal article's citation). */
+function readHost(d: Draft, r: XmlElement): boolean {
+  const title = kid(r, 'titleInfo');
+  const parts = kids(r, 'part');
+  if (title === undefined && parts.length === 0) return false;
+  const detail = (type: string): string | undefined => {
+    const el = parts.flatMap((p) => kids(p, 'detail')).find((x) => attr(x, 'type')?.toLowerCase() === type);
+    return el === undefined ? undefined : text(kid(el, 'number'));
+  };
+  const pages = parts.flatMap((p) => kids(p, 'extent')).find((x) => ['pages', 'page'].includes(attr(x, 'unit')?.toLowerCase() ?? ''));
+  return setHost(d, {
+    title: title === undefined ? undefined : titleOf(title),
+    volume: detail('volume'), issue: detail('issue'), startPage: text(kid(pages, 'start')), endPage: text(kid(pages, 'end')),
+  });
 }
 
 function readAccessCondition(d: Draft, a: XmlElement): void {

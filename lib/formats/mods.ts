@@ -27,6 +27,7 @@
  * | identifiers URL; files                   | location/url/@access "object in context"; location/url/@access "raw object" |
  * | dc.source                                | relatedItem/@type="original" titleInfo/title (LoC: source → relatedItem original) |
  * | dc.relation; relatedIdentifiers          | relatedItem titleInfo/title (LoC: relation → relatedItem); relatedItem/@type from the relation (host, constituent, otherVersion, …) or @otherType, identifier/@type |
+ * | host                                     | relatedItem/@type="host": titleInfo/title; part: detail/@type volume and issue (number), extent/@unit="pages" start, end (MODS User Guidelines, relatedItem and part) |
  * | dc.rights; license                       | accessCondition/@type="use and reproduction" (LoC: rights → accessCondition); with @xlink:href the licence URI |
  * | accessRights, dates.embargoEnd           | accessCondition/@type="restriction on access" @xlink:href the COAR URI, text the label (and "until" the embargo end) |
  * | fundingReferences                        | note/@type="funding": funder, award number, award title            |
@@ -57,6 +58,28 @@ export const RELATED_ITEM_TYPE: Partial<Record<RelatedIdentifier['relation'], st
 const RELATED_ID_TYPE: Partial<Record<RelatedIdentifier['type'], string>> = {
   DOI: 'doi', Handle: 'hdl', URN: 'urn', ARK: 'ark', URL: 'uri', PURL: 'uri', ISBN: 'isbn', ISSN: 'issn', EISSN: 'issn', LISSN: 'issn',
 };
+
+/**
+ * The host of a record as a MODS relatedItem of type host, where a journal
+ * article's citation goes: the container's title, and the part it takes
+ * there (volume and issue details, the page extent); '' without `host`.
+ *
+ * @example hostItem({ dc: {}, host: { title: 'Chemistry', volume: '23', startPage: '7444' } })
+ * // '<relatedItem type="host"><titleInfo><title>Chemistry</title></titleInfo><part><detail type="volume"><number>23</number></detail><extent unit="pages"><start>7444</start></extent></part></relatedItem>'
+ */
+export function hostItem(record: RecordFields): string {
+  const h = record.host;
+  if (h === undefined) return '';
+  const detail = (type: string, v: string | undefined): string => (v !== undefined ? wrap('detail', [leaf('number', v)], ['type', type]) : '');
+  return wrap('relatedItem', [
+    h.title !== undefined ? wrap('titleInfo', [leaf('title', h.title)]) : '',
+    wrap('part', [
+      detail('volume', h.volume),
+      detail('issue', h.issue),
+      wrap('extent', [h.startPage !== undefined ? leaf('start', h.startPage) : '', h.endPage !== undefined ? leaf('end', h.endPage) : ''], ['unit', 'pages']),
+    ]),
+  ], ['type', 'host']);
+}
 
 /** Why a record cannot be a MODS record (no title), or null. @example modsLacks({ dc: { title: ['T'] } }) // null */
 export function modsLacks(record: RecordFields): string | null {
@@ -142,6 +165,7 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
       return wrap('relatedItem', [leaf('identifier', r.identifier, ['type', RELATED_ID_TYPE[r.type] ?? r.type])],
         ['type', type], ['otherType', type === undefined ? r.relation : undefined]);
     }),
+    hostItem(record),
     ...dcValues(record, 'rights').map((r) => leaf('accessCondition', r, ['type', 'use and reproduction'])),
     record.license !== undefined ? leaf('accessCondition', record.license, ['type', 'use and reproduction'], ['xlink:href', record.license]) : '',
     access !== undefined

@@ -24,9 +24,10 @@
  * | 21 oaire:file                                   | files: URL, mimeType, accessRightsURI                   |
  * | 22 oaire:version/@uri                           | dc.type (where DRIVER and OpenAIRE 3 write the version) |
  * | 24 datacite:geoLocationPlace                    | dc.coverage                                             |
+ * | Citation Title, Volume, Issue, Start Page, End Page: oaire:citationTitle … citationEndPage | host: title, volume, issue, startPage, endPage |
  *
- * Not lifted, for the model has no place for them: the citation elements
- * (title, volume, issue, pages, edition, conference), audience, sizes,
+ * Not lifted, for the model has no place for them: the citation edition and
+ * conference place and date, audience, sizes,
  * oaire:file/@objectType and resourceType/@resourceTypeGeneral (both follow
  * from the COAR type), licenseCondition/@startDate.
  *
@@ -37,7 +38,7 @@ import { DC_NS } from '../xml/namespaces';
 import type { XmlElement } from '../xml/tree';
 import { liftDatacite } from './datacite-lift';
 import { agentOf, alternatesOf, contributorsOf, datesOf, fundingOf, relatedOf, titlesOf } from './datacite-read';
-import { addDc, addFile, addRights, draft, finish, setCoarType } from './reader-rules';
+import { addDc, addFile, addRights, draft, finish, setCoarType, setHost } from './reader-rules';
 import { attr, kid, kids, listOf, text } from './xml-in';
 
 const OPENAIRE_NS = 'http://namespace.openaire.eu/schema/oaire/';
@@ -81,6 +82,14 @@ export function readOpenaire(root: XmlElement): RecordFields {
   if (type !== undefined) setCoarType(d, attr(type, 'uri'), text(type));
   for (const l of kids(root, 'licenseCondition')) addRights(d, text(l), attr(l, 'uri'));
   for (const f of kids(root, 'file')) addFile(d, text(f), { mediaType: attr(f, 'mimeType'), access: attr(f, 'accessRightsURI') });
+  const cite = (local: string): string | undefined => {
+    const el = kid(root, local);
+    return el === undefined ? undefined : text(el);
+  };
+  setHost(d, {
+    title: cite('citationTitle'), volume: cite('citationVolume'), issue: cite('citationIssue'),
+    startPage: cite('citationStartPage'), endPage: cite('citationEndPage'),
+  });
   const version = kid(root, 'version');
   if (version !== undefined) addDc(d, 'type', attr(version, 'uri') ?? text(version));
   return finish(d);

@@ -37,6 +37,11 @@
  * | license                               | 18 oaire:licenseCondition/@uri                                        |
  * | dc.coverage                           | 19 dc:coverage                                                        |
  * | files                                 | 21 oaire:file/@accessRightsURI, @mimeType, @objectType (from the resource type) |
+ * | host title, volume, issue, startPage, endPage | Citation Title, Volume, Issue, Start Page, End Page: oaire:citationTitle … citationEndPage |
+ *
+ * The container's ISSN or ISBN is a related identifier (field 6, relation
+ * IsPartOf or IsPublishedIn), as the guidelines' journal article sample
+ * writes it; the citation fields have no place for it.
  *
  * The guidelines take alternateIdentifierType from their relatedIdentifierType
  * list (vocab_alternateidentifiertype), which has PURL for the POI but no
@@ -60,6 +65,12 @@ import { readOpenaire } from './oai-openaire-read';
 export const OPENAIRE_NS = 'http://namespace.openaire.eu/schema/oaire/';
 export const OPENAIRE_SCHEMA = 'https://www.openaire.eu/schema/repo-lit/4.0/openaire.xsd';
 const DATACITE_NS = 'http://datacite.org/schema/kernel-4';
+
+/** The host's parts and the OpenAIRE v4 elements that carry them ("Citation Title" … "Citation End Page", each 0-1). */
+export const HOST_ELEMENTS = [
+  ['title', 'oaire:citationTitle'], ['volume', 'oaire:citationVolume'], ['issue', 'oaire:citationIssue'],
+  ['startPage', 'oaire:citationStartPage'], ['endPage', 'oaire:citationEndPage'],
+] as const;
 
 const OBJECT_TYPE: Record<OpenAireResourceType, string> = {
   literature: 'fulltext', dataset: 'dataset', software: 'software', 'other research product': 'other',
@@ -140,6 +151,10 @@ export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): C
     ...dcValues(record, 'coverage').map((c) => leaf('dc:coverage', c)),
     ...(record.files ?? []).map((f) => leaf('oaire:file', f.url,
       ['accessRightsURI', f.access !== undefined ? ACCESS_RIGHTS[f.access].uri : undefined], ['mimeType', f.mediaType], ['objectType', OBJECT_TYPE[type.openaire]])),
+    ...HOST_ELEMENTS.map(([key, name]) => {
+      const v = record.host?.[key];
+      return v !== undefined ? leaf(name, v) : '';
+    }),
     '</oaire:resource>',
   ].join('');
 }

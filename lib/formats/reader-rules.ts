@@ -24,7 +24,7 @@
 import type { DcElement } from '../model/dublin-core';
 import { DC_ELEMENTS } from '../model/dublin-core';
 import type {
-  Affiliation, Agent, Contributor, FundingReference, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType, TypedIdentifier,
+  Affiliation, Agent, Contributor, FundingReference, Host, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType, TypedIdentifier,
 } from '../model/record';
 import {
   checkFunderIdentifier, checkIdentifier, checkOrcid, checkRelatedIdentifier, checkRor, checkUrl, classifyIdentifier,
@@ -37,7 +37,7 @@ import {
 import { accessRightOf } from '../model/facts';
 import { calendarDate, parseW3cdtf } from '../model/dates';
 import { normalizeLanguageTag } from '../model/language';
-import { isMediaType } from '../model/from-json';
+import { HOST_PARTS, isMediaType } from '../model/from-json';
 import { trimXml } from './xml-in';
 
 /** A record being lifted: what the reader has found so far. */
@@ -55,6 +55,7 @@ export interface Draft {
   language?: string;
   readonly fundingReferences: FundingReference[];
   readonly relatedIdentifiers: RelatedIdentifier[];
+  host?: Host;
   readonly files: RecordFile[];
 }
 
@@ -331,6 +332,28 @@ export function addRelated(d: Draft, p: RelatedInput): void {
   if (!d.relatedIdentifiers.some((x) => x.identifier === r.identifier && x.type === r.type && x.relation === r.relation && x.resourceTypeGeneral === r.resourceTypeGeneral)) d.relatedIdentifiers.push(r);
 }
 
+/** The parts of a host as a format names them, before the model's checks. */
+export type HostInput = { readonly [K in keyof Host]?: string | undefined };
+
+/**
+ * Sets where the work was published from the first host a format names
+ * with any non-blank part; a second host is not the record's (the caller
+ * keeps its title as `dc.relation`). Says whether it was taken.
+ *
+ * @example setHost(d, { title: 'Chemistry', volume: '23', issue: ' ' }) // true: host { title: 'Chemistry', volume: '23' }
+ */
+export function setHost(d: Draft, p: HostInput): boolean {
+  if (d.host !== undefined) return false;
+  const host: { -readonly [K in keyof Host]: Host[K] } = {};
+  for (const k of HOST_PARTS) {
+    const v = nonBlank(p[k]);
+    if (v !== undefined) host[k] = v;
+  }
+  if (Object.keys(host).length === 0) return false;
+  d.host = host;
+  return true;
+}
+
 /**
  * Sets the resource type from a DataCite resourceTypeGeneral and its text
  * (the label, else the general type itself); a general type DataCite 4.7 does
@@ -422,6 +445,7 @@ export function finish(d: Draft): RecordFields {
     ...(d.language !== undefined && { language: d.language }),
     ...(d.fundingReferences.length > 0 && { fundingReferences: d.fundingReferences }),
     ...(d.relatedIdentifiers.length > 0 && { relatedIdentifiers: d.relatedIdentifiers }),
+    ...(d.host !== undefined && { host: d.host }),
     ...(d.files.length > 0 && { files: d.files }),
   };
 }

@@ -9,12 +9,23 @@
  * fact the model does not know is left out rather than guessed.
  */
 import {
-  creators, keywords, languages, openPdf, publicationDate, publisher, recordIdentifiers,
-  schemaOrgTypes, serialIssns, titles,
+  creators, hostOf, keywords, languages, openPdf, publicationDate, publisher, recordIdentifiers,
+  schemaOrgTypes, titles, type HostKind,
 } from '../model/facts';
 import { parseW3cdtf } from '../model/dates';
 import type { RecordFields } from '../model/record';
 import { esc } from './escape';
+
+/**
+ * The tag of the container's title by its kind: Google Scholar's
+ * `citation_journal_title` (journal papers) and `citation_conference_title`
+ * (conference papers: the conference or proceedings title); a book chapter's
+ * book has no Google Scholar tag, and `citation_inbook_title` is the one
+ * Zotero's Embedded Metadata translator reads as the book's title.
+ */
+const HOST_TITLE_TAG: Readonly<Record<HostKind, string>> = {
+  journal: 'citation_journal_title', proceedings: 'citation_conference_title', book: 'citation_inbook_title',
+};
 
 /** One meta tag: its name and its content, unescaped. */
 export type MetaTag = readonly [name: string, content: string];
@@ -61,13 +72,20 @@ export function citationMeta(r: RecordFields, landingPage: string): MetaTag[] {
   const types = schemaOrgTypes(r);
   if (types.includes('https://schema.org/Thesis')) add('citation_dissertation_institution', by);
   if (types.includes('https://schema.org/Report')) add('citation_technical_report_institution', by);
-  for (const issn of serialIssns(r)) add('citation_issn', issn);
-  for (const i of recordIdentifiers(r)) if (i.type === 'ISBN') add('citation_isbn', i.value);
+  // Where it was published (Inclusion Guidelines: journal or conference title, ISSN, ISBN, volume, issue, first and last page).
+  const host = hostOf(r);
+  if (host !== undefined) add(HOST_TITLE_TAG[host.kind], host.title);
+  for (const issn of host?.issns ?? []) add('citation_issn', issn);
+  const isbns = [...recordIdentifiers(r).filter((i) => i.type === 'ISBN').map((i) => i.value), ...(host?.isbns ?? [])];
+  for (const isbn of new Set(isbns)) add('citation_isbn', isbn);
+  add('citation_volume', host?.volume);
+  add('citation_issue', host?.issue);
+  add('citation_firstpage', host?.startPage);
+  add('citation_lastpage', host?.endPage);
   for (const l of languages(r)) add('citation_language', l);
   for (const k of keywords(r)) add('citation_keywords', k);
   add('citation_pdf_url', openPdf(r));
   add('citation_abstract_html_url', landingPage);
-  // citation_journal_title, _volume, _issue and _firstpage: the model has no field for them, so none is written.
   return tags;
 }
 

@@ -6,8 +6,8 @@
  * (lib/model/facts.ts), never from a format's XML, as Signposting is.
  */
 import {
-  accessRightOf, creators, dcValues, fileLinks, identifierUri, keywords, languages, licences, publicationDate,
-  publisher, recordIdentifiers, schemaOrgTypes, titles, type CitationIdentifier,
+  accessRightOf, creators, dcValues, fileLinks, hostOf, identifierUri, keywords, languages, licences, publicationDate,
+  publisher, recordIdentifiers, schemaOrgTypes, titles, type CitationIdentifier, type HostFacts,
 } from '../model/facts';
 import { isHttpUrl } from '../model/identifiers';
 import type { Agent, RecordFields } from '../model/record';
@@ -65,10 +65,30 @@ function agent(a: Agent): JsonObject {
 }
 
 /**
+ * Where the work was published, as schema.org nests it (schema.org
+ * PublicationIssue and PublicationVolume, "a part of a successively
+ * published publication such as a periodical or multi-volume work"): the
+ * issue, in the volume, in the container, each level only when the record
+ * names it; the container a `Periodical` with its ISSNs, or for a book
+ * chapter a `Book` with its ISBNs.
+ */
+function isPartOf(h: HostFacts): JsonObject | undefined {
+  const book = h.kind === 'book';
+  const ids = book ? h.isbns : h.issns;
+  let part: JsonObject | undefined = h.title !== undefined || ids.length > 0
+    ? defined({ '@type': book ? 'Book' : 'Periodical', name: h.title, [book ? 'isbn' : 'issn']: oneOrMany(ids) })
+    : undefined;
+  if (h.volume !== undefined) part = defined({ '@type': 'PublicationVolume', volumeNumber: h.volume, isPartOf: part });
+  if (h.issue !== undefined) part = defined({ '@type': 'PublicationIssue', issueNumber: h.issue, isPartOf: part });
+  return part;
+}
+
+/**
  * The schema.org JSON-LD of a record: its type from the model's resource type
  * (`ScholarlyArticle`, `Dataset`, `Thesis`, `Book`, `SoftwareSourceCode`, …,
  * else `CreativeWork`), name, authors, date, publisher, identifiers (each a
- * `PropertyValue`, a DOI as its https URL, as DataCite writes it), licence,
+ * `PropertyValue`, a DOI as its https URL, as DataCite writes it), where it
+ * was published (`isPartOf`, `pageStart`, `pageEnd`), licence,
  * whether it is free to read (from its access right), keywords, language, its
  * page (`url`) and its other names (`sameAs`); a dataset's files as its
  * `distribution`.
@@ -90,6 +110,7 @@ export function recordJsonLd(r: RecordFields, place: RecordPlace): JsonObject {
   const [name, ...otherNames] = titles(r);
   const files = fileLinks(r);
   const subjects = keywords(r);
+  const host = hostOf(r);
   return defined({
     '@context': 'https://schema.org',
     '@type': oneOrMany(types.length > 0 ? types : ['CreativeWork']),
@@ -103,6 +124,9 @@ export function recordJsonLd(r: RecordFields, place: RecordPlace): JsonObject {
     keywords: subjects.length === 0 ? undefined : subjects,
     inLanguage: oneOrMany(languages(r)),
     identifier: ids.length === 0 ? undefined : ids.map((i) => defined({ '@type': 'PropertyValue', propertyID: i.scheme, value: i.uri, url: isHttpUrl(i.uri) ? i.uri : undefined })),
+    isPartOf: host === undefined ? undefined : isPartOf(host),
+    pageStart: host?.startPage,
+    pageEnd: host?.endPage,
     license: oneOrMany(licences(r)),
     // COAR access rights: only open access is free to read; embargoed, restricted and metadata only are not.
     isAccessibleForFree: access === undefined ? undefined : access === 'open',

@@ -5,7 +5,7 @@
  *
  * Pure: no I/O, no clock.
  */
-import type { Agent, Contributor, RecordFields, TypedIdentifier } from './record';
+import type { Agent, Contributor, Host, RecordFields, TypedIdentifier } from './record';
 import {
   ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, schemaOrgType, schemaOrgTypeOf, typeOfGeneral,
   type AccessRight, type CoarType, type OpenAireResourceType,
@@ -347,6 +347,49 @@ export function serialIssns(r: RecordFields): string[] {
     .filter((i) => (i.type === 'ISSN' || i.type === 'EISSN') && SERIAL_RELATIONS.has(i.relation))
     .map((i) => i.identifier.trim());
   return [...new Set([...own, ...related])];
+}
+
+/** The kind of container a work appears in, as citations tell them apart. */
+export type HostKind = 'journal' | 'proceedings' | 'book';
+
+/** Where the work was published, as a citation gives it: the container's kind, its parts, its ISSNs and ISBNs. */
+export interface HostFacts extends Host {
+  readonly kind: HostKind;
+  readonly issns: readonly string[];
+  readonly isbns: readonly string[];
+}
+
+/**
+ * The kind of the work's container, from the work's resource type: a book
+ * chapter is in a book, a conference paper in proceedings, anything else in
+ * a journal (a volume, issue and pages belong to a serial).
+ *
+ * @example hostKind({ dc: {}, resourceType: { general: 'BookChapter', label: 'chapter' } }) // 'book'
+ */
+export function hostKind(r: RecordFields): HostKind {
+  const g = r.resourceType?.general;
+  return g === 'BookChapter' ? 'book' : g === 'ConferencePaper' ? 'proceedings' : 'journal';
+}
+
+/**
+ * Where the work was published: the `host` field's parts (non-blank,
+ * trimmed), the serial's ISSNs (`serialIssns`) and the ISBNs of a related
+ * identifier the record `IsPartOf` or `IsPublishedIn`; undefined when the
+ * record says none of them.
+ *
+ * @example hostOf({ dc: {}, host: { title: 'Chemistry', volume: '23' }, relatedIdentifiers: [{ identifier: '0947-6539', type: 'ISSN', relation: 'IsPartOf' }] })
+ * // { kind: 'journal', title: 'Chemistry', volume: '23', issns: ['0947-6539'], isbns: [] }
+ */
+export function hostOf(r: RecordFields): HostFacts | undefined {
+  const issns = serialIssns(r);
+  const isbns = [...new Set((r.relatedIdentifiers ?? []).filter((i) => i.type === 'ISBN' && SERIAL_RELATIONS.has(i.relation)).map((i) => i.identifier.trim()))];
+  const parts: { -readonly [K in keyof Host]: Host[K] } = {};
+  for (const [k, v] of Object.entries(r.host ?? {}) as [keyof Host, string | undefined][]) {
+    const t = v?.trim();
+    if (t !== undefined && t !== '') parts[k] = t;
+  }
+  if (Object.keys(parts).length === 0 && issns.length === 0 && isbns.length === 0) return undefined;
+  return { kind: hostKind(r), ...parts, issns, isbns };
 }
 
 /**

@@ -23,7 +23,7 @@ import {
   checkFunderIdentifier, checkIdentifier, checkOrcid, checkRelatedIdentifier, checkRor, checkUrl, IDENTIFIER_TYPES, type Checked,
 } from './identifiers';
 import type {
-  Affiliation, Agent, Contributor, FundingReference, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType, TypedIdentifier,
+  Affiliation, Agent, Contributor, FundingReference, Host, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType, TypedIdentifier,
 } from './record';
 import {
   ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_CONTRIBUTOR_TYPES, DATACITE_RELATED_IDENTIFIER_TYPES,
@@ -35,8 +35,11 @@ import {
 /** The record keys this module reads besides `dc` (the record reader accepts them as known fields). */
 export const RECORD_FIELD_KEYS = [
   'identifiers', 'creators', 'contributors', 'resourceType', 'accessRights', 'license', 'publisher',
-  'publicationYear', 'dates', 'language', 'fundingReferences', 'relatedIdentifiers', 'files',
+  'publicationYear', 'dates', 'language', 'fundingReferences', 'relatedIdentifiers', 'host', 'files',
 ] as const;
+
+/** The parts of `host` (./record.ts `Host`), in citation order. */
+export const HOST_PARTS = ['title', 'volume', 'issue', 'startPage', 'endPage'] as const;
 
 /** Where a record came from, for its refusals. */
 export interface RecordOrigin {
@@ -122,6 +125,10 @@ export function parseRecordFields(rec: Obj, origin: RecordOrigin): { fields: Rec
   if (funding) fields.fundingReferences = funding;
   const related = list('relatedIdentifiers', (v, p) => readRelated(v, p, refuse));
   if (related) fields.relatedIdentifiers = related;
+  if (rec.host !== undefined) {
+    const h = readHost(rec.host, refuse);
+    if (h) fields.host = h;
+  }
   const files = list('files', (v, p) => readFile(v, p, refuse));
   if (files) fields.files = files;
 
@@ -363,6 +370,30 @@ function readRelated(v: unknown, path: string, refuse: Refuse): RelatedIdentifie
   const identifier = readChecked(o.identifier, `${path}.identifier`, r, (s) => (type === undefined ? { value: s } : checkRelatedIdentifier(type, s)));
   if (failed() || type === undefined || relation === undefined || identifier === undefined) return undefined;
   return { identifier, type, relation, ...(general !== undefined && { resourceTypeGeneral: general }) };
+}
+
+/**
+ * Reads `host`: an object of text parts (./record.ts `Host`), at least one;
+ * a volume, issue or page may be given as a whole number, kept as its digits.
+ */
+function readHost(v: unknown, refuse: Refuse): Host | undefined {
+  const o = readObject(v, 'host', HOST_PARTS, refuse);
+  if (!o) return undefined;
+  const { r, failed } = tracked(refuse);
+  const out: { -readonly [K in keyof Host]: Host[K] } = {};
+  for (const k of HOST_PARTS) {
+    const raw = o[k];
+    if (raw === undefined) continue;
+    const t = k !== 'title' && typeof raw === 'number' && Number.isSafeInteger(raw) && raw >= 0 ? String(raw) : raw;
+    const text = readText(t, `host.${k}`, r);
+    if (text !== undefined) out[k] = text;
+  }
+  if (failed()) return undefined;
+  if (Object.keys(out).length === 0) {
+    refuse('host', `needs at least one of ${HOST_PARTS.join(', ')}`);
+    return undefined;
+  }
+  return out;
 }
 
 /**

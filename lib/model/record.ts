@@ -74,6 +74,26 @@ export interface RelatedIdentifier {
   readonly resourceTypeGeneral?: DataCiteResourceType;
 }
 
+/**
+ * Where the work was published: the container it appears in (a journal, a
+ * book, conference proceedings) and its place there, the parts of a
+ * bibliographic citation (OpenAIRE v4 fields 24-28, DataCite 4.4+
+ * relatedItem, MODS relatedItem type host, MARC 773). Text as the record
+ * gives it: a volume may be "23" or "Suppl. 2", a page "e1234" or "xii".
+ *
+ * The container's ISSN or ISBN is not here but a related identifier with
+ * relation IsPublishedIn or IsPartOf (`relatedIdentifiers`), where every
+ * format already carries it; facts.ts `hostOf` reads both.
+ */
+export interface Host {
+  /** The container's title (journal, book or proceedings). */
+  readonly title?: string;
+  readonly volume?: string;
+  readonly issue?: string;
+  readonly startPage?: string;
+  readonly endPage?: string;
+}
+
 /** A file of the record. */
 export interface RecordFile {
   readonly url: string;
@@ -102,6 +122,8 @@ export interface RecordFields {
   readonly language?: string;
   readonly fundingReferences?: readonly FundingReference[];
   readonly relatedIdentifiers?: readonly RelatedIdentifier[];
+  /** Where the work was published: its container and place there. */
+  readonly host?: Host;
   readonly files?: readonly RecordFile[];
 }
 

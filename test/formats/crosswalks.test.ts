@@ -171,6 +171,48 @@ describe('the built-in crosswalks', () => {
   });
 });
 
+describe('where a work was published, in every format that has a place for it', () => {
+  const record = fields(SHAPES[0]!.record);
+  const out = (p: string, r: RecordFields = record): string => CROSSWALKED.find((x) => x.prefix === p)!.fromRecord(r, CTX) as string;
+
+  it('OpenAIRE v4: the citation title, volume, issue, start and end page; the ISSNs as related identifiers IsPartOf', () => {
+    expect(out('oai_openaire')).to.contain('<oaire:citationTitle>Chemistry – A European Journal</oaire:citationTitle><oaire:citationVolume>23</oaire:citationVolume><oaire:citationIssue>31</oaire:citationIssue><oaire:citationStartPage>7444</oaire:citationStartPage><oaire:citationEndPage>7447</oaire:citationEndPage>');
+    expect(out('oai_openaire')).to.contain('<datacite:relatedIdentifier relatedIdentifierType="ISSN" relationType="IsPartOf">0947-6539</datacite:relatedIdentifier>');
+  });
+
+  it('DataCite: a related item of type Journal the work IsPublishedIn', () => {
+    expect(out('datacite')).to.contain('<relatedItems><relatedItem relatedItemType="Journal" relationType="IsPublishedIn"><titles><title>Chemistry – A European Journal</title></titles><volume>23</volume><issue>31</issue><firstPage>7444</firstPage><lastPage>7447</lastPage></relatedItem></relatedItems>');
+  });
+
+  it('MODS: a relatedItem of type host with the part the work takes there', () => {
+    expect(out('mods')).to.contain('<relatedItem type="host"><titleInfo><title>Chemistry – A European Journal</title></titleInfo><part><detail type="volume"><number>23</number></detail><detail type="issue"><number>31</number></detail><extent unit="pages"><start>7444</start><end>7447</end></extent></part></relatedItem>');
+  });
+
+  it('MARC 21: 773 with the title and the related parts as LC writes them', () => {
+    expect(out('marc21')).to.contain('<datafield tag="773" ind1="0" ind2=" "><subfield code="t">Chemistry – A European Journal</subfield><subfield code="g">Vol. 23, no. 31, p. 7444-7447</subfield></datafield>');
+  });
+
+  it('says a book chapter\'s book and a conference paper\'s proceedings by their DataCite types, validly in every format', () => {
+    const chapter: RecordFields = { ...record, resourceType: { general: 'BookChapter', label: 'chapter' }, host: { title: 'A Book', startPage: 'xii' } };
+    const paper: RecordFields = { ...record, resourceType: { coar: 'http://purl.org/coar/resource_type/c_5794', general: 'ConferencePaper', label: 'conference paper' }, host: { title: 'Proc. X', endPage: '9' } };
+    expect(out('datacite', chapter)).to.contain('<relatedItem relatedItemType="Book" relationType="IsPublishedIn">');
+    expect(out('datacite', paper)).to.contain('<relatedItem relatedItemType="ConferenceProceeding" relationType="IsPublishedIn">');
+    expect(out('marc21', paper)).to.contain('<subfield code="g">p. -9</subfield>');
+    for (const r of [chapter, paper]) {
+      for (const f of CROSSWALKED) {
+        const x = f.fromRecord(r, CTX);
+        if (!isNotOffered(x)) expect(validate(x, f.prefix as FormatPrefix), f.prefix).to.deep.equal([]);
+      }
+    }
+  });
+
+  it('leaves oai_dc as the record gives it: Dublin Core has no element for a citation (OpenAIRE v4 keeps dc:source for the original of a digitised work)', () => {
+    const dc = CROSSWALKED.find((x) => x.prefix === 'oai_dc');
+    const written = dc === undefined ? BUILT_IN_FORMATS.find((x) => x.prefix === 'oai_dc')!.fromDublinCore!(record.dc) : (dc.fromRecord(record, CTX) as string);
+    expect(written).to.not.contain('Chemistry');
+  });
+});
+
 describe('BCP 47 language tags in every format', () => {
   // DataCite and OpenAIRE take xs:language (a BCP 47 tag), MODS languageTerm authority rfc5646 the tag
   // itself, MARC 041 a language code: the primary subtag, with its ISO 639 source.

@@ -92,6 +92,26 @@ describe('DataCite JSON', () => {
     });
   });
 
+  it('reads relatedItems: the item the work is published in as its host, a book chapter\'s book by IsPartOf', () => {
+    const item = (relationType: string, relatedItemType: string, more: object) => ({ relationType, relatedItemType, ...more });
+    const [article] = readDataciteJson({
+      doi: '10.5555/a', titles: [{ title: 'A' }],
+      relatedItems: [item('IsPublishedIn', 'Journal', {
+        relatedItemIdentifier: { relatedItemIdentifier: '0370-2693', relatedItemIdentifierType: 'ISSN' },
+        titles: [{ title: 'Physics letters / B' }], volume: '776', issue: 5, firstPage: '249', lastPage: '264',
+      })],
+    }, 'a.json');
+    expect(record(article!)).to.have.nested.property('fields.host').that.deep.equals({ title: 'Physics letters / B', volume: '776', issue: '5', startPage: '249', endPage: '264' });
+    const [chapter] = readDataciteJson({ doi: '10.5555/c', relatedItems: [item('References', 'Book', { titles: [{ title: 'Cited' }] }), item('IsPartOf', 'Book', { titles: [{ title: 'The Book' }], firstPage: 3 })] }, 'c.json');
+    expect(record(chapter!)).to.have.nested.property('fields.host').that.deep.equals({ title: 'The Book', startPage: '3' });
+    expect(record(chapter!)).to.have.nested.property('fields.dc.relation').that.deep.equals(['Cited']);
+  });
+
+  it('refuses a related item\'s volume that is not text, naming it', () => {
+    const [r] = readDataciteJson({ doi: '10.5555/a', relatedItems: [{ relationType: 'IsPublishedIn', relatedItemType: 'Journal', volume: { n: 1 } }] }, 'a.json');
+    expect(r).to.deep.equal({ refusals: [{ internalId: '10.5555/a', source: 'a.json', field: 'relatedItems[0].volume', reason: 'must be a string' }] });
+  });
+
   it('reads a page of the API, and an array of records, one result each in order, each named by its position', () => {
     const second = { ...API_RECORD, id: '10.5061/dryad.8515', attributes: { ...API_RECORD.attributes, doi: '10.5061/DRYAD.8515', updated: '2020-07-07T13:11:35+02:00' } };
     const page = readDataciteJson({ data: [API_RECORD, second], meta: { total: 2 } }, 'page.json');

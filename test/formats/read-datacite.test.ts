@@ -133,6 +133,8 @@ describe('the DataCite reader, on DataCite records published by others', () => {
       { identifier: '0040-4411', type: 'ISSN', relation: 'IsSourceOf', resourceTypeGeneral: 'Journal' },
     ]);
     expect(r.dc.relation).to.deep.equal(['Texas Law Review']);
+    // Its relation says the journal is based on the article (IsSourceOf), not that it is published in it: no host is guessed.
+    expect(r.host).to.equal(undefined);
     expect(r.contributors).to.deep.equal([
       { name: 'Georgetown Law Library', nameType: 'organization', affiliations: [{ name: 'Georgetown University', ror: 'https://ror.org/05vzafd60' }], type: 'HostingInstitution' },
     ]);
@@ -142,6 +144,23 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     expect(r.dc.format).to.deep.equal(['text/html', 'application/pdf']);
     expect(r.dc.subject).to.deep.equal(['FOS: Law']);
     expect(r.language).to.equal('en');
+  });
+
+  it('reads the related item the work is published in (DataCite 4.4 IsPublishedIn) as its host; its identifier stays a related identifier', () => {
+    // The shape of DataCite's own relatedItem example (DataCite Metadata Schema 4.4, property 20).
+    const r = datacite.read!(parseFragment(`<resource xmlns="http://datacite.org/schema/kernel-4"><identifier identifierType="DOI">10.5555/x</identifier>
+      <relatedItems>
+        <relatedItem relatedItemType="Collection" relationType="IsPartOf"><titles><title>Grey literature</title></titles></relatedItem>
+        <relatedItem relatedItemType="Journal" relationType="IsPublishedIn">
+          <relatedItemIdentifier relatedItemIdentifierType="ISSN">0370-2693</relatedItemIdentifier>
+          <titles><title>Physics letters / B</title></titles><publicationYear>2018</publicationYear>
+          <volume>776</volume><issue>5</issue><number numberType="Article">12</number><firstPage>249</firstPage><lastPage>264</lastPage>
+        </relatedItem>
+      </relatedItems></resource>`)!);
+    expect(r.host).to.deep.equal({ title: 'Physics letters / B', volume: '776', issue: '5', startPage: '249', endPage: '264' });
+    expect(r.relatedIdentifiers).to.deep.equal([{ identifier: '0370-2693', type: 'ISSN', relation: 'IsPublishedIn', resourceTypeGeneral: 'Journal' }]);
+    // A collection the work is part of is no container it was published in.
+    expect(r.dc.relation).to.deep.equal(['Grey literature']);
   });
 
   it('reads the newest kernel (4.6): every title, the types new in 4.6, and what the model has no place for left out', () => {

@@ -41,7 +41,7 @@ describe('the MARCXML reader', () => {
       field('700', '1 ', ['a', 'Smith, Jane,'], ['e', 'editor.']),
       field('700', '1 ', ['a', 'Doe, John'], ['4', 'ths'], ['1', 'https://orcid.org/0000-0002-1825-0097']),
       field('710', '2 ', ['a', 'European Commission'], ['4', 'fnd']),
-      field('773', '0 ', ['t', 'Journal of things'], ['x', '0317-8471']),
+      field('773', '0 ', ['t', 'Journal of things'], ['g', 'Vol. 12, no. 3 (Mar. 1970), p. 45-67.'], ['x', '0317-8471']),
       field('856', '40', ['u', 'https://example.org/item.pdf'], ['q', 'application/pdf'], ['s', '2048']),
       field('856', '41', ['u', 'http://hdl.handle.net/1765/315']),
     ].join('')}</record>`;
@@ -53,7 +53,6 @@ describe('the MARCXML reader', () => {
         type: ['Electronic books'],
         identifier: ['local-7', 'http://hdl.handle.net/1765/315'],
         language: ['In German.'],
-        relation: ['Journal of things'],
         coverage: ['Netherlands'],
         rights: ['Embargoed until 2030.', 'CC BY 4.0'],
       },
@@ -71,7 +70,30 @@ describe('the MARCXML reader', () => {
       language: 'ger',
       fundingReferences: [{ funderName: 'European Commission' }],
       relatedIdentifiers: [{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' }],
+      host: { title: 'Journal of things', volume: '12', issue: '3', startPage: '45', endPage: '67' },
       files: [{ url: 'https://example.org/item.pdf', mediaType: 'application/pdf', size: 2048 }],
+    });
+  });
+
+  describe('773, the host item', () => {
+    const read = (...fields: string[]) => marc21.read!(parseFragment(`<record xmlns="http://www.loc.gov/MARC21/slim"><leader>     nab a22     3u 4500</leader>${field('245', '00', ['a', 'T'])}${fields.join('')}</record>`)!);
+    it('reads LC\'s own $g examples, a date in parentheses aside', () => {
+      expect(read(field('773', '0 ', ['t', 'Horizon'], ['g', 'Vol. 17, no. 98 (Feb. 1948), p. 78-159'])).host).to.deep.equal({ title: 'Horizon', volume: '17', issue: '98', startPage: '78', endPage: '159' });
+    });
+    it('keeps a $g in words it does not know as dc:relation text, and takes the enumeration from $q then', () => {
+      const r = read(field('773', '0 ', ['t', 'Horizon'], ['g', 'Jan. 1992, p. 38-50'], ['q', '48:3&lt;434']));
+      expect(r.host).to.deep.equal({ title: 'Horizon', volume: '48', issue: '3', startPage: '434' });
+      expect(r.dc.relation).to.deep.equal(['Jan. 1992, p. 38-50']);
+    });
+    it('takes the first host only: a second 773 title is a dc:relation', () => {
+      const r = read(field('773', '0 ', ['g', 'v. 5, pp. 1–9']), field('773', '0 ', ['t', 'Other journal'], ['g', 'Vol. 9']));
+      expect(r.host).to.deep.equal({ volume: '5', startPage: '1', endPage: '9' });
+      expect(r.dc.relation).to.deep.equal(['Other journal']);
+    });
+    it('takes no host from a 773 that only names an identifier', () => {
+      const r = read(field('773', '0 ', ['x', '0317-8471']));
+      expect(r.host).to.equal(undefined);
+      expect(r.relatedIdentifiers).to.deep.equal([{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' }]);
     });
   });
 
@@ -118,7 +140,7 @@ describe('the MODS reader', () => {
     <identifier type="isbn" invalid="yes">0000000000</identifier>
     <identifier type="local">A-7</identifier>
     <location><url access="object in context">https://example.org/items/7</url><url access="raw object">https://example.org/items/7.pdf</url><url access="preview">https://example.org/items/7.png</url></location>
-    <relatedItem type="host"><titleInfo><title>Journal of things</title></titleInfo><identifier type="issn">0317-8471</identifier></relatedItem>
+    <relatedItem type="host"><titleInfo><title>Journal of things</title></titleInfo><identifier type="issn">0317-8471</identifier><part><detail type="volume"><number>12</number></detail><extent unit="page"><start>45</start><end>67</end></extent></part></relatedItem>
     <relatedItem type="original"><titleInfo><title>Original print</title></titleInfo></relatedItem>
     <relatedItem otherType="IsSupplementTo"><identifier type="doi">10.5061/dryad.abc</identifier></relatedItem>
     <accessCondition type="restriction on access" xlink:href="http://purl.org/coar/access_right/c_f1cf">embargoed access until 2030-01-31</accessCondition>
@@ -139,7 +161,6 @@ describe('the MODS reader', () => {
         identifier: ['A-7', 'https://example.org/items/7'],
         language: ['English'],
         source: ['Original print'],
-        relation: ['Journal of things'],
         rights: ['CC BY 4.0'],
       },
       identifiers: [
@@ -162,8 +183,19 @@ describe('the MODS reader', () => {
         { identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' },
         { identifier: '10.5061/dryad.abc', type: 'DOI', relation: 'IsSupplementTo' },
       ],
+      host: { title: 'Journal of things', volume: '12', startPage: '45', endPage: '67' },
       files: [{ url: 'https://example.org/items/7.pdf' }],
     });
+  });
+
+  it('takes the first host relatedItem with a title or part as the host, its issue from detail type issue; a second host title is a dc:relation', () => {
+    const r = mods.read!(parseFragment(`<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo>
+      <relatedItem type="host"><identifier type="issn">0317-8471</identifier></relatedItem>
+      <relatedItem type="host"><part><detail type="issue"><number>4</number></detail><extent unit="pages"><start>e12</start></extent></part></relatedItem>
+      <relatedItem type="host"><titleInfo><title>Series</title></titleInfo></relatedItem></mods>`)!);
+    expect(r.host).to.deep.equal({ issue: '4', startPage: 'e12' });
+    expect(r.dc.relation).to.deep.equal(['Series']);
+    expect(r.relatedIdentifiers).to.deep.equal([{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' }]);
   });
 
   it('reads the first record of a modsCollection, and odd records without throwing', () => {

@@ -42,6 +42,8 @@ describe('the OpenAIRE v4 reader, on the guidelines\' own samples', () => {
       language: 'eng',
       fundingReferences: [{ funderName: 'European Commission', awardNumber: '660668', awardUri: 'http://cordis.europa.eu/project/rcn/195983_en.html', awardTitle: 'ACT against AMR' }],
       relatedIdentifiers: [{ identifier: '0947-6539', type: 'ISSN', relation: 'IsPartOf' }, { identifier: '1521-3765', type: 'EISSN', relation: 'IsPartOf' }],
+      // The citation fields: Chemistry – A European Journal 23(31), 7444-7447.
+      host: { title: 'Chemistry', volume: '23', issue: '31', startPage: '7444', endPage: '7447' },
       files: [{ url: 'http://europepmc.org/articles/PMC5574022?pdf=render', mediaType: 'application/pdf', access: 'open' }],
     });
   });

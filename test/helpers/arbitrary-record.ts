@@ -48,6 +48,10 @@ const file = fc.record({
   url: fc.constantFrom('https://example.org/f.pdf', 'http://example.org/a%20b?x=1&y="2"'), mediaType: maybe(fc.constantFrom('application/pdf', 'text/csv')),
   size: maybe(fc.nat()), access: maybe(access),
 }, { requiredKeys: ['url'] });
+// A volume, issue or page as journals write them, as a number, or any text (commas, dashes and markup included).
+const hostPart = fc.oneof(fc.constantFrom('23', '4A', 'Suppl. 2', 'e1234', 'xii', '12-13', '5, suppl.', '(3)', ' 7 ', 'S1–S9'), fc.integer({ min: 0, max: 9999 }), name);
+const host = fc.record({ title: name, volume: hostPart, issue: hostPart, startPage: hostPart, endPage: hostPart }, { requiredKeys: [] })
+  .filter((h) => Object.keys(h).length > 0);
 const dcElement = fc.oneof(text, list(text));
 /** A record of the NDJSON format (its JSON, before parsing). */
 export const record = fc.record({
@@ -75,6 +79,7 @@ export const record = fc.record({
     awardNumber: maybe(name), awardUri: maybe(fc.constant('https://cordis.europa.eu/project/id/1')), awardTitle: maybe(name),
   }, { requiredKeys: ['funderName'] })),
   relatedIdentifiers: list(related),
+  host,
   files: list(file),
   // Present more often than not, so that the formats with the most mandatory content are reached too.
 }, { requiredKeys: ['id', 'dc', 'identifiers', 'creators', 'resourceType', 'accessRights', 'publisher', 'dates'] });

@@ -13,6 +13,7 @@
 import type { CrosswalkContext } from '../../lib/formats/format';
 import { otherDcIdentifiers } from '../../lib/formats/format';
 import { RELATED_ITEM_TYPE } from '../../lib/formats/mods';
+import { relatedPart } from '../../lib/formats/marc21';
 import { RELATION_OF_ITEM_TYPE } from '../../lib/formats/mods-read';
 import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
 import {
@@ -20,7 +21,7 @@ import {
 } from '../../lib/model/facts';
 import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
 import { normalizeLanguageTag, primaryLanguage } from '../../lib/model/language';
-import type { Agent, RecordFields, RelatedIdentifier } from '../../lib/model/record';
+import type { Agent, Host, RecordFields, RelatedIdentifier } from '../../lib/model/record';
 import { OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES } from '../../lib/model/vocabularies';
 
 const T = (s: string): string => s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
@@ -53,6 +54,12 @@ function agent(a: Agent, carry: { given: boolean; orcid: boolean; affiliations: 
       ? undefined
       : a.affiliations!.map((af) => undefinedless({ name: T(af.name), ror: carry.affiliations === 'ror' ? af.ror : undefined })),
   });
+}
+
+/** The host's parts, trimmed, those `keep` keeps; undefined when none is left. */
+function hostParts(r: RecordFields, keep: (part: keyof Host, value: string) => boolean = () => true): object | undefined {
+  const out = Object.fromEntries(Object.entries(r.host ?? {}).filter(([k, v]) => opt(v) !== undefined && keep(k as keyof Host, v)).map(([k, v]) => [k, T(v)]));
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** oai_dc: the fifteen Dublin Core elements, nothing else (lib/formats/oai-dc.ts). */
@@ -89,6 +96,7 @@ export function carriedByDatacite(r: RecordFields, ctx: CrosswalkContext): objec
     rights: dcList(r, 'rights'),
     description: dcList(r, 'description'),
     funding: (r.fundingReferences ?? []).map((f) => undefinedless({ ...f, funderName: T(f.funderName), awardNumber: opt(f.awardNumber), awardTitle: opt(f.awardTitle) })),
+    host: hostParts(r),
   });
 }
 
@@ -125,6 +133,7 @@ export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): objec
     license: r.license,
     coverage: dcList(r, 'coverage'),
     files: (r.files ?? []).map((f) => undefinedless({ url: f.url, mediaType: f.mediaType, access: f.access })),
+    host: hostParts(r),
   });
 }
 
@@ -148,7 +157,9 @@ function marcRelated(x: RelatedIdentifier): RelatedIdentifier | null {
  * type where neither $x, $z nor its value says it (then it is a dc:relation),
  * EISSN and LISSN (ISSNs), its resource type; a file's access, and a file
  * without media type or size (a bare 856 $u is an identifier). Coverage is a
- * general note (500), read back as a description.
+ * general note (500), read back as a description. A host's volume, issue
+ * or page that 773 $g could not hold as written (a comma, a parenthesis, a
+ * dash in a page) is lost.
  */
 export function carriedByMarc21(r: RecordFields, ctx: CrosswalkContext): object {
   const coar = coarType(r);
@@ -182,6 +193,7 @@ export function carriedByMarc21(r: RecordFields, ctx: CrosswalkContext): object 
     source: dcList(r, 'source'),
     files: files.filter((f) => f.mediaType !== undefined || f.size !== undefined).map((f) => undefinedless({ url: f.url, mediaType: f.mediaType, size: f.size })),
     format: dcList(r, 'format'),
+    host: hostParts(r, (k, v) => k === 'title' || relatedPart(v, k === 'startPage' || k === 'endPage')),
   });
 }
 
@@ -235,5 +247,6 @@ export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
     rights: dcList(r, 'rights'),
     license: r.license,
     accessRights: r.accessRights,
+    host: hostParts(r),
   });
 }

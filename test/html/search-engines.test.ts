@@ -2,7 +2,7 @@
  * What a record page tells search engines, without a server: Google
  * Scholar's citation_* meta tags and the schema.org JSON-LD, each checked
  * against the record model it is read from (an article whose author has an
- * ORCID iD, a dataset, a record without a DOI), the JSON-LD parsed back as
+ * ORCID iD, the same in a journal, a dataset, a record without a DOI), the JSON-LD parsed back as
  * JSON, and a hostile title unable to leave its script element.
  */
 import { expect } from 'chai';
@@ -19,6 +19,12 @@ const BASE = 'https://repo.example.org/oai';
 const paths: PagePaths = { endpoint: '/oai', rawXml: '/oai/xml?verb=GetRecord', form: '/oai/form' };
 const page = (id: string): string => `${BASE}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(id)}`;
 const POI = 'http://purl.org/poi/repo.example.org/a-1';
+/** The article, with the journal it appeared in: its title, place there, and a second (electronic) ISSN. */
+const IN_JOURNAL: RecordFields = {
+  ...ARTICLE,
+  host: { title: 'Chemistry – A European Journal', volume: '23', issue: '31', startPage: '7444', endPage: '7447' },
+  relatedIdentifiers: [...(ARTICLE.relatedIdentifiers ?? []), { identifier: '1521-3765', type: 'EISSN', relation: 'IsPartOf' }],
+};
 
 describe('Google Scholar citation_* meta tags', () => {
   it('gives an article its title, authors in order with their institution and ORCID, dates, DOI, publisher, ISSN, language, keywords, PDF and page', () => {
@@ -62,6 +68,32 @@ describe('Google Scholar citation_* meta tags', () => {
     ]);
   });
 
+  it('gives an article in a journal its journal title, ISSNs, volume, issue and first and last page', () => {
+    const tags = citationMeta(IN_JOURNAL, page('oai:x:a-1'));
+    const from = tags.findIndex(([n]) => n === 'citation_journal_title');
+    expect(tags.slice(from, from + 7)).to.deep.equal([
+      ['citation_journal_title', 'Chemistry – A European Journal'],
+      ['citation_issn', '0317-8471'],
+      ['citation_issn', '1521-3765'],
+      ['citation_volume', '23'],
+      ['citation_issue', '31'],
+      ['citation_firstpage', '7444'],
+      ['citation_lastpage', '7447'],
+    ]);
+    expect(tags.filter(([n]) => n === 'citation_conference_title' || n === 'citation_inbook_title')).to.deep.equal([]);
+  });
+
+  it('names the container of a conference paper citation_conference_title and of a book chapter citation_inbook_title, with the book\'s ISBN', () => {
+    const paper: RecordFields = { ...IN_JOURNAL, resourceType: { coar: 'http://purl.org/coar/resource_type/c_5794', general: 'ConferencePaper', label: 'conference paper' }, host: { title: 'Proc. ICALP 2021' } };
+    const chapter: RecordFields = {
+      dc: { title: ['A chapter'] }, resourceType: { general: 'BookChapter', label: 'chapter' }, host: { title: 'A Book', startPage: '3' },
+      relatedIdentifiers: [{ identifier: '9783161484100', type: 'ISBN', relation: 'IsPartOf' }],
+    };
+    const named = (r: RecordFields) => citationMeta(r, page('oai:x:c')).filter(([n]) => /_title$|isbn|page$/.test(n) && n !== 'citation_title');
+    expect(named(paper)).to.deep.equal([['citation_conference_title', 'Proc. ICALP 2021']]);
+    expect(named(chapter)).to.deep.equal([['citation_inbook_title', 'A Book'], ['citation_isbn', '9783161484100'], ['citation_firstpage', '3']]);
+  });
+
   it('writes dates as Google Scholar asks: a full date with slashes, else the year alone', () => {
     expect([scholarDate('2010-05-12'), scholarDate('2010-05'), scholarDate('2010'), scholarDate('2003-04-15T10:18:51Z'), scholarDate('15.04.2003')]).to.deep.equal(['2010/05/12', '2010', '2010', '2003/04/15', undefined]);
   });
@@ -96,11 +128,38 @@ describe('schema.org JSON-LD', () => {
         { '@type': 'PropertyValue', propertyID: 'URL', value: 'https://repo.example.org/items/a-1', url: 'https://repo.example.org/items/a-1' },
         { '@type': 'PropertyValue', propertyID: 'POI', value: POI, url: POI },
       ],
+      // Its ISSN alone says which journal it appeared in.
+      isPartOf: { '@type': 'Periodical', issn: '0317-8471' },
       license: 'https://creativecommons.org/licenses/by/4.0/',
       isAccessibleForFree: true,
       url: page('oai:x:a-1'),
       sameAs: ['https://repo.example.org/items/a-1', POI],
     });
+  });
+
+  it('says where an article was published: its issue, in its volume, in the journal with its ISSNs, and its pages', () => {
+    const ld = recordJsonLd(IN_JOURNAL, { landingPage: page('oai:x:a-1') });
+    expect(ld.isPartOf).to.deep.equal({
+      '@type': 'PublicationIssue',
+      issueNumber: '31',
+      isPartOf: {
+        '@type': 'PublicationVolume',
+        volumeNumber: '23',
+        isPartOf: { '@type': 'Periodical', name: 'Chemistry – A European Journal', issn: ['0317-8471', '1521-3765'] },
+      },
+    });
+    expect([ld.pageStart, ld.pageEnd]).to.deep.equal(['7444', '7447']);
+  });
+
+  it('puts a chapter in its Book with the ISBN, and leaves out a level the record does not name', () => {
+    const chapter: RecordFields = {
+      dc: { title: ['A chapter'] }, resourceType: { general: 'BookChapter', label: 'chapter' }, host: { title: 'A Book', volume: '2' },
+      relatedIdentifiers: [{ identifier: '9783161484100', type: 'ISBN', relation: 'IsPartOf' }],
+    };
+    const ld = recordJsonLd(chapter, { landingPage: page('oai:x:c') });
+    expect(ld.isPartOf).to.deep.equal({ '@type': 'PublicationVolume', volumeNumber: '2', isPartOf: { '@type': 'Book', name: 'A Book', isbn: '9783161484100' } });
+    expect(ld).to.not.have.property('pageStart');
+    expect(recordJsonLd(DATASET, { landingPage: page('oai:x:d-1') })).to.not.have.property('isPartOf');
   });
 
   it('describes a dataset as a Dataset with its files as its distribution', () => {

@@ -1,13 +1,13 @@
 /**
  * The facts every reader of a record asks, computed from the model: the
  * citation identifier, the identifiers in every scheme, licences, files,
- * schema.org types and dates as W3CDTF. Typed fields first, their Dublin
+ * schema.org types, where a work was published, and dates as W3CDTF. Typed fields first, their Dublin
  * Core counterparts second.
  */
 import { expect } from 'chai';
 import {
   citationIdentifier, coarResourceType, embargoEnd, fileLinks, hasResourceIdentifier, identifierUri, keywords, licences,
-  openPdf, publicationDate, recordIdentifiers, schemaOrgTypes, serialIssns,
+  hostOf, openPdf, publicationDate, recordIdentifiers, schemaOrgTypes, serialIssns,
 } from '../../lib/model/facts';
 import type { RecordFields } from '../../lib/model/record';
 import { eachRow } from '../helpers/table';
@@ -150,6 +150,28 @@ describe('licences, files and kinds of work', () => {
   it('reads a COAR type from dc:type when the record has no typed one', () => {
     expect(coarResourceType(dc({ type: ['Article', 'http://purl.org/coar/resource_type/c_6501'] }))).to.equal('http://purl.org/coar/resource_type/c_6501');
   });
+});
+
+describe('where a work was published', () => {
+  const ISSN = { identifier: '0947-6539', type: 'ISSN', relation: 'IsPartOf' } as const;
+  const ISBN = { identifier: '9783161484100', type: 'ISBN', relation: 'IsPublishedIn' } as const;
+  eachRow(
+    [
+      ['a journal article with its journal, ISSN and place', dc({}, { host: { title: 'Chemistry', volume: '23', issue: '31', startPage: '7444', endPage: '7447' }, relatedIdentifiers: [ISSN] }),
+        { kind: 'journal', title: 'Chemistry', volume: '23', issue: '31', startPage: '7444', endPage: '7447', issns: ['0947-6539'], isbns: [] }],
+      ['a record whose ISSN alone names its serial', dc({ identifier: ['ISSN 0317-8471'] }), { kind: 'journal', issns: ['0317-8471'], isbns: [] }],
+      ['a book chapter, in a book with its ISBN', dc({}, { resourceType: { general: 'BookChapter', label: 'chapter' }, host: { title: 'A Book' }, relatedIdentifiers: [ISBN] }),
+        { kind: 'book', title: 'A Book', issns: [], isbns: ['9783161484100'] }],
+      ['a conference paper of the COAR list, in proceedings', dc({}, { resourceType: { coar: 'http://purl.org/coar/resource_type/c_5794', general: 'ConferencePaper', label: 'conference paper' }, host: { title: ' Proc. X ', volume: ' ' } }),
+        { kind: 'proceedings', title: 'Proc. X', issns: [], isbns: [] }],
+      ['a record citing a serial, not published in one, as nowhere', dc({}, { relatedIdentifiers: [{ ...ISSN, relation: 'Cites' }, { ...ISBN, relation: 'References' }] }), undefined],
+      ['a record saying nothing of it, as nowhere', dc({ source: ['Ecology Letters vol.4 (2001)'] }), undefined],
+    ] as const,
+    ([what]) => `reads the host of ${what}`,
+    ([, r, want]) => {
+      expect(hostOf(r)).to.deep.equal(want);
+    },
+  );
 });
 
 describe('dates as W3CDTF', () => {
