@@ -57,7 +57,13 @@ export interface HarvestOptions {
   /** After every committed page. */
   readonly onPage?: (p: PageEvent) => void;
   readonly onRetry?: (source: string, reason: string, waitMs: number) => void;
-  /** Called between pages; a test stops a run there by throwing. */
+  /**
+   * Checked once the source's lock is held: false ends the run at once
+   * (`skipped`), e.g. when another process harvested the source while this
+   * one waited for its turn.
+   */
+  readonly stillDue?: () => Promise<boolean>;
+  /** Called between pages; a test (or a stopping server) stops a run there by throwing. */
   readonly betweenPages?: () => void | Promise<void>;
 }
 
@@ -81,6 +87,8 @@ export interface HarvestSummary {
   completed: boolean;
   /** Another process was harvesting the source: nothing was done. */
   locked: boolean;
+  /** The source was no longer due once its lock was held: nothing was done. */
+  skipped?: boolean;
   pages: number;
   records: number;
   inserted: number;
@@ -115,6 +123,10 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, opt
     return summary;
   }
   try {
+    if (options.stillDue && !(await options.stillDue())) {
+      summary.skipped = true;
+      return summary;
+    }
     await new SourceRun(deps, source, options, summary).run();
   } catch (err) {
     if (!(err instanceof HarvestError)) throw err;
