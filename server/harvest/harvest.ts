@@ -290,7 +290,7 @@ class SourceRun {
       const read = await readPage(answer.body, this.context(prefix, page));
       if (!read.fault?.malformed) return read;
       if (attempt > this.source.politeness.retries) {
-        throw new HarvestError(`${label} page ${page} (${answer.url}): ${read.fault.reason}, ${attempt} times; the run stops here, nothing of this page was written, and the next run resumes at it`);
+        throw new HarvestError(`${label} page ${page} (${answer.url}) is not an OAI-PMH response after ${attempt} attempts (${read.fault.reason}); the run stops here, nothing of this page was written, and the next run resumes at it`);
       }
       await this.client.pause(attempt, `page ${page} is not well-formed XML`);
     }
