@@ -185,7 +185,8 @@ class SourceRun {
       } catch (err) {
         const message = err instanceof HarvestError ? err.message : `${source.name}: ${(err as Error).message}`;
         await recordError(this.deps.knex, { source: source.name, ...l }, message, this.now());
-        throw err instanceof HarvestError ? err : new HarvestError(message);
+        // Not the source's fault (the database, a stop): the caller's to handle; the checkpoint stays.
+        throw err;
       }
     }
     if (this.options.deleteMissing) await this.deleteMissing();
