@@ -94,7 +94,7 @@ export class OaiClient {
         reason = (err as Error).message;
       }
       attempt++;
-      if (attempt > o.retries) throw new HarvestError(`${o.source}: ${url} failed after ${attempt} attempts: ${reason}`);
+      if (attempt > o.retries) throw new HarvestError(`${o.source}: ${url} failed after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${reason}`);
       await this.pause(attempt, reason, waitMs);
     }
   }

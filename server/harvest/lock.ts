@@ -3,10 +3,12 @@
  * PostgreSQL: a session advisory lock, held on a connection of its own for
  * the length of the run (released when the process dies with it). SQLite: a
  * row in `harvest_locks` with an expiry the holder keeps pushing forward, so
- * a lock left by a killed process lapses. Neither touches the tables
+ * a lock left by a killed process lapses (at once when that process was on
+ * this host: its pid no longer exists). Neither touches the tables
  * readers read: serving is never blocked by a harvest's lock.
  */
 import crypto from 'node:crypto';
+import os from 'node:os';
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/dialect';
 
@@ -17,6 +19,22 @@ export interface HarvestLock {
 
 /** How long a SQLite lock row lives without being renewed (seconds). */
 const LOCK_TTL = 120;
+
+/**
+ * Whether a lock row's holder may still be running: a process of another
+ * host is given the benefit of the doubt until the row expires; one of this
+ * host that no longer exists (killed) is not.
+ */
+function alive(holder: string): boolean {
+  const [host, pid] = holder.split(' ');
+  if (host !== os.hostname() || pid === undefined || !/^\d+$/.test(pid)) return true;
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
 
 /** The advisory lock key of a source: 64 bits of a digest of its name, as PostgreSQL's signed bigint. */
 function advisoryKey(source: string): string {
@@ -54,9 +72,11 @@ export async function acquireHarvestLock(knex: Knex, source: string, now: () => 
       },
     };
   }
-  const holder = `${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
+  const holder = `${os.hostname()} ${process.pid} ${crypto.randomBytes(6).toString('hex')}`;
   const got = await knex.transaction(async (trx) => {
     await trx('harvest_locks').where({ source }).andWhere('expires', '<', now()).delete();
+    const row = (await trx('harvest_locks').where({ source }).first('holder')) as { holder: string } | undefined;
+    if (row && !alive(row.holder)) await trx('harvest_locks').where({ source, holder: row.holder }).delete();
     const inserted = (await trx('harvest_locks').insert({ source, holder, expires: now() + LOCK_TTL }).onConflict('source').ignore().returning('source')) as unknown[];
     return inserted.length > 0;
   });
