@@ -11,10 +11,11 @@
 import { expect } from 'chai';
 import { OaiPmh } from 'oai-pmh';
 import { forEachThrowawayDatabase, openThrowawayDatabase } from '../helpers/db';
-import { oaiGet, openTestProvider, type TestProvider } from '../helpers/server';
+import { oaiGet, openTestProvider, request, type TestProvider } from '../helpers/server';
+import { createIdPolicy } from '../../lib/ids/policy';
 import { FORMAT_SCHEMAS, type FormatPrefix } from '../helpers/xsd';
 import type { Provider } from '../../server/provider';
-import { harvestOnce, itemsOf, openHub, source } from './hub';
+import { HUB_NAMESPACE, harvestOnce, itemsOf, openHub, source } from './hub';
 
 /** The source's items as the hub should hold them: `demo:` + identifier, deleted, sets under `source:demo`. */
 async function expectedFrom(src: TestProvider): Promise<{ id: string; deleted: boolean; sets: string }[]> {
@@ -112,7 +113,7 @@ describe('a hub harvesting another oai-steward', function () {
       await harvestOnce(hub, source('demo', `http://127.0.0.1:${src.port}/oai`));
       await hub.close();
       hub = undefined;
-      const served = await openTestProvider(kind, { database: hubDb, seed: false, pageSize: 100 });
+      const served = await openTestProvider(kind, { database: hubDb, seed: false, pageSize: 100, env: { OAI_NAMESPACE: HUB_NAMESPACE } });
       try {
         for (const prefix of Object.keys(FORMAT_SCHEMAS) as FormatPrefix[]) {
           // oaiGet checks every answer against OAI-PMH.xsd and the format's own schema.
@@ -121,6 +122,14 @@ describe('a hub harvesting another oai-steward', function () {
         }
         const page = await oaiGet(served.port, 'verb=ListRecords&metadataPrefix=oai_dc&set=source:demo');
         expect(page).to.match(/<provenance [^>]*>\s*<originDescription harvestDate="[^"]+" altered="false">\s*<baseURL>http:\/\/localhost\/oai<\/baseURL>\s*<identifier>oai:demo\.oai-steward\.org:/);
+        // The source's own identifier stays findable: on the record page, and back from the hub's identifier.
+        const hubId = /<identifier>(oai:hub\.example\.org:demo:oai:demo\.oai-steward\.org:[^<]+)<\/identifier>/.exec(page)?.[1] ?? '';
+        const sourceId = hubId.replace(/^oai:hub\.example\.org:demo:/, '');
+        expect(sourceId).to.match(/^oai:demo\.oai-steward\.org:/);
+        const html = await request(served.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(hubId)}`, headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+        expect(html.headers['content-type']).to.match(/^text\/html/);
+        expect(html.body).to.include(`<dt>Harvested from</dt><dd><code class="harvested-id" dir="auto">${sourceId}</code> <span class="meta">at <a href="http://localhost/oai" rel="nofollow">http://localhost/oai</a></span></dd>`);
+        expect(createIdPolicy({ namespace: HUB_NAMESPACE }).unmap(hubId)).to.equal(`demo:${sourceId}`);
         const client = new OaiPmh(`http://127.0.0.1:${served.port}/oai`, { retry: false });
         const seen: string[] = [];
         for await (const r of client.listRecords({ metadataPrefix: 'oai_dc' }) as AsyncIterable<{ header: { identifier: string } }>) seen.push(r.header.identifier);
