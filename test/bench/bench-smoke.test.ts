@@ -82,6 +82,7 @@ const NUMBER_FIELDS = [
   'concurrent_rps', 'concurrent_1process_rps', 'concurrent_processes_ratio',
   'noprefetch_listrecords_rps', 'noprefetch_listidentifiers_rps', 'prefetch_listrecords_ratio', 'prefetch_listidentifiers_ratio', 'noprefetch_cpu_seconds',
   'load_cli_peak_rss_mb', 'ndjson_bytes', 'store_bytes', 'store_vacuumed_bytes', 'bytes_per_record',
+  'harvest_rps', 'harvest_seconds', 'harvest_peak_rss_mb', 'harvest_of_provider', 'harvest_of_load',
 ] as const;
 
 describe('npm run bench (smoke run, 1,000 records)', function () {
@@ -144,6 +145,11 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     expect(run.stdout).to.match(/ListIdentifiers harvest +[\d,]+ ids\/s +\d+(\.\d+)? of ceiling, \d+(\.\d+)? of floor/);
     expect(run.stdout).to.match(/replay ceiling/);
     expect(run.stdout).to.match(/without metrics .*with\/without \d/);
+  });
+
+  it('harvests the served store with oai-steward harvest, every record, and prints its ratios to the provider and the loader', function () {
+    expect(figures.harvest_records).to.equal(1000);
+    expect(run.stdout).to.match(/oai-steward harvest +[\d,]+ records\/s +1,000 records, \d+ pages in [\d.]+ s into a fresh store; \d+(\.\d+)? of the provider's ListRecords, \d+(\.\d+)? of oai-steward load/);
   });
 
   it('loads the same records through oai-steward load and prints its time as a ratio to the direct load', function () {
