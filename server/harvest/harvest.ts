@@ -177,8 +177,13 @@ class SourceRun {
     }
     const granularity = granularityOf(identify.granularity);
     await this.declareSets(identify.repositoryName);
-    const resuming = (await readStates(this.deps.knex, source.name)).some((s) => s.token !== null);
-    if (this.options.deleteMissing && !resuming) await clearSeen(this.deps.knex, source.name);
+    const states = await readStates(this.deps.knex, source.name);
+    if (this.options.deleteMissing) {
+      // A --delete-missing run resumes only lists an earlier --delete-missing run began (their ids are
+      // in harvest_seen); any other list under way starts again, so no harvested id goes unrecorded.
+      for (const s of states) if (s.token !== null && !s.runMarksSeen) await dropCheckpoint(this.deps.knex, { source: s.source, prefix: s.prefix, set: s.set });
+      if (!states.some((s) => s.token !== null && s.runMarksSeen)) await clearSeen(this.deps.knex, source.name);
+    }
     for (const l of lists) {
       try {
         await this.list(l.prefix, l.set, granularity);
@@ -237,8 +242,12 @@ class SourceRun {
     let runResponseDate: string | null = null;
     let token: string | null = null;
     let first = true;
-    if (state.token !== null) {
+    const resume = state.token !== null && (!this.options.deleteMissing || state.runMarksSeen);
+    // A list records its ids when this run deletes what it misses, or when it continues a run that will.
+    const marksSeen = this.options.deleteMissing === true || (resume && state.runMarksSeen);
+    if (resume) {
       // An interrupted run: go on after its last committed page.
+      if (this.options.from !== undefined || this.options.until !== undefined) this.options.onWarning?.(`${label}: an interrupted run resumes first; --from and --until apply from the next run`);
       ({ token, runResponseDate } = state);
       from = state.checkpointFrom;
       until = state.checkpointUntil;
@@ -257,7 +266,7 @@ class SourceRun {
     let args = token !== null ? { verb: 'ListRecords', resumptionToken: token } : fresh();
     let restarts = 0;
     let sameToken = 0;
-    for (let page = state.token !== null ? state.runPages + 1 : 1; ; page++) {
+    for (let page = resume ? state.runPages + 1 : 1; ; page++) {
       const read = await this.fetchPage(args, prefix, page, label);
       if (read.fault?.code === 'badResumptionToken' && args.resumptionToken !== undefined && restarts < this.source.politeness.retries + 1) {
         // Tokens expire: start the list again from the checkpoint's from (OAI-PMH 2.0 section 3.5).
@@ -273,7 +282,7 @@ class SourceRun {
       if (first) runResponseDate = read.responseDate ?? null;
       const next = read.token !== undefined && read.token !== '' ? read.token : null;
       if (next !== null && next === args.resumptionToken && ++sameToken > MAX_SAME_TOKEN) throw new HarvestError(`${label} page ${page}: the source answers the same resumptionToken again and again`);
-      const written = await this.writePage(read, key, { token: next, from, until, runResponseDate, first, now: this.now() });
+      const written = await this.writePage(read, key, { token: next, from, until, runResponseDate, first, marksSeen, now: this.now() });
       first = false;
       listSummary.records += read.records;
       this.options.onPage?.({ source: key.source, prefix, set, page, records: read.records, refused: written, listRecords: listSummary.records, ...(read.completeListSize !== undefined && { completeListSize: read.completeListSize }) });
@@ -320,7 +329,7 @@ class SourceRun {
       }
       // Refused records are at the source too: --delete-missing keeps what the hub has of them.
       const seen = [...pending.map((i) => i.internalId), ...refusals.map((r) => r.internalId).filter((id) => id !== '')];
-      if (this.options.deleteMissing) await markSeen(tx.knex, key.source, [...new Set(seen)]);
+      if (c.marksSeen) await markSeen(tx.knex, key.source, [...new Set(seen)]);
       const refusedRecords = new Set(refusals.map((r) => `${r.internalId}\u0000${r.source ?? ''}`)).size;
       await checkpoint(tx.knex, key, { ...c, records: read.records, refused: refusedRecords });
       return { out, refusedRecords };

@@ -22,6 +22,8 @@ export interface ListState {
   readonly token: string | null;
   readonly checkpointFrom: string | null;
   readonly checkpointUntil: string | null;
+  /** The list under way records its ids for `--delete-missing`. */
+  readonly runMarksSeen: boolean;
   readonly runPages: number;
   readonly runRecords: number;
   readonly runRefused: number;
@@ -43,6 +45,7 @@ interface Row {
   token: string | null;
   checkpoint_from: string | null;
   checkpoint_until: string | null;
+  run_marks_seen: unknown;
   run_pages: number | string;
   run_records: number | string;
   run_refused: number | string;
@@ -68,6 +71,7 @@ function fromRow(r: Row): ListState {
     token: r.token,
     checkpointFrom: r.checkpoint_from,
     checkpointUntil: r.checkpoint_until,
+    runMarksSeen: r.run_marks_seen === true || r.run_marks_seen === 1,
     runPages: n(r.run_pages),
     runRecords: n(r.run_records),
     runRefused: n(r.run_refused),
@@ -103,6 +107,8 @@ export interface PageCheckpoint {
   readonly runResponseDate: string | null;
   /** This is the run's first page: the run's counts start again. */
   readonly first: boolean;
+  /** The run records its ids for `--delete-missing` (kept with the checkpoint). */
+  readonly marksSeen: boolean;
   readonly records: number;
   readonly refused: number;
   /** The store's clock, seconds. */
@@ -112,7 +118,7 @@ export interface PageCheckpoint {
 /** Records a page in its list's row, inside the page's transaction. */
 export async function checkpoint(trx: Knex, key: { source: string; prefix: string; set: string }, c: PageCheckpoint): Promise<void> {
   const where = { source: key.source, prefix: key.prefix, set_spec: key.set };
-  const run = c.first ? { run_pages: 1, run_records: c.records, run_refused: c.refused } : { run_pages: trx.raw('run_pages + 1'), run_records: trx.raw('run_records + ?', [c.records]), run_refused: trx.raw('run_refused + ?', [c.refused]) };
+  const run = c.first ? { run_pages: 1, run_records: c.records, run_refused: c.refused, run_marks_seen: c.marksSeen } : { run_pages: trx.raw('run_pages + 1'), run_records: trx.raw('run_records + ?', [c.records]), run_refused: trx.raw('run_refused + ?', [c.refused]) };
   const totals = { records: trx.raw('records + ?', [c.records]), refused: trx.raw('refused + ?', [c.refused]), last_attempt: c.now };
   const end =
     c.token === null
@@ -129,7 +135,7 @@ export async function recordError(knex: Knex, key: { source: string; prefix: str
 
 /** Forgets a list's checkpoint (the list starts again from its `from`). */
 export async function dropCheckpoint(knex: Knex, key: { source: string; prefix: string; set: string }): Promise<void> {
-  await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null });
+  await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, run_marks_seen: false });
 }
 
 /** Records the internal ids a `--delete-missing` run has harvested, inside the page's transaction. */

@@ -120,6 +120,10 @@ describe('a hub harvesting another oai-steward', function () {
           const xml = await oaiGet(served.port, `verb=ListRecords&metadataPrefix=${prefix}`);
           expect(xml).to.match(/<record>/);
         }
+        // The source is a set named after its repository; its sets are under it, with the names the source gives them.
+        const sets = await oaiGet(served.port, 'verb=ListSets');
+        expect(sets).to.match(/<setSpec>source:demo<\/setSpec>\s*<setName>Test repository<\/setName>/);
+        expect(sets).to.match(/<setSpec>source:demo:history<\/setSpec>\s*<setName>History<\/setName>/);
         const page = await oaiGet(served.port, 'verb=ListRecords&metadataPrefix=oai_dc&set=source:demo');
         expect(page).to.match(/<provenance [^>]*>\s*<originDescription harvestDate="[^"]+" altered="false">\s*<baseURL>http:\/\/localhost\/oai<\/baseURL>\s*<identifier>oai:demo\.oai-steward\.org:/);
         // The source's own identifier stays findable: on the record page, and back from the hub's identifier.

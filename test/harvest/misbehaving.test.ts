@@ -58,6 +58,17 @@ describe('harvesting a misbehaving provider', function () {
       expect(items[0]?.sets.split('\u001f').sort()).to.deep.equal(['source:bad', 'source:bad:physics']);
     });
 
+    it('waits the politeness delay between two requests', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
+      fake.records = records(3);
+      hub = await openHub(db());
+      const { summary, waits } = await harvestOnce(hub, source('bad', fake.baseUrl, { politeness: { delayMs: 400, timeoutMs: 2000, retries: 0 } }));
+      expect(summary).to.include({ completed: true, inserted: 3, retries: 0 });
+      // Identify, ListSets and two pages: three gaps, each waited for (the recorded sleep returns at once).
+      expect(waits).to.have.length(3);
+      for (const w of waits) expect(w).to.be.within(1, 400);
+    });
+
     it('refuses a record holding a control character alone, naming source, page and identifier', async () => {
       fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
       fake.records = records(4);
@@ -99,6 +110,27 @@ describe('harvesting a misbehaving provider', function () {
       // The resumed list starts with the checkpoint's token, not from the beginning.
       expect(fake.requests.slice(before).find((r) => r.query.verb === 'ListRecords')?.query.resumptionToken).to.match(/^2\|/);
       expect((await itemsOf(hub)).map((i) => i.id)).to.have.length(6);
+    });
+
+    it('starts a --delete-missing run afresh rather than resume a run that did not record what it saw', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
+      fake.records = records(6);
+      fake.faults = [{ when: page(2), times: 99, fault: 'malformed' }];
+      hub = await openHub(db());
+      expect((await harvestOnce(hub, source('bad', fake.baseUrl))).summary.completed).to.equal(false);
+      // Record 1 leaves the source without a trace; the source answers well again.
+      fake.records = records(5, 2);
+      fake.faults = [];
+      const full = await harvestOnce(hub, source('bad', fake.baseUrl), { deleteMissing: true });
+      expect(full.summary).to.include({ completed: true, resumed: 0, records: 5, inserted: 4, unchanged: 1, deleted: 1 });
+      expect((await itemsOf(hub)).map((i) => [i.id.replace('bad:oai:bad.example.org:', ''), i.deleted])).to.deep.equal([
+        ['1', true],
+        ['2', false],
+        ['3', false],
+        ['4', false],
+        ['5', false],
+        ['6', false],
+      ]);
     });
 
     it('starts a list again from its from when the source refuses an expired token', async () => {

@@ -8,8 +8,11 @@
  *   `from` it, less one granule); `run_response_date`, `token` and
  *   `checkpoint_from`/`checkpoint_until` are the checkpoint of a list under
  *   way, written in the transaction of the page they follow, so an
- *   interrupted run resumes after its last committed page; the counts are
- *   those of the last run, and of every run.
+ *   interrupted run resumes after its last committed page;
+ *   `run_marks_seen` says the list under way records its ids in
+ *   `harvest_seen` (a `--delete-missing` run), so only such a run is resumed
+ *   by another `--delete-missing` run; the counts are those of the last run,
+ *   and of every run.
  * - `harvest_seen`: the internal ids a full run with `--delete-missing` has
  *   harvested so far (across its pages' transactions); the items of the
  *   source it never saw become tombstones when the run ends.
@@ -33,6 +36,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('token').nullable();
     t.text('checkpoint_from').nullable();
     t.text('checkpoint_until').nullable();
+    t.boolean('run_marks_seen').notNullable().defaultTo(false);
     t.integer('run_pages').notNullable().defaultTo(0);
     t.integer('run_records').notNullable().defaultTo(0);
     t.integer('run_refused').notNullable().defaultTo(0);
