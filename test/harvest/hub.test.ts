@@ -5,11 +5,9 @@
  * the source's changes (new, changed, deleted, departed from a set); a
  * harvest killed between pages resumes and ends with the same store as an
  * uninterrupted one; the hub then serves every format XSD-valid, with the
- * provenance of each record, to a real client.
+ * provenance of each record (the real clients harvest it in test/interop/hub.test.ts).
  */
-/// <reference path="../types/oai-pmh.d.ts" />
 import { expect } from 'chai';
-import { OaiPmh } from 'oai-pmh';
 import { forEachThrowawayDatabase, openThrowawayDatabase } from '../helpers/db';
 import { oaiGet, openTestProvider, request, type TestProvider } from '../helpers/server';
 import { createIdPolicy } from '../../lib/ids/policy';
@@ -106,7 +104,7 @@ describe('a hub harvesting another oai-steward', function () {
       }
     });
 
-    it('serves the harvested records in every format, XSD-valid, with their provenance, to a real client', async () => {
+    it('serves the harvested records in every format, XSD-valid, with their provenance and the source\'s identifier', async () => {
       src = await openTestProvider(kind, { pageSize: 50 });
       const hubDb = db();
       hub = await openHub(hubDb);
@@ -128,19 +126,12 @@ describe('a hub harvesting another oai-steward', function () {
         expect(page).to.match(/<provenance [^>]*>\s*<originDescription harvestDate="[^"]+" altered="false">\s*<baseURL>http:\/\/localhost\/oai<\/baseURL>\s*<identifier>oai:demo\.oai-steward\.org:/);
         // The source's own identifier stays findable: on the record page, and back from the hub's identifier.
         const hubId = /<identifier>(oai:hub\.example\.org:demo:oai:demo\.oai-steward\.org:[^<]+)<\/identifier>/.exec(page)?.[1] ?? '';
-        const sourceId = hubId.replace(/^oai:hub\.example\.org:demo:/, '');
+        const sourceId = (createIdPolicy({ namespace: HUB_NAMESPACE }).unmap(hubId) ?? '').replace(/^demo:/, '');
         expect(sourceId).to.match(/^oai:demo\.oai-steward\.org:/);
         const html = await request(served.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(hubId)}`, headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
         expect(html.headers['content-type']).to.match(/^text\/html/);
         expect(html.body).to.include(`<dt>Harvested from</dt><dd><code class="harvested-id" dir="auto">${sourceId}</code> <span class="meta">at <a href="http://localhost/oai" rel="nofollow">http://localhost/oai</a></span></dd>`);
-        expect(createIdPolicy({ namespace: HUB_NAMESPACE }).unmap(hubId)).to.equal(`demo:${sourceId}`);
-        const client = new OaiPmh(`http://127.0.0.1:${served.port}/oai`, { retry: false });
-        const seen: string[] = [];
-        for await (const r of client.listRecords({ metadataPrefix: 'oai_dc' }) as AsyncIterable<{ header: { identifier: string } }>) seen.push(r.header.identifier);
-        expect(new Set(seen).size).to.equal(seen.length);
-        // Every item, tombstones included (the hub keeps deletions persistently).
-        const [count] = (await served.knex('items').count({ n: '*' })) as { n: number | string }[];
-        expect(seen.length).to.equal(Number(count?.n));
+        expect(createIdPolicy({ namespace: HUB_NAMESPACE }).map(`demo:${sourceId}`).identifier).to.equal(hubId);
       } finally {
         await served.close();
       }
