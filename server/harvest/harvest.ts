@@ -27,6 +27,7 @@ import { HarvestError, OaiClient, type ClientOptions } from './client';
 import { parseIdentify } from './identify';
 import { acquireHarvestLock } from './lock';
 import { harvestedSet, readPage, type ReadPage } from './page';
+import { withOtherPrefixes } from './merge';
 import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './state';
 
 export { HarvestError };
@@ -313,8 +314,9 @@ class SourceRun {
    */
   private async writePage(read: ReadPage, key: { source: string; prefix: string; set: string }, c: Omit<Parameters<typeof checkpoint>[2], 'records' | 'refused'>): Promise<number> {
     const refusals = [...read.refusals];
+    const others = this.source.prefixes.filter((p) => p !== key.prefix);
     const results = await this.deps.store.transaction(async (tx) => {
-      let pending = newestPerId(read.items);
+      let pending = await withOtherPrefixes(tx.knex, newestPerId(read.items), others, key.prefix !== this.source.prefixes[0]);
       let out: readonly WriteResult[] = [];
       while (pending.length > 0) {
         try {

@@ -78,6 +78,26 @@ describe('a hub harvesting another oai-steward', function () {
       expect(differ.sort()).to.deep.equal((await Promise.all(['new at the source', changed.internal_id, deleted.internal_id, departed.internal_id].map(identifierOf))).sort());
     });
 
+    it('keeps each prefix of a source as harvested, and a full harvest again changes nothing', async () => {
+      src = await openTestProvider(kind, { pageSize: 50 });
+      hub = await openHub(db());
+      const two = source('demo', `http://127.0.0.1:${src.port}/oai`, { prefixes: ['oai_openaire', 'oai_dc'] });
+      const first = await harvestOnce(hub, two);
+      expect(first.summary).to.include({ completed: true, refused: 0 });
+      const again = await harvestOnce(hub, two, { deleteMissing: true });
+      expect(again.summary).to.include({ completed: true, inserted: 0, updated: 0, deleted: 0, refused: 0 });
+      expect(again.summary.unchanged).to.be.above(0);
+      // A record the source has in both: each served as the source serves it.
+      const xmlOf = async (knex: Provider['knex'], id: string, prefix: string): Promise<string | undefined> =>
+        ((await knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where({ 'i.internal_id': id, 'r.prefix': prefix }).first('r.xml')) as { xml: string } | undefined)?.xml;
+      const both = (await src.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where({ 'r.prefix': 'oai_openaire', 'i.deleted': false }).first('i.internal_id', 'i.identifier')) as { internal_id: string; identifier: string };
+      for (const prefix of ['oai_dc', 'oai_openaire']) {
+        const theirs = await xmlOf(src.knex, both.internal_id, prefix);
+        expect(theirs, prefix).to.be.a('string');
+        expect(await xmlOf(hub.knex, `demo:${both.identifier}`, prefix), prefix).to.equal(theirs);
+      }
+    });
+
     it('resumes a harvest killed between pages and ends with the store an uninterrupted one makes', async () => {
       src = await openTestProvider(kind, { pageSize: 23 });
       hub = await openHub(db());
