@@ -186,7 +186,7 @@ export interface SourceReport {
 }
 
 /** Every configured source, and every source the store has state of. */
-export async function sourceReports(config: Config, p: Pick<Provider, 'knex'>, now: number): Promise<SourceReport[]> {
+export async function sourceReports(config: Pick<Config, 'sources'>, p: Pick<Provider, 'knex'>, now: number): Promise<SourceReport[]> {
   const states = await readStates(p.knex);
   const names = [...new Set([...config.sources.map((s) => s.name), ...states.map((s) => s.source)])];
   return names.map((name) => {

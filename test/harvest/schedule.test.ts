@@ -16,6 +16,7 @@ import type { Provider } from '../../server/provider';
 import { startHarvestScheduler } from '../../server/harvest/scheduler';
 import { acquireHarvestLock } from '../../server/harvest/lock';
 import { readStates } from '../../server/harvest/state';
+import { sourceReports } from '../../server/harvest/cli';
 import { parseSchedule } from '../../lib/harvest/sources';
 import { startFakeProvider, type FakeProvider } from './provider';
 import { openHub, source } from './hub';
@@ -74,6 +75,34 @@ describe('scheduled harvests', function () {
       const [state] = await readStates(hubs[0]?.knex as Provider['knex'], 'bad');
       expect(state).to.include({ records: 5, token: null });
       expect(state?.lastSuccess).to.be.a('number');
+    });
+  });
+
+  forEachThrowawayDatabase((db) => {
+    it('stops a run after its current page when the server stops; sources shows when it runs next', async () => {
+      const fake = await startFakeProvider({ granularity: 'second', pageSize: 2, slowMs: 300 });
+      const hub = await openHub(db());
+      try {
+        fake.records = Array.from({ length: 6 }, (_, i) => ({ id: String(i + 1), datestamp: `2024-01-0${i + 1}T00:00:00Z`, title: `R${i + 1}` }));
+        fake.faults = [{ when: (q) => q.resumptionToken?.startsWith('2|') === true, times: 1, fault: 'slow' }];
+        const schedule = parseSchedule('2h');
+        if (!schedule) throw new Error('unparsed');
+        const config = { sources: [source('bad', fake.baseUrl, { schedule })], repositoryName: 'Test hub', baseUrl: 'http://hub.example.org/oai' };
+        const scheduler = startHarvestScheduler({ knex: hub.knex, store: hub.store, formats: hub.formats, logger: quiet, config }, { autoStart: false });
+        const ticking = scheduler.tick();
+        for (let i = 0; i < 200 && !fake.requests.some((r) => r.query.resumptionToken?.startsWith('2|') === true); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        await scheduler.stop();
+        await ticking;
+        const [state] = await readStates(hub.knex, 'bad');
+        // Page 2 was under way: it is committed, and the next run resumes after it.
+        expect(state).to.include({ runPages: 2, records: 4 });
+        expect(state?.token).to.match(/^4\|/);
+        const [report] = await sourceReports(config, hub, 0);
+        expect(report).to.include({ name: 'bad', schedule: '2h', nextRun: (state?.lastAttempt ?? NaN) + 7200 });
+      } finally {
+        await hub.close();
+        await fake.close();
+      }
     });
   });
 
