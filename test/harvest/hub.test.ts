@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { forEachThrowawayDatabase, openThrowawayDatabase } from '../helpers/db';
 import { oaiGet, openTestProvider, request, type TestProvider } from '../helpers/server';
 import { createIdPolicy } from '../../lib/ids/policy';
+import { expectValidHtml } from '../helpers/html-valid';
 import { FORMAT_SCHEMAS, type FormatPrefix } from '../helpers/xsd';
 import type { Provider } from '../../server/provider';
 import { HUB_NAMESPACE, harvestOnce, itemsOf, openHub, source } from './hub';
@@ -150,6 +151,7 @@ describe('a hub harvesting another oai-steward', function () {
         expect(sourceId).to.match(/^oai:demo\.oai-steward\.org:/);
         const html = await request(served.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(hubId)}`, headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
         expect(html.headers['content-type']).to.match(/^text\/html/);
+        await expectValidHtml(html.body, 'the record page of a harvested record');
         expect(html.body).to.include(`<dt>Harvested from</dt><dd><code class="harvested-id" dir="auto">${sourceId}</code> <span class="meta">at <a href="http://localhost/oai" rel="nofollow">http://localhost/oai</a></span></dd>`);
         expect(createIdPolicy({ namespace: HUB_NAMESPACE }).map(`demo:${sourceId}`).identifier).to.equal(hubId);
       } finally {
