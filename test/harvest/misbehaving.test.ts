@@ -58,6 +58,30 @@ describe('harvesting a misbehaving provider', function () {
       expect(items[0]?.sets.split('\u001f').sort()).to.deep.equal(['source:bad', 'source:bad:physics']);
     });
 
+    it('backs off on a 500 and decodes deflate', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2, deflate: true });
+      fake.records = records(3);
+      fake.faults = [{ when: page(2), times: 2, fault: '500' }];
+      hub = await openHub(db());
+      const { summary, waits } = await harvestOnce(hub, source('bad', fake.baseUrl));
+      expect(summary).to.include({ completed: true, inserted: 3, retries: 2 });
+      // Exponential: the second wait's ceiling is twice the first's (1 ms, then 2 ms, capped at 4).
+      expect(waits).to.have.length(2);
+      for (const w of waits) expect(w).to.be.within(1, 4);
+      expect(fake.requests.filter((r) => /deflate/.test(String(r.headers['accept-encoding'])))).to.have.length(fake.requests.length);
+    });
+
+    it('gives up on a source that keeps failing, naming it, the URL and the last answer', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
+      fake.records = records(3);
+      fake.faults = [{ when: page(1), times: 99, fault: '503' }];
+      hub = await openHub(db());
+      const { summary } = await harvestOnce(hub, source('bad', fake.baseUrl));
+      expect(summary.completed).to.equal(false);
+      expect(summary.error).to.match(/^bad: http:\/\/127\.0\.0\.1:\d+\/oai\?verb=ListRecords&metadataPrefix=oai_dc failed after 4 attempts: HTTP 503$/);
+      expect(await itemsOf(hub)).to.deep.equal([]);
+    });
+
     it('waits the politeness delay between two requests', async () => {
       fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
       fake.records = records(3);

@@ -21,7 +21,7 @@ export interface FakeRecord {
   sets?: string[];
 }
 
-export type Fault = '503' | '429' | 'drop' | 'slow' | 'not-xml' | 'malformed' | 'bad-token';
+export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'not-xml' | 'malformed' | 'bad-token';
 
 /** What the provider saw of one request. */
 export interface SeenRequest {
@@ -42,7 +42,7 @@ export interface FakeProvider {
 
 const NS = 'http://www.openarchives.org/OAI/2.0/';
 
-export async function startFakeProvider(options: { granularity: 'day' | 'second'; pageSize: number; gzip?: boolean; slowMs?: number }): Promise<FakeProvider> {
+export async function startFakeProvider(options: { granularity: 'day' | 'second'; pageSize: number; gzip?: boolean; deflate?: boolean; slowMs?: number }): Promise<FakeProvider> {
   const state = { records: [] as FakeRecord[], faults: [] as FakeProvider['faults'], requests: [] as SeenRequest[], responseDate: '2024-03-05T10:00:00Z' };
   const day = options.granularity === 'day';
   const stamp = (s: string): string => (day ? s.slice(0, 10) : s);
@@ -89,12 +89,15 @@ export async function startFakeProvider(options: { granularity: 'day' | 'second'
     const f = state.faults.find((x) => x.times > 0 && x.when(q));
     if (f) f.times--;
     const send = (status: number, body: string, headers: http.OutgoingHttpHeaders = {}): void => {
-      const gzip = options.gzip === true && /gzip/.test(String(req.headers['accept-encoding'] ?? ''));
-      const bytes = gzip ? zlib.gzipSync(body) : Buffer.from(body, 'utf8');
-      res.writeHead(status, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': bytes.length, ...(gzip && { 'Content-Encoding': 'gzip' }), ...headers });
+      const accepts = String(req.headers['accept-encoding'] ?? '');
+      const coding = options.gzip === true && /gzip/.test(accepts) ? 'gzip' : options.deflate === true && /deflate/.test(accepts) ? 'deflate' : undefined;
+      const bytes = coding === 'gzip' ? zlib.gzipSync(body) : coding === 'deflate' ? zlib.deflateSync(body) : Buffer.from(body, 'utf8');
+      res.writeHead(status, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': bytes.length, ...(coding && { 'Content-Encoding': coding }), ...headers });
       res.end(bytes);
     };
     switch (f?.fault) {
+      case '500':
+        return send(500, 'Internal Server Error');
       case '503':
         return send(503, 'busy', { 'Retry-After': '7' });
       case '429':
