@@ -7,7 +7,7 @@
 
 /** When a source is harvested inside `serve`. */
 export type Schedule =
-  /** Every `seconds`, counted from the start of the last run. */
+  /** Every `seconds`, counted from the last run (its last request, as the store records it). */
   | { readonly kind: 'every'; readonly seconds: number; readonly text: string }
   /** Once a day at `minute` minutes after midnight UTC. */
   | { readonly kind: 'daily'; readonly minute: number; readonly text: string };
@@ -63,7 +63,7 @@ export function parseSchedule(text: string): Schedule | null {
 
 /**
  * When a scheduled source runs next (seconds): at once when it never ran;
- * an interval after the start of its last run; the first daily time after
+ * an interval after its last run (`lastRun`: its last request); the first daily time after
  * its last run.
  *
  * @example nextRun({ kind: 'every', seconds: 3600, text: '1h' }, 1000) // 4600
