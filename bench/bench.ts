@@ -9,6 +9,7 @@
  * - serve and measure (bench/serve.ts, bench/measure.ts): harvests in every
  *   format beside the floor and the replay ceiling, GetRecord, harvests at
  *   once, what metrics and the prefetch cost, the pyoai peer;
+ * - harvest (bench/harvest.ts): `oai-steward harvest` of the served store into a fresh one;
  * - disk: the store's size as loaded and after VACUUM;
  * - report (bench/results.ts, bench/targets.ts, bench/report.ts).
  *
@@ -26,6 +27,7 @@ import { databaseKind } from '../server/db/connection';
 import { round, type BenchFigures, type DiskFigures } from './figures';
 import { runLoadStep } from './load';
 import { runMeasureStep } from './measure';
+import { runHarvestStep } from './harvest';
 import { allFormats, describePlan, parseArgs, type BenchOptions } from './options';
 import { figuresTable, targetsTable } from './report';
 import { commitOf, machine, recordedOptions, runLabel, writeRun, type RunRecord } from './results';
@@ -69,9 +71,10 @@ export async function runBench(o: BenchOptions): Promise<RunRecord> {
     const { store, figures: load } = await runLoadStep(o, env, tmp);
     try {
       const serve = await runMeasureStep(o, env, store.url, load.formats_loaded, tmp);
+      const harvest = await runHarvestStep(o, env, store.url, load, serve, tmp);
       const disk = await measureDisk(o, store.url);
       const database = databaseKind(store.url) === 'postgres' ? 'postgresql' : 'sqlite';
-      const figures: BenchFigures = { records: o.records, database, processes: o.processes, ...load, ...serve, ...disk };
+      const figures: BenchFigures = { records: o.records, database, processes: o.processes, ...load, ...serve, ...harvest, ...disk };
       return {
         kind: 'bench run',
         date,

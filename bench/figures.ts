@@ -131,6 +131,20 @@ export interface ServeFigures {
   encoding: string;
 }
 
+/** The harvest step (bench/harvest.ts): `oai-steward harvest` of the served store into a fresh one; null with --skip-harvest. */
+export interface HarvestFigures {
+  harvest_records: number | null;
+  /** Spawn to exit, Identify and ListSets included. */
+  harvest_seconds: number | null;
+  harvest_rps: number | null;
+  harvest_list_pages: number | null;
+  /** Peak RSS of the `oai-steward harvest` process. */
+  harvest_peak_rss_mb: number | null;
+  /** harvest_rps / the provider's own oai_dc ListRecords rate (listrecords_rps), and / `oai-steward load` (load_cli_rps). */
+  harvest_of_provider: number | null;
+  harvest_of_load: number | null;
+}
+
 /** The disk step: what the served store takes on disk. */
 export interface DiskFigures {
   /** Bytes on disk after the run's loads and harvests (SQLite: the file, its WAL and shm; PostgreSQL: every table of the schema with indexes and TOAST). */
@@ -143,7 +157,7 @@ export interface DiskFigures {
 }
 
 /** Every figure of one run. */
-export type BenchFigures = { records: number; database: 'sqlite' | 'postgresql'; processes: number } & LoadFigures & ServeFigures & DiskFigures;
+export type BenchFigures = { records: number; database: 'sqlite' | 'postgresql'; processes: number } & LoadFigures & ServeFigures & HarvestFigures & DiskFigures;
 
 /**
  * The ratio of a figure to a limit, to two places (null when either is missing).

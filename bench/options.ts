@@ -44,6 +44,8 @@ export interface BenchOptions {
   readonly skipLoadFloor: boolean;
   /** Skip VACUUM and with it the bytes a record takes on disk. */
   readonly skipVacuum: boolean;
+  /** Skip the harvest step (`oai-steward harvest` of the served store, bench/harvest.ts). */
+  readonly skipHarvest: boolean;
   /**
    * Also load this many records through `oai-steward load`, to compare the
    * load rate and the loader's peak RSS with (0: none). Default
@@ -81,6 +83,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --skip-direct-load   skip the direct load; serve the store oai-steward load wrote
   --skip-load-floor    skip the load floor (it writes the whole store again)
   --skip-vacuum        skip VACUUM, and with it the bytes a record takes on disk
+  --skip-harvest       skip the harvest step (oai-steward harvest of the served store into a fresh one)
   --base-records M     also load M records through oai-steward load and compare the load rate and the
                        loader's peak RSS (default ${DEFAULT_BASE_RECORDS} when --records is larger, else none; 0: none)
   --harvest-pages P    stop each list harvest after P pages (default: every page); the middle and last
@@ -101,7 +104,7 @@ DATABASE_URL=postgres://… runs on PostgreSQL (a fresh database beside the one 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const o = {
     records: 100_000, processes: 1, harvesters: 1, formats: ALL_FORMATS, duration: 10, connections: 32, repeats: 7, batch: 2000,
-    gzip: false, keep: false, skipGetRecord: false, skipCliLoad: false, skipDirectLoad: false, skipLoadFloor: false, skipVacuum: false,
+    gzip: false, keep: false, skipGetRecord: false, skipCliLoad: false, skipDirectLoad: false, skipLoadFloor: false, skipVacuum: false, skipHarvest: false,
     baseRecords: undefined as number | undefined, harvestPages: 0, profile: undefined as string | undefined,
     pyoai: env.PYOAI_PATH || undefined, results: path.join(PROJECT_ROOT, 'bench', 'results'), label: undefined as string | undefined, dryRun: false,
   };
@@ -137,6 +140,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case '--skip-direct-load': o.skipDirectLoad = true; break;
       case '--skip-load-floor': o.skipLoadFloor = true; break;
       case '--skip-vacuum': o.skipVacuum = true; break;
+      case '--skip-harvest': o.skipHarvest = true; break;
       case '--base-records': o.baseRecords = num(i++, a, 0); break;
       case '--harvest-pages': o.harvestPages = num(i++, a, 2); break;
       case '--profile': o.profile = path.resolve(value(i++, a)); break;
@@ -186,6 +190,7 @@ export function describePlan(o: BenchOptions, database: 'sqlite' | 'postgresql')
     o.skipLoadFloor ? 'load floor: skipped' : 'load floor: the same rows copied with the driver alone',
     o.harvestPages > 0 ? `harvests: the first ${n(o.harvestPages)} pages of each list; middle and last pages reached with tokens built from the store` : 'harvests: every page of each list',
     `serving: ${o.processes} process(es)${o.harvesters > 1 ? `, ${o.harvesters} harvesters at once` : ''}, GetRecord ${o.skipGetRecord ? 'skipped' : `${o.connections} connections for ${o.duration} s`}`,
+    o.skipHarvest ? 'harvest: skipped' : 'harvest: oai-steward harvest of the served store (oai_dc) into a fresh store offering the same formats',
     o.skipVacuum ? 'disk: size as loaded only (no VACUUM)' : `disk: size as loaded, then after ${database === 'sqlite' ? 'VACUUM' : 'VACUUM FULL'}`,
     `pyoai peer: ${o.pyoai ?? 'not measured (no --pyoai)'}`,
     `results: ${o.results}`,

@@ -66,6 +66,13 @@ function harvestRows(f: BenchFigures): Row[] {
     ['  pyoai peer', f.peer_listidentifiers_rps === null ? 'n/a' : `${n(f.peer_listidentifiers_rps)} ids/s`, f.peer_note ?? `oai-steward / pyoai: ${n(f.listidentifiers_of_peer)} (replay ceiling / pyoai ${n(f.ceiling_listidentifiers_of_peer)})`],
     ['prefetch cost, server CPU', `${f.metrics_cpu_seconds} / ${f.noprefetch_cpu_seconds} s`, `with/without ${n(ratio(f.metrics_cpu_seconds, f.noprefetch_cpu_seconds))} (both list harvests, least of 2 each)`],
     ['metrics cost, server CPU', `${f.metrics_cpu_seconds} / ${f.nometrics_cpu_seconds} s`, `with/without ${n(f.metrics_cpu_ratio)} (both list harvests, least of 2 each)`],
+    [
+      'oai-steward harvest',
+      f.harvest_rps === null ? 'skipped' : `${n(f.harvest_rps)} records/s`,
+      f.harvest_rps === null
+        ? ''
+        : `${n(f.harvest_records)} records, ${n(f.harvest_list_pages)} pages in ${n(f.harvest_seconds)} s into a fresh store; ${n(f.harvest_of_provider)} of the provider's ListRecords, ${n(f.harvest_of_load)} of oai-steward load; peak RSS ${n(f.harvest_peak_rss_mb)} MB`,
+    ],
   );
   return rows;
 }

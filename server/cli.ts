@@ -19,6 +19,7 @@ import { runCheckCommand } from './check/cli';
 import { runSetsCommand } from './sets/cli';
 import { runDumpCommand } from './dump/cli';
 import type { Retirement } from './store/sets';
+import { runHarvestCommand, runSourcesCommand } from './harvest/cli';
 
 
 const USAGE = `usage: oai-steward <command>
@@ -46,6 +47,10 @@ const USAGE = `usage: oai-steward <command>
   dump DIR [--since DATESTAMP] [--prefix P]…
                         write a bulk dump: per format a gzipped ListRecords document, the records
                         as gzipped JSON lines (load reads them back), a manifest with SHA-256s
+  harvest BASE_URL | [NAME…] [options]
+                        harvest an OAI-PMH repository, or the configured sources, into this one;
+                        incremental and resumable (oai-steward harvest --help)
+  sources [--json]      each harvested source: last success, its from, records, errors, next run
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
 from a YAML file; a variable wins over the file (see docs/configuration.md). A configuration that
@@ -105,6 +110,10 @@ async function main(argvWithConfig: string[]): Promise<number> {
         const p = await openProvider(config);
         return { store: p.store, formats: p.formats, oaiDc: { oaiDcProfile: config.oaiDcProfile, poiInDublinCore: config.poiInDublinCore }, close: () => p.close() };
       }, process);
+    case 'harvest':
+      return runHarvestCommand(rest, config, () => openProvider(config), process);
+    case 'sources':
+      return runSourcesCommand(rest, config, () => openProvider(config), process);
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
       const p = needsStore ? await openProvider(config) : undefined;

@@ -11,6 +11,7 @@ import { BUILT_IN_FORMATS, type FormatDeclaration } from '../lib/formats/registr
 import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
 import { SetRuleError, type SetDefinitions } from '../lib/sets/rules';
 import { parseSetDefinitions } from '../lib/sets/parse';
+import { parseSources, type SourceConfig } from '../lib/harvest/sources';
 import { readIdentify, ShapeError } from './config-identify';
 import { elementErrors } from './xsd/schemas';
 
@@ -49,6 +50,7 @@ export interface ConfigFile {
   readonly formats: FormatConfig[] | undefined;
   readonly identify: IdentifyDescriptions | undefined;
   readonly sets: SetDefinitions | undefined;
+  readonly sources: SourceConfig[] | undefined;
 }
 
 /**
@@ -76,21 +78,31 @@ export function readConfigFile(file: string, knownKeys: readonly string[]): Conf
   let formats: FormatConfig[] | undefined;
   let identify: IdentifyDescriptions | undefined;
   let sets: SetDefinitions | undefined;
-  if (doc.contents === null) return { path: file, values, formats, identify, sets };
+  let sources: SourceConfig[] | undefined;
+  if (doc.contents === null) return { path: file, values, formats, identify, sets, sources };
   if (!isMap(doc.contents)) throw new ConfigError(`${at(doc.contents)}: the file must be a mapping of keys (e.g. "namespace: example.org")`);
   for (const pair of (doc.contents as YAMLMap).items) {
     const key = pairKey(pair);
     const where = at(pair.key as YamlNode);
     if (key === null) throw new ConfigError(`${where}: a key must be a plain string`);
     if (!knownKeys.includes(key)) throw new ConfigError(`${where}: unknown key ${JSON.stringify(key)} (known: ${knownKeys.join(', ')})`);
-    if (values.has(key) || (key === 'formats' && formats !== undefined) || (key === 'identify' && identify !== undefined) || (key === 'sets' && sets !== undefined)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
+    if (values.has(key) || (key === 'formats' && formats !== undefined) || (key === 'identify' && identify !== undefined) || (key === 'sets' && sets !== undefined) || (key === 'sources' && sources !== undefined)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
     const label = `${where}: ${key}`;
     if (key === 'formats') formats = readFormats(pair.value as YamlNode | null, label, base, at);
     else if (key === 'identify') identify = readIdentifySection(doc, pair, at);
     else if (key === 'sets') sets = readSetsSection(doc, pair, at);
+    else if (key === 'sources') sources = readSourcesSection(pair.value as YamlNode | null, where, at);
     else values.set(key, { value: plain(pair.value as YamlNode | null, label), label, base });
   }
-  return { path: file, values, formats, identify, sets };
+  return { path: file, values, formats, identify, sets, sources };
+}
+
+/** The `sources` section (lib/harvest/sources.ts), with the line of the source at fault. */
+function readSourcesSection(node: YamlNode | null, where: string, at: (n: YamlNode | null | undefined) => string): SourceConfig[] {
+  const parsed = parseSources(node === null ? null : (node as { toJSON(): unknown }).toJSON());
+  if ('sources' in parsed) return parsed.sources;
+  const item = parsed.index !== undefined && isSeq(node) ? (node.items[parsed.index] as YamlNode | undefined) : undefined;
+  throw new ConfigError(`${item ? at(item) : where}: ${parsed.error}`);
 }
 
 /**

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { FormatDeclaration } from '../lib/formats/registry';
 import type { IdentifyDescriptions } from '../lib/oai/descriptions';
 import type { SetDefinitions } from '../lib/sets/rules';
+import type { SourceConfig } from '../lib/harvest/sources';
 import { BUILTIN_FORMATS, ConfigError, readConfigFile, type Raw } from './config-file';
 
 export { BUILTIN_FORMATS, ConfigError };
@@ -116,6 +117,12 @@ export interface Config {
    * embargo end and version, derived from the record fields). Default plain.
    */
   readonly oaiDcProfile: 'plain' | 'openaire3';
+  /**
+   * `sources` (file only): the OAI-PMH repositories this one harvests
+   * (`name`, `baseUrl`, `prefixes`, `sets`, `schedule`, `politeness`;
+   * lib/harvest/sources.ts, docs/harvesting.md). Default: none.
+   */
+  readonly sources: readonly SourceConfig[];
 }
 
 /** How the configuration is found besides the environment. */
@@ -179,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     formats: file?.formats ?? defaultFormats(),
     identify: file?.identify ?? {},
     sets: file?.sets ?? { all: [], computed: [] },
+    sources: file?.sources ?? [],
     oaiDcProfile: str(get('oaiDcProfile'), 'plain', (v) => (v === 'plain' || v === 'openaire3' ? null : 'must be plain or openaire3')) as Config['oaiDcProfile'],
   };
   return Object.freeze(config);
@@ -253,6 +261,7 @@ export const CONFIG_KEYS = {
   formats: {},
   identify: {},
   sets: {},
+  sources: {},
 } as const satisfies Record<string, KeySpec>;
 
 type KeyName = keyof typeof CONFIG_KEYS;

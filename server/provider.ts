@@ -23,7 +23,7 @@ import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
-import { createMetrics, knexPoolUse } from './http/metrics';
+import { createMetrics, knexPoolUse, type Metrics } from './http/metrics';
 import { loadDemo } from './demo';
 import { KnexStore } from './store/knex-store';
 import { PagePrefetch } from './http/prefetch';
@@ -160,9 +160,11 @@ export function pagePrefetch(p: Provider): PagePrefetch | undefined {
 }
 
 /** Makes the Express app of an opened provider. */
-export async function providerApp(p: Provider) {
+export async function providerApp(p: Provider, options: { readonly onMetrics?: (m: Metrics) => void } = {}) {
   const ctx = await p.context();
   const prefetch = pagePrefetch(p);
+  const metrics = p.config.metrics ? createMetrics({ pool: knexPoolUse(p.knex) }) : undefined;
+  if (metrics) options.onMetrics?.(metrics);
   return createApp({
     ctx,
     logger: p.logger,
@@ -172,7 +174,7 @@ export async function providerApp(p: Provider) {
     poi: poiResolver(p.store, p.config.baseUrl),
     recordFields: p.store,
     ...(p.config.dumpDir !== undefined && { dumpDir: p.config.dumpDir }),
-    ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex) }) }),
+    ...(metrics && { metrics }),
     ...(prefetch && { prefetch }),
   });
 }

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import { openProvider, providerApp, seedIfEmpty } from './provider';
 import type { Provider } from './provider';
+import { startHarvestScheduler } from './harvest/scheduler';
 
 /** A running server. */
 export interface RunningServer {
@@ -26,7 +27,9 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     const n = await seedIfEmpty(provider);
     if (n > 0) provider.logger.info({ items: n }, 'loaded the demo repository into the empty store');
   }
-  const app = await providerApp(provider);
+  // Sources with a schedule are harvested in this process (server/harvest/scheduler.ts).
+  const harvests = startHarvestScheduler(provider);
+  const app = await providerApp(provider, { onMetrics: (m) => harvests.register(m.registry) });
   // Timeouts are checked every second (Node's default is every 30 s), so a
   // slow client is cut off close to headersTimeout/requestTimeout.
   const server = http.createServer({ connectionsCheckingInterval: 1000 }, app);
@@ -40,6 +43,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (err) {
+    await harvests.stop();
     await provider.close();
     throw err;
   }
@@ -56,6 +60,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        await harvests.stop();
         await provider.close();
       })();
       return stopping;

@@ -13,6 +13,7 @@ import type { UrlArgs } from '../oai-url';
 import { parseFragment, textOf } from '../xml/tree';
 import type { XmlElement } from '../xml/tree';
 import { isHttpUrl } from '../model/identifiers';
+import { harvestedFrom } from '../pipeline/about';
 import type { ItemFacts } from '../signposting/facts';
 import type { RecordFields } from '../model/record';
 import { citationMeta, metaHtml } from './citation-meta';
@@ -363,6 +364,9 @@ class Page {
     }
     const others = facts?.identifiers ?? [];
     if (others.length > 0) ids.push(['Other identifiers', others.map((v) => `<span dir="auto">${valueHtml(v)}</span>`).join('')]);
+    // A harvested record: its identifier at the repository it came from (the provenance container).
+    const origin = harvestedFrom(record.about ?? []);
+    if (origin) ids.push(['Harvested from', `<code class="harvested-id" dir="auto">${esc(origin.identifier)}</code> <span class="meta">at ${valueHtml(origin.baseURL)}</span>`]);
     ids.push(['Datestamp', time(record.datestamp)]);
     if (record.sets.length > 0) ids.push(['Sets', record.sets.map((s) => `<span><a href="${this.url([['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc'], ['set', s]])}"><code>${esc(s)}</code></a></span>`).join('')]);
     if (facts && facts.licenses.length > 0) ids.push(['Licence', facts.licenses.map((l) => `<span>${valueHtml(l)}</span>`).join('')]);

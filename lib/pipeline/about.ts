@@ -76,6 +76,31 @@ export function nestedOrigin(xml: string): string | null {
   return origin ? serialize(origin, true) : null;
 }
 
+/**
+ * Where a harvested record came from: the baseURL and the identifier of the
+ * latest originDescription of its provenance container; null for a record
+ * without one.
+ *
+ * @example harvestedFrom([provenanceXml]) // { baseURL: 'http://odd.oa.org', identifier: 'oai:odd.oa.org:z1x2y3' }
+ */
+export function harvestedFrom(about: readonly string[]): { baseURL: string; identifier: string } | null {
+  for (const xml of about) {
+    const root = parseFragment(xml);
+    if (!root || root.ns !== PROVENANCE_NS || root.local !== 'provenance') continue;
+    const origin = root.children.find((c): c is XmlElement => c.kind === 'element' && c.ns === PROVENANCE_NS && c.local === 'originDescription');
+    const text = (local: string): string =>
+      origin?.children
+        .find((c): c is XmlElement => c.kind === 'element' && c.local === local)
+        ?.children.map((c) => (c.kind === 'text' ? c.text : ''))
+        .join('')
+        .trim() ?? '';
+    const baseURL = text('baseURL');
+    const identifier = text('identifier');
+    if (baseURL !== '' && identifier !== '') return { baseURL, identifier };
+  }
+  return null;
+}
+
 /** Writes a parsed element again, every element in the provenance namespace unprefixed. */
 function serialize(e: XmlElement, root: boolean): string {
   const attrs = [...e.attrs].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');

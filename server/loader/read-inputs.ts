@@ -123,6 +123,8 @@ async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: s
     }
     else if (ev.kind === 'fault') yield { kind: 'fault', refusal: { internalId: '', source: `${name}:${ev.line}`, field: 'xml', reason: ev.reason } };
     else if (ev.kind === 'set') sets.push(ev.set);
+    // A saved page's token cannot be followed from a file; the records it holds are what is loaded.
+    else if (ev.kind === 'resumption') continue;
     else if (ev.bare === true && (bareId === undefined || bareId === null)) {
       const why = bareId === undefined ? 'a bare metadata document read from standard input has no file name to take its internal id from; save it as a file' : 'the file name is not valid percent-encoding, so it names no internal id';
       yield { kind: 'fault', refusal: { internalId: '', source: name, field: 'file name', reason: why } };

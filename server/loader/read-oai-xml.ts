@@ -53,6 +53,18 @@ export interface XmlFault {
   readonly kind: 'fault';
   readonly line: number;
   readonly reason: string;
+  /** The OAI-PMH error code, when the response is an OAI-PMH error (e.g. `badResumptionToken`). */
+  readonly code?: string;
+  /** The fault is XML that is not well-formed (a harvester may ask again). */
+  readonly malformed?: boolean;
+}
+
+/** The resumptionToken of a list response (OAI-PMH 2.0 section 3.5), reported at its end; an empty token ends the list. */
+export interface XmlResumption {
+  readonly kind: 'resumption';
+  readonly token: string;
+  readonly completeListSize?: number;
+  readonly cursor?: number;
 }
 
 /** What the verb of the response was (from its `request` element or its body), reported once. */
@@ -66,7 +78,7 @@ export interface XmlRequestInfo {
   readonly responseDate?: string;
 }
 
-export type XmlEvent = XmlRecord | XmlSet | XmlFault | XmlRequestInfo;
+export type XmlEvent = XmlRecord | XmlSet | XmlFault | XmlRequestInfo | XmlResumption;
 
 /** What the reader expects at the root: an OAI-PMH response, one bare metadata document, or whichever the root says (`auto`). */
 export type XmlInputShape = 'response' | 'bare' | 'auto';
@@ -114,8 +126,9 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
   let records = 0;
   let sets = 0;
 
-  const fault = (reason: string): void => {
-    if (!faulted) queue.push({ kind: 'fault', line, reason });
+  let resumption: { completeListSize?: number; cursor?: number } | undefined;
+  const fault = (reason: string, extra: { code?: string; malformed?: boolean } = {}): void => {
+    if (!faulted) queue.push({ kind: 'fault', line, reason, ...extra });
     faulted = true;
   };
   const currentScope = (): NsScope => {
@@ -180,7 +193,15 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
     } else if (name === 'error' && path.length === 2) {
       const code = attrs.find((a) => a[0] === 'code')?.[3] ?? '';
       // OAI-PMH 3.6: noRecordsMatch is an empty list, not a failure.
-      if (code !== 'noRecordsMatch') fault(`the response is an OAI-PMH error (${code})`);
+      if (code !== 'noRecordsMatch') fault(`the response is an OAI-PMH error (${code})`, { code });
+    } else if (name === 'resumptionToken' && path.length === 3 && (parent === 'ListRecords' || parent === 'ListSets')) {
+      const num = (n: string): number | undefined => {
+        const v = attrs.find((a) => a[0] === n && !a[2])?.[3];
+        return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+      };
+      const completeListSize = num('completeListSize');
+      const cursor = num('cursor');
+      resumption = { ...(completeListSize !== undefined && { completeListSize }), ...(cursor !== undefined && { cursor }) };
     } else if (name === 'record' && (parent === 'ListRecords' || parent === 'GetRecord')) {
       rec = newRecord();
     } else if (name === 'header' && parent === 'record' && rec) {
@@ -221,6 +242,9 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
       if (name === 'identifier') rec.identifier = value;
       else if (name === 'datestamp') rec.datestamp = value;
       else if (name === 'setSpec') rec.sets.push(value);
+    } else if (name === 'resumptionToken' && resumption) {
+      queue.push({ kind: 'resumption', token: value.trim(), ...resumption });
+      resumption = undefined;
     } else if (name === 'record' && rec) {
       queue.push({ kind: 'record', ...rec });
       rec = undefined;
@@ -243,7 +267,7 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
   parser.on('comment', (s: string) => {
     if (!faulted && capture) capture.comment(s);
   });
-  parser.on('error', (message: string) => fault(`not well-formed XML: ${message.replace(/\s+/g, ' ').trim()}`));
+  parser.on('error', (message: string) => fault(`not well-formed XML: ${message.replace(/\s+/g, ' ').trim()}`, { malformed: true }));
 
   const decoder = new StringDecoder('utf8');
   const push = (s: string, last: boolean): void => {

@@ -82,6 +82,7 @@ const NUMBER_FIELDS = [
   'concurrent_rps', 'concurrent_1process_rps', 'concurrent_processes_ratio',
   'noprefetch_listrecords_rps', 'noprefetch_listidentifiers_rps', 'prefetch_listrecords_ratio', 'prefetch_listidentifiers_ratio', 'noprefetch_cpu_seconds',
   'load_cli_peak_rss_mb', 'ndjson_bytes', 'store_bytes', 'store_vacuumed_bytes', 'bytes_per_record',
+  'harvest_rps', 'harvest_seconds', 'harvest_peak_rss_mb', 'harvest_of_provider', 'harvest_of_load',
 ] as const;
 
 describe('npm run bench (smoke run, 1,000 records)', function () {
@@ -144,6 +145,11 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     expect(run.stdout).to.match(/ListIdentifiers harvest +[\d,]+ ids\/s +\d+(\.\d+)? of ceiling, \d+(\.\d+)? of floor/);
     expect(run.stdout).to.match(/replay ceiling/);
     expect(run.stdout).to.match(/without metrics .*with\/without \d/);
+  });
+
+  it('harvests the served store with oai-steward harvest, every record, and prints its ratios to the provider and the loader', function () {
+    expect(figures.harvest_records).to.equal(1000);
+    expect(run.stdout).to.match(/oai-steward harvest +[\d,]+ records\/s +1,000 records, \d+ pages in [\d.]+ s into a fresh store; \d+(\.\d+)? of the provider's ListRecords, \d+(\.\d+)? of oai-steward load/);
   });
 
   it('loads the same records through oai-steward load and prints its time as a ratio to the direct load', function () {
@@ -272,8 +278,9 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
       'PostgreSQL ListRecords of the replay ceiling',
       'oai-steward load peak RSS at N / at a smaller run (flat)',
       'oai-steward load rate at N / at a smaller run (linear)',
-      'harvest-and-load from a local provider, every format',
     ]);
+    // Measured now: the harvest step runs in every run unless skipped.
+    expect(targets.find((t) => t.name === 'harvest-and-load from a local provider, every format')?.measured).to.equal(figures.harvest_rps);
     for (const t of missing) {
       expect(t.measured, t.name).to.equal(null);
       const line = run.stdout.split('\n').find((l) => l.startsWith(`  ${t.name}  `));
@@ -294,7 +301,7 @@ describe('npm run bench (smoke run, sampled, 600 records, two formats, optional 
   before(async function () {
     run = await benchRun([
       '--records', '600', '--formats', 'oai_dc,datacite', '--harvest-pages', '3', '--base-records', '300',
-      '--skip-getrecord', '--skip-load-floor', '--skip-vacuum', '--repeats', '2', '--label', 'smoke',
+      '--skip-getrecord', '--skip-load-floor', '--skip-vacuum', '--skip-harvest', '--repeats', '2', '--label', 'smoke',
     ]);
     figures = run.figures;
     targets = (run.record.targets ?? []) as Target[];
@@ -329,6 +336,8 @@ describe('npm run bench (smoke run, sampled, 600 records, two formats, optional 
   });
 
   it('reports the skipped steps as not measured, and the formats offered in the file name', function () {
+    expect(figures.harvest_rps).to.equal(null);
+    expect(run.stdout).to.match(/^ {2}oai-steward harvest +skipped$/m);
     expect(figures.floor_load_rps).to.equal(null);
     expect(figures.getrecord_rps).to.equal(null);
     expect(figures.store_vacuumed_bytes).to.equal(null);

@@ -108,6 +108,8 @@ describe('the OAI-PMH XML reader', () => {
         '<rights xmlns="http://www.openarchives.org/OAI/2.0/rights/"><rightsReference ref="https://creativecommons.org/licenses/by/4.0/"></rightsReference></rights>',
       ]);
       expect(records[1]?.metadata).to.equal(undefined);
+      // The token a harvester follows, with the attributes it reads (OAI-PMH 2.0 section 3.5).
+      expect(events.filter((e) => e.kind === 'resumption')).to.deep.equal([{ kind: 'resumption', token: 't', cursor: 0 }]);
     });
   }
 
@@ -117,6 +119,7 @@ describe('the OAI-PMH XML reader', () => {
     const fault = events.find((e) => e.kind === 'fault');
     expect(fault).to.include({ line: 8 });
     expect((fault as { reason: string }).reason).to.match(/not well-formed/);
+    expect(fault).to.include({ malformed: true });
   });
 
   it('re-serializes every demo record exactly as the oai_dc crosswalk wrote it', async () => {

@@ -1,0 +1,234 @@
+/**
+ * `oai-steward harvest` and `oai-steward sources`: harvest one provider
+ * given by its base URL, or the sources of the configuration file, once
+ * (for cron: exit status 0 when every source was harvested to its end
+ * without refusals, 1 otherwise, 2 a usage error); and show each source's
+ * state. server/cli.ts opens the provider and dispatches here.
+ */
+import type { Config } from '../config';
+import type { Provider } from '../provider';
+import { formatRefusal, type CliIo } from '../loader/cli';
+import { DEFAULT_POLITENESS, isHttpUrl, nextRun, SOURCE_NAME, type SourceConfig } from '../../lib/harvest/sources';
+import { formatDatestamp } from '../../lib/oai/dates';
+import { harvestSource, type HarvestOptions, type HarvestSummary } from './harvest';
+import { readStates, type ListState } from './state';
+
+export const HARVEST_USAGE = `usage: oai-steward harvest BASE_URL [options]
+       oai-steward harvest [NAME…] [options]
+
+  Harvests an OAI-PMH repository into this one: BASE_URL once, or the
+  sources the configuration file declares (sources:, docs/harvesting.md),
+  all of them or those NAMEd. Each page is one transaction; an interrupted
+  run resumes from its last committed page; later runs are incremental.
+
+  --prefix P         a metadataPrefix to harvest (repeatable; default oai_dc)
+  --set S            a setSpec to harvest (repeatable; default the whole repository)
+  --name N           the source's name for BASE_URL (default its host name)
+  --from D           ask from D (YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ) instead of the last run's
+  --until D          ask until D
+  --delete-missing   a full harvest; the source's items it no longer has become tombstones
+  --json             print the summaries as JSON on stdout
+
+Exit status: 0 harvested, 1 records refused or a source failed, 2 usage error.
+`;
+
+export const SOURCES_USAGE = `usage: oai-steward sources [--json]
+
+  Each harvested or configured source: its lists (prefix and set), the last
+  successful harvest and the from it asked, records and refusals, the last
+  error, and when a scheduled source runs next.
+`;
+
+interface HarvestArgs {
+  positional: string[];
+  prefixes: string[];
+  sets: string[];
+  name?: string;
+  from?: string;
+  until?: string;
+  deleteMissing: boolean;
+  json: boolean;
+}
+
+function parseArgs(args: readonly string[]): HarvestArgs | string {
+  const out: HarvestArgs = { positional: [], prefixes: [], sets: [], deleteMissing: false, json: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string | null => inline ?? (i + 1 < args.length ? (args[++i] as string) : null);
+    if (flag === '--delete-missing') out.deleteMissing = true;
+    else if (flag === '--json') out.json = true;
+    else if (['--prefix', '--set', '--name', '--from', '--until'].includes(flag)) {
+      const v = value();
+      if (v === null || v === '') return `${flag} needs a value`;
+      if (flag === '--prefix') out.prefixes.push(v);
+      else if (flag === '--set') out.sets.push(v);
+      else out[flag.slice(2) as 'name' | 'from' | 'until'] = v;
+    } else if (a.startsWith('--')) return `unknown option ${a}`;
+    else out.positional.push(a);
+  }
+  return out;
+}
+
+/** A source name from a base URL's host (`archive.example.org`, `127.0.0.1-8080`). */
+export function nameFromUrl(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}${u.port === '' ? '' : `-${u.port}`}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64);
+}
+
+/** The sources a command line names: one ad-hoc source, or configured ones. */
+function sourcesOf(a: HarvestArgs, config: Config): SourceConfig[] | string {
+  const first = a.positional[0];
+  if (first !== undefined && /^https?:/i.test(first)) {
+    if (a.positional.length > 1) return 'give one BASE_URL (configured sources are named without it)';
+    if (!isHttpUrl(first)) return `${JSON.stringify(first)} is not a base URL (http or https, no query)`;
+    const name = a.name ?? nameFromUrl(first);
+    if (!SOURCE_NAME.test(name)) return `--name ${JSON.stringify(name)} must be a word of letters, digits, ".", "_" or "-"`;
+    const configured = config.sources.find((s) => s.name === name);
+    if (configured && configured.baseUrl !== first) return `the configuration's source ${name} has another baseUrl (${configured.baseUrl}); choose another --name`;
+    return [{ name, baseUrl: first, prefixes: a.prefixes.length > 0 ? a.prefixes : ['oai_dc'], sets: a.sets, politeness: configured?.politeness ?? DEFAULT_POLITENESS }];
+  }
+  if (a.name !== undefined) return '--name is for a BASE_URL';
+  if (config.sources.length === 0) return 'no BASE_URL given and the configuration declares no sources';
+  const unknown = a.positional.filter((n) => !config.sources.some((s) => s.name === n));
+  if (unknown.length > 0) return `no source named ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the configuration (known: ${config.sources.map((s) => s.name).join(', ')})`;
+  const chosen = a.positional.length === 0 ? config.sources : config.sources.filter((s) => a.positional.includes(s.name));
+  return chosen.map((s) => ({ ...s, ...(a.prefixes.length > 0 && { prefixes: a.prefixes }), ...(a.sets.length > 0 && { sets: a.sets }) }));
+}
+
+/** The line a harvest prints for one source. */
+export function summaryLine(s: HarvestSummary): string {
+  if (s.locked) return `${s.source}: another process is harvesting it; nothing done`;
+  const counts = `inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, deleted ${s.deleted}${s.superseded > 0 ? `, superseded ${s.superseded}` : ''}, refused ${s.refused}`;
+  const extra = [`${s.records} records`, `${s.pages} pages`, ...(s.retries > 0 ? [`${s.retries} retries`] : []), ...(s.resumed > 0 ? [`${s.resumed} lists resumed`] : []), ...(s.restarted > 0 ? [`${s.restarted} lists restarted`] : [])];
+  const end = s.completed ? 'complete' : `stopped: ${s.error ?? 'unknown'}`;
+  return `${s.source}: ${counts} (${extra.join(', ')}); ${end}`;
+}
+
+/**
+ * `oai-steward harvest`.
+ *
+ * @example await runHarvestCommand(['http://127.0.0.1:8080/oai', '--prefix', 'oai_dc'], config, openProvider, io)
+ */
+export async function runHarvestCommand(args: readonly string[], config: Config, open: () => Promise<Provider>, io: CliIo, extra: Partial<HarvestOptions> = {}): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(HARVEST_USAGE);
+    return 0;
+  }
+  const parsed = parseArgs(args);
+  const sources = typeof parsed === 'string' ? parsed : sourcesOf(parsed, config);
+  if (typeof parsed === 'string' || typeof sources === 'string') {
+    io.stderr.write(`oai-steward harvest: ${typeof parsed === 'string' ? parsed : sources}\n\n${HARVEST_USAGE}`);
+    return 2;
+  }
+  const p = await open();
+  const summaries: HarvestSummary[] = [];
+  const bar = terminalBar(io.stderr);
+  try {
+    for (const source of sources) {
+      summaries.push(
+        await harvestSource({ knex: p.knex, store: p.store, formats: p.formats, repository: { name: config.repositoryName, baseUrl: config.baseUrl } }, source, {
+          ...(parsed.from !== undefined && { from: parsed.from }),
+          ...(parsed.until !== undefined && { until: parsed.until }),
+          deleteMissing: parsed.deleteMissing,
+          onRefusal: (r) => bar.around(() => io.stderr.write(`refused: ${formatRefusal(r)}\n`)),
+          onWarning: (m) => bar.around(() => io.stderr.write(`warning: ${m}\n`)),
+          onPage: (e) => bar.draw(`${e.source} ${e.prefix}${e.set === '' ? '' : ` ${e.set}`}: page ${e.page}, ${e.listRecords}${e.completeListSize !== undefined ? ` of ${e.completeListSize}` : ''} records`),
+          ...extra,
+        }),
+      );
+      bar.clear();
+    }
+  } finally {
+    bar.clear();
+    await p.close();
+  }
+  if (parsed.json) io.stdout.write(`${JSON.stringify(summaries)}\n`);
+  else for (const s of summaries) io.stdout.write(`${summaryLine(s)}\n`);
+  return summaries.every((s) => s.completed && s.refused === 0) ? 0 : 1;
+}
+
+/** A one-line bar on a terminal, nothing elsewhere (a log stays clean). */
+function terminalBar(stream: CliIo['stderr']): { draw(line: string): void; clear(): void; around(write: () => void): void } {
+  const tty = stream.isTTY === true;
+  let shown = '';
+  const clear = (): void => {
+    if (tty && shown !== '') stream.write('\r\x1b[K');
+    shown = '';
+  };
+  return {
+    draw(line) {
+      if (!tty) return;
+      shown = line.slice(0, Math.max(10, (stream.columns ?? 80) - 1));
+      stream.write(`\r\x1b[K${shown}`);
+    },
+    clear,
+    around(write) {
+      const was = shown;
+      clear();
+      write();
+      if (tty && was !== '') {
+        shown = was;
+        stream.write(was);
+      }
+    },
+  };
+}
+
+/** One source's state, as `sources` shows it. */
+export interface SourceReport {
+  readonly name: string;
+  readonly baseUrl: string | null;
+  readonly schedule: string | null;
+  /** Seconds; null when it never ran or is not scheduled. */
+  readonly nextRun: number | null;
+  readonly lists: readonly ListState[];
+}
+
+/** Every configured source, and every source the store has state of. */
+export async function sourceReports(config: Pick<Config, 'sources'>, p: Pick<Provider, 'knex'>, now: number): Promise<SourceReport[]> {
+  const states = await readStates(p.knex);
+  const names = [...new Set([...config.sources.map((s) => s.name), ...states.map((s) => s.source)])];
+  return names.map((name) => {
+    const c = config.sources.find((s) => s.name === name);
+    const lists = states.filter((s) => s.source === name);
+    const lastRun = lists.reduce<number | null>((m, l) => (l.lastAttempt !== null && (m === null || l.lastAttempt > m) ? l.lastAttempt : m), null);
+    const next = c?.schedule ? Math.max(now, nextRun(c.schedule, lastRun)) : null;
+    return { name, baseUrl: c?.baseUrl ?? null, schedule: c?.schedule?.text ?? null, nextRun: next, lists };
+  });
+}
+
+/** `oai-steward sources`. */
+export async function runSourcesCommand(args: readonly string[], config: Config, open: () => Promise<Provider>, io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout.write(SOURCES_USAGE);
+    return 0;
+  }
+  const unknown = args.find((a) => a !== '--json');
+  if (unknown !== undefined) {
+    io.stderr.write(`oai-steward sources: unknown argument ${unknown}\n\n${SOURCES_USAGE}`);
+    return 2;
+  }
+  const p = await open();
+  let reports: SourceReport[];
+  try {
+    reports = await sourceReports(config, p, Math.floor(Date.now() / 1000));
+  } finally {
+    await p.close();
+  }
+  if (args.includes('--json')) {
+    io.stdout.write(`${JSON.stringify(reports)}\n`);
+    return 0;
+  }
+  if (reports.length === 0) io.stdout.write('no sources: none is configured and none was harvested\n');
+  const at = (s: number | null): string => (s === null ? 'never' : formatDatestamp(s));
+  for (const r of reports) {
+    io.stdout.write(`${r.name}${r.baseUrl !== null ? ` ${r.baseUrl}` : ''}${r.schedule !== null ? `, schedule ${r.schedule}, next run ${at(r.nextRun)}` : ''}\n`);
+    if (r.lists.length === 0) io.stdout.write('  not harvested yet\n');
+    for (const l of r.lists) {
+      const state = l.token !== null ? `interrupted after page ${l.runPages} (resumes there)` : `last success ${at(l.lastSuccess)}, from ${l.lastFrom ?? 'the beginning'}`;
+      io.stdout.write(`  ${l.prefix}${l.set === '' ? '' : ` set ${l.set}`}: ${state}; ${l.records} records, ${l.refused} refused${l.lastError !== null ? `; last error ${at(l.lastErrorAt)}: ${l.lastError}` : ''}\n`);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,97 @@
+/**
+ * One harvest per source at a time across every process sharing the store.
+ * PostgreSQL: a session advisory lock, held on a connection of its own for
+ * the length of the run (released when the process dies with it). SQLite: a
+ * row in `harvest_locks` with an expiry the holder keeps pushing forward, so
+ * a lock left by a killed process lapses (at once when that process was on
+ * this host: its pid no longer exists). Neither touches the tables
+ * readers read: serving is never blocked by a harvest's lock.
+ */
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { Knex } from 'knex';
+import { isPostgres } from '../db/dialect';
+
+/** A lock held; `release` is safe to call twice. */
+export interface HarvestLock {
+  release(): Promise<void>;
+}
+
+/** How long a SQLite lock row lives without being renewed (seconds). */
+const LOCK_TTL = 120;
+
+/**
+ * Whether a lock row's holder may still be running: a process of another
+ * host is given the benefit of the doubt until the row expires; one of this
+ * host that no longer exists (killed) is not.
+ */
+function alive(holder: string): boolean {
+  const [host, pid] = holder.split(' ');
+  if (host !== os.hostname() || pid === undefined || !/^\d+$/.test(pid)) return true;
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** The advisory lock key of a source: 64 bits of a digest of its name, as PostgreSQL's signed bigint. */
+function advisoryKey(source: string): string {
+  return crypto.createHash('sha256').update(`oai-steward harvest ${source}`).digest().readBigInt64BE(0).toString();
+}
+
+/**
+ * Takes the source's lock, or answers null when another harvest holds it.
+ *
+ * @example const lock = await acquireHarvestLock(knex, 'arxiv'); if (lock) try { … } finally { await lock.release(); }
+ */
+export async function acquireHarvestLock(knex: Knex, source: string, now: () => number = () => Math.floor(Date.now() / 1000)): Promise<HarvestLock | null> {
+  if (isPostgres(knex)) {
+    const client = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
+    const conn = await client.acquireConnection();
+    const key = advisoryKey(source);
+    let held = false;
+    try {
+      const r = (await knex.raw('SELECT pg_try_advisory_lock(?::bigint) AS ok', [key]).connection(conn)) as { rows: { ok: boolean }[] };
+      held = r.rows[0]?.ok === true;
+    } finally {
+      if (!held) await client.releaseConnection(conn);
+    }
+    if (!held) return null;
+    let released = false;
+    return {
+      async release() {
+        if (released) return;
+        released = true;
+        try {
+          await knex.raw('SELECT pg_advisory_unlock(?::bigint)', [key]).connection(conn);
+        } finally {
+          await client.releaseConnection(conn);
+        }
+      },
+    };
+  }
+  const holder = `${os.hostname()} ${process.pid} ${crypto.randomBytes(6).toString('hex')}`;
+  const got = await knex.transaction(async (trx) => {
+    await trx('harvest_locks').where({ source }).andWhere('expires', '<', now()).delete();
+    const row = (await trx('harvest_locks').where({ source }).first('holder')) as { holder: string } | undefined;
+    if (row && !alive(row.holder)) await trx('harvest_locks').where({ source, holder: row.holder }).delete();
+    const inserted = (await trx('harvest_locks').insert({ source, holder, expires: now() + LOCK_TTL }).onConflict('source').ignore().returning('source')) as unknown[];
+    return inserted.length > 0;
+  });
+  if (!got) return null;
+  const renew = setInterval(() => {
+    void knex('harvest_locks').where({ source, holder }).update({ expires: now() + LOCK_TTL }).catch(() => undefined);
+  }, (LOCK_TTL * 1000) / 4);
+  renew.unref();
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(renew);
+      await knex('harvest_locks').where({ source, holder }).delete();
+    },
+  };
+}

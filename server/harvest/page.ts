@@ -1,0 +1,153 @@
+/**
+ * One page of a source's ListRecords (or ListSets), read with the loader's
+ * own reader (server/loader/read-oai-xml.ts) and turned into store items by
+ * the loader's own conversion (server/loader/xml-record.ts), then given the
+ * hub's identity for the source:
+ *
+ * - the internal id is `NAME:` followed by the source's oai-identifier, so
+ *   it is stable across harvests, never reused by another source, and the
+ *   source's identifier can be read back from it;
+ * - the record is in the set `source:NAME`, and each set it names at the
+ *   source becomes `source:NAME:SPEC` (two sources' `physics` never merge;
+ *   as children of `source:NAME`, OAI-PMH 2.0 section 2.7.2);
+ * - the provenance about container describing the source
+ *   (`withProvenance`, nested on what the record had) is the loader's.
+ *
+ * Characters XML 1.0 cannot carry (a control character, raw or as a
+ * character reference) would make the whole page not well-formed; they are
+ * marked before parsing so that only the records holding one are refused.
+ */
+import type { FormatRegistry } from '../../lib/formats/registry';
+import type { ItemInput, SetInput } from '../../lib/store';
+import type { Refusal } from '../../lib/model/refusal';
+import { readOaiXml, type XmlRecord } from '../loader/read-oai-xml';
+import { xmlToItem } from '../loader/xml-record';
+
+/** Stands for a character XML 1.0 cannot carry (a noncharacter, which no record should hold either). */
+const MARK = '\uFDD0';
+// XML 1.0 section 2.2, Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
+const ILLEGAL_RAW = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const CHAR_REF = /&#(?:x([0-9A-Fa-f]+)|([0-9]+));/g;
+
+function legalCodePoint(c: number): boolean {
+  return c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+}
+
+/**
+ * The page with every character XML 1.0 cannot carry replaced by a mark,
+ * and the characters replaced (for messages).
+ *
+ * @example markIllegalCharacters('<a>x\u0001</a>').text // '<a>x\uFDD0</a>'
+ */
+export function markIllegalCharacters(page: string): { text: string; found: string[] } {
+  const found = new Set<string>();
+  const name = (c: number): string => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+  let text = page.replace(ILLEGAL_RAW, (m) => {
+    found.add(name(m.charCodeAt(0)));
+    return MARK;
+  });
+  text = text.replace(CHAR_REF, (m, hex: string | undefined, dec: string | undefined) => {
+    const c = hex !== undefined ? parseInt(hex, 16) : Number(dec);
+    if (legalCodePoint(c)) return m;
+    found.add(name(c));
+    return MARK;
+  });
+  return { text, found: [...found] };
+}
+
+/** Where a page of a list harvest comes from. */
+export interface PageContext {
+  readonly source: string;
+  readonly sourceBaseUrl: string;
+  readonly prefix: string;
+  /** The page's number in the list (1-based), for messages. */
+  readonly page: number;
+  readonly formats: FormatRegistry;
+}
+
+/** A page read: its items, the refusals of its records, its token and responseDate, or a fault. */
+export interface ReadPage {
+  readonly items: ItemInput[];
+  readonly refusals: Refusal[];
+  /** Records read (refused ones too). */
+  readonly records: number;
+  readonly sets: SetInput[];
+  /** The resumptionToken; '' or absent: the list is complete. */
+  readonly token?: string;
+  readonly completeListSize?: number;
+  readonly responseDate?: string;
+  /** The page cannot be used: not well-formed, not OAI-PMH, or an OAI-PMH error (`code`). */
+  readonly fault?: { readonly reason: string; readonly code?: string; readonly malformed: boolean };
+}
+
+/** The internal id of a source's record. */
+export function harvestedId(source: string, identifier: string): string {
+  return `${source}:${identifier}`;
+}
+
+/** The hub's spec for a set of a source (or the source's own set, without `spec`). */
+export function harvestedSet(source: string, spec?: string): string {
+  return spec === undefined ? `source:${source}` : `source:${source}:${spec}`;
+}
+
+/** What the loader's conversion needs to treat every record as another repository's. */
+const FOREIGN = { namespace: '', unmap: (): null => null };
+
+/**
+ * Reads one page. Records that cannot be stored are refused here, each
+ * alone, named by source, page and identifier; the rest become items.
+ */
+export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage> {
+  const { text, found } = markIllegalCharacters(body.toString('utf8'));
+  const items: ItemInput[] = [];
+  const refusals: Refusal[] = [];
+  const sets: SetInput[] = [];
+  let records = 0;
+  let token: string | undefined;
+  let completeListSize: number | undefined;
+  let origin: { baseURL?: string; responseDate?: string } = {};
+  let requestPrefix: string | undefined;
+  for await (const ev of readOaiXml(once(text), 'response')) {
+    if (ev.kind === 'fault') {
+      return { items: [], refusals: [], records: 0, sets: [], fault: { reason: `line ${ev.line}: ${ev.reason}`, ...(ev.code !== undefined && { code: ev.code }), malformed: ev.code === undefined } };
+    }
+    if (ev.kind === 'request') {
+      requestPrefix = ev.metadataPrefix;
+      origin = { baseURL: ev.baseURL ?? ctx.sourceBaseUrl, ...(ev.responseDate !== undefined && { responseDate: ev.responseDate }) };
+    } else if (ev.kind === 'resumption') {
+      token = ev.token;
+      completeListSize = ev.completeListSize;
+    } else if (ev.kind === 'set') {
+      sets.push({ ...ev.set, spec: harvestedSet(ctx.source, ev.set.spec) });
+    } else {
+      records++;
+      const r = convert(ev, ctx, origin, requestPrefix ?? ctx.prefix, found);
+      if ('item' in r) items.push(r.item);
+      else refusals.push(...r.refusals);
+    }
+  }
+  return { items, refusals, records, sets, ...(token !== undefined && { token }), ...(completeListSize !== undefined && { completeListSize }), ...(origin.responseDate !== undefined && { responseDate: origin.responseDate }) };
+}
+
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
+}
+
+function convert(rec: XmlRecord, ctx: PageContext, origin: { baseURL?: string; responseDate?: string }, prefix: string, found: readonly string[]): { item: ItemInput } | { refusals: Refusal[] } {
+  const identifier = rec.identifier?.trim() ?? '';
+  const where = `${ctx.source} page ${ctx.page} (${identifier === '' ? `record ${rec.number}` : identifier})`;
+  const internalId = identifier === '' ? '' : harvestedId(ctx.source, identifier);
+  const marked = [rec.identifier, rec.datestamp, rec.metadata, ...rec.sets, ...rec.about].some((s) => s?.includes(MARK) === true);
+  if (marked) {
+    return { refusals: [{ internalId, source: where, field: 'xml', reason: `holds a character XML 1.0 cannot carry (${found.join(', ')} on this page; XML 1.0 section 2.2)` }] };
+  }
+  const r = xmlToItem({ ...rec, ...(identifier !== '' && { identifier }) }, { policy: FOREIGN, formats: ctx.formats, requestPrefix: prefix, origin }, where);
+  if ('refusals' in r) return { refusals: r.refusals.map((x) => ({ ...x, internalId })) };
+  return {
+    item: {
+      ...r.item,
+      internalId,
+      sets: [harvestedSet(ctx.source), ...(r.item.sets ?? []).map((s) => harvestedSet(ctx.source, s))],
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The harvest state in the store (migration 006_harvest_state): per
+ * source, metadataPrefix and set, the last list harvested to its end and
+ * the checkpoint of a list under way. Checkpoints are written with `trx`,
+ * the transaction of the page they follow, so a page and the promise to go
+ * on after it commit together or not at all.
+ */
+import type { Knex } from 'knex';
+
+/** One list's row. */
+export interface ListState {
+  readonly source: string;
+  readonly prefix: string;
+  /** '' for the whole repository. */
+  readonly set: string;
+  readonly lastResponseDate: string | null;
+  readonly lastFrom: string | null;
+  /** Seconds. */
+  readonly lastSuccess: number | null;
+  readonly runResponseDate: string | null;
+  /** The resumptionToken of the next page of a list under way. */
+  readonly token: string | null;
+  readonly checkpointFrom: string | null;
+  readonly checkpointUntil: string | null;
+  /** The list under way records its ids for `--delete-missing`. */
+  readonly runMarksSeen: boolean;
+  readonly runPages: number;
+  readonly runRecords: number;
+  readonly runRefused: number;
+  readonly records: number;
+  readonly refused: number;
+  readonly lastError: string | null;
+  readonly lastErrorAt: number | null;
+  readonly lastAttempt: number | null;
+}
+
+interface Row {
+  source: string;
+  prefix: string;
+  set_spec: string;
+  last_response_date: string | null;
+  last_from: string | null;
+  last_success: number | string | null;
+  run_response_date: string | null;
+  token: string | null;
+  checkpoint_from: string | null;
+  checkpoint_until: string | null;
+  run_marks_seen: unknown;
+  run_pages: number | string;
+  run_records: number | string;
+  run_refused: number | string;
+  records: number | string;
+  refused: number | string;
+  last_error: string | null;
+  last_error_at: number | string | null;
+  last_attempt: number | string | null;
+}
+
+const n = (v: number | string): number => Number(v);
+const nn = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+function fromRow(r: Row): ListState {
+  return {
+    source: r.source,
+    prefix: r.prefix,
+    set: r.set_spec,
+    lastResponseDate: r.last_response_date,
+    lastFrom: r.last_from,
+    lastSuccess: nn(r.last_success),
+    runResponseDate: r.run_response_date,
+    token: r.token,
+    checkpointFrom: r.checkpoint_from,
+    checkpointUntil: r.checkpoint_until,
+    runMarksSeen: r.run_marks_seen === true || r.run_marks_seen === 1,
+    runPages: n(r.run_pages),
+    runRecords: n(r.run_records),
+    runRefused: n(r.run_refused),
+    records: n(r.records),
+    refused: n(r.refused),
+    lastError: r.last_error,
+    lastErrorAt: nn(r.last_error_at),
+    lastAttempt: nn(r.last_attempt),
+  };
+}
+
+/** The rows of one source (or of every source), in order. */
+export async function readStates(knex: Knex, source?: string): Promise<ListState[]> {
+  const q = knex<Row>('harvest_state').select('*').orderBy(['source', 'prefix', 'set_spec']);
+  if (source !== undefined) void q.where({ source });
+  return ((await q) as Row[]).map(fromRow);
+}
+
+/** One list's row, made when missing. */
+export async function listState(knex: Knex, source: string, prefix: string, set: string): Promise<ListState> {
+  await knex('harvest_state').insert({ source, prefix, set_spec: set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
+  const row = (await knex<Row>('harvest_state').where({ source, prefix, set_spec: set }).first()) as Row;
+  return fromRow(row);
+}
+
+/** What a committed page changes in its list's row. */
+export interface PageCheckpoint {
+  /** The next page's token, or null when this page ended the list. */
+  readonly token: string | null;
+  readonly from: string | null;
+  readonly until: string | null;
+  /** The responseDate of the run's first page. */
+  readonly runResponseDate: string | null;
+  /** This is the run's first page: the run's counts start again. */
+  readonly first: boolean;
+  /** The run records its ids for `--delete-missing` (kept with the checkpoint). */
+  readonly marksSeen: boolean;
+  readonly records: number;
+  readonly refused: number;
+  /** The store's clock, seconds. */
+  readonly now: number;
+}
+
+/** Records a page in its list's row, inside the page's transaction. */
+export async function checkpoint(trx: Knex, key: { source: string; prefix: string; set: string }, c: PageCheckpoint): Promise<void> {
+  const where = { source: key.source, prefix: key.prefix, set_spec: key.set };
+  const run = c.first ? { run_pages: 1, run_records: c.records, run_refused: c.refused, run_marks_seen: c.marksSeen } : { run_pages: trx.raw('run_pages + 1'), run_records: trx.raw('run_records + ?', [c.records]), run_refused: trx.raw('run_refused + ?', [c.refused]) };
+  const totals = { records: trx.raw('records + ?', [c.records]), refused: trx.raw('refused + ?', [c.refused]), last_attempt: c.now };
+  const end =
+    c.token === null
+      ? { token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, last_response_date: c.runResponseDate, last_from: c.from, last_success: c.now, last_error: null, last_error_at: null }
+      : { token: c.token, run_response_date: c.runResponseDate, checkpoint_from: c.from, checkpoint_until: c.until };
+  await trx('harvest_state').where(where).update({ ...run, ...totals, ...end });
+}
+
+/** Records why a list stopped (outside any page's transaction); the checkpoint stays. */
+export async function recordError(knex: Knex, key: { source: string; prefix: string; set: string }, message: string, now: number): Promise<void> {
+  await knex('harvest_state').insert({ source: key.source, prefix: key.prefix, set_spec: key.set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
+  await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ last_error: message, last_error_at: now, last_attempt: now });
+}
+
+/** Forgets a list's checkpoint (the list starts again from its `from`). */
+export async function dropCheckpoint(knex: Knex, key: { source: string; prefix: string; set: string }): Promise<void> {
+  await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, run_marks_seen: false });
+}
+
+/** Records the internal ids a `--delete-missing` run has harvested, inside the page's transaction. */
+export async function markSeen(trx: Knex, source: string, ids: readonly string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 400) {
+    const rows = ids.slice(i, i + 400).map((internal_id) => ({ source, internal_id }));
+    if (rows.length > 0) await trx('harvest_seen').insert(rows).onConflict(['source', 'internal_id']).ignore();
+  }
+}
+
+/** Forgets the ids seen by a source's earlier `--delete-missing` run. */
+export async function clearSeen(knex: Knex, source: string): Promise<void> {
+  await knex('harvest_seen').where({ source }).delete();
+}
+
+/**
+ * Live items of the source (internal id `NAME:…`) its `--delete-missing`
+ * run never harvested, a page at a time, after `after` (internal id order).
+ */
+export async function unseenItems(knex: Knex, source: string, after: string, limit: number): Promise<string[]> {
+  const prefix = `${source}:`;
+  const rows = (await knex('items as i')
+    .select('i.internal_id')
+    .whereRaw('substr(i.internal_id, 1, ?) = ?', [prefix.length, prefix])
+    .andWhere('i.internal_id', '>', after)
+    .andWhere('i.deleted', false)
+    .whereNotExists(knex('harvest_seen as s').select(knex.raw('1')).where('s.source', source).whereRaw('s.internal_id = i.internal_id'))
+    .orderBy('i.internal_id')
+    .limit(limit)) as { internal_id: string }[];
+  return rows.map((r) => r.internal_id);
+}

@@ -1,0 +1,154 @@
+/**
+ * A small OAI-PMH provider written for the harvester's tests, on
+ * 127.0.0.1, that misbehaves on purpose: each fault is given with a
+ * predicate over the request and how many times it strikes (503 with
+ * Retry-After, 429 with an HTTP-date, a connection dropped in the middle of
+ * a page, a slow answer, a page that is not XML, badResumptionToken). It
+ * serves oai_dc records from an array the test changes between harvests,
+ * in day or second granularity, gzip-compressed when asked.
+ */
+import http from 'node:http';
+import zlib from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeRecord {
+  /** The local part; the identifier is `oai:bad.example.org:ID`. */
+  id: string;
+  /** YYYY-MM-DDThh:mm:ssZ (shown as a day in day granularity). */
+  datestamp: string;
+  title: string;
+  deleted?: boolean;
+  sets?: string[];
+}
+
+export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'not-xml' | 'malformed' | 'bad-token';
+
+/** What the provider saw of one request. */
+export interface SeenRequest {
+  readonly query: Record<string, string>;
+  readonly headers: http.IncomingHttpHeaders;
+}
+
+export interface FakeProvider {
+  readonly baseUrl: string;
+  records: FakeRecord[];
+  /** Faults to come: each strikes `times` times on the requests `when` accepts. */
+  faults: { when: (q: Record<string, string>) => boolean; times: number; fault: Fault }[];
+  readonly requests: SeenRequest[];
+  /** The responseDate every answer carries. */
+  responseDate: string;
+  close(): Promise<void>;
+}
+
+const NS = 'http://www.openarchives.org/OAI/2.0/';
+
+export async function startFakeProvider(options: { granularity: 'day' | 'second'; pageSize: number; gzip?: boolean; deflate?: boolean; slowMs?: number }): Promise<FakeProvider> {
+  const state = { records: [] as FakeRecord[], faults: [] as FakeProvider['faults'], requests: [] as SeenRequest[], responseDate: '2024-03-05T10:00:00Z' };
+  const day = options.granularity === 'day';
+  const stamp = (s: string): string => (day ? s.slice(0, 10) : s);
+  const envelope = (q: Record<string, string>, body: string): string =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="${NS}"><responseDate>${state.responseDate}</responseDate>` +
+    `<request${Object.entries(q).map(([k, v]) => ` ${k}="${v}"`).join('')}>http://bad.example.org/oai</request>${body}</OAI-PMH>`;
+  const error = (code: string): string => `<error code="${code}">${code}</error>`;
+
+  const answer = (q: Record<string, string>): string => {
+    if (q.verb === 'Identify') {
+      return envelope(q, `<Identify><repositoryName>A misbehaving repository</repositoryName><baseURL>http://bad.example.org/oai</baseURL><protocolVersion>2.0</protocolVersion><adminEmail>a@example.org</adminEmail><earliestDatestamp>${day ? '2000-01-01' : '2000-01-01T00:00:00Z'}</earliestDatestamp><deletedRecord>persistent</deletedRecord><granularity>${day ? 'YYYY-MM-DD' : 'YYYY-MM-DDThh:mm:ssZ'}</granularity></Identify>`);
+    }
+    if (q.verb === 'ListSets') return envelope(q, error('noSetHierarchy'));
+    if (q.verb !== 'ListRecords') return envelope(q, error('badVerb'));
+    let offset = 0;
+    let args = q;
+    if (q.resumptionToken !== undefined) {
+      const [o, ...rest] = q.resumptionToken.split('|');
+      offset = Number(o);
+      args = JSON.parse(decodeURIComponent(rest.join('|'))) as Record<string, string>;
+    }
+    const inRange = (r: FakeRecord): boolean => (args.from === undefined || stamp(r.datestamp) >= args.from) && (args.until === undefined || stamp(r.datestamp) <= args.until);
+    const all = state.records.filter(inRange).sort((a, b) => (a.datestamp < b.datestamp ? -1 : a.datestamp > b.datestamp ? 1 : 0));
+    if (all.length === 0) return envelope(q, error('noRecordsMatch'));
+    const page = all.slice(offset, offset + options.pageSize);
+    const more = offset + options.pageSize < all.length;
+    const records = page
+      .map((r) => {
+        const header = `<header${r.deleted ? ' status="deleted"' : ''}><identifier>oai:bad.example.org:${r.id}</identifier><datestamp>${stamp(r.datestamp)}</datestamp>${(r.sets ?? []).map((s) => `<setSpec>${s}</setSpec>`).join('')}</header>`;
+        const metadata = r.deleted
+          ? ''
+          : `<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${r.title}</dc:title><dc:identifier>https://bad.example.org/${r.id}</dc:identifier></oai_dc:dc></metadata>`;
+        return `<record>${header}${metadata}</record>`;
+      })
+      .join('\n');
+    const token = more ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}">${offset + options.pageSize}|${encodeURIComponent(JSON.stringify(args))}</resumptionToken>` : q.resumptionToken !== undefined ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}"/>` : '';
+    return envelope(q, `<ListRecords>\n${records}\n${token}</ListRecords>`);
+  };
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const q = Object.fromEntries(url.searchParams);
+    state.requests.push({ query: q, headers: req.headers });
+    const f = state.faults.find((x) => x.times > 0 && x.when(q));
+    if (f) f.times--;
+    const send = (status: number, body: string, headers: http.OutgoingHttpHeaders = {}): void => {
+      const accepts = String(req.headers['accept-encoding'] ?? '');
+      const coding = options.gzip === true && /gzip/.test(accepts) ? 'gzip' : options.deflate === true && /deflate/.test(accepts) ? 'deflate' : undefined;
+      const bytes = coding === 'gzip' ? zlib.gzipSync(body) : coding === 'deflate' ? zlib.deflateSync(body) : Buffer.from(body, 'utf8');
+      res.writeHead(status, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': bytes.length, ...(coding && { 'Content-Encoding': coding }), ...headers });
+      res.end(bytes);
+    };
+    switch (f?.fault) {
+      case '500':
+        return send(500, 'Internal Server Error');
+      case '503':
+        return send(503, 'busy', { 'Retry-After': '7' });
+      case '429':
+        return send(429, 'slow down', { 'Retry-After': new Date(Date.now() + 3000).toUTCString() });
+      case 'drop': {
+        const body = Buffer.from(answer(q), 'utf8');
+        res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': body.length });
+        res.write(body.subarray(0, Math.floor(body.length / 2)));
+        setTimeout(() => res.destroy(), 5);
+        return;
+      }
+      case 'slow':
+        setTimeout(() => send(200, answer(q)), options.slowMs ?? 300);
+        return;
+      case 'not-xml':
+        return send(200, '<html><body>Proxy error <b>502</body></html');
+      case 'malformed':
+        return send(200, answer(q).replace('</record>', '</recrod>'));
+      case 'bad-token':
+        return send(200, envelope(q, error('badResumptionToken')));
+      default:
+        return send(200, answer(q));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/oai`,
+    get records() {
+      return state.records;
+    },
+    set records(v) {
+      state.records = v;
+    },
+    get faults() {
+      return state.faults;
+    },
+    set faults(v) {
+      state.faults = v;
+    },
+    requests: state.requests,
+    get responseDate() {
+      return state.responseDate;
+    },
+    set responseDate(v) {
+      state.responseDate = v;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
