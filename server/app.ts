@@ -126,8 +126,10 @@ export function createApp(options: AppOptions): express.Express {
       const decoded = 'undecodable' in raw ? { ok: false as const, message: raw.undecodable } : decodeForm(raw.text);
       // HEAD answers the headers its GET would (RFC 9110 9.3.2), so it negotiates too.
       const html = negotiate && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req.headers.accept);
+      // The bare base URL in a browser is the home page (Identify's); to a harvester it stays badVerb (OAI-PMH 3.1.1).
+      const args = !decoded.ok ? { undecodable: decoded.message } : html && decoded.pairs.length === 0 ? HOME_REQUEST : decoded.pairs;
       const prepared = !html && decoded.ok ? await takePrepared(decoded.pairs) : undefined;
-      const response = prepared?.response ?? (await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now()));
+      const response = prepared?.response ?? (await handleRequest(ctx, args, now()));
       // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
       res.locals.oaiLogged = true;
       res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
@@ -254,6 +256,9 @@ function readBody(req: Request): Promise<Buffer | null> {
 }
 
 const RESPONSE_DATE = '<responseDate>';
+
+/** What a browser's request of the bare base URL means: the home page. */
+const HOME_REQUEST: readonly (readonly [string, string])[] = [['verb', 'Identify']];
 
 /** The continuing list request these arguments make (exactly a list verb and a token), if they make one. */
 function continuation(pairs: readonly (readonly [string, string])[]): { verb: 'ListRecords' | 'ListIdentifiers'; token: string } | undefined {

@@ -8,7 +8,6 @@
 import { loadConfig, splitConfigFlag, ConfigError, type Config } from './config';
 import { openProvider, seedIfEmpty, type Provider } from './provider';
 import { serveUntilSignal } from './serve';
-import { loadDemo } from './demo';
 import { rebuildFormats, rebuildSets } from './rebuild';
 import { RefusedError } from '../lib/store';
 import { runIdCommand } from './ids/cli';
@@ -19,6 +18,7 @@ import { runCheckCommand } from './check/cli';
 import { runSetsCommand } from './sets/cli';
 import { runDumpCommand } from './dump/cli';
 import type { Retirement } from './store/sets';
+import { openGuarded, runOpsCommand } from './ops/cli';
 
 
 const USAGE = `usage: oai-steward <command>
@@ -46,6 +46,13 @@ const USAGE = `usage: oai-steward <command>
   dump DIR [--since DATESTAMP] [--prefix P]…
                         write a bulk dump: per format a gzipped ListRecords document, the records
                         as gzipped JSON lines (load reads them back), a manifest with SHA-256s
+  remove-demo [--tombstones]
+                        take the demo repository out of the store: erased while nothing else
+                        was published, else (with --tombstones) its items become deletions
+  backup FILE           copy the SQLite store to FILE, consistent while serving or loading
+  restore FILE          replace the SQLite store by a backup (with no server running)
+  doctor [--json]       check configuration, store, schema, token secret, formats and their
+                        XSDs; exit status 1 on a problem
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
 from a YAML file; a variable wins over the file (see docs/configuration.md). A configuration that
@@ -70,7 +77,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'seed': {
       const p = await openProvider(config);
       try {
-        const n = rest.includes('--force') ? await loadDemo(p.store, p.formats) : await seedIfEmpty(p);
+        const n = await seedIfEmpty(p, { force: rest.includes('--force') });
         process.stdout.write(n > 0 ? `loaded ${n} demo records\n` : 'the store is not empty; nothing loaded (use --force)\n');
       } finally {
         await p.close();
@@ -78,7 +85,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return 0;
     }
     case 'load':
-      return runLoadCommand(rest, () => openProvider(config), process);
+      return runLoadCommand(rest, () => openGuarded(config), process);
     case 'delete':
       return runDeleteCommand(rest, () => openProvider(config), process);
     case 'dump':
@@ -121,6 +128,11 @@ async function main(argvWithConfig: string[]): Promise<number> {
         await p?.close();
       }
     }
+    case 'remove-demo':
+    case 'backup':
+    case 'restore':
+    case 'doctor':
+      return runOpsCommand(command, rest, config, process);
     case undefined:
     case 'help':
     case '--help':

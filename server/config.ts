@@ -69,7 +69,11 @@ export interface Config {
   readonly maxInFlight: number;
   /** OAI_RETRY_AFTER / `retryAfter`: seconds a harvester is asked to wait on 503. Default 10. */
   readonly retryAfter: number;
-  /** OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
+  /**
+   * OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`).
+   * Default: true only when no `namespace` is configured, so a repository that names its own namespace
+   * never publishes the demo under it unless this says `true` explicitly.
+   */
   readonly seedDemo: boolean;
   /** OAI_METRICS / `metrics`: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
   readonly metrics: boolean;
@@ -152,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const compression = list(get('compression'), ['gzip', 'deflate'], (v) => (v === 'gzip' || v === 'deflate' ? null : 'is not a content coding (gzip or deflate)'));
   const idPolicy = str(get('idPolicy'), 'auto', (v) => (v === 'auto' || v === 'opaque' || v === 'fedora-pid' ? null : 'must be auto, opaque or fedora-pid'));
   const database = get('database');
+  const namespaceGiven = get('namespace') !== undefined;
   const config: Config = {
     configFile: file?.path,
     port,
@@ -171,7 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     compressionLevel: int(get('compressionLevel'), 4, 1, 9),
     maxInFlight: int(get('maxInFlight'), 64, 1, 100000),
     retryAfter: int(get('retryAfter'), 10, 1, 3600),
-    seedDemo: bool(get('seedDemo'), true),
+    seedDemo: bool(get('seedDemo'), !namespaceGiven),
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
     logLevel: str(get('logLevel'), 'info'),

@@ -25,9 +25,11 @@ import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
 import { createMetrics, knexPoolUse } from './http/metrics';
 import { loadDemo } from './demo';
+import { markDemo } from './demo-guard';
 import { KnexStore } from './store/knex-store';
 import { PagePrefetch } from './http/prefetch';
 import { getOrCreateSecret } from './store/settings';
+import { lastLoaderRun } from './store/loader-runs';
 import { createXsdChecks } from './xsd/format-checks';
 import { addCatalogs } from './xsd/libxml';
 
@@ -123,10 +125,16 @@ export function createStore(config: Config, knex: Knex, formats: FormatRegistry,
   });
 }
 
-/** Loads the demo repository when the store holds no item yet. Returns how many items were loaded (0 when it was not empty). */
-export async function seedIfEmpty(p: Provider): Promise<number> {
-  if ((await p.store.earliestDatestamp()) !== null) return 0;
-  return loadDemo(p.store, p.formats);
+/**
+ * Loads the demo repository when the store holds no item yet (or always,
+ * with `force`), and remembers the namespace it was published under
+ * (./demo-guard.ts). Returns how many items were loaded (0 when it was not empty).
+ */
+export async function seedIfEmpty(p: Provider, options: { force?: boolean } = {}): Promise<number> {
+  if (!options.force && (await p.store.earliestDatestamp()) !== null) return 0;
+  const n = await loadDemo(p.store, p.formats);
+  await markDemo(p.knex, p.config.namespace);
+  return n;
 }
 
 /**
@@ -172,7 +180,7 @@ export async function providerApp(p: Provider) {
     poi: poiResolver(p.store, p.config.baseUrl),
     recordFields: p.store,
     ...(p.config.dumpDir !== undefined && { dumpDir: p.config.dumpDir }),
-    ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex) }) }),
+    ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex), loaderRun: () => lastLoaderRun(p.knex) }) }),
     ...(prefetch && { prefetch }),
   });
 }

@@ -8,6 +8,7 @@ import * as m002 from './002_record_fields';
 import * as m003 from './003_departures_about';
 import * as m004 from './004_direct_sets';
 import * as m005 from './005_set_origins';
+import * as m007 from './007_loader_runs';
 import * as m010 from './010_lifted_versions';
 
 interface Migration {
@@ -21,6 +22,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '003_departures_about', module: m003 },
   { name: '004_direct_sets', module: m004 },
   { name: '005_set_origins', module: m005 },
+  { name: '007_loader_runs', module: m007 },
   { name: '010_lifted_versions', module: m010 },
 ];
 
