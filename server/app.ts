@@ -52,6 +52,11 @@ export interface AppOptions {
   readonly recordFields?: RecordFieldsStore;
   /** The folder of bulk dumps served at `/dumps/` (server/http/dumps.ts); nothing served when absent. */
   readonly dumpDir?: string;
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (Express's `trust proxy`), so the log names
+   * the client rather than the proxy; none when absent. URLs are never built from forwarded headers.
+   */
+  readonly trustProxy?: readonly string[];
 }
 
 /** Largest POST body accepted (bytes); beyond it, 413. */
@@ -81,6 +86,7 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', false);
+  if (options.trustProxy && options.trustProxy.length > 0) app.set('trust proxy', [...options.trustProxy]);
 
   // One log line per request: the OAI handler logs its own with the verb and
   // arguments; everything else (404, 405, 413/414, 503, /healthz, …) here.
@@ -89,7 +95,7 @@ export function createApp(options: AppOptions): express.Express {
     res.on('finish', () => {
       if (res.locals.oaiLogged) return;
       logger.info(
-        { method: req.method, path: req.path.slice(0, 200), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        { method: req.method, path: req.path.slice(0, 200), status: res.statusCode, client: req.ip, ms: Number(process.hrtime.bigint() - started) / 1e6 },
         'http request',
       );
     });
@@ -298,6 +304,7 @@ function logRequest(
   logger.info(
     {
       method: req.method,
+      client: req.ip,
       verb: response.requestArgs?.verb ?? asked?.verb,
       args: response.requestArgs ?? asked,
       status: res.statusCode,

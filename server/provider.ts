@@ -180,6 +180,7 @@ export async function providerApp(p: Provider) {
     poi: poiResolver(p.store, p.config.baseUrl),
     recordFields: p.store,
     ...(p.config.dumpDir !== undefined && { dumpDir: p.config.dumpDir }),
+    trustProxy: p.config.trustProxy,
     ...(p.config.metrics && { metrics: createMetrics({ pool: knexPoolUse(p.knex), loaderRun: () => lastLoaderRun(p.knex) }) }),
     ...(prefetch && { prefetch }),
   });
