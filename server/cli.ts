@@ -52,7 +52,7 @@ const USAGE = `usage: oai-steward <command>
   backup FILE           copy the SQLite store to FILE, consistent while serving or loading
   restore FILE          replace the SQLite store by a backup (with no server running)
   doctor [--json]       check configuration, store, schema, token secret, formats and their
-                        XSDs; exit status 1 on a problem
+                        XSDs, the dump folder; exit status 1 on a problem
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
 from a YAML file; a variable wins over the file (see docs/configuration.md). A configuration that

@@ -40,8 +40,8 @@ export const OPS_USAGE: Readonly<Record<'remove-demo' | 'backup' | 'restore' | '
   doctor: `usage: oai-steward doctor [--json]
 
   Checks the configuration, the store (reachable, schema version, counts),
-  the token secret, every format's XSD, and a demo repository where it does
-  not belong. Changes nothing. Exit status 1 when a problem is found.
+  the token secret, every format's XSD, the dump folder, and a demo repository
+  where it does not belong. Changes nothing. Exit status 1 when a problem is found.
 `,
 };
 

@@ -10,6 +10,7 @@
  * one function here, reading its keys from the configuration it is given.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import type { Config } from '../config';
@@ -21,6 +22,7 @@ import { schemaFor } from '../xsd/schemas';
 import { demoHolding } from '../demo-guard';
 import { createStore } from '../provider';
 import { lastLoaderRun } from '../store/loader-runs';
+import { MANIFEST_NAME, type DumpManifest } from '../dump/manifest';
 
 /** How a finding weighs. */
 export type Severity = 'ok' | 'warning' | 'problem';
@@ -177,11 +179,43 @@ const demo: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
 };
 
 /**
- * Every check, in the order they are reported. A feature with
- * configuration of its own (sources to harvest, a folder for dumps) adds
- * its check here.
+ * The folder of bulk dumps (`dumpDir`, docs/dumps.md), when one is configured:
+ * it exists, its manifest reads, every file the manifest names is there with
+ * its size; a dump older than the store's latest change is worth knowing.
  */
-export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configuration, store, schema, counts, tokenSecret, formats, demo];
+const dumps: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+  const dir = config.dumpDir;
+  if (dir === undefined) return [];
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return [problem('dumps', `dumpDir ${dir} is not a folder: /dumps/ has nothing to serve`)];
+  const file = path.join(dir, MANIFEST_NAME);
+  if (!fs.existsSync(file)) return [warning('dumps', `dumpDir ${dir} holds no dump yet (oai-steward dump ${dir})`)];
+  let manifest: DumpManifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as DumpManifest;
+  } catch (err) {
+    return [problem('dumps', `${file} cannot be read: ${(err as Error).message}`)];
+  }
+  const wrong = (manifest.files ?? []).flatMap((f) => {
+    const at = path.join(dir, f.name);
+    if (!fs.existsSync(at)) return [`${f.name} is missing`];
+    const size = fs.statSync(at).size;
+    return size === f.bytes ? [] : [`${f.name} has ${size} bytes, the manifest says ${f.bytes}`];
+  });
+  if (wrong.length > 0) return [problem('dumps', `the dump in ${dir} does not match its manifest: ${wrong.join('; ')}`)];
+  const data = { dir, snapshot: manifest.snapshot, items: manifest.items, files: manifest.files.length };
+  const out = [ok('dumps', `dump of ${manifest.snapshot} in ${dir}: ${manifest.items} items, ${manifest.files.length} files as the manifest lists them`, data)];
+  if (knex !== null && pendingMigrations.length === 0) {
+    const latest = (await createStore(config, knex, formatsOf(readerConfigOf(config))).stats()).latestDatestamp;
+    if (latest !== null && latest > manifest.snapshot) out.push(warning('dumps', `records changed since the dump's snapshot (latest datestamp ${latest}): a new dump would hold them`));
+  }
+  return out;
+};
+
+/**
+ * Every check, in the order they are reported. A feature with
+ * configuration of its own (sources to harvest, say) adds its check here.
+ */
+export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configuration, store, schema, counts, tokenSecret, formats, dumps, demo];
 
 /**
  * Opens the store without creating or migrating it: null when a SQLite file

@@ -80,6 +80,25 @@ describe('oai-steward doctor', function () {
       expect(r.text).to.contain('PROBLEM  formats');
     });
 
+    it('checks the dump folder against its manifest', async () => {
+      expect((await cli(db(), ['seed'])).code).to.equal(0);
+      const dir = path.join(db().dir, 'dumps');
+      const missing = await doctor(db(), { OAI_DUMP_DIR: dir });
+      expect(problems(missing.findings).join('\n')).to.contain(`dumps: dumpDir ${dir} is not a folder`);
+      fs.mkdirSync(dir);
+      expect((await doctor(db(), { OAI_DUMP_DIR: dir })).findings.find((f) => f.check === 'dumps')).to.include({ severity: 'warning' });
+      const dumped = await cli(db(), ['dump', dir]);
+      expect(dumped.code, dumped.stderr).to.equal(0);
+      const good = await doctor(db(), { OAI_DUMP_DIR: dir });
+      expect(good.code, problems(good.findings).join('\n')).to.equal(0);
+      expect(good.findings.find((f) => f.check === 'dumps')).to.include({ severity: 'ok' });
+      const victim = fs.readdirSync(dir).find((f) => f.endsWith('.gz')) as string;
+      fs.appendFileSync(path.join(dir, victim), 'x');
+      const bad = await doctor(db(), { OAI_DUMP_DIR: dir });
+      expect(bad.code).to.equal(1);
+      expect(problems(bad.findings).join('\n')).to.match(new RegExp(`does not match its manifest: ${victim.replace(/\./g, '\\.')} has \\d+ bytes`));
+    });
+
     it('finds the demo under another namespace a problem', async () => {
       expect((await cli(db(), ['seed'])).code).to.equal(0);
       const r = await doctor(db(), { OAI_NAMESPACE: 'repository.example.edu' });
