@@ -9,6 +9,7 @@
  * with a {@link ConfigError} naming the variable, or the file, the line and
  * the key; nothing is served half-configured.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { FormatDeclaration } from '../lib/formats/registry';
 import type { IdentifyDescriptions } from '../lib/oai/descriptions';
@@ -70,7 +71,11 @@ export interface Config {
   readonly maxInFlight: number;
   /** OAI_RETRY_AFTER / `retryAfter`: seconds a harvester is asked to wait on 503. Default 10. */
   readonly retryAfter: number;
-  /** OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
+  /**
+   * OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`).
+   * Default: true only when no `namespace` is configured, so a repository that names its own namespace
+   * never publishes the demo under it unless this says `true` explicitly.
+   */
   readonly seedDemo: boolean;
   /** OAI_METRICS / `metrics`: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
   readonly metrics: boolean;
@@ -87,6 +92,13 @@ export interface Config {
    * Default: none (nothing served).
    */
   readonly dumpDir: string | undefined;
+  /**
+   * OAI_TRUST_PROXY / `trustProxy`: the reverse proxies whose `X-Forwarded-For` (and `-Proto`, `-Host`)
+   * are believed: `loopback`, `uniquelocal`, addresses or CIDR ranges, comma-separated (Express's
+   * `trust proxy`). The request log then names the client the proxy saw rather than the proxy.
+   * Advertised URLs never come from these headers: they are built from `baseUrl`. Default none.
+   */
+  readonly trustProxy: readonly string[];
   /** LOG_LEVEL / `logLevel`: pino level (`info`, `warn`, `silent`, …). Default info. */
   readonly logLevel: string;
   /**
@@ -159,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const compression = list(get('compression'), ['gzip', 'deflate'], (v) => (v === 'gzip' || v === 'deflate' ? null : 'is not a content coding (gzip or deflate)'));
   const idPolicy = str(get('idPolicy'), 'auto', (v) => (v === 'auto' || v === 'opaque' || v === 'fedora-pid' ? null : 'must be auto, opaque or fedora-pid'));
   const database = get('database');
+  const namespaceGiven = get('namespace') !== undefined;
   const config: Config = {
     configFile: file?.path,
     port,
@@ -178,9 +191,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     compressionLevel: int(get('compressionLevel'), 4, 1, 9),
     maxInFlight: int(get('maxInFlight'), 64, 1, 100000),
     retryAfter: int(get('retryAfter'), 10, 1, 3600),
-    seedDemo: bool(get('seedDemo'), true),
+    seedDemo: bool(get('seedDemo'), !namespaceGiven),
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
+    trustProxy: list(get('trustProxy'), [], (v) => (PROXY_NAMES.has(v) || isIP(v.split('/')[0] as string) !== 0 ? null : 'is not loopback, linklocal, uniquelocal, an IP address or a CIDR range')).value,
     logLevel: str(get('logLevel'), 'info'),
     dumpDir: folder(get('dumpDir')),
     formats: file?.formats ?? defaultFormats(),
@@ -255,6 +269,7 @@ export const CONFIG_KEYS = {
   seedDemo: { env: 'OAI_SEED_DEMO' },
   metrics: { env: 'OAI_METRICS' },
   prefetch: { env: 'OAI_PREFETCH' },
+  trustProxy: { env: 'OAI_TRUST_PROXY' },
   logLevel: { env: 'LOG_LEVEL' },
   dumpDir: { env: 'OAI_DUMP_DIR' },
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
@@ -265,6 +280,9 @@ export const CONFIG_KEYS = {
 } as const satisfies Record<string, KeySpec>;
 
 type KeyName = keyof typeof CONFIG_KEYS;
+
+/** The named address ranges Express's `trust proxy` knows (proxy-addr). */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function fail(raw: Raw, problem: string): never {
   throw new ConfigError(`${raw.label} ${problem}, not ${JSON.stringify(raw.value)}`);
