@@ -9,7 +9,7 @@ import { RefusedError } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
-import { runLoad, type LoadSummary } from './load';
+import { DEFAULT_BATCH_SIZE, runLoad, type LoadSummary } from './load';
 import { startProgress } from './progress';
 import { formatStats } from './stats';
 import { lastLoaderRun, recordLoaderRun, type LoaderRunRecord } from '../store/loader-runs';
@@ -34,7 +34,7 @@ export const LOAD_USAGE = `usage: oai-steward load [options] FILE…
   --partial                 commit the valid records; list the refused ones
   --delete-missing          turn live items absent from the input into tombstones (a full export)
   --sets FILE               declare sets first, from a JSON array [{"spec","name","description"}]
-  --batch-size N            records per write (default 1000)
+  --batch-size N            records per write (default ${DEFAULT_BATCH_SIZE})
   --progress-interval S     seconds between progress lines when stderr is not a terminal (default 5)
   --json                    print the summary as JSON on stdout
 
@@ -86,7 +86,7 @@ interface LoadArgs {
 }
 
 function parseLoadArgs(args: readonly string[]): LoadArgs | string {
-  const out: LoadArgs = { files: [], dryRun: false, partial: false, deleteMissing: false, json: false, batchSize: 1000, progressInterval: 5 };
+  const out: LoadArgs = { files: [], dryRun: false, partial: false, deleteMissing: false, json: false, batchSize: DEFAULT_BATCH_SIZE, progressInterval: 5 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];

@@ -37,6 +37,15 @@ import type { ReaderConfig } from '../conversion';
 
 export { readSetsFile };
 
+/**
+ * Records a batch, by default. The loader holds two batches (one read and
+ * crosswalked while the other is written), so its memory follows this and
+ * its rate does not: on 20,000 records of six formats, peak RSS 241 MB at
+ * 100 records a batch, 273–298 at 250, 345 at 500, 416–429 at 1000 and 711
+ * at 4000, in the same CPU time within the machine's noise (16.1–17.3 s).
+ */
+export const DEFAULT_BATCH_SIZE = 100;
+
 /** What the loader needs of an opened provider (server/provider.ts). */
 export interface LoadDeps {
   /** The store, whose transactions keep the load's bookkeeping (./seen.ts). */
@@ -59,7 +68,7 @@ export interface LoadOptions {
   readonly deleteMissing?: boolean;
   /** A JSON file of set declarations (`[{"spec", "name", "description"?}]`, as seeds/demo/sets.json). */
   readonly setsFile?: string;
-  /** Records per writeItems call. Default 1000. */
+  /** Records per writeItems call. Default {@link DEFAULT_BATCH_SIZE}. */
   readonly batchSize?: number;
   /** Called for every refusal as it is found (they are not kept in memory). */
   readonly onRefusal?: (r: Refusal) => void;
@@ -166,7 +175,7 @@ class LoadRun {
     private readonly deps: LoadDeps,
     private readonly options: LoadOptions,
   ) {
-    this.batchSize = options.batchSize ?? 1000;
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.summary = { records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, superseded: 0, refused: 0, sets: 0, committed: false, dryRun: options.dryRun === true };
   }
 
