@@ -9,7 +9,7 @@ import { RefusedError } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
-import { DEFAULT_BATCH_SIZE, runLoad, type LoadSummary } from './load';
+import { DEFAULT_BATCH_SIZE, DEFAULT_BATCH_SIZE_POSTGRES, defaultBatchSize, runLoad, type LoadSummary } from './load';
 import { startProgress } from './progress';
 import { formatStats } from './stats';
 import { lastLoaderRun, recordLoaderRun, type LoaderRunRecord } from '../store/loader-runs';
@@ -34,7 +34,7 @@ export const LOAD_USAGE = `usage: oai-steward load [options] FILE…
   --partial                 commit the valid records; list the refused ones
   --delete-missing          turn live items absent from the input into tombstones (a full export)
   --sets FILE               declare sets first, from a JSON array [{"spec","name","description"}]
-  --batch-size N            records per write (default ${DEFAULT_BATCH_SIZE})
+  --batch-size N            records per write (default ${DEFAULT_BATCH_SIZE}; ${DEFAULT_BATCH_SIZE_POSTGRES} on PostgreSQL)
   --progress-interval S     seconds between progress lines when stderr is not a terminal (default 5)
   --json                    print the summary as JSON on stdout
 
@@ -81,12 +81,12 @@ interface LoadArgs {
   deleteMissing: boolean;
   json: boolean;
   setsFile?: string;
-  batchSize: number;
+  batchSize?: number;
   progressInterval: number;
 }
 
 function parseLoadArgs(args: readonly string[]): LoadArgs | string {
-  const out: LoadArgs = { files: [], dryRun: false, partial: false, deleteMissing: false, json: false, batchSize: DEFAULT_BATCH_SIZE, progressInterval: 5 };
+  const out: LoadArgs = { files: [], dryRun: false, partial: false, deleteMissing: false, json: false, progressInterval: 5 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -160,7 +160,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       dryRun: parsed.dryRun,
       partial: parsed.partial,
       deleteMissing: parsed.deleteMissing,
-      batchSize: parsed.batchSize,
+      batchSize: parsed.batchSize ?? defaultBatchSize(p.knex),
       ...(parsed.setsFile !== undefined && { setsFile: parsed.setsFile }),
       counter,
       progress: startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval }),

@@ -34,17 +34,31 @@ import type { Progress } from './progress';
 import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-inputs';
 import { readableInWorker, readInWorker } from './read-worker';
 import type { ReaderConfig } from '../conversion';
+import type { Knex } from 'knex';
+import { isPostgres } from '../db/dialect';
 
 export { readSetsFile };
 
 /**
  * Records a batch, by default. The loader holds two batches (one read and
- * crosswalked while the other is written), so its memory follows this and
- * its rate does not: on 20,000 records of six formats, peak RSS 241 MB at
- * 100 records a batch, 273–298 at 250, 345 at 500, 416–429 at 1000 and 711
- * at 4000, in the same CPU time within the machine's noise (16.1–17.3 s).
+ * crosswalked while the other is written), so its memory follows this; its
+ * CPU time does not. On 20,000 records of six formats, SQLite: peak RSS
+ * 241 MB at 100 records a batch, 273–298 at 250, 345 at 500, 416–429 at
+ * 1000 and 711 at 4000, in the same CPU time within the machine's noise
+ * (16.1–17.3 s). PostgreSQL pays round trips a batch, and a batch's reads
+ * cost more as the tables grow: 57–62 s at 100 a batch against 40–51 s at
+ * 400 and 1000 on 20,000 records (peak RSS 223–227, 310 and 434–444 MB),
+ * and at 100,000 records 231 records/s at 100 a batch against 1,228 for the
+ * same records written 2,000 a batch; it keeps 1000 until that is found.
  */
 export const DEFAULT_BATCH_SIZE = 100;
+/** The default on PostgreSQL (see {@link DEFAULT_BATCH_SIZE}). */
+export const DEFAULT_BATCH_SIZE_POSTGRES = 1000;
+
+/** The default records a batch for a store. @example defaultBatchSize(provider.knex) // 100 on SQLite */
+export function defaultBatchSize(knex: Knex): number {
+  return isPostgres(knex) ? DEFAULT_BATCH_SIZE_POSTGRES : DEFAULT_BATCH_SIZE;
+}
 
 /** What the loader needs of an opened provider (server/provider.ts). */
 export interface LoadDeps {
