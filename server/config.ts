@@ -9,6 +9,7 @@
  * with a {@link ConfigError} naming the variable, or the file, the line and
  * the key; nothing is served half-configured.
  */
+import net from 'node:net';
 import path from 'node:path';
 import type { FormatDeclaration } from '../lib/formats/registry';
 import type { IdentifyDescriptions } from '../lib/oai/descriptions';
@@ -70,6 +71,19 @@ export interface Config {
   readonly maxInFlight: number;
   /** OAI_RETRY_AFTER / `retryAfter`: seconds a harvester is asked to wait on 503. Default 10. */
   readonly retryAfter: number;
+  /** OAI_BODY_TIMEOUT / `bodyTimeout`: seconds a client has to send its request body once its head arrived; past it, 408 and the connection closed. Default 10. */
+  readonly bodyTimeout: number;
+  /** OAI_CLIENT_MAX_IN_FLIGHT / `clientMaxInFlight`: requests one client may have open at once; beyond it, 429 with Retry-After (0: no limit). Default 16. */
+  readonly clientMaxInFlight: number;
+  /** OAI_CLIENT_RATE / `clientRate`: requests a minute one client may make, sustained; beyond it, 429 with Retry-After (0: no limit). Default 0. */
+  readonly clientRate: number;
+  /** OAI_CLIENT_BURST / `clientBurst`: requests one client may make at once above `clientRate`. Default 20. */
+  readonly clientBurst: number;
+  /**
+   * OAI_TRUSTED_PROXIES / `trustedProxies`: addresses of reverse proxies whose `X-Forwarded-For` names the
+   * client (the nearest hop that is not itself a trusted proxy). Default none: the client is the remote address.
+   */
+  readonly trustedProxies: readonly string[];
   /** OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
   readonly seedDemo: boolean;
   /** OAI_METRICS / `metrics`: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
@@ -178,6 +192,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     compressionLevel: int(get('compressionLevel'), 4, 1, 9),
     maxInFlight: int(get('maxInFlight'), 64, 1, 100000),
     retryAfter: int(get('retryAfter'), 10, 1, 3600),
+    bodyTimeout: int(get('bodyTimeout'), 10, 1, 50),
+    clientMaxInFlight: int(get('clientMaxInFlight'), 16, 0, 100000),
+    clientRate: int(get('clientRate'), 0, 0, 1_000_000),
+    clientBurst: int(get('clientBurst'), 20, 1, 100000),
+    trustedProxies: list(get('trustedProxies'), [], (v) => (net.isIP(v) ? null : 'is not an IP address')).value,
     seedDemo: bool(get('seedDemo'), true),
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
@@ -252,6 +271,11 @@ export const CONFIG_KEYS = {
   compressionLevel: { env: 'OAI_COMPRESSION_LEVEL' },
   maxInFlight: { env: 'OAI_MAX_IN_FLIGHT' },
   retryAfter: { env: 'OAI_RETRY_AFTER' },
+  bodyTimeout: { env: 'OAI_BODY_TIMEOUT' },
+  clientMaxInFlight: { env: 'OAI_CLIENT_MAX_IN_FLIGHT' },
+  clientRate: { env: 'OAI_CLIENT_RATE' },
+  clientBurst: { env: 'OAI_CLIENT_BURST' },
+  trustedProxies: { env: 'OAI_TRUSTED_PROXIES' },
   seedDemo: { env: 'OAI_SEED_DEMO' },
   metrics: { env: 'OAI_METRICS' },
   prefetch: { env: 'OAI_PREFETCH' },

@@ -171,6 +171,13 @@ export async function providerApp(p: Provider, options: { readonly onMetrics?: (
     compressionLevel: p.config.compressionLevel,
     maxInFlight: p.config.maxInFlight,
     retryAfter: p.config.retryAfter,
+    bodyTimeoutMs: p.config.bodyTimeout * 1000,
+    clients: {
+      maxInFlight: p.config.clientMaxInFlight,
+      ratePerMinute: p.config.clientRate,
+      burst: p.config.clientBurst,
+      trustedProxies: p.config.trustedProxies,
+    },
     poi: poiResolver(p.store, p.config.baseUrl),
     recordFields: p.store,
     ...(p.config.dumpDir !== undefined && { dumpDir: p.config.dumpDir }),
