@@ -188,15 +188,17 @@ export function createApp(options: AppOptions): express.Express {
     });
   };
 
-  app.get(oaiPath, oai(true));
-  app.post(oaiPath, oai(true));
+  // The paths are matched literally: never read as Express route patterns (`:name`, `*`, `(`).
+  const endpoint = literalPath(oaiPath);
+  app.get(endpoint, oai(true));
+  app.post(endpoint, oai(true));
   // Only GET and POST exist here (OAI-PMH 3.1.1).
-  app.all(oaiPath, (req, res) => {
+  app.all(endpoint, (req, res) => {
     res.status(405).set('Allow', 'GET, POST').type('text/plain').send('Method not allowed.\n');
   });
 
-  app.get(companions.xml, oai(false));
-  app.get(companions.form, formRedirect(oaiPath));
+  app.get(literalPath(companions.xml), oai(false));
+  app.get(literalPath(companions.form), formRedirect(oaiPath));
 
   if (options.poi) app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, options.poi, options.recordFields));
   app.use(syncRouter({ ctx, logger, now, compressionLevel: options.compressionLevel, ...(options.resourceSync && { options: options.resourceSync }) }));
@@ -230,6 +232,12 @@ export function createApp(options: AppOptions): express.Express {
     else res.status(500).type('text/plain').send('Internal server error.\n');
   });
   return app;
+}
+
+/** A route matching exactly this path (a trailing slash allowed, letters in any case, as Express matches a string). */
+function literalPath(p: string): RegExp {
+  const trimmed = p.length > 1 ? p.replace(/\/$/, '') : p;
+  return new RegExp(`^${trimmed.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}${trimmed === '/' ? '' : '/?'}$`, 'i');
 }
 
 function httpStatusOf(err: unknown): number | undefined {

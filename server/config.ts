@@ -178,7 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     port,
     host: str(get('host'), '') || undefined,
     databaseUrl: database === undefined ? path.join(cwd, 'data', 'oai-steward.sqlite') : databaseUrl(database),
-    baseUrl: str(get('baseUrl'), `http://localhost:${port}/oai`),
+    baseUrl: str(get('baseUrl'), `http://localhost:${port}/oai`, baseUrlProblem),
     repositoryName: str(get('repositoryName'), 'oai-steward demo repository'),
     adminEmails: adminEmails.value,
     namespace,
@@ -200,7 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     seedDemo: bool(get('seedDemo'), true),
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
-    logLevel: str(get('logLevel'), 'info'),
+    logLevel: str(get('logLevel'), 'info', (v) => (LOG_LEVELS.includes(v) ? null : `must be one of ${LOG_LEVELS.join(', ')}`)),
     dumpDir: folder(get('dumpDir')),
     formats: file?.formats ?? defaultFormats(),
     identify: file?.identify ?? {},
@@ -209,6 +209,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     oaiDcProfile: str(get('oaiDcProfile'), 'plain', (v) => (v === 'plain' || v === 'openaire3' ? null : 'must be plain or openaire3')) as Config['oaiDcProfile'],
   };
   return Object.freeze(config);
+}
+
+/** pino's levels, and `silent`. */
+const LOG_LEVELS: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** A path of RFC 3986 segments (pchar), each non-empty: what is served literally at the endpoint. */
+const PLAIN_PATH = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/;
+
+/**
+ * Why a base URL cannot be the endpoint, or null: it must be an http(s) URL
+ * (OAI-PMH 3.1: harvesters issue HTTP requests to it) without user name,
+ * query or fragment (arguments are appended to it), whose path is written
+ * as the server will see it (no `..`, no empty segment, nothing the URL
+ * parser would rewrite).
+ */
+function baseUrlProblem(v: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'is not a URL';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http:// or https:// URL';
+  if (u.username !== '' || u.password !== '') return 'must not carry a user name or password';
+  if (v.includes('?') || v.includes('#')) return 'must have no query or fragment (OAI-PMH 3.1.1: the arguments are appended to it)';
+  const written = /^[A-Za-z]+:\/\/[^/]*(\/.*)?$/.exec(v)?.[1] ?? '/';
+  if (!PLAIN_PATH.test(written) || written !== u.pathname) return `must have a plain path (segments of letters, digits and -._~!$&'()*+,;=:@%; no "..", no empty segment)`;
+  return null;
 }
 
 /** Every built-in format with its default options, oai_dc first. */
