@@ -11,7 +11,8 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import { createMetrics } from '../../server/http/metrics';
-import { checkOai, forEachProvider, request } from '../helpers/server';
+import { checkOai, errorCodes, forEachProvider, oaiPost, request } from '../helpers/server';
+import { MAX_LISTED_ERRORS } from '../../lib/oai/request';
 import { connect, serveApp, slowStore, type Raw } from '../helpers/hostile';
 import type net from 'node:net';
 
@@ -113,6 +114,13 @@ describe('request admission against hostile clients', function () {
       } finally {
         await server.close();
       }
+    });
+
+    it(`answers a 60 KB POST of bad arguments with at most ${MAX_LISTED_ERRORS} errors`, async () => {
+      const body = `verb=Identify&${Array.from({ length: 9000 }, (_, i) => `${i}=`).join('&')}`.slice(0, 60 * 1024).replace(/&[^&]*$/, '');
+      const xml = await oaiPost(get().port, body);
+      expect(errorCodes(xml)).to.have.length(MAX_LISTED_ERRORS);
+      expect(xml.length).to.be.lessThan(8 * 1024);
     });
 
     it('logs a client that resets its connection mid-body as a client abort, never as the store unavailable', async () => {
