@@ -84,6 +84,12 @@ export interface Config {
    * client (the nearest hop that is not itself a trusted proxy). Default none: the client is the remote address.
    */
   readonly trustedProxies: readonly string[];
+  /**
+   * OAI_MAX_RECORD_BYTES / `maxRecordBytes`: the largest record the loader reads (an NDJSON line, a JSON
+   * array element, the metadata of an XML record), in bytes; a larger one is refused naming file, line and
+   * record. Default 8388608 (8 MiB).
+   */
+  readonly maxRecordBytes: number;
   /** OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
   readonly seedDemo: boolean;
   /** OAI_METRICS / `metrics`: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
@@ -197,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     clientRate: int(get('clientRate'), 0, 0, 1_000_000),
     clientBurst: int(get('clientBurst'), 20, 1, 100000),
     trustedProxies: list(get('trustedProxies'), [], (v) => (net.isIP(v) ? null : 'is not an IP address')).value,
+    maxRecordBytes: int(get('maxRecordBytes'), 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     seedDemo: bool(get('seedDemo'), true),
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
@@ -304,6 +311,7 @@ export const CONFIG_KEYS = {
   clientRate: { env: 'OAI_CLIENT_RATE' },
   clientBurst: { env: 'OAI_CLIENT_BURST' },
   trustedProxies: { env: 'OAI_TRUSTED_PROXIES' },
+  maxRecordBytes: { env: 'OAI_MAX_RECORD_BYTES' },
   seedDemo: { env: 'OAI_SEED_DEMO' },
   metrics: { env: 'OAI_METRICS' },
   prefetch: { env: 'OAI_PREFETCH' },

@@ -34,6 +34,7 @@ import type { Progress } from './progress';
 import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-inputs';
 import { readableInWorker, readInWorker } from './read-worker';
 import type { ReaderConfig } from '../conversion';
+import { DEFAULT_MAX_RECORD_BYTES } from './limits';
 
 export { readSetsFile };
 
@@ -61,6 +62,8 @@ export interface LoadOptions {
   readonly setsFile?: string;
   /** Records per writeItems call. Default 1000. */
   readonly batchSize?: number;
+  /** The largest record read (./limits.ts); by default the configuration's `maxRecordBytes`. */
+  readonly maxRecordBytes?: number;
   /** Called for every refusal as it is found (they are not kept in memory). */
   readonly onRefusal?: (r: Refusal) => void;
   /** Called with a warning a person should read (e.g. a skipped --delete-missing). */
@@ -178,8 +181,9 @@ class LoadRun {
 
   /** Reads one input to the end, writing its records a batch at a time. */
   async consume(input: Input): Promise<void> {
-    const ctx = { policy: this.deps.policy, formats: this.deps.formats, counter: this.options.counter ?? { bytesRead: 0 } };
     const config = this.deps.readerConfig;
+    const limits = { maxRecordBytes: this.options.maxRecordBytes ?? config?.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES };
+    const ctx = { policy: this.deps.policy, formats: this.deps.formats, counter: this.options.counter ?? { bytesRead: 0 }, limits };
     const events = config && readableInWorker(input) ? readInWorker(input, config, ctx.counter, this.batchSize) : readInput(input, ctx);
     try {
       for await (const ev of events) {

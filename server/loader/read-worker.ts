@@ -136,7 +136,7 @@ function serveBatches(data: ReaderData): void {
   const formats = formatsOf(data.config);
   const policy = policyOf(data.config);
   const input: Input = { name: data.file, kind: data.kind, size: null, isListSets: false, chunks: () => fileChunks(data.file, counter) };
-  const events = readInput(input, { policy, formats, counter });
+  const events = readInput(input, { policy, formats, counter, limits: { maxRecordBytes: data.config.maxRecordBytes } });
   const fill = async (): Promise<{ events: WireEvent[]; done: boolean }> => {
     const out: WireEvent[] = [];
     let records = 0;
