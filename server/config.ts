@@ -73,7 +73,9 @@ export interface Config {
   readonly retryAfter: number;
   /** OAI_BODY_TIMEOUT / `bodyTimeout`: seconds a client has to send its request body once its head arrived; past it, 408 and the connection closed. Default 10. */
   readonly bodyTimeout: number;
-  /** OAI_CLIENT_MAX_IN_FLIGHT / `clientMaxInFlight`: requests one client may have open at once; beyond it, 429 with Retry-After (0: no limit). Default 16. */
+  /** OAI_CLIENT_MAX_IN_FLIGHT / `clientMaxInFlight`: requests one client may have open at once; beyond it, 429 with Retry-After (0: no limit). Default 4: a
+   * harvest is sequential by design (each page needs the token of the one before), so 4 leaves room for a
+   * few harvesters behind one address. */
   readonly clientMaxInFlight: number;
   /** OAI_CLIENT_RATE / `clientRate`: requests a minute one client may make, sustained; beyond it, 429 with Retry-After (0: no limit). Default 0. */
   readonly clientRate: number;
@@ -199,7 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     maxInFlight: int(get('maxInFlight'), 64, 1, 100000),
     retryAfter: int(get('retryAfter'), 10, 1, 3600),
     bodyTimeout: int(get('bodyTimeout'), 10, 1, 50),
-    clientMaxInFlight: int(get('clientMaxInFlight'), 16, 0, 100000),
+    clientMaxInFlight: int(get('clientMaxInFlight'), 4, 0, 100000),
     clientRate: int(get('clientRate'), 0, 0, 1_000_000),
     clientBurst: int(get('clientBurst'), 20, 1, 100000),
     trustedProxies: list(get('trustedProxies'), [], (v) => (net.isIP(v) ? null : 'is not an IP address')).value,

@@ -121,7 +121,10 @@ export function createClientFairness(
       held.open--;
       if (held.open === 0 && (limits.ratePerMinute <= 0 || held.tokens >= limits.burst)) clients.delete(key);
     });
-    next();
+    // The work starts on the next turn of the event loop, after every request that arrived with this one
+    // has been counted: a request served without waiting for I/O (SQLite's are) would otherwise finish
+    // before the next is even seen, and a client's open requests would never add up.
+    setImmediate(next);
   };
 
   return { limit, tracked: () => clients.size };
