@@ -92,3 +92,19 @@ export function startBadClients(base: URL, o: { readonly slow: number; readonly 
     },
   };
 }
+
+/**
+ * Run as a process of its own (`node … bench/bad-clients.ts URL SLOW AGGRESSIVE`),
+ * so the bad clients' work never delays the measuring process: runs until
+ * SIGTERM, then prints its figures as one JSON line.
+ */
+if (require.main === module) {
+  const [url, slow, aggressive] = process.argv.slice(2);
+  const bad = startBadClients(new URL(url ?? ''), { slow: Number(slow), aggressive: Number(aggressive) });
+  process.once('SIGTERM', () => {
+    void bad.stop().then((figures) => {
+      process.stdout.write(`${JSON.stringify(figures)}\n`);
+      process.exit(0);
+    });
+  });
+}

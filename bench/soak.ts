@@ -50,7 +50,7 @@ import { loadConfig } from '../server/config';
 import { openProvider } from '../server/provider';
 import { PROJECT_ROOT } from '../server/paths';
 import { BENCH_SETS, loadRecords } from './generate';
-import { startBadClients, type BadClientFigures } from './bad-clients';
+import type { BadClientFigures } from './bad-clients';
 
 interface Options {
   minutes: number;
@@ -405,6 +405,23 @@ function report(o: Options, name: string, p: Phase): Record<string, unknown> {
   };
 }
 
+/** The bad clients in a process of their own, so their work never delays the measuring one. */
+function startBadClientProcess(base: string, o: Options): { stop(): Promise<BadClientFigures> } {
+  const built = path.join(PROJECT_ROOT, 'dist', 'bench', 'bad-clients.js');
+  const script = fs.existsSync(built) ? [built] : ['--require', 'tsx/cjs', path.join(PROJECT_ROOT, 'bench', 'bad-clients.ts')];
+  const child = spawn(process.execPath, [...script, base, String(o.slow), String(o.aggressive)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: PROJECT_ROOT });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  const done = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await done;
+      return JSON.parse(out.trim().split('\n').pop() ?? '{}') as BadClientFigures;
+    },
+  };
+}
+
 /** The server settings a hostile run depends on, as the environment gives them to the soak's own server. */
 function limitsInForce(): Record<string, string> {
   const keys = ['OAI_MAX_IN_FLIGHT', 'OAI_BODY_TIMEOUT', 'OAI_CLIENT_MAX_IN_FLIGHT', 'OAI_CLIENT_RATE', 'OAI_CLIENT_BURST'];
@@ -433,7 +450,7 @@ async function main(): Promise<void> {
       errorCount = [...p.f.errors.values()].reduce((a, b) => a + b, 0);
     } else {
       const calm = await runPhase(o, base, ids, pid, o.minutes / 2);
-      const bad = startBadClients(new URL(base), { slow: o.slow, aggressive: o.aggressive });
+      const bad = startBadClientProcess(base, o);
       let stormy: Phase;
       let badFigures: BadClientFigures;
       try {
