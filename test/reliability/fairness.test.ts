@@ -10,7 +10,7 @@ import pino from 'pino';
 import type { Request } from 'express';
 import { clientOf } from '../../server/http/clients';
 import { createMetrics } from '../../server/http/metrics';
-import { checkOai, forEachProvider, request } from '../helpers/server';
+import { checkOai, forEachProvider, request, startTestServer } from '../helpers/server';
 import { serveApp, slowStore } from '../helpers/hostile';
 
 describe('who a client is', () => {
@@ -102,5 +102,23 @@ describe('per-client fairness', function () {
         await server.close();
       }
     });
+  });
+});
+
+describe('per-client limits as the serve command configures them', function () {
+  this.timeout(60_000);
+  it('answers a client past OAI_CLIENT_RATE with 429 and Retry-After', async () => {
+    const server = await startTestServer({ OAI_CLIENT_RATE: '60', OAI_CLIENT_BURST: '2' });
+    try {
+      checkOai(await request(server.port, { query: 'verb=Identify' }));
+      checkOai(await request(server.port, { query: 'verb=Identify' }));
+      const third = await request(server.port, { query: 'verb=Identify' });
+      expect(third.status).to.equal(429);
+      expect(third.headers['retry-after']).to.equal('1');
+      // Never limited: the liveness check.
+      expect((await request(server.port, { path: '/healthz' })).status).to.equal(200);
+    } finally {
+      await server.stop();
+    }
   });
 });
