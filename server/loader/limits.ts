@@ -26,6 +26,14 @@ export const DEFAULT_MAX_RECORD_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_READ_LIMITS: ReadLimits = Object.freeze({ maxRecordBytes: DEFAULT_MAX_RECORD_BYTES });
 
 /**
+ * Input bytes one batch of records may take, whatever its count: a batch
+ * ends at `--batch-size` records or once this much more of the input has been
+ * read, so large records make smaller batches and a load holds about two
+ * batches of input at once (bytes as read: a gzip file's compressed).
+ */
+export const MAX_BATCH_INPUT_BYTES = 16 * 1024 * 1024;
+
+/**
  * The deepest nesting of XML elements read, counting from the document's
  * root (the OAI-PMH envelope takes 5 levels). libxml2's own default limit;
  * real metadata nests fewer than 20.

@@ -34,7 +34,7 @@ import type { Progress } from './progress';
 import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-inputs';
 import { readableInWorker, readInWorker } from './read-worker';
 import type { ReaderConfig } from '../conversion';
-import { DEFAULT_MAX_RECORD_BYTES } from './limits';
+import { DEFAULT_MAX_RECORD_BYTES, MAX_BATCH_INPUT_BYTES } from './limits';
 
 export { readSetsFile };
 
@@ -185,6 +185,7 @@ class LoadRun {
     const limits = { maxRecordBytes: this.options.maxRecordBytes ?? config?.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES };
     const ctx = { policy: this.deps.policy, formats: this.deps.formats, counter: this.options.counter ?? { bytesRead: 0 }, limits };
     const events = config && readableInWorker(input) ? readInWorker(input, config, ctx.counter, this.batchSize) : readInput(input, ctx);
+    let batchStart = ctx.counter.bytesRead;
     try {
       for await (const ev of events) {
         if (ev.kind === 'sets') {
@@ -199,7 +200,11 @@ class LoadRun {
         } else {
           this.batch.push({ kind: 'record', result: { refusals: [ev.refusal] }, id: null });
         }
-        if (this.batch.length >= this.batchSize) await this.flush();
+        // A batch ends at its count, or once it holds enough of the input (large records make small batches).
+        if (this.batch.length >= this.batchSize || ctx.counter.bytesRead - batchStart >= MAX_BATCH_INPUT_BYTES) {
+          await this.flush();
+          batchStart = ctx.counter.bytesRead;
+        }
       }
     } catch (err) {
       // An input that fails half-way: the batch in flight ends before the transaction rolls back.

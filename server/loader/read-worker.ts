@@ -24,6 +24,7 @@ import { fieldsFromJson } from '../../lib/model/json-text';
 import type { ItemInput } from '../../lib/store';
 import { fileChunks, type ByteCounter, type Input } from './input';
 import { readInput, type LoadEvent } from './read-inputs';
+import { MAX_BATCH_INPUT_BYTES } from './limits';
 
 /** What the worker is started with. */
 interface ReaderData {
@@ -140,7 +141,8 @@ function serveBatches(data: ReaderData): void {
   const fill = async (): Promise<{ events: WireEvent[]; done: boolean }> => {
     const out: WireEvent[] = [];
     let records = 0;
-    while (records < data.batch) {
+    const start = counter.bytesRead;
+    while (records < data.batch && counter.bytesRead - start < MAX_BATCH_INPUT_BYTES) {
       const r = await events.next();
       if (r.done) return { events: out, done: true };
       out.push(toWire(r.value));
