@@ -11,6 +11,8 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import { createMetrics } from '../../server/http/metrics';
+import { isClientAbort } from '../../server/http/admission';
+import type { Request } from 'express';
 import { checkOai, errorCodes, forEachProvider, oaiPost, request } from '../helpers/server';
 import { MAX_LISTED_ERRORS } from '../../lib/oai/request';
 import { connect, serveApp, slowStore, type Raw } from '../helpers/hostile';
@@ -142,4 +144,17 @@ describe('request admission against hostile clients', function () {
       }
     });
   });
+});
+
+describe('a client abort told from the store going away', () => {
+  const req = (destroyed: boolean): Request => ({ socket: { destroyed }, destroyed } as unknown as Request);
+  const cases: { name: string; err: unknown; destroyed: boolean; abort: boolean }[] = [
+    { name: 'a reset on a request whose socket is gone', err: { code: 'ECONNRESET' }, destroyed: true, abort: true },
+    { name: 'a broken pipe on a request whose socket is gone', err: { code: 'EPIPE' }, destroyed: true, abort: true },
+    { name: 'a reset of the database connection while the client is still there', err: { code: 'ECONNRESET' }, destroyed: false, abort: false },
+    { name: 'any other failure after the client left', err: new Error('boom'), destroyed: true, abort: false },
+  ];
+  for (const c of cases) {
+    it(`${c.abort ? 'is' : 'is not'} ${c.name}`, () => expect(isClientAbort(c.err, req(c.destroyed))).to.equal(c.abort));
+  }
 });
