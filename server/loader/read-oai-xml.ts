@@ -334,7 +334,7 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
     push(d.text, last);
   };
   for await (const chunk of chunks) {
-    feed(decoder.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk), false);
+    feed(typeof chunk === 'string' ? decoder.writeText(chunk) : decoder.write(chunk), false);
     while (queue.length > 0) yield queue.shift() as XmlEvent;
     if (faulted) return;
   }

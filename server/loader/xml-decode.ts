@@ -42,8 +42,21 @@ export class XmlDecoder {
     return this.decode(chunk, false);
   }
 
+  /**
+   * A piece of text already decoded (a caller that read the bytes itself):
+   * taken as it is, its declaration made to say UTF-8 all the same.
+   */
+  writeText(text: string): Decoded {
+    if (this.first && text !== '') {
+      this.first = false;
+      return { text: utf8Declaration(text.replace(/^\uFEFF/, '')) };
+    }
+    return { text };
+  }
+
   /** The rest, at the end of the input. */
   end(): Decoded {
+    if (this.encoding === undefined && this.head.length === 0 && !this.first) return { text: '' };
     if (this.encoding === undefined) return this.start(true);
     return this.decode(Buffer.alloc(0), true);
   }

@@ -93,6 +93,16 @@ describe('the loader against hostile XML', function () {
     expect(rec?.kind === 'record' && rec.metadata).to.contain('<dc:title>caf\u00e9 \u00bd</dc:title>');
   });
 
+  it('takes text already decoded (a harvested page) as it is, whatever its declaration says', async () => {
+    async function* once(): AsyncGenerator<string> {
+      yield `<?xml version="1.0" encoding="ISO-8859-1"?>\n${dcRecord('caf\u00e9')}`;
+    }
+    const events = await all(readOaiXml(once(), 'bare'));
+    expect(faults(events)).to.deep.equal([]);
+    const rec = events.find((e) => e.kind === 'record');
+    expect(rec?.kind === 'record' && rec.metadata).to.contain('<dc:title>caf\u00e9</dc:title>');
+  });
+
   for (const [name, bom, encoding] of [
     ['UTF-16 LE with a byte order mark', Buffer.from([0xff, 0xfe]), 'utf16le'],
     ['UTF-16 BE with a byte order mark', Buffer.from([0xfe, 0xff]), 'utf16be'],
