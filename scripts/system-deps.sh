@@ -1,17 +1,19 @@
 #!/bin/sh
 # The system programs the test suite drives: Debian's Chromium for the
 # browser view (server-rendered pages, checked with XSLT switched off), and oai_pmh
-# (libhttp-oai-perl) for the real-client harvest, and Info-ZIP's unzip, which reads
-# back the Resource Dump packages. `npm test` runs this first.
+# (libhttp-oai-perl) for the real-client harvest, Info-ZIP's unzip, which reads
+# back the Resource Dump packages, and nginx, the reverse proxy of deploy/ that the
+# suite harvests through (started by the test itself, never as a service). `npm test` runs this first.
 # Quiet when everything is present; installs what is missing when run as
 # root; otherwise prints the command to run and exits 1.
 set -eu
 
-PACKAGES="chromium libhttp-oai-perl unzip"
+PACKAGES="chromium libhttp-oai-perl unzip nginx"
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v oai_pmh >/dev/null 2>&1 || missing="$missing libhttp-oai-perl"
 command -v unzip >/dev/null 2>&1 || missing="$missing unzip"
+[ -x /usr/sbin/nginx ] || missing="$missing nginx"
 [ -z "$missing" ] && exit 0
 
 echo "system-deps: missing Debian packages:$missing" >&2
@@ -30,7 +32,7 @@ for p in $PACKAGES; do
 done
 # shellcheck disable=SC2086 # the list is meant to split into words
 apt-get install -y -qq --no-install-recommends $PACKAGES >&2
-[ -x /usr/bin/chromium ] && command -v oai_pmh >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1 || {
+[ -x /usr/bin/chromium ] && command -v oai_pmh >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1 && [ -x /usr/sbin/nginx ] || {
   echo "system-deps: still missing after apt-get install" >&2
   exit 1
 }

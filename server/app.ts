@@ -58,6 +58,11 @@ export interface AppOptions {
   readonly recordFields?: RecordFieldsStore;
   /** The folder of bulk dumps served at `/dumps/` (server/http/dumps.ts); nothing served when absent. */
   readonly dumpDir?: string;
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (Express's `trust proxy`), so the log names
+   * the client rather than the proxy; none when absent. URLs are never built from forwarded headers.
+   */
+  readonly trustProxy?: readonly string[];
 }
 
 /** Largest POST body accepted (bytes); beyond it, 413. */
@@ -89,6 +94,7 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', false);
+  if (options.trustProxy && options.trustProxy.length > 0) app.set('trust proxy', [...options.trustProxy]);
 
   // One log line per request: the OAI handler logs its own with the verb and
   // arguments; everything else (404, 405, 413/414, 503, /healthz, …) here.
@@ -97,14 +103,13 @@ export function createApp(options: AppOptions): express.Express {
     res.on('finish', () => {
       if (res.locals.oaiLogged) return;
       logger.info(
-        { method: req.method, path: req.path.slice(0, 200), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+        { method: req.method, path: req.path.slice(0, 200), status: res.statusCode, client: req.ip, ms: Number(process.hrtime.bigint() - started) / 1e6 },
         'http request',
       );
     });
     next();
   });
 
-  const trusted = new Set(options.clients?.trustedProxies ?? []);
   const metrics = options.metrics;
   const admission = createAdmission({
     logger,
@@ -112,7 +117,7 @@ export function createApp(options: AppOptions): express.Express {
     retryAfter: options.retryAfter,
     maxBodyBytes: MAX_REQUEST_BYTES,
     bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
-    clientOf: (req) => clientOf(req, trusted),
+    clientOf,
     ...(metrics && { onRefused: metrics.refused }),
   });
   const fairness = options.clients && createClientFairness(options.clients, { ...(metrics && { onLimited: metrics.limited }) });
@@ -146,8 +151,10 @@ export function createApp(options: AppOptions): express.Express {
       const decoded = 'undecodable' in raw ? { ok: false as const, message: raw.undecodable } : decodeForm(raw.text);
       // HEAD answers the headers its GET would (RFC 9110 9.3.2), so it negotiates too.
       const html = negotiate && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req.headers.accept);
+      // The bare base URL in a browser is the home page (Identify's); to a harvester it stays badVerb (OAI-PMH 3.1.1).
+      const args = !decoded.ok ? { undecodable: decoded.message } : html && decoded.pairs.length === 0 ? HOME_REQUEST : decoded.pairs;
       const prepared = !html && decoded.ok ? await takePrepared(decoded.pairs) : undefined;
-      const response = prepared?.response ?? (await handleRequest(ctx, decoded.ok ? decoded.pairs : { undecodable: decoded.message }, now()));
+      const response = prepared?.response ?? (await handleRequest(ctx, args, now()));
       // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
       res.locals.oaiLogged = true;
       res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
@@ -263,6 +270,9 @@ function rawArguments(req: Request, body: Buffer | undefined): { text: string } 
 
 const RESPONSE_DATE = '<responseDate>';
 
+/** What a browser's request of the bare base URL means: the home page. */
+const HOME_REQUEST: readonly (readonly [string, string])[] = [['verb', 'Identify']];
+
 /** The continuing list request these arguments make (exactly a list verb and a token), if they make one. */
 function continuation(pairs: readonly (readonly [string, string])[]): { verb: 'ListRecords' | 'ListIdentifiers'; token: string } | undefined {
   if (pairs.length !== 2) return undefined;
@@ -301,6 +311,7 @@ function logRequest(
   logger.info(
     {
       method: req.method,
+      client: req.ip,
       verb: response.requestArgs?.verb ?? asked?.verb,
       args: response.requestArgs ?? asked,
       status: res.statusCode,

@@ -8,7 +8,6 @@
 import { loadConfig, splitConfigFlag, ConfigError, type Config } from './config';
 import { openProvider, seedIfEmpty, type Provider } from './provider';
 import { serveUntilSignal } from './serve';
-import { loadDemo } from './demo';
 import { rebuildFormats, rebuildSets } from './rebuild';
 import { RefusedError } from '../lib/store';
 import { runIdCommand } from './ids/cli';
@@ -20,6 +19,7 @@ import { runSetsCommand } from './sets/cli';
 import { runDumpCommand } from './dump/cli';
 import type { Retirement } from './store/sets';
 import { runHarvestCommand, runSourcesCommand } from './harvest/cli';
+import { openGuarded, runOpsCommand } from './ops/cli';
 
 
 const USAGE = `usage: oai-steward <command>
@@ -51,6 +51,13 @@ const USAGE = `usage: oai-steward <command>
                         harvest an OAI-PMH repository, or the configured sources, into this one;
                         incremental and resumable (oai-steward harvest --help)
   sources [--json]      each harvested source: last success, its from, records, errors, next run
+  remove-demo [--tombstones]
+                        take the demo repository out of the store: erased while nothing else
+                        was published, else (with --tombstones) its items become deletions
+  backup FILE           copy the SQLite store to FILE, consistent while serving or loading
+  restore FILE          replace the SQLite store by a backup (with no server running)
+  doctor [--json]       check configuration, store, schema, token secret, formats and their
+                        XSDs, the dump folder; exit status 1 on a problem
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
 from a YAML file; a variable wins over the file (see docs/configuration.md). A configuration that
@@ -75,7 +82,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'seed': {
       const p = await openProvider(config);
       try {
-        const n = rest.includes('--force') ? await loadDemo(p.store, p.formats) : await seedIfEmpty(p);
+        const n = await seedIfEmpty(p, { force: rest.includes('--force') });
         process.stdout.write(n > 0 ? `loaded ${n} demo records\n` : 'the store is not empty; nothing loaded (use --force)\n');
       } finally {
         await p.close();
@@ -83,7 +90,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return 0;
     }
     case 'load':
-      return runLoadCommand(rest, () => openProvider(config), process);
+      return runLoadCommand(rest, () => openGuarded(config), process);
     case 'delete':
       return runDeleteCommand(rest, () => openProvider(config), process);
     case 'dump':
@@ -130,6 +137,11 @@ async function main(argvWithConfig: string[]): Promise<number> {
         await p?.close();
       }
     }
+    case 'remove-demo':
+    case 'backup':
+    case 'restore':
+    case 'doctor':
+      return runOpsCommand(command, rest, config, process);
     case undefined:
     case 'help':
     case '--help':

@@ -9,7 +9,7 @@
  * with a {@link ConfigError} naming the variable, or the file, the line and
  * the key; nothing is served half-configured.
  */
-import net from 'node:net';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { FormatDeclaration } from '../lib/formats/registry';
 import type { IdentifyDescriptions } from '../lib/oai/descriptions';
@@ -82,17 +82,16 @@ export interface Config {
   /** OAI_CLIENT_BURST / `clientBurst`: requests one client may make at once above `clientRate`. Default 20. */
   readonly clientBurst: number;
   /**
-   * OAI_TRUSTED_PROXIES / `trustedProxies`: addresses of reverse proxies whose `X-Forwarded-For` names the
-   * client (the nearest hop that is not itself a trusted proxy). Default none: the client is the remote address.
-   */
-  readonly trustedProxies: readonly string[];
-  /**
    * OAI_MAX_RECORD_BYTES / `maxRecordBytes`: the largest record the loader reads (an NDJSON line, a JSON
    * array element, the metadata of an XML record), in bytes; a larger one is refused naming file, line and
    * record. Default 8388608 (8 MiB).
    */
   readonly maxRecordBytes: number;
-  /** OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`). Default true. */
+  /**
+   * OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`).
+   * Default: true only when no `namespace` is configured, so a repository that names its own namespace
+   * never publishes the demo under it unless this says `true` explicitly.
+   */
   readonly seedDemo: boolean;
   /** OAI_METRICS / `metrics`: serve operator metrics at `GET /metrics` in the Prometheus text format (`true`/`false`). Default true. */
   readonly metrics: boolean;
@@ -109,6 +108,13 @@ export interface Config {
    * Default: none (nothing served).
    */
   readonly dumpDir: string | undefined;
+  /**
+   * OAI_TRUST_PROXY / `trustProxy`: the reverse proxies whose `X-Forwarded-For` (and `-Proto`, `-Host`)
+   * are believed: `loopback`, `uniquelocal`, addresses or CIDR ranges, comma-separated (Express's
+   * `trust proxy`). The request log then names the client the proxy saw rather than the proxy.
+   * Advertised URLs never come from these headers: they are built from `baseUrl`. Default none.
+   */
+  readonly trustProxy: readonly string[];
   /** LOG_LEVEL / `logLevel`: pino level (`info`, `warn`, `silent`, …). Default info. */
   readonly logLevel: string;
   /**
@@ -181,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const compression = list(get('compression'), ['gzip', 'deflate'], (v) => (v === 'gzip' || v === 'deflate' ? null : 'is not a content coding (gzip or deflate)'));
   const idPolicy = str(get('idPolicy'), 'auto', (v) => (v === 'auto' || v === 'opaque' || v === 'fedora-pid' ? null : 'must be auto, opaque or fedora-pid'));
   const database = get('database');
+  const namespaceGiven = get('namespace') !== undefined;
   const config: Config = {
     configFile: file?.path,
     port,
@@ -204,11 +211,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     clientMaxInFlight: int(get('clientMaxInFlight'), 4, 0, 100000),
     clientRate: int(get('clientRate'), 0, 0, 1_000_000),
     clientBurst: int(get('clientBurst'), 20, 1, 100000),
-    trustedProxies: list(get('trustedProxies'), [], (v) => (net.isIP(v) ? null : 'is not an IP address')).value,
     maxRecordBytes: int(get('maxRecordBytes'), 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
-    seedDemo: bool(get('seedDemo'), true),
+    seedDemo: bool(get('seedDemo'), !namespaceGiven),
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
+    trustProxy: list(get('trustProxy'), [], (v) => (PROXY_NAMES.has(v) || isIP(v.split('/')[0] as string) !== 0 ? null : 'is not loopback, linklocal, uniquelocal, an IP address or a CIDR range')).value,
     logLevel: str(get('logLevel'), 'info', (v) => (LOG_LEVELS.includes(v) ? null : `must be one of ${LOG_LEVELS.join(', ')}`)),
     dumpDir: folder(get('dumpDir')),
     formats: file?.formats ?? defaultFormats(),
@@ -312,11 +319,11 @@ export const CONFIG_KEYS = {
   clientMaxInFlight: { env: 'OAI_CLIENT_MAX_IN_FLIGHT' },
   clientRate: { env: 'OAI_CLIENT_RATE' },
   clientBurst: { env: 'OAI_CLIENT_BURST' },
-  trustedProxies: { env: 'OAI_TRUSTED_PROXIES' },
   maxRecordBytes: { env: 'OAI_MAX_RECORD_BYTES' },
   seedDemo: { env: 'OAI_SEED_DEMO' },
   metrics: { env: 'OAI_METRICS' },
   prefetch: { env: 'OAI_PREFETCH' },
+  trustProxy: { env: 'OAI_TRUST_PROXY' },
   logLevel: { env: 'LOG_LEVEL' },
   dumpDir: { env: 'OAI_DUMP_DIR' },
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
@@ -327,6 +334,9 @@ export const CONFIG_KEYS = {
 } as const satisfies Record<string, KeySpec>;
 
 type KeyName = keyof typeof CONFIG_KEYS;
+
+/** The named address ranges Express's `trust proxy` knows (proxy-addr). */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function fail(raw: Raw, problem: string): never {
   throw new ConfigError(`${raw.label} ${problem}, not ${JSON.stringify(raw.value)}`);

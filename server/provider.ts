@@ -25,9 +25,11 @@ import { createKnex, databaseKind, sqliteFilename } from './db/connection';
 import { migrate } from './db/migrations';
 import { createMetrics, knexPoolUse, type Metrics } from './http/metrics';
 import { loadDemo } from './demo';
+import { markDemo } from './demo-guard';
 import { KnexStore } from './store/knex-store';
 import { PagePrefetch } from './http/prefetch';
 import { getOrCreateSecret } from './store/settings';
+import { lastLoaderRun } from './store/loader-runs';
 import { createXsdChecks } from './xsd/format-checks';
 import { addCatalogs } from './xsd/libxml';
 
@@ -123,10 +125,16 @@ export function createStore(config: Config, knex: Knex, formats: FormatRegistry,
   });
 }
 
-/** Loads the demo repository when the store holds no item yet. Returns how many items were loaded (0 when it was not empty). */
-export async function seedIfEmpty(p: Provider): Promise<number> {
-  if ((await p.store.earliestDatestamp()) !== null) return 0;
-  return loadDemo(p.store, p.formats);
+/**
+ * Loads the demo repository when the store holds no item yet (or always,
+ * with `force`), and remembers the namespace it was published under
+ * (./demo-guard.ts). Returns how many items were loaded (0 when it was not empty).
+ */
+export async function seedIfEmpty(p: Provider, options: { force?: boolean } = {}): Promise<number> {
+  if (!options.force && (await p.store.earliestDatestamp()) !== null) return 0;
+  const n = await loadDemo(p.store, p.formats);
+  await markDemo(p.knex, p.config.namespace);
+  return n;
 }
 
 /**
@@ -163,7 +171,7 @@ export function pagePrefetch(p: Provider): PagePrefetch | undefined {
 export async function providerApp(p: Provider, options: { readonly onMetrics?: (m: Metrics) => void } = {}) {
   const ctx = await p.context();
   const prefetch = pagePrefetch(p);
-  const metrics = p.config.metrics ? createMetrics({ pool: knexPoolUse(p.knex) }) : undefined;
+  const metrics = p.config.metrics ? createMetrics({ pool: knexPoolUse(p.knex), loaderRun: () => lastLoaderRun(p.knex) }) : undefined;
   if (metrics) options.onMetrics?.(metrics);
   return createApp({
     ctx,
@@ -176,11 +184,11 @@ export async function providerApp(p: Provider, options: { readonly onMetrics?: (
       maxInFlight: p.config.clientMaxInFlight,
       ratePerMinute: p.config.clientRate,
       burst: p.config.clientBurst,
-      trustedProxies: p.config.trustedProxies,
     },
     poi: poiResolver(p.store, p.config.baseUrl),
     recordFields: p.store,
     ...(p.config.dumpDir !== undefined && { dumpDir: p.config.dumpDir }),
+    trustProxy: p.config.trustProxy,
     ...(metrics && { metrics }),
     ...(prefetch && { prefetch }),
   });

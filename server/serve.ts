@@ -1,6 +1,7 @@
 /**
- * `oai-steward serve`: open the store (migrating it, and loading the demo
- * repository when it is empty and OAI_SEED_DEMO allows), then serve until
+ * `oai-steward serve`: open the store (migrating it, refusing a store that
+ * holds the demo under another namespace, and loading the demo repository
+ * when it is empty and `seedDemo` allows), then serve until
  * SIGINT/SIGTERM, finishing in-flight responses before closing the store.
  */
 import http from 'node:http';
@@ -8,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import { openProvider, providerApp, seedIfEmpty } from './provider';
+import { refuseForeignDemo } from './demo-guard';
 import type { Provider } from './provider';
 import { startHarvestScheduler } from './harvest/scheduler';
 
@@ -23,6 +25,13 @@ export interface RunningServer {
 /** Starts serving; resolves once the port is listening. */
 export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
   const provider = await openProvider(config, options);
+  try {
+    // A store holding the demo under another namespace is not served until the operator chooses (./demo-guard.ts).
+    await refuseForeignDemo(provider.knex, config.namespace);
+  } catch (err) {
+    await provider.close();
+    throw err;
+  }
   if (config.seedDemo) {
     const n = await seedIfEmpty(provider);
     if (n > 0) provider.logger.info({ items: n }, 'loaded the demo repository into the empty store');

@@ -1,14 +1,15 @@
 /**
  * Per-client fairness: one aggressive harvester must not starve the others.
- * A client is its remote address, or, when the request comes through a
- * trusted proxy, the nearest address in `X-Forwarded-For` that is not itself
- * a trusted proxy (counting from the proxy, so a client cannot choose its
- * own identity by sending the header itself). Each client may have a bounded
+ * A client is the address Express gives as `req.ip`: the remote address, or,
+ * when the request comes through a proxy `trustProxy` names, the nearest
+ * address in `X-Forwarded-For` that is not itself a trusted proxy (counting
+ * from the proxy, so a client cannot choose its own identity by sending the
+ * header itself). Each client may have a bounded
  * number of requests open at once and a sustained rate (a token bucket);
  * past either it is answered 429 Too Many Requests with `Retry-After`
  * (RFC 6585 4), the way large providers answer aggressive harvesters.
  */
-import net from 'node:net';
+import { isIPv4 } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 
 /** The per-client limits; 0 turns a limit off. */
@@ -19,8 +20,6 @@ export interface ClientLimits {
   readonly ratePerMinute: number;
   /** Requests one client may make at once above its sustained rate. */
   readonly burst: number;
-  /** Addresses of proxies whose `X-Forwarded-For` is believed. */
-  readonly trustedProxies: readonly string[];
 }
 
 /** The middleware and what it shows the metrics. */
@@ -40,41 +39,32 @@ interface ClientState {
 const MAX_TRACKED = 100_000;
 
 /**
- * Who sent a request: the remote address, or the nearest untrusted hop of
- * `X-Forwarded-For` when the remote address is a trusted proxy.
+ * Who sent a request: `req.ip`, which Express reads from `X-Forwarded-For`
+ * only behind the proxies the app's `trust proxy` names (proxy-addr: the
+ * nearest untrusted hop), else the remote address.
  *
- * @example clientOf(req, new Set(['10.0.0.2'])) // '203.0.113.7' for X-Forwarded-For: 203.0.113.7 from 10.0.0.2
+ * @example clientOf(req) // '203.0.113.7' for X-Forwarded-For: 203.0.113.7 from a trusted proxy
  */
-export function clientOf(req: Request, trusted: ReadonlySet<string>): string {
-  const remote = normalise(req.socket.remoteAddress ?? '');
-  if (!trusted.has(remote)) return remote;
-  const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((s) => normalise(s.trim()));
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = hops[i] as string;
-    if (!net.isIP(hop)) return remote;
-    if (!trusted.has(hop)) return hop;
-  }
-  return remote;
+export function clientOf(req: Request): string {
+  return normalise(req.ip ?? req.socket.remoteAddress ?? '');
 }
 
 /** An IPv4 address written as IPv6 (`::ffff:127.0.0.1`) is the IPv4 address. */
 function normalise(address: string): string {
-  return address.startsWith('::ffff:') && net.isIPv4(address.slice(7)) ? address.slice(7) : address;
+  return address.startsWith('::ffff:') && isIPv4(address.slice(7)) ? address.slice(7) : address;
 }
 
 /**
  * Builds the per-client limiter. `now` is in milliseconds; `onLimited` is told
  * each refusal and why.
  *
- * @example app.use(createClientFairness({ maxInFlight: 8, ratePerMinute: 600, burst: 20, trustedProxies: [] }).limit);
+ * @example app.use(createClientFairness({ maxInFlight: 4, ratePerMinute: 600, burst: 20 }).limit);
  */
 export function createClientFairness(
   limits: ClientLimits,
   options: { readonly now?: () => number; readonly onLimited?: (reason: 'concurrency' | 'rate') => void } = {},
 ): ClientFairness {
   const now = options.now ?? (() => Date.now());
-  const trusted = new Set(limits.trustedProxies.map(normalise));
   const clients = new Map<string, ClientState>();
   const perMs = limits.ratePerMinute / 60_000;
 
@@ -92,7 +82,7 @@ export function createClientFairness(
 
   const limit: RequestHandler = (req, res, next) => {
     const at = now();
-    const key = clientOf(req, trusted);
+    const key = clientOf(req);
     res.locals.client = key;
     let state = clients.get(key);
     if (!state) {

@@ -1,8 +1,9 @@
 /**
  * Operator metrics in the Prometheus text exposition format, served at
  * `GET /metrics` (prom-client). Each app gets its own registry, so several
- * apps in one process (the tests) never share counters; only the loader's
- * last run is process-wide, because the loader has no app to report to.
+ * apps in one process (the tests) never share counters. The loader's last
+ * run is read from the store at scrape time, because the loader usually
+ * runs in another process (`oai-steward load`).
  *
  * Every metric is documented in docs/operations.md ("Metrics"). What is counted here
  * is read off what the app already knows about a request (its status, the
@@ -24,13 +25,15 @@ export interface PoolUse {
   readonly max: number;
 }
 
-/** What one run of the loader did, for {@link recordLoaderRun}. */
+/** The loader's last run as the gauges show it (server/store/loader-runs.ts keeps it in the store). */
 export interface LoaderRun {
   /** Records the run wrote (inserted, replaced or deleted). */
   readonly records: number;
   /** Records it refused (each with a message naming file, line, record and field). */
   readonly refusals: number;
   readonly seconds: number;
+  /** When it finished, milliseconds since the Unix epoch. */
+  readonly finished: number;
 }
 
 /**
@@ -65,20 +68,6 @@ export interface Metrics {
   readonly limited: (reason: 'concurrency' | 'rate') => void;
   /** `GET /metrics`: the registry in the Prometheus text format, version 0.0.4. */
   readonly scrape: RequestHandler;
-}
-
-let lastLoaderRun: (LoaderRun & { readonly finished: number }) | undefined;
-
-/**
- * Records a loader run that happened in this process, for the
- * `oai_loader_last_run_*` gauges of every app in it. The loader calls it once
- * at the end of a run (also a run that refused records).
- *
- * @example
- * recordLoaderRun({ records: 100000, refusals: 3, seconds: 12.5 });
- */
-export function recordLoaderRun(run: LoaderRun): void {
-  lastLoaderRun = { records: run.records, refusals: run.refusals, seconds: run.seconds, finished: Date.now() / 1000 };
 }
 
 /**
@@ -117,7 +106,7 @@ const VERB_SET: ReadonlySet<string> = new Set(VERBS);
  * const metrics = createMetrics({ pool: knexPoolUse(provider.knex) });
  * const app = createApp({ ...options, metrics });
  */
-export function createMetrics(options: { readonly pool?: () => PoolUse | undefined } = {}): Metrics {
+export function createMetrics(options: { readonly pool?: () => PoolUse | undefined; readonly loaderRun?: () => Promise<LoaderRun | null> } = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> => new Counter({ name, help, labelNames, registers });
@@ -172,20 +161,31 @@ export function createMetrics(options: { readonly pool?: () => PoolUse | undefin
       },
     });
   }
-  const loaderGauge = (name: string, help: string, pick: (r: NonNullable<typeof lastLoaderRun>) => number): void => {
-    new Gauge({
-      name,
-      help,
-      registers,
-      collect() {
-        this.set(lastLoaderRun ? pick(lastLoaderRun) : 0);
-      },
-    });
-  };
-  loaderGauge('oai_loader_last_run_records', 'Records written by the last load run in this process (0 when none ran).', (r) => r.records);
-  loaderGauge('oai_loader_last_run_refusals', 'Records refused by the last load run in this process.', (r) => r.refusals);
-  loaderGauge('oai_loader_last_run_duration_seconds', 'Duration of the last load run in this process.', (r) => r.seconds);
-  loaderGauge('oai_loader_last_run_finished_timestamp_seconds', 'When the last load run in this process finished (Unix time; 0 when none ran).', (r) => r.finished);
+  if (options.loaderRun) {
+    // One read of the store per scrape feeds the four gauges: the first to collect reads, the others reuse it.
+    const readRun = options.loaderRun;
+    let reading: Promise<LoaderRun | null> | undefined;
+    const lastRun = (): Promise<LoaderRun | null> => {
+      reading ??= readRun().finally(() => setImmediate(() => (reading = undefined)));
+      return reading;
+    };
+    const loaderGauge = (name: string, help: string, pick: (r: LoaderRun) => number): void => {
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          // A store that cannot be read leaves the gauge as it was: the rest of the scrape is still served.
+          const run = await lastRun().catch(() => undefined);
+          if (run !== undefined) this.set(run ? pick(run) : 0);
+        },
+      });
+    };
+    loaderGauge('oai_loader_last_run_records', 'Records written by the last load run on this store, whichever process ran it (0 when none ran).', (r) => r.records);
+    loaderGauge('oai_loader_last_run_refusals', 'Records refused by the last load run on this store.', (r) => r.refusals);
+    loaderGauge('oai_loader_last_run_duration_seconds', 'Duration of the last load run on this store.', (r) => r.seconds);
+    loaderGauge('oai_loader_last_run_finished_timestamp_seconds', 'When the last load run on this store finished (Unix time; 0 when none ran).', (r) => r.finished / 1000);
+  }
 
   return {
     registry,

@@ -71,7 +71,8 @@ export async function sendPage(req: Request, res: Response, response: OaiRespons
   const { ctx } = o;
   const companions = pagePaths(o.oaiPath);
   const query = rawQuery(req);
-  const paths: PagePaths = { endpoint: o.oaiPath, rawXml: query === '' ? companions.xml : `${companions.xml}?${query}`, form: companions.form };
+  // The bare base URL's page is Identify's (server/app.ts), and so is its XML.
+  const paths: PagePaths = { endpoint: o.oaiPath, rawXml: `${companions.xml}?${query === '' ? 'verb=Identify' : query}`, form: companions.form };
   const body = response.body;
   let home: HomeView | undefined;
   let link: string | undefined;

@@ -12,6 +12,7 @@ import { openInput, type ByteCounter, type Input } from './input';
 import { runLoad, type LoadSummary } from './load';
 import { startProgress } from './progress';
 import { formatStats } from './stats';
+import { lastLoaderRun, recordLoaderRun, type LoaderRunRecord } from '../store/loader-runs';
 import { internalIdFor } from './xml-record';
 
 /** The process's streams, injectable for tests. */
@@ -50,7 +51,8 @@ export const DELETE_USAGE = `usage: oai-steward delete [--identifier] [ID…]
 
 export const STATS_USAGE = `usage: oai-steward stats [--json]
 
-  Items, deleted items, items per set and per format, earliest and latest datestamp.
+  Items, deleted items, items per set and per format, earliest and latest datestamp,
+  and the loader's last run on this store (records written, refused, duration, when).
 `;
 
 /** Formats one refusal as a line: `file:line: record "id", field F: why`. */
@@ -152,6 +154,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   const totalBytes = sizes.every((s): s is number => s !== null) ? sizes.reduce((a, b) => a + b, 0) : null;
   const p = await open();
   let summary: LoadSummary;
+  const started = performance.now();
   try {
     summary = await runLoad(p, inputs, {
       dryRun: parsed.dryRun,
@@ -165,6 +168,8 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       onWarning: (m) => io.stderr.write(`warning: ${m}\n`),
       ...(process.env.OAI_STEWARD_REPORT_MEMORY === '1' && { probe: () => io.stderr.write(`${memoryLine()}\n`) }),
     });
+    // Kept in the store, so a server's /metrics and `stats` show it (server/store/loader-runs.ts).
+    await recordLoaderRun(p.knex, runRecordOf(summary, (performance.now() - started) / 1000));
   } finally {
     await p.close();
   }
@@ -182,6 +187,18 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
     io.stdout.write(`${counts} (${summary.records} records${summary.sets > 0 ? `, ${summary.sets} sets` : ''}); ${what}\n`);
   }
   return ok ? 0 : 1;
+}
+
+/** What a load's summary says for the store's record of loader runs. */
+export function runRecordOf(summary: LoadSummary, seconds: number): LoaderRunRecord {
+  return {
+    finished: Date.now(),
+    records: summary.committed ? summary.inserted + summary.updated + summary.deleted : 0,
+    refusals: summary.refused,
+    read: summary.records,
+    seconds,
+    outcome: summary.dryRun ? 'dry-run' : summary.committed ? 'committed' : 'refused',
+  };
 }
 
 /**
@@ -256,7 +273,8 @@ export async function runStatsCommand(args: readonly string[], open: () => Promi
   const p = await open();
   try {
     const s = await p.store.stats();
-    io.stdout.write(args.includes('--json') ? `${JSON.stringify(s, null, 2)}\n` : formatStats(s));
+    const lastLoad = await lastLoaderRun(p.knex);
+    io.stdout.write(args.includes('--json') ? `${JSON.stringify({ ...s, lastLoad }, null, 2)}\n` : formatStats(s, lastLoad));
     return 0;
   } finally {
     await p.close();

@@ -1,15 +1,17 @@
 /**
  * `oai-steward stats` as text for a terminal (the numbers come from the
- * store, lib/store.ts `Store.stats`).
+ * store, lib/store.ts `Store.stats`, and the loader's last run from
+ * server/store/loader-runs.ts).
  */
 import type { StoreStats } from '../../lib/store';
+import type { LoaderRunRecord } from '../store/loader-runs';
 
 /**
  * The statistics as text for a terminal.
  *
  * @example process.stdout.write(formatStats(await provider.store.stats()));
  */
-export function formatStats(s: StoreStats): string {
+export function formatStats(s: StoreStats, lastLoad: LoaderRunRecord | null = null): string {
   const lines = [
     `items      ${s.items} (${s.live} live, ${s.deleted} deleted)`,
     `earliest   ${s.earliestDatestamp ?? '-'}`,
@@ -24,5 +26,14 @@ export function formatStats(s: StoreStats): string {
   const sets = Object.entries(s.sets);
   if (sets.length === 0) lines.push('  (none)');
   for (const [spec, v] of sets) lines.push(`  ${spec.padEnd(24)} ${String(v.items).padStart(8)}  (${v.deleted} deleted)  ${v.name}`);
+  lines.push('', 'last load');
+  if (lastLoad === null) lines.push('  (none on this store)');
+  else {
+    lines.push(
+      `  finished   ${new Date(lastLoad.finished).toISOString().replace(/\.\d{3}Z$/, 'Z')} (${lastLoad.outcome})`,
+      `  records    ${lastLoad.records} written, ${lastLoad.refusals} refused, ${lastLoad.read} read`,
+      `  duration   ${lastLoad.seconds.toFixed(1)} s`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
 import { createApp } from '../../server/app';
-import { createMetrics, knexPoolUse, recordLoaderRun } from '../../server/http/metrics';
+import { createMetrics, knexPoolUse } from '../../server/http/metrics';
+import { lastLoaderRun, recordLoaderRun } from '../../server/store/loader-runs';
 import type { ReadStore } from '../../lib/store';
 import { toRequestArgument } from '../../lib/ids/oai-identifier';
 import { checkOai, forEachProvider, request, resumption } from '../helpers/server';
@@ -110,7 +111,7 @@ describe('operator metrics at GET /metrics', function () {
         maxInFlight: 2,
         retryAfter: 5,
         now: () => now,
-        metrics: createMetrics({ pool: knexPoolUse(get().knex) }),
+        metrics: createMetrics({ pool: knexPoolUse(get().knex), loaderRun: () => lastLoaderRun(get().knex) }),
       });
       server = http.createServer(app);
       await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
@@ -240,13 +241,15 @@ describe('operator metrics at GET /metrics', function () {
       expect(valueOf(after, 'oai_db_pool_connections', { state: 'pending' })).to.equal(0);
     });
 
-    it("shows the loader's last run in this process", async () => {
-      recordLoaderRun({ records: 1234, refusals: 5, seconds: 2.5 });
+    it("shows the loader's last run kept in the store", async () => {
+      const finished = Date.now();
+      await recordLoaderRun(get().knex, { finished: finished - 60_000, records: 1, refusals: 0, read: 1, seconds: 1, outcome: 'committed' });
+      await recordLoaderRun(get().knex, { finished, records: 1234, refusals: 5, read: 1239, seconds: 2.5, outcome: 'committed' });
       const after = await scrape(port);
       expect(valueOf(after, 'oai_loader_last_run_records')).to.equal(1234);
       expect(valueOf(after, 'oai_loader_last_run_refusals')).to.equal(5);
       expect(valueOf(after, 'oai_loader_last_run_duration_seconds')).to.equal(2.5);
-      expect(valueOf(after, 'oai_loader_last_run_finished_timestamp_seconds')).to.be.closeTo(Date.now() / 1000, 60);
+      expect(valueOf(after, 'oai_loader_last_run_finished_timestamp_seconds')).to.equal(finished / 1000);
     });
   });
 });

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { OaiPmh } from 'oai-pmh';
 import { prefersHtml, wantsLinkset, parseAccept } from '../../server/http/negotiate';
-import { forEachProvider, request, checkOai } from '../helpers/server';
+import { forEachProvider, request, checkOai, errorCodes } from '../helpers/server';
 
 /** The Accept header of each client (browsers: as they send it for a page load), and what it gets. */
 const CLIENTS: ReadonlyArray<{ client: string; accept: string | undefined; gets: 'html' | 'xml' }> = [
@@ -151,6 +151,26 @@ describe('negotiation at the endpoint', () => {
         }
       });
     }
+
+    it("answers the bare base URL in a browser with the home page, Identify's page", async () => {
+      const identify = await request(provider().port, { query: 'verb=Identify', headers: { Accept: CLIENTS[0]?.accept } });
+      const bare = await request(provider().port, { headers: { Accept: CLIENTS[0]?.accept } });
+      expect(bare.status).to.equal(200);
+      expect(bare.headers['content-type']).to.equal('text/html; charset=utf-8');
+      expect(bare.headers.vary).to.equal('Accept, Accept-Encoding');
+      expect(bare.body).to.contain('<h1 dir="auto">Test repository</h1>');
+      // The same page as ?verb=Identify's, but for where its "XML" link points: the XML of Identify in both.
+      expect(bare.body).to.contain('href="/oai/xml?verb=Identify"');
+      expect(bare.body).to.equal(identify.body);
+    });
+
+    it('answers the bare base URL without Accept: text/html with badVerb, as OAI-PMH 3.1.1 says', async () => {
+      for (const accept of [undefined, '*/*', 'text/xml', 'text/html;q=0.5, text/xml']) {
+        const a = await request(provider().port, { headers: accept === undefined ? {} : { Accept: accept } });
+        expect(a.headers['content-type'], String(accept)).to.equal('text/xml; charset=UTF-8');
+        expect(errorCodes(checkOai(a)), String(accept)).to.deep.equal(['badVerb']);
+      }
+    });
 
     it('answers a POST with XML even when the browser prefers HTML', async () => {
       const a = await request(provider().port, {

@@ -9,6 +9,7 @@ import * as m003 from './003_departures_about';
 import * as m004 from './004_direct_sets';
 import * as m005 from './005_set_origins';
 import * as m006 from './006_harvest_state';
+import * as m007 from './007_loader_runs';
 import * as m010 from './010_lifted_versions';
 
 interface Migration {
@@ -23,6 +24,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '004_direct_sets', module: m004 },
   { name: '005_set_origins', module: m005 },
   { name: '006_harvest_state', module: m006 },
+  { name: '007_loader_runs', module: m007 },
   { name: '010_lifted_versions', module: m010 },
 ];
 

@@ -1,0 +1,179 @@
+/**
+ * `oai-steward backup FILE` and `restore FILE` for a SQLite store, through
+ * SQLite's online backup API (better-sqlite3's `db.backup()`).
+ *
+ * A backup is one consistent state of the store, taken while servers read
+ * it and a loader writes it: the store runs in WAL mode, so the backup's read
+ * transaction sees the last commit and is never blocked, and the whole file
+ * is copied in one step of the backup API (one read transaction), so no
+ * commit can fall in the middle of it. A load is one transaction: a backup
+ * taken during it holds the store from before the load. The copy is written
+ * beside FILE and renamed onto it once complete, so FILE is never half written.
+ *
+ * A restore checks the backup first (an oai-steward store, intact, of a
+ * schema this version knows), then copies it into the store's file with the
+ * same API, in one write transaction, then brings its schema up to date. The
+ * token secret travels with the store (`settings`), so a harvest's
+ * resumption tokens continue after a restore.
+ *
+ * PostgreSQL has its own tools (pg_dump, pg_restore; docs/operations.md).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { databaseKind, sqliteFilename, createKnex } from '../db/connection';
+import { migrate, migrationSource } from '../db/migrations';
+
+/** A backup or restore that cannot be done, with a message for the operator. */
+export class BackupError extends Error {}
+
+/** Where the PostgreSQL procedure is documented. */
+export const POSTGRES_BACKUP_DOCS = 'docs/operations.md#backup-and-restore';
+
+/** What a backup or restore copied. */
+export interface BackupSummary {
+  /** The file written (the backup) or read (the restore), absolute. */
+  readonly file: string;
+  /** The store's file, absolute. */
+  readonly store: string;
+  readonly bytes: number;
+  /** Items in the copy (tombstones included). */
+  readonly items: number;
+}
+
+/** The store's SQLite file, or a {@link BackupError} saying why there is none to copy. */
+function storeFile(databaseUrl: string, what: 'backup' | 'restore'): string {
+  if (databaseKind(databaseUrl) === 'postgres') {
+    throw new BackupError(
+      `${what} copies a SQLite store; this store is PostgreSQL. Use pg_dump and pg_restore, as ${POSTGRES_BACKUP_DOCS} shows:\n` +
+        `  pg_dump --format=custom --file=oai-steward.dump "$DATABASE_URL"\n` +
+        `  pg_restore --no-owner --dbname="$NEW_DATABASE_URL" oai-steward.dump`,
+    );
+  }
+  const file = sqliteFilename(databaseUrl);
+  if (file === ':memory:') throw new BackupError(`${what}: an in-memory store has no file`);
+  return path.resolve(file);
+}
+
+/** Copies every page of `source` into `target` in one step of the backup API (a single read transaction). */
+async function copyAll(source: Database.Database, target: string): Promise<void> {
+  // The first transfer only starts the backup; the callback then asks for every page at once.
+  await source.backup(target, { progress: () => 0x7fffffff });
+}
+
+function itemsIn(db: Database.Database): number {
+  return (db.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n;
+}
+
+/**
+ * Writes a consistent copy of the SQLite store to `file`.
+ *
+ * @example await backupStore(config.databaseUrl, '/var/backups/oai-steward-2026-11-25.sqlite');
+ */
+export async function backupStore(databaseUrl: string, file: string): Promise<BackupSummary> {
+  const store = storeFile(databaseUrl, 'backup');
+  const target = path.resolve(file);
+  if (target === store) throw new BackupError(`backup: ${file} is the store itself; name another file`);
+  if (!fs.existsSync(store)) throw new BackupError(`backup: the store ${store} does not exist`);
+  if (!fs.existsSync(path.dirname(target))) throw new BackupError(`backup: the folder ${path.dirname(target)} does not exist`);
+  const partial = `${target}.partial-${process.pid}`;
+  fs.rmSync(partial, { force: true });
+  const source = new Database(store, { fileMustExist: true });
+  try {
+    source.pragma('busy_timeout = 5000');
+    await copyAll(source, partial);
+  } catch (err) {
+    fs.rmSync(partial, { force: true });
+    throw new BackupError(`backup: copying ${store} failed: ${(err as Error).message}`);
+  } finally {
+    source.close();
+  }
+  const copy = new Database(partial, { fileMustExist: true });
+  let items: number;
+  try {
+    // The copy is a file of its own: not in WAL mode, so it is one self-contained file.
+    copy.pragma('journal_mode = DELETE');
+    items = itemsIn(copy);
+  } finally {
+    copy.close();
+  }
+  fs.renameSync(partial, target);
+  return { file: target, store, bytes: fs.statSync(target).size, items };
+}
+
+/**
+ * Opens `file` read-only after checking that it is an intact oai-steward
+ * store; the caller closes it.
+ */
+function checkBackup(file: string): Database.Database {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    throw new BackupError(`restore: cannot open ${file}: ${(err as Error).message}`);
+  }
+  try {
+    let check: string;
+    try {
+      check = String(db.pragma('quick_check', { simple: true }));
+    } catch (err) {
+      throw new BackupError(`restore: ${file} is not a SQLite database: ${(err as Error).message}`);
+    }
+    if (check !== 'ok') throw new BackupError(`restore: ${file} is damaged (SQLite quick_check: ${check}); nothing was changed`);
+    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+    for (const t of ['knex_migrations', 'items', 'settings']) {
+      if (!tables.has(t)) throw new BackupError(`restore: ${file} is not an oai-steward store (no table ${t}); nothing was changed`);
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** The migrations a backup has that this version does not know (it was made by a newer version). */
+async function unknownMigrations(db: Database.Database): Promise<string[]> {
+  const known = new Set((await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m)));
+  const applied = (db.prepare('SELECT name FROM knex_migrations').all() as { name: string }[]).map((r) => r.name);
+  return applied.filter((n) => !known.has(n));
+}
+
+/**
+ * Replaces the SQLite store by the backup `file` (checked first), then
+ * brings its schema up to date. Servers and loads on the store should be
+ * stopped: a restore is one write transaction, and a process that holds the
+ * store's write lock makes it fail (nothing is changed then).
+ *
+ * @example await restoreStore(config.databaseUrl, '/var/backups/oai-steward-2026-11-25.sqlite');
+ */
+export async function restoreStore(databaseUrl: string, file: string): Promise<BackupSummary> {
+  const store = storeFile(databaseUrl, 'restore');
+  const source = path.resolve(file);
+  if (source === store) throw new BackupError(`restore: ${file} is the store itself`);
+  if (!fs.existsSync(source)) throw new BackupError(`restore: ${file} does not exist`);
+  const db = checkBackup(source);
+  let items: number;
+  try {
+    const newer = await unknownMigrations(db);
+    if (newer.length > 0) {
+      throw new BackupError(`restore: ${file} was made by a newer oai-steward (schema ${newer.join(', ')}); restore it with that version; nothing was changed`);
+    }
+    items = itemsIn(db);
+    fs.mkdirSync(path.dirname(store), { recursive: true });
+    try {
+      await copyAll(db, store);
+    } catch (err) {
+      throw new BackupError(`restore: copying into ${store} failed (${(err as Error).message}); stop the servers and loads on this store and try again`);
+    }
+  } finally {
+    db.close();
+  }
+  // The store keeps WAL mode (readers beside a writer), whatever the copy's header says.
+  const knex = createKnex(`sqlite:${store}`);
+  try {
+    await migrate(knex);
+  } finally {
+    await knex.destroy();
+  }
+  return { file: source, store, bytes: fs.statSync(source).size, items };
+}

@@ -1,0 +1,311 @@
+/**
+ * `oai-steward doctor`: one look at everything a running repository depends
+ * on, without changing anything (it never migrates, seeds or creates a
+ * store). Each check reports findings: `ok`, `warning` (worth knowing, not
+ * wrong) or `problem` (the repository cannot run or publishes something it
+ * should not); any problem makes the exit status 1.
+ *
+ * Checks are a list ({@link DOCTOR_CHECKS}): a feature that adds
+ * configuration worth checking (harvest sources, a dump folder, …) adds
+ * one function here, reading its keys from the configuration it is given.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Knex } from 'knex';
+import type { Config } from '../config';
+import { createKnex, databaseKind, sqliteFilename } from '../db/connection';
+import { migrationSource } from '../db/migrations';
+import { readStates } from '../harvest/state';
+import { formatsOf, readerConfigOf } from '../conversion';
+import { addCatalogs } from '../xsd/libxml';
+import { schemaFor } from '../xsd/schemas';
+import { demoHolding } from '../demo-guard';
+import { createStore } from '../provider';
+import { lastLoaderRun } from '../store/loader-runs';
+import { MANIFEST_NAME, type DumpManifest } from '../dump/manifest';
+
+/** How a finding weighs. */
+export type Severity = 'ok' | 'warning' | 'problem';
+
+/** One thing the doctor found. */
+export interface Finding {
+  /** The check it belongs to: `configuration`, `store`, `schema`, … */
+  readonly check: string;
+  readonly severity: Severity;
+  /** One line for a person. */
+  readonly message: string;
+  /** Figures behind the message, for `--json`. */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+/** What every check may look at. */
+export interface DoctorContext {
+  readonly config: Config;
+  /**
+   * The store, when it exists and answers (see the `store` check); null otherwise.
+   * Opened read-only in spirit: no check writes.
+   */
+  readonly knex: Knex | null;
+  /** Migrations still to apply (empty when the schema is current, or when there is no store). */
+  readonly pendingMigrations: readonly string[];
+}
+
+/** One check: what it finds in a context. */
+export type DoctorCheck = (ctx: DoctorContext) => Promise<readonly Finding[]>;
+
+/** What `doctor` reports. */
+export interface DoctorReport {
+  /** False when any finding is a problem. */
+  readonly ok: boolean;
+  readonly findings: readonly Finding[];
+}
+
+const ok = (check: string, message: string, data?: Record<string, unknown>): Finding => ({ check, severity: 'ok', message, ...(data && { data }) });
+const warning = (check: string, message: string, data?: Record<string, unknown>): Finding => ({ check, severity: 'warning', message, ...(data && { data }) });
+const problem = (check: string, message: string, data?: Record<string, unknown>): Finding => ({ check, severity: 'problem', message, ...(data && { data }) });
+
+/** Hides a password in a database URL. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+/** The configuration as read: where from, and what a harvester sees. */
+const configuration: DoctorCheck = async ({ config }) => {
+  const out: Finding[] = [
+    ok('configuration', `read ${config.configFile === undefined ? 'from the environment and defaults (no configuration file)' : `from ${config.configFile} and the environment`}`, {
+      file: config.configFile ?? null,
+      baseUrl: config.baseUrl,
+      namespace: config.namespace,
+      repositoryName: config.repositoryName,
+      database: redactUrl(config.databaseUrl),
+      seedDemo: config.seedDemo,
+    }),
+  ];
+  const base = new URL(config.baseUrl);
+  if (base.hostname === 'localhost' || base.hostname === '127.0.0.1') {
+    out.push(warning('configuration', `baseUrl ${config.baseUrl} is a local address: harvesters elsewhere cannot reach it (set baseUrl to the public URL, docs/operations.md#behind-a-reverse-proxy)`));
+  } else if (base.protocol !== 'https:') {
+    out.push(warning('configuration', `baseUrl ${config.baseUrl} is not https`));
+  }
+  if (config.seedDemo) {
+    out.push(warning('configuration', `seedDemo is true: an empty store gets the demo repository under the namespace ${config.namespace} (docs/demo-repository.md)`));
+  }
+  return out;
+};
+
+/** The store answers, and what it holds. */
+const store: DoctorCheck = async ({ config, knex }) => {
+  if (knex === null) {
+    return [problem('store', `no store at ${redactUrl(config.databaseUrl)} (run oai-steward migrate, or serve, to create it)`)];
+  }
+  return [ok('store', `${databaseKind(config.databaseUrl)} store at ${redactUrl(config.databaseUrl)} answers`)];
+};
+
+/** Migrations applied and pending. */
+const schema: DoctorCheck = async ({ knex, pendingMigrations }) => {
+  if (knex === null) return [];
+  if (!(await knex.schema.hasTable('knex_migrations'))) {
+    return [problem('schema', 'the database holds no oai-steward store yet: run oai-steward migrate (serve does it on start)', { applied: [], pending: pendingMigrations })];
+  }
+  const [applied] = (await knex.migrate.list({ migrationSource })) as [({ name: string } | string)[], unknown[]];
+  const names = applied.map((m) => (typeof m === 'string' ? m : m.name));
+  const known = new Set((await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m)));
+  const unknown = names.filter((n) => !known.has(n));
+  const data = { applied: names, pending: pendingMigrations };
+  if (unknown.length > 0) return [problem('schema', `the store has migrations this version does not know (${unknown.join(', ')}): it was made by a newer oai-steward`, data)];
+  if (pendingMigrations.length > 0) {
+    return [problem('schema', `${pendingMigrations.length} migration(s) pending (${pendingMigrations.join(', ')}): run oai-steward migrate (serve does it on start)`, data)];
+  }
+  return [ok('schema', `schema current: ${names.length} migrations applied, latest ${names[names.length - 1] ?? '-'}`, data)];
+};
+
+/** Items, sets, formats, and the loader's last run. */
+const counts: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+  if (knex === null || pendingMigrations.length > 0) return [];
+  const s = await createStore(config, knex, formatsOf(readerConfigOf(config))).stats();
+  const last = await lastLoaderRun(knex);
+  const out = [
+    ok('counts', `${s.items} items (${s.live} live, ${s.deleted} deleted), ${Object.keys(s.sets).length} sets, datestamps ${s.earliestDatestamp ?? '-'} … ${s.latestDatestamp ?? '-'}`, {
+      items: s.items,
+      live: s.live,
+      deleted: s.deleted,
+      sets: Object.keys(s.sets).length,
+      formats: Object.fromEntries(Object.entries(s.formats).map(([k, v]) => [k, v.items])),
+      lastLoad: last,
+    }),
+  ];
+  if (last !== null && last.outcome === 'refused') {
+    out.push(warning('counts', `the last load (${new Date(last.finished).toISOString()}) was refused: ${last.refusals} records refused, nothing written`));
+  }
+  return out;
+};
+
+/** The resumption-token secret. */
+const tokenSecret: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+  if (config.tokenSecret !== undefined) {
+    return config.tokenSecret.length < 32
+      ? [warning('token secret', `tokenSecret is configured but only ${config.tokenSecret.length} characters long; use at least 32 random characters`)]
+      : [ok('token secret', 'configured (tokenSecret)')];
+  }
+  if (knex === null || pendingMigrations.includes('001_initial')) return [];
+  const row = (await knex('settings').select('value').where('key', 'resumption_token_secret').first()) as { value: string } | undefined;
+  return row
+    ? [ok('token secret', 'kept in the store, shared by every process serving it')]
+    : [ok('token secret', 'not made yet: the first serve makes one and keeps it in the store')];
+};
+
+/** Every format offered, and whether its XSD compiles offline. */
+const formats: DoctorCheck = async ({ config }) => {
+  const registry = formatsOf(readerConfigOf(config));
+  addCatalogs(registry.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
+  return registry.all().map((f) => {
+    const at = f.localSchema ? pathToFileURL(f.localSchema.xsd).href : f.schema;
+    const compiled = schemaFor(f.namespace, at);
+    return compiled instanceof Error
+      ? problem('formats', `${f.prefix}: its XSD ${at} does not compile offline: ${compiled.message}`, { prefix: f.prefix, schema: at })
+      : ok('formats', `${f.prefix}: XSD ${f.localSchema ? f.localSchema.xsd : f.schema} compiled`, { prefix: f.prefix, schema: at });
+  });
+};
+
+/** The demo repository, where it does not belong. */
+const demo: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+  if (knex === null || pendingMigrations.includes('001_initial')) return [];
+  const held = await demoHolding(knex);
+  if (held === null) return [];
+  if (held.namespace !== config.namespace) {
+    return [problem('demo', `the store holds the demo repository under ${held.namespace}, but the namespace is ${config.namespace}: serve refuses to start (oai-steward remove-demo, docs/demo-repository.md)`)];
+  }
+  return [warning('demo', `the store holds the demo repository (${held.live} live items under ${held.namespace})`)];
+};
+
+/**
+ * The folder of bulk dumps (`dumpDir`, docs/dumps.md), when one is configured:
+ * it exists, its manifest reads, every file the manifest names is there with
+ * its size; a dump older than the store's latest change is worth knowing.
+ */
+const dumps: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+  const dir = config.dumpDir;
+  if (dir === undefined) return [];
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return [problem('dumps', `dumpDir ${dir} is not a folder: /dumps/ has nothing to serve`)];
+  const file = path.join(dir, MANIFEST_NAME);
+  if (!fs.existsSync(file)) return [warning('dumps', `dumpDir ${dir} holds no dump yet (oai-steward dump ${dir})`)];
+  let manifest: DumpManifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as DumpManifest;
+  } catch (err) {
+    return [problem('dumps', `${file} cannot be read: ${(err as Error).message}`)];
+  }
+  const wrong = (manifest.files ?? []).flatMap((f) => {
+    const at = path.join(dir, f.name);
+    if (!fs.existsSync(at)) return [`${f.name} is missing`];
+    const size = fs.statSync(at).size;
+    return size === f.bytes ? [] : [`${f.name} has ${size} bytes, the manifest says ${f.bytes}`];
+  });
+  if (wrong.length > 0) return [problem('dumps', `the dump in ${dir} does not match its manifest: ${wrong.join('; ')}`)];
+  const data = { dir, snapshot: manifest.snapshot, items: manifest.items, files: manifest.files.length };
+  const out = [ok('dumps', `dump of ${manifest.snapshot} in ${dir}: ${manifest.items} items, ${manifest.files.length} files as the manifest lists them`, data)];
+  if (knex !== null && pendingMigrations.length === 0) {
+    const latest = (await createStore(config, knex, formatsOf(readerConfigOf(config))).stats()).latestDatestamp;
+    if (latest !== null && latest > manifest.snapshot) out.push(warning('dumps', `records changed since the dump's snapshot (latest datestamp ${latest}): a new dump would hold them`));
+  }
+  return out;
+};
+
+/**
+ * The configured harvest sources (`sources`, docs/harvesting.md): each one's
+ * lists as the store records them. A list whose last error is newer than its
+ * last success is a problem worth an operator's look (the source is down, or
+ * answers what cannot be read); a source never harvested is said so. The
+ * server's health does not depend on sources: this is where it shows.
+ */
+const sources: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+  if (config.sources.length === 0) return [];
+  if (knex === null || pendingMigrations.includes('006_harvest_state')) {
+    return config.sources.map((c) => ok('sources', `${c.name}: ${c.baseUrl}, not harvested yet`, { source: c.name }));
+  }
+  const states = await readStates(knex);
+  return config.sources.map((c) => {
+    const lists = states.filter((l) => l.source === c.name);
+    if (lists.length === 0) return ok('sources', `${c.name}: ${c.baseUrl}, not harvested yet (oai-steward harvest ${c.name})`, { source: c.name });
+    const failing = lists.filter((l) => l.lastErrorAt !== null && (l.lastSuccess === null || l.lastErrorAt > l.lastSuccess));
+    const records = lists.reduce((n, l) => n + l.records, 0);
+    const data = { source: c.name, lists: lists.length, records, failing: failing.length };
+    if (failing.length > 0) {
+      const l = failing[0]!;
+      const list = `${l.prefix}${l.set !== '' ? ` set ${l.set}` : ''}`;
+      return problem('sources', `${c.name}: ${failing.length} of ${lists.length} lists failed since their last success; ${list}: ${l.lastError ?? 'failed'}`, data);
+    }
+    const last = Math.min(...lists.map((l) => l.lastSuccess ?? 0));
+    return ok('sources', `${c.name}: ${records} records in ${lists.length} lists, every list harvested (oldest success ${new Date(last * 1000).toISOString()})`, data);
+  });
+};
+
+/**
+ * Every check, in the order they are reported. A feature with
+ * configuration of its own (sources to harvest, say) adds its check here.
+ */
+export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configuration, store, schema, counts, tokenSecret, formats, sources, dumps, demo];
+
+/**
+ * Opens the store without creating or migrating it: null when a SQLite file
+ * does not exist yet; a problem finding when the database does not answer.
+ */
+async function openExisting(config: Config): Promise<{ knex: Knex | null; finding?: Finding }> {
+  if (databaseKind(config.databaseUrl) === 'sqlite') {
+    const file = sqliteFilename(config.databaseUrl);
+    if (file !== ':memory:' && !fs.existsSync(file)) return { knex: null };
+  }
+  const knex = createKnex(config.databaseUrl, { pool: { min: 0, max: 2 } });
+  try {
+    await knex.raw('SELECT 1');
+    return { knex };
+  } catch (err) {
+    await knex.destroy();
+    return { knex: null, finding: problem('store', `${redactUrl(config.databaseUrl)} does not answer: ${(err as Error).message.split('\n')[0]}`) };
+  }
+}
+
+/**
+ * Runs every check on a configuration; a check that fails unexpectedly is
+ * reported as a problem of its own, and the other checks still run.
+ *
+ * @example const report = await runDoctor(loadConfig()); process.exitCode = report.ok ? 0 : 1;
+ */
+export async function runDoctor(config: Config, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<DoctorReport> {
+  const opened = await openExisting(config);
+  const findings: Finding[] = [];
+  try {
+    let pending: string[] = [];
+    if (opened.knex && !(await opened.knex.schema.hasTable('knex_migrations'))) {
+      // A database no oai-steward has migrated: every migration is pending (and knex's list would create its table).
+      pending = (await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m));
+    } else if (opened.knex) {
+      const [, pendingList] = (await opened.knex.migrate.list({ migrationSource })) as [unknown[], ({ file: string } | { name: string })[]];
+      pending = pendingList.map((m) => ('name' in m ? m.name : m.file));
+    }
+    const ctx: DoctorContext = { config, knex: opened.knex, pendingMigrations: pending };
+    for (const check of checks) {
+      if (check === store && opened.finding) {
+        findings.push(opened.finding);
+        continue;
+      }
+      try {
+        findings.push(...(await check(ctx)));
+      } catch (err) {
+        findings.push(problem('doctor', `a check failed: ${(err as Error).message.split('\n')[0]}`));
+      }
+    }
+  } finally {
+    await opened.knex?.destroy();
+  }
+  return { ok: findings.every((f) => f.severity !== 'problem'), findings };
+}
+
+/** The report as text for a terminal: one line per finding. */
+export function formatDoctor(report: DoctorReport): string {
+  const mark: Record<Severity, string> = { ok: 'ok     ', warning: 'warning', problem: 'PROBLEM' };
+  const lines = report.findings.map((f) => `${mark[f.severity]}  ${f.check.padEnd(13)} ${f.message}`);
+  lines.push('', report.ok ? 'no problem found' : `${report.findings.filter((f) => f.severity === 'problem').length} problem(s) found`);
+  return `${lines.join('\n')}\n`;
+}

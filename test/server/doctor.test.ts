@@ -1,0 +1,145 @@
+/**
+ * `oai-steward doctor`, run as the operator runs it (a child process) on
+ * each test database: a healthy store is reported finding by finding with
+ * exit status 0; a missing or unreachable store, pending migrations, an XSD
+ * that does not compile and the demo under another namespace are problems,
+ * with exit status 1. The doctor changes nothing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { migrationSource } from '../../server/db/migrations';
+import { recordError } from '../../server/harvest/state';
+import { cli, forEachCliDatabase, type CliDb } from '../loader/helpers';
+
+interface Finding {
+  readonly check: string;
+  readonly severity: 'ok' | 'warning' | 'problem';
+  readonly message: string;
+  readonly data?: Record<string, unknown>;
+}
+
+async function doctor(db: CliDb, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; ok: boolean; findings: Finding[]; text: string }> {
+  const json = await cli(db, ['doctor', '--json'], { env });
+  const report = JSON.parse(json.stdout) as { ok: boolean; findings: Finding[] };
+  const text = await cli(db, ['doctor'], { env });
+  expect(text.code, 'the text and JSON reports end alike').to.equal(json.code);
+  return { code: json.code, ok: report.ok, findings: report.findings, text: text.stdout };
+}
+
+const problems = (findings: readonly Finding[]): string[] => findings.filter((f) => f.severity === 'problem').map((f) => `${f.check}: ${f.message}`);
+
+describe('oai-steward doctor', function () {
+  this.timeout(120_000);
+  forEachCliDatabase((db) => {
+    it('reports a healthy store check by check, with exit status 0', async () => {
+      expect((await cli(db(), ['seed'])).code).to.equal(0);
+      const r = await doctor(db());
+      expect(problems(r.findings)).to.deep.equal([]);
+      expect(r.code).to.equal(0);
+      expect(r.ok).to.equal(true);
+      const by = (check: string): Finding[] => r.findings.filter((f) => f.check === check);
+      expect(by('store')[0]?.severity).to.equal('ok');
+      const names = (await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m));
+      expect(by('schema')[0]?.data).to.deep.include({ pending: [] });
+      expect(new Set(by('schema')[0]?.data?.applied as string[])).to.deep.equal(new Set(names));
+      expect(by('counts')[0]?.data).to.include({ items: 285, live: 275, deleted: 10, sets: 12 });
+      expect(by('token secret')[0]?.message).to.match(/not made yet|kept in the store/);
+      expect(by('formats').map((f) => f.data?.prefix)).to.deep.equal(['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21', 'mods']);
+      expect(by('formats').every((f) => f.severity === 'ok')).to.equal(true);
+      expect(r.text).to.match(/^ok {7}store {9}/m);
+      expect(r.text).to.contain('no problem found');
+    });
+
+    it('finds the token secret once a server made it, and a configured one', async () => {
+      expect((await cli(db(), ['migrate'])).code).to.equal(0);
+      await db().knex()('settings').insert({ key: 'resumption_token_secret', value: 'a'.repeat(64) });
+      expect((await doctor(db())).findings.find((f) => f.check === 'token secret')?.message).to.match(/kept in the store/);
+      const short = await doctor(db(), { OAI_TOKEN_SECRET: 'short' });
+      expect(short.findings.find((f) => f.check === 'token secret')).to.include({ severity: 'warning' });
+    });
+
+    it('finds pending migrations a problem, and changes nothing', async () => {
+      expect((await cli(db(), ['migrate'])).code).to.equal(0);
+      await db().knex().migrate.down({ migrationSource });
+      const r = await doctor(db());
+      expect(r.code).to.equal(1);
+      expect(problems(r.findings).join('\n')).to.match(/schema: 1 migration\(s\) pending \(\w+\): run oai-steward migrate/);
+      const [, pending] = (await db().knex().migrate.list({ migrationSource })) as [unknown[], unknown[]];
+      expect(pending, 'the doctor migrated nothing').to.have.length(1);
+    });
+
+    it('finds a declared format whose XSD does not compile a problem', async () => {
+      expect((await cli(db(), ['migrate'])).code).to.equal(0);
+      const xsd = path.join(db().dir, 'thing.xsd');
+      fs.writeFileSync(xsd, '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="x" type="no-such-type"/></xs:schema>');
+      const config = path.join(db().dir, 'oai-steward.yaml');
+      fs.writeFileSync(config, `formats:\n  - prefix: oai_dc\n  - prefix: thing\n    namespace: http://example.org/thing/\n    schema: http://example.org/thing.xsd\n    xsd: thing.xsd\n`);
+      const r = await doctor(db(), { OAI_CONFIG: config });
+      expect(r.code).to.equal(1);
+      expect(problems(r.findings).join('\n')).to.match(/formats: thing: its XSD file:.*thing\.xsd does not compile offline/);
+      expect(r.text).to.contain('PROBLEM  formats');
+    });
+
+    it('checks the dump folder against its manifest', async () => {
+      expect((await cli(db(), ['seed'])).code).to.equal(0);
+      const dir = path.join(db().dir, 'dumps');
+      const missing = await doctor(db(), { OAI_DUMP_DIR: dir });
+      expect(problems(missing.findings).join('\n')).to.contain(`dumps: dumpDir ${dir} is not a folder`);
+      fs.mkdirSync(dir);
+      expect((await doctor(db(), { OAI_DUMP_DIR: dir })).findings.find((f) => f.check === 'dumps')).to.include({ severity: 'warning' });
+      const dumped = await cli(db(), ['dump', dir]);
+      expect(dumped.code, dumped.stderr).to.equal(0);
+      const good = await doctor(db(), { OAI_DUMP_DIR: dir });
+      expect(good.code, problems(good.findings).join('\n')).to.equal(0);
+      expect(good.findings.find((f) => f.check === 'dumps')).to.include({ severity: 'ok' });
+      const victim = fs.readdirSync(dir).find((f) => f.endsWith('.gz')) as string;
+      fs.appendFileSync(path.join(dir, victim), 'x');
+      const bad = await doctor(db(), { OAI_DUMP_DIR: dir });
+      expect(bad.code).to.equal(1);
+      expect(problems(bad.findings).join('\n')).to.match(new RegExp(`does not match its manifest: ${victim.replace(/\./g, '\\.')} has \\d+ bytes`));
+    });
+
+    it('reports each configured source, and one failing since its last success as a problem', async () => {
+      expect((await cli(db(), ['migrate'])).code).to.equal(0);
+      const config = path.join(db().dir, 'oai-steward.yaml');
+      fs.writeFileSync(config, 'sources:\n  - name: far\n    baseUrl: http://127.0.0.1:9/oai\n');
+      const fresh = await doctor(db(), { OAI_CONFIG: config });
+      expect(fresh.findings.find((f) => f.check === 'sources')).to.include({ severity: 'ok' });
+      expect(fresh.findings.find((f) => f.check === 'sources')?.message).to.contain('far: http://127.0.0.1:9/oai, not harvested yet');
+      await recordError(db().knex(), { source: 'far', prefix: 'oai_dc', set: '' }, 'connection refused (127.0.0.1:9)', 1_700_000_000);
+      const down = await doctor(db(), { OAI_CONFIG: config });
+      expect(down.code).to.equal(1);
+      expect(problems(down.findings).join('\n')).to.contain('sources: far: 1 of 1 lists failed since their last success; oai_dc: connection refused (127.0.0.1:9)');
+    });
+
+    it('finds the demo under another namespace a problem', async () => {
+      expect((await cli(db(), ['seed'])).code).to.equal(0);
+      const r = await doctor(db(), { OAI_NAMESPACE: 'repository.example.edu' });
+      expect(r.code).to.equal(1);
+      expect(problems(r.findings).join('\n')).to.contain('demo: the store holds the demo repository under demo.oai-steward.org, but the namespace is repository.example.edu');
+    });
+  });
+
+  it('finds a missing SQLite store a problem without creating it', async () => {
+    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'oai-steward-doctor-'));
+    try {
+      const file = path.join(dir, 'nothing-here.sqlite');
+      const fake = { url: `sqlite:${file}`, dir } as CliDb;
+      const r = await doctor(fake);
+      expect(r.code).to.equal(1);
+      expect(problems(r.findings).join('\n')).to.contain(`store: no store at sqlite:${file}`);
+      expect(fs.existsSync(file)).to.equal(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds an unreachable PostgreSQL a problem, and hides its password', async () => {
+    const fake = { url: 'postgres://steward:s3cret@127.0.0.1:1/nowhere', dir: '/tmp' } as CliDb;
+    const r = await doctor(fake);
+    expect(r.code).to.equal(1);
+    expect(problems(r.findings).join('\n')).to.match(/store: postgres:\/\/steward:\*\*\*@127\.0\.0\.1:1\/nowhere does not answer/);
+    expect(JSON.stringify(r.findings)).not.to.contain('s3cret');
+  });
+});

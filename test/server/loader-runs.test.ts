@@ -1,0 +1,87 @@
+/**
+ * The loader's last run is kept in the store, so a server's `/metrics` and
+ * `oai-steward stats` show it whichever process ran it: here `oai-steward
+ * load` runs in a child process and a server opened the way production opens
+ * it reads the run back, on each test database.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { request } from '../helpers/server';
+import { cli, forEachCliDatabase, serving, type CliDb } from '../loader/helpers';
+import { lastLoaderRun, recordLoaderRun } from '../../server/store/loader-runs';
+import { forEachDatabase } from '../helpers/db';
+
+/** The value of an unlabelled sample of a Prometheus exposition. */
+function gauge(text: string, name: string): number {
+  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  if (!m) throw new Error(`no sample ${name} in\n${text}`);
+  return Number(m[1]);
+}
+
+function records(db: CliDb, lines: readonly object[]): string {
+  const file = path.join(db.dir, `records-${lines.length}.ndjson`);
+  fs.writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  return file;
+}
+
+const good = (id: string): object => ({ id, datestamp: '2024-01-01T00:00:00Z', dc: { title: [`Record ${id}`], creator: ['Doe, Jane'] } });
+
+describe("the loader's last run, seen from another process", function () {
+  this.timeout(120_000);
+  forEachCliDatabase((db) => {
+    it('shows 0 in /metrics and "none" in stats before any load', async () => {
+      const migrated = await cli(db(), ['migrate']);
+      expect(migrated.code, migrated.stderr).to.equal(0);
+      const text = await serving(db(), {}, async (port) => (await request(port, { path: '/metrics' })).body);
+      expect(gauge(text, 'oai_loader_last_run_records')).to.equal(0);
+      expect(gauge(text, 'oai_loader_last_run_finished_timestamp_seconds')).to.equal(0);
+      const stats = await cli(db(), ['stats']);
+      expect(stats.stdout).to.match(/last load\n {2}\(none on this store\)/);
+      expect((JSON.parse((await cli(db(), ['stats', '--json'])).stdout) as { lastLoad: unknown }).lastLoad).to.equal(null);
+    });
+
+    it('shows a committed load of the CLI in a server\'s /metrics and in stats', async () => {
+      const before = Date.now();
+      const loaded = await cli(db(), ['load', records(db(), [good('a'), good('b'), good('c')])]);
+      expect(loaded.code, loaded.stderr).to.equal(0);
+      const after = Date.now();
+      const text = await serving(db(), {}, async (port) => (await request(port, { path: '/metrics' })).body);
+      expect(gauge(text, 'oai_loader_last_run_records')).to.equal(3);
+      expect(gauge(text, 'oai_loader_last_run_refusals')).to.equal(0);
+      expect(gauge(text, 'oai_loader_last_run_duration_seconds')).to.be.above(0);
+      const finished = gauge(text, 'oai_loader_last_run_finished_timestamp_seconds');
+      expect(finished).to.be.within(before / 1000, after / 1000);
+
+      const json = JSON.parse((await cli(db(), ['stats', '--json'])).stdout) as { lastLoad: { records: number; refusals: number; read: number; outcome: string; finished: number } };
+      expect(json.lastLoad).to.include({ records: 3, refusals: 0, read: 3, outcome: 'committed', finished: finished * 1000 });
+      const text2 = (await cli(db(), ['stats'])).stdout;
+      expect(text2).to.contain('  records    3 written, 0 refused, 3 read');
+      expect(text2).to.match(/ {2}finished {3}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(committed\)/);
+    });
+
+    it('shows a refused load as refused, with nothing written', async () => {
+      const ok = await cli(db(), ['load', records(db(), [good('a')])]);
+      expect(ok.code, ok.stderr).to.equal(0);
+      const refused = await cli(db(), ['load', records(db(), [good('b'), { id: 'c', datestamp: 'yesterday', dc: { title: ['C'] } }])]);
+      expect(refused.code).to.equal(1);
+      const text = await serving(db(), {}, async (port) => (await request(port, { path: '/metrics' })).body);
+      expect(gauge(text, 'oai_loader_last_run_records')).to.equal(0);
+      expect(gauge(text, 'oai_loader_last_run_refusals')).to.equal(1);
+      const json = JSON.parse((await cli(db(), ['stats', '--json'])).stdout) as { lastLoad: { outcome: string; read: number } };
+      expect(json.lastLoad).to.include({ outcome: 'refused', read: 2 });
+    });
+  });
+});
+
+describe('the store of loader runs', () => {
+  forEachDatabase((db) => {
+    it('answers the newest run and keeps the last hundred', async () => {
+      for (let i = 1; i <= 105; i++) {
+        await recordLoaderRun(db.knex(), { finished: 1_700_000_000_000 + i, records: i, refusals: 0, read: i, seconds: i / 10, outcome: 'committed' });
+      }
+      expect(await lastLoaderRun(db.knex())).to.deep.equal({ finished: 1_700_000_000_105, records: 105, refusals: 0, read: 105, seconds: 10.5, outcome: 'committed' });
+      expect(Number(((await db.knex()('loader_runs').count({ n: '*' }).first()) as { n: number | string }).n)).to.equal(100);
+    });
+  });
+});
