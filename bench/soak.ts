@@ -7,6 +7,7 @@
  *
  *   npm run soak -- [--minutes N] [--url http://host:port/oai] [--records R]
  *                   [--harvesters H] [--getrecord G] [--intervals K] [--gzip]
+ *                   [--hostile [--slow S] [--aggressive A]] [--out FILE]
  *
  * Without `--url` it makes its own repository: R generated records (default
  * 20,000) in a fresh SQLite file (or, when DATABASE_URL is `postgres://…`,
@@ -24,7 +25,17 @@
  * OAI error code, and every harvest ends with the count `completeListSize`
  * announced.
  *
- * The last line printed is one JSON object with every figure.
+ * With `--hostile` the run has two halves: the first with the well-behaved
+ * clients alone, the second with bad clients added (bench/bad-clients.ts: S
+ * slow clients dripping POST bodies, default 32, and one aggressive harvester
+ * with A requests open at once that ignores Retry-After, default 32); the
+ * report says whether the well-behaved clients' p99 latency in the second
+ * half stayed within twice the first (`kept_latency`). The server's limits
+ * are its configuration's (set OAI_CLIENT_MAX_IN_FLIGHT, OAI_CLIENT_RATE … in
+ * the environment for the server the soak starts); they are reported.
+ *
+ * The last line printed is one JSON object with every figure; `--out FILE`
+ * also writes it to FILE (bench/results/ keeps runs worth keeping).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -39,6 +50,7 @@ import { loadConfig } from '../server/config';
 import { openProvider } from '../server/provider';
 import { PROJECT_ROOT } from '../server/paths';
 import { BENCH_SETS, loadRecords } from './generate';
+import type { BadClientFigures } from './bad-clients';
 
 interface Options {
   minutes: number;
@@ -49,10 +61,14 @@ interface Options {
   getrecord: number;
   intervals: number;
   gzip: boolean;
+  hostile: boolean;
+  slow: number;
+  aggressive: number;
+  out: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { minutes: 10, url: undefined, pid: undefined, records: 20_000, harvesters: 4, getrecord: 8, intervals: 10, gzip: false };
+  const o: Options = { minutes: 10, url: undefined, pid: undefined, records: 20_000, harvesters: 4, getrecord: 8, intervals: 10, gzip: false, hostile: false, slow: 32, aggressive: 32, out: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = (): string => {
@@ -68,6 +84,10 @@ function parseArgs(argv: readonly string[]): Options {
     else if (a === '--getrecord') o.getrecord = Number(v());
     else if (a === '--intervals') o.intervals = Number(v());
     else if (a === '--gzip') o.gzip = true;
+    else if (a === '--hostile') o.hostile = true;
+    else if (a === '--slow') o.slow = Number(v());
+    else if (a === '--aggressive') o.aggressive = Number(v());
+    else if (a === '--out') o.out = v();
     else throw new Error(`unknown option ${a}`);
   }
   if (!(o.minutes > 0)) throw new Error('--minutes must be positive');
@@ -91,7 +111,7 @@ class Figures {
   readonly examples = new Map<string, string>();
   requests = 0;
   harvests = 0;
-  retries503 = 0;
+  retriesRefused = 0;
   constructor(private readonly t0: number, private readonly length: number, private readonly count: number) {}
 
   private current(): Interval {
@@ -166,9 +186,9 @@ async function call(f: Figures, agent: http.Agent, base: string, query: string, 
       return null;
     }
     f.request(Number(process.hrtime.bigint() - t) / 1e6);
-    if (r.status === 503 && r.headers['retry-after'] !== undefined && !stop()) {
-      // Load shedding as designed: counted, waited out, retried.
-      f.retries503++;
+    if ((r.status === 503 || r.status === 429) && r.headers['retry-after'] !== undefined && !stop()) {
+      // Load shedding and per-client limits as designed: counted, waited out, retried.
+      f.retriesRefused++;
       await sleep(Math.min(10, Number(r.headers['retry-after'])) * 1000);
       continue;
     }
@@ -226,8 +246,17 @@ async function harvest(f: Figures, agent: http.Agent, base: string, first: strin
   if (announced !== undefined && seen !== announced) f.error('harvest count differs from completeListSize', `${first}: ${seen} ≠ ${announced}`);
 }
 
-async function harvester(f: Figures, base: string, gzip: boolean, stop: () => boolean): Promise<void> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/**
+ * Where client `n` connects from: a loopback address of its own
+ * (127.0.1.n), so the server sees each well-behaved client as the host it
+ * would be, and limits each on its own.
+ */
+function clientAddress(n: number): string {
+  return `127.0.1.${1 + (n % 250)}`;
+}
+
+async function harvester(f: Figures, base: string, gzip: boolean, stop: () => boolean, n: number): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1, localAddress: clientAddress(n) });
   const sets = BENCH_SETS.map((s) => s.spec);
   while (!stop()) {
     const verb = Math.random() < 0.5 ? 'ListRecords' : 'ListIdentifiers';
@@ -239,8 +268,8 @@ async function harvester(f: Figures, base: string, gzip: boolean, stop: () => bo
   agent.destroy();
 }
 
-async function getRecordClient(f: Figures, base: string, ids: readonly string[], gzip: boolean, stop: () => boolean): Promise<void> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+async function getRecordClient(f: Figures, base: string, ids: readonly string[], gzip: boolean, stop: () => boolean, n: number): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1, localAddress: clientAddress(n) });
   while (!stop()) {
     const id = Math.random() < 0.02 ? 'oai:soak.example.org:no-such-item' : pick(ids);
     await call(f, agent, base, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(id)}`, gzip, stop);
@@ -305,74 +334,147 @@ async function startOwnServer(o: Options): Promise<{ url: string; child: ChildPr
 
 // ------------------------------------------------------------------ main
 
+/** What one stretch of well-behaved traffic measured. */
+interface Phase {
+  readonly f: Figures;
+  readonly seconds: number;
+  readonly rows: { from_s: number; requests: number; errors: number; p50_ms: number; p99_ms: number; rss_mb: number | null }[];
+  /** p99 latency over the whole stretch (ms). */
+  readonly p99: number;
+}
+
+/** Runs the well-behaved clients for `minutes`, sampling the server's RSS. */
+async function runPhase(o: Options, base: string, ids: readonly string[], pid: number | undefined, minutes: number): Promise<Phase> {
+  const t0 = Date.now();
+  const durationMs = minutes * 60_000;
+  const f = new Figures(t0, durationMs / o.intervals, o.intervals);
+  const stop = (): boolean => Date.now() - t0 >= durationMs;
+  const sampler = setInterval(() => {
+    const mb = pid !== undefined ? rssMb(pid) : undefined;
+    if (mb !== undefined) f.rss(mb);
+  }, 1000);
+  const progress = setInterval(() => {
+    process.stderr.write(`  ${((Date.now() - t0) / 60_000).toFixed(1)} min: ${f.requests} requests, ${[...f.errors.values()].reduce((a, b) => a + b, 0)} errors\n`);
+  }, 30_000);
+  await Promise.all([
+    ...Array.from({ length: o.harvesters }, (_, i) => harvester(f, base, o.gzip, stop, i)),
+    ...Array.from({ length: o.getrecord }, (_, i) => getRecordClient(f, base, ids, o.gzip, stop, o.harvesters + i)),
+  ]);
+  clearInterval(sampler);
+  clearInterval(progress);
+  const rows = f.intervals.map((i) => {
+    const sorted = [...i.latencies].sort((a, b) => a - b);
+    const rss = i.rssMb;
+    return {
+      from_s: Math.round(i.start / 1000),
+      requests: i.requests,
+      errors: [...i.errors.values()].reduce((a, b) => a + b, 0),
+      p50_ms: Math.round(percentile(sorted, 50) * 10) / 10,
+      p99_ms: Math.round(percentile(sorted, 99) * 10) / 10,
+      rss_mb: rss.length ? Math.round(Math.max(...rss)) : null,
+    };
+  });
+  const all = f.intervals.flatMap((i) => i.latencies).sort((a, b) => a - b);
+  return { f, seconds: (Date.now() - t0) / 1000, rows, p99: Math.round(percentile(all, 99) * 10) / 10 };
+}
+
+/** Prints a phase's table and summary; returns its figures as JSON. */
+function report(o: Options, name: string, p: Phase): Record<string, unknown> {
+  const out = process.stdout;
+  out.write(`\n${name}\n${'from (s)'.padStart(9)} ${'requests'.padStart(9)} ${'errors'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MB'.padStart(7)}\n`);
+  for (const r of p.rows) {
+    out.write(`${String(r.from_s).padStart(9)} ${String(r.requests).padStart(9)} ${String(r.errors).padStart(7)} ${String(r.p50_ms).padStart(8)} ${String(r.p99_ms).padStart(8)} ${String(r.rss_mb ?? '-').padStart(7)}\n`);
+  }
+  const f = p.f;
+  const errorCount = [...f.errors.values()].reduce((a, b) => a + b, 0);
+  out.write(`${f.requests} requests in ${p.seconds.toFixed(0)} s (${Math.round(f.requests / p.seconds)}/s), ${f.harvests} complete harvests, ${errorCount} errors, ${f.retriesRefused} answers 503 or 429 (waited out and retried), p99 ${p.p99} ms\n`);
+  for (const [kind, n] of f.errors) out.write(`  ${kind}: ${n} (e.g. ${f.examples.get(kind)})\n`);
+  const rssSeries = p.rows.map((r) => r.rss_mb).filter((x): x is number => x !== null);
+  return {
+    minutes: p.seconds / 60,
+    requests: f.requests,
+    rps: Math.round(f.requests / p.seconds),
+    harvests: f.harvests,
+    errors: Object.fromEntries(f.errors),
+    retried_503_429: f.retriesRefused,
+    p99_ms: p.p99,
+    intervals: p.rows,
+    rss_first_mb: rssSeries[0] ?? null,
+    rss_last_mb: rssSeries[rssSeries.length - 1] ?? null,
+    rss_max_mb: rssSeries.length ? Math.max(...rssSeries) : null,
+  };
+}
+
+/** The bad clients in a process of their own, so their work never delays the measuring one. */
+function startBadClientProcess(base: string, o: Options): { stop(): Promise<BadClientFigures> } {
+  const built = path.join(PROJECT_ROOT, 'dist', 'bench', 'bad-clients.js');
+  const script = fs.existsSync(built) ? [built] : ['--require', 'tsx/cjs', path.join(PROJECT_ROOT, 'bench', 'bad-clients.ts')];
+  const child = spawn(process.execPath, [...script, base, String(o.slow), String(o.aggressive)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: PROJECT_ROOT });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  const done = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await done;
+      return JSON.parse(out.trim().split('\n').pop() ?? '{}') as BadClientFigures;
+    },
+  };
+}
+
+/** The server settings a hostile run depends on, as the environment gives them to the soak's own server. */
+function limitsInForce(): Record<string, string> {
+  const keys = ['OAI_MAX_IN_FLIGHT', 'OAI_BODY_TIMEOUT', 'OAI_CLIENT_MAX_IN_FLIGHT', 'OAI_CLIENT_RATE', 'OAI_CLIENT_BURST'];
+  return Object.fromEntries(keys.map((k) => [k, process.env[k] ?? 'default']));
+}
+
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   const own = o.url === undefined ? await startOwnServer(o) : undefined;
   const base = o.url ?? (own as { url: string }).url;
   const pid = own?.child.pid ?? o.pid;
   try {
-    process.stderr.write(`soak: ${o.minutes} min against ${base} (${o.harvesters} harvesters, ${o.getrecord} GetRecord clients)\n`);
-    const t0 = Date.now();
-    const durationMs = o.minutes * 60_000;
-    const f = new Figures(t0, durationMs / o.intervals, o.intervals);
-    const stop = (): boolean => Date.now() - t0 >= durationMs;
-
+    process.stderr.write(`soak: ${o.minutes} min against ${base} (${o.harvesters} harvesters, ${o.getrecord} GetRecord clients${o.hostile ? `; the second half with ${o.slow} slow clients and an aggressive harvester of ${o.aggressive}` : ''})\n`);
     const ids: string[] = [];
     const warm = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    await harvest(f, warm, base, 'verb=ListIdentifiers&metadataPrefix=oai_dc', o.gzip, () => false, ids);
+    const f0 = new Figures(Date.now(), 60_000, 1);
+    await harvest(f0, warm, base, 'verb=ListIdentifiers&metadataPrefix=oai_dc', o.gzip, () => false, ids);
     warm.destroy();
     if (ids.length === 0) throw new Error('the repository lists no identifiers');
 
-    const sampler = setInterval(() => {
-      const mb = pid !== undefined ? rssMb(pid) : undefined;
-      if (mb !== undefined) f.rss(mb);
-    }, 1000);
-    const progress = setInterval(() => {
-      process.stderr.write(`  ${((Date.now() - t0) / 60_000).toFixed(1)} min: ${f.requests} requests, ${[...f.errors.values()].reduce((a, b) => a + b, 0)} errors\n`);
-    }, 30_000);
-    await Promise.all([
-      ...Array.from({ length: o.harvesters }, () => harvester(f, base, o.gzip, stop)),
-      ...Array.from({ length: o.getrecord }, () => getRecordClient(f, base, ids, o.gzip, stop)),
-    ]);
-    clearInterval(sampler);
-    clearInterval(progress);
-    const seconds = (Date.now() - t0) / 1000;
-
-    const rows = f.intervals.map((i) => {
-      const sorted = [...i.latencies].sort((a, b) => a - b);
-      const rss = i.rssMb;
-      return {
-        from_s: Math.round(i.start / 1000),
-        requests: i.requests,
-        errors: [...i.errors.values()].reduce((a, b) => a + b, 0),
-        p50_ms: Math.round(percentile(sorted, 50) * 10) / 10,
-        p99_ms: Math.round(percentile(sorted, 99) * 10) / 10,
-        rss_mb: rss.length ? Math.round(Math.max(...rss)) : null,
+    let result: Record<string, unknown>;
+    let errorCount: number;
+    if (!o.hostile) {
+      const p = await runPhase(o, base, ids, pid, o.minutes);
+      result = report(o, 'well-behaved clients', p);
+      errorCount = [...p.f.errors.values()].reduce((a, b) => a + b, 0);
+    } else {
+      const calm = await runPhase(o, base, ids, pid, o.minutes / 2);
+      const bad = startBadClientProcess(base, o);
+      let stormy: Phase;
+      let badFigures: BadClientFigures;
+      try {
+        stormy = await runPhase(o, base, ids, pid, o.minutes / 2);
+      } finally {
+        badFigures = await bad.stop();
+      }
+      const ratio = calm.p99 > 0 ? Math.round((stormy.p99 / calm.p99) * 100) / 100 : null;
+      const kept = ratio !== null && ratio <= 2;
+      result = {
+        mode: 'hostile',
+        server_limits: limitsInForce(),
+        without_bad_clients: report(o, 'well-behaved clients alone', calm),
+        with_bad_clients: report(o, `well-behaved clients with ${o.slow} slow clients and an aggressive harvester of ${o.aggressive}`, stormy),
+        bad_clients: badFigures,
+        p99_ratio: ratio,
+        kept_latency: kept,
       };
-    });
-    const out = process.stdout;
-    out.write(`\n${'from (s)'.padStart(9)} ${'requests'.padStart(9)} ${'errors'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MB'.padStart(7)}\n`);
-    for (const r of rows) {
-      out.write(`${String(r.from_s).padStart(9)} ${String(r.requests).padStart(9)} ${String(r.errors).padStart(7)} ${String(r.p50_ms).padStart(8)} ${String(r.p99_ms).padStart(8)} ${String(r.rss_mb ?? '-').padStart(7)}\n`);
+      process.stdout.write(`\nwell-behaved p99: ${calm.p99} ms alone, ${stormy.p99} ms with bad clients (×${ratio}): ${kept ? 'kept within 2×' : 'NOT within 2×'}\n`);
+      errorCount = [calm, stormy].reduce((n, p) => n + [...p.f.errors.values()].reduce((a, b) => a + b, 0), 0) + (kept ? 0 : 1);
     }
-    const errorCount = [...f.errors.values()].reduce((a, b) => a + b, 0);
-    out.write(`\n${f.requests} requests in ${seconds.toFixed(0)} s (${Math.round(f.requests / seconds)}/s), ${f.harvests} complete harvests, ${errorCount} errors, ${f.retries503} answers 503 (retried)\n`);
-    for (const [kind, n] of f.errors) out.write(`  ${kind}: ${n} (e.g. ${f.examples.get(kind)})\n`);
-    const rssSeries = rows.map((r) => r.rss_mb).filter((x): x is number => x !== null);
-    out.write(
-      `${JSON.stringify({
-        minutes: o.minutes,
-        requests: f.requests,
-        rps: Math.round(f.requests / seconds),
-        harvests: f.harvests,
-        errors: Object.fromEntries(f.errors),
-        retried_503: f.retries503,
-        intervals: rows,
-        rss_first_mb: rssSeries[0] ?? null,
-        rss_last_mb: rssSeries[rssSeries.length - 1] ?? null,
-        rss_max_mb: rssSeries.length ? Math.max(...rssSeries) : null,
-      })}\n`,
-    );
+    const line = JSON.stringify(result);
+    process.stdout.write(`${line}\n`);
+    if (o.out !== undefined) fs.writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);
     process.exitCode = errorCount === 0 ? 0 : 1;
   } finally {
     own?.cleanup();

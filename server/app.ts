@@ -20,6 +20,8 @@ import { dumpsRouter } from './http/dumps';
 import type { PoiResolver } from './http/poi';
 import type { Metrics, OaiOutcome } from './http/metrics';
 import { isUnavailable } from './db/errors';
+import { createAdmission, isClientAbort } from './http/admission';
+import { clientOf, createClientFairness, type ClientLimits } from './http/clients';
 import { PagePrefetch } from './http/prefetch';
 import type { PreparedPage } from './http/prefetch';
 import { decodeToken } from '../lib/oai/token';
@@ -34,6 +36,10 @@ export interface AppOptions {
   readonly maxInFlight: number;
   /** Seconds in Retry-After. */
   readonly retryAfter: number;
+  /** Milliseconds a client has to send its request body after its head; past it, 408. Default {@link BODY_TIMEOUT_MS}. */
+  readonly bodyTimeoutMs?: number;
+  /** Per-client limits (server/http/clients.ts); none when absent. */
+  readonly clients?: ClientLimits;
   /** Resolves a POI path to a record, for `GET /poi/{namespace}/{local}` (identifier governance, with Signposting). */
   readonly poi?: PoiResolver;
   /** The clock, in seconds. */
@@ -67,6 +73,8 @@ export const MAX_REQUEST_BYTES = 64 * 1024;
  * a head over 16 KiB is refused by Node itself with 431 before the app runs.
  */
 export const MAX_QUERY_BYTES = 8 * 1024;
+/** Milliseconds a request body may take to arrive by default: well below serve.ts's 60 s request timeout. */
+export const BODY_TIMEOUT_MS = 10_000;
 
 /**
  * Builds the Express application. Routes: the OAI-PMH endpoint at the base
@@ -102,29 +110,40 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
 
-  let inFlight = 0;
-  if (options.metrics) {
-    // Before load shedding, so an operator can still scrape an overloaded server.
-    app.get('/metrics', options.metrics.scrape);
-    app.use(options.metrics.observe({ oaiPath, tokenSecret: ctx.tokenSecret, inFlight: () => inFlight }));
-  }
-  // Load shedding: past the limit, answer 503 at once rather than queue without bound.
-  app.use((req, res, next) => {
-    if (inFlight >= options.maxInFlight) {
-      res.locals.shed = true;
-      res.status(503).set('Retry-After', String(options.retryAfter)).type('text/plain').send('Too many requests in flight; retry later.\n');
-      return;
-    }
-    inFlight++;
-    res.on('close', () => inFlight--);
-    next();
+  const metrics = options.metrics;
+  const admission = createAdmission({
+    logger,
+    maxInFlight: options.maxInFlight,
+    retryAfter: options.retryAfter,
+    maxBodyBytes: MAX_REQUEST_BYTES,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
+    clientOf,
+    ...(metrics && { onRefused: metrics.refused }),
   });
+  const fairness = options.clients && createClientFairness(options.clients, { ...(metrics && { onLimited: metrics.limited }) });
+  if (metrics) {
+    // Before load shedding, so an operator can still scrape an overloaded server.
+    app.get('/metrics', metrics.scrape);
+    app.use(metrics.observe({ paths: { oai: oaiPath, ...companions }, tokenSecret: ctx.tokenSecret, inFlight: admission.inFlight, clients: () => fairness?.tracked() ?? 0 }));
+  }
+  // Never shed nor limited: a liveness check must not restart a process that is merely busy.
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await ctx.store.ping();
+      res.type('application/json').send('{"status":"ok"}\n');
+    } catch {
+      res.status(503).set('Retry-After', String(options.retryAfter)).type('application/json').send('{"status":"unavailable"}\n');
+    }
+  });
+  // Per client first (counting the body phase too), then the body, then a slot for the work only.
+  if (fairness) app.use(fairness.limit);
+  app.use(admission.readBody, admission.shed);
 
   // `negotiate`: whether this route may answer a page; {endpoint}/xml never does.
   const oai = (negotiate: boolean) => async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const started = process.hrtime.bigint();
     try {
-      const raw = await rawArguments(req);
+      const raw = rawArguments(req, res.locals.body as Buffer | undefined);
       if ('status' in raw) {
         res.status(raw.status).type('text/plain').send(raw.message);
         return;
@@ -176,24 +195,17 @@ export function createApp(options: AppOptions): express.Express {
     });
   };
 
-  app.get(oaiPath, oai(true));
-  app.post(oaiPath, oai(true));
+  // The paths are matched literally: never read as Express route patterns (`:name`, `*`, `(`).
+  const endpoint = literalPath(oaiPath);
+  app.get(endpoint, oai(true));
+  app.post(endpoint, oai(true));
   // Only GET and POST exist here (OAI-PMH 3.1.1).
-  app.all(oaiPath, (req, res) => {
+  app.all(endpoint, (req, res) => {
     res.status(405).set('Allow', 'GET, POST').type('text/plain').send('Method not allowed.\n');
   });
 
-  app.get(companions.xml, oai(false));
-  app.get(companions.form, formRedirect(oaiPath));
-
-  app.get('/healthz', async (_req, res) => {
-    try {
-      await ctx.store.ping();
-      res.type('application/json').send('{"status":"ok"}\n');
-    } catch {
-      res.status(503).set('Retry-After', String(options.retryAfter)).type('application/json').send('{"status":"unavailable"}\n');
-    }
-  });
+  app.get(literalPath(companions.xml), oai(false));
+  app.get(literalPath(companions.form), formRedirect(oaiPath));
 
   if (options.poi) app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, options.poi, options.recordFields));
   app.use(syncRouter({ ctx, logger, now, compressionLevel: options.compressionLevel, ...(options.resourceSync && { options: options.resourceSync }) }));
@@ -211,6 +223,12 @@ export function createApp(options: AppOptions): express.Express {
       res.status(status).type('text/plain').send(status === 413 ? 'Request body too large.\n' : 'Bad request.\n');
       return;
     }
+    if (isClientAbort(err, req)) {
+      // The client hung up: nothing failed here, and nothing is left to answer.
+      logger.info({ url: req.originalUrl.slice(0, 200) }, 'client aborted the request');
+      metrics?.refused('client-abort');
+      return;
+    }
     const unavailable = isUnavailable(err);
     logger.error({ err, url: req.originalUrl }, unavailable ? 'store unavailable' : 'request failed');
     if (res.headersSent) {
@@ -223,6 +241,12 @@ export function createApp(options: AppOptions): express.Express {
   return app;
 }
 
+/** A route matching exactly this path (a trailing slash allowed, letters in any case, as Express matches a string). */
+function literalPath(p: string): RegExp {
+  const trimmed = p.length > 1 ? p.replace(/\/$/, '') : p;
+  return new RegExp(`^${trimmed.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}${trimmed === '/' ? '' : '/?'}$`, 'i');
+}
+
 function httpStatusOf(err: unknown): number | undefined {
   if (typeof err === 'object' && err !== null && 'status' in err && typeof (err as { status: unknown }).status === 'number') {
     return (err as { status: number }).status;
@@ -230,35 +254,18 @@ function httpStatusOf(err: unknown): number | undefined {
   return undefined;
 }
 
-/** The undecoded argument string: the query for GET; query and body for POST (form-encoded only). */
-async function rawArguments(req: Request): Promise<{ text: string } | { undecodable: string } | { status: 413 | 414; message: string }> {
+/** The undecoded argument string: the query for GET; query and body (read by admission) for POST (form-encoded only). */
+function rawArguments(req: Request, body: Buffer | undefined): { text: string } | { undecodable: string } | { status: 414; message: string } {
   const q = req.originalUrl.indexOf('?');
   const query = q < 0 ? '' : req.originalUrl.slice(q + 1);
   if (query.length > MAX_QUERY_BYTES) return { status: 414, message: 'Request-URI too long; use POST.\n' };
-  if (req.method !== 'POST') return { text: query };
-  const body = await readBody(req);
-  if (body === null) return { status: 413, message: 'Request body too large.\n' };
+  if (req.method !== 'POST' || body === undefined) return { text: query };
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (body.length > 0 && type !== 'application/x-www-form-urlencoded') {
     // OAI-PMH 3.1.1.2: POST bodies are form-encoded; anything else cannot carry arguments.
     return { undecodable: `A POST body must be application/x-www-form-urlencoded, not ${JSON.stringify(type ?? '')}.` };
   }
   return { text: [query, body.toString('latin1')].filter((s) => s !== '').join('&') };
-}
-
-function readBody(req: Request): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) over = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 const RESPONSE_DATE = '<responseDate>';

@@ -6,14 +6,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import { pathToFileURL } from 'node:url';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document as YamlDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 import { BUILT_IN_FORMATS, type FormatDeclaration } from '../lib/formats/registry';
 import { DESCRIPTION_SCHEMAS, describeRepository, type IdentifyDescriptions } from '../lib/oai/descriptions';
 import { SetRuleError, type SetDefinitions } from '../lib/sets/rules';
 import { parseSetDefinitions } from '../lib/sets/parse';
 import { parseSources, type SourceConfig } from '../lib/harvest/sources';
 import { readIdentify, ShapeError } from './config-identify';
-import { elementErrors } from './xsd/schemas';
+import { elementErrors, schemaFor } from './xsd/schemas';
+import { addCatalogs } from './xsd/libxml';
+import { own } from '../lib/model/own';
 
 type FormatConfig = FormatDeclaration;
 
@@ -73,6 +76,7 @@ export function readConfigFile(file: string, knownKeys: readonly string[]): Conf
   };
   const first = doc.errors[0];
   if (first) throw new ConfigError(`${file}:${first.linePos?.[0]?.line ?? 1}: not valid YAML: ${first.message.split('\n')[0]}`);
+  resolveAliases(doc, at);
   const base = path.dirname(file);
   const values = new Map<string, Raw>();
   let formats: FormatConfig[] | undefined;
@@ -94,6 +98,9 @@ export function readConfigFile(file: string, knownKeys: readonly string[]): Conf
     else if (key === 'sources') sources = readSourcesSection(pair.value as YamlNode | null, where, at);
     else values.set(key, { value: plain(pair.value as YamlNode | null, label), label, base });
   }
+  // libxml2 reads its catalogs once, when first used: the formats' catalogs go in before any schema is compiled.
+  if (formats) compileDeclaredSchemas(formats, doc, at);
+  if (identify) checkIdentify(identify, doc, at);
   return { path: file, values, formats, identify, sets, sources };
 }
 
@@ -103,6 +110,53 @@ function readSourcesSection(node: YamlNode | null, where: string, at: (n: YamlNo
   if ('sources' in parsed) return parsed.sources;
   const item = parsed.index !== undefined && isSeq(node) ? (node.items[parsed.index] as YamlNode | undefined) : undefined;
   throw new ConfigError(`${item ? at(item) : where}: ${parsed.error}`);
+}
+
+/** Nodes alias expansion may add to a document, at most (a bound on "billion laughs" expansion). */
+export const MAX_YAML_EXPANSION = 10_000;
+
+/**
+ * Replaces every alias (`*name`) by a copy of the node its anchor names
+ * (YAML 1.2 3.2.2.2), so every section reads plain values; when the copies
+ * would add more than {@link MAX_YAML_EXPANSION} nodes the file is refused.
+ */
+function resolveAliases(doc: YamlDocument, at: (n: YamlNode | null | undefined) => string): void {
+  let added = 0;
+  visit(doc, {
+    Alias(_key, alias) {
+      const target = alias.resolve(doc);
+      const where = at(alias as unknown as YamlNode);
+      if (target === undefined) throw new ConfigError(`${where}: alias *${alias.source} names no anchor before it`);
+      let size = 0;
+      visit(target, () => {
+        if (++size + added > MAX_YAML_EXPANSION) throw new ConfigError(`${where}: aliases would expand the file by more than ${MAX_YAML_EXPANSION} values`);
+      });
+      added += size;
+      return target.clone() as YamlNode;
+    },
+  });
+}
+
+/**
+ * Compiles the local XSD of every declared format now, so a file that is not
+ * a schema (or imports one that cannot be found offline) stops start-up
+ * naming the key, rather than refusing every record later.
+ */
+function compileDeclaredSchemas(formats: readonly FormatConfig[], doc: YamlDocument, at: (n: YamlNode | null | undefined) => string): void {
+  const declared = formats.flatMap((f) => (f.kind === 'declared' ? [{ f }] : []));
+  try {
+    addCatalogs(declared.flatMap(({ f }) => (f.catalog !== undefined ? [f.catalog] : [])));
+  } catch (err) {
+    throw new ConfigError(`formats: ${(err as Error).message}`);
+  }
+  for (const { f } of declared) {
+    if (f.namespace === undefined || f.xsd === undefined) continue;
+    const compiled = schemaFor(f.namespace, pathToFileURL(f.xsd).href);
+    if (!(compiled instanceof Error)) continue;
+    const index = (doc.get('formats') as { items: YamlNode[] } | undefined)?.items.findIndex((n) => isMap(n) && n.get('prefix') === f.prefix) ?? -1;
+    const node = index < 0 ? undefined : (doc.getIn(['formats', index, 'xsd'], true) as YamlNode | undefined);
+    throw new ConfigError(`${at(node)}: formats[${index}].xsd: ${f.xsd} cannot be compiled as the schema of ${f.namespace}: ${compiled.message.slice(0, 300)}`);
+  }
 }
 
 /**
@@ -137,23 +191,25 @@ function readSetsSection(doc: YamlDocument, pair: Pair, at: (n: YamlNode | null 
  */
 function readIdentifySection(doc: YamlDocument, pair: Pair, at: (n: YamlNode | null | undefined) => string): IdentifyDescriptions {
   const node = pair.value as YamlNode | null;
-  let descriptions: IdentifyDescriptions;
   try {
-    descriptions = readIdentify(node === null ? null : node.toJSON());
+    return readIdentify(node === null ? null : node.toJSON());
   } catch (err) {
     if (!(err instanceof ShapeError)) throw err;
     const where = (doc.getIn(['identify', ...err.path], true) as YamlNode | undefined) ?? node;
     throw new ConfigError(`${at(where)}: ${['identify', ...err.path].join('.')} ${err.message}`);
   }
+}
+
+/** Each description built and checked against its published XSD. */
+function checkIdentify(descriptions: IdentifyDescriptions, doc: YamlDocument, at: (n: YamlNode | null | undefined) => string): void {
   for (const [key, xml] of describeRepository(descriptions)) {
     const s = DESCRIPTION_SCHEMAS[key];
     const errors = elementErrors(xml, s.namespace, s.schema);
     if (errors.length > 0) {
-      const where = (doc.getIn(['identify', key], true) as YamlNode | undefined) ?? node;
+      const where = doc.getIn(['identify', key], true) as YamlNode | undefined;
       throw new ConfigError(`${at(where)}: identify.${key} is not valid against ${s.schema}: ${errors.slice(0, 3).join('; ')}`);
     }
   }
-  return descriptions;
 }
 
 function pairKey(pair: Pair): string | null {
@@ -206,7 +262,8 @@ function readFormats(node: YamlNode | null, label: string, base: string, at: (n:
     if (seen.has(prefix)) throw new ConfigError(`${prefixAt}: format ${JSON.stringify(prefix)} is listed twice`);
     seen.add(prefix);
     const options = readOptions(fields.get('options'), index, at);
-    const builtin = BUILTIN_FORMATS[prefix];
+    // An own property only: a prefix like "constructor" names no built-in format.
+    const builtin = own(BUILTIN_FORMATS, prefix);
     if (builtin !== undefined) {
       for (const key of ['namespace', 'schema', 'xsd', 'catalog']) {
         const f = fields.get(key);
@@ -258,8 +315,9 @@ function readOptions(
   index: number,
   at: (n: YamlNode | null | undefined) => string,
 ): { values: Record<string, string>; where: Record<string, string> } {
-  const values: Record<string, string> = {};
-  const where: Record<string, string> = {};
+  // Without a prototype: an option named "__proto__" is an option like any other (and refused when unknown).
+  const values = Object.create(null) as Record<string, string>;
+  const where = Object.create(null) as Record<string, string>;
   if (f === undefined) return { values, where };
   if (!isMap(f.node)) throw new ConfigError(`${f.where} must be a mapping of option names to values`);
   for (const pair of f.node.items) {

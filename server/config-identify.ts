@@ -57,6 +57,13 @@ function uri(v: unknown, path: Path): string {
   return s;
 }
 
+/** An absolute http(s) URL: what a harvester or a person follows (a link of another scheme is refused). */
+function url(v: unknown, path: Path): string {
+  const s = uri(v, path);
+  if (!/^https?:\/\/[^/?#\s]+/i.test(s)) throw new ShapeError(path, `${JSON.stringify(s)} is not an http:// or https:// URL`);
+  return s;
+}
+
 /** A value or a list of values. */
 function many<T>(v: unknown, path: Path, one: (x: unknown, p: Path) => T): T[] {
   if (Array.isArray(v)) return v.map((x, i) => one(x, [...path, i]));
@@ -68,7 +75,7 @@ function textAndUrls(v: unknown, path: Path): TextAndUrls {
   if (m.text === undefined && m.url === undefined) throw new ShapeError(path, 'needs "text", "url" or both');
   return {
     ...(m.text !== undefined && { text: many(m.text, [...path, 'text'], string) }),
-    ...(m.url !== undefined && { url: many(m.url, [...path, 'url'], uri) }),
+    ...(m.url !== undefined && { url: many(m.url, [...path, 'url'], url) }),
   };
 }
 
@@ -96,8 +103,8 @@ function branding(v: unknown, path: Path): BrandingDescription {
     const p = [...path, 'collectionIcon'];
     const icon = mapping(m.collectionIcon, p, ['url', 'link', 'title', 'width', 'height'], ['url']);
     out.collectionIcon = {
-      url: uri(icon.url, [...p, 'url']),
-      ...(icon.link !== undefined && { link: uri(icon.link, [...p, 'link']) }),
+      url: url(icon.url, [...p, 'url']),
+      ...(icon.link !== undefined && { link: url(icon.link, [...p, 'link']) }),
       ...(icon.title !== undefined && { title: string(icon.title, [...p, 'title']) }),
       ...(icon.width !== undefined && { width: positive(icon.width, [...p, 'width']) }),
       ...(icon.height !== undefined && { height: positive(icon.height, [...p, 'height']) }),
@@ -109,7 +116,7 @@ function branding(v: unknown, path: Path): BrandingDescription {
       const mimeType = string(r.mimeType, [...p, 'mimeType']);
       // branding.xsd: mimeType matches [a-z]+/[a-z]+ (text/css, text/xsl).
       if (!/^[a-z]+\/[a-z]+$/.test(mimeType)) throw new ShapeError([...p, 'mimeType'], `${JSON.stringify(mimeType)} is not a media type like text/css`);
-      return { url: uri(r.url, [...p, 'url']), metadataNamespace: uri(r.metadataNamespace, [...p, 'metadataNamespace']), mimeType };
+      return { url: url(r.url, [...p, 'url']), metadataNamespace: uri(r.metadataNamespace, [...p, 'metadataNamespace']), mimeType };
     });
   }
   return out;
@@ -125,8 +132,8 @@ export function readIdentify(v: unknown): IdentifyDescriptions {
   const m = mapping(v, [], ['eprints', 'friends', 'branding', 'rightsManifest']);
   return {
     ...(m.eprints !== undefined && { eprints: eprints(m.eprints, ['eprints']) }),
-    ...(m.friends !== undefined && { friends: many(m.friends, ['friends'], uri) }),
+    ...(m.friends !== undefined && { friends: many(m.friends, ['friends'], url) }),
     ...(m.branding !== undefined && { branding: branding(m.branding, ['branding']) }),
-    ...(m.rightsManifest !== undefined && { rightsManifest: many(m.rightsManifest, ['rightsManifest'], uri) }),
+    ...(m.rightsManifest !== undefined && { rightsManifest: many(m.rightsManifest, ['rightsManifest'], url) }),
   };
 }

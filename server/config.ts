@@ -71,6 +71,22 @@ export interface Config {
   readonly maxInFlight: number;
   /** OAI_RETRY_AFTER / `retryAfter`: seconds a harvester is asked to wait on 503. Default 10. */
   readonly retryAfter: number;
+  /** OAI_BODY_TIMEOUT / `bodyTimeout`: seconds a client has to send its request body once its head arrived; past it, 408 and the connection closed. Default 10. */
+  readonly bodyTimeout: number;
+  /** OAI_CLIENT_MAX_IN_FLIGHT / `clientMaxInFlight`: requests one client may have open at once; beyond it, 429 with Retry-After (0: no limit). Default 4: a
+   * harvest is sequential by design (each page needs the token of the one before), so 4 leaves room for a
+   * few harvesters behind one address. */
+  readonly clientMaxInFlight: number;
+  /** OAI_CLIENT_RATE / `clientRate`: requests a minute one client may make, sustained; beyond it, 429 with Retry-After (0: no limit). Default 0. */
+  readonly clientRate: number;
+  /** OAI_CLIENT_BURST / `clientBurst`: requests one client may make at once above `clientRate`. Default 20. */
+  readonly clientBurst: number;
+  /**
+   * OAI_MAX_RECORD_BYTES / `maxRecordBytes`: the largest record the loader reads (an NDJSON line, a JSON
+   * array element, the metadata of an XML record), in bytes; a larger one is refused naming file, line and
+   * record. Default 8388608 (8 MiB).
+   */
+  readonly maxRecordBytes: number;
   /**
    * OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`).
    * Default: true only when no `namespace` is configured, so a repository that names its own namespace
@@ -177,7 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     port,
     host: str(get('host'), '') || undefined,
     databaseUrl: database === undefined ? path.join(cwd, 'data', 'oai-steward.sqlite') : databaseUrl(database),
-    baseUrl: str(get('baseUrl'), `http://localhost:${port}/oai`),
+    baseUrl: str(get('baseUrl'), `http://localhost:${port}/oai`, baseUrlProblem),
     repositoryName: str(get('repositoryName'), 'oai-steward demo repository'),
     adminEmails: adminEmails.value,
     namespace,
@@ -191,11 +207,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     compressionLevel: int(get('compressionLevel'), 4, 1, 9),
     maxInFlight: int(get('maxInFlight'), 64, 1, 100000),
     retryAfter: int(get('retryAfter'), 10, 1, 3600),
+    bodyTimeout: int(get('bodyTimeout'), 10, 1, 50),
+    clientMaxInFlight: int(get('clientMaxInFlight'), 4, 0, 100000),
+    clientRate: int(get('clientRate'), 0, 0, 1_000_000),
+    clientBurst: int(get('clientBurst'), 20, 1, 100000),
+    maxRecordBytes: int(get('maxRecordBytes'), 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     seedDemo: bool(get('seedDemo'), !namespaceGiven),
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
     trustProxy: list(get('trustProxy'), [], (v) => (PROXY_NAMES.has(v) || isIP(v.split('/')[0] as string) !== 0 ? null : 'is not loopback, linklocal, uniquelocal, an IP address or a CIDR range')).value,
-    logLevel: str(get('logLevel'), 'info'),
+    logLevel: str(get('logLevel'), 'info', (v) => (LOG_LEVELS.includes(v) ? null : `must be one of ${LOG_LEVELS.join(', ')}`)),
     dumpDir: folder(get('dumpDir')),
     formats: file?.formats ?? defaultFormats(),
     identify: file?.identify ?? {},
@@ -204,6 +225,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     oaiDcProfile: str(get('oaiDcProfile'), 'plain', (v) => (v === 'plain' || v === 'openaire3' ? null : 'must be plain or openaire3')) as Config['oaiDcProfile'],
   };
   return Object.freeze(config);
+}
+
+/** pino's levels, and `silent`. */
+const LOG_LEVELS: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** A path of RFC 3986 segments (pchar), each non-empty: what is served literally at the endpoint. */
+const PLAIN_PATH = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/;
+
+/**
+ * Why a base URL cannot be the endpoint, or null: it must be an http(s) URL
+ * (OAI-PMH 3.1: harvesters issue HTTP requests to it) without user name,
+ * query or fragment (arguments are appended to it), whose path is written
+ * as the server will see it (no `..`, no empty segment, nothing the URL
+ * parser would rewrite).
+ */
+function baseUrlProblem(v: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return 'is not a URL';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'must be an http:// or https:// URL';
+  if (u.username !== '' || u.password !== '') return 'must not carry a user name or password';
+  if (v.includes('?') || v.includes('#')) return 'must have no query or fragment (OAI-PMH 3.1.1: the arguments are appended to it)';
+  const written = /^[A-Za-z]+:\/\/[^/]*(\/.*)?$/.exec(v)?.[1] ?? '/';
+  if (!PLAIN_PATH.test(written) || written !== u.pathname) return `must have a plain path (segments of letters, digits and -._~!$&'()*+,;=:@%; no "..", no empty segment)`;
+  return null;
 }
 
 /** Every built-in format with its default options, oai_dc first. */
@@ -266,6 +315,11 @@ export const CONFIG_KEYS = {
   compressionLevel: { env: 'OAI_COMPRESSION_LEVEL' },
   maxInFlight: { env: 'OAI_MAX_IN_FLIGHT' },
   retryAfter: { env: 'OAI_RETRY_AFTER' },
+  bodyTimeout: { env: 'OAI_BODY_TIMEOUT' },
+  clientMaxInFlight: { env: 'OAI_CLIENT_MAX_IN_FLIGHT' },
+  clientRate: { env: 'OAI_CLIENT_RATE' },
+  clientBurst: { env: 'OAI_CLIENT_BURST' },
+  maxRecordBytes: { env: 'OAI_MAX_RECORD_BYTES' },
   seedDemo: { env: 'OAI_SEED_DEMO' },
   metrics: { env: 'OAI_METRICS' },
   prefetch: { env: 'OAI_PREFETCH' },

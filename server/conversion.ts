@@ -15,7 +15,7 @@ import type { Config } from './config';
  * be handed to another thread (the whole configuration cannot: set rules may
  * hold functions).
  */
-export type ReaderConfig = Pick<Config, 'formats' | 'namespace' | 'idPolicy'>;
+export type ReaderConfig = Pick<Config, 'formats' | 'namespace' | 'idPolicy' | 'maxRecordBytes'>;
 
 /**
  * The {@link ReaderConfig} of a configuration.
@@ -23,8 +23,8 @@ export type ReaderConfig = Pick<Config, 'formats' | 'namespace' | 'idPolicy'>;
  * @example readerConfigOf(loadConfig(process.env)).formats
  */
 export function readerConfigOf(config: Config): ReaderConfig {
-  const { formats, namespace, idPolicy } = config;
-  return { formats, namespace, idPolicy };
+  const { formats, namespace, idPolicy, maxRecordBytes } = config;
+  return { formats, namespace, idPolicy, maxRecordBytes };
 }
 
 /**

@@ -179,6 +179,12 @@ export async function providerApp(p: Provider, options: { readonly onMetrics?: (
     compressionLevel: p.config.compressionLevel,
     maxInFlight: p.config.maxInFlight,
     retryAfter: p.config.retryAfter,
+    bodyTimeoutMs: p.config.bodyTimeout * 1000,
+    clients: {
+      maxInFlight: p.config.clientMaxInFlight,
+      ratePerMinute: p.config.clientRate,
+      burst: p.config.clientBurst,
+    },
     poi: poiResolver(p.store, p.config.baseUrl),
     recordFields: p.store,
     ...(p.config.dumpDir !== undefined && { dumpDir: p.config.dumpDir }),

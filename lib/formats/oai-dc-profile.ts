@@ -22,6 +22,7 @@ import type { RecordFields } from '../model/record';
 import { COAR_RESOURCE_TYPE_PREFIX, type AccessRight, type DataCiteResourceType } from '../model/vocabularies';
 import { accessRightOf } from '../model/facts';
 import type { DublinCore } from '../model/dublin-core';
+import { own } from '../model/own';
 
 /** The oai_dc profiles a repository can choose (`oaiDcProfile`). */
 export type OaiDcProfile = 'plain' | 'openaire3';
@@ -85,11 +86,11 @@ const EU_REPO_TYPE_OF_GENERAL: Partial<Record<DataCiteResourceType, EuRepoType>>
 export function euRepoType(r: RecordFields): EuRepoType {
   const coar = r.resourceType?.coar;
   if (coar !== undefined && coar.startsWith(COAR_RESOURCE_TYPE_PREFIX)) {
-    const t = EU_REPO_TYPE_OF_COAR[coar.slice(COAR_RESOURCE_TYPE_PREFIX.length)];
+    const t = own(EU_REPO_TYPE_OF_COAR, coar.slice(COAR_RESOURCE_TYPE_PREFIX.length));
     if (t) return t;
     return 'other';
   }
-  if (r.resourceType) return EU_REPO_TYPE_OF_GENERAL[r.resourceType.general] ?? 'other';
+  if (r.resourceType) return own(EU_REPO_TYPE_OF_GENERAL, r.resourceType.general) ?? 'other';
   for (const v of r.dc.type ?? []) {
     const t = v.trim();
     if (t.startsWith(EU_REPO) && (EU_REPO_TYPES as readonly string[]).includes(t.slice(EU_REPO.length))) return t.slice(EU_REPO.length) as EuRepoType;

@@ -13,6 +13,7 @@ import {
 import { classifyIdentifier, encodeUriName, isHttpUrl, normalizeDoi, type IdentifierType } from './identifiers';
 import { calendarDate, parseW3cdtf, type W3cdtf } from './dates';
 import type { DcElement, DublinCore } from './dublin-core';
+import { own } from './own';
 
 const nonBlank = (values: readonly string[] | undefined): string[] => (values ?? []).filter((v) => v.trim() !== '');
 
@@ -125,7 +126,7 @@ export function accessRightOf(r: RecordFields): AccessRight | undefined {
   if (r.accessRights !== undefined) return r.accessRights;
   for (const v of r.dc.rights ?? []) {
     const t = v.trim();
-    const eu = EU_REPO_ACCESS[t];
+    const eu = own(EU_REPO_ACCESS, t);
     if (eu) return eu;
     for (const [key, { uri }] of Object.entries(ACCESS_RIGHTS)) if (t === uri) return key as AccessRight;
   }

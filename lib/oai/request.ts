@@ -72,6 +72,21 @@ export type ParsedRequest =
     };
 
 /**
+ * The most `<error>` elements one answer lists. Every problem is reported
+ * together (OAI-PMH 3.6), but a request of thousands of bad arguments would
+ * get an answer many times its own size: past this many, the last element
+ * says how many more were found.
+ */
+export const MAX_LISTED_ERRORS = 20;
+
+/** The errors as listed: at most {@link MAX_LISTED_ERRORS}, the last saying how many were left out. */
+function listed(errors: readonly OaiError[]): readonly OaiError[] {
+  if (errors.length <= MAX_LISTED_ERRORS) return errors;
+  const shown = errors.slice(0, MAX_LISTED_ERRORS - 1);
+  return [...shown, oaiError('badArgument', `${errors.length - shown.length} more problems with the arguments were found; at most ${MAX_LISTED_ERRORS} are listed.`)];
+}
+
+/**
  * Validates decoded pairs against the verb's argument table. Returns every
  * badVerb or badArgument condition found; semantic errors (unknown format,
  * unknown identifier, bad token contents) are the verb handlers' to find.
@@ -121,7 +136,7 @@ export function parseRequest(pairs: ReadonlyArray<readonly [string, string]>): P
     if (others.length > 0) {
       errors.push(oaiError('badArgument', `${rule.exclusive} is an exclusive argument; it cannot be combined with ${others.join(', ')}.`));
     }
-    if (errors.length > 0) return { ok: false, errors, verb };
+    if (errors.length > 0) return { ok: false, errors: listed(errors), verb };
     return { ok: true, request: continuation(verb, args, args[rule.exclusive]) };
   }
 
@@ -136,7 +151,7 @@ export function parseRequest(pairs: ReadonlyArray<readonly [string, string]>): P
     errors.push(oaiError('badArgument', `${describe(set)} is not a syntactically valid setSpec.`));
   }
   const range = parseRange(args.from, args.until, errors);
-  if (errors.length > 0) return { ok: false, errors, verb };
+  if (errors.length > 0) return { ok: false, errors: listed(errors), verb };
 
   return { ok: true, request: firstRequest(verb, args, { identifier, metadataPrefix, set, ...range }) };
 }

@@ -14,6 +14,17 @@
  */
 import { percentEncode } from '../model/identifiers';
 import type { FileLink } from '../model/facts';
+import { isMediaType } from '../model/from-json';
+
+/**
+ * The most bytes a `Link` header carries. Proxies and clients cap a header
+ * field (Node's fetch at 16 KiB for all of them, nginx's default buffer is
+ * 4-8 KiB); the FAIR Signposting profile lets a large set of links live in
+ * the linkset alone, which the header then points at.
+ */
+export const MAX_LINK_HEADER_BYTES = 8192;
+/** The most links a `Link` header carries; the rest are in the linkset only. */
+export const MAX_LINK_HEADER_LINKS = 64;
 
 /** One typed link (RFC 8288 section 3). */
 export interface SignpostLink {
@@ -64,14 +75,21 @@ export function signpostingLinks(input: SignpostInput): SignpostLink[] {
   links.push({ href: ABOUT_PAGE, rel: 'type' });
   for (const t of input.types.length > 0 ? input.types : [CREATIVE_WORK]) links.push({ href: t, rel: 'type' });
   for (const l of input.licenses) links.push({ href: l, rel: 'license' });
-  for (const f of input.files) links.push({ href: f.href, rel: 'item', type: f.type ?? UNKNOWN_FILE_TYPE });
+  // A media type from input reaches a header only when it is one (RFC 6838 4.2: type "/" subtype, restricted names).
+  for (const f of input.files) links.push({ href: f.href, rel: 'item', type: f.type !== undefined && isMediaType(f.type) ? f.type : UNKNOWN_FILE_TYPE });
   if (input.linkset !== undefined) links.push({ href: input.linkset, rel: 'linkset', type: 'application/linkset+json' });
   return links;
 }
 
-/** An URI reference safe inside `<…>`: characters outside RFC 3986 are percent-encoded, existing escapes kept. */
+/**
+ * An URI reference safe inside `<…>`: characters outside RFC 3986 are
+ * percent-encoded, existing escapes kept, and so are `,` and `;`: RFC 8288
+ * allows them inside `<…>`, but common parsers split a header on them
+ * (python-requests' `parse_header_links` does), and would read a forged or
+ * no link from a DOI holding one.
+ */
 function uriRef(href: string): string {
-  return href.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#%[\]]/gu, percentEncode);
+  return href.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+=:@/?#%[\]]/gu, percentEncode);
 }
 
 /** An RFC 9110 quoted-string. */
@@ -81,19 +99,34 @@ function quoted(s: string): string {
 
 function linkValue(l: SignpostLink, anchor?: string): string {
   let v = `<${uriRef(l.href)}>; rel=${quoted(l.rel)}`;
-  if (l.type !== undefined) v += `; type=${quoted(l.type)}`;
+  if (l.type !== undefined && isMediaType(l.type)) v += `; type=${quoted(l.type)}`;
   if (l.profile !== undefined) v += `; profile=${quoted(uriRef(l.profile))}`;
   if (anchor !== undefined) v += `; anchor=${quoted(uriRef(anchor))}`;
   return v;
 }
 
 /**
- * The value of a `Link` header field (RFC 8288 section 3) carrying the links.
+ * The value of a `Link` header field (RFC 8288 section 3) carrying the
+ * links, in their order, as many as fit in {@link MAX_LINK_HEADER_BYTES} and
+ * {@link MAX_LINK_HEADER_LINKS}; the `linkset` link is always among them, so
+ * a client finds the rest there (FAIR Signposting, level 2 for large sets).
  *
  * @example linkHeader([{ href: 'https://doi.org/10.1/x', rel: 'cite-as' }]) // '<https://doi.org/10.1/x>; rel="cite-as"'
  */
-export function linkHeader(links: readonly SignpostLink[]): string {
-  return links.map((l) => linkValue(l)).join(', ');
+export function linkHeader(links: readonly SignpostLink[], limits: { readonly bytes: number; readonly links: number } = { bytes: MAX_LINK_HEADER_BYTES, links: MAX_LINK_HEADER_LINKS }): string {
+  const linkset = links.find((l) => l.rel === 'linkset');
+  const last = linkset === undefined ? [] : [linkValue(linkset)];
+  // Every value is ASCII (uriRef and quoted leave nothing else), so its length is its size in bytes.
+  let size = last.reduce((n, v) => n + v.length, 0);
+  const out: string[] = [];
+  for (const l of links) {
+    if (l.rel === 'linkset') continue;
+    const v = linkValue(l);
+    if (out.length + last.length >= limits.links || size + v.length + 2 > limits.bytes) break;
+    out.push(v);
+    size += v.length + 2;
+  }
+  return [...out, ...last].join(', ');
 }
 
 /**

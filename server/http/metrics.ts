@@ -54,7 +54,18 @@ export interface Metrics {
    * to the OAI path when it finishes, and counts every load-shed 503
    * (the shedding middleware marks them with `res.locals.shed`).
    */
-  observe(options: { readonly oaiPath: string; readonly tokenSecret: string; readonly inFlight: () => number }): RequestHandler;
+  observe(options: {
+    /** The endpoint (`/oai`) and its companions: `/oai/xml` answers OAI-PMH too, `/oai/form` redirects. */
+    readonly paths: { readonly oai: string; readonly xml: string; readonly form: string };
+    readonly tokenSecret: string;
+    readonly inFlight: () => number;
+    /** Clients the per-client limiter tracks right now. */
+    readonly clients: () => number;
+  }): RequestHandler;
+  /** Counts a request refused or lost before it did any work (server/http/admission.ts). */
+  readonly refused: (reason: 'body-timeout' | 'body-too-large' | 'client-abort' | 'shed') => void;
+  /** Counts a request answered 429 by the per-client limits (server/http/clients.ts). */
+  readonly limited: (reason: 'concurrency' | 'rate') => void;
   /** `GET /metrics`: the registry in the Prometheus text format, version 0.0.4. */
   readonly scrape: RequestHandler;
 }
@@ -112,7 +123,19 @@ export function createMetrics(options: { readonly pool?: () => PoolUse | undefin
   const bytes = counter('oai_response_bytes_total', 'Bytes of OAI-PMH response bodies sent, as sent (after compression), by content coding.', ['coding']);
   const shed = counter('oai_load_shed_total', 'Requests refused with 503 and Retry-After because OAI_MAX_IN_FLIGHT requests were already in flight.');
   const tokens = counter('oai_token_rejections_total', 'Resumption tokens refused with badResumptionToken, by reason: malformed, signature, expired, verb (a token of another verb), stale (well signed but naming a format or position that no longer exists).', ['reason']);
+  const refusals = counter('oai_requests_refused_total', 'Requests refused or lost before doing any work, by reason: body-timeout (408, the body did not arrive in time), body-too-large (413), client-abort (the client hung up mid-request).', ['reason']);
+  const limited = counter('oai_client_limited_total', 'Requests answered 429 with Retry-After by the per-client limits, by reason: concurrency (OAI_CLIENT_MAX_IN_FLIGHT) or rate (OAI_CLIENT_RATE).', ['reason']);
+  const http = counter('oai_http_requests_total', 'Every request the server answered, by route (oai, oai-xml, form, healthz, metrics, poi, resourcesync, other) and HTTP status.', ['route', 'status']);
   let inFlight: (() => number) | undefined;
+  let clients: (() => number) | undefined;
+  new Gauge({
+    name: 'oai_clients_tracked',
+    help: 'Clients the per-client limits track right now (a request open, or a rate bucket not yet refilled).',
+    registers,
+    collect() {
+      this.set(clients ? clients() : 0);
+    },
+  });
   new Gauge({
     name: 'oai_requests_in_flight',
     help: 'Requests being served right now (any path), the figure OAI_MAX_IN_FLIGHT limits.',
@@ -166,13 +189,32 @@ export function createMetrics(options: { readonly pool?: () => PoolUse | undefin
 
   return {
     registry,
-    observe({ oaiPath, tokenSecret, inFlight: count }) {
+    refused(reason) {
+      if (reason === 'shed') shed.inc();
+      else refusals.inc({ reason });
+    },
+    limited(reason) {
+      limited.inc({ reason });
+    },
+    observe({ paths, tokenSecret, inFlight: count, clients: tracked }) {
       inFlight = count;
+      clients = tracked;
+      const routeOf = (path: string): string => {
+        if (path === paths.oai) return 'oai';
+        if (path === paths.xml) return 'oai-xml';
+        if (path === paths.form) return 'form';
+        if (path === '/healthz' || path === '/metrics') return path.slice(1);
+        if (path.startsWith('/poi/')) return 'poi';
+        if (path.startsWith('/resourcesync') || path.startsWith('/.well-known/resourcesync') || path.startsWith('/sitemap') || path === '/robots.txt') return 'resourcesync';
+        return 'other';
+      };
+      const oaiSet = new Set([paths.oai, paths.xml]);
       return (req: Request, res: Response, next) => {
         const started = performance.now();
         res.on('finish', () => {
-          if (res.locals.shed === true) shed.inc();
-          if (req.path !== oaiPath) return;
+          // A bounded label: the route class, never the path a client wrote.
+          http.inc({ route: routeOf(req.path), status: String(res.statusCode) });
+          if (!oaiSet.has(req.path)) return;
           const outcome = res.locals.oai as OaiOutcome | undefined;
           const verb = verbOf(outcome);
           const body = outcome?.response.body;

@@ -22,6 +22,7 @@ import { createIdPolicy, type IdMappingMode, type IdPolicy } from '../../lib/ids
 import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
 import { parsePoi, POI_PREFIX } from '../../lib/ids/poi';
 import { canonicalSeries, gmtDate, parsePdi } from '../../lib/ids/pdi';
+import { own } from '../../lib/model/own';
 
 /** The streams the command reads and writes. */
 export interface IdCommandIo {
@@ -57,7 +58,8 @@ function parseArgs(argv: readonly string[], allowed: Record<string, readonly str
   const args = argv[0] === 'id' ? argv.slice(1) : argv.slice();
   const command = args.shift();
   if (command === undefined || command === 'help' || command === '--help') throw new UsageError('');
-  const names = allowed[command];
+  // Own commands only: `constructor` or `toString` are no id command.
+  const names = own(allowed, command);
   if (!names) throw new UsageError(`unknown id command "${command}"`);
   const options = new Map<string, string>();
   const ids: string[] = [];

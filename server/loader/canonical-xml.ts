@@ -45,6 +45,8 @@ type Token =
 export class CanonicalXml {
   private readonly tokens: Token[] = [];
   private depth = 0;
+  /** About the characters collected so far: names, attribute values, text and comments. */
+  size = 0;
   /** Bindings declared outside the fragment that the fragment uses, in first-use order. */
   private readonly hoisted = new Map<string, string>();
   /** Scopes inside the fragment, innermost last (what the source declared). */
@@ -59,6 +61,11 @@ export class CanonicalXml {
    *   (e.g. dc:identifier, for identifier governance)
    */
   constructor(private readonly outer: NsScope, private readonly watch: ReadonlySet<string> = new Set()) {}
+
+  /** How deep the fragment is open right now. */
+  get level(): number {
+    return this.depth;
+  }
 
   get done(): boolean {
     return this.depth === 0 && this.tokens.length > 0;
@@ -75,6 +82,9 @@ export class CanonicalXml {
       outAttrs.push([aPrefix ? `${aPrefix}:${aLocal}` : aLocal, value]);
     }
     const qname = prefix ? `${prefix}:${local}` : local;
+    this.size += qname.length * 2 + 5;
+    for (const [n, v] of outAttrs) this.size += n.length + v.length + 4;
+    for (const [p, u] of scope) this.size += p.length + u.length + 10;
     this.tokens.push({ kind: 'start', qname, decls: [...scope.entries()], attrs: outAttrs });
     this.depth++;
     const key = `{${uri ?? ''}}${local}`;
@@ -92,6 +102,7 @@ export class CanonicalXml {
   }
 
   text(s: string): void {
+    this.size += s.length;
     if (this.watching) this.watching.text += s;
     const last = this.tokens[this.tokens.length - 1];
     if (last && last.kind === 'text') this.tokens[this.tokens.length - 1] = { kind: 'text', text: last.text + s };
@@ -99,6 +110,7 @@ export class CanonicalXml {
   }
 
   comment(s: string): void {
+    this.size += s.length + 7;
     this.tokens.push({ kind: 'comment', text: s });
   }
 

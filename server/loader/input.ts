@@ -52,7 +52,7 @@ export async function openInput(name: string, stdin: NodeJS.ReadableStream, coun
       else {
         const b = typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
         first.push(b);
-        head += b.toString('utf8');
+        head = headText(Buffer.concat(first));
       }
     }
     const kind = kindOf(head);
@@ -97,7 +97,7 @@ export async function openInput(name: string, stdin: NodeJS.ReadableStream, coun
     const { bytesRead } = await fd.read(buf, 0, buf.length, 0);
     const start = buf.subarray(0, bytesRead);
     // A gzip file (a bulk dump's, RFC 1952) is told by what it holds once decompressed.
-    head = isGzip(start) ? gunzipHead(start) : start.toString('utf8');
+    head = isGzip(start) ? gunzipHead(start) : headText(start);
   } finally {
     await fd.close();
   }
@@ -153,6 +153,18 @@ function gunzipHead(start: Buffer): string {
     // Not gzip after all: read as it is, and whatever reads it reports what is wrong.
     return start.toString('utf8');
   }
+}
+
+/**
+ * The start of a content as text for {@link kindOf}: UTF-16 (by its byte
+ * order mark, or `<` in two bytes) is decoded as such, so a UTF-16 XML file
+ * is recognised as XML; anything else is read as UTF-8.
+ */
+function headText(b: Buffer): string {
+  const le = (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0x3c && b[1] === 0x00);
+  const be = (b[0] === 0xfe && b[1] === 0xff) || (b[0] === 0x00 && b[1] === 0x3c);
+  if (le || be) return new TextDecoder(le ? 'utf-16le' : 'utf-16be').decode(b);
+  return b.toString('utf8');
 }
 
 /** The kind of a content by its first non-blank character (a UTF-8 BOM is skipped). */

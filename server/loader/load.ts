@@ -36,6 +36,7 @@ import { readableInWorker, readInWorker } from './read-worker';
 import type { ReaderConfig } from '../conversion';
 import type { Knex } from 'knex';
 import { isPostgres } from '../db/dialect';
+import { DEFAULT_MAX_RECORD_BYTES, MAX_BATCH_INPUT_BYTES } from './limits';
 
 export { readSetsFile };
 
@@ -84,6 +85,8 @@ export interface LoadOptions {
   readonly setsFile?: string;
   /** Records per writeItems call. Default {@link DEFAULT_BATCH_SIZE}. */
   readonly batchSize?: number;
+  /** The largest record read (./limits.ts); by default the configuration's `maxRecordBytes`. */
+  readonly maxRecordBytes?: number;
   /** Called for every refusal as it is found (they are not kept in memory). */
   readonly onRefusal?: (r: Refusal) => void;
   /** Called with a warning a person should read (e.g. a skipped --delete-missing). */
@@ -201,9 +204,11 @@ class LoadRun {
 
   /** Reads one input to the end, writing its records a batch at a time. */
   async consume(input: Input): Promise<void> {
-    const ctx = { policy: this.deps.policy, formats: this.deps.formats, counter: this.options.counter ?? { bytesRead: 0 } };
     const config = this.deps.readerConfig;
+    const limits = { maxRecordBytes: this.options.maxRecordBytes ?? config?.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES };
+    const ctx = { policy: this.deps.policy, formats: this.deps.formats, counter: this.options.counter ?? { bytesRead: 0 }, limits };
     const events = config && readableInWorker(input) ? readInWorker(input, config, ctx.counter, this.batchSize) : readInput(input, ctx);
+    let batchStart = ctx.counter.bytesRead;
     try {
       for await (const ev of events) {
         if (ev.kind === 'sets') {
@@ -218,7 +223,11 @@ class LoadRun {
         } else {
           this.batch.push({ kind: 'record', result: { refusals: [ev.refusal] }, id: null });
         }
-        if (this.batch.length >= this.batchSize) await this.flush();
+        // A batch ends at its count, or once it holds enough of the input (large records make small batches).
+        if (this.batch.length >= this.batchSize || ctx.counter.bytesRead - batchStart >= MAX_BATCH_INPUT_BYTES) {
+          await this.flush();
+          batchStart = ctx.counter.bytesRead;
+        }
       }
     } catch (err) {
       // An input that fails half-way: the batch in flight ends before the transaction rolls back.

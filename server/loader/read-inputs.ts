@@ -17,6 +17,7 @@ import { folderFiles, idOfFile, type ByteCounter, type Input } from './input';
 import { readJsonArray, readNdjson } from './read-json';
 import { readOaiXml, type XmlEvent } from './read-oai-xml';
 import { xmlToItem } from './xml-record';
+import type { ReadLimits } from './limits';
 
 /** What reading needs to know about the repository. */
 export interface ReadContext {
@@ -24,6 +25,8 @@ export interface ReadContext {
   readonly formats: FormatRegistry;
   /** Bytes read so far, shared with the inputs (for progress). */
   readonly counter: ByteCounter;
+  /** The bounds of reading (./limits.ts); the defaults when absent. */
+  readonly limits?: ReadLimits;
 }
 
 /** One thing read from an input. */
@@ -60,20 +63,20 @@ export async function* readInput(input: Input, ctx: ReadContext): AsyncGenerator
     yield* readJson(input, ctx);
   } else if (input.kind === 'xml') {
     // A saved response, or one bare metadata document (a DataCite or OpenAIRE file), named by its file.
-    yield* readXml(input.name, readOaiXml(input.chunks(), 'auto'), input.name === '-' ? undefined : idOfFile(input.name), ctx);
+    yield* readXml(input.name, readOaiXml(input.chunks(), 'auto', ctx.limits), input.name === '-' ? undefined : idOfFile(input.name), ctx);
   } else {
     for await (const f of folderFiles(input.name, ctx.counter)) {
       if (f.internalId === null) {
         yield { kind: 'fault', refusal: { internalId: '', source: f.file, field: 'file name', reason: 'the file name is not valid percent-encoding, so it names no internal id' } };
         continue;
       }
-      yield* readXml(f.file, readOaiXml(f.chunks, 'bare'), f.internalId, ctx);
+      yield* readXml(f.file, readOaiXml(f.chunks, 'bare', ctx.limits), f.internalId, ctx);
     }
   }
 }
 
 async function* readJson(input: Input, ctx: ReadContext): AsyncGenerator<LoadEvent> {
-  const entries = input.kind === 'ndjson' ? readNdjson(input.chunks()) : readJsonArray(input.chunks());
+  const entries = input.kind === 'ndjson' ? readNdjson(input.chunks(), ctx.limits) : readJsonArray(input.chunks(), ctx.limits);
   for await (const e of entries) {
     const source = input.kind === 'ndjson' ? `${input.name}:${e.line}` : `${input.name}:${e.line} (record ${e.number})`;
     if ('error' in e) {

@@ -5,11 +5,15 @@
  * parser reads the input a line at a time, so memory holds one record, not
  * the file, and refusals can name the line a record starts on.
  */
-import { StringDecoder } from 'node:string_decoder';
 import type { SetInput } from '../../lib/store';
 import { CanonicalXml, type NsScope, type SaxAttribute, type SaxNamespace } from './canonical-xml';
 import { libxml } from '../xsd/libxml';
 import { OAI_NS } from '../../lib/xml/namespaces';
+import { bytesText, DEFAULT_READ_LIMITS, MAX_XML_DEPTH, type ReadLimits } from './limits';
+import { XmlDecoder } from './xml-decode';
+
+/** The most text the prolog (what precedes the root element) may hold. */
+const MAX_PROLOG = 64 * 1024;
 
 const DC_IDENTIFIER = '{http://purl.org/dc/elements/1.1/}identifier';
 
@@ -105,7 +109,7 @@ interface RecordState {
  *
  * @example for await (const ev of readOaiXml(fs.createReadStream('page1.xml'), 'response')) …
  */
-export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expected: XmlInputShape): AsyncGenerator<XmlEvent> {
+export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expected: XmlInputShape, limits: ReadLimits = DEFAULT_READ_LIMITS): AsyncGenerator<XmlEvent> {
   let shape: 'response' | 'bare' | 'auto' = expected;
   // index.d.ts omits push's second argument, `terminate` (src/xml_sax_parser.cc).
   const parser = new (libxml().SaxPushParser)() as unknown as import('node:events').EventEmitter & { push(source: string, terminate?: boolean): boolean };
@@ -153,10 +157,26 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
     captureFor = undefined;
   };
 
+  /** Refuses the input when what is being collected outgrows the largest record. */
+  const checkSize = (): void => {
+    if (capture && capture.size > limits.maxRecordBytes) {
+      const what = captureFor === 'setDescription' ? `set ${set?.number ?? ''}: a setDescription` : `record ${rec?.number ?? ''} (from line ${rec?.line ?? line}): its ${captureFor ?? 'metadata'}`;
+      fault(`${what} is larger than ${bytesText(limits.maxRecordBytes)} (maxRecordBytes)`);
+    } else if (text.length > limits.maxRecordBytes) {
+      fault(`a text of more than ${bytesText(limits.maxRecordBytes)} (maxRecordBytes) outside any metadata`);
+    }
+  };
+
   parser.on('startElementNS', (local: string, attrs: SaxAttribute[], prefix: string | null, uri: string | null, ns: SaxNamespace[]) => {
     if (faulted) return;
+    // Checked as each element opens, so a deep document costs time linear in its size.
+    if (path.length + (capture?.level ?? 0) >= MAX_XML_DEPTH) {
+      fault(`elements nested deeper than ${MAX_XML_DEPTH} levels${rec ? ` in record ${rec.number} (from line ${rec.line})` : ''}`);
+      return;
+    }
     if (capture) {
       capture.start(local, attrs, prefix, uri, ns);
+      checkSize();
       return;
     }
     const parent = path[path.length - 1];
@@ -261,19 +281,40 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
     if (faulted) return;
     if (capture) capture.text(s);
     else text += s;
+    checkSize();
   };
   parser.on('characters', onText);
   parser.on('cdata', onText);
   parser.on('comment', (s: string) => {
-    if (!faulted && capture) capture.comment(s);
+    if (!faulted && capture) {
+      capture.comment(s);
+      checkSize();
+    }
   });
   parser.on('error', (message: string) => fault(`not well-formed XML: ${message.replace(/\s+/g, ' ').trim()}`, { malformed: true }));
 
-  const decoder = new StringDecoder('utf8');
+  // The prolog is held until it is known to have no DOCTYPE: nothing of a DTD ever reaches the parser.
+  let prolog: string | undefined = '';
   const push = (s: string, last: boolean): void => {
+    if (prolog !== undefined) {
+      prolog += s;
+      const verdict = prologVerdict(prolog);
+      if (verdict === 'doctype') {
+        line += (prolog.slice(0, prolog.search(/<!DOCTYPE/)).match(/\n/g)?.length ?? 0);
+        fault('a DOCTYPE declaration: document type definitions are not read (their entities could expand without bound, or name files and URLs elsewhere); remove it');
+        return;
+      }
+      if (verdict === 'open' && !last) {
+        if (prolog.length > MAX_PROLOG) fault(`more than ${MAX_PROLOG} characters before the root element`);
+        return;
+      }
+      s = prolog;
+      prolog = undefined;
+    }
     // One line at a time, so `line` is the line the parser is on.
     let start = 0;
     for (;;) {
+      if (faulted) return;
       const nl = s.indexOf('\n', start);
       if (nl < 0) break;
       parser.push(s.slice(start, nl + 1));
@@ -282,12 +323,52 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
     }
     if (start < s.length || last) parser.push(s.slice(start), last);
   };
+  const decoder = new XmlDecoder();
+  const feed = (d: ReturnType<XmlDecoder['write']>, last: boolean): void => {
+    if ('problem' in d) {
+      // The text before the bad byte is read, so the refusal names the line the byte is on.
+      push(d.before, false);
+      fault(d.problem);
+      return;
+    }
+    push(d.text, last);
+  };
   for await (const chunk of chunks) {
-    push(typeof chunk === 'string' ? chunk : decoder.write(chunk), false);
+    feed(typeof chunk === 'string' ? decoder.writeText(chunk) : decoder.write(chunk), false);
     while (queue.length > 0) yield queue.shift() as XmlEvent;
     if (faulted) return;
   }
-  push(decoder.end(), true);
+  feed(decoder.end(), true);
   if (!faulted && records === 0 && sets === 0 && shape === 'bare') fault('the file holds no element');
   while (queue.length > 0) yield queue.shift() as XmlEvent;
+}
+
+/**
+ * Whether the prolog read so far holds a DOCTYPE, has reached the root
+ * element (or something the parser will refuse), or is still open: the XML
+ * declaration, processing instructions, comments and white space may come
+ * before the root (XML 1.0 section 2.8).
+ */
+function prologVerdict(text: string): 'doctype' | 'root' | 'open' {
+  let i = 0;
+  for (;;) {
+    while (i < text.length && /[\s\uFEFF]/.test(text[i] as string)) i++;
+    if (i >= text.length) return 'open';
+    const rest = text.slice(i, i + 9);
+    if (rest.startsWith('<?')) {
+      const end = text.indexOf('?>', i + 2);
+      if (end < 0) return 'open';
+      i = end + 2;
+    } else if (rest.startsWith('<!--')) {
+      const end = text.indexOf('-->', i + 4);
+      if (end < 0) return 'open';
+      i = end + 3;
+    } else if ('<!DOCTYPE'.startsWith(rest) && rest.length < 9) {
+      return 'open';
+    } else if (rest === '<!DOCTYPE') {
+      return 'doctype';
+    } else {
+      return 'root';
+    }
+  }
 }

@@ -24,6 +24,7 @@ import { fieldsFromJson } from '../../lib/model/json-text';
 import type { ItemInput } from '../../lib/store';
 import { fileChunks, type ByteCounter, type Input } from './input';
 import { readInput, type LoadEvent } from './read-inputs';
+import { MAX_BATCH_INPUT_BYTES } from './limits';
 
 /** What the worker is started with. */
 interface ReaderData {
@@ -136,11 +137,12 @@ function serveBatches(data: ReaderData): void {
   const formats = formatsOf(data.config);
   const policy = policyOf(data.config);
   const input: Input = { name: data.file, kind: data.kind, size: null, isListSets: false, chunks: () => fileChunks(data.file, counter) };
-  const events = readInput(input, { policy, formats, counter });
+  const events = readInput(input, { policy, formats, counter, limits: { maxRecordBytes: data.config.maxRecordBytes } });
   const fill = async (): Promise<{ events: WireEvent[]; done: boolean }> => {
     const out: WireEvent[] = [];
     let records = 0;
-    while (records < data.batch) {
+    const start = counter.bytesRead;
+    while (records < data.batch && counter.bytesRead - start < MAX_BATCH_INPUT_BYTES) {
       const r = await events.next();
       if (r.done) return { events: out, done: true };
       out.push(toWire(r.value));

@@ -207,6 +207,8 @@ export async function startTestServer(env: NodeJS.ProcessEnv = {}): Promise<Test
       OAI_BASE_URL: `http://localhost:${port}/oai`,
       LOG_LEVEL: 'silent',
       OAI_SEED_DEMO: 'true',
+      // Every test request comes from 127.0.0.1, standing for many clients: no per-client limit unless a test sets one.
+      OAI_CLIENT_MAX_IN_FLIGHT: '0',
       ...env,
     });
     let running: RunningServer;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseRequest } from '../../lib/oai/request';
+import { MAX_LISTED_ERRORS, parseRequest } from '../../lib/oai/request';
 import type { OaiErrorCode } from '../../lib/oai/errors';
 
 type Pairs = Array<[string, string]>;
@@ -95,5 +95,19 @@ describe('parseRequest', () => {
     const r = parseRequest(q('verb=ListRecords&metadataPrefix=oai_dc&set=a'));
     if (!r.ok) throw new Error('refused');
     expect(r.request.args).to.deep.equal({ metadataPrefix: 'oai_dc', set: 'a' });
+  });
+
+  it(`lists at most ${MAX_LISTED_ERRORS} errors for a request of thousands of bad arguments, the last saying how many more`, () => {
+    const pairs = Array.from({ length: 9999 }, (_, i) => [`x${i}`, 'y'] as const);
+    const r = parseRequest([['verb', 'Identify'], ...pairs]);
+    if (r.ok) throw new Error('accepted');
+    expect(r.errors).to.have.length(MAX_LISTED_ERRORS);
+    expect(r.errors.at(-1)?.message).to.equal(`${9999 - MAX_LISTED_ERRORS + 1} more problems with the arguments were found; at most ${MAX_LISTED_ERRORS} are listed.`);
+  });
+
+  it('lists every error when there are only a few', () => {
+    const r = parseRequest(q('verb=ListRecords&a=1&b=2&from=x'));
+    if (r.ok) throw new Error('accepted');
+    expect(r.errors.map((e) => e.code)).to.deep.equal(['badArgument', 'badArgument', 'badArgument', 'badArgument']);
   });
 });
