@@ -197,7 +197,9 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`oai-steward: ${err instanceof ConfigError ? `configuration: ${err.message}` : (err as Error).stack ?? String(err)}\n`);
+    // A person reads this: the message, never a stack trace (kept for a developer who asks with OAI_DEBUG).
+    const detail = err instanceof Error ? (process.env.OAI_DEBUG ? (err.stack ?? err.message) : err.message) : String(err);
+    process.stderr.write(`oai-steward: ${err instanceof ConfigError ? `configuration: ${err.message}` : detail}\n`);
     process.exitCode = err instanceof ConfigError ? 2 : 1;
   },
 );
