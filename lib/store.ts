@@ -247,6 +247,9 @@ export interface MembershipChange {
  */
 export type WriteOutcome = 'inserted' | 'updated' | 'unchanged' | 'deleted' | 'superseded';
 
+/** How many items each outcome had: what the loader's and the harvester's summaries count. */
+export type OutcomeCounts = { -readonly [K in WriteOutcome]: number };
+
 export interface WriteResult {
   readonly internalId: string;
   readonly identifier: string;
@@ -255,9 +258,9 @@ export interface WriteResult {
 
 /**
  * Write side, used by the seeds, the loader, the benchmark and the CLI.
- * Every call is one transaction: all or nothing. Every item passes the
- * write gate (lib/records/gate.ts) in one order: record rules, the metadata
- * check of each format, identifier governance.
+ * Every call is one transaction: all or nothing. Every item passes the one
+ * write pipeline (server/store/write.ts over lib/pipeline/): record rules, the
+ * metadata check of each format, identifier governance.
  */
 export interface WriteStore {
   /** Declares or renames sets; an invalid set throws an `Error` naming every problem, and nothing is written. */

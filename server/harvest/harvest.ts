@@ -22,7 +22,7 @@ import type { FormatRegistry } from '../../lib/formats/registry';
 import type { SourceConfig } from '../../lib/harvest/sources';
 import { granularityOf, inGranularity, incrementalFrom } from '../../lib/harvest/timing';
 import type { Refusal } from '../../lib/model/refusal';
-import { RefusedError, type ItemInput, type SetInput, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
+import { RefusedError, type ItemInput, type SetInput, type OutcomeCounts, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
 import { HarvestError, OaiClient, type ClientOptions } from './client';
 import { parseIdentify } from './identify';
 import { acquireHarvestLock } from './lock';
@@ -82,7 +82,7 @@ export interface PageEvent {
 }
 
 /** What one source's harvest did. */
-export interface HarvestSummary {
+export interface HarvestSummary extends OutcomeCounts {
   readonly source: string;
   /** Whether every list was harvested to its end. */
   completed: boolean;
@@ -92,11 +92,6 @@ export interface HarvestSummary {
   skipped?: boolean;
   pages: number;
   records: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
-  superseded: number;
   refused: number;
   retries: number;
   /** Lists resumed from a checkpoint, and lists restarted after badResumptionToken. */

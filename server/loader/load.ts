@@ -25,7 +25,7 @@
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
-import { RefusedError, type ItemInput, type SetInput, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
+import { RefusedError, type ItemInput, type SetInput, type OutcomeCounts, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
 import type { LoadBookkeeping, SeenIds } from './seen';
 import { type Refusal } from '../../lib/model/refusal';
 import { contentHash, uniqueSorted } from '../../lib/pipeline/content-hash';
@@ -103,13 +103,9 @@ export interface LoadOptions {
 }
 
 /** What a load did (or, for a dry run or a failed load, would have done). */
-export interface LoadSummary {
+export interface LoadSummary extends OutcomeCounts {
   /** Records read, refused ones included. */
   records: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
   /**
    * Versions of a record replaced by a newer one read in the same load
    * (incremental harvest files), or read after a newer or identical one:
