@@ -3,9 +3,9 @@
  * different lengths run in child processes with `--expose-gc` and
  * `OAI_STEWARD_REPORT_MEMORY=1`; just before its commit each load reports
  * the JavaScript heap still reachable after a full collection. That figure
- * is deterministic up to a few hundred kilobytes, unlike timings or the
+ * varies by under a megabyte between runs, unlike timings or the
  * resident set size, so the test holds on a busy machine. Keeping even the
- * internal ids of the extra records (a Set of 40,000 strings, about 2 MB)
+ * internal ids of the extra records (a Set of 80,000 strings, about 4 MB)
  * fails it; keeping the records themselves fails it by far.
  */
 import fs from 'node:fs';
@@ -14,12 +14,14 @@ import { expect } from 'chai';
 import { cli, forEachCliDatabase, summaryOf, type CliDb } from './helpers';
 
 const SMALL = 10_000;
-const LARGE = 50_000;
+const LARGE = 90_000;
 /**
- * Retained heap the larger load may add. Measured: within ±0.1 MB between
- * runs; a Set of the 40,000 extra ids alone adds 2.1 MB.
+ * Retained heap the larger load may add. Measured: the same two loads differ
+ * by up to about 0.9 MB between runs (functions first run late in a long
+ * load, such as the progress line, keep their bytecode and feedback), while
+ * a Set of the 80,000 extra ids alone adds about 4 MB.
  */
-const BOUND = 1024 * 1024;
+const BOUND = 1.5 * 1024 * 1024;
 
 /** Writes `n` small but valid NDJSON records (ids of equal length, so only their number differs). */
 function writeRecords(file: string, n: number): void {
