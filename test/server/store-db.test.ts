@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { createKnex, databaseKind, sqliteFilename } from '../../server/db/connection';
 import { migrate } from '../../server/db/migrations';
@@ -60,6 +61,30 @@ describe('a SQLite connection', function () {
       expect(fs.existsSync(path.join(dir, 'nested', 'x.db'))).to.equal(true);
     } finally {
       await knex.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('creates a new store with 16 KiB pages and leaves an existing file its own page size', async function () {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-conn-'));
+    const pageSize = async (file: string): Promise<unknown> => {
+      const knex = createKnex(`sqlite:${file}`);
+      try {
+        await knex.schema.createTableIfNotExists('t', (t) => t.integer('x'));
+        return Object.values(((await knex.raw('PRAGMA page_size')) as Record<string, unknown>[])[0] ?? {})[0];
+      } finally {
+        await knex.destroy();
+      }
+    };
+    try {
+      expect(await pageSize(path.join(dir, 'new.db'))).to.equal(16384);
+      // A store made by an earlier version, with SQLite's default 4 KiB pages.
+      const old = new Database(path.join(dir, 'old.db'));
+      old.pragma('page_size = 4096');
+      old.exec('CREATE TABLE t (x INTEGER)');
+      old.close();
+      expect(await pageSize(path.join(dir, 'old.db'))).to.equal(4096);
+    } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
