@@ -10,7 +10,7 @@ import { RefusedError } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
-import { DEFAULT_BATCH_SIZE, DEFAULT_BATCH_SIZE_POSTGRES, defaultBatchSize, runLoad, type LoadSummary } from './load';
+import { DEFAULT_BATCH_SIZE, runLoad, type LoadSummary } from './load';
 import { startProgress } from './progress';
 import { formatStats } from './stats';
 import { lastLoaderRun, recordLoaderRun, type LoaderRunRecord } from '../store/loader-runs';
@@ -35,7 +35,7 @@ export const LOAD_USAGE = `usage: oai-steward load [options] FILE…
   --partial                 commit the valid records; list the refused ones
   --delete-missing          turn live items absent from the input into tombstones (a full export)
   --sets FILE               declare sets first, from a JSON array [{"spec","name","description"}]
-  --batch-size N            records per write (default ${DEFAULT_BATCH_SIZE}; ${DEFAULT_BATCH_SIZE_POSTGRES} on PostgreSQL)
+  --batch-size N            records per write (default ${DEFAULT_BATCH_SIZE})
   --progress-interval S     seconds between progress lines when stderr is not a terminal (default 5)
   --json                    print the summary as JSON on stdout
 
@@ -170,7 +170,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       dryRun: parsed.dryRun,
       partial: parsed.partial,
       deleteMissing: parsed.deleteMissing,
-      batchSize: parsed.batchSize ?? defaultBatchSize(p.knex),
+      batchSize: parsed.batchSize ?? DEFAULT_BATCH_SIZE,
       ...(parsed.setsFile !== undefined && { setsFile: parsed.setsFile }),
       counter,
       progress: startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval }),

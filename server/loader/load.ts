@@ -34,8 +34,6 @@ import type { Progress } from './progress';
 import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-inputs';
 import { readableInWorker, readInWorker } from './read-worker';
 import type { ReaderConfig } from '../conversion';
-import type { Knex } from 'knex';
-import { isPostgres } from '../db/dialect';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_BATCH_INPUT_BYTES } from './limits';
 
 export { readSetsFile };
@@ -46,20 +44,15 @@ export { readSetsFile };
  * CPU time does not. On 20,000 records of six formats, SQLite: peak RSS
  * 241 MB at 100 records a batch, 273–298 at 250, 345 at 500, 416–429 at
  * 1000 and 711 at 4000, in the same CPU time within the machine's noise
- * (16.1–17.3 s). PostgreSQL pays round trips a batch, and a batch's reads
- * cost more as the tables grow: 57–62 s at 100 a batch against 40–51 s at
- * 400 and 1000 on 20,000 records (peak RSS 223–227, 310 and 434–444 MB),
- * and at 100,000 records 231 records/s at 100 a batch against 1,228 for the
- * same records written 2,000 a batch; it keeps 1000 until that is found.
+ * (16.1–17.3 s). PostgreSQL pays round trips a batch; its batches' reads
+ * stay cheap as the tables grow because the load refreshes the planner's
+ * statistics (`refreshStatistics`). On 100,000 records there: 66.6 s and
+ * 282 MB at 100 a batch against 58.4 s and 492 MB at 1000
+ * (bench/results/2026-11-25T2150Z-experiment-postgresql-statistics.json).
  */
 export const DEFAULT_BATCH_SIZE = 100;
-/** The default on PostgreSQL (see {@link DEFAULT_BATCH_SIZE}). */
-export const DEFAULT_BATCH_SIZE_POSTGRES = 1000;
-
-/** The default records a batch for a store. @example defaultBatchSize(provider.knex) // 100 on SQLite */
-export function defaultBatchSize(knex: Knex): number {
-  return isPostgres(knex) ? DEFAULT_BATCH_SIZE_POSTGRES : DEFAULT_BATCH_SIZE;
-}
+/** Items a load writes before the database's planner first hears how large its tables have grown (then each doubling). */
+export const FIRST_STATISTICS_REFRESH = 1000;
 
 /** What the loader needs of an opened provider (server/provider.ts). */
 export interface LoadDeps {
@@ -175,6 +168,9 @@ class LoadRun {
   private writing = true;
   private tx: (WriteTransaction & LoadBookkeeping) | undefined;
   private seen: SeenIds | undefined;
+  /** Items written by this load, and the count at which the planner next hears how many (refreshStatistics). */
+  private written = 0;
+  private nextRefresh = FIRST_STATISTICS_REFRESH;
   /**
    * The batch being written while the next one is read: reading and the
    * crosswalks run in this process while the database writes (PostgreSQL's
@@ -388,6 +384,7 @@ class LoadRun {
     while (pending.length > 0) {
       try {
         this.count(await this.transaction().writeItems(pending));
+        await this.refreshStatistics(pending.length);
         return;
       } catch (err) {
         if (!(err instanceof RefusedError)) throw err;
@@ -398,6 +395,20 @@ class LoadRun {
         pending = pending.filter((i) => !refused.has(i.internalId));
       }
     }
+  }
+
+  /**
+   * Tells the database how large the load has made its tables, each time the
+   * items written double: on PostgreSQL, a statement's plan made while the
+   * tables were nearly empty scans them whole as they grow within the load's
+   * one transaction, which autovacuum cannot see into (ARCHITECTURE.md, the
+   * write path). A few refreshes, so a load of n items makes log2(n) of them.
+   */
+  private async refreshStatistics(added: number): Promise<void> {
+    this.written += added;
+    if (this.written < this.nextRefresh) return;
+    while (this.nextRefresh <= this.written) this.nextRefresh *= 2;
+    await this.transaction().refreshStatistics();
   }
 
   /** Runs the store's gate without writing, once the load is doomed. */
@@ -417,7 +428,7 @@ class LoadRun {
     for (const r of results) this.summary[r.outcome]++;
   }
 
-  private transaction(): WriteTransaction {
+  private transaction(): WriteTransaction & LoadBookkeeping {
     if (!this.tx) throw new Error('the load has not begun');
     return this.tx;
   }

@@ -69,4 +69,10 @@ export type StagedWinner = { readonly item: ItemInput } | { readonly conflict: {
 export interface LoadBookkeeping {
   /** Starts recording ids seen in this transaction (a leftover record of an earlier load is dropped). */
   seenIds(): Promise<SeenIds>;
+  /**
+   * Brings the planner's statistics of the tables a load looks items up in up
+   * to date with what this transaction wrote (PostgreSQL: ANALYZE, which
+   * counts the transaction's own rows; SQLite's plans do not depend on them).
+   */
+  refreshStatistics(): Promise<void>;
 }

@@ -39,6 +39,7 @@ import type { Preparation } from '../../lib/pipeline/prepare';
 import type { OaiDcProfile } from '../../lib/formats/oai-dc-profile';
 import { createFormatRegistry, type FormatRegistry } from '../../lib/formats/registry';
 import type { SetDefinitions } from '../../lib/sets/rules';
+import { isPostgres } from '../db/dialect';
 import { createSeenIds } from '../db/seen-ids';
 import type { LoadBookkeeping, SeenIds } from '../loader/seen';
 import { recordFieldsOf } from './record-fields';
@@ -163,6 +164,11 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
   /** Records the ids a load has seen in a temporary table of this store's connection; call it inside {@link transaction}. */
   seenIds(): Promise<SeenIds> {
     return createSeenIds(this.knex);
+  }
+
+  async refreshStatistics(): Promise<void> {
+    // The tables planning looks a batch up in (./plan.ts): by internal id and by identifier.
+    if (isPostgres(this.knex)) await this.knex.raw('ANALYZE items, identifiers');
   }
 
   stats(): Promise<StoreStats> {
