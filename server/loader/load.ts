@@ -402,7 +402,7 @@ class LoadRun {
    * items written double: on PostgreSQL, a statement's plan made while the
    * tables were nearly empty scans them whole as they grow within the load's
    * one transaction, which autovacuum cannot see into (ARCHITECTURE.md, the
-   * write path). A few refreshes, so a load of n items makes log2(n) of them.
+   * write path). A load of n items refreshes them about log2(n / 1,000) times.
    */
   private async refreshStatistics(added: number): Promise<void> {
     this.written += added;
