@@ -8,51 +8,18 @@
  * (test/helpers/demo-records.ts), not from either server.
  */
 /// <reference path="../types/oai-pmh.d.ts" />
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import { expect } from 'chai';
 import { OaiPmh } from 'oai-pmh';
+import { oaiPmh, parseOutput, requireOaiPmh, xmlText } from '../helpers/oai-pmh-perl';
 import { openThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { openTestProvider, type TestProvider } from '../helpers/server';
 import { assertExactlyOnce, demoByIdentifier, demoRecords, normalizeSpace } from '../helpers/demo-records';
 import { HUB_NAMESPACE, harvestOnce, openHub, source } from '../harvest/hub';
 import { createIdPolicy } from '../../lib/ids/policy';
 
-const OAI_PMH = '/usr/bin/oai_pmh';
 // The hub publishes the internal id `demo:` + the source's identifier under its own namespace (escaped: `%` as `%25`).
 const policy = createIdPolicy({ namespace: HUB_NAMESPACE });
 const sourceIdOf = (hubId: string): string => (policy.unmap(hubId) ?? '').replace(/^demo:/, '');
-
-function oaiPmh(args: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(OAI_PMH, [...args], { env: { ...process.env, PERL_UNICODE: 'SO' }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`oai_pmh ${args.join(' ')} failed (${err.message}):\n${stderr}`));
-      else resolve(stdout);
-    });
-  });
-}
-
-/** `oai_pmh` output: form-feed separated records, header lines, a blank line, the metadata. */
-function parseOutput(out: string): { identifier: string; deleted: boolean; sets: string[]; xml: string }[] {
-  return out
-    .split('\f')
-    .filter((chunk) => chunk.trim() !== '')
-    .map((chunk) => {
-      const text = chunk.replace(/^\n+/, '');
-      const blank = text.indexOf('\n\n');
-      const head = (blank < 0 ? text : text.slice(0, blank)).split('\n').map((line) => {
-        const colon = line.indexOf(': ');
-        return colon < 0 ? [line.replace(/:$/, ''), ''] : [line.slice(0, colon), line.slice(colon + 2)];
-      });
-      const get = (name: string): string[] => head.filter(([k]) => k === name).map(([, v]) => v ?? '');
-      return { identifier: get('identifier')[0] ?? '', deleted: get('status')[0] === 'deleted', sets: get('setSpec'), xml: blank < 0 ? '' : text.slice(blank + 2).trim() };
-    });
-}
-
-function xmlText(s: string): string {
-  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (_m, e: string) => named[e] ?? String.fromCodePoint(e.startsWith('#x') ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)));
-}
 
 describe('the real clients harvesting a hub of another oai-steward', function () {
   this.timeout(120_000);
@@ -64,7 +31,7 @@ describe('the real clients harvesting a hub of another oai-steward', function ()
   let baseUrl: string;
 
   before(async function () {
-    if (!fs.existsSync(OAI_PMH)) throw new Error(`${OAI_PMH} is missing: run scripts/system-deps.sh (apt-get install libhttp-oai-perl)`);
+    requireOaiPmh();
     src = await openTestProvider('sqlite', { pageSize: 41 });
     db = await openThrowawayDatabase('sqlite');
     const harvester = await openHub(db);

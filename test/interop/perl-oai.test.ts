@@ -5,83 +5,16 @@
  * ListRecords oai_dc and ListIdentifiers to the end, following resumption
  * tokens itself, and GetRecord on identifiers that need escaping.
  *
- * `oai_pmh` prints each record as header lines ("identifier: …",
- * "status: deleted", "setSpec: …"), a blank line, the metadata XML, and a
- * form feed; an OAI error makes it exit non-zero. PERL_UNICODE=SO makes it
- * print UTF-8 throughout (without it, Perl writes strings without wide
- * characters as Latin-1).
+ * How `oai_pmh` prints records: test/helpers/oai-pmh-perl.ts.
  *
  * The expectation comes from seeds/demo through the identifier policy
  * (test/helpers/demo-records.ts), not from the server.
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import { expect } from 'chai';
+import { oaiPmh, parseOutput, requireOaiPmh, xmlText } from '../helpers/oai-pmh-perl';
 import { startTestServer } from '../helpers/server';
 import type { TestServer } from '../helpers/server';
 import { assertExactlyOnce, demoRecords, demoByIdentifier, demoIdentifiersIn, normalizeSpace } from '../helpers/demo-records';
-
-const OAI_PMH = '/usr/bin/oai_pmh';
-
-/** One record as `oai_pmh` printed it. */
-interface PrintedRecord {
-  identifier: string;
-  deleted: boolean;
-  sets: string[];
-  /** The metadata XML; empty for headers and deleted records. */
-  xml: string;
-}
-
-/**
- * Runs `oai_pmh` with the arguments (asynchronously: the server runs in this
- * process) and returns its standard output; rejects with its standard error
- * when it exits non-zero.
- */
-function oaiPmh(args: readonly string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      OAI_PMH,
-      [...args],
-      { env: { ...process.env, PERL_UNICODE: 'SO' }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error(`oai_pmh ${args.join(' ')} failed (${err.message}):\n${stderr}\n${stdout.slice(0, 2000)}`));
-        else resolve(stdout);
-      },
-    );
-  });
-}
-
-/** Splits the output of `oai_pmh` into records: form-feed separated, header lines, a blank line, then XML. */
-function parseOutput(out: string): PrintedRecord[] {
-  return out
-    .split('\f')
-    .filter((chunk) => chunk.trim() !== '')
-    .map((chunk) => {
-      const text = chunk.replace(/^\n+/, '');
-      const blank = text.indexOf('\n\n');
-      const head = blank < 0 ? text : text.slice(0, blank);
-      const fields = head.split('\n').map((line) => {
-        const colon = line.indexOf(': ');
-        return colon < 0 ? [line.replace(/:$/, ''), ''] : [line.slice(0, colon), line.slice(colon + 2)];
-      });
-      const get = (name: string): string[] => fields.filter(([k]) => k === name).map(([, v]) => v ?? '');
-      return {
-        identifier: get('identifier')[0] ?? '',
-        deleted: get('status')[0] === 'deleted',
-        sets: get('setSpec'),
-        xml: blank < 0 ? '' : text.slice(blank + 2).trim(),
-      };
-    });
-}
-
-/** Decodes the five predefined entities and character references of XML text. */
-function xmlText(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (_m, e: string) => {
-    const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-    if (e in named) return named[e] as string;
-    return String.fromCodePoint(e.startsWith('#x') ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
-  });
-}
 
 /** The first dc:title of a printed oai_dc record. */
 function title(xml: string): string | undefined {
@@ -98,13 +31,6 @@ function titleIn(prefix: 'marc21' | 'oai_openaire', xml: string): string | undef
 
 const expected = demoByIdentifier();
 const allIds = demoRecords().map((r) => r.identifier);
-
-/** Fails (never skips) when the client is not installed. */
-function requireOaiPmh(): void {
-  if (!fs.existsSync(OAI_PMH)) {
-    throw new Error(`${OAI_PMH} is missing: run scripts/system-deps.sh (apt-get install libhttp-oai-perl)`);
-  }
-}
 
 for (const pageSize of [100, 7]) {
   describe(`Perl's oai_pmh (HTTP::OAI) against a server with page size ${pageSize}`, function () {
