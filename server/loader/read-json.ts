@@ -75,6 +75,13 @@ export async function* readNdjson(chunks: AsyncIterable<Buffer | string>, limits
       for (;;) {
         const nl = b.indexOf(0x0a, from);
         const to = nl < 0 ? b.length : nl;
+        if (nl >= 0 && !tooLong && pendingBytes === 0 && to - from <= limits.maxRecordBytes) {
+          // A line within one chunk is taken as it stands (take() decodes it at once): no copy.
+          yield b.subarray(from, to);
+          lineStart = chunkStart + nl + 1;
+          from = nl + 1;
+          continue;
+        }
         if (!tooLong) {
           if (pendingBytes + (to - from) > limits.maxRecordBytes) {
             // Not kept: the rest of this line is skipped, and the line refused when it ends.
