@@ -35,7 +35,13 @@ interface ClientState {
   refilled: number;
 }
 
-/** Clients remembered at most; past it, those with nothing open and a full bucket are forgotten first. */
+/**
+ * Clients remembered at most, by default. Past it, those with nothing open and
+ * a full bucket are forgotten, then, if that is not a tenth of them (a flood
+ * of distinct addresses, each with a bucket still refilling), the longest
+ * known with nothing open, down to nine tenths: one pass over the clients
+ * per tenth of this many new ones, never one per request.
+ */
 const MAX_TRACKED = 100_000;
 
 /**
@@ -62,9 +68,10 @@ function normalise(address: string): string {
  */
 export function createClientFairness(
   limits: ClientLimits,
-  options: { readonly now?: () => number; readonly onLimited?: (reason: 'concurrency' | 'rate') => void } = {},
+  options: { readonly now?: () => number; readonly onLimited?: (reason: 'concurrency' | 'rate') => void; readonly maxTracked?: number } = {},
 ): ClientFairness {
   const now = options.now ?? (() => Date.now());
+  const maxTracked = options.maxTracked ?? MAX_TRACKED;
   const clients = new Map<string, ClientState>();
   const perMs = limits.ratePerMinute / 60_000;
 
@@ -78,6 +85,12 @@ export function createClientFairness(
       refill(state, at);
       if (state.open === 0 && state.tokens >= limits.burst) clients.delete(key);
     }
+    // A Map iterates in insertion order: the longest known first.
+    const keep = Math.floor(maxTracked * 0.9);
+    for (const [key, state] of clients) {
+      if (clients.size <= keep) break;
+      if (state.open === 0) clients.delete(key);
+    }
   };
 
   const limit: RequestHandler = (req, res, next) => {
@@ -86,7 +99,7 @@ export function createClientFairness(
     res.locals.client = key;
     let state = clients.get(key);
     if (!state) {
-      if (clients.size >= MAX_TRACKED) forget(at);
+      if (clients.size >= maxTracked) forget(at);
       state = { open: 0, tokens: limits.burst, refilled: at };
       clients.set(key, state);
     }
