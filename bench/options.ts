@@ -23,6 +23,8 @@ export interface BenchOptions {
   readonly harvesters: number;
   /** The formats the repository offers: every built-in one (default, as the default configuration) or the listed prefixes. */
   readonly formats: readonly string[];
+  /** How the store keeps the formats it writes (the `writtenFormats` setting): `stored` (default, as the default configuration) or `on-demand`. */
+  readonly writtenFormats: 'stored' | 'on-demand';
   /** Seconds of GetRecord load (default 10). */
   readonly duration: number;
   /** GetRecord connections (default 32). */
@@ -72,6 +74,8 @@ export const USAGE = `usage: npm run bench -- [options]
                        against one process too, for the ratio
   --formats all|LIST   the formats the repository offers and the load writes: all six built-in ones
                        (default, as the default configuration) or a comma-separated list, e.g. oai_dc
+  --written-formats stored|on-demand
+                       how the store keeps the formats it writes (the writtenFormats setting; default stored)
   --duration S         seconds of GetRecord load (default 10)
   --connections C      GetRecord connections (default 32)
   --repeats R          repeats per timed page (default 7)
@@ -103,7 +107,7 @@ DATABASE_URL=postgres://… runs on PostgreSQL (a fresh database beside the one 
  */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const o = {
-    records: 100_000, processes: 1, harvesters: 1, formats: ALL_FORMATS, duration: 10, connections: 32, repeats: 7, batch: 2000,
+    records: 100_000, processes: 1, harvesters: 1, formats: ALL_FORMATS, writtenFormats: 'stored' as 'stored' | 'on-demand', duration: 10, connections: 32, repeats: 7, batch: 2000,
     gzip: false, keep: false, skipGetRecord: false, skipCliLoad: false, skipDirectLoad: false, skipLoadFloor: false, skipVacuum: false, skipHarvest: false,
     baseRecords: undefined as number | undefined, harvestPages: 0, profile: undefined as string | undefined,
     pyoai: env.PYOAI_PATH || undefined, results: path.join(PROJECT_ROOT, 'bench', 'results'), label: undefined as string | undefined, dryRun: false,
@@ -127,6 +131,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         const next = argv[i + 1];
         if (next === undefined || next.startsWith('--')) o.formats = ALL_FORMATS;
         else o.formats = parseFormats(argv[++i] as string, fail);
+        break;
+      }
+      case '--written-formats': {
+        const v = value(i++, a);
+        o.writtenFormats = v === 'stored' || v === 'on-demand' ? v : fail('--written-formats is stored or on-demand');
         break;
       }
       case '--duration': o.duration = num(i++, a, 1); break;
@@ -183,7 +192,7 @@ export function describePlan(o: BenchOptions, database: 'sqlite' | 'postgresql')
   const n = (x: number): string => x.toLocaleString('en');
   const formats = allFormats(o.formats) ? `all six formats (${o.formats.join(', ')})` : o.formats.join(', ');
   const lines = [
-    `records ${n(o.records)} on ${database}, offering ${formats}`,
+    `records ${n(o.records)} on ${database}, offering ${formats}, ${o.writtenFormats === 'on-demand' ? 'the written ones written on demand (writtenFormats: on-demand)' : 'every format stored'}`,
     o.skipDirectLoad ? 'direct load: skipped' : `direct load: generated records through the write path, ${n(o.batch)} a batch (streamed)`,
     o.skipCliLoad ? 'oai-steward load: skipped' : `oai-steward load: the same records as NDJSON (written streaming), timed with its peak RSS`,
     o.baseRecords > 0 ? `base: ${n(o.baseRecords)} records through oai-steward load, to compare the rate and peak RSS with` : 'base: none (the load rate and loader memory at N are not compared with a smaller run)',

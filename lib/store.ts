@@ -286,7 +286,14 @@ export interface WriteStore {
 }
 
 /** The write side bound to one transaction. */
-export interface WriteTransaction extends WriteStore, RecordFieldsStore, ItemScan {}
+export interface WriteTransaction extends WriteStore, RecordFieldsStore, ItemScan {
+  /**
+   * Makes this store's formats configuration the one a store that writes
+   * formats on demand stands for (server/store/on-demand.ts): `rebuild-formats`
+   * calls it before writing every item again.
+   */
+  adoptWrittenFormats(): Promise<void>;
+}
 
 /**
  * A write side that can group several writes into one transaction; `Tx` is

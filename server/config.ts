@@ -146,6 +146,14 @@ export interface Config {
    */
   readonly oaiDcProfile: 'plain' | 'openaire3';
   /**
+   * OAI_WRITTEN_FORMATS / `writtenFormats`: `stored` keeps every format as
+   * the pipeline wrote it; `on-demand` keeps an item's model and the XML it
+   * gave, and writes its other formats when they are asked for
+   * (server/store/on-demand.ts): a smaller store and a faster load, for a
+   * writer's work per record served. Default stored.
+   */
+  readonly writtenFormats: 'stored' | 'on-demand';
+  /**
    * `sources` (file only): the OAI-PMH repositories this one harvests
    * (`name`, `baseUrl`, `prefixes`, `sets`, `schedule`, `politeness`;
    * lib/harvest/sources.ts, docs/harvesting.md). Default: none.
@@ -223,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     sets: file?.sets ?? { all: [], computed: [] },
     sources: file?.sources ?? [],
     oaiDcProfile: str(get('oaiDcProfile'), 'plain', (v) => (v === 'plain' || v === 'openaire3' ? null : 'must be plain or openaire3')) as Config['oaiDcProfile'],
+    writtenFormats: str(get('writtenFormats'), 'stored', (v) => (v === 'stored' || v === 'on-demand' ? null : 'must be stored or on-demand')) as Config['writtenFormats'],
   };
   return Object.freeze(config);
 }
@@ -327,6 +336,7 @@ export const CONFIG_KEYS = {
   logLevel: { env: 'LOG_LEVEL' },
   dumpDir: { env: 'OAI_DUMP_DIR' },
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
+  writtenFormats: { env: 'OAI_WRITTEN_FORMATS' },
   formats: {},
   identify: {},
   sets: {},

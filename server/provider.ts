@@ -121,6 +121,7 @@ export function createStore(config: Config, knex: Knex, formats: FormatRegistry,
     setRules: config.sets,
     oaiDcProfile: config.oaiDcProfile,
     poiInDublinCore: config.poiInDublinCore,
+    writtenFormats: config.writtenFormats,
     ...(clock && { clock }),
   });
 }

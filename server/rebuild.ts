@@ -48,11 +48,12 @@ export interface RebuildOptions {
 export async function rewriteEveryItem(
   store: TransactionalStore,
   toItem: (s: ScannedItem) => ItemInput | null,
-  options: RebuildOptions = {},
+  options: RebuildOptions & { readonly first?: (tx: WriteTransaction) => Promise<void> } = {},
 ): Promise<RebuildSummary> {
   const batchSize = options.batchSize ?? 500;
   const listLimit = options.listLimit ?? 100;
   return store.transaction(async (tx: WriteTransaction) => {
+    await options.first?.(tx);
     let after = 0;
     let items = 0;
     let restamped = 0;
@@ -112,7 +113,9 @@ export function storedInput(s: ScannedItem, formats: FormatRegistry): ItemInput 
  * @example const { restamped } = await rebuildFormats(provider.store, provider.formats);
  */
 export function rebuildFormats(store: TransactionalStore, formats: FormatRegistry, options: RebuildOptions = {}): Promise<RebuildSummary> {
-  return rewriteEveryItem(store, (s) => storedInput(s, formats), options);
+  // Formats a store writes on demand are written under this configuration from now on (server/store/on-demand.ts),
+  // in the same transaction as the writes that re-stamp every item whose output it changes.
+  return rewriteEveryItem(store, (s) => storedInput(s, formats), { ...options, first: (tx) => tx.adoptWrittenFormats() });
 }
 
 /**

@@ -22,6 +22,18 @@ import { oaiOpenaire } from './oai-openaire';
  */
 export const BUILT_IN_FORMATS: readonly MetadataFormat[] = [oaiDc, oaiOpenaire, datacite, oaiDatacite, marc21, mods];
 
+/**
+ * The version of what the built-in writers write. A store that writes formats
+ * on demand (server/store/on-demand.ts) keeps it in its fingerprint
+ * (lib/pipeline/prepare.ts `preparationFingerprint`): a change to any
+ * writer's output is a new version, so such a store is rebuilt
+ * (`oai-steward rebuild-formats`, which re-stamps exactly what changed)
+ * before it serves the new output. test/formats/writers-version.test.ts
+ * holds the digest of every writer's output on the test records under this
+ * version and fails when the output moves without it.
+ */
+export const WRITERS_VERSION = 1;
+
 /** A lookup of the formats a repository offers. */
 export interface FormatRegistry {
   get(prefix: string): MetadataFormat | undefined;

@@ -15,10 +15,11 @@
  *
  * Pure: no I/O, no clock.
  */
+import crypto from 'node:crypto';
 import { dublinCoreToOaiDc } from '../formats/oai-dc';
 import { profileDublinCore, type OaiDcProfile } from '../formats/oai-dc-profile';
 import { isNotOffered, type CrosswalkContext } from '../formats/format';
-import type { FormatRegistry } from '../formats/registry';
+import { WRITERS_VERSION, type FormatRegistry } from '../formats/registry';
 import { poiFromOaiIdentifier } from '../ids/poi';
 import { dublinCore, licences } from '../model/facts';
 import type { DublinCore } from '../model/dublin-core';
@@ -106,29 +107,79 @@ export function writeFormats(
   const metadata: Record<string, string> = {};
   const written: string[] = [];
   const ids = itemIdentifiers(p.policy, internalId);
-  const withExtra = oaiDcOf(fields, p, ids?.poi, lifted);
   const identifiers = [...(fields.dc.identifier ?? [])];
-  const ctx: CrosswalkContext | undefined = ids ? { oaiIdentifier: ids.oaiIdentifier, poi: ids.poi, options: {} } : undefined;
   // In the registry's order, so the stored order never depends on the input's.
   for (const f of p.formats.all()) {
     const own = given[f.prefix];
     if (own !== undefined) {
       metadata[f.prefix] = own;
-    } else if (f.prefix === 'oai_dc') {
-      metadata[f.prefix] = dublinCoreToOaiDc(withExtra);
-      written.push(f.prefix);
-      for (const v of withExtra.identifier ?? []) if (!identifiers.includes(v)) identifiers.push(v);
-    } else if (f.fromRecord && ctx) {
-      // A format's configured options (e.g. oai_datacite's datacentreSymbol) over the context's.
-      const out = f.fromRecord(fields, f.options ? { ...ctx, options: { ...ctx.options, ...f.options } } : ctx);
-      if (isNotOffered(out)) continue;
-      metadata[f.prefix] = out;
-      written.push(f.prefix);
+      continue;
     }
+    const out = writeOne(p, f.prefix, fields, ids, lifted);
+    if (out === undefined) continue;
+    metadata[f.prefix] = out.xml;
+    written.push(f.prefix);
+    for (const v of out.identifiers) if (!identifiers.includes(v)) identifiers.push(v);
   }
   // XML given in a prefix the registry does not know is kept for the judge, which refuses it by name.
   for (const [prefix, xml] of Object.entries(given)) if (metadata[prefix] === undefined) metadata[prefix] = xml;
   return { metadata, written, identifiers };
+}
+
+/**
+ * One format of an item as {@link writeFormats} writes it, from its stored
+ * model and its published oai-identifier: how a store that keeps only the
+ * model writes a format when it is asked for (server/store/on-demand.ts).
+ * The same function writes at load and on demand, so the two agree byte for
+ * byte under one {@link preparationFingerprint}. Undefined when the format
+ * is not configured, cannot be written from the model, or is not offered
+ * for this record.
+ *
+ * @example writeFormatOf(preparation, 'mods', fields, 'oai:example.org:report-12', false)
+ */
+export function writeFormatOf(p: Preparation, prefix: string, fields: RecordFields, oaiIdentifier: string, lifted: boolean): string | undefined {
+  return writeOne(p, prefix, fields, { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) }, lifted)?.xml;
+}
+
+/** One format written from the model, with the dc:identifier values it added (oai_dc: the POI); undefined when not written. */
+function writeOne(
+  p: Preparation,
+  prefix: string,
+  fields: RecordFields,
+  ids: { oaiIdentifier: string; poi: string } | undefined,
+  lifted: boolean,
+): { xml: string; identifiers: readonly string[] } | undefined {
+  const f = p.formats.get(prefix);
+  if (!f) return undefined;
+  if (f.prefix === 'oai_dc') {
+    const dc = oaiDcOf(fields, p, ids?.poi, lifted);
+    return { xml: dublinCoreToOaiDc(dc), identifiers: dc.identifier ?? [] };
+  }
+  if (!f.fromRecord || !ids) return undefined;
+  const ctx: CrosswalkContext = { oaiIdentifier: ids.oaiIdentifier, poi: ids.poi, options: {} };
+  // A format's configured options (e.g. oai_datacite's datacentreSymbol) over the context's.
+  const out = f.fromRecord(fields, f.options ? { ...ctx, options: { ...ctx.options, ...f.options } } : ctx);
+  return isNotOffered(out) ? undefined : { xml: out, identifiers: [] };
+}
+
+/**
+ * What decides the bytes {@link writeFormatOf} writes besides the record:
+ * the writers' version, the formats that are written with their options, in
+ * order, oai_dc's profile and whether it carries the POI. A store that
+ * writes formats on demand keeps the fingerprint it wrote them under; under
+ * another one, what it would serve is not what its content hashes (and so
+ * its datestamps) stand for, until `rebuild-formats` re-stamps what changed.
+ *
+ * @example preparationFingerprint(preparation) // 'w1:9f2c…'
+ */
+export function preparationFingerprint(p: Preparation): string {
+  const formats = p.formats.all().flatMap((f) => (f.prefix === 'oai_dc' || f.fromRecord ? [[f.prefix, sortedEntries(f.options ?? {})]] : []));
+  const text = JSON.stringify({ formats, oaiDcProfile: p.oaiDcProfile ?? 'plain', poiInDublinCore: p.poiInDublinCore === true });
+  return `w${WRITERS_VERSION}:${crypto.hash('sha256', text, 'hex').slice(0, 32)}`;
+}
+
+function sortedEntries(o: object): [string, unknown][] {
+  return Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** The item's about containers with a rights container per licence its model states, unless it carries one already (a harvested record keeps the rights its source stated). */

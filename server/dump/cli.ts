@@ -97,6 +97,7 @@ export async function runDumpCommand(args: readonly string[], open: () => Promis
         },
       }),
       dir: parsed.dir,
+      ...(p.store.onDemand && { onDemand: p.store.onDemand }),
       baseURL: p.config.baseUrl,
       prefixes: parsed.prefixes.length > 0 ? offered.filter((x) => parsed.prefixes.includes(x)) : offered,
       ...(parsed.since !== undefined && { since: parsed.since }),

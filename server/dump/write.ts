@@ -31,6 +31,7 @@ import { LIST_RECORDS_CLOSING, listRecordsOpening, recordsBytes, type RenderOpti
 import type { Keyset } from '../../lib/store';
 import { toInt } from '../db/dialect';
 import { inSnapshot } from '../db/snapshot';
+import type { OnDemand } from '../store/on-demand';
 import { KnexReadStore } from '../store/read';
 import { scanItems, storedDepartures } from '../store/scan';
 import { MANIFEST_NAME, type DumpFile, type DumpManifest } from './manifest';
@@ -51,6 +52,8 @@ export interface DumpOptions {
   readonly render?: RenderOptions;
   /** Records read per query. Default 500. */
   readonly pageSize?: number;
+  /** How to write the formats the store keeps as models only (server/store/on-demand.ts): the provider store's. */
+  readonly onDemand?: OnDemand;
   /**
    * Awaited after each page of records is written, inside the snapshot, with
    * the file and the records written to it so far (progress; a test's write
@@ -149,7 +152,7 @@ async function dumpSnapshot(trx: Knex, options: DumpOptions, temp: (name: string
   const stamp = stampOf(snapshot);
   const since = options.since;
   const pageSize = options.pageSize ?? 500;
-  const store = new KnexReadStore(trx);
+  const store = new KnexReadStore(trx, options.onDemand);
   const [range] = (await trx('items')
     .where('datestamp', '>=', since ?? 0)
     .select(trx.raw('min(datestamp) AS earliest, max(datestamp) AS latest'))) as { earliest: unknown; latest: unknown }[];
@@ -196,7 +199,7 @@ async function dumpSnapshot(trx: Knex, options: DumpOptions, temp: (name: string
     }
     // In pk order: a store loaded from the lines numbers its items in the same order.
     for (let after = 0; ; ) {
-      const page = await scanItems(trx, after, pageSize);
+      const page = await scanItems(trx, after, pageSize, options.onDemand);
       if (page.length === 0) break;
       after = page[page.length - 1]?.pk ?? after;
       const chosen = since === undefined ? page : page.filter((i) => i.datestamp >= since);

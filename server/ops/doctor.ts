@@ -23,6 +23,7 @@ import { schemaFor } from '../xsd/schemas';
 import { demoHolding } from '../demo-guard';
 import { createStore } from '../provider';
 import { lastLoaderRun } from '../store/loader-runs';
+import { storedFingerprint } from '../store/on-demand';
 import { MANIFEST_NAME, type DumpManifest } from '../dump/manifest';
 
 /** How a finding weighs. */
@@ -168,6 +169,21 @@ const formats: DoctorCheck = async ({ config }) => {
   });
 };
 
+/**
+ * Formats written on demand (`writtenFormats: on-demand`,
+ * server/store/on-demand.ts): the store stands for the writers and formats
+ * configuration this configuration gives, or serve refuses to start.
+ */
+const writtenFormats: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+  if (knex === null || pendingMigrations.includes('001_initial')) return [];
+  const stored = await storedFingerprint(knex);
+  if (stored === null) return [];
+  const configured = createStore(config, knex, formatsOf(readerConfigOf(config))).onDemand?.fingerprint;
+  return stored === configured
+    ? [ok('written formats', `formats written on demand stand for this configuration (${stored})`, { stored })]
+    : [problem('written formats', `formats are written on demand under another formats configuration or writers' version (stored ${stored}, configured ${configured}): serve refuses to start; run oai-steward rebuild-formats`, { stored, configured })];
+};
+
 /** The demo repository, where it does not belong. */
 const demo: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
   if (knex === null || pendingMigrations.includes('001_initial')) return [];
@@ -245,7 +261,7 @@ const sources: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
  * Every check, in the order they are reported. A feature with
  * configuration of its own (sources to harvest, say) adds its check here.
  */
-export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configuration, store, schema, counts, tokenSecret, formats, sources, dumps, demo];
+export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configuration, store, schema, counts, tokenSecret, formats, writtenFormats, sources, dumps, demo];
 
 /**
  * Opens the store without creating or migrating it: null when a SQLite file

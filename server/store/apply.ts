@@ -12,14 +12,19 @@ import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toBool, to
 import { insertRows, statementRunner } from '../db/statements';
 import { contentHash, itemsByInternalId, uniqueSorted, type ItemRow, type PlannedItem } from './plan';
 import { directSets } from './read';
-import { storedAbout } from './scan';
+import { claimFingerprint, type OnDemand } from './on-demand';
+import { storedAbout, storedMetadata } from './scan';
 
 /**
- * Writes a planned batch: multi-row inserts, chunked under the bound-variable limits.
+ * Writes a planned batch: multi-row inserts, chunked under the bound-variable
+ * limits. With `onDemand`, the formats the pipeline wrote from a model are
+ * not stored: their rows say the item is offered in them and carry no XML,
+ * and reading writes them again (./on-demand.ts) under the fingerprint
+ * claimed here.
  *
  * @example await applyWrite(trx, (await planWrite(trx, items, options)).planned, now);
  */
-export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now: number): Promise<void> {
+export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now: number, onDemand?: OnDemand): Promise<void> {
   const fresh = planned.filter((p) => !p.existing);
   const changed = planned.filter((p) => p.existing && p.outcome !== 'unchanged');
 
@@ -65,6 +70,8 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
     await trx('item_about').whereIn('item_pk', part).delete();
     await trx('record_fields').whereIn('item_pk', part).delete();
   }
+  const leave = onDemand !== undefined && [...fresh, ...changed].some((p) => p.fields !== undefined && p.input.written.length > 0);
+  if (leave) await claimFingerprint(trx, onDemand);
   const setRows: SetRow[] = [];
   const recordRows: [number, string, string | null][] = [];
   const aboutRows: [number, number, string, string | null][] = [];
@@ -73,7 +80,8 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
     const pk = pkOf.get(p.input.internalId) as number;
     if (p.fields !== undefined) fieldRows.push([pk, p.fields, JSON.stringify(p.input.written), p.input.liftedFrom ?? null]);
     setRows.push(...membership(pk, p.sets, withGivenDepartures(oldRows.get(pk) ?? [], p.input.departures), p.datestamp));
-    for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, xml]);
+    const written = leave && p.fields !== undefined ? p.input.written : [];
+    for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, written.includes(prefix) ? null : xml]);
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));
   }
   await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);
@@ -191,7 +199,7 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
  *
  * @example await applyMemberships(trx, [{ internalId: 'report 12', sets: ['physics'] }], now)
  */
-export async function applyMemberships(trx: Knex, changes: readonly MembershipChange[], now: number): Promise<WriteResult[]> {
+export async function applyMemberships(trx: Knex, changes: readonly MembershipChange[], now: number, onDemand?: OnDemand): Promise<WriteResult[]> {
   const existing = await itemsByInternalId(trx, changes.map((c) => c.internalId));
   const declared = new Set(
     (await trx('sets').select('spec').whereIn('spec', [...new Set(changes.flatMap((c) => c.sets))])).map((r: { spec: string }) => r.spec),
@@ -216,7 +224,7 @@ export async function applyMemberships(trx: Knex, changes: readonly MembershipCh
   const oldDirect = await directSets(trx, pks);
   const moved = rows.filter(({ change, row }) => !sameList(uniqueSorted(change.sets), oldDirect.get(row.pk) ?? []));
   const movedPks = moved.map((m) => m.row.pk);
-  const stored = await storedContent(trx, movedPks);
+  const stored = await storedContent(trx, movedPks, onDemand);
   const oldRows = await membershipRows(trx, movedPks);
   const setRows: SetRow[] = [];
   for (const { change, row } of moved) {
@@ -240,8 +248,8 @@ interface StoredContent {
   fields?: string;
 }
 
-/** The stored content of items, to recompute their content hash. */
-async function storedContent(db: Knex, pks: readonly number[]): Promise<Map<number, StoredContent>> {
+/** The stored content of items, to recompute their content hash (formats kept as models written again, ./on-demand.ts). */
+async function storedContent(db: Knex, pks: readonly number[], onDemand: OnDemand | undefined): Promise<Map<number, StoredContent>> {
   const out = new Map<number, StoredContent>();
   const entry = (pk: number): StoredContent => {
     let e = out.get(pk);
@@ -251,8 +259,8 @@ async function storedContent(db: Knex, pks: readonly number[]): Promise<Map<numb
   const run = statementRunner(db);
   for (const part of chunk(pks, MAX_IN_LIST)) {
     if (part.length === 0) continue;
-    for (const r of await run<{ item_pk: unknown; prefix: string; xml: string | null }>(`SELECT item_pk, prefix, xml FROM records WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)])) {
-      entry(toInt(r.item_pk)).records.set(r.prefix, r.xml);
+    for (const [pk, metadata] of await storedMetadata(db, part, onDemand)) {
+      for (const [prefix, xml] of Object.entries(metadata)) entry(pk).records.set(prefix, xml);
     }
     for (const r of await run<{ item_pk: unknown; fields: string }>(`SELECT item_pk, fields FROM record_fields WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)])) {
       entry(toInt(r.item_pk)).fields = r.fields;

@@ -46,6 +46,7 @@ import { recordFieldsOf } from './record-fields';
 import { applyDelete, applyMemberships } from './apply';
 import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, type Retirement } from './sets';
 import { KnexReadStore } from './read';
+import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, type OnDemand } from './on-demand';
 import { scanItems } from './scan';
 import { storeStats } from './stats';
 import { writePipeline, type WriteOptions } from './write';
@@ -93,6 +94,13 @@ export interface KnexStoreOptions {
   readonly oaiDcProfile?: OaiDcProfile;
   /** Whether oai_dc carries each item's POI as a dc:identifier. Default false. */
   readonly poiInDublinCore?: boolean;
+  /**
+   * `stored`: every format is stored as written. `on-demand`: the formats the
+   * pipeline writes from a model are written again when asked for, and only
+   * the model and the XML a record gave are stored (./on-demand.ts). Either
+   * way, what an earlier write left on demand is read on demand. Default `stored`.
+   */
+  readonly writtenFormats?: 'stored' | 'on-demand';
 }
 
 /** Thrown inside a transaction to roll it back after a check. */
@@ -124,12 +132,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
   private readonly bound: boolean;
 
   constructor(options: KnexStoreOptions, shared?: { hooks: Set<() => void> }) {
-    super(options.knex);
-    this.options = options;
-    this.clock = options.clock ?? systemClock;
-    this.commitHooks = shared?.hooks ?? new Set();
-    this.bound = shared !== undefined;
-    this.preparation = {
+    const preparation: Preparation = {
       formats: options.formats ?? createFormatRegistry(),
       policy: options.policy,
       ...(options.oaiDcProfile !== undefined && { oaiDcProfile: options.oaiDcProfile }),
@@ -137,6 +140,30 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
       ...(options.setRules !== undefined && { setRules: options.setRules }),
       ...(options.rightsInAbout !== undefined && { rightsInAbout: options.rightsInAbout }),
     };
+    super(options.knex, onDemandOf(preparation));
+    this.preparation = preparation;
+    this.options = options;
+    this.clock = options.clock ?? systemClock;
+    this.commitHooks = shared?.hooks ?? new Set();
+    this.bound = shared !== undefined;
+  }
+
+  /**
+   * Throws when the store writes formats on demand under another formats
+   * configuration or writers' version than this store's (./on-demand.ts):
+   * what `serve` and the loader check before they start.
+   */
+  async checkWrittenFormats(): Promise<void> {
+    await checkFingerprint(this.knex, this.onDemand as OnDemand);
+  }
+
+  /**
+   * Makes this store's formats configuration the one what is written on
+   * demand stands for; `rebuild-formats` calls it in its transaction before
+   * writing every item again, which re-stamps each whose output differs.
+   */
+  async adoptWrittenFormats(): Promise<void> {
+    if ((await storedFingerprint(this.knex)) !== null || this.options.writtenFormats === 'on-demand') await claimFingerprint(this.knex, this.onDemand as OnDemand, true);
   }
 
   /**
@@ -176,7 +203,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
   }
 
   scanItems(afterPk: number, limit: number): Promise<readonly ScannedItem[]> {
-    return scanItems(this.knex, afterPk, limit);
+    return scanItems(this.knex, afterPk, limit, this.onDemand);
   }
 
   recordFields(internalIds: readonly string[]): Promise<ReadonlyMap<string, RecordFields>> {
@@ -251,7 +278,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
     if (changes.length === 0) return [];
-    return this.committing(this.knex.transaction((trx) => applyMemberships(trx, changes, this.clock())));
+    return this.committing(this.knex.transaction((trx) => applyMemberships(trx, changes, this.clock(), this.onDemand)));
   }
 
   /** Calls the commit hooks once a write of this (unbound) store has committed. */
@@ -267,6 +294,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
       preparation: this.preparation,
       tombstonePrefixes: o.tombstonePrefixes ?? ['oai_dc'],
       now: this.clock(),
+      ...(o.writtenFormats === 'on-demand' && this.onDemand && { onDemand: this.onDemand }),
       ...(o.formatChecks && { formatChecks: o.formatChecks }),
       ...(o.schemes && { schemes: o.schemes }),
     };

@@ -13,6 +13,7 @@ import type { ItemHeader, ItemRecord, Keyset, ListFilter, ListPageQuery, ReadSto
 import { aboutColumn, chunk, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
 import { arrayRunner, statementRunner, type RunSql, type RunSqlArrays } from '../db/statements';
 import { listSql } from './list-sql';
+import { writeOnDemand, wantedKey, type OnDemand } from './on-demand';
 import * as sync from './sync-read';
 
 export { listSql };
@@ -28,7 +29,14 @@ export class KnexReadStore implements ReadStore {
   private columns: string | undefined;
   private about: string | undefined;
 
-  constructor(readonly knex: Knex) {}
+  /**
+   * @param onDemand how to write the formats this store keeps as models only
+   *   (./on-demand.ts); without it, a read that meets one throws.
+   */
+  constructor(
+    readonly knex: Knex,
+    readonly onDemand?: OnDemand,
+  ) {}
 
   // The read queries a harvest runs on every request are SQL written once and
   // run as prepared statements (server/db/statements.ts): through the knex
@@ -60,7 +68,7 @@ export class KnexReadStore implements ReadStore {
       `SELECT ${this.readColumns}, r.xml, ${this.aboutSql} AS about FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
       [identifier, metadataPrefix],
     );
-    return row ? toRecord(row) : null;
+    return row ? (await this.written([toRecord(row)], metadataPrefix))[0] ?? null : null;
   }
 
   async listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]> {
@@ -68,7 +76,15 @@ export class KnexReadStore implements ReadStore {
   }
 
   async listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]> {
-    return (await this.page<RecordRow>(q, true)).map((r) => toRecord(r));
+    return this.written((await this.page<RecordRow>(q, true)).map((r) => toRecord(r)), q.metadataPrefix);
+  }
+
+  /** The records with the metadata of every live one this store writes on demand (./on-demand.ts) filled in. */
+  private async written(records: ItemRecord[], prefix: string): Promise<ItemRecord[]> {
+    const wanted = records.flatMap((r) => (!r.deleted && r.metadata === null ? [{ pk: r.pk, identifier: r.identifier, prefix }] : []));
+    if (wanted.length === 0) return records;
+    const xml = await writeOnDemand(this.knex, this.onDemand, wanted);
+    return records.map((r) => (!r.deleted && r.metadata === null ? { ...r, metadata: xml.get(wantedKey(r.pk, prefix)) ?? null } : r));
   }
 
   async count(f: ListFilter): Promise<number> {
@@ -101,7 +117,7 @@ export class KnexReadStore implements ReadStore {
   // ResourceSync and the sitemap: ./sync-read.ts.
 
   syncResources(scope: SyncScope, q: { afterPk: number; throughPk: number; limit: number; withXml: boolean }): Promise<readonly SyncResource[]> {
-    return sync.syncResources(this.runners, scope, q);
+    return sync.syncResources(this.runners, scope, q, (wanted) => writeOnDemand(this.knex, this.onDemand, wanted));
   }
 
   syncCount(scope: SyncScope, atMost: number): Promise<number> {

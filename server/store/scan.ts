@@ -10,6 +10,7 @@ import type { RecordFields } from '../../lib/model/record';
 import type { AboutInput, ScannedItem, SetDeparture } from '../../lib/store';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
+import { writeOnDemand, type OnDemand, type Wanted } from './on-demand';
 import { directSets } from './read';
 
 /**
@@ -17,18 +18,28 @@ import { directSets } from './read';
  *
  * @example (await storedMetadata(knex, [1])).get(1)?.oai_dc
  */
-export async function storedMetadata(db: Knex, pks: readonly number[]): Promise<Map<number, Record<string, string | null>>> {
+export async function storedMetadata(db: Knex, pks: readonly number[], onDemand?: OnDemand): Promise<Map<number, Record<string, string | null>>> {
   const run = statementRunner(db);
   const out = new Map<number, Record<string, string | null>>();
+  const wanted: Wanted[] = [];
   for (const part of chunk(pks, MAX_IN_LIST)) {
     if (part.length === 0) continue;
-    const rows = await run<{ item_pk: unknown; prefix: string; xml: string | null }>(`SELECT item_pk, prefix, xml FROM records WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)]);
+    const rows = await run<{ item_pk: unknown; prefix: string; xml: string | null; identifier: string; deleted: unknown }>(
+      `SELECT r.item_pk, r.prefix, r.xml, i.identifier, i.deleted FROM records r JOIN items i ON i.pk = r.item_pk WHERE ${inListSql(db, 'r.item_pk')}`,
+      [inListParam(db, part)],
+    );
     for (const r of rows) {
       const pk = toInt(r.item_pk);
       const m = out.get(pk) ?? {};
       m[r.prefix] = r.xml;
       out.set(pk, m);
+      // A live item's format without XML is written on demand (./on-demand.ts).
+      if (r.xml === null && !toBool(r.deleted)) wanted.push({ pk, identifier: r.identifier, prefix: r.prefix });
     }
+  }
+  for (const [key, xml] of await writeOnDemand(db, onDemand, wanted)) {
+    const [pk, prefix] = key.split(' ') as [string, string];
+    (out.get(Number(pk)) as Record<string, string | null>)[prefix] = xml;
   }
   return out;
 }
@@ -38,14 +49,14 @@ export async function storedMetadata(db: Knex, pks: readonly number[]): Promise<
  *
  * @example for (let page = await scanItems(knex, 0, 500); page.length > 0; page = await scanItems(knex, page[page.length - 1].pk, 500)) …
  */
-export async function scanItems(db: Knex, afterPk: number, limit: number): Promise<ScannedItem[]> {
+export async function scanItems(db: Knex, afterPk: number, limit: number, onDemand?: OnDemand): Promise<ScannedItem[]> {
   const rows = await statementRunner(db)<{ pk: unknown; internal_id: string; identifier: string; datestamp: unknown; deleted: unknown; fields: string | null; derived: string | null; lifted_from: string | null }>(
     'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, f.fields, f.derived, f.lifted_from FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
     [afterPk, limit],
   );
   const pks = rows.map((r) => toInt(r.pk));
   const sets = await directSets(db, pks);
-  const metadata = await storedMetadata(db, pks);
+  const metadata = await storedMetadata(db, pks, onDemand);
   const about = await storedAbout(db, pks);
   return rows.map((r, k) => {
     const pk = pks[k] as number;

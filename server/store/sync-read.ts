@@ -17,6 +17,7 @@ import type { Keyset, SyncChange, SyncPart, SyncResource, SyncScope } from '../.
 import { toBool, toInt } from '../db/dialect';
 import type { RunSql, RunSqlArrays } from '../db/statements';
 import { listSql } from './list-sql';
+import { wantedKey, type Wanted } from './on-demand';
 
 /** Beyond any datestamp: the change lists have no upper bound but the keyset. */
 const NO_UNTIL = Number.MAX_SAFE_INTEGER;
@@ -32,11 +33,12 @@ export interface SyncRunners {
 /**
  * FROM and WHERE of the live records of a scope, and the pk column to range
  * and order on. A live record: the item is not deleted, has a record in the
- * format and, in a set's scope, has not left the set. A live item's records
- * all have metadata (only a tombstone's are NULL, server/store/apply.ts), so
- * nothing here reads `records.xml`: the scans that do not need it stay in
- * the indexes (measured on 1,000,000 records: a Resource List Index took
- * 10.0 s with `xml IS NOT NULL`, which reads every record's row, 1.7 s without).
+ * format and, in a set's scope, has not left the set. Whether a record's
+ * XML is stored is not asked (a live item's format may be written on demand,
+ * ./on-demand.ts), so nothing here reads `records.xml`: the scans that do
+ * not need it stay in the indexes (measured on 1,000,000 records: a Resource
+ * List Index took 10.0 s with `xml IS NOT NULL`, which reads every record's
+ * row, 1.7 s without).
  */
 function liveFrom(scope: SyncScope): { sql: string; params: unknown[]; pk: string } {
   if (scope.set === undefined) {
@@ -50,26 +52,30 @@ function liveFrom(scope: SyncScope): { sql: string; params: unknown[]; pk: strin
 }
 
 /** A resource row as an array: pk, identifier, datestamp, created, content hash, and the XML when asked for. */
-type ResourceRow = readonly [pk: unknown, identifier: string, datestamp: unknown, created: unknown, hash: string, xml?: string];
+type ResourceRow = readonly [pk: unknown, identifier: string, datestamp: unknown, created: unknown, hash: string, xml?: string | null];
 
 /** lib/store.ts `ReadStore.syncResources`. */
 export async function syncResources(
   r: SyncRunners,
   scope: SyncScope,
   q: { readonly afterPk: number; readonly throughPk: number; readonly limit: number; readonly withXml: boolean },
+  write: (wanted: readonly Wanted[]) => Promise<ReadonlyMap<string, string>>,
 ): Promise<SyncResource[]> {
   const from = liveFrom(scope);
   const sql =
     `SELECT i.pk, i.identifier, i.datestamp, i.created, i.content_hash${q.withXml ? ', r.xml' : ''} ${from.sql}` +
-    `${q.withXml ? ' AND r.xml IS NOT NULL' : ''} AND ${from.pk} > ? AND ${from.pk} <= ? ORDER BY ${from.pk} LIMIT ?`;
+    ` AND ${from.pk} > ? AND ${from.pk} <= ? ORDER BY ${from.pk} LIMIT ?`;
   const rows = await r.arrays<ResourceRow>(sql, [...from.params, Math.min(q.afterPk, MAX_PK), Math.min(q.throughPk, MAX_PK), q.limit]);
+  // Formats the store writes on demand (./on-demand.ts), written for the rows of this batch.
+  const wanted = q.withXml ? rows.flatMap((row) => (row[5] === null || row[5] === undefined ? [{ pk: toInt(row[0]), identifier: row[1], prefix: scope.metadataPrefix }] : [])) : [];
+  const written = wanted.length > 0 ? await write(wanted) : new Map<string, string>();
   return rows.map((row) => ({
     pk: toInt(row[0]),
     identifier: row[1],
     datestamp: toInt(row[2]),
     created: toInt(row[3]),
     contentHash: row[4],
-    ...(q.withXml && { xml: row[5] as string }),
+    ...(q.withXml && { xml: row[5] ?? (written.get(wantedKey(toInt(row[0]), scope.metadataPrefix)) as string) }),
   }));
 }
 

@@ -22,6 +22,7 @@ import { setDeclarations } from '../../lib/sets/rules';
 import type { ItemInput, WriteResult } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import { applyWrite } from './apply';
+import type { OnDemand } from './on-demand';
 import { declareConfiguredSets, declareSetsFromInput } from './sets';
 import { planWrite } from './plan';
 
@@ -33,6 +34,8 @@ export interface WriteOptions {
   readonly schemes?: readonly SchemeCheck[];
   /** The store's clock now, seconds. */
   readonly now: number;
+  /** Leave the formats written from a model unstored, to be written when asked for (./on-demand.ts). */
+  readonly onDemand?: OnDemand;
 }
 
 /** What a batch came to: every refusal (nothing written), or what was written. */
@@ -71,7 +74,7 @@ export async function writePipeline(trx: Knex, items: readonly ItemInput[], opti
     ...(options.schemes && { schemes: options.schemes }),
   });
   if (plan.refusals.length > 0) return { refusals: plan.refusals };
-  if (!dryRun) await applyWrite(trx, plan.planned, options.now);
+  if (!dryRun) await applyWrite(trx, plan.planned, options.now, options.onDemand);
   const byId = new Map<string, WriteResult>();
   for (const p of plan.planned) byId.set(p.input.internalId, { internalId: p.input.internalId, identifier: p.identifier, outcome: p.outcome });
   for (const s of plan.superseded) byId.set(s.input.internalId, { internalId: s.input.internalId, identifier: s.identifier, outcome: 'superseded' });

@@ -7,13 +7,14 @@ import { expect } from 'chai';
 import { ALL_FORMATS, describePlan, parseArgs, type BenchOptions } from '../../bench/options';
 
 const ok: readonly { name: string; argv: string[]; expect: Partial<BenchOptions> }[] = [
-  { name: 'defaults to 100,000 records in all six formats, every page harvested, no base load', argv: [], expect: { records: 100_000, formats: ALL_FORMATS, harvestPages: 0, baseRecords: 0, processes: 1 } },
+  { name: 'defaults to 100,000 records in all six formats, every page harvested, no base load', argv: [], expect: { records: 100_000, formats: ALL_FORMATS, writtenFormats: 'stored', harvestPages: 0, baseRecords: 0, processes: 1 } },
   { name: 'compares a million records with a base load of 100,000 by default', argv: ['--records', '1000000'], expect: { records: 1_000_000, baseRecords: 100_000 } },
   { name: 'compares five million records with a base load of 100,000 by default', argv: ['--records', '5000000', '--harvest-pages', '2000'], expect: { baseRecords: 100_000, harvestPages: 2000 } },
   { name: 'takes --base-records 0 as no base load', argv: ['--records', '1000000', '--base-records', '0'], expect: { baseRecords: 0 } },
   { name: 'takes a smaller base load when asked', argv: ['--base-records', '20000'], expect: { baseRecords: 20_000 } },
   { name: 'takes a list of formats', argv: ['--formats', 'oai_dc,datacite'], expect: { formats: ['oai_dc', 'datacite'] } },
   { name: 'takes a bare --formats, its older form, as all six', argv: ['--formats', '--gzip'], expect: { formats: ALL_FORMATS, gzip: true } },
+  { name: 'stores every format by default, and writes them on demand when asked', argv: ['--written-formats', 'on-demand'], expect: { writtenFormats: 'on-demand' } },
   { name: 'serves the store oai-steward load wrote when the direct load is skipped', argv: ['--skip-direct-load'], expect: { skipDirectLoad: true, skipCliLoad: false } },
 ];
 
@@ -26,6 +27,7 @@ const refused: readonly { name: string; argv: string[]; message: RegExp }[] = [
   { name: 'a base load with the CLI load skipped', argv: ['--base-records', '500', '--skip-cli-load'], message: /cannot go with --skip-cli-load/ },
   { name: 'skipping both loads', argv: ['--skip-cli-load', '--skip-direct-load'], message: /leave nothing to serve/ },
   { name: 'a sample of one page, which never reaches a page by token', argv: ['--harvest-pages', '1'], message: /--harvest-pages needs an integer ≥ 2/ },
+  { name: 'a way of keeping formats that does not exist', argv: ['--written-formats', 'sometimes'], message: /--written-formats is stored or on-demand/ },
   { name: 'a label that cannot be part of a file name', argv: ['--label', 'a/b'], message: /--label takes letters/ },
 ];
 

@@ -113,6 +113,21 @@ describe('oai-steward doctor', function () {
       expect(problems(down.findings).join('\n')).to.contain('sources: far: 1 of 1 lists failed since their last success; oai_dc: connection refused (127.0.0.1:9)');
     });
 
+    it('finds formats written on demand under another configuration a problem, naming rebuild-formats', async () => {
+      const env = { OAI_WRITTEN_FORMATS: 'on-demand' };
+      expect((await cli(db(), ['seed'], { env })).code).to.equal(0);
+      const same = await doctor(db(), env);
+      expect(problems(same.findings)).to.deep.equal([]);
+      expect(same.findings.find((f) => f.check === 'written formats')?.severity).to.equal('ok');
+      const other = await doctor(db(), { ...env, OAI_POI_IN_DC: 'false' });
+      expect(other.code).to.equal(1);
+      expect(problems(other.findings).join('\n')).to.match(/^written formats: .*stored w1:\S+, configured w1:\S+\): serve refuses to start; run oai-steward rebuild-formats$/m);
+      const served = await cli(db(), ['serve'], { env: { ...env, OAI_POI_IN_DC: 'false', PORT: '0' } });
+      expect(served.code).to.equal(1);
+      expect(served.stderr).to.match(/^oai-steward: this store writes its formats on demand under another formats configuration .*rebuild-formats/m);
+      expect(served.stderr).not.to.match(/\n\s+at /);
+    });
+
     it('finds the demo under another namespace a problem', async () => {
       expect((await cli(db(), ['seed'])).code).to.equal(0);
       const r = await doctor(db(), { OAI_NAMESPACE: 'repository.example.edu' });

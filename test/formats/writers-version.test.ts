@@ -1,0 +1,52 @@
+/**
+ * A store that writes formats on demand (server/store/on-demand.ts) serves
+ * what the writers write today under the fingerprint its content hashes were
+ * computed under; WRITERS_VERSION is part of that fingerprint. This test
+ * holds the digest of every built-in writer's output over fixed records (the
+ * demo repository's and the scholarly test records) for the current version:
+ * when a writer's output moves, it fails until WRITERS_VERSION is raised and
+ * the digest recorded for the new version, so such stores are rebuilt
+ * (`oai-steward rebuild-formats`) rather than served output their
+ * datestamps do not stand for.
+ */
+import crypto from 'node:crypto';
+import { expect } from 'chai';
+import { jsonToItem } from '../../lib/pipeline/json-record';
+import { writeFormats } from '../../lib/pipeline/prepare';
+import { BUILT_IN_FORMATS, createFormatRegistry, WRITERS_VERSION } from '../../lib/formats/registry';
+import { createIdPolicy } from '../../lib/ids/policy';
+import type { RecordFields } from '../../lib/model/record';
+import { demoSeed, DEMO_NAMESPACE } from '../helpers/demo-records';
+import { ARTICLE, DATASET, NO_DOI } from '../helpers/scholarly-records';
+
+/** The digest of every writer's output for each WRITERS_VERSION. */
+const DIGESTS: Record<number, string> = {
+  1: '7910f5a253f9b29b78ebdc853d6b46963d567582466b6f0a6a5aa8c3623b88fc',
+};
+
+describe('the writers’ version', () => {
+  it('names the output every built-in writer writes today', () => {
+    const formats = createFormatRegistry(BUILT_IN_FORMATS);
+    const preparation = { formats, policy: createIdPolicy({ namespace: DEMO_NAMESPACE, mode: 'auto' }), poiInDublinCore: true };
+    const records: [string, RecordFields][] = [
+      ['article', ARTICLE],
+      ['dataset', DATASET],
+      ['no-doi', NO_DOI],
+    ];
+    for (const line of demoSeed()) {
+      if (line.deleted) continue;
+      const r = jsonToItem(line, formats, 'demo');
+      if ('item' in r && r.item.fields) records.push([r.item.internalId, r.item.fields]);
+    }
+    expect(records.length).to.be.greaterThan(200);
+    const hash = crypto.createHash('sha256');
+    let written = 0;
+    for (const [id, fields] of records) {
+      const out = writeFormats(preparation, id, fields, {});
+      for (const prefix of out.written) hash.update(`${id}\u0000${prefix}\u0000${out.metadata[prefix]}\u0000`);
+      written += out.written.length;
+    }
+    expect(written).to.be.greaterThan(1000);
+    expect(hash.digest('hex'), `the writers' output moved: raise WRITERS_VERSION (lib/formats/registry.ts, now ${WRITERS_VERSION}) and record its digest`).to.equal(DIGESTS[WRITERS_VERSION]);
+  });
+});
