@@ -35,6 +35,14 @@ export interface ItemHeader {
 /** A header with the stored, serialized metadata of one format (null for a deleted item). */
 export interface ItemRecord extends ItemHeader {
   readonly metadata: string | null;
+  /**
+   * The metadata was written just now by a built-in format's writer from the
+   * stored model (server/store/on-demand.ts), not read as stored bytes: it is
+   * well-formed by construction (lib/formats/xml-out.ts escapes every value),
+   * so the renderer's check for stored bytes corrupted behind the write
+   * path's back has nothing to find in it.
+   */
+  readonly written?: true;
   /** The content of each `about` container (one root element each), in order; none for a deleted item. */
   readonly about?: readonly string[];
 }

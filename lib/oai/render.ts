@@ -196,7 +196,8 @@ function writeRecord(out: Out, r: ItemRecord, options: RenderOptions): void {
   writeHeader(out, r);
   // OAI-PMH 2.5.1: a deleted record has a header and no metadata. Corrupt metadata: the header alone (see the top).
   if (!r.deleted && r.metadata !== null) {
-    const safe = safeFragment(r.metadata, `${r.identifier} metadata`, options);
+    // Stored bytes are checked; metadata a writer wrote for this response is well-formed by construction.
+    const safe = r.written === true ? r.metadata : safeFragment(r.metadata, `${r.identifier} metadata`, options);
     if (safe !== null) {
       out.push('<metadata>', safe, '</metadata>');
       // OAI-PMH 2.5: about containers follow the metadata they are about.

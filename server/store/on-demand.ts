@@ -1,8 +1,9 @@
 /**
  * Formats written when they are asked for. A store configured with
- * `writtenFormats: on-demand` keeps an item's model (`record_fields`) and the
- * XML the record gave, and a `records` row without XML for each format the
- * pipeline wrote (lib/pipeline/prepare.ts `written`): the row still says the
+ * `writtenFormats: on-demand` keeps an item's model (`record_fields`), the
+ * XML the record gave and its oai_dc (which every harvester asks for), and a
+ * `records` row without XML for each other format the pipeline wrote
+ * (lib/pipeline/prepare.ts `written`): the row still says the
  * item is offered in that format (ListMetadataFormats, lists by prefix). The
  * content hash is computed at load over every format as written, exactly as
  * when they are stored, so datestamps move exactly when what an item

@@ -84,7 +84,7 @@ export class KnexReadStore implements ReadStore {
     const wanted = records.flatMap((r) => (!r.deleted && r.metadata === null ? [{ pk: r.pk, identifier: r.identifier, prefix }] : []));
     if (wanted.length === 0) return records;
     const xml = await writeOnDemand(this.knex, this.onDemand, wanted);
-    return records.map((r) => (!r.deleted && r.metadata === null ? { ...r, metadata: xml.get(wantedKey(r.pk, prefix)) ?? null } : r));
+    return records.map((r) => (!r.deleted && r.metadata === null ? { ...r, metadata: xml.get(wantedKey(r.pk, prefix)) ?? null, written: true } : r));
   }
 
   async count(f: ListFilter): Promise<number> {

@@ -86,17 +86,22 @@ forEachThrowawayDatabase(
         }
         expect((await onDemand.knex('record_fields').whereNotNull('lifted_from').count({ n: '*' }))[0]).to.deep.equal({ n: kind === 'postgres' ? '1' : 1 });
         expect(await liveRowsWithoutXml(stored)).to.equal(0);
-        // Every format the pipeline wrote is a row without XML; what a record gave is kept.
-        const written = (await onDemand.knex('record_fields').select('derived')).reduce((n: number, r: { derived: string }) => n + (JSON.parse(r.derived) as string[]).length, 0);
+        // Every format the pipeline wrote but oai_dc (which every harvester asks for) is a row without XML; what a record gave is kept.
+        const written = (await onDemand.knex('record_fields').select('derived')).reduce((n: number, r: { derived: string }) => n + (JSON.parse(r.derived) as string[]).filter((p) => p !== 'oai_dc').length, 0);
         expect(written).to.be.greaterThan(1000);
         expect(await liveRowsWithoutXml(onDemand)).to.equal(written);
+        const dcWithout = await onDemand.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where({ 'i.deleted': false, 'r.prefix': 'oai_dc' }).whereNull('r.xml').count({ n: '*' });
+        expect(Number((dcWithout[0] as { n: unknown }).n)).to.equal(0);
         const given = (await onDemand.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where('i.deleted', false).whereNotNull('r.xml').count({ n: '*' })) as { n: unknown }[];
         expect(Number(given[0]?.n)).to.be.greaterThan(0);
 
         expect(await everything(onDemand)).to.deep.equal(await everything(stored));
         const id = ((await onDemand.store.listHeaders({ metadataPrefix: 'mods', until: T1, limit: 1 }))[0] as ItemRecord).identifier;
         for (const prefix of PREFIXES) {
-          expect(await onDemand.store.getRecord(id, prefix), `${id} ${prefix}`).to.deep.equal(await stored.store.getRecord(id, prefix));
+          const { written, ...record } = (await onDemand.store.getRecord(id, prefix)) as ItemRecord;
+          expect(record, `${id} ${prefix}`).to.deep.equal(await stored.store.getRecord(id, prefix));
+          // Written here by a writer, so the renderer need not check it as it checks stored bytes; oai_dc (and a given mods) is stored.
+          expect(written, `${id} ${prefix}`).to.equal(prefix === 'oai_dc' || (prefix === 'mods' && id.endsWith('given-1')) ? undefined : true);
         }
 
         // A membership change recomputes the hash from the formats as written; a deletion leaves a tombstone in every format.
@@ -135,7 +140,9 @@ forEachThrowawayDatabase(
       try {
         await expectChanged(second.store.checkWrittenFormats());
         await expectChanged(second.store.getRecord(id, 'oai_datacite'));
-        await expectChanged(second.store.getRecord(id, 'oai_dc'));
+        // oai_dc is stored as written under the configuration its hash stands for, so it is still served.
+        expect((await second.store.getRecord(id, 'oai_dc'))?.metadata).to.match(/^<oai_dc:dc /);
+        await expectChanged(second.store.getRecord(id, 'marc21'));
         await expectChanged(second.store.listRecords({ metadataPrefix: 'mods', until: T1, limit: 10 }));
         await expectChanged(second.store.writeItems([{ internalId: 'late arrival', metadata: {}, fields: { dc: { title: ['Late'] } } }]));
         const onDemand = second.store.onDemand;
