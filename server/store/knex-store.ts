@@ -96,9 +96,10 @@ export interface KnexStoreOptions {
   readonly poiInDublinCore?: boolean;
   /**
    * `stored`: every format is stored as written. `on-demand`: the formats the
-   * pipeline writes from a model are written again when asked for, and only
-   * the model and the XML a record gave are stored (./on-demand.ts). Either
-   * way, what an earlier write left on demand is read on demand. Default `stored`.
+   * pipeline writes from a model, oai_dc apart, are written again when asked
+   * for; the model, the XML a record gave and oai_dc are stored
+   * (./on-demand.ts). Either way, what an earlier write left on demand is
+   * read on demand. Default `stored`.
    */
   readonly writtenFormats?: 'stored' | 'on-demand';
 }
@@ -151,7 +152,8 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
   /**
    * Throws when the store writes formats on demand under another formats
    * configuration or writers' version than this store's (./on-demand.ts):
-   * what `serve` and the loader check before they start.
+   * what `serve` checks before it starts (a write that leaves formats to be
+   * written on demand, and every read that writes one, check it too).
    */
   async checkWrittenFormats(): Promise<void> {
     await checkFingerprint(this.knex, this.onDemand as OnDemand);
