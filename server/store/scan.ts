@@ -10,11 +10,12 @@ import type { RecordFields } from '../../lib/model/record';
 import type { AboutInput, ScannedItem, SetDeparture } from '../../lib/store';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
-import { writeOnDemand, type OnDemand, type Wanted } from './on-demand';
+import { wantedKey, writeOnDemand, type OnDemand, type Wanted } from './on-demand';
 import { directSets } from './read';
 
 /**
- * The stored metadata of these items by prefix (null for a tombstone's), a chunk at a time.
+ * The metadata of these items by prefix (null for a tombstone's), a chunk at a time; a format the
+ * store writes on demand is written (./on-demand.ts).
  *
  * @example (await storedMetadata(knex, [1])).get(1)?.oai_dc
  */
@@ -37,10 +38,8 @@ export async function storedMetadata(db: Knex, pks: readonly number[], onDemand?
       if (r.xml === null && !toBool(r.deleted)) wanted.push({ pk, identifier: r.identifier, prefix: r.prefix });
     }
   }
-  for (const [key, xml] of await writeOnDemand(db, onDemand, wanted)) {
-    const [pk, prefix] = key.split(' ') as [string, string];
-    (out.get(Number(pk)) as Record<string, string | null>)[prefix] = xml;
-  }
+  const written = await writeOnDemand(db, onDemand, wanted);
+  for (const w of wanted) (out.get(w.pk) as Record<string, string | null>)[w.prefix] = written.get(wantedKey(w.pk, w.prefix)) ?? null;
   return out;
 }
 
