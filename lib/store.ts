@@ -345,10 +345,21 @@ export interface ScannedItem extends ItemHeader {
   readonly about?: readonly AboutInput[];
 }
 
+/** What a scan leaves out. */
+export interface ScanOptions {
+  /**
+   * Only the XML each record gave: `metadata` leaves out the formats the
+   * pipeline wrote from the model (`written`), which a store keeping them as
+   * models only would otherwise write for the scan. What a rebuild wants,
+   * since it writes them again anyway.
+   */
+  readonly givenOnly?: boolean;
+}
+
 /** A walk over every item, a page at a time (memory holds one page), for readiness checks and set rebuilds. */
 export interface ItemScan {
-  /** Up to `limit` items whose `pk` is greater than `afterPk`, in `pk` order, each with every format it has. */
-  scanItems(afterPk: number, limit: number): Promise<readonly ScannedItem[]>;
+  /** Up to `limit` items whose `pk` is greater than `afterPk`, in `pk` order, each with every format it has (or, with `givenOnly`, was given). */
+  scanItems(afterPk: number, limit: number, options?: ScanOptions): Promise<readonly ScannedItem[]>;
 }
 
 /** The record fields kept with each item written from the project's record format. */

@@ -59,7 +59,8 @@ export async function rewriteEveryItem(
     let restamped = 0;
     const restampedIds: string[] = [];
     for (;;) {
-      const page = await tx.scanItems(after, batchSize);
+      // Only what each record gave: the pipeline writes every other format again (`storedInput`).
+      const page = await tx.scanItems(after, batchSize, { givenOnly: true });
       if (page.length === 0) break;
       after = (page[page.length - 1] as ScannedItem).pk;
       const batch = page.flatMap((s) => {

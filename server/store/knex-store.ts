@@ -25,6 +25,7 @@ import {
   type ItemInput,
   type MembershipChange,
   type ScannedItem,
+  type ScanOptions,
   type SetInput,
   type Store,
   type StoreStats,
@@ -204,8 +205,8 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
     return storeStats(this.knex);
   }
 
-  scanItems(afterPk: number, limit: number): Promise<readonly ScannedItem[]> {
-    return scanItems(this.knex, afterPk, limit, this.onDemand);
+  scanItems(afterPk: number, limit: number, options: ScanOptions = {}): Promise<readonly ScannedItem[]> {
+    return scanItems(this.knex, afterPk, limit, this.onDemand, options);
   }
 
   recordFields(internalIds: readonly string[]): Promise<ReadonlyMap<string, RecordFields>> {

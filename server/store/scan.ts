@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { RecordFields } from '../../lib/model/record';
-import type { AboutInput, ScannedItem, SetDeparture } from '../../lib/store';
+import type { AboutInput, ScannedItem, ScanOptions, SetDeparture } from '../../lib/store';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { wantedKey, writeOnDemand, type OnDemand, type Wanted } from './on-demand';
@@ -15,11 +15,17 @@ import { directSets } from './read';
 
 /**
  * The metadata of these items by prefix (null for a tombstone's), a chunk at a time; a format the
- * store writes on demand is written (./on-demand.ts).
+ * store writes on demand is written (./on-demand.ts). The formats `leaveOut` names for an item are
+ * left out, neither read into the answer nor written.
  *
  * @example (await storedMetadata(knex, [1])).get(1)?.oai_dc
  */
-export async function storedMetadata(db: Knex, pks: readonly number[], onDemand?: OnDemand): Promise<Map<number, Record<string, string | null>>> {
+export async function storedMetadata(
+  db: Knex,
+  pks: readonly number[],
+  onDemand?: OnDemand,
+  leaveOut?: ReadonlyMap<number, ReadonlySet<string>>,
+): Promise<Map<number, Record<string, string | null>>> {
   const run = statementRunner(db);
   const out = new Map<number, Record<string, string | null>>();
   const wanted: Wanted[] = [];
@@ -32,8 +38,9 @@ export async function storedMetadata(db: Knex, pks: readonly number[], onDemand?
     for (const r of rows) {
       const pk = toInt(r.item_pk);
       const m = out.get(pk) ?? {};
-      m[r.prefix] = r.xml;
       out.set(pk, m);
+      if (leaveOut?.get(pk)?.has(r.prefix)) continue;
+      m[r.prefix] = r.xml;
       // A live item's format without XML is written on demand (./on-demand.ts).
       if (r.xml === null && !toBool(r.deleted)) wanted.push({ pk, identifier: r.identifier, prefix: r.prefix });
     }
@@ -44,18 +51,21 @@ export async function storedMetadata(db: Knex, pks: readonly number[], onDemand?
 }
 
 /**
- * Up to `limit` items after `afterPk`, in `pk` order, with their sets, metadata and record fields.
+ * Up to `limit` items after `afterPk`, in `pk` order, with their sets, metadata and record fields;
+ * with `givenOnly`, the metadata leaves out the formats the pipeline wrote (lib/store.ts `ScanOptions`).
  *
  * @example for (let page = await scanItems(knex, 0, 500); page.length > 0; page = await scanItems(knex, page[page.length - 1].pk, 500)) …
  */
-export async function scanItems(db: Knex, afterPk: number, limit: number, onDemand?: OnDemand): Promise<ScannedItem[]> {
+export async function scanItems(db: Knex, afterPk: number, limit: number, onDemand?: OnDemand, options: ScanOptions = {}): Promise<ScannedItem[]> {
   const rows = await statementRunner(db)<{ pk: unknown; internal_id: string; identifier: string; datestamp: unknown; deleted: unknown; fields: string | null; derived: string | null; lifted_from: string | null }>(
     'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, f.fields, f.derived, f.lifted_from FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
     [afterPk, limit],
   );
   const pks = rows.map((r) => toInt(r.pk));
+  const written = rows.map((r) => (r.fields !== null ? (JSON.parse(r.derived ?? '[]') as string[]) : undefined));
   const sets = await directSets(db, pks);
-  const metadata = await storedMetadata(db, pks, onDemand);
+  const leaveOut = options.givenOnly ? new Map(pks.map((pk, k) => [pk, new Set(written[k] ?? [])])) : undefined;
+  const metadata = await storedMetadata(db, pks, onDemand, leaveOut);
   const about = await storedAbout(db, pks);
   return rows.map((r, k) => {
     const pk = pks[k] as number;
@@ -69,7 +79,7 @@ export async function scanItems(db: Knex, afterPk: number, limit: number, onDema
       deleted: toBool(r.deleted),
       sets: sets.get(pk) ?? [],
       metadata: metadata.get(pk) ?? {},
-      ...(r.fields !== null && { fields: JSON.parse(r.fields) as RecordFields, written: JSON.parse(r.derived ?? '[]') as string[] }),
+      ...(r.fields !== null && { fields: JSON.parse(r.fields) as RecordFields, written: written[k] as string[] }),
       ...(r.lifted_from !== null && r.lifted_from !== undefined && { liftedFrom: r.lifted_from }),
     };
   });
