@@ -154,6 +154,13 @@ export interface Config {
    */
   readonly writtenFormats: 'stored' | 'on-demand';
   /**
+   * OAI_STORED_FORMATS / `storedFormats`: with `writtenFormats: on-demand`,
+   * the formats stored all the same, so serving them is reading them: the
+   * formats most harvesters ask for. Empty (`OAI_STORED_FORMATS=`): none, the
+   * smallest store. Each must be a configured format. Default oai_dc.
+   */
+  readonly storedFormats: readonly string[];
+  /**
    * `sources` (file only): the OAI-PMH repositories this one harvests
    * (`name`, `baseUrl`, `prefixes`, `sets`, `schedule`, `politeness`;
    * lib/harvest/sources.ts, docs/harvesting.md). Default: none.
@@ -180,8 +187,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const get = (key: KeyName): Raw | undefined => {
     const spec: KeySpec = CONFIG_KEYS[key];
     const fromEnv = spec.env === undefined ? undefined : env[spec.env];
-    // An empty variable means "unset", except for a list, where it means "none" (OAI_COMPRESSION=).
-    if (spec.env !== undefined && fromEnv !== undefined && (fromEnv !== '' || key === 'compression')) return { value: fromEnv, label: spec.env, base: cwd };
+    // An empty variable means "unset", except for a list, where it means "none" (OAI_COMPRESSION=, OAI_STORED_FORMATS=).
+    if (spec.env !== undefined && fromEnv !== undefined && (fromEnv !== '' || key === 'compression' || key === 'storedFormats')) return { value: fromEnv, label: spec.env, base: cwd };
     return file?.values.get(key);
   };
 
@@ -195,6 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const compression = list(get('compression'), ['gzip', 'deflate'], (v) => (v === 'gzip' || v === 'deflate' ? null : 'is not a content coding (gzip or deflate)'));
   const idPolicy = str(get('idPolicy'), 'auto', (v) => (v === 'auto' || v === 'opaque' || v === 'fedora-pid' ? null : 'must be auto, opaque or fedora-pid'));
   const database = get('database');
+  const formats = file?.formats ?? defaultFormats();
+  const storedFormats = list(get('storedFormats'), ['oai_dc'], (v) => (v === 'oai_dc' || formats.some((f) => f.prefix === v) ? null : 'is not a configured format'));
   const namespaceGiven = get('namespace') !== undefined;
   const config: Config = {
     configFile: file?.path,
@@ -226,12 +235,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     trustProxy: list(get('trustProxy'), [], (v) => (PROXY_NAMES.has(v) || isIP(v.split('/')[0] as string) !== 0 ? null : 'is not loopback, linklocal, uniquelocal, an IP address or a CIDR range')).value,
     logLevel: str(get('logLevel'), 'info', (v) => (LOG_LEVELS.includes(v) ? null : `must be one of ${LOG_LEVELS.join(', ')}`)),
     dumpDir: folder(get('dumpDir')),
-    formats: file?.formats ?? defaultFormats(),
+    formats,
     identify: file?.identify ?? {},
     sets: file?.sets ?? { all: [], computed: [] },
     sources: file?.sources ?? [],
     oaiDcProfile: str(get('oaiDcProfile'), 'plain', (v) => (v === 'plain' || v === 'openaire3' ? null : 'must be plain or openaire3')) as Config['oaiDcProfile'],
     writtenFormats: str(get('writtenFormats'), 'stored', (v) => (v === 'stored' || v === 'on-demand' ? null : 'must be stored or on-demand')) as Config['writtenFormats'],
+    storedFormats: storedFormats.value,
   };
   return Object.freeze(config);
 }
@@ -337,6 +347,7 @@ export const CONFIG_KEYS = {
   dumpDir: { env: 'OAI_DUMP_DIR' },
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
   writtenFormats: { env: 'OAI_WRITTEN_FORMATS' },
+  storedFormats: { env: 'OAI_STORED_FORMATS' },
   formats: {},
   identify: {},
   sets: {},

@@ -122,6 +122,7 @@ export function createStore(config: Config, knex: Knex, formats: FormatRegistry,
     oaiDcProfile: config.oaiDcProfile,
     poiInDublinCore: config.poiInDublinCore,
     writtenFormats: config.writtenFormats,
+    storedFormats: config.storedFormats,
     ...(clock && { clock }),
   });
 }

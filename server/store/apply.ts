@@ -15,16 +15,20 @@ import { directSets } from './read';
 import { claimFingerprint, type OnDemand } from './on-demand';
 import { storedAbout, storedMetadata } from './scan';
 
+/** The written formats a store keeping formats as models stores all the same, unless configured otherwise: oai_dc. */
+export const KEPT_BY_DEFAULT: ReadonlySet<string> = new Set(['oai_dc']);
+
 /**
  * Writes a planned batch: multi-row inserts, chunked under the bound-variable
  * limits. With `onDemand`, the formats the pipeline wrote from a model are
- * not stored, oai_dc apart: their rows say the item is offered in them and carry no XML,
- * and reading writes them again (./on-demand.ts) under the fingerprint
- * claimed here.
+ * not stored, those `kept` names apart (by default oai_dc, which every
+ * harvester asks for, OAI-PMH 2.0 section 3.4): their rows say the item is
+ * offered in them and carry no XML, and reading writes them again
+ * (./on-demand.ts) under the fingerprint claimed here.
  *
  * @example await applyWrite(trx, (await planWrite(trx, items, options)).planned, now);
  */
-export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now: number, onDemand?: OnDemand): Promise<void> {
+export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now: number, onDemand?: OnDemand, kept: ReadonlySet<string> = KEPT_BY_DEFAULT): Promise<void> {
   const fresh = planned.filter((p) => !p.existing);
   const changed = planned.filter((p) => p.existing && p.outcome !== 'unchanged');
 
@@ -70,7 +74,7 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
     await trx('item_about').whereIn('item_pk', part).delete();
     await trx('record_fields').whereIn('item_pk', part).delete();
   }
-  const leave = onDemand !== undefined && [...fresh, ...changed].some((p) => p.fields !== undefined && p.input.written.some((prefix) => prefix !== 'oai_dc'));
+  const leave = onDemand !== undefined && [...fresh, ...changed].some((p) => p.fields !== undefined && p.input.written.some((prefix) => !kept.has(prefix)));
   if (leave) await claimFingerprint(trx, onDemand);
   const setRows: SetRow[] = [];
   const recordRows: [number, string, string | null][] = [];
@@ -81,8 +85,8 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
     if (p.fields !== undefined) fieldRows.push([pk, p.fields, JSON.stringify(p.input.written), p.input.liftedFrom ?? null]);
     setRows.push(...membership(pk, p.sets, withGivenDepartures(oldRows.get(pk) ?? [], p.input.departures), p.datestamp));
     const written = leave && p.fields !== undefined ? p.input.written : [];
-    // oai_dc stays stored: every harvester asks for it (OAI-PMH 2.0 section 3.4), so it is read, never written, when served.
-    for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, prefix !== 'oai_dc' && written.includes(prefix) ? null : xml]);
+    // A kept format is read, never written, when served.
+    for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, !kept.has(prefix) && written.includes(prefix) ? null : xml]);
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));
   }
   await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);

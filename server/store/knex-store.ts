@@ -97,12 +97,14 @@ export interface KnexStoreOptions {
   readonly poiInDublinCore?: boolean;
   /**
    * `stored`: every format is stored as written. `on-demand`: the formats the
-   * pipeline writes from a model, oai_dc apart, are written again when asked
-   * for; the model, the XML a record gave and oai_dc are stored
-   * (./on-demand.ts). Either way, what an earlier write left on demand is
-   * read on demand. Default `stored`.
+   * pipeline writes from a model, those `storedFormats` names apart, are
+   * written again when asked for; the model, the XML a record gave and those
+   * formats are stored (./on-demand.ts). Either way, what an earlier write
+   * left on demand is read on demand. Default `stored`.
    */
   readonly writtenFormats?: 'stored' | 'on-demand';
+  /** With `writtenFormats: on-demand`, the written formats stored all the same. Default `['oai_dc']`. */
+  readonly storedFormats?: readonly string[];
 }
 
 /** Thrown inside a transaction to roll it back after a check. */
@@ -298,6 +300,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
       tombstonePrefixes: o.tombstonePrefixes ?? ['oai_dc'],
       now: this.clock(),
       ...(o.writtenFormats === 'on-demand' && this.onDemand && { onDemand: this.onDemand }),
+      ...(o.storedFormats && { storedFormats: new Set(o.storedFormats) }),
       ...(o.formatChecks && { formatChecks: o.formatChecks }),
       ...(o.schemes && { schemes: o.schemes }),
     };

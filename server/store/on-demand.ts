@@ -1,7 +1,8 @@
 /**
  * Formats written when they are asked for. A store configured with
  * `writtenFormats: on-demand` keeps an item's model (`record_fields`), the
- * XML the record gave and its oai_dc (which every harvester asks for), and a
+ * XML the record gave and the formats `storedFormats` names (by default
+ * oai_dc, which every harvester asks for), and a
  * `records` row without XML for each other format the pipeline wrote
  * (lib/pipeline/prepare.ts `written`): the row still says the
  * item is offered in that format (ListMetadataFormats, lists by prefix). The

@@ -36,6 +36,8 @@ export interface WriteOptions {
   readonly now: number;
   /** Leave the formats written from a model unstored, to be written when asked for (./on-demand.ts). */
   readonly onDemand?: OnDemand;
+  /** With `onDemand`, the written formats stored all the same. Default oai_dc. */
+  readonly storedFormats?: ReadonlySet<string>;
 }
 
 /** What a batch came to: every refusal (nothing written), or what was written. */
@@ -74,7 +76,7 @@ export async function writePipeline(trx: Knex, items: readonly ItemInput[], opti
     ...(options.schemes && { schemes: options.schemes }),
   });
   if (plan.refusals.length > 0) return { refusals: plan.refusals };
-  if (!dryRun) await applyWrite(trx, plan.planned, options.now, options.onDemand);
+  if (!dryRun) await applyWrite(trx, plan.planned, options.now, options.onDemand, options.storedFormats);
   const byId = new Map<string, WriteResult>();
   for (const p of plan.planned) byId.set(p.input.internalId, { internalId: p.input.internalId, identifier: p.identifier, outcome: p.outcome });
   for (const s of plan.superseded) byId.set(s.input.internalId, { internalId: s.input.internalId, identifier: s.identifier, outcome: 'superseded' });

@@ -115,6 +115,13 @@ describe('the configuration', function () {
     expect(loadConfig({ OAI_COMPRESSION: '' }, dir).compression).to.deep.equal([]);
   });
 
+  it('stores oai_dc of the formats written on demand unless told otherwise, and an empty OAI_STORED_FORMATS stores none', () => {
+    expect(loadConfig({}, dir).storedFormats).to.deep.equal(['oai_dc']);
+    expect(loadConfig({ OAI_STORED_FORMATS: 'oai_dc, marc21' }, dir).storedFormats).to.deep.equal(['oai_dc', 'marc21']);
+    expect(loadConfig({ OAI_STORED_FORMATS: '' }, dir).storedFormats).to.deep.equal([]);
+    expect(loadConfig({ OAI_CONFIG: file('storedFormats: [mods]\n') }, dir).storedFormats).to.deep.equal(['mods']);
+  });
+
   const refusals: { name: string; text?: string; env?: NodeJS.ProcessEnv; message: RegExp }[] = [
     { name: 'a variable that is not a number', env: { OAI_PAGE_SIZE: 'many' }, message: /^OAI_PAGE_SIZE must be an integer from 1 to 10000, not "many"$/ },
     { name: 'a namespace that is not a domain name', env: { OAI_NAMESPACE: 'not a domain' }, message: /^OAI_NAMESPACE is not a domain name/ },
@@ -136,6 +143,8 @@ describe('the configuration', function () {
     { name: 'an option a built-in format does not take', text: 'formats:\n  - prefix: marc21\n    options:\n      leader: x\n', message: /oai-steward\.yaml:4: formats\[0\]\.options\.leader: marc21 takes no option "leader"/ },
     { name: 'a declared format without an XSD', text: 'formats:\n  - prefix: thing\n    namespace: http://x/\n    schema: http://x/s.xsd\n', message: /oai-steward\.yaml:2: formats\[0\] \(thing\) is not a built-in format .* so it needs "xsd"/ },
     { name: 'a declared format whose XSD is missing', text: 'formats:\n  - prefix: thing\n    namespace: http://x/\n    schema: http://x/s.xsd\n    xsd: missing.xsd\n', message: /oai-steward\.yaml:5: formats\[0\]\.xsd: file .*missing\.xsd does not exist/ },
+    { name: 'a stored format that is not offered', env: { OAI_STORED_FORMATS: 'oai_dc,marcxml' }, message: /^OAI_STORED_FORMATS: "marcxml" is not a configured format$/ },
+    { name: 'a stored format the file does not configure', text: 'formats:\n  - prefix: oai_dc\nstoredFormats: [mods]\n', message: /oai-steward\.yaml:3: storedFormats: "mods" is not a configured format/ },
     { name: 'a declared namespace that is not a URI', text: 'formats:\n  - prefix: thing\n    namespace: thing space\n    schema: http://x/s.xsd\n    xsd: thing.xsd\n', message: /oai-steward\.yaml:3: formats\[0\]\.namespace: "thing space" is not an absolute URI/ },
   ];
   for (const r of refusals) {

@@ -24,9 +24,10 @@ const T1 = T0 + 86_400;
 const PREFIXES = ['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21', 'mods'];
 
 /** A provider with every built-in format, this data centre symbol and this way of keeping written formats. */
-async function providerWith(db: ThrowawayDatabase, symbol: string, mode: 'stored' | 'on-demand', now: number): Promise<Provider> {
+async function providerWith(db: ThrowawayDatabase, symbol: string, mode: 'stored' | 'on-demand', now: number, storedFormats?: readonly string[]): Promise<Provider> {
   const file = configFile(db, symbol);
-  return openProvider(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: file, OAI_WRITTEN_FORMATS: mode }), { clock: () => now });
+  const env = { DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: file, OAI_WRITTEN_FORMATS: mode, ...(storedFormats && { OAI_STORED_FORMATS: storedFormats.join(',') }) };
+  return openProvider(loadConfig(env), { clock: () => now });
 }
 
 function configFile(db: ThrowawayDatabase, symbol: string): string {
@@ -127,6 +128,35 @@ forEachThrowawayDatabase(
         expect(tomb).to.include({ deleted: true, metadata: null });
       } finally {
         await onDemand.close();
+        await stored.close();
+        await other.close();
+      }
+    });
+
+    it('stores exactly the written formats storedFormats names, none when it is empty, and serves the same either way', async () => {
+      const other = await openThrowawayDatabase(kind);
+      const stored = await providerWith(other, 'A.B', 'stored', T0);
+      try {
+        await seedIfEmpty(stored);
+        const reference = await everything(stored);
+        for (const kept of [[], ['marc21', 'mods']]) {
+          const fresh = await openThrowawayDatabase(kind);
+          const p = await providerWith(fresh, 'A.B', 'on-demand', T0, kept);
+          try {
+            await seedIfEmpty(p);
+            const rows = (await p.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').join('record_fields as f', 'f.item_pk', 'i.pk').where('i.deleted', false).select('r.prefix', 'r.xml', 'f.derived')) as { prefix: string; xml: string | null; derived: string }[];
+            expect(rows.length).to.be.greaterThan(1000);
+            for (const r of rows) {
+              const leftToWrite = (JSON.parse(r.derived) as string[]).includes(r.prefix) && !kept.includes(r.prefix);
+              expect(r.xml === null, `${r.prefix} kept ${kept.join(',')}`).to.equal(leftToWrite);
+            }
+            expect(await everything(p), `kept ${kept.join(',')}`).to.deep.equal(reference);
+          } finally {
+            await p.close();
+            await fresh.close();
+          }
+        }
+      } finally {
         await stored.close();
         await other.close();
       }
