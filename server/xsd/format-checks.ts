@@ -18,7 +18,7 @@ import type { FormatCheck, FormatChecks } from '../../lib/pipeline/judge';
 import { aboutNamespace } from '../../lib/pipeline/about';
 import { PROVENANCE_NS, PROVENANCE_SCHEMA, RIGHTS_NS, RIGHTS_SCHEMA } from '../../lib/xml/namespaces';
 import { libxml } from './libxml';
-import { elementErrors, oneLine, schemaFor, WRAPPER_NS as BATCH_NS } from './schemas';
+import { oneLine, schemaFor, WRAPPER_NS as BATCH_NS } from './schemas';
 
 const PROLOG = /^\s*<\?xml|<!DOCTYPE/i;
 const SCHEMA_NOTE = /Skipping import of schema/;
@@ -64,17 +64,37 @@ function aboutCheck(formats: FormatRegistry): FormatCheck {
     ns === PROVENANCE_NS ? PROVENANCE_SCHEMA : ns === RIGHTS_NS ? RIGHTS_SCHEMA : formats.all().find((f) => f.namespace === ns)?.schema;
   return {
     check(xmls) {
-      return xmls.map((xml) => {
-        if (PROLOG.test(xml)) return ['must be one element, without an XML declaration or DOCTYPE (it is embedded in responses as it is)'];
+      const out: string[][] = xmls.map(() => []);
+      // The containers of one namespace are validated together, as a format's records are (see xsdCheck).
+      const byNamespace = new Map<string, { schema: string; indexes: number[] }>();
+      xmls.forEach((xml, index) => {
+        if (PROLOG.test(xml)) return void out[index]?.push(ONE_ELEMENT);
         const ns = aboutNamespace(xml);
-        if (ns === null) return [];
+        if (ns === null) return;
         const schema = known(ns);
         if (schema === undefined) {
-          return [`no schema is known offline for the namespace ${JSON.stringify(ns)}, so the about container could not be served valid (known: provenance, rights and the namespaces of this repository's formats)`];
+          return void out[index]?.push(
+            `no schema is known offline for the namespace ${JSON.stringify(ns)}, so the about container could not be served valid (known: provenance, rights and the namespaces of this repository's formats)`,
+          );
         }
-        const errors = elementErrors(xml, ns, schema);
-        return errors.length === 0 ? [] : [`not valid against ${schema}: ${errors.slice(0, 3).join('; ')}`];
+        const group = byNamespace.get(ns) ?? { schema, indexes: [] };
+        group.indexes.push(index);
+        byNamespace.set(ns, group);
       });
+      for (const [ns, { schema, indexes }] of byNamespace) {
+        const compiled = schemaFor(ns, schema);
+        const errors =
+          compiled instanceof Error
+            ? indexes.map(() => [`the schema ${schema} cannot be read offline (is it in schemas/catalog.xml?): ${compiled.message}`])
+            : batchErrors(compiled, indexes.map((i) => xmls[i] as string));
+        indexes.forEach((index, k) => {
+          const list = errors[k] as string[];
+          if (list.length === 0) return;
+          if (list[0]?.startsWith(NOT_WELL_FORMED)) return void out[index]?.push(...list);
+          out[index]?.push(`not valid against ${schema}: ${list.slice(0, 3).join('; ')}`);
+        });
+      }
+      return out;
     },
   };
 }
@@ -89,65 +109,123 @@ function xsdCheck(prefix: string, schemaUrl: string, namespace: string): FormatC
   return {
     check(xmls) {
       schema ??= compileSchema(prefix, schemaUrl, namespace);
+      const compiled = schema;
+      if (compiled instanceof Error) return xmls.map(() => [compiled.message]);
       const out: string[][] = xmls.map(() => []);
-      if (schema instanceof Error) {
-        for (const list of out) list.push(schema.message);
-        return out;
-      }
-      // The well-formed records: index, xml
-      const sound: { index: number; xml: string }[] = [];
-      xmls.forEach((xml, index) => {
-        if (PROLOG.test(xml)) {
-          out[index]?.push('must be one element, without an XML declaration or DOCTYPE (it is embedded in responses as it is)');
-          return;
-        }
-        try {
-          libxml().parseXml(xml, { nonet: true });
-          sound.push({ index, xml });
-        } catch (err) {
-          out[index]?.push(`not well-formed XML: ${oneLine((err as Error).message)}`);
-        }
+      const sound: number[] = [];
+      xmls.forEach((xml, index) => (PROLOG.test(xml) ? out[index]?.push(ONE_ELEMENT) : sound.push(index)));
+      const errors = batchErrors(compiled, sound.map((i) => xmls[i] as string));
+      sound.forEach((index, k) => {
+        const list = errors[k] as string[];
+        if (list.length === 0) return;
+        if (list[0]?.startsWith(NOT_WELL_FORMED)) return void out[index]?.push(...list);
+        const more = list.length > 3 ? ` (and ${list.length - 3} more)` : '';
+        out[index]?.push(`not valid against ${schemaUrl}: ${list.slice(0, 3).join('; ')}${more}`);
       });
-      if (sound.length === 0) return out;
-      // Each record starts on its own line; remember where, to trace errors back.
-      const starts: number[] = [];
-      // A prefixed wrapper: an unprefixed record element must not inherit a default namespace.
-      const parts = [`<b:batch xmlns:b="${BATCH_NS}">\n`];
-      let line = 2;
-      for (const r of sound) {
-        starts.push(line);
-        parts.push(r.xml, '\n');
-        line += countNewlines(r.xml) + 1;
-      }
-      parts.push('</b:batch>');
-      const doc = libxml().parseXml(parts.join(''), { nonet: true });
-      if (doc.validate(schema)) return out;
-      const errors = new Map<number, string[]>();
-      for (const e of doc.validationErrors) {
-        // libxml2 adds its schema-compilation notes (a namespace imported twice) to a failed validation's errors: they say nothing about the record.
-        if (SCHEMA_NOTE.test(e.message)) continue;
-        const at = e.line ?? 0;
-        // The last record starting at or before the error's line.
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-          const mid = (lo + hi + 1) >> 1;
-          if ((starts[mid] as number) <= at) lo = mid;
-          else hi = mid - 1;
-        }
-        const k = sound[lo];
-        if (!k) continue;
-        const msgs = errors.get(k.index) ?? [];
-        msgs.push(`line ${at - (starts[lo] as number) + 1}: ${oneLine(e.message)}`);
-        errors.set(k.index, msgs);
-      }
-      for (const [index, msgs] of errors) {
-        const more = msgs.length > 3 ? ` (and ${msgs.length - 3} more)` : '';
-        out[index]?.push(`not valid against ${schemaUrl}: ${msgs.slice(0, 3).join('; ')}${more}`);
-      }
       return out;
     },
   };
+}
+
+const ONE_ELEMENT = 'must be one element, without an XML declaration or DOCTYPE (it is embedded in responses as it is)';
+const NOT_WELL_FORMED = 'not well-formed XML: ';
+
+/**
+ * Each element's problems against one compiled schema: one "not well-formed
+ * XML" message, or its validation errors, each with the line within the
+ * element. The elements go into one wrapper document, one per line range,
+ * validated once, and each error is traced back to its element by its line
+ * number. The joined document is parsed first: when it holds exactly one
+ * element starting on each element's first line and nothing else, each
+ * element is well-formed on its own, and the one parse does for all;
+ * otherwise every element is parsed alone, and one that is not well-formed
+ * (or not one element) is named and left out.
+ */
+function batchErrors(schema: Document, xmls: readonly string[]): string[][] {
+  const out: string[][] = xmls.map(() => []);
+  let sound = xmls.map((xml, index) => ({ index, xml }));
+  // An element using the wrapper's prefix would find it declared only inside the wrapper.
+  let batch = sound.some((r) => r.xml.includes(BATCH_PREFIX)) ? undefined : soundBatch(sound);
+  if (!batch) {
+    sound = sound.filter(({ index, xml }) => {
+      try {
+        libxml().parseXml(xml, { nonet: true });
+        return true;
+      } catch (err) {
+        out[index]?.push(`${NOT_WELL_FORMED}${oneLine((err as Error).message)}`);
+        return false;
+      }
+    });
+    if (sound.length === 0) return out;
+    const joined = joinBatch(sound);
+    batch = { doc: libxml().parseXml(joined.text, { nonet: true }), starts: joined.starts };
+  }
+  const { doc, starts } = batch;
+  if (doc.validate(schema)) return out;
+  for (const e of doc.validationErrors) {
+    // libxml2 adds its schema-compilation notes (a namespace imported twice) to a failed validation's errors: they say nothing about the record.
+    if (SCHEMA_NOTE.test(e.message)) continue;
+    const at = e.line ?? 0;
+    // The last element starting at or before the error's line.
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    const k = sound[lo];
+    if (k) out[k.index]?.push(`line ${at - (starts[lo] as number) + 1}: ${oneLine(e.message)}`);
+  }
+  return out;
+}
+
+/** The wrapper element's prefix; an element's own XML never declares it (see batchErrors). */
+const BATCH_PREFIX = 'oai-steward-batch';
+
+/** The elements, each starting a line of its own, in one wrapper element, and the line each starts on. */
+function joinBatch(elements: readonly { xml: string }[]): { text: string; starts: number[] } {
+  const starts: number[] = [];
+  // A prefixed wrapper: an unprefixed element must not inherit a default namespace.
+  const parts = [`<${BATCH_PREFIX}:batch xmlns:${BATCH_PREFIX}="${BATCH_NS}">\n`];
+  let line = 2;
+  for (const r of elements) {
+    starts.push(line);
+    parts.push(r.xml, '\n');
+    line += countNewlines(r.xml) + 1;
+  }
+  parts.push(`</${BATCH_PREFIX}:batch>`);
+  return { text: parts.join(''), starts };
+}
+
+/**
+ * The joined document when it parses and its wrapper holds exactly one
+ * element starting on each element's first line, with only whitespace
+ * between: then each element was one well-formed element on its own (two
+ * halves of one element, trailing text or a second element would show as
+ * another count, line or node). Undefined otherwise.
+ */
+function soundBatch(elements: readonly { xml: string }[]): { doc: Document; starts: number[] } | undefined {
+  const joined = joinBatch(elements);
+  let doc: Document;
+  try {
+    doc = libxml().parseXml(joined.text, { nonet: true });
+  } catch {
+    return undefined;
+  }
+  const root = doc.root();
+  if (!root) return undefined;
+  let k = 0;
+  for (const node of root.childNodes()) {
+    const type = node.type();
+    if (type === 'element') {
+      if (node.line() !== joined.starts[k]) return undefined;
+      k++;
+    } else if (type !== 'text' || (node as unknown as { text(): string }).text().trim() !== '') {
+      return undefined;
+    }
+  }
+  return k === elements.length ? { doc, starts: joined.starts } : undefined;
 }
 
 function countNewlines(s: string): number {
