@@ -25,6 +25,8 @@ export interface BenchOptions {
   readonly formats: readonly string[];
   /** How the store keeps the formats it writes (the `writtenFormats` setting): `stored` (default, as the default configuration) or `on-demand`. */
   readonly writtenFormats: 'stored' | 'on-demand';
+  /** With `on-demand`, the written formats stored all the same (the `storedFormats` setting; default oai_dc). */
+  readonly storedFormats: readonly string[];
   /** Seconds of GetRecord load (default 10). */
   readonly duration: number;
   /** GetRecord connections (default 32). */
@@ -76,6 +78,9 @@ export const USAGE = `usage: npm run bench -- [options]
                        (default, as the default configuration) or a comma-separated list, e.g. oai_dc
   --written-formats stored|on-demand
                        how the store keeps the formats it writes (the writtenFormats setting; default stored)
+  --stored-formats none|LIST
+                       with --written-formats on-demand, the written formats stored all the same
+                       (the storedFormats setting; default oai_dc)
   --duration S         seconds of GetRecord load (default 10)
   --connections C      GetRecord connections (default 32)
   --repeats R          repeats per timed page (default 7)
@@ -107,7 +112,7 @@ DATABASE_URL=postgres://… runs on PostgreSQL (a fresh database beside the one 
  */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const o = {
-    records: 100_000, processes: 1, harvesters: 1, formats: ALL_FORMATS, writtenFormats: 'stored' as 'stored' | 'on-demand', duration: 10, connections: 32, repeats: 7, batch: 2000,
+    records: 100_000, processes: 1, harvesters: 1, formats: ALL_FORMATS, writtenFormats: 'stored' as 'stored' | 'on-demand', storedFormats: undefined as readonly string[] | undefined, duration: 10, connections: 32, repeats: 7, batch: 2000,
     gzip: false, keep: false, skipGetRecord: false, skipCliLoad: false, skipDirectLoad: false, skipLoadFloor: false, skipVacuum: false, skipHarvest: false,
     baseRecords: undefined as number | undefined, harvestPages: 0, profile: undefined as string | undefined,
     pyoai: env.PYOAI_PATH || undefined, results: path.join(PROJECT_ROOT, 'bench', 'results'), label: undefined as string | undefined, dryRun: false,
@@ -138,6 +143,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         o.writtenFormats = v === 'stored' || v === 'on-demand' ? v : fail('--written-formats is stored or on-demand');
         break;
       }
+      case '--stored-formats': {
+        const v = value(i++, a);
+        o.storedFormats = v === 'none' ? [] : v.split(',').map((p) => p.trim()).filter((p) => p !== '');
+        break;
+      }
       case '--duration': o.duration = num(i++, a, 1); break;
       case '--connections': o.connections = num(i++, a, 1); break;
       case '--repeats': o.repeats = num(i++, a, 1); break;
@@ -165,8 +175,12 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   const baseRecords = o.baseRecords ?? (o.records > DEFAULT_BASE_RECORDS ? DEFAULT_BASE_RECORDS : 0);
   if (baseRecords >= o.records) fail(`--base-records (${baseRecords}) must be smaller than --records (${o.records})`);
   if (baseRecords > 0 && o.skipCliLoad) fail('--base-records compares loads through oai-steward load: it cannot go with --skip-cli-load');
+  const storedFormats = o.storedFormats ?? ['oai_dc'];
+  if (o.storedFormats !== undefined && o.writtenFormats !== 'on-demand') fail('--stored-formats goes with --written-formats on-demand: a store keeping every format stores them all');
+  const notOffered = storedFormats.filter((p) => !o.formats.includes(p));
+  if (notOffered.length > 0) fail(`--stored-formats: ${notOffered.join(', ')} is not among the formats offered (${o.formats.join(', ')})`);
   if (o.label !== undefined && !/^[A-Za-z0-9_.-]+$/.test(o.label)) fail('--label takes letters, digits, _ . and - only (it is part of a file name)');
-  return Object.freeze({ ...o, baseRecords });
+  return Object.freeze({ ...o, baseRecords, storedFormats });
 }
 
 function parseFormats(list: string, fail: (why: string) => never): readonly string[] {
@@ -192,7 +206,7 @@ export function describePlan(o: BenchOptions, database: 'sqlite' | 'postgresql')
   const n = (x: number): string => x.toLocaleString('en');
   const formats = allFormats(o.formats) ? `all six formats (${o.formats.join(', ')})` : o.formats.join(', ');
   const lines = [
-    `records ${n(o.records)} on ${database}, offering ${formats}, ${o.writtenFormats === 'on-demand' ? 'the written ones written on demand (writtenFormats: on-demand)' : 'every format stored'}`,
+    `records ${n(o.records)} on ${database}, offering ${formats}, ${o.writtenFormats === 'on-demand' ? `the written ones written on demand (writtenFormats: on-demand) but ${o.storedFormats.length > 0 ? o.storedFormats.join(', ') : 'none'} (storedFormats)` : 'every format stored'}`,
     o.skipDirectLoad ? 'direct load: skipped' : `direct load: generated records through the write path, ${n(o.batch)} a batch (streamed)`,
     o.skipCliLoad ? 'oai-steward load: skipped' : `oai-steward load: the same records as NDJSON (written streaming), timed with its peak RSS`,
     o.baseRecords > 0 ? `base: ${n(o.baseRecords)} records through oai-steward load, to compare the rate and peak RSS with` : 'base: none (the load rate and loader memory at N are not compared with a smaller run)',

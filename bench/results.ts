@@ -112,6 +112,7 @@ function size(n: number): string {
 export function runLabel(o: BenchOptions, database: string): string {
   const parts = [database, size(o.records), allFormats(o.formats) ? '6formats' : o.formats.join('+')];
   if (o.writtenFormats === 'on-demand') parts.push('on-demand');
+  if (o.writtenFormats === 'on-demand' && o.storedFormats.join(',') !== 'oai_dc') parts.push(`stored-${o.storedFormats.length > 0 ? o.storedFormats.join('+') : 'none'}`);
   if (o.processes > 1) parts.push(`${o.processes}p`);
   if (o.harvesters > 1) parts.push(`${o.harvesters}h`);
   if (o.gzip) parts.push('gzip');

@@ -15,6 +15,9 @@ const ok: readonly { name: string; argv: string[]; expect: Partial<BenchOptions>
   { name: 'takes a list of formats', argv: ['--formats', 'oai_dc,datacite'], expect: { formats: ['oai_dc', 'datacite'] } },
   { name: 'takes a bare --formats, its older form, as all six', argv: ['--formats', '--gzip'], expect: { formats: ALL_FORMATS, gzip: true } },
   { name: 'stores every format by default, and writes them on demand when asked', argv: ['--written-formats', 'on-demand'], expect: { writtenFormats: 'on-demand' } },
+  { name: 'stores oai_dc of the formats written on demand by default', argv: ['--written-formats', 'on-demand'], expect: { storedFormats: ['oai_dc'] } },
+  { name: 'stores none or a list of them when asked', argv: ['--written-formats', 'on-demand', '--stored-formats', 'none'], expect: { storedFormats: [] } },
+  { name: 'takes a list of stored formats', argv: ['--written-formats', 'on-demand', '--stored-formats', 'oai_dc,marc21'], expect: { storedFormats: ['oai_dc', 'marc21'] } },
   { name: 'serves the store oai-steward load wrote when the direct load is skipped', argv: ['--skip-direct-load'], expect: { skipDirectLoad: true, skipCliLoad: false } },
 ];
 
@@ -28,6 +31,8 @@ const refused: readonly { name: string; argv: string[]; message: RegExp }[] = [
   { name: 'skipping both loads', argv: ['--skip-cli-load', '--skip-direct-load'], message: /leave nothing to serve/ },
   { name: 'a sample of one page, which never reaches a page by token', argv: ['--harvest-pages', '1'], message: /--harvest-pages needs an integer ≥ 2/ },
   { name: 'a way of keeping formats that does not exist', argv: ['--written-formats', 'sometimes'], message: /--written-formats is stored or on-demand/ },
+  { name: 'stored formats with every format stored', argv: ['--stored-formats', 'none'], message: /--stored-formats goes with --written-formats on-demand/ },
+  { name: 'a stored format not offered', argv: ['--formats', 'oai_dc', '--written-formats', 'on-demand', '--stored-formats', 'marc21'], message: /--stored-formats: marc21 is not among the formats offered/ },
   { name: 'a label that cannot be part of a file name', argv: ['--label', 'a/b'], message: /--label takes letters/ },
 ];
 
