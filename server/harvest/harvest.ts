@@ -28,6 +28,7 @@ import { parseIdentify } from './identify';
 import { acquireHarvestLock } from './lock';
 import { harvestedSet, readPage, type ReadPage } from './page';
 import { withOtherPrefixes } from './merge';
+import { StatisticsSchedule } from '../store/statistics';
 import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './state';
 
 export { HarvestError };
@@ -36,7 +37,7 @@ export { HarvestError };
 export interface HarvestDeps {
   readonly knex: Knex;
   /** Its transactions are bound to knex transactions (`knex` of the bound store is the transaction). */
-  readonly store: TransactionalStore<WriteTransaction & { readonly knex: Knex }>;
+  readonly store: TransactionalStore<WriteTransaction & { readonly knex: Knex; refreshStatistics(): Promise<void> }>;
   readonly formats: FormatRegistry;
   /** The harvesting repository, named in the User-Agent. */
   readonly repository: { readonly name: string; readonly baseUrl: string };
@@ -136,6 +137,8 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, opt
 class SourceRun {
   private readonly client: OaiClient;
   private readonly now: () => number;
+  /** When the planner next hears how many items this run has written. */
+  private readonly statistics = new StatisticsSchedule();
 
   constructor(
     private readonly deps: HarvestDeps,
@@ -316,6 +319,8 @@ class SourceRun {
       while (pending.length > 0) {
         try {
           out = await tx.writeItems(pending);
+          // A harvest into an empty or small store grows its tables page by page (../store/statistics.ts).
+          if (this.statistics.due(pending.length)) await tx.refreshStatistics();
           break;
         } catch (err) {
           if (!(err instanceof RefusedError)) throw err;

@@ -35,6 +35,7 @@ import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-input
 import { readableInWorker, readInWorker } from './read-worker';
 import type { ReaderConfig } from '../conversion';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_BATCH_INPUT_BYTES } from './limits';
+import { StatisticsSchedule } from '../store/statistics';
 
 export { readSetsFile };
 
@@ -51,8 +52,6 @@ export { readSetsFile };
  * (bench/results/2026-11-25T2150Z-experiment-postgresql-statistics.json).
  */
 export const DEFAULT_BATCH_SIZE = 100;
-/** Items a load writes before the database's planner first hears how large its tables have grown (then each doubling). */
-export const FIRST_STATISTICS_REFRESH = 1000;
 
 /** What the loader needs of an opened provider (server/provider.ts). */
 export interface LoadDeps {
@@ -168,9 +167,8 @@ class LoadRun {
   private writing = true;
   private tx: (WriteTransaction & LoadBookkeeping) | undefined;
   private seen: SeenIds | undefined;
-  /** Items written by this load, and the count at which the planner next hears how many (refreshStatistics). */
-  private written = 0;
-  private nextRefresh = FIRST_STATISTICS_REFRESH;
+  /** When the planner next hears how many items this load has written (refreshStatistics). */
+  private readonly statistics = new StatisticsSchedule();
   /**
    * The batch being written while the next one is read: reading and the
    * crosswalks run in this process while the database writes (PostgreSQL's
@@ -405,10 +403,7 @@ class LoadRun {
    * write path). A load of n items refreshes them about log2(n / 1,000) times.
    */
   private async refreshStatistics(added: number): Promise<void> {
-    this.written += added;
-    if (this.written < this.nextRefresh) return;
-    while (this.nextRefresh <= this.written) this.nextRefresh *= 2;
-    await this.transaction().refreshStatistics();
+    if (this.statistics.due(added)) await this.transaction().refreshStatistics();
   }
 
   /** Runs the store's gate without writing, once the load is doomed. */
