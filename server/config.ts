@@ -203,7 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const idPolicy = str(get('idPolicy'), 'auto', (v) => (v === 'auto' || v === 'opaque' || v === 'fedora-pid' ? null : 'must be auto, opaque or fedora-pid'));
   const database = get('database');
   const formats = file?.formats ?? defaultFormats();
-  const storedFormats = list(get('storedFormats'), ['oai_dc'], (v) => (v === 'oai_dc' || formats.some((f) => f.prefix === v) ? null : 'is not a configured format'));
+  const storedFormats = list(get('storedFormats'), ['oai_dc'], (v) => (formats.some((f) => f.prefix === v) ? null : 'is not a configured format'));
   const namespaceGiven = get('namespace') !== undefined;
   const config: Config = {
     configFile: file?.path,

@@ -16,7 +16,7 @@ import { claimFingerprint, type OnDemand } from './on-demand';
 import { storedAbout, storedMetadata } from './scan';
 
 /** The written formats a store keeping formats as models stores all the same, unless configured otherwise: oai_dc. */
-export const KEPT_BY_DEFAULT: ReadonlySet<string> = new Set(['oai_dc']);
+const KEPT_BY_DEFAULT: ReadonlySet<string> = new Set(['oai_dc']);
 
 /**
  * Writes a planned batch: multi-row inserts, chunked under the bound-variable

@@ -130,6 +130,8 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
   private readonly options: KnexStoreOptions;
   private readonly clock: () => number;
   private readonly preparation: Preparation;
+  /** With `writtenFormats: on-demand`, the written formats stored all the same (`storedFormats`). */
+  private readonly storedFormats: ReadonlySet<string> | undefined;
   /** Called after a write commits; shared with the stores bound to this one's transactions, which never call them. */
   private readonly commitHooks: Set<() => void>;
   /** Whether this store is bound to a transaction someone else commits. */
@@ -146,6 +148,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
     };
     super(options.knex, onDemandOf(preparation));
     this.preparation = preparation;
+    this.storedFormats = options.storedFormats && new Set(options.storedFormats);
     this.options = options;
     this.clock = options.clock ?? systemClock;
     this.commitHooks = shared?.hooks ?? new Set();
@@ -300,7 +303,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
       tombstonePrefixes: o.tombstonePrefixes ?? ['oai_dc'],
       now: this.clock(),
       ...(o.writtenFormats === 'on-demand' && this.onDemand && { onDemand: this.onDemand }),
-      ...(o.storedFormats && { storedFormats: new Set(o.storedFormats) }),
+      ...(this.storedFormats && { storedFormats: this.storedFormats }),
       ...(o.formatChecks && { formatChecks: o.formatChecks }),
       ...(o.schemes && { schemes: o.schemes }),
     };

@@ -120,6 +120,8 @@ describe('the configuration', function () {
     expect(loadConfig({ OAI_STORED_FORMATS: 'oai_dc, marc21' }, dir).storedFormats).to.deep.equal(['oai_dc', 'marc21']);
     expect(loadConfig({ OAI_STORED_FORMATS: '' }, dir).storedFormats).to.deep.equal([]);
     expect(loadConfig({ OAI_CONFIG: file('storedFormats: [mods]\n') }, dir).storedFormats).to.deep.equal(['mods']);
+    // oai_dc is offered whether the file lists it or not (OAI-PMH 2.0 section 3.4), so it can always be stored.
+    expect(loadConfig({ OAI_CONFIG: file('formats:\n  - prefix: mods\nstoredFormats: [oai_dc, mods]\n') }, dir).storedFormats).to.deep.equal(['oai_dc', 'mods']);
   });
 
   const refusals: { name: string; text?: string; env?: NodeJS.ProcessEnv; message: RegExp }[] = [
