@@ -178,8 +178,23 @@ export interface SetInput {
  */
 export interface ItemInput {
   readonly internalId: string;
-  /** Seconds since the epoch. When absent: kept if the content is unchanged, else the store's clock. */
+  /**
+   * The record's datestamp where it was read, seconds since the epoch: a
+   * harvested or saved OAI-PMH record's header datestamp (its source's time),
+   * a JSON record's or a dump line's (its catalogue's). Not this store's
+   * datestamp: the store stamps every change with its own clock
+   * (lib/pipeline/decide.ts `datestampOf`). With `versioned` it orders the
+   * record's versions, and it is kept in the provenance of a harvested
+   * record; with `keepDatestamp` a new item keeps it.
+   */
   readonly datestamp?: number;
+  /**
+   * Publish `datestamp` as this store's datestamp when the item is new to the
+   * store and the datestamp is not in the future: a deliberate migration of
+   * this repository's own records (`load --keep-datestamps`), so that its
+   * harvesters harvest nothing again. Ignored for an item the store holds.
+   */
+  readonly keepDatestamp?: boolean;
   readonly deleted?: boolean;
   /** The sets the record names. A set not yet declared is declared from the input, named by its spec. */
   readonly sets?: readonly string[];
@@ -215,6 +230,13 @@ export interface ItemInput {
    */
   readonly versioned?: boolean;
   /**
+   * The harvested source (its configured `name`) whose harvest writes this
+   * record; absent for every other writer. A source's records live in its id
+   * space (internal id `NAME:…`): only its harvests write or delete them, and
+   * a harvest never takes over a local item (lib/pipeline/governance.ts).
+   */
+  readonly harvestedFrom?: string;
+  /**
    * Sets the item left, and when: what a harvest of each set reports as
    * deleted (OAI-PMH 2.0 section 4.6), kept when a copy of a repository is
    * loaded (a bulk dump's lines, lib/dump/line.ts). Added to the departures
@@ -240,6 +262,11 @@ export interface AboutInput {
    * Default: `xml`.
    */
   readonly compareAs?: string;
+}
+
+/** Who deletes: a harvest of one source (`harvestedFrom`, its name), or anyone else (absent). */
+export interface DeleteOptions {
+  readonly harvestedFrom?: string;
 }
 
 /** A new set membership for one existing item (its direct sets; ancestors are implied). */
@@ -280,8 +307,13 @@ export interface WriteStore {
   writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]>;
   /** The refusals `writeItems` would raise (the whole gate), without writing (for `--dry-run` and `--partial`). */
   checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]>;
-  /** Turns items into tombstones (deleted, new datestamp, identifier kept forever). Unknown ids are refused. */
-  deleteItems(internalIds: readonly string[]): Promise<readonly WriteResult[]>;
+  /**
+   * Turns items into tombstones (deleted, new datestamp, identifier kept
+   * forever). Unknown ids are refused, and so are items harvested from a
+   * source unless `harvestedFrom` names it (only a source's harvests delete
+   * its records): the whole call, nothing written.
+   */
+  deleteItems(internalIds: readonly string[], options?: DeleteOptions): Promise<readonly WriteResult[]>;
   /**
    * Sets the direct sets of existing items (e.g. after a set rule changed),
    * nothing else. An item whose membership changes gets the store's clock as

@@ -123,6 +123,7 @@ export function createStore(config: Config, knex: Knex, formats: FormatRegistry,
     poiInDublinCore: config.poiInDublinCore,
     writtenFormats: config.writtenFormats,
     storedFormats: config.storedFormats,
+    sources: config.sources.map((s) => s.name),
     ...(clock && { clock }),
   });
 }

@@ -76,6 +76,35 @@ export const SCHEME_CHECKS: readonly SchemeCheck[] = [
 export interface ExistingItem {
   readonly internalId: string;
   readonly identifier: string;
+  /** The harvested source the item came from; null or absent for a local item. */
+  readonly origin?: string | null;
+}
+
+/**
+ * The harvested source whose id space an internal id is in: `NAME` when the
+ * id starts with `NAME:` for a source of `sources` (configured or ever
+ * harvested), else null.
+ *
+ * @example sourceSpaceOf('plain:oai:h:p2', new Set(['plain'])) // 'plain'
+ */
+export function sourceSpaceOf(internalId: string, sources: ReadonlySet<string>): string | null {
+  const colon = internalId.indexOf(':');
+  if (colon <= 0) return null;
+  const name = internalId.slice(0, colon);
+  return sources.has(name) ? name : null;
+}
+
+/**
+ * The dot-segments of an oai-identifier's POI path (`.` or `..`, RFC 3986
+ * section 3.3): browsers, proxies and URL libraries remove them (RFC 3986
+ * section 5.2.4), so `…/a/../b` reaches the POI of `…/b`, another item.
+ *
+ * @example poiDotSegments('oai:x.org:a/../b') // ['..']
+ */
+export function poiDotSegments(oaiIdentifier: string): string[] {
+  const p = parseOaiIdentifier(oaiIdentifier);
+  if (!p.ok) return [];
+  return p.local.split('/').filter((seg) => seg === '.' || seg === '..' || /^(?:\.|%2e){1,2}$/i.test(seg));
 }
 
 /** One row of the identifier registry. */
@@ -120,6 +149,8 @@ export interface BatchState {
   /** ... and by internal id (every identifier ever published for it). */
   readonly registryByInternalId: ReadonlyMap<string, readonly RegistryEntry[]>;
   readonly schemes?: readonly SchemeCheck[];
+  /** The harvested sources, configured or ever harvested: each owns the id space `NAME:`. */
+  readonly sources?: ReadonlySet<string>;
 }
 
 /**
@@ -130,7 +161,12 @@ export interface BatchState {
  * 3. an existing item whose identifier would change (the policy changed);
  * 4. an invalid value of a known scheme in the record's own `identifiers`, or
  *    an oai-identifier/POI in the configured namespace with other capitalization;
- * 5. an internal id the policy cannot map.
+ * 5. an internal id the policy cannot map;
+ * 6. an id in a harvested source's space (`NAME:`) written by anything but
+ *    that source's harvest, and a harvest that would take over a local item
+ *    or another source's: id spaces never overwrite each other;
+ * 7. a new item whose POI path holds a dot-segment, which a browser or proxy
+ *    would resolve to another item's POI.
  * (A set a record names is declared by the pipeline before it judges; its
  * syntax is a record rule.)
  * The result has one list per item, index for index (empty: the item passes).
@@ -183,6 +219,24 @@ export function checkBatch(state: BatchState): Refusal[][] {
       if (held.size > 0) {
         refuse('id', `would change the identifier of an existing item from ${[...held].join(', ')} to ${identifier}; published identifiers are permanent (has the id policy changed?)`);
       }
+      // Rule 7: only a new identifier can be refused; a published one is never changed.
+      const dots = existing ? [] : poiDotSegments(identifier);
+      if (dots.length > 0) {
+        refuse('id', `maps to ${identifier}, whose POI path holds the dot-segment ${JSON.stringify(dots[0])}, which browsers and proxies resolve away (RFC 3986 section 5.2.4) to another item's POI; choose an id without "." or ".." between slashes`);
+      }
+    }
+    // Rule 6: id spaces.
+    const sources = state.sources ?? new Set<string>();
+    const space = sourceSpaceOf(item.internalId, sources);
+    const stored = state.existingByInternalId.get(item.internalId);
+    const from = item.harvestedFrom;
+    if (from === undefined && space !== null) {
+      refuse('id', `is in the id space of the harvested source ${JSON.stringify(space)} (${space}:…), whose records only its harvests write and delete; give the record another id`);
+    } else if (from === undefined && stored?.origin) {
+      refuse('id', `is an item harvested from ${JSON.stringify(stored.origin)}, whose records only its harvests write and delete`);
+    } else if (from !== undefined && stored && (stored.origin ?? null) !== from) {
+      const holder = stored.origin ? `an item harvested from ${JSON.stringify(stored.origin)}` : 'a local item (loaded, not harvested)';
+      refuse('id', `is already ${holder}; a harvest of ${JSON.stringify(from)} never takes it over (rename the source, or the local item)`);
     }
 
     // Rule 4: the record's own identifier fields.

@@ -203,8 +203,10 @@ export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
   const base = {
     internalId: item.internalId,
     ...(item.datestamp !== undefined && { datestamp: item.datestamp }),
+    ...(item.keepDatestamp === true && { keepDatestamp: true }),
     ...(item.source !== undefined && { source: item.source }),
     ...(item.versioned === true && { versioned: true }),
+    ...(item.harvestedFrom !== undefined && { harvestedFrom: item.harvestedFrom }),
     ...(item.departures !== undefined && item.departures.length > 0 && { departures: item.departures }),
   };
   if (item.deleted === true) {

@@ -78,7 +78,10 @@ export async function createSeenIds(knex: Knex): Promise<SeenIds> {
         const kept = current.get(id);
         const mine: StagedRow = { seq: kept?.seq ?? ++seq, datestamp: v.datestamp, fingerprint: v.fingerprint, source: v.source, item: v.item, conflict: null };
         const outcome = judge(kept, v);
-        if (outcome.kind === 'kept') {
+        if (outcome.kind === 'joined' && kept) {
+          current.set(id, { ...kept, ...joined(kept, v) });
+          touched.add(id);
+        } else if (outcome.kind === 'kept') {
           current.set(id, mine);
           touched.add(id);
         } else if (outcome.kind === 'conflict' && kept) {
@@ -124,6 +127,8 @@ export async function createSeenIds(knex: Knex): Promise<SeenIds> {
         const rows = (await knex('items')
           .select('pk', 'internal_id')
           .where('deleted', false)
+          // A load's --delete-missing reaches local items only: a source's deletions come from its harvests.
+          .whereNull('origin')
           .andWhere('pk', '>', after)
           .whereNotExists(knex.select(knex.raw('1')).from(knex.raw(table)).where('internal_id', knex.ref('items.internal_id')))
           .orderBy('pk')
@@ -175,19 +180,70 @@ function fromRaw(r: RawStagedRow): StagedRow {
 }
 
 /**
- * What a new version does to the one kept: the newest datestamp wins; the
- * same datestamp and fingerprint is the same version again; the same
- * datestamp with another fingerprint is a conflict (which one is right
- * cannot be told); without datestamps, or against an id given by an input
- * that has none, a second sighting is a repeat.
+ * What a new version does to the one kept. A live record given in a format
+ * the kept one does not give is that record in another format (a harvest of
+ * each metadataPrefix, OAI-PMH 2.0 section 3.4): joined to it, whatever the
+ * datestamps. Otherwise the newest datestamp wins; the same datestamp and
+ * fingerprint, or the same datestamp and formats the kept one gives with the
+ * same XML, is the same version again; the same datestamp with other content
+ * is a conflict (which one is right cannot be told); without datestamps, or
+ * against an id given by an input that has none, a second sighting is a
+ * repeat.
  *
  * @example judge({ datestamp: 10, fingerprint: 'a', … }, { datestamp: 20, … }) // { kind: 'kept', replaced: … }
  */
 export function judge(kept: StagedRow | undefined, v: StagedVersion): StageOutcome {
   if (!kept) return { kind: 'kept' };
   if (kept.item === null || kept.datestamp === null || v.datestamp === null) return { kind: 'repeat' };
+  if (otherFormats(kept.item, v.item)) return { kind: 'joined' };
   if (v.datestamp > kept.datestamp) return { kind: 'kept', ...(kept.source !== null && { replaced: kept.source }) };
   if (v.datestamp < kept.datestamp) return { kind: 'older' };
-  if (v.fingerprint === kept.fingerprint) return { kind: 'same' };
+  if (v.fingerprint === kept.fingerprint || givenAlready(kept.item, v.item)) return { kind: 'same' };
   return { kind: 'conflict', other: kept.source ?? '' };
+}
+
+/** The XML a live version gives, by format (XML read into the model only under its namespace). */
+function givenOf(item: ItemInput): Map<string, string> {
+  const out = new Map(Object.entries(item.metadata));
+  if (item.readFrom !== undefined) out.set(`{${item.readFrom.namespace}}`, item.readFrom.xml);
+  return out;
+}
+
+/** Whether two live versions give formats that do not overlap. */
+function otherFormats(kept: ItemInput, v: ItemInput): boolean {
+  if (kept.deleted === true || v.deleted === true) return false;
+  const mine = givenOf(kept);
+  const theirs = [...givenOf(v).keys()];
+  return theirs.length > 0 && mine.size > 0 && theirs.every((p) => !mine.has(p));
+}
+
+/** Whether a version gives only formats the kept one gives, with the same XML, and the same sets. */
+function givenAlready(kept: ItemInput, v: ItemInput): boolean {
+  if (kept.deleted === true || v.deleted === true) return false;
+  const mine = givenOf(kept);
+  const same = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => JSON.stringify([...(a ?? [])].sort()) === JSON.stringify([...(b ?? [])].sort());
+  return [...givenOf(v)].every(([p, xml]) => mine.get(p) === xml) && same(kept.sets, v.sets);
+}
+
+/**
+ * A kept version joined by the same record in other formats: every format
+ * of both, the sets and header of the newer (the later version on a tie),
+ * the about containers of both (each record's provenance, OAI-PMH 2.0
+ * section 2.5), the newer datestamp.
+ */
+function joined(kept: StagedRow, v: StagedVersion): Pick<StagedRow, 'item' | 'datestamp' | 'fingerprint'> {
+  const older = kept.item as ItemInput;
+  const newer = v.datestamp !== null && kept.datestamp !== null && v.datestamp < kept.datestamp ? older : v.item;
+  const other = newer === older ? v.item : older;
+  const about = [...(newer.about ?? [])];
+  for (const a of other.about ?? []) if (!about.some((b) => b.xml === a.xml)) about.push(a);
+  const readFrom = newer.readFrom ?? other.readFrom;
+  const item: ItemInput = {
+    ...newer,
+    metadata: { ...other.metadata, ...newer.metadata },
+    identifiers: [...new Set([...(newer.identifiers ?? []), ...(other.identifiers ?? [])])],
+    ...(about.length > 0 && { about }),
+    ...(readFrom !== undefined && { readFrom }),
+  };
+  return { item, datestamp: Math.max(kept.datestamp ?? 0, v.datestamp ?? 0), fingerprint: `${kept.fingerprint ?? ''}+${v.fingerprint}` };
 }

@@ -58,6 +58,8 @@ export interface StagedVersion {
  */
 export type StageOutcome =
   | { readonly kind: 'kept'; readonly replaced?: string }
+  /** Another format of the record kept: joined to it, so the record is written once with both. */
+  | { readonly kind: 'joined' }
   | { readonly kind: 'older' | 'same' }
   | { readonly kind: 'conflict'; readonly other: string }
   | { readonly kind: 'repeat' };

@@ -10,7 +10,9 @@ import { type Refusal } from '../../lib/model/refusal';
 import { isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
-import { contentHash, itemsByInternalId, uniqueSorted, type ItemRow, type PlannedItem } from './plan';
+import { contentHash, uniqueSorted } from '../../lib/pipeline/content-hash';
+import { datestampOf, type PlannedItem } from '../../lib/pipeline/decide';
+import { itemsByInternalId, type ItemRow } from './state';
 import { directSets } from './read';
 import { claimFingerprint, type OnDemand } from './on-demand';
 import { storedAbout, storedMetadata } from './scan';
@@ -26,7 +28,7 @@ const KEPT_BY_DEFAULT: ReadonlySet<string> = new Set(['oai_dc']);
  * offered in them and carry no XML, and reading writes them again
  * (./on-demand.ts) under the fingerprint claimed here.
  *
- * @example await applyWrite(trx, (await planWrite(trx, items, options)).planned, now);
+ * @example await applyWrite(trx, decideBatch(items, await readWriteState(trx, items, policy), options).planned, now);
  */
 export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now: number, onDemand?: OnDemand, kept: ReadonlySet<string> = KEPT_BY_DEFAULT): Promise<void> {
   const fresh = planned.filter((p) => !p.existing);
@@ -35,8 +37,8 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   await insertRows(
     trx,
     'items',
-    ['internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash', 'created', 'direct_sets', 'source_datestamp'],
-    fresh.map((p) => [p.input.internalId, p.identifier, p.datestamp, p.deleted, p.hash, now, directSetsValue(p.sets), p.sourceDatestamp]),
+    ['internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash', 'created', 'direct_sets', 'source_datestamp', 'origin'],
+    fresh.map((p) => [p.input.internalId, p.identifier, p.datestamp, p.deleted, p.hash, now, directSetsValue(p.sets), p.sourceDatestamp, p.input.harvestedFrom ?? null]),
   );
   // Every identifier published is registered once, with its first time.
   await insertRows(
@@ -62,7 +64,7 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   }
   // A harvested version with the content already stored moves nothing but the source datestamp it is known by.
   for (const p of planned) {
-    if (p.existing && p.outcome === 'unchanged' && p.sourceDatestamp !== null && (p.existing.source_datestamp === null || toInt(p.existing.source_datestamp) !== p.sourceDatestamp)) {
+    if (p.existing && p.outcome === 'unchanged' && p.sourceDatestamp !== null && p.existing.sourceDatestamp !== p.sourceDatestamp) {
       await trx('items').where('pk', p.existing.pk).update({ source_datestamp: p.sourceDatestamp });
     }
   }
@@ -158,30 +160,36 @@ export function membership(pk: number, direct: readonly string[], old: readonly 
  *
  * @example await applyDelete(trx, ['report 12'], now, ['oai_dc']) // [{ internalId: 'report 12', identifier: '…', outcome: 'deleted' }]
  */
-export async function applyDelete(trx: Knex, internalIds: readonly string[], now: number, tombstonePrefixes: readonly string[]): Promise<WriteResult[]> {
+export async function applyDelete(trx: Knex, internalIds: readonly string[], now: number, tombstonePrefixes: readonly string[], harvestedFrom?: string): Promise<WriteResult[]> {
   const existing = await itemsByInternalId(trx, internalIds);
   const refusals: Refusal[] = [];
   const seen = new Set<string>();
   for (const id of internalIds) {
-    if (!existing.has(id)) refusals.push({ internalId: id, field: 'id', reason: 'no item has this internal id, so there is nothing to delete' });
+    const row = existing.get(id);
+    if (!row) refusals.push({ internalId: id, field: 'id', reason: 'no item has this internal id, so there is nothing to delete' });
     else if (seen.has(id)) refusals.push({ internalId: id, field: 'id', reason: 'the same internal id appears twice in one batch' });
+    // Id spaces (lib/pipeline/governance.ts, rule 6): only a source's harvests delete its records.
+    else if (harvestedFrom === undefined && row.origin) refusals.push({ internalId: id, field: 'id', reason: `is an item harvested from ${JSON.stringify(row.origin)}, whose records only its harvests delete (harvest --delete-missing)` });
+    else if (harvestedFrom !== undefined && (row.origin ?? null) !== harvestedFrom) refusals.push({ internalId: id, field: 'id', reason: `is not an item harvested from ${JSON.stringify(harvestedFrom)}; its harvest deletes only its own records` });
     seen.add(id);
   }
   if (refusals.length > 0) throw new RefusedError(refusals);
   const rows = internalIds.map((id) => existing.get(id) as ItemRow);
   const live = rows.filter((r) => !toBool(r.deleted));
   const sets = await directSets(trx, live.map((r) => r.pk));
+  // One time for the whole call (the set harvest's keyset below), never earlier than a datestamp published.
+  const at = Math.max(now, ...live.map((r) => toInt(r.datestamp)));
   for (const r of live) {
     await trx('items')
       .where('pk', r.pk)
-      .update({ deleted: true, datestamp: now, content_hash: contentHash(true, sets.get(r.pk) ?? [], new Map()) });
+      .update({ deleted: true, datestamp: at, content_hash: contentHash(true, sets.get(r.pk) ?? [], new Map()) });
   }
   // A tombstone keeps the formats it had, without metadata, and is listed in every format offered (2.5.1).
   const had = new Map<number, Set<string>>();
   for (const part of chunk(live.map((r) => r.pk), MAX_IN_LIST)) {
     await trx('records').whereIn('item_pk', part).update({ xml: null });
     // Every row, departed ones too, keeps the item's datestamp (the set harvest's keyset).
-    await trx('item_sets').whereIn('item_pk', part).update({ datestamp: now });
+    await trx('item_sets').whereIn('item_pk', part).update({ datestamp: at });
     // A deleted record has a header only (OAI-PMH 2.0 section 2.5.1): no about either.
     await trx('item_about').whereIn('item_pk', part).delete();
     await trx('record_fields').whereIn('item_pk', part).delete();
@@ -237,9 +245,11 @@ export async function applyMemberships(trx: Knex, changes: readonly MembershipCh
     const deleted = toBool(row.deleted);
     const content = stored.get(row.pk) ?? { records: new Map<string, string | null>(), about: [] };
     const hash = contentHash(deleted, sets, content.records, content.about, content.fields);
-    await trx('items').where('pk', row.pk).update({ datestamp: now, content_hash: hash, direct_sets: directSetsValue(sets) });
+    // This store's time, never earlier than the datestamp it published (lib/pipeline/decide.ts datestampOf).
+    const at = datestampOf('updated', { datestamp: toInt(row.datestamp) }, {}, now);
+    await trx('items').where('pk', row.pk).update({ datestamp: at, content_hash: hash, direct_sets: directSetsValue(sets) });
     await trx('item_sets').where('item_pk', row.pk).delete();
-    setRows.push(...membership(row.pk, sets, oldRows.get(row.pk) ?? [], now));
+    setRows.push(...membership(row.pk, sets, oldRows.get(row.pk) ?? [], at));
   }
   await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);
   const movedIds = new Set(moved.map((m) => m.change.internalId));

@@ -31,6 +31,7 @@ import {
   type StoreStats,
   type WriteResult,
   type WriteTransaction,
+  type DeleteOptions,
 } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import type { FormatChecks } from '../../lib/pipeline/judge';
@@ -72,6 +73,8 @@ export interface KnexStoreOptions {
   readonly formatChecks?: FormatChecks;
   /** Seconds since the epoch, UTC; defaults to the system clock. */
   readonly clock?: () => number;
+  /** The names of the configured harvest sources: each owns the id space `NAME:` (lib/pipeline/governance.ts). */
+  readonly sources?: readonly string[];
   /**
    * The formats every tombstone is listed under, besides those it had: the
    * formats the repository offers (server/provider.ts passes them all), so a
@@ -279,9 +282,9 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
     );
   }
 
-  async deleteItems(internalIds: readonly string[]): Promise<readonly WriteResult[]> {
+  async deleteItems(internalIds: readonly string[], options: DeleteOptions = {}): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
-    return this.committing(this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc'])));
+    return this.committing(this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom)));
   }
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
@@ -302,6 +305,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
       preparation: this.preparation,
       tombstonePrefixes: o.tombstonePrefixes ?? ['oai_dc'],
       now: this.clock(),
+      ...(o.sources && { sources: o.sources }),
       ...(o.writtenFormats === 'on-demand' && this.onDemand && { onDemand: this.onDemand }),
       ...(this.storedFormats && { storedFormats: this.storedFormats }),
       ...(o.formatChecks && { formatChecks: o.formatChecks }),

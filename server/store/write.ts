@@ -1,15 +1,14 @@
 /**
  * The write pipeline over one knex transaction, the one way anything reaches
- * the tables (ARCHITECTURE.md, "The write path"):
+ * the tables (ARCHITECTURE.md, "The write path"), in two trips to the
+ * database:
  *
- *   read (the caller: loader, seeds, demo, harvester, tests)
- *   → lift (lib/pipeline/lift.ts: XML into the model)
- *   → prepare (lib/pipeline/prepare.ts: every format, sets by rule, rights)
- *   → judge (lib/pipeline/judge.ts, governance.ts: record rules, format checks, identifiers)
- *   → plan (./plan.ts: the reads of planning, outcomes)
- *   → apply (./apply.ts).
+ *   read  (./state.ts: what the batch meets in the store, as domain types)
+ *   → decide (lib/pipeline/decide.ts, pure: given formats merged, lift,
+ *             prepare, judge, govern, plan)
+ *   → apply (./apply.ts: sets the batch names declared, then the plan).
  *
- * Sets a batch names are declared as it is prepared (sets by rule under the
+ * Sets a batch names are declared with its write (sets by rule under the
  * configuration's names, any other set named by its spec, until a ListSets
  * or an operator names it), inside the same transaction, so a refused batch
  * declares nothing.
@@ -17,14 +16,15 @@
 import type { Knex } from 'knex';
 import type { FormatChecks } from '../../lib/pipeline/judge';
 import type { SchemeCheck } from '../../lib/pipeline/governance';
-import { prepareItem, type Preparation, type PreparedItem } from '../../lib/pipeline/prepare';
+import type { Preparation, PreparedItem } from '../../lib/pipeline/prepare';
+import { decideBatch } from '../../lib/pipeline/decide';
 import { setDeclarations } from '../../lib/sets/rules';
 import type { ItemInput, WriteResult } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import { applyWrite } from './apply';
 import type { OnDemand } from './on-demand';
 import { declareConfiguredSets, declareSetsFromInput } from './sets';
-import { planWrite } from './plan';
+import { readWriteState } from './state';
 
 /** What the pipeline needs besides the batch: the repository's preparation and judgement. */
 export interface WriteOptions {
@@ -32,6 +32,8 @@ export interface WriteOptions {
   readonly formatChecks?: FormatChecks;
   readonly tombstonePrefixes: readonly string[];
   readonly schemes?: readonly SchemeCheck[];
+  /** The names of the configured harvest sources: each owns the id space `NAME:`. */
+  readonly sources?: readonly string[];
   /** The store's clock now, seconds. */
   readonly now: number;
   /** Leave the formats written from a model unstored, to be written when asked for (./on-demand.ts). */
@@ -66,20 +68,22 @@ async function declareNamedSets(trx: Knex, items: readonly PreparedItem[], p: Pr
  * @example const out = await writePipeline(trx, items, options); if ('refusals' in out) …
  */
 export async function writePipeline(trx: Knex, items: readonly ItemInput[], options: WriteOptions, dryRun = false): Promise<WriteOutcomes> {
-  const prepared = items.map((i) => prepareItem(i, options.preparation));
-  await declareNamedSets(trx, prepared, options.preparation);
-  const plan = await planWrite(trx, prepared, {
-    policy: options.preparation.policy,
+  const state = await readWriteState(trx, items, options.preparation.policy);
+  const plan = decideBatch(items, state, {
+    preparation: options.preparation,
     tombstonePrefixes: options.tombstonePrefixes,
     now: options.now,
     ...(options.formatChecks && { formatChecks: options.formatChecks }),
     ...(options.schemes && { schemes: options.schemes }),
+    ...(options.sources && { sources: options.sources }),
   });
   if (plan.refusals.length > 0) return { refusals: plan.refusals };
+  // Declared even for a dry run, whose caller rolls them back: a check sees what a write would.
+  await declareNamedSets(trx, plan.prepared, options.preparation);
   if (!dryRun) await applyWrite(trx, plan.planned, options.now, options.onDemand, options.storedFormats);
   const byId = new Map<string, WriteResult>();
   for (const p of plan.planned) byId.set(p.input.internalId, { internalId: p.input.internalId, identifier: p.identifier, outcome: p.outcome });
   for (const s of plan.superseded) byId.set(s.input.internalId, { internalId: s.input.internalId, identifier: s.identifier, outcome: 'superseded' });
   // In the batch's order.
-  return { results: prepared.flatMap((p) => byId.get(p.internalId) ?? []) };
+  return { results: items.flatMap((i) => byId.get(i.internalId) ?? []) };
 }

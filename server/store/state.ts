@@ -1,0 +1,146 @@
+/**
+ * The stored state a batch meets, read in one go inside the batch's
+ * transaction and turned into the decision's domain types
+ * (lib/pipeline/decide.ts `StoredState`) here, at the store's edge: the
+ * items of the batch's internal ids (with their direct sets, their formats,
+ * and what they were given), the holders of the identifiers the batch maps
+ * to, and the identifier registry around both. The decision itself is pure;
+ * ./write.ts reads this, decides, and applies.
+ */
+import type { Knex } from 'knex';
+import type { ItemInput } from '../../lib/store';
+import { mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry } from '../../lib/pipeline/governance';
+import { uniqueSorted } from '../../lib/pipeline/content-hash';
+import type { StoredItem, StoredState } from '../../lib/pipeline/decide';
+import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
+import { statementRunner } from '../db/statements';
+import { directSets } from './read';
+
+/** An item as stored (a row of `items`). */
+export interface ItemRow {
+  pk: number;
+  internal_id: string;
+  identifier: string;
+  datestamp: number | string;
+  deleted: boolean | number;
+  content_hash: string;
+  /** The record's datestamp in the repository it was harvested from (seconds), if it was. */
+  source_datestamp: number | string | null;
+  /** The harvested source the item came from; null for a local item. */
+  origin: string | null;
+}
+
+const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_hash, source_datestamp, origin';
+
+/**
+ * Rows of `table` whose `column` is one of `values`, a chunk at a time.
+ *
+ * @example await rowsWhereIn<{ spec: string }>(trx, 'spec', 'sets', 'spec', ['a', 'b'])
+ */
+async function rowsWhereIn<T>(db: Knex, columns: string, table: string, column: string, values: readonly (string | number)[], type: 'int' | 'text' = 'text'): Promise<T[]> {
+  const run = statementRunner(db);
+  const out: T[] = [];
+  for (const part of chunk(values, MAX_IN_LIST)) {
+    if (part.length === 0) continue;
+    out.push(...(await run<T>(`SELECT ${columns} FROM ${table} WHERE ${inListSql(db, column, type)}`, [inListParam(db, part)])));
+  }
+  return out;
+}
+
+/**
+ * The stored items of these internal ids, as rows.
+ *
+ * @example (await itemsByInternalId(trx, ['report 12'])).get('report 12')?.identifier
+ */
+export async function itemsByInternalId(db: Knex, internalIds: readonly string[]): Promise<Map<string, ItemRow>> {
+  const rows = await rowsWhereIn<ItemRow>(db, ITEM_COLUMNS, 'items', 'internal_id', uniqueSorted(internalIds));
+  return new Map(rows.map((r) => [r.internal_id, { ...r, pk: toInt(r.pk) }]));
+}
+
+/**
+ * What the store holds that a batch meets. `given` of each stored item holds
+ * the XML it was given in the formats the batch's record for it does not
+ * give: what the decision keeps (formats the record gives again are not read).
+ *
+ * @example const state = await readWriteState(trx, items, policy); decideBatch(items, state, options)
+ */
+export async function readWriteState(db: Knex, items: readonly ItemInput[], policy: IdPolicyLike): Promise<StoredState> {
+  const rows = await itemsByInternalId(db, items.map((i) => i.internalId));
+  const identifiers = uniqueSorted(mapAll(policy, items).flatMap((m) => (m.ok ? [m.identifier] : [])));
+  const byIdentifier = new Map<string, ExistingItem>();
+  for (const r of await rowsWhereIn<ItemRow>(db, 'internal_id, identifier', 'items', 'identifier', identifiers)) {
+    byIdentifier.set(r.identifier, { internalId: r.internal_id, identifier: r.identifier });
+  }
+  const registryByIdentifier = new Map<string, RegistryEntry>();
+  const registryByInternalId = new Map<string, RegistryEntry[]>();
+  for (const [column, values] of [['identifier', identifiers], ['internal_id', uniqueSorted(items.map((i) => i.internalId))]] as const) {
+    for (const r of await rowsWhereIn<{ identifier: string; internal_id: string }>(db, 'identifier, internal_id', 'identifiers', column, values)) {
+      if (registryByIdentifier.has(r.identifier)) continue;
+      const entry = { identifier: r.identifier, internalId: r.internal_id };
+      registryByIdentifier.set(entry.identifier, entry);
+      registryByInternalId.set(entry.internalId, [...(registryByInternalId.get(entry.internalId) ?? []), entry]);
+    }
+  }
+  const harvested = new Set(((await statementRunner(db)<{ source: string }>('SELECT DISTINCT source FROM harvest_state', [])).map((r) => r.source)));
+  return { items: await storedItems(db, rows, items), byIdentifier, registryByIdentifier, registryByInternalId, harvested };
+}
+
+/** The stored items with their sets, formats, and what they were given that the batch does not give again. */
+async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: readonly ItemInput[]): Promise<Map<string, StoredItem>> {
+  const out = new Map<string, StoredItem>();
+  if (rows.size === 0) return out;
+  const pks = [...rows.values()].map((r) => r.pk);
+  const sets = await directSets(db, pks);
+  const prefixes = new Map<number, string[]>();
+  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string }>(db, 'item_pk, prefix', 'records', 'item_pk', pks, 'int')) {
+    const pk = toInt(r.item_pk);
+    prefixes.set(pk, [...(prefixes.get(pk) ?? []), r.prefix]);
+  }
+  // What the pipeline wrote from the model (never given), and the model when the record gave it.
+  const model = new Map<number, { written: readonly string[]; given?: string }>();
+  const modelColumns = 'item_pk, derived, CASE WHEN lifted_from IS NULL THEN fields ELSE NULL END AS given_fields';
+  for (const r of await rowsWhereIn<{ item_pk: unknown; derived: string; given_fields: string | null }>(db, modelColumns, 'record_fields', 'item_pk', pks, 'int')) {
+    model.set(toInt(r.item_pk), { written: JSON.parse(r.derived) as string[], ...(r.given_fields !== null && { given: r.given_fields }) });
+  }
+  // The given formats each batch record does not give again: the only XML read.
+  const inputs = new Map(items.map((i) => [i.internalId, i]));
+  const wanted = new Map<number, string[]>();
+  for (const r of rows.values()) {
+    const input = inputs.get(r.internal_id);
+    if (toBool(r.deleted) || input === undefined || input.deleted === true) continue;
+    const written = model.get(r.pk)?.written ?? [];
+    const keep = (prefixes.get(r.pk) ?? []).filter((p) => !written.includes(p) && input.metadata[p] === undefined);
+    if (keep.length > 0) wanted.set(r.pk, keep);
+  }
+  const given = new Map<number, Record<string, string>>();
+  if (wanted.size > 0) {
+    const prefixList = uniqueSorted([...wanted.values()].flat());
+    const run = statementRunner(db);
+    for (const part of chunk([...wanted.keys()], MAX_IN_LIST)) {
+      const sql = `SELECT item_pk, prefix, xml FROM records WHERE ${inListSql(db, 'item_pk', 'int')} AND ${inListSql(db, 'prefix', 'text')}`;
+      for (const r of await run<{ item_pk: unknown; prefix: string; xml: string | null }>(sql, [inListParam(db, part), inListParam(db, prefixList)])) {
+        const pk = toInt(r.item_pk);
+        if (r.xml === null || !wanted.get(pk)?.includes(r.prefix)) continue;
+        given.set(pk, { ...(given.get(pk) ?? {}), [r.prefix]: r.xml });
+      }
+    }
+  }
+  for (const r of rows.values()) {
+    const givenModel = model.get(r.pk)?.given;
+    out.set(r.internal_id, {
+      pk: r.pk,
+      internalId: r.internal_id,
+      identifier: r.identifier,
+      datestamp: toInt(r.datestamp),
+      deleted: toBool(r.deleted),
+      contentHash: r.content_hash,
+      sourceDatestamp: r.source_datestamp === null || r.source_datestamp === undefined ? null : toInt(r.source_datestamp),
+      origin: r.origin ?? null,
+      sets: sets.get(r.pk) ?? [],
+      prefixes: prefixes.get(r.pk) ?? [],
+      given: given.get(r.pk) ?? {},
+      ...(givenModel !== undefined && { givenModel }),
+    });
+  }
+  return out;
+}

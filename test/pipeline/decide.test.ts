@@ -1,0 +1,162 @@
+/**
+ * The write decision without a database: the rules that decide a record's
+ * datestamp, whether a version is superseded, an item's outcome, what it
+ * keeps of what it was given, and the plan of a whole batch, each as a table.
+ */
+import { expect } from 'chai';
+import { datestampOf, decideBatch, isSuperseded, outcomeOf, withStoredGiven, type StoredItem, type StoredState } from '../../lib/pipeline/decide';
+import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
+import { createIdPolicy } from '../../lib/ids/policy';
+import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
+import type { ItemInput, WriteOutcome } from '../../lib/store';
+import { TEST_NAMESPACE } from '../helpers/db';
+
+const NOW = 1_800_000_000;
+
+describe('the write decision, without a database', () => {
+  describe('datestampOf: a datestamp is this store\'s time', () => {
+    const cases: { name: string; outcome: WriteOutcome; stored?: number; given?: number; keep?: boolean; want: number }[] = [
+      { name: 'a new item gets the clock, whatever datestamp its source gave', outcome: 'inserted', given: 1_000, want: NOW },
+      { name: 'a new item without a datestamp gets the clock', outcome: 'inserted', want: NOW },
+      { name: 'a new item of a migration keeps the datestamp it gives', outcome: 'inserted', given: 1_000, keep: true, want: 1_000 },
+      { name: 'a migration never publishes a future datestamp', outcome: 'inserted', given: NOW + 60, keep: true, want: NOW },
+      { name: 'a migration datestamp equal to the clock is kept', outcome: 'inserted', given: NOW, keep: true, want: NOW },
+      { name: 'an unchanged item keeps the stored datestamp', outcome: 'unchanged', stored: 500, given: 900, want: 500 },
+      { name: 'a changed item gets the clock even when its source gives a later datestamp', outcome: 'updated', stored: 500, given: NOW - 1, want: NOW },
+      { name: 'a changed item gets the clock when its source gives an older datestamp (a correction)', outcome: 'updated', stored: NOW - 100, given: 200, want: NOW },
+      { name: 'a changed item of a migration does not keep its datestamp: the store holds it already', outcome: 'updated', stored: 500, given: 700, keep: true, want: NOW },
+      { name: 'a change never goes back before a datestamp already published (a clock set back)', outcome: 'updated', stored: NOW + 30, want: NOW + 30 },
+      { name: 'a deletion gets the clock', outcome: 'deleted', stored: 500, want: NOW },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const stored = c.stored === undefined ? undefined : { datestamp: c.stored };
+        const input = { ...(c.given !== undefined && { datestamp: c.given }), ...(c.keep && { keepDatestamp: true }) };
+        expect(datestampOf(c.outcome, stored, input, NOW)).to.equal(c.want);
+      });
+    }
+  });
+
+  describe('isSuperseded: time never goes back', () => {
+    const cases: { name: string; versioned?: boolean; given?: number; source?: number | null; stored?: boolean; want: boolean }[] = [
+      { name: 'an older version from another repository is superseded', versioned: true, given: 100, source: 200, want: true },
+      { name: 'a version of the same source datestamp is not superseded', versioned: true, given: 200, source: 200, want: false },
+      { name: 'a newer version is not superseded', versioned: true, given: 300, source: 200, want: false },
+      { name: 'a record that is not a version from elsewhere is never superseded', given: 100, source: 200, want: false },
+      { name: 'a version without a datestamp cannot be ordered and is not superseded', versioned: true, source: 200, want: false },
+      { name: 'a version meeting an item with no source datestamp is not superseded', versioned: true, given: 100, source: null, want: false },
+      { name: 'a version of a new item is not superseded', versioned: true, given: 100, stored: false, want: false },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const input = { ...(c.versioned && { versioned: true }), ...(c.given !== undefined && { datestamp: c.given }) };
+        const stored = c.stored === false ? undefined : { sourceDatestamp: c.source ?? null };
+        expect(isSuperseded(input, stored)).to.equal(c.want);
+      });
+    }
+  });
+
+  describe('outcomeOf: the content hash decides', () => {
+    const cases: { name: string; stored?: { contentHash: string; deleted: boolean }; deleted: boolean; hash: string; want: WriteOutcome }[] = [
+      { name: 'the same hash is unchanged', stored: { contentHash: 'h', deleted: false }, deleted: false, hash: 'h', want: 'unchanged' },
+      { name: 'a new live item is inserted', deleted: false, hash: 'h', want: 'inserted' },
+      { name: 'a new tombstone is deleted', deleted: true, hash: 'h', want: 'deleted' },
+      { name: 'another hash of a live item is updated', stored: { contentHash: 'h', deleted: false }, deleted: false, hash: 'k', want: 'updated' },
+      { name: 'deleting a live item is deleted', stored: { contentHash: 'h', deleted: false }, deleted: true, hash: 'k', want: 'deleted' },
+      { name: 'a tombstone written again with other sets is updated', stored: { contentHash: 'h', deleted: true }, deleted: true, hash: 'k', want: 'updated' },
+      { name: 'a tombstone brought back to life is updated', stored: { contentHash: 'h', deleted: true }, deleted: false, hash: 'k', want: 'updated' },
+    ];
+    for (const c of cases) it(c.name, () => expect(outcomeOf(c.stored, c.deleted, c.hash)).to.equal(c.want));
+  });
+
+  describe('withStoredGiven: every format given is kept', () => {
+    const stored = (over: Partial<StoredItem> = {}): StoredItem => ({
+      pk: 1, internalId: 'a', identifier: 'oai:x:a', datestamp: 1, deleted: false, contentHash: 'h', sourceDatestamp: null, origin: null, sets: [], prefixes: ['oai_dc'], given: { oai_dc: '<dc/>' }, ...over,
+    });
+    it('a record giving another format adds it to the format given before', () => {
+      expect(withStoredGiven({ internalId: 'a', metadata: { mods: '<mods/>' } }, stored()).metadata).to.deep.equal({ oai_dc: '<dc/>', mods: '<mods/>' });
+    });
+    it('a record giving the same format replaces that format only', () => {
+      expect(withStoredGiven({ internalId: 'a', metadata: { oai_dc: '<new/>' } }, stored({ given: { mods: '<mods/>' } })).metadata).to.deep.equal({ mods: '<mods/>', oai_dc: '<new/>' });
+    });
+    it('a record giving no model keeps the model an earlier record gave', () => {
+      const out = withStoredGiven({ internalId: 'a', metadata: { mods: '<mods/>' } }, stored({ given: {}, givenModel: '{"dc":{"title":["T"]}}' }));
+      expect(out.fields).to.deep.equal({ dc: { title: ['T'] } });
+    });
+    it('a record giving its model keeps its own', () => {
+      const out = withStoredGiven({ internalId: 'a', metadata: {}, fields: { dc: { title: ['U'] } } }, stored({ given: {}, givenModel: '{"dc":{"title":["T"]}}' }));
+      expect(out.fields).to.deep.equal({ dc: { title: ['U'] } });
+    });
+    it('a tombstone keeps nothing it was given before', () => {
+      const input: ItemInput = { internalId: 'a', metadata: { mods: '<mods/>' } };
+      expect(withStoredGiven(input, stored({ deleted: true, given: {} }))).to.equal(input);
+    });
+    it('a deletion is taken as it is', () => {
+      const input: ItemInput = { internalId: 'a', deleted: true, metadata: {} };
+      expect(withStoredGiven(input, stored())).to.equal(input);
+    });
+  });
+
+  describe('decideBatch', () => {
+    const formats = createFormatRegistry(BUILT_IN_FORMATS);
+    const policy = createIdPolicy({ namespace: TEST_NAMESPACE });
+    const preparation = { formats, policy };
+    const empty: StoredState = { items: new Map(), byIdentifier: new Map(), registryByIdentifier: new Map(), registryByInternalId: new Map(), harvested: new Set() };
+    const dc = (title: string): string => dublinCoreToOaiDc({ title: [title] });
+    const identifierOf = (id: string): string => policy.map(id).identifier;
+    const storedItem = (id: string, over: Partial<StoredItem>): StoredItem => ({
+      pk: 7, internalId: id, identifier: identifierOf(id), datestamp: 1_000, deleted: false, contentHash: 'old', sourceDatestamp: null, origin: null, sets: [], prefixes: ['oai_dc'], given: {}, ...over,
+    });
+    const stateOf = (...items: StoredItem[]): StoredState => ({
+      ...empty,
+      items: new Map(items.map((i) => [i.internalId, i])),
+      byIdentifier: new Map(items.map((i) => [i.identifier, { internalId: i.internalId, identifier: i.identifier }])),
+    });
+
+    it('plans a new record given as oai_dc with the clock, not the header datestamp a page gave', () => {
+      const plan = decideBatch([{ internalId: 'a', datestamp: 1_000, versioned: true, metadata: { oai_dc: dc('T') } }], empty, { preparation, tombstonePrefixes: ['oai_dc'], now: NOW });
+      expect(plan.refusals).to.deep.equal([]);
+      expect(plan.planned.map((p) => [p.outcome, p.datestamp, p.sourceDatestamp])).to.deep.equal([['inserted', NOW, 1_000]]);
+    });
+
+    it('keeps the oai_dc an item was given when a later write gives it as MODS', () => {
+      const given = dc('As harvested');
+      const mods = '<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>Other</title></titleInfo></mods>';
+      const plan = decideBatch([{ internalId: 'a', metadata: { mods } }], stateOf(storedItem('a', { given: { oai_dc: given } })), { preparation, tombstonePrefixes: ['oai_dc'], now: NOW });
+      const p = plan.planned[0];
+      expect(p?.records.get('oai_dc')).to.equal(given);
+      expect(p?.records.get('mods')).to.equal(mods);
+      expect(p?.input.written).to.not.include('oai_dc');
+      expect(p?.input.liftedFrom).to.equal('mods');
+    });
+
+    it('sets aside an older version as superseded, without judging it', () => {
+      const plan = decideBatch(
+        [{ internalId: 'a', datestamp: 100, versioned: true, metadata: { oai_dc: 'not even XML' } }],
+        stateOf(storedItem('a', { sourceDatestamp: 200 })),
+        { preparation, tombstonePrefixes: ['oai_dc'], now: NOW },
+      );
+      expect(plan.refusals).to.deep.equal([]);
+      expect(plan.superseded.map((s) => s.input.internalId)).to.deep.equal(['a']);
+      expect(plan.planned).to.deep.equal([]);
+    });
+
+    it('refuses an id whose identifier another internal id once held, and plans nothing', () => {
+      const state: StoredState = { ...empty, registryByIdentifier: new Map([[identifierOf('a'), { identifier: identifierOf('a'), internalId: 'other' }]]) };
+      const plan = decideBatch([{ internalId: 'a', metadata: { oai_dc: dc('T') } }], state, { preparation, tombstonePrefixes: ['oai_dc'], now: NOW });
+      expect(plan.refusals.map((r) => r.field)).to.deep.equal(['id']);
+      expect(plan.planned).to.deep.equal([]);
+    });
+
+    it('lists a deletion in every format it had and every format offered, stamped with the clock', () => {
+      const plan = decideBatch([{ internalId: 'a', deleted: true, metadata: {} }], stateOf(storedItem('a', { prefixes: ['marc21', 'oai_dc'], sets: ['s'] })), {
+        preparation,
+        tombstonePrefixes: ['oai_dc', 'mods'],
+        now: NOW,
+      });
+      const p = plan.planned[0];
+      expect([...(p?.records.keys() ?? [])]).to.deep.equal(['marc21', 'mods', 'oai_dc']);
+      expect([p?.outcome, p?.datestamp, p?.sets]).to.deep.equal(['deleted', NOW, ['s']]);
+    });
+  });
+});
