@@ -63,7 +63,7 @@ async function cliLoad(env: NodeJS.ProcessEnv, records: number, dir: string, url
   try {
     settleDisk();
     const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, ...preload('bench/peak-rss'), ...entry('server/cli'), 'load', '--json', '--sets', setsFile, file], {
+    const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, ...preload('bench/peak-rss'), ...entry('server/cli'), 'load', '--json', '--keep-datestamps', '--sets', setsFile, file], {
       env: { ...env, DATABASE_URL: url, OAI_BENCH_PEAK_RSS: rssFile },
       stdio: ['ignore', 'pipe', 'inherit'],
       cwd: PROJECT_ROOT,

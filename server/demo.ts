@@ -27,7 +27,8 @@ export function readDemo(formats: FormatRegistry, dir = projectPath('seeds', 'de
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
     const r = jsonToItem(JSON.parse(line), formats, `seeds/demo/records.ndjson:${i + 1}`);
-    if ('item' in r) items.push(r.item);
+    // The demo repository's records are its own, with their history: their datestamps are kept.
+    if ('item' in r) items.push({ ...r.item, keepDatestamp: true });
     else refusals.push(...r.refusals);
   });
   if (refusals.length > 0) throw new RefusedError(refusals);

@@ -351,7 +351,7 @@ class SourceRun {
     for (;;) {
       const ids = await unseenItems(this.deps.knex, this.source.name, after, 500);
       if (ids.length === 0) break;
-      for (const r of await this.deps.store.deleteItems(ids)) this.summary[r.outcome]++;
+      for (const r of await this.deps.store.deleteItems(ids, { harvestedFrom: this.source.name })) this.summary[r.outcome]++;
       after = ids[ids.length - 1] as string;
     }
     await clearSeen(this.deps.knex, this.source.name);

@@ -147,6 +147,7 @@ function convert(rec: XmlRecord, ctx: PageContext, origin: { baseURL?: string; r
     item: {
       ...r.item,
       internalId,
+      harvestedFrom: ctx.source,
       sets: [harvestedSet(ctx.source), ...(r.item.sets ?? []).map((s) => harvestedSet(ctx.source, s))],
     },
   };

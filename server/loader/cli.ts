@@ -34,6 +34,8 @@ export const LOAD_USAGE = `usage: oai-steward load [options] FILE…
   --dry-run                 validate and count, then roll back: nothing is written
   --partial                 commit the valid records; list the refused ones
   --delete-missing          turn live items absent from the input into tombstones (a full export)
+  --keep-datestamps         a migration of this repository's own records: records new to the store
+                            keep their datestamps (never another repository's; docs/loading.md)
   --sets FILE               declare sets first, from a JSON array [{"spec","name","description"}]
   --batch-size N            records per write (default ${DEFAULT_BATCH_SIZE})
   --progress-interval S     seconds between progress lines when stderr is not a terminal (default 5)
@@ -89,6 +91,7 @@ interface LoadArgs {
   dryRun: boolean;
   partial: boolean;
   deleteMissing: boolean;
+  keepDatestamps: boolean;
   json: boolean;
   setsFile?: string;
   batchSize?: number;
@@ -96,7 +99,7 @@ interface LoadArgs {
 }
 
 function parseLoadArgs(args: readonly string[]): LoadArgs | string {
-  const out: LoadArgs = { files: [], dryRun: false, partial: false, deleteMissing: false, json: false, progressInterval: 5 };
+  const out: LoadArgs = { files: [], dryRun: false, partial: false, deleteMissing: false, keepDatestamps: false, json: false, progressInterval: 5 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -105,6 +108,7 @@ function parseLoadArgs(args: readonly string[]): LoadArgs | string {
       case '--dry-run': out.dryRun = true; break;
       case '--partial': out.partial = true; break;
       case '--delete-missing': out.deleteMissing = true; break;
+      case '--keep-datestamps': out.keepDatestamps = true; break;
       case '--json': out.json = true; break;
       case '--sets': {
         const v = value();
@@ -170,6 +174,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       dryRun: parsed.dryRun,
       partial: parsed.partial,
       deleteMissing: parsed.deleteMissing,
+      keepDatestamps: parsed.keepDatestamps,
       batchSize: parsed.batchSize ?? DEFAULT_BATCH_SIZE,
       ...(parsed.setsFile !== undefined && { setsFile: parsed.setsFile }),
       counter,

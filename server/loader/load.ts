@@ -73,6 +73,15 @@ export interface LoadOptions {
   readonly dryRun?: boolean;
   readonly partial?: boolean;
   readonly deleteMissing?: boolean;
+  /**
+   * A migration of this repository's own records (`--keep-datestamps`): a
+   * record new to the store keeps the datestamp it gives (a JSON record's, a
+   * dump line's, the header datestamp of a saved response of this
+   * repository), so its harvesters harvest nothing again. Never a record of
+   * another repository's response, never a future datestamp, never an item
+   * the store holds (lib/pipeline/decide.ts `datestampOf`).
+   */
+  readonly keepDatestamps?: boolean;
   /** A JSON file of set declarations (`[{"spec", "name", "description"?}]`, as seeds/demo/sets.json). */
   readonly setsFile?: string;
   /** Records per writeItems call. Default {@link DEFAULT_BATCH_SIZE}. */
@@ -209,7 +218,8 @@ class LoadRun {
         if (ev.kind === 'record') {
           this.summary.records++;
           this.options.progress?.update(this.summary.records, this.options.counter?.bytesRead ?? 0);
-          this.batch.push(ev);
+          const keep = this.options.keepDatestamps === true && ev.foreign !== true && 'item' in ev.result;
+          this.batch.push(keep ? { ...ev, result: { item: { ...ev.result.item, keepDatestamp: true } } } : ev);
         } else {
           this.batch.push({ kind: 'record', result: { refusals: [ev.refusal] }, id: null });
         }
@@ -366,6 +376,8 @@ class LoadRun {
       const where = item.source !== undefined ? { source: item.source } : {};
       if (o.kind === 'kept') {
         if (o.replaced !== undefined) this.summary.superseded++;
+      } else if (o.kind === 'joined') {
+        // Another format of a record kept: written with it, as one item.
       } else if (o.kind === 'older' || o.kind === 'same') {
         this.summary.superseded++;
       } else {

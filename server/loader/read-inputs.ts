@@ -16,7 +16,7 @@ import type { Refusal } from '../../lib/model/refusal';
 import { folderFiles, idOfFile, type ByteCounter, type Input } from './input';
 import { readJsonArray, readNdjson } from './read-json';
 import { readOaiXml, type XmlEvent } from './read-oai-xml';
-import { xmlToItem } from './xml-record';
+import { internalIdFor, xmlToItem } from './xml-record';
 import type { ReadLimits } from './limits';
 
 /** What reading needs to know about the repository. */
@@ -35,9 +35,11 @@ export type LoadEvent =
    * A record (converted, or refused with its reasons) with the internal id it
    * names (null: none known). `versioned`: read from an OAI-PMH response,
    * whose header datestamp orders versions of one record (incremental
-   * harvest files), so a later, newer version may replace it.
+   * harvest files), so a later, newer version may replace it. `foreign`: its
+   * header identifier is another repository's (not in this repository's
+   * namespace), so its datestamp is that repository's and never this store's.
    */
-  | { readonly kind: 'record'; readonly result: { item: ItemInput } | { refusals: Refusal[] }; readonly id: string | null; readonly versioned?: boolean }
+  | { readonly kind: 'record'; readonly result: { item: ItemInput } | { refusals: Refusal[] }; readonly id: string | null; readonly versioned?: boolean; readonly foreign?: boolean }
   /** Part of an input that is not a record at all (a broken file, a bad file name). */
   | { readonly kind: 'fault'; readonly refusal: Refusal }
   /** Sets declared by an input (a ListSets response), given once it has been read to the end. */
@@ -137,7 +139,9 @@ async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: s
       const context = { policy: ctx.policy, formats: ctx.formats, origin, ...(requestPrefix !== undefined && { requestPrefix }), ...(internalId !== undefined && { internalId }) };
       const r = xmlToItem(ev, context, source);
       const id = 'item' in r ? r.item.internalId : (r.refusals.find((x) => x.internalId !== '')?.internalId ?? null);
-      yield { kind: 'record', result: r, id, ...(internalId === undefined && { versioned: true }) };
+      const mapped = internalId === undefined ? internalIdFor(ctx.policy, ev.identifier?.trim() ?? '') : undefined;
+      const foreign = mapped !== undefined && !('own' in mapped && mapped.own);
+      yield { kind: 'record', result: r, id, ...(internalId === undefined && { versioned: true }), ...(foreign && { foreign: true }) };
     }
   }
   if (sets.length > 0) yield { kind: 'sets', sets, source: name };
