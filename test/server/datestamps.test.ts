@@ -70,12 +70,13 @@ forEachDatabase((db) => {
       expect((await store.writeItems([item('b', { sets: ['t'] })]))[0]?.outcome).to.equal('unchanged');
     });
 
-    it('keeps a record written with a later datestamp of its own at that datestamp', async function () {
+    it('stamps a record changed with a datestamp of its own with the store\'s clock: a given datestamp is its source\'s', async function () {
       const clock = new ManualClock(T0 + 1000);
       const store = db.store({ clock: clock.read });
-      await store.writeItems([item('x', { datestamp: T0 })]);
-      await store.writeItems([item('x', { metadata: { oai_dc: dc('new') }, datestamp: T0 + 500 })]);
-      expect((await store.getHeader('oai:test.example.org:x'))?.datestamp).to.equal(T0 + 500);
+      await store.writeItems([item('x', { datestamp: T0, keepDatestamp: true })]);
+      expect((await store.getHeader('oai:test.example.org:x'))?.datestamp).to.equal(T0);
+      await store.writeItems([item('x', { metadata: { oai_dc: dc('new') }, datestamp: T0 + 500, keepDatestamp: true })]);
+      expect((await store.getHeader('oai:test.example.org:x'))?.datestamp).to.equal(T0 + 1000);
     });
   });
 });
