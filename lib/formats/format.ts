@@ -106,4 +106,25 @@ export interface MetadataFormat {
    * against offline, and optionally an XML catalog for the XSD's imports.
    */
   readonly localSchema?: { readonly xsd: string; readonly catalog?: string };
+  /**
+   * How one document holds several records of this format (MARCXML's
+   * `collection` of `record`s, MODS's `modsCollection` of `mods`): the loader
+   * splits such a file into one item per record. Absent when the format has
+   * no such container.
+   */
+  readonly collection?: FormatCollection;
+}
+
+/** A format's container of records, and how each record names itself. */
+export interface FormatCollection {
+  /** The container's local name, in the format's namespace. */
+  readonly container: string;
+  /** A record's local name, in the format's namespace: each child of the container is one. */
+  readonly record: string;
+  /**
+   * The record's own identifier (its root element given), trimmed, and
+   * where in the record it was found (for messages); undefined when the
+   * record names none. Deterministic: the first candidate in document order.
+   */
+  readonly ownId: (root: XmlElement) => { readonly id: string; readonly from: string } | undefined;
 }

@@ -284,3 +284,20 @@ function readHost(d: Draft, f: Field, clean: (s: string | undefined) => string |
   setHost(d, { title: clean(t), ...parts });
   return true;
 }
+
+/**
+ * A MARCXML record's own identifier: its control number, the first
+ * non-empty 001 control field (MARC 21 Bibliographic, 001 Control Number:
+ * the number the creating organization assigned; 003 names that
+ * organization). Undefined when the record has none.
+ *
+ * @example marc21OwnId(parseFragment('<record xmlns="http://www.loc.gov/MARC21/slim"><controlfield tag="001">991000000269703811</controlfield></record>')!) // { id: '991000000269703811', from: 'its 001 control field' }
+ */
+export function marc21OwnId(root: XmlElement): { id: string; from: string } | undefined {
+  if (root.ns !== MARC21_NS || root.local !== 'record') return undefined;
+  for (const c of kids(root, 'controlfield')) {
+    const id = c.attrs.get('tag') === '001' ? text(c) : '';
+    if (id !== '') return { id, from: 'its 001 control field' };
+  }
+  return undefined;
+}

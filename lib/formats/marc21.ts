@@ -51,7 +51,7 @@ import { bibliographicType, coarType, contributors, creators, dcValues, identifi
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
-import { readMarc21 } from './marc21-read';
+import { marc21OwnId, readMarc21 } from './marc21-read';
 
 export const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
 export const MARC21_SCHEMA = 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd';
@@ -187,4 +187,5 @@ export const marc21: MetadataFormat = {
   fromRecord: recordToMarc21,
   lacks: marc21Lacks,
   read: readMarc21,
+  collection: { container: 'collection', record: 'record', ownId: marc21OwnId },
 };

@@ -212,3 +212,27 @@ function readAccessCondition(d: Draft, a: XmlElement): void {
   addRights(d, until ? until[1] : words, href);
   if (until) setDate(d, 'embargoEnd', until[2]);
 }
+
+/**
+ * A MODS record's own identifier: the first non-empty
+ * `recordInfo/recordIdentifier` (MODS User Guidelines 3: the system control
+ * number assigned by the organization creating the record), else the first
+ * non-empty top-level `identifier` not marked `invalid="yes"` (the resource's,
+ * which names one record of it as well), in document order; an identifier
+ * inside a `relatedItem` names another resource and is never taken.
+ * Undefined when the record has neither.
+ *
+ * @example modsOwnId(parseFragment('<mods xmlns="http://www.loc.gov/mods/v3"><recordInfo><recordIdentifier>rec-1</recordIdentifier></recordInfo></mods>')!) // { id: 'rec-1', from: 'its recordInfo/recordIdentifier' }
+ */
+export function modsOwnId(root: XmlElement): { id: string; from: string } | undefined {
+  if (root.ns !== MODS_NS || root.local !== 'mods') return undefined;
+  for (const r of kids(root, 'recordInfo').flatMap((i) => kids(i, 'recordIdentifier'))) {
+    const id = text(r);
+    if (id !== '') return { id, from: 'its recordInfo/recordIdentifier' };
+  }
+  for (const i of kids(root, 'identifier')) {
+    const id = attr(i, 'invalid') === 'yes' ? '' : text(i);
+    if (id !== '') return { id, from: 'its identifier' };
+  }
+  return undefined;
+}

@@ -38,7 +38,7 @@ import { bibliographicType, coarType, contributors, creators, dcValues, formats,
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
-import { readMods } from './mods-read';
+import { modsOwnId, readMods } from './mods-read';
 
 export const MODS_NS = 'http://www.loc.gov/mods/v3';
 export const MODS_SCHEMA = 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd';
@@ -187,4 +187,5 @@ export const mods: MetadataFormat = {
   fromRecord: recordToMods,
   lacks: modsLacks,
   read: readMods,
+  collection: { container: 'modsCollection', record: 'mods', ownId: modsOwnId },
 };

@@ -11,6 +11,9 @@
  * are read by `parseRecordFields`; `metadata` holds already serialized XML
  * per metadataPrefix, for a format declared in the configuration or to
  * replace a built-in writer's output (XML given here wins over the writer).
+ * A record that gives no model (neither `dc` nor a structured field) but XML
+ * in a format with a reader brings no `fields`: the pipeline lifts its model
+ * from that XML (./lift.ts), as it lifts a harvested record's.
  *
  * This is the first stage of the write pipeline for a JSON record: reading
  * it into the model and a header. The store's pipeline writes the formats
@@ -33,6 +36,7 @@ const KEYS = new Set<string>(['id', 'datestamp', 'sets', 'deleted', 'dc', 'metad
  * `formats` are the formats a record may give XML in.
  *
  * @example jsonToItem({ id: 'a', dc: { title: 'T' } }, registry, 'x.ndjson:1') // { item: { internalId: 'a', fields: { dc: { title: ['T'] } }, … } }
+ * @example jsonToItem({ id: 'b', metadata: { mods: '<mods …>…</mods>' } }, registry, 'x.ndjson:2') // { item: { internalId: 'b', metadata: { mods: '<mods …>…</mods>' }, … } } (no fields: lifted)
  */
 export function jsonToItem(value: unknown, formats: FormatRegistry, source: string): { item: ItemInput } | { refusals: Refusal[] } {
   const refusals: Refusal[] = [];
@@ -90,7 +94,11 @@ export function jsonToItem(value: unknown, formats: FormatRegistry, source: stri
   }
   const about = readAbout(rec.about, refuse);
   if (refusals.length > 0 || !('fields' in parsed)) return { refusals };
-  const fields = parsed.fields;
+  // The model the record gives; without one, XML a reader can read is what the model is lifted from.
+  // XML of an opaque format only (declared by configuration) still gets the empty model's oai_dc.
+  const givesModel = rec.dc !== undefined || RECORD_FIELD_KEYS.some((k) => rec[k] !== undefined);
+  const liftable = Object.keys(given).some((prefix) => formats.get(prefix)?.read !== undefined);
+  const fields = givesModel || !liftable ? parsed.fields : undefined;
   if (deleted === true) {
     return { item: { internalId: id, ...(datestamp !== undefined && { datestamp }), deleted: true, sets, metadata: {}, source } };
   }
@@ -100,7 +108,7 @@ export function jsonToItem(value: unknown, formats: FormatRegistry, source: stri
     deleted: false,
     sets,
     metadata: given,
-    fields,
+    ...(fields !== undefined && { fields }),
     ...(about.length > 0 && { about }),
     source,
   };

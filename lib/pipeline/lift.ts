@@ -5,7 +5,9 @@
  * (`MetadataFormat.read`), so that it gets every other format its fields
  * allow, oai_dc always (OAI-PMH 2.0 section 3.4), and so that sets by rule,
  * the readiness check, Signposting and the pages know what it says. A record
- * that brings its model (the project's JSON record format) is not lifted.
+ * that brings its model (the project's JSON record format with `dc` or a
+ * structured field) is not lifted; one of that format that gives XML only is
+ * (./json-record.ts leaves its `fields` out).
  *
  * Pure: no I/O, no clock.
  */

@@ -336,13 +336,15 @@ class LoadRun {
     const earlier = await this.seenIds().add([...ids]);
     const inBatch = new Set<string>();
     const items: ItemInput[] = [];
-    for (const { result, id, versioned } of entries) {
+    for (const { result, id, versioned, idFrom } of entries) {
       if (id !== null && id !== '') {
         // A refused version of a harvested record is refused for its own reasons, even when another version came first.
         if ((earlier.has(id) || inBatch.has(id)) && !(versioned === true && 'refusals' in result)) {
           const source = 'item' in result ? result.item.source : result.refusals[0]?.source;
+          // A record that names itself (a record of a collection) says where its id came from: two records that name themselves alike cannot be told apart.
+          const reason = idFrom === undefined ? 'the same internal id appears earlier in this load' : `the same internal id appears earlier in this load (this record's id is ${idFrom}), so the records cannot be told apart`;
           this.summary.refused++;
-          this.refuse([{ internalId: id, ...(source !== undefined && { source }), field: 'id', reason: 'the same internal id appears earlier in this load' }]);
+          this.refuse([{ internalId: id, ...(source !== undefined && { source }), field: 'id', reason }]);
           continue;
         }
         inBatch.add(id);

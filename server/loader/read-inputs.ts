@@ -15,7 +15,8 @@ import type { ItemInput, SetInput } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import { folderFiles, idOfFile, type ByteCounter, type Input } from './input';
 import { readJsonArray, readNdjson } from './read-json';
-import { readOaiXml, type XmlEvent } from './read-oai-xml';
+import { readOaiXml, type CollectionShape, type XmlEvent, type XmlRecord } from './read-oai-xml';
+import { parseFragment } from '../../lib/xml/tree';
 import { internalIdFor, xmlToItem } from './xml-record';
 import type { ReadLimits } from './limits';
 
@@ -39,7 +40,15 @@ export type LoadEvent =
    * header identifier is another repository's (not in this repository's
    * namespace), so its datestamp is that repository's and never this store's.
    */
-  | { readonly kind: 'record'; readonly result: { item: ItemInput } | { refusals: Refusal[] }; readonly id: string | null; readonly versioned?: boolean; readonly foreign?: boolean }
+  | {
+      readonly kind: 'record';
+      readonly result: { item: ItemInput } | { refusals: Refusal[] };
+      readonly id: string | null;
+      readonly versioned?: boolean;
+      readonly foreign?: boolean;
+      /** Where the internal id was found when the record itself names it (a record of a collection), for a repeated id's refusal. */
+      readonly idFrom?: string;
+    }
   /** Part of an input that is not a record at all (a broken file, a bad file name). */
   | { readonly kind: 'fault'; readonly refusal: Refusal }
   /** Sets declared by an input (a ListSets response), given once it has been read to the end. */
@@ -65,14 +74,14 @@ export async function* readInput(input: Input, ctx: ReadContext): AsyncGenerator
     yield* readJson(input, ctx);
   } else if (input.kind === 'xml') {
     // A saved response, or one bare metadata document (a DataCite or OpenAIRE file), named by its file.
-    yield* readXml(input.name, readOaiXml(input.chunks(), 'auto', ctx.limits), input.name === '-' ? undefined : idOfFile(input.name), ctx);
+    yield* readXml(input.name, readOaiXml(input.chunks(), 'auto', ctx.limits, collectionsOf(ctx.formats)), input.name === '-' ? undefined : idOfFile(input.name), ctx);
   } else {
     for await (const f of folderFiles(input.name, ctx.counter)) {
       if (f.internalId === null) {
         yield { kind: 'fault', refusal: { internalId: '', source: f.file, field: 'file name', reason: 'the file name is not valid percent-encoding, so it names no internal id' } };
         continue;
       }
-      yield* readXml(f.file, readOaiXml(f.chunks, 'bare', ctx.limits), f.internalId, ctx);
+      yield* readXml(f.file, readOaiXml(f.chunks, 'bare', ctx.limits, collectionsOf(ctx.formats)), f.internalId, ctx);
     }
   }
 }
@@ -130,6 +139,7 @@ async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: s
     else if (ev.kind === 'set') sets.push(ev.set);
     // A saved page's token cannot be followed from a file; the records it holds are what is loaded.
     else if (ev.kind === 'resumption') continue;
+    else if (ev.member === true) yield memberEvent(name, ev, bareId, ctx);
     else if (ev.bare === true && (bareId === undefined || bareId === null)) {
       const why = bareId === undefined ? 'a bare metadata document read from standard input has no file name to take its internal id from; save it as a file' : 'the file name is not valid percent-encoding, so it names no internal id';
       yield { kind: 'fault', refusal: { internalId: '', source: name, field: 'file name', reason: why } };
@@ -145,6 +155,48 @@ async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: s
     }
   }
   if (sets.length > 0) yield { kind: 'sets', sets, source: name };
+}
+
+/**
+ * The containers of records the configured formats declare
+ * (lib/formats/format.ts `collection`): a bare document with one of them at
+ * its root is split into its records.
+ *
+ * @example collectionsOf(formats) // [{ namespace: 'http://www.loc.gov/MARC21/slim', container: 'collection', record: 'record' }, …]
+ */
+export function collectionsOf(formats: FormatRegistry): CollectionShape[] {
+  return formats.all().flatMap((f) => (f.collection ? [{ namespace: f.namespace, container: f.collection.container, record: f.collection.record }] : []));
+}
+
+/**
+ * The internal id of a record of a collection: the record's own identifier
+ * (its format's `collection.ownId`: MARC 001, MODS recordInfo/recordIdentifier
+ * else identifier), else the id its file names (./input.ts `idOfFile`) with
+ * `#` and its position in the collection (`catalogue.xml`'s third record:
+ * `catalogue#3`); null, with the reason, when it has neither.
+ *
+ * @example memberId(record, 'catalogue', formats) // { id: '991000000269703811', from: 'its 001 control field' }
+ */
+export function memberId(rec: XmlRecord, fileId: string | null | undefined, formats: FormatRegistry): { id: string; from: string } | { error: string } {
+  const format = formats.all().find((f) => f.namespace === rec.metadataNamespace && f.collection !== undefined);
+  const root = rec.metadata === undefined ? null : parseFragment(rec.metadata);
+  const own = format?.collection && root ? format.collection.ownId(root) : undefined;
+  if (own !== undefined) return own;
+  if (typeof fileId === 'string') return { id: `${fileId}#${rec.number}`, from: 'its file name and position, for want of an own identifier' };
+  return {
+    error: fileId === undefined
+      ? 'the record names no identifier of its own, and a collection read from standard input has no file name to name it by; save it as a file'
+      : 'the record names no identifier of its own, and the file name is not valid percent-encoding, so it names no internal id',
+  };
+}
+
+/** A record of a collection as the loader takes it: named by {@link memberId}, read as a bare document of its format is. */
+function memberEvent(name: string, rec: XmlRecord, fileId: string | null | undefined, ctx: ReadContext): LoadEvent {
+  const source = `${name}:${rec.line} (record ${rec.number})`;
+  const named = memberId(rec, fileId, ctx.formats);
+  if ('error' in named) return { kind: 'record', result: { refusals: [{ internalId: '', source, field: 'id', reason: named.error }] }, id: null };
+  const r = xmlToItem(rec, { policy: ctx.policy, formats: ctx.formats, internalId: named.id }, source);
+  return { kind: 'record', result: r, id: named.id, idFrom: named.from };
 }
 
 /**

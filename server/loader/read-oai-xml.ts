@@ -1,7 +1,9 @@
 /**
  * Streams records and sets out of OAI-PMH XML: a saved ListRecords or
- * GetRecord response, a saved ListSets response, or one bare metadata
- * document (a file of a folder of oai_dc files). libxmljs2's SAX push
+ * GetRecord response, a saved ListSets response, one bare metadata
+ * document (a file of a folder of oai_dc files), or a collection of bare
+ * records of one format (a MARCXML `collection`, a MODS `modsCollection`),
+ * each record its own document. libxmljs2's SAX push
  * parser reads the input a line at a time, so memory holds one record, not
  * the file, and refusals can name the line a record starts on.
  */
@@ -42,6 +44,22 @@ export interface XmlRecord {
   readonly problems: readonly { field: string; reason: string }[];
   /** A bare metadata document (no header): its internal id comes from its file's name. */
   readonly bare?: boolean;
+  /**
+   * A record of a collection (a bare document holding several records of
+   * one format): `number` is its position in the collection, and its
+   * internal id is its own identifier, else its file's name and position.
+   */
+  readonly member?: boolean;
+}
+
+/**
+ * A container of bare records (lib/formats/format.ts `FormatCollection`):
+ * its namespace and local name, and its records' local name.
+ */
+export interface CollectionShape {
+  readonly namespace: string;
+  readonly container: string;
+  readonly record: string;
 }
 
 /** One set of a ListSets response. */
@@ -105,11 +123,19 @@ interface RecordState {
  * Reads an XML input chunk by chunk and yields its records and sets in
  * document order. With shape `response` the root must be `OAI-PMH`; with
  * `bare` the root element is the metadata of one record; with `auto`, an
- * `OAI-PMH` root is a response and any other root one bare record.
+ * `OAI-PMH` root is a response and any other root one bare record. A bare
+ * root that is one of `collections` is split instead: each of its children
+ * is one record (`member`), written as a document of its own with the
+ * namespace declarations it needs from the container.
  *
  * @example for await (const ev of readOaiXml(fs.createReadStream('page1.xml'), 'response')) …
  */
-export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expected: XmlInputShape, limits: ReadLimits = DEFAULT_READ_LIMITS): AsyncGenerator<XmlEvent> {
+export async function* readOaiXml(
+  chunks: AsyncIterable<Buffer | string>,
+  expected: XmlInputShape,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+  collections: readonly CollectionShape[] = [],
+): AsyncGenerator<XmlEvent> {
   let shape: 'response' | 'bare' | 'auto' = expected;
   // index.d.ts omits push's second argument, `terminate` (src/xml_sax_parser.cc).
   const parser = new (libxml().SaxPushParser)() as unknown as import('node:events').EventEmitter & { push(source: string, terminate?: boolean): boolean };
@@ -129,6 +155,8 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
   let set: { number: number; line: number; spec: string; name: string; descriptions: string[] } | undefined;
   let records = 0;
   let sets = 0;
+  /** The collection the bare root is, while it is open. */
+  let collection: CollectionShape | undefined;
 
   let resumption: { completeListSize?: number; cursor?: number } | undefined;
   const fault = (reason: string, extra: { code?: string; malformed?: boolean } = {}): void => {
@@ -181,6 +209,29 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
     }
     const parent = path[path.length - 1];
     if (shape === 'auto') shape = uri === OAI_NS && local === 'OAI-PMH' ? 'response' : 'bare';
+    if (shape === 'bare' && path.length === 0) {
+      collection = collections.find((c) => c.namespace === (uri ?? '') && c.container === local);
+    }
+    if (collection && path.length === 0) {
+      // The container is not kept: what its records need of its namespace declarations, each record declares.
+      const scope = new Map<string, string>();
+      for (const [p, u] of ns) scope.set(p ?? '', u);
+      scopes.push(scope);
+      path.push('*');
+      return;
+    }
+    if (collection && path.length === 1) {
+      if ((uri ?? '') !== collection.namespace || local !== collection.record) {
+        fault(`the {${collection.namespace}}${collection.container} holds a {${uri ?? ''}}${local} element as its record ${records + 1}, not a {${collection.namespace}}${collection.record}`);
+        return;
+      }
+      rec = newRecord();
+      capture = new CanonicalXml(currentScope(), new Set([DC_IDENTIFIER]));
+      captureFor = 'metadata';
+      rec.metadataNamespace = uri ?? '';
+      capture.start(local, attrs, prefix, uri, ns);
+      return;
+    }
     if (shape === 'bare' && path.length === 0) {
       rec = newRecord();
       capture = new CanonicalXml(new Map(), new Set([DC_IDENTIFIER]));
@@ -239,7 +290,10 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
       capture.end(local, prefix);
       if (capture.done) {
         finishCapture();
-        if (shape === 'bare' && rec) {
+        if (collection && rec) {
+          queue.push({ kind: 'record', ...rec, bare: true, member: true });
+          rec = undefined;
+        } else if (shape === 'bare' && rec) {
           path.pop();
           queue.push({ kind: 'record', ...rec, bare: true });
           rec = undefined;
@@ -252,7 +306,10 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
     const parent = path[path.length - 1];
     const value = text;
     text = '';
-    if (path.length === 1 && name === 'responseDate') {
+    if (collection && path.length === 0) {
+      if (records === 0) fault(`the {${collection.namespace}}${collection.container} holds no record`);
+      collection = undefined;
+    } else if (path.length === 1 && name === 'responseDate') {
       responseDate = value.trim();
     } else if (path.length === 1 && name === 'request' && request) {
       const baseURL = value.trim();
@@ -279,6 +336,11 @@ export async function* readOaiXml(chunks: AsyncIterable<Buffer | string>, expect
 
   const onText = (s: string): void => {
     if (faulted) return;
+    // Text between a collection's records has no record to belong to: rather refused than lost.
+    if (collection && !capture && s.trim() !== '') {
+      fault(`the {${collection.namespace}}${collection.container} holds text between its records (${JSON.stringify(s.trim().slice(0, 40))})`);
+      return;
+    }
     if (capture) capture.text(s);
     else text += s;
     checkSize();

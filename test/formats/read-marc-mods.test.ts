@@ -206,3 +206,25 @@ describe('the MODS reader', () => {
     }
   });
 });
+
+describe('the own identifier of a record in a collection', () => {
+  const marc = (body: string): string => `<record xmlns="http://www.loc.gov/MARC21/slim">${body}</record>`;
+  const m = (body: string): string => `<mods xmlns="http://www.loc.gov/mods/v3">${body}</mods>`;
+  const cases: { name: string; format: typeof marc21; xml: string; own: { id: string; from: string } | undefined }[] = [
+    { name: 'a MARC record: its 001, trimmed', format: marc21, xml: marc('<controlfield tag="003">PPT</controlfield><controlfield tag="001"> 991000000269703811 </controlfield>'), own: { id: '991000000269703811', from: 'its 001 control field' } },
+    { name: 'a MARC record with an empty 001: the next non-empty one', format: marc21, xml: marc('<controlfield tag="001"> </controlfield><controlfield tag="001">b</controlfield>'), own: { id: 'b', from: 'its 001 control field' } },
+    { name: 'a MARC record without a 001: none (a 035 is another system\'s number)', format: marc21, xml: marc(field('035', '  ', ['a', '(PPT)b1'])), own: undefined },
+    { name: 'a MODS record: its recordIdentifier before any identifier', format: mods, xml: m('<identifier type="doi">10.1/x</identifier><recordInfo><recordIdentifier source="DLC">r-1</recordIdentifier></recordInfo>'), own: { id: 'r-1', from: 'its recordInfo/recordIdentifier' } },
+    { name: 'a MODS record without recordIdentifier: its first valid top-level identifier', format: mods, xml: m('<relatedItem><identifier>host-1</identifier></relatedItem><identifier invalid="yes">old</identifier><identifier type="hdl">1765/315</identifier><identifier>second</identifier>'), own: { id: '1765/315', from: 'its identifier' } },
+    { name: 'a MODS record with neither: none', format: mods, xml: m('<titleInfo><title>T</title></titleInfo><recordInfo><recordIdentifier> </recordIdentifier></recordInfo>'), own: undefined },
+  ];
+  for (const c of cases) {
+    it(`reads ${c.name}`, () => {
+      expect(c.format.collection?.ownId(parseFragment(c.xml)!)).to.deep.equal(c.own);
+    });
+  }
+
+  it('is declared by MARCXML and MODS with their containers', () => {
+    expect([marc21, mods].map((f) => [f.collection?.container, f.collection?.record])).to.deep.equal([['collection', 'record'], ['modsCollection', 'mods']]);
+  });
+});

@@ -133,3 +133,39 @@ describe('the OAI-PMH XML reader', () => {
     }
   });
 });
+
+describe('the reader of a collection of bare records', () => {
+  const MARC = 'http://www.loc.gov/MARC21/slim';
+  const shapes = [{ namespace: MARC, container: 'collection', record: 'record' }];
+  const doc = `<?xml version="1.0"?>
+<marc:collection xmlns:marc="${MARC}" xmlns:x="urn:unused">
+  <!-- between records -->
+  <marc:record><marc:controlfield tag="001">a</marc:controlfield></marc:record>
+  <marc:record>
+    <marc:controlfield tag="001">b</marc:controlfield>
+  </marc:record>
+</marc:collection>
+`;
+
+  for (const size of [7, 100000]) {
+    it(`yields each record as a document of its own with its position and line when read ${size} bytes at a time`, async () => {
+      const events = await all(readOaiXml(chunked(doc, size), 'auto', undefined, shapes));
+      expect(events.map((e) => (e.kind === 'record' ? [e.number, e.line, e.member, e.bare, e.metadataNamespace, e.metadata] : e.kind))).to.deep.equal([
+        [1, 4, true, true, MARC, `<marc:record xmlns:marc="${MARC}"><marc:controlfield tag="001">a</marc:controlfield></marc:record>`],
+        [2, 5, true, true, MARC, `<marc:record xmlns:marc="${MARC}">\n    <marc:controlfield tag="001">b</marc:controlfield>\n  </marc:record>`],
+      ]);
+    });
+  }
+
+  it('reads a container no format declares as one bare record, as before', async () => {
+    const events = await all(readOaiXml(chunked(doc, 100000), 'auto'));
+    expect(events.map((e) => (e.kind === 'record' ? [e.number, e.member ?? false, e.metadata?.slice(0, 16)] : e.kind))).to.deep.equal([[1, false, '<marc:collection']]);
+  });
+
+  it('refuses text between the records of a collection rather than lose it', async () => {
+    const events = await all(readOaiXml(chunked(doc.replace('<!-- between records -->', 'stray words'), 100000), 'auto', undefined, shapes));
+    expect(events.map((e) => (e.kind === 'fault' ? e.reason : e.kind))).to.deep.equal([`the {${MARC}}collection holds text between its records ("stray words")`]);
+    // The parser reports text once it meets the next element: the line of the text or the one after.
+    expect((events[0] as { line: number }).line).to.be.within(3, 4);
+  });
+});
