@@ -46,7 +46,12 @@ describe('paths named by documents and comments', () => {
     const cases: { name: string; text: string; folder: string; expected: string[] }[] = [
       { name: 'a path from a top-level folder, without the full stop after it', text: 'See lib/store.ts.', folder: 'docs', expected: ['lib/store.ts'] },
       { name: 'a folder', text: 'under server/ops/ and .ci/run', folder: '.', expected: ['server/ops/', '.ci/run'] },
-      { name: 'an explicit relative path, resolved against the folder', text: 'plans (../store/plan.ts) and ./apply.ts', folder: 'server/store', expected: ['server/store/plan.ts', 'server/store/apply.ts'] },
+      {
+        name: 'an explicit relative path, resolved against the folder',
+        text: 'plans (../store/plan.ts) and ./apply.ts',
+        folder: 'server/store',
+        expected: ['server/store/plan.ts', 'server/store/apply.ts'],
+      },
       { name: 'not a URL, an absolute path or build output', text: 'https://example.org/docs/x.md /var/lib/oai dist/server/cli.js', folder: '.', expected: [] },
       { name: 'not an npm package path', text: 'tsx/cjs @types/node node_modules/server/x.js', folder: '.', expected: [] },
       { name: 'not a glob or a placeholder', text: 'test/**/*.test.ts lib/formats/<format>-read.ts bench/results/… scripts/{a,b}', folder: '.', expected: [] },
