@@ -67,7 +67,7 @@ const T0 = Date.UTC(2015, 0, 1) / 1000;
 /** Ten years of datestamps, so `from`/`until` harvests have something to select. */
 const SPAN = 10 * 365 * 86400;
 
-/** One generated record in the project's record format (lib/records/json-record.ts). */
+/** One generated record in the project's record format (lib/pipeline/json-record.ts). */
 export interface GeneratedRecord {
   id: string;
   datestamp: string;

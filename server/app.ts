@@ -282,7 +282,7 @@ function continuation(pairs: readonly (readonly [string, string])[]): { verb: 'L
 }
 
 function renderXml(response: OaiResponse, logger: Logger): Buffer {
-  // Corrupt stored XML is left out of the answer (lib/xml/render.ts) and logged for the operator.
+  // Corrupt stored XML is left out of the answer (lib/oai/render.ts) and logged for the operator.
   const onCorrupt = (where: string, reason: string): void => logger.error({ where, reason }, 'corrupt stored XML left out of a response');
   return renderResponseBytes(response, { onCorrupt });
 }

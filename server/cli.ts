@@ -118,7 +118,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
         return { store: p.store, formats: p.formats, oaiDc: { oaiDcProfile: config.oaiDcProfile, poiInDublinCore: config.poiInDublinCore }, close: () => p.close() };
       }, process);
     case 'harvest':
-      return runHarvestCommand(rest, config, () => openProvider(config), process);
+      return runHarvestCommand(rest, config, () => openProvider(config, { hold: 'harvest' }), process);
     case 'sources':
       return runSourcesCommand(rest, config, () => openProvider(config), process);
     case 'id': {

@@ -30,6 +30,7 @@ import { KnexStore } from './store/knex-store';
 import { PagePrefetch } from './http/prefetch';
 import { getOrCreateSecret } from './store/settings';
 import { lastLoaderRun } from './store/loader-runs';
+import { holdStore, type HolderKind, type StoreHold } from './store/holders';
 import { createXsdChecks } from './xsd/format-checks';
 import { addCatalogs } from './xsd/libxml';
 
@@ -54,15 +55,29 @@ export interface Provider {
   close(): Promise<void>;
 }
 
-/** Opens the store named by the configuration and migrates it. */
-export async function openProvider(config: Config, options: { logger?: Logger; clock?: () => number; formats?: FormatRegistry } = {}): Promise<Provider> {
+/**
+ * Opens the store named by the configuration and migrates it; with `hold`,
+ * registers the process as a holder of the store until `close`
+ * (./store/holders.ts: a restore is refused meanwhile).
+ */
+export async function openProvider(
+  config: Config,
+  options: { logger?: Logger; clock?: () => number; formats?: FormatRegistry; hold?: HolderKind } = {},
+): Promise<Provider> {
   const logger = options.logger ?? pino({ level: config.logLevel });
   if (databaseKind(config.databaseUrl) === 'sqlite') {
     const file = sqliteFilename(config.databaseUrl);
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   }
   const knex = createKnex(config.databaseUrl);
-  await migrate(knex);
+  let hold: StoreHold | undefined;
+  try {
+    await migrate(knex);
+    if (options.hold !== undefined) hold = await holdStore(knex, options.hold);
+  } catch (err) {
+    await knex.destroy();
+    throw err;
+  }
   // The formats the configuration names (built-in ones with their options, declared ones with their
   // local XSD), built as the loader's reading thread builds them (./conversion.ts).
   const readerConfig = options.formats ? undefined : readerConfigOf(config);
@@ -99,7 +114,11 @@ export async function openProvider(config: Config, options: { logger?: Logger; c
         tokenLifetime: config.tokenLifetime,
       };
     },
-    close: () => knex.destroy(),
+    async close() {
+      // A row that cannot be deleted (the store already gone) stops holding the store once its heartbeat is stale.
+      await hold?.release().catch(() => undefined);
+      await knex.destroy();
+    },
   };
 }
 

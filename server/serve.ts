@@ -24,7 +24,8 @@ export interface RunningServer {
 
 /** Starts serving; resolves once the port is listening. */
 export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
-  const provider = await openProvider(config, options);
+  // Registered as a holder of the store while it serves: a restore is refused meanwhile (./store/holders.ts).
+  const provider = await openProvider(config, { ...options, hold: 'server' });
   try {
     // A store holding the demo under another namespace is not served until the operator chooses (./demo-guard.ts).
     await refuseForeignDemo(provider.knex, config.namespace);

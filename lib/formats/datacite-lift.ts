@@ -88,7 +88,7 @@ export function isHostItem(relation: string | undefined, itemType: string | unde
 const DATE_KINDS = { issued: 'issued', accepted: 'accepted', available: 'available' } as const;
 
 /**
- * Lifts DataCite's properties into a draft record (./lift.ts `finish` makes
+ * Lifts DataCite's properties into a draft record (./reader-rules.ts `finish` makes
  * the model of it).
  *
  * @example

@@ -39,7 +39,7 @@ export type EuRepoType = (typeof EU_REPO_TYPES)[number];
 /**
  * COAR resource type (suffix of http://purl.org/coar/resource_type/) →
  * info:eu-repo publication type, for every type of the OpenAIRE v4 list
- * (lib/records/vocabularies.ts). The COAR concept is matched to the
+ * (lib/model/vocabularies.ts). The COAR concept is matched to the
  * narrowest info:eu-repo term whose scope note contains it:
  *
  * - articles of every kind published in a journal (journal, research,

@@ -4,7 +4,7 @@
  * elements becomes its `dc` field, every value as written (without the
  * whitespace around it; blank values are none), in document order, repeats
  * kept; and every dc:identifier that spells its scheme (a DOI, a Handle URL,
- * a URN, …) is also a typed identifier (./lift.ts).
+ * a URN, …) is also a typed identifier (./reader-rules.ts).
  *
  * Nothing else is typed: a dc:date may be any date of the resource's life, a
  * dc:creator any kind of agent, a dc:language a code or a language's name,

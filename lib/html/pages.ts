@@ -1,7 +1,7 @@
 /**
  * Server-rendered pages of OAI-PMH answers, for people in browsers. Each
  * page is rendered from the same response value the XML writer renders
- * (lib/xml/render.ts), plus a few facts the server gathers beforehand (the
+ * (lib/oai/render.ts), plus a few facts the server gathers beforehand (the
  * home page's counts, every format of a record): rendering runs no query.
  */
 import { formatDatestamp } from '../oai';

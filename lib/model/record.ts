@@ -2,7 +2,7 @@
  * The typed record model: the fifteen Dublin Core fields of the record
  * format, plus the optional structured fields that the richer metadata
  * formats (OpenAIRE v4, DataCite kernel-4, MARCXML, MODS) need and Dublin
- * Core cannot carry. ./fields.ts reads it from a record's JSON; README.md
+ * Core cannot carry. ./from-json.ts reads it from a record's JSON; docs/record-format.md
  * ("Record fields") documents every field. Types only.
  */
 import type { DublinCore } from './dublin-core';

@@ -63,7 +63,7 @@ export function renderResponse(res: OaiResponse, options: RenderOptions = {}): s
 
 /**
  * The same document as {@link renderResponse}, as the UTF-8 bytes a server
- * sends, written straight into a buffer (./byte-sink.ts says what that saves).
+ * sends, written straight into a buffer (../xml/byte-sink.ts says what that saves).
  *
  * @example renderResponseBytes(response).equals(Buffer.from(renderResponse(response), 'utf8')) // true
  */

@@ -1,5 +1,5 @@
 /**
- * Identifier governance, the last stage of the write gate (./gate.ts): the
+ * Identifier governance, the last stage of the write gate (./judge.ts): the
  * registry rules over a batch and what the store already holds. Pure
  * functions; the store gathers the state, calls {@link checkBatch} and writes
  * only when no stage refused anything.

@@ -1,6 +1,6 @@
 /**
  * Sets by rule: a set whose membership is a predicate over the typed record
- * (lib/records/fields.ts) rather than a list the records name. The
+ * (lib/model/record.ts) rather than a list the records name. The
  * repository configuration declares them beside static sets (`sets:` in the
  * configuration file, server/config.ts); ./parse.ts parses and checks those
  * declarations (an unknown field, an unknown set, a cycle of sets referring

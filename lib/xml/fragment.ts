@@ -88,7 +88,7 @@ function sameRange(s: string, a: number, b: number, len: number): boolean {
  * Returns null when it is, else a short reason. `inherited` names the
  * namespace prefixes the surrounding document declares (`xml` always is).
  *
- * This is the output guard of stored metadata (see lib/xml/render.ts): it
+ * This is the output guard of stored metadata (see lib/oai/render.ts): it
  * runs for every record on the hot path. A fragment whose shape an earlier
  * fragment proved sound is settled by one regular expression
  * (./plain-fragment.ts, about 0.7 µs for a 1.3 kB oai_dc record); any other

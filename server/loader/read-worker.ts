@@ -39,7 +39,7 @@ interface ReaderData {
 
 /**
  * An event as it crosses between the threads: a converted item carries its
- * record fields as their JSON text (lib/records/fields-json.ts), which the
+ * record fields as their JSON text (lib/model/json-text.ts), which the
  * writing thread turns back into the object without serializing it again.
  */
 type WireEvent = LoadEvent | { readonly kind: 'item'; readonly item: Omit<ItemInput, 'fields'>; readonly fieldsJson: string | undefined; readonly id: string | null };

@@ -11,10 +11,13 @@
  * beside FILE and renamed onto it once complete, so FILE is never half written.
  *
  * A restore checks the backup first (an oai-steward store, intact, of a
- * schema this version knows), then copies it into the store's file with the
- * same API, in one write transaction, then brings its schema up to date. The
- * token secret travels with the store (`settings`), so a harvest's
- * resumption tokens continue after a restore.
+ * schema this version knows), then registers itself as the store's holder,
+ * refused while a server, a load or a harvest holds the store
+ * (../store/holders.ts: a server would go on answering from what it had
+ * read, showing a deleted record as live), then copies the backup into the
+ * store's file with the same API, in one write transaction, then brings its
+ * schema up to date. The token secret travels with the store (`settings`),
+ * so a harvest's resumption tokens continue after a restore.
  *
  * PostgreSQL has its own tools (pg_dump, pg_restore; docs/operations.md).
  */
@@ -23,6 +26,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseKind, sqliteFilename, createKnex } from '../db/connection';
 import { migrate, migrationSource } from '../db/migrations';
+import { clearHoldersBefore, hasHolders, holdStore, StoreInUseError, type StoreHold } from '../store/holders';
 
 /** A backup or restore that cannot be done, with a message for the operator. */
 export class BackupError extends Error {}
@@ -139,14 +143,41 @@ async function unknownMigrations(db: Database.Database): Promise<string[]> {
 }
 
 /**
+ * Holds the existing store at `store` for a restore, or refuses (a
+ * {@link BackupError} naming the holders) while a server, load or harvest
+ * holds it. A store that does not exist yet, or predates the holders table,
+ * has no holder to wait for.
+ */
+async function holdForRestore(store: string): Promise<{ hold: StoreHold | undefined; close(): Promise<void> }> {
+  if (!fs.existsSync(store)) return { hold: undefined, close: async () => undefined };
+  const knex = createKnex(`sqlite:${store}`);
+  try {
+    const hold = (await hasHolders(knex)) ? await holdStore(knex, 'restore') : undefined;
+    return {
+      hold,
+      async close() {
+        // The copy replaced the table this row was in: there is nothing left to delete.
+        await hold?.release().catch(() => undefined);
+        await knex.destroy();
+      },
+    };
+  } catch (err) {
+    await knex.destroy();
+    if (err instanceof StoreInUseError) throw new BackupError(`restore: ${err.message}; nothing was changed`);
+    throw err;
+  }
+}
+
+/**
  * Replaces the SQLite store by the backup `file` (checked first), then
- * brings its schema up to date. Servers and loads on the store should be
- * stopped: a restore is one write transaction, and a process that holds the
- * store's write lock makes it fail (nothing is changed then).
+ * brings its schema up to date. Refused, changing nothing, while a server, a
+ * load or a harvest holds the store (../store/holders.ts); and while the
+ * restore runs, none of them can start.
  *
  * @example await restoreStore(config.databaseUrl, '/var/backups/oai-steward-2026-11-25.sqlite');
  */
 export async function restoreStore(databaseUrl: string, file: string): Promise<BackupSummary> {
+  const restoreStarted = Math.floor(Date.now() / 1000);
   const store = storeFile(databaseUrl, 'restore');
   const source = path.resolve(file);
   if (source === store) throw new BackupError(`restore: ${file} is the store itself`);
@@ -160,10 +191,13 @@ export async function restoreStore(databaseUrl: string, file: string): Promise<B
     }
     items = itemsIn(db);
     fs.mkdirSync(path.dirname(store), { recursive: true });
+    const held = await holdForRestore(store);
     try {
       await copyAll(db, store);
     } catch (err) {
       throw new BackupError(`restore: copying into ${store} failed (${(err as Error).message}); stop the servers and loads on this store and try again`);
+    } finally {
+      await held.close();
     }
   } finally {
     db.close();
@@ -172,6 +206,8 @@ export async function restoreStore(databaseUrl: string, file: string): Promise<B
   const knex = createKnex(`sqlite:${store}`);
   try {
     await migrate(knex);
+    // The holders the backup carried held the store when it was taken, not now.
+    await clearHoldersBefore(knex, restoreStarted);
   } finally {
     await knex.destroy();
   }

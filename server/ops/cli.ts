@@ -34,7 +34,8 @@ export const OPS_USAGE: Readonly<Record<'remove-demo' | 'backup' | 'restore' | '
   restore: `usage: oai-steward restore FILE
 
   Replaces the SQLite store by the backup FILE, after checking that it is an
-  intact oai-steward store. Stop the servers and loads on the store first.
+  intact oai-steward store. Refused, changing nothing, while a server, a load
+  or a harvest holds the store (docs/operations.md#who-holds-the-store).
   Resumption tokens issued before the backup continue after the restore.
 `,
   doctor: `usage: oai-steward doctor [--json]
@@ -47,10 +48,11 @@ export const OPS_USAGE: Readonly<Record<'remove-demo' | 'backup' | 'restore' | '
 
 /**
  * Opens the provider for a command that publishes (`load`): refused, like
- * `serve`, when the store holds the demo under another namespace.
+ * `serve`, when the store holds the demo under another namespace; the load
+ * holds the store until it closes (a restore is refused meanwhile).
  */
 export async function openGuarded(config: Config): Promise<Provider> {
-  const p = await openProvider(config);
+  const p = await openProvider(config, { hold: 'load' });
   try {
     await refuseForeignDemo(p.knex, config.namespace);
   } catch (err) {

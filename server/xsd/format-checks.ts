@@ -1,6 +1,6 @@
 /**
  * The XSD check of each metadata format, for the store's write gate
- * (lib/records/gate.ts, stage 2): each format's XML must be one element (no
+ * (lib/pipeline/judge.ts): each format's XML must be one element (no
  * XML declaration or DOCTYPE: it is spliced into responses as it is),
  * well-formed, and valid against that format's XSD, read offline through
  * schemas/catalog.xml.

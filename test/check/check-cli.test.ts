@@ -68,7 +68,7 @@ forEachCliDatabase((db) => {
   });
 
   it("passes OpenAIRE's own valid v4 sample, loaded as oai_openaire XML, on every openaire4 rule its content satisfies", async () => {
-    // The sample (schemas/formats/samples/openaire, valid against openaire-4) names no Issued date: its
+    // The sample (test/fixtures/formats/openaire/sample_journalarticle1.xml, valid against openaire-4) names no Issued date: its
     // Accepted and Available dates are an embargo period's, so the publication date is what it lacks.
     const folder = path.join(db().dir, 'openaire');
     fs.mkdirSync(folder);

@@ -5,7 +5,7 @@ import { parseFragment } from '../../lib/xml/tree';
 import { fixtureRoot, metadataRoots } from '../helpers/xml-fixtures';
 import { eachRow } from '../helpers/table';
 
-// Expected values read from the samples themselves (schemas/formats/SOURCES.md, test/fixtures/readers/SOURCE.md).
+// Expected values read from the samples themselves (formats/SOURCES.md of the shared schemas, test/fixtures/readers/SOURCE.md).
 
 describe('the OpenAIRE v4 reader, on the guidelines\' own samples', () => {
   it('reads the journal article sample: DataCite parts, COAR type and access right, licence, file, version', () => {

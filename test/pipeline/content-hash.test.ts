@@ -1,5 +1,5 @@
 /**
- * The content hash that decides "unchanged" (lib/records/content-hash.ts). It is
+ * The content hash that decides "unchanged" (lib/pipeline/content-hash.ts). It is
  * stored with every item, so the way it is computed may change only if it
  * keeps giving the hash earlier versions stored: the SHA-256 of one JSON
  * text of the item's deletion, sets, metadata by prefix in code point order,

@@ -5,7 +5,7 @@
  * control, U+FFFE, U+FFFF, lone surrogates, `]]>`, text that closes the
  * envelope, declarations, undeclared prefixes; identifiers, set names and set
  * descriptions likewise. Every answer must be XSD-valid, and a record whose
- * metadata is corrupt is answered with its header alone (lib/xml/render.ts).
+ * metadata is corrupt is answered with its header alone (lib/oai/render.ts).
  * Plus the guard itself (checkFragment) against libxml2, and the write path
  * refusing what the guard refuses.
  */

@@ -1,5 +1,5 @@
 /**
- * The record fields of each item (lib/records/fields.ts `RecordFields`), kept
+ * The record fields of each item (lib/model/record.ts `RecordFields`), kept
  * beside its metadata so the crosswalks can be run again over them
  * (`oai-steward rebuild-formats`) and read by other parts of the server.
  *

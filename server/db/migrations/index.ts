@@ -11,6 +11,7 @@ import * as m005 from './005_set_origins';
 import * as m006 from './006_harvest_state';
 import * as m007 from './007_loader_runs';
 import * as m010 from './010_lifted_versions';
+import * as m011 from './011_store_holders';
 import * as m012 from './012_item_origins';
 
 interface Migration {
@@ -27,6 +28,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '006_harvest_state', module: m006 },
   { name: '007_loader_runs', module: m007 },
   { name: '010_lifted_versions', module: m010 },
+  { name: '011_store_holders', module: m011 },
   { name: '012_item_origins', module: m012 },
 ];
 

@@ -1,0 +1,212 @@
+/**
+ * Who holds the store: a row in `store_holders` (migration 011) for every
+ * `serve`, `load` and `harvest` process while it runs, and for a `restore`
+ * while it replaces the store. A restore is refused while anything else
+ * holds the store (a server would go on answering from what it read and
+ * prepared before, a loader would write into a store that is being
+ * replaced); a server, load or harvest is refused while a restore holds it.
+ *
+ * The same table on SQLite and PostgreSQL, rather than advisory locks on
+ * PostgreSQL: a row says who holds the store (kind, pid, host, since), which
+ * is what the operator needs to read, and one mechanism is tested once.
+ *
+ * Registering inserts the holder's row first and only then reads the others,
+ * each statement committed on its own: of two processes registering at once,
+ * at least one sees the other, so a restore and a server can never both go
+ * on (at worst both are refused, and the operator tries again).
+ *
+ * A holder refreshes its `heartbeat` every {@link HEARTBEAT_SECONDS} and
+ * deletes its row on a clean stop. A row left behind by a process that died
+ * does not hold the store: at once when its pid no longer exists on this
+ * host, otherwise once its heartbeat is older than {@link STALE_SECONDS}.
+ */
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { Knex } from 'knex';
+
+/** What holds the store. */
+export type HolderKind = 'server' | 'load' | 'harvest' | 'restore';
+
+/** One row of `store_holders`. */
+export interface StoreHolder {
+  readonly id: string;
+  readonly kind: HolderKind;
+  readonly pid: number;
+  readonly host: string;
+  /** When it registered, ISO 8601 UTC. */
+  readonly startedAt: string;
+  /** When it last said it is alive, seconds since the Unix epoch. */
+  readonly heartbeat: number;
+}
+
+/** A hold on the store; `release` deletes its row and is safe to call twice. */
+export interface StoreHold {
+  readonly holder: StoreHolder;
+  release(): Promise<void>;
+}
+
+/** How often a holder refreshes its heartbeat (seconds). */
+export const HEARTBEAT_SECONDS = 15;
+
+/**
+ * How old a heartbeat may be before its row no longer holds the store
+ * (seconds): eight heartbeats, so a busy process or a slow database does not
+ * lose its hold, and a process killed on another host frees the store within
+ * two minutes.
+ */
+export const STALE_SECONDS = 8 * HEARTBEAT_SECONDS;
+
+/** Refused: something else holds the store. The message is one line for the operator. */
+export class StoreInUseError extends Error {
+  constructor(
+    message: string,
+    readonly holders: readonly StoreHolder[],
+  ) {
+    super(message);
+  }
+}
+
+/** What a holder's liveness is judged against. */
+export interface HolderWorld {
+  /** This host's name (`os.hostname()`). */
+  readonly host: string;
+  /** Now, seconds since the Unix epoch. */
+  readonly now: number;
+  /** Whether a process of this host exists. */
+  pidAlive(pid: number): boolean;
+}
+
+/**
+ * Whether a row still holds the store: its heartbeat is recent, and when it
+ * is of this host, its process exists.
+ *
+ * @example holdsStore(row, { host: 'h', now: 1_800_000_000, pidAlive: () => false }) // false for a row of host h
+ */
+export function holdsStore(holder: StoreHolder, world: HolderWorld): boolean {
+  if (world.now - holder.heartbeat > STALE_SECONDS) return false;
+  return holder.host !== world.host || world.pidAlive(holder.pid);
+}
+
+/**
+ * One holder as the operator reads it.
+ *
+ * @example describeHolder(h) // 'a server (pid 1234 on host h, since 2026-11-27T15:00:00Z)'
+ */
+export function describeHolder(holder: StoreHolder): string {
+  return `a ${holder.kind} (pid ${holder.pid} on host ${holder.host}, since ${holder.startedAt})`;
+}
+
+/** Whether `pid` names a process of this host (one we may not signal exists too). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+const epochSeconds = (): number => Math.floor(Date.now() / 1000);
+
+interface HolderRow {
+  id: string;
+  kind: string;
+  pid: number | string;
+  host: string;
+  started_at: string;
+  heartbeat: number | string;
+}
+
+function fromRow(r: HolderRow): StoreHolder {
+  return { id: r.id, kind: r.kind as HolderKind, pid: Number(r.pid), host: r.host, startedAt: r.started_at, heartbeat: Number(r.heartbeat) };
+}
+
+/**
+ * The holders of the store now, oldest first; rows that no longer hold it
+ * (stale, or of a dead process of this host) are deleted on the way.
+ *
+ * @example (await liveHolders(knex)).map(describeHolder)
+ */
+export async function liveHolders(knex: Knex, now: () => number = epochSeconds): Promise<StoreHolder[]> {
+  const rows = ((await knex('store_holders').select('*').orderBy(['started_at', 'id'])) as HolderRow[]).map(fromRow);
+  const world: HolderWorld = { host: os.hostname(), now: now(), pidAlive };
+  const gone = rows.filter((h) => !holdsStore(h, world));
+  if (gone.length > 0) await knex('store_holders').whereIn('id', gone.map((h) => h.id)).delete();
+  return rows.filter((h) => holdsStore(h, world));
+}
+
+/** Whether the store has the table at all (one made before migration 011 has no holder to know of). */
+export async function hasHolders(knex: Knex): Promise<boolean> {
+  return knex.schema.hasTable('store_holders');
+}
+
+/** The holders that stand in the way of one of `kind`: for a restore, every other; for the rest, a restore. */
+function conflicting(kind: HolderKind, others: readonly StoreHolder[]): StoreHolder[] {
+  return kind === 'restore' ? [...others] : others.filter((h) => h.kind === 'restore');
+}
+
+/** The operator's line for a refusal. */
+function refusal(kind: HolderKind, blockers: readonly StoreHolder[]): string {
+  const who = blockers.map(describeHolder).join(' and ');
+  return kind === 'restore'
+    ? `the store is in use by ${who}; stop ${blockers.length === 1 ? 'it' : 'them'} first`
+    : `the store is being replaced by ${who}; start again when it has finished`;
+}
+
+/**
+ * Registers this process as a holder of the store of `kind`, or throws
+ * {@link StoreInUseError} (having registered nothing) when that conflicts
+ * with a live holder: a restore with anything, anything with a restore. The
+ * hold refreshes its heartbeat until released.
+ *
+ * @example const hold = await holdStore(knex, 'server'); try { … } finally { await hold.release(); }
+ */
+export async function holdStore(knex: Knex, kind: HolderKind, options: { now?: () => number } = {}): Promise<StoreHold> {
+  const now = options.now ?? epochSeconds;
+  const started = now();
+  const holder: StoreHolder = {
+    id: crypto.randomBytes(12).toString('hex'),
+    kind,
+    pid: process.pid,
+    host: os.hostname(),
+    startedAt: new Date(started * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    heartbeat: started,
+  };
+  const row = { id: holder.id, kind, pid: holder.pid, host: holder.host, started_at: holder.startedAt };
+  await knex('store_holders').insert({ ...row, heartbeat: started });
+  const blockers = conflicting(kind, (await liveHolders(knex, now)).filter((h) => h.id !== holder.id));
+  if (blockers.length > 0) {
+    await knex('store_holders').where({ id: holder.id }).delete();
+    throw new StoreInUseError(refusal(kind, blockers), blockers);
+  }
+  const beat = setInterval(() => {
+    // A row gone while we hold (taken for stale while a long write kept this process from beating) is put back.
+    void (async () => {
+      const t = now();
+      const n = await knex('store_holders').where({ id: holder.id }).update({ heartbeat: t });
+      if (n === 0) await knex('store_holders').insert({ ...row, heartbeat: t });
+    })().catch(() => undefined);
+  }, HEARTBEAT_SECONDS * 1000);
+  beat.unref();
+  let released = false;
+  return {
+    holder,
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(beat);
+      await knex('store_holders').where({ id: holder.id }).delete();
+    },
+  };
+}
+
+/**
+ * Deletes the rows whose heartbeat is older than `before` (seconds): after a
+ * restore, the rows the backup carried are holders of the backup's time, not
+ * of now.
+ *
+ * @example await clearHoldersBefore(knex, restoreStarted);
+ */
+export async function clearHoldersBefore(knex: Knex, before: number): Promise<void> {
+  await knex('store_holders').where('heartbeat', '<', before).delete();
+}
