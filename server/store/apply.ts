@@ -1,5 +1,5 @@
 /**
- * Write applying: puts a planned batch (./plan.ts) into the tables, turns
+ * Write applying: puts a planned batch (lib/pipeline/decide.ts) into the tables, turns
  * items into tombstones, and moves items between sets (declaring sets is
  * ./sets.ts's). Every function here runs inside the caller's transaction and
  * writes nothing the gate has not passed.

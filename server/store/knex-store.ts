@@ -4,7 +4,7 @@
  * concern, put together here:
  *
  * - ./read.ts     the read side, keyset scans (ReadStore);
- * - ./plan.ts     the reads of planning and each item's outcome (nothing written);
+ * - ./state.ts    what a batch meets in the store, read once for the decision (lib/pipeline/decide.ts);
  * - ./apply.ts    writing a plan, tombstones, set memberships;
  * - ./sets.ts     declaring, renaming and retiring sets, with their origin;
  * - ./stats.ts    statistics;
@@ -205,7 +205,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
   }
 
   async refreshStatistics(): Promise<void> {
-    // The tables planning looks a batch up in (./plan.ts): by internal id and by identifier.
+    // The tables a batch's state is read from (./state.ts): by internal id and by identifier.
     if (isPostgres(this.knex)) await this.knex.raw('ANALYZE items, identifiers');
   }
 
