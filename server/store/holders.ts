@@ -17,8 +17,11 @@
  *
  * A holder refreshes its `heartbeat` every {@link HEARTBEAT_SECONDS} and
  * deletes its row on a clean stop. A row left behind by a process that died
- * does not hold the store: at once when its pid no longer exists on this
- * host, otherwise once its heartbeat is older than {@link STALE_SECONDS}.
+ * does not hold the store: on this host, when its pid no longer exists
+ * (whatever its heartbeat: a load in one long SQLite transaction cannot
+ * beat, since SQLite gives a process one connection, and must still hold the
+ * store); on another host, once its heartbeat is older than
+ * {@link STALE_SECONDS}.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -77,14 +80,14 @@ export interface HolderWorld {
 }
 
 /**
- * Whether a row still holds the store: its heartbeat is recent, and when it
- * is of this host, its process exists.
+ * Whether a row still holds the store: of this host, while its process
+ * exists; of another host, while its heartbeat is recent.
  *
  * @example holdsStore(row, { host: 'h', now: 1_800_000_000, pidAlive: () => false }) // false for a row of host h
  */
 export function holdsStore(holder: StoreHolder, world: HolderWorld): boolean {
-  if (world.now - holder.heartbeat > STALE_SECONDS) return false;
-  return holder.host !== world.host || world.pidAlive(holder.pid);
+  if (holder.host === world.host) return world.pidAlive(holder.pid);
+  return world.now - holder.heartbeat <= STALE_SECONDS;
 }
 
 /**
