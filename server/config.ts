@@ -11,7 +11,8 @@
  */
 import { isIP } from 'node:net';
 import path from 'node:path';
-import type { FormatDeclaration } from '../lib/formats/registry';
+import { BUILT_IN_FORMATS, type FormatDeclaration } from '../lib/formats/registry';
+import { DEFAULT_LIFT_ORDER } from '../lib/pipeline/lift';
 import type { IdentifyDescriptions } from '../lib/oai/descriptions';
 import type { SetDefinitions } from '../lib/sets/rules';
 import type { SourceConfig } from '../lib/harvest/sources';
@@ -161,6 +162,14 @@ export interface Config {
    */
   readonly storedFormats: readonly string[];
   /**
+   * OAI_LIFT_ORDER / `liftOrder`: which format a record's model is read from
+   * when it was given in several (lib/pipeline/lift.ts): the first of these
+   * it was given in; formats left out come after, in the order of `formats`.
+   * Each must be a configured format with a reader. Default datacite,
+   * oai_datacite, oai_openaire, mods, marc21, oai_dc: the richest first.
+   */
+  readonly liftOrder: readonly string[];
+  /**
    * `sources` (file only): the OAI-PMH repositories this one harvests
    * (`name`, `baseUrl`, `prefixes`, `sets`, `schedule`, `politeness`;
    * lib/harvest/sources.ts, docs/harvesting.md). Default: none.
@@ -204,6 +213,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   const database = get('database');
   const formats = file?.formats ?? defaultFormats();
   const storedFormats = list(get('storedFormats'), ['oai_dc'], (v) => (formats.some((f) => f.prefix === v) ? null : 'is not a configured format'));
+  // Only a built-in format has a reader: a declared one stays opaque.
+  const readable = new Set(formats.flatMap((f) => (f.kind === 'builtin' && BUILT_IN_FORMATS.find((b) => b.prefix === f.prefix)?.read !== undefined ? [f.prefix] : [])));
+  const liftOrder = list(get('liftOrder'), DEFAULT_LIFT_ORDER.filter((p) => readable.has(p)), (v) => (readable.has(v) ? null : 'is not a configured format with a reader (a declared format is never read into the model)'));
   const namespaceGiven = get('namespace') !== undefined;
   const config: Config = {
     configFile: file?.path,
@@ -242,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     oaiDcProfile: str(get('oaiDcProfile'), 'plain', (v) => (v === 'plain' || v === 'openaire3' ? null : 'must be plain or openaire3')) as Config['oaiDcProfile'],
     writtenFormats: str(get('writtenFormats'), 'stored', (v) => (v === 'stored' || v === 'on-demand' ? null : 'must be stored or on-demand')) as Config['writtenFormats'],
     storedFormats: storedFormats.value,
+    liftOrder: liftOrder.value,
   };
   return Object.freeze(config);
 }
@@ -348,6 +361,7 @@ export const CONFIG_KEYS = {
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
   writtenFormats: { env: 'OAI_WRITTEN_FORMATS' },
   storedFormats: { env: 'OAI_STORED_FORMATS' },
+  liftOrder: { env: 'OAI_LIFT_ORDER' },
   formats: {},
   identify: {},
   sets: {},

@@ -143,6 +143,7 @@ export function createStore(config: Config, knex: Knex, formats: FormatRegistry,
     writtenFormats: config.writtenFormats,
     storedFormats: config.storedFormats,
     sources: config.sources.map((s) => s.name),
+    liftOrder: config.liftOrder,
     ...(clock && { clock }),
   });
 }

@@ -24,11 +24,13 @@ export interface Lifted {
 
 /**
  * The order in which the XML a record gives is lifted when it gives several
- * formats: the richest first, so the model holds the most the record says.
- * DataCite says the most (typed creators, identifiers, funding, relations),
- * Dublin Core the least.
+ * formats, by default: the richest first, so the model holds the most the
+ * record says. DataCite says the most (typed creators, identifiers, funding,
+ * relations), Dublin Core the least. A repository can give its own
+ * (`liftOrder`, docs/configuration.md); formats it leaves out come after, in
+ * the registry's order.
  */
-const LIFT_ORDER = ['datacite', 'oai_datacite', 'oai_openaire', 'mods', 'marc21', 'oai_dc'];
+export const DEFAULT_LIFT_ORDER: readonly string[] = ['datacite', 'oai_datacite', 'oai_openaire', 'mods', 'marc21', 'oai_dc'];
 
 /**
  * The record's model read from its XML, or undefined when it brings its own
@@ -39,7 +41,7 @@ const LIFT_ORDER = ['datacite', 'oai_datacite', 'oai_openaire', 'mods', 'marc21'
  * @example liftFields({ internalId: 'a', metadata: { oai_dc: '<oai_dc:dc …><dc:title>T</dc:title></oai_dc:dc>' } }, registry)
  * // → { fields: { dc: { title: ['T'] } }, from: 'oai_dc' }
  */
-export function liftFields(item: ItemInput, formats: FormatRegistry): Lifted | undefined {
+export function liftFields(item: ItemInput, formats: FormatRegistry, liftOrder: readonly string[] = DEFAULT_LIFT_ORDER): Lifted | undefined {
   if (item.deleted === true || item.fields !== undefined) return undefined;
   if (item.readFrom !== undefined) {
     const { namespace, xml } = item.readFrom;
@@ -49,7 +51,7 @@ export function liftFields(item: ItemInput, formats: FormatRegistry): Lifted | u
     return undefined;
   }
   const given = item.metadata;
-  const order = [...LIFT_ORDER, ...formats.all().map((f) => f.prefix).filter((p) => !LIFT_ORDER.includes(p))];
+  const order = [...liftOrder, ...formats.all().map((f) => f.prefix).filter((p) => !liftOrder.includes(p))];
   for (const prefix of order) {
     const xml = given[prefix];
     const read = xml === undefined ? undefined : formats.get(prefix)?.read;

@@ -45,6 +45,8 @@ export interface Preparation {
   readonly setRules?: SetDefinitions;
   /** Whether a live item gets a rights `about` container per licence its model states (OAI-PMH rights guidelines). */
   readonly rightsInAbout?: boolean;
+  /** Which given format a model is lifted from first (./lift.ts `DEFAULT_LIFT_ORDER` when absent). */
+  readonly liftOrder?: readonly string[];
 }
 
 /**
@@ -219,7 +221,7 @@ export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
       written: [],
     };
   }
-  const lifted = liftFields(item, p.formats);
+  const lifted = liftFields(item, p.formats, p.liftOrder);
   const fields = item.fields ?? lifted?.fields;
   const sets = p.setRules && p.setRules.all.length > 0 ? setsWithRules(p.setRules, fields ?? { dc: {} }, item.sets ?? []) : item.sets;
   const about = p.rightsInAbout ? withRights(item.about ?? [], fields) : (item.about ?? []);

@@ -96,6 +96,8 @@ export interface KnexStoreOptions {
   readonly setRules?: SetDefinitions;
   /** oai_dc's profile (lib/formats/oai-dc-profile.ts). Default `plain`. */
   readonly oaiDcProfile?: OaiDcProfile;
+  /** Which given format a model is lifted from first (lib/pipeline/lift.ts). */
+  readonly liftOrder?: readonly string[];
   /** Whether oai_dc carries each item's POI as a dc:identifier. Default false. */
   readonly poiInDublinCore?: boolean;
   /**
@@ -148,6 +150,7 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
       ...(options.poiInDublinCore !== undefined && { poiInDublinCore: options.poiInDublinCore }),
       ...(options.setRules !== undefined && { setRules: options.setRules }),
       ...(options.rightsInAbout !== undefined && { rightsInAbout: options.rightsInAbout }),
+      ...(options.liftOrder !== undefined && { liftOrder: options.liftOrder }),
     };
     super(options.knex, onDemandOf(preparation));
     this.preparation = preparation;

@@ -130,6 +130,16 @@ describe('the write decision, without a database', () => {
       expect(p?.input.liftedFrom).to.equal('mods');
     });
 
+    it('lifts the model from the format the configured lift order names first', () => {
+      const mods = '<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>Other</title></titleInfo></mods>';
+      const input = { internalId: 'a', metadata: { oai_dc: dc('Dublin Core'), mods } };
+      const richest = decideBatch([input], empty, { preparation, tombstonePrefixes: ['oai_dc'], now: NOW });
+      expect(richest.planned[0]?.input.liftedFrom).to.equal('mods');
+      const asked = decideBatch([input], empty, { preparation: { ...preparation, liftOrder: ['oai_dc'] }, tombstonePrefixes: ['oai_dc'], now: NOW });
+      expect(asked.planned[0]?.input.liftedFrom).to.equal('oai_dc');
+      expect(asked.planned[0]?.input.fields?.dc.title).to.deep.equal(['Dublin Core']);
+    });
+
     it('sets aside an older version as superseded, without judging it', () => {
       const plan = decideBatch(
         [{ internalId: 'a', datestamp: 100, versioned: true, metadata: { oai_dc: 'not even XML' } }],

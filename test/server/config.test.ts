@@ -124,7 +124,16 @@ describe('the configuration', function () {
     expect(loadConfig({ OAI_CONFIG: file('formats:\n  - prefix: mods\nstoredFormats: [oai_dc, mods]\n') }, dir).storedFormats).to.deep.equal(['oai_dc', 'mods']);
   });
 
+  it('lifts a model from the richest format given unless told another order, leaving out formats it does not offer', () => {
+    expect(loadConfig({}, dir).liftOrder).to.deep.equal(['datacite', 'oai_datacite', 'oai_openaire', 'mods', 'marc21', 'oai_dc']);
+    expect(loadConfig({ OAI_LIFT_ORDER: 'marc21, mods' }, dir).liftOrder).to.deep.equal(['marc21', 'mods']);
+    expect(loadConfig({ OAI_CONFIG: file('formats:\n  - prefix: mods\n') }, dir).liftOrder).to.deep.equal(['mods', 'oai_dc']);
+    expect(loadConfig({ OAI_CONFIG: file('liftOrder: [oai_dc, mods]\n') }, dir).liftOrder).to.deep.equal(['oai_dc', 'mods']);
+  });
+
   const refusals: { name: string; text?: string; env?: NodeJS.ProcessEnv; message: RegExp }[] = [
+    { name: 'a lift order naming a format that is not offered', env: { OAI_LIFT_ORDER: 'marcxml' }, message: /^OAI_LIFT_ORDER: "marcxml" is not a configured format with a reader/ },
+    { name: 'a lift order naming a declared format, which is never read', text: 'formats:\n  - prefix: thing\n    namespace: http://x/\n    schema: http://x/s.xsd\n    xsd: thing.xsd\nliftOrder: [thing]\n', message: /liftOrder: "thing" is not a configured format with a reader/ },
     { name: 'a variable that is not a number', env: { OAI_PAGE_SIZE: 'many' }, message: /^OAI_PAGE_SIZE must be an integer from 1 to 10000, not "many"$/ },
     { name: 'a namespace that is not a domain name', env: { OAI_NAMESPACE: 'not a domain' }, message: /^OAI_NAMESPACE is not a domain name/ },
     { name: 'a file that is not YAML', text: 'pageSize: 5\nformats: [\n', message: /oai-steward\.yaml:\d+: not valid YAML/ },
