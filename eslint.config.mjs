@@ -8,6 +8,14 @@ import tseslint from 'typescript-eslint';
 const DRIVERS = ['knex', 'pg', 'better-sqlite3'];
 const driverPaths = (names, why) => names.map((name) => ({ name, message: why }));
 const driverPatterns = (names, why) => [{ group: names.map((n) => `${n}/*`), message: why }];
+// no-restricted-imports sees only static imports: a require() or an import() of the same modules, as syntax.
+const loadsOf = (names, why) => {
+  const re = `/^(${names.join('|')})(\\u002F|$)/`;
+  return [
+    { selector: `CallExpression[callee.name="require"] > Literal.arguments[value=${re}]`, message: why },
+    { selector: `ImportExpression > Literal.source[value=${re}]`, message: why },
+  ];
+};
 
 // Files under server/ outside server/store/ and server/db/ that still name knex or a driver. Each is to move
 // behind the store's interface (or into server/db/); strike it from this list when it does, so the rule then holds it.
@@ -85,7 +93,11 @@ export default defineConfig(
       }],
       'no-restricted-globals': ['error', { name: 'process', message: 'lib/ reads no environment: configuration is passed in.' }],
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'lib/ reads no clock: the time is passed in.' }],
-      'no-restricted-syntax': ['error', { selector: 'NewExpression[callee.name="Date"][arguments.length=0]', message: 'lib/ reads no clock: the time is passed in.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'NewExpression[callee.name="Date"][arguments.length=0]', message: 'lib/ reads no clock: the time is passed in.' },
+        ...loadsOf([...DRIVERS, 'express'], 'lib/ is pure: the store, HTTP and the database are passed in (ARCHITECTURE.md).'),
+      ],
     },
   },
   {
@@ -97,6 +109,7 @@ export default defineConfig(
         paths: driverPaths(DRIVERS, 'knex and the drivers stay in server/store/ and server/db/: depend on the store interface (lib/store.ts).'),
         patterns: driverPatterns(DRIVERS, 'knex and the drivers stay in server/store/ and server/db/: depend on the store interface (lib/store.ts).'),
       }],
+      'no-restricted-syntax': ['error', ...loadsOf(DRIVERS, 'knex and the drivers stay in server/store/ and server/db/: depend on the store interface (lib/store.ts).')],
     },
   },
 );
