@@ -167,7 +167,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case '--results': o.results = path.resolve(value(i++, a)); break;
       case '--label': o.label = value(i++, a); break;
       case '--dry-run': o.dryRun = true; break;
-      case '--help': case '-h': process.stdout.write(USAGE); process.exit(0);
+      case '--help': case '-h': process.stdout.write(USAGE); return process.exit(0);
       default: fail(`unknown option ${JSON.stringify(a)}`);
     }
   }

@@ -1,7 +1,9 @@
 /**
  * One harvest per source at a time across every process sharing the store.
  * PostgreSQL: a session advisory lock, held on a connection of its own for
- * the length of the run (released when the process dies with it). SQLite: a
+ * the length of the run (released when the process dies with it), keyed by
+ * the store's schema and the source (advisory locks are database-wide, and
+ * two stores in one database must not hold each other's sources). SQLite: a
  * row in `harvest_locks` with an expiry the holder keeps pushing forward, so
  * a lock left by a killed process lapses (at once when that process was on
  * this host: its pid no longer exists). Neither touches the tables
@@ -36,9 +38,9 @@ function alive(holder: string): boolean {
   }
 }
 
-/** The advisory lock key of a source: 64 bits of a digest of its name, as PostgreSQL's signed bigint. */
-function advisoryKey(source: string): string {
-  return crypto.createHash('sha256').update(`oai-steward harvest ${source}`).digest().readBigInt64BE(0).toString();
+/** The advisory lock key of a source in a schema: 64 bits of a digest of both, as PostgreSQL's signed bigint. */
+function advisoryKey(schema: string, source: string): string {
+  return crypto.createHash('sha256').update(`oai-steward harvest ${JSON.stringify([schema, source])}`).digest().readBigInt64BE(0).toString();
 }
 
 /**
@@ -50,9 +52,11 @@ export async function acquireHarvestLock(knex: Knex, source: string, now: () => 
   if (isPostgres(knex)) {
     const client = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
     const conn = await client.acquireConnection();
-    const key = advisoryKey(source);
+    let key = '';
     let held = false;
     try {
+      const s = (await knex.raw('SELECT current_schema() AS schema').connection(conn)) as { rows: { schema: string | null }[] };
+      key = advisoryKey(s.rows[0]?.schema ?? '', source);
       const r = (await knex.raw('SELECT pg_try_advisory_lock(?::bigint) AS ok', [key]).connection(conn)) as { rows: { ok: boolean }[] };
       held = r.rows[0]?.ok === true;
     } finally {

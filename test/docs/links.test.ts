@@ -39,7 +39,7 @@ describe('the documentation', () => {
   }
 
   // A file or folder of the project named as code (`server/config.ts`), where a reader would go and look.
-  const PROJECT_PATH = /^(?:\.ci|lib|server|seeds|schemas|test|bench|harness|scripts|docs|deploy)\/[\w.\/-]*$/;
+  const PROJECT_PATH = /^(?:\.ci|lib|server|seeds|schemas|test|bench|harness|scripts|docs|deploy)\/[\w./-]*$/;
 
   for (const file of documentationFiles()) {
     it(`names in ${file} only project files and folders that exist`, () => {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { forEachThrowawayDatabase } from '../helpers/db';
+import { forEachThrowawayDatabase, openThrowawayDatabase } from '../helpers/db';
 import { startTestServer, request } from '../helpers/server';
 import { freePort } from '../../harness/free-port';
 import type { Provider } from '../../server/provider';
@@ -26,7 +26,7 @@ const quiet = { info: () => undefined, warn: () => undefined, error: () => undef
 describe('scheduled harvests', function () {
   this.timeout(60_000);
 
-  forEachThrowawayDatabase((db) => {
+  forEachThrowawayDatabase((db, kind) => {
     let fake: FakeProvider | undefined;
     const hubs: Provider[] = [];
     afterEach(async () => {
@@ -50,6 +50,24 @@ describe('scheduled harvests', function () {
       expect(again).to.not.equal(null);
       await again?.release();
       await other?.release();
+    });
+
+    it('lets another store (another schema of the same PostgreSQL database) harvest a source whose name this store holds', async () => {
+      const elsewhere = await openThrowawayDatabase(kind);
+      try {
+        const a = await openHub(db());
+        const b = await openHub(elsewhere);
+        hubs.push(a, b);
+        const here = await acquireHarvestLock(a.knex, 'one');
+        const there = await acquireHarvestLock(b.knex, 'one');
+        await there?.release();
+        await here?.release();
+        expect(here).to.not.equal(null);
+        expect(there).to.not.equal(null);
+      } finally {
+        for (const h of hubs.splice(0)) await h.close();
+        await elsewhere.close();
+      }
     });
 
     it('harvests a due source once when two processes on the store tick together', async () => {

@@ -59,7 +59,7 @@ export async function openThrowawayDatabase(kind: DatabaseKind): Promise<Throwaw
     } catch (err) {
       await admin.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
-      throw new Error(`TEST_DATABASE_URL is set but PostgreSQL is unreachable (${base}): ${(err as Error).message}`);
+      throw new Error(`TEST_DATABASE_URL is set but PostgreSQL is unreachable (${base}): ${(err as Error).message}`, { cause: err });
     }
     url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     drop = async () => {

@@ -7,7 +7,6 @@
  * under `source:demo`). The expectation comes from seeds/demo
  * (test/helpers/demo-records.ts), not from either server.
  */
-/// <reference path="../types/oai-pmh.d.ts" />
 import { expect } from 'chai';
 import { OaiPmh } from 'oai-pmh';
 import { oaiPmh, parseOutput, requireOaiPmh, xmlText } from '../helpers/oai-pmh-perl';

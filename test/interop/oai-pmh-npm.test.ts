@@ -9,7 +9,6 @@
  * The expectation comes from seeds/demo through the identifier policy
  * (test/helpers/demo-records.ts), not from the server.
  */
-/// <reference path="../types/oai-pmh.d.ts" />
 import { expect } from 'chai';
 import { OaiPmh } from 'oai-pmh';
 import { startTestServer } from '../helpers/server';

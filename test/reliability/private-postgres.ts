@@ -39,7 +39,11 @@ function asPostgres(bin: string, args: readonly string[]): string {
   return execFileSync(cmd[0], cmd[1], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
 }
 
-/** Creates and starts a private instance on a free-looking port from 55432 up. */
+/**
+ * Creates and starts a private instance on a port picked at random from 20000 to 29999: below Linux's
+ * ephemeral range (32768 up), so no server on a free port (`listen(0)`, as other test files run at the same
+ * time start theirs) and no outgoing connection can take it, even while the instance is stopped.
+ */
 export function startPrivatePostgres(): PrivatePostgres {
   const bin = postgresBin();
   if (!bin) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql/*/bin');
@@ -48,7 +52,7 @@ export function startPrivatePostgres(): PrivatePostgres {
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', dir]);
   const data = path.join(dir, 'data');
   const log = path.join(dir, 'log');
-  const port = 55432 + Math.floor(Math.random() * 5000);
+  const port = 20000 + Math.floor(Math.random() * 10000);
   asPostgres(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const pgCtl = path.join(bin, 'pg_ctl');
   const start = (): void => {
