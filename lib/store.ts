@@ -365,6 +365,8 @@ export interface StoreStats {
 
 /** An item with everything it disseminates, for scans of the whole store. */
 export interface ScannedItem extends ItemHeader {
+  /** The harvested source the item came from (its id space); absent for a local item. */
+  readonly origin?: string;
   /** metadataPrefix → stored metadata (null for a tombstone). */
   readonly metadata: Readonly<Record<string, string | null>>;
   /** The stored model of a live item: given by the record, or lifted from its XML (`liftedFrom`). */

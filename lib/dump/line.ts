@@ -45,6 +45,8 @@ export interface DumpSetLine {
 export interface DumpItemLine {
   /** The repository's internal id (the oai-identifier is the header's). */
   readonly id: string;
+  /** The harvested source the item came from (its id space, `NAME:…`); absent for a local item. */
+  readonly origin?: string;
   readonly header: { readonly identifier: string; readonly datestamp: string; readonly deleted: boolean; readonly sets: readonly string[] };
   /** Live items: the record model, when the store holds one. */
   readonly model?: RecordFields;
@@ -80,7 +82,8 @@ export function itemLine(item: ScannedItem, departures: readonly SetDeparture[] 
   const header = { identifier: item.identifier, datestamp: formatDatestamp(item.datestamp), deleted: item.deleted, sets: [...item.sets] };
   const prefixes = Object.keys(item.metadata).sort();
   const left = departures.length > 0 ? { departures: departures.map((d) => ({ spec: d.spec, at: formatDatestamp(d.at) })) } : {};
-  if (item.deleted) return { id: item.internalId, header, formats: prefixes, ...left };
+  const origin = item.origin !== undefined ? { origin: item.origin } : {};
+  if (item.deleted) return { id: item.internalId, ...origin, header, formats: prefixes, ...left };
   const metadata: Record<string, string> = {};
   for (const p of prefixes) {
     const xml = item.metadata[p];
@@ -89,6 +92,7 @@ export function itemLine(item: ScannedItem, departures: readonly SetDeparture[] 
   const written = new Set(item.fields !== undefined ? (item.written ?? []) : []);
   return {
     id: item.internalId,
+    ...origin,
     header,
     ...(item.fields !== undefined && { model: item.fields, modelFrom: item.liftedFrom ?? MODEL_FROM_RECORD }),
     given: Object.keys(metadata).filter((p) => !written.has(p)),
@@ -163,7 +167,12 @@ export function dumpLineToItem(value: unknown, ctx: DumpReadContext, source: str
   if (!isStringList(header.sets)) refuse('header.sets', 'must be an array of setSpecs');
   for (const s of sets) if (!isValidSetSpec(s)) refuse('header.sets', `${JSON.stringify(s)} is not a valid setSpec`);
   const departures = readDepartures(rec.departures, refuse);
-  const base = { internalId: id, ...(parsed && { datestamp: parsed.start }), sets, ...(departures.length > 0 && { departures }), source };
+  if (rec.origin !== undefined && (typeof rec.origin !== 'string' || rec.origin === '' || !id.startsWith(`${rec.origin}:`))) {
+    refuse('origin', 'must name the harvested source whose id space (NAME:…) the id is in');
+  }
+  // A copy of this repository keeps where each harvested item came from: its source's id space.
+  const origin = typeof rec.origin === 'string' && rec.origin !== '' ? { harvestedFrom: rec.origin } : {};
+  const base = { internalId: id, ...(parsed && { datestamp: parsed.start }), sets, ...(departures.length > 0 && { departures }), ...origin, source };
 
   if (header.deleted === true) {
     const formats = rec.formats ?? [];

@@ -23,6 +23,7 @@
 import type { AboutInput, ItemInput, WriteOutcome } from '../store';
 import type { Refusal } from '../model/refusal';
 import type { RecordFields } from '../model/record';
+import type { FormatRegistry } from '../formats/registry';
 import { fieldsJson } from '../model/json-text';
 import { contentHash, uniqueSorted } from './content-hash';
 import { checkBatch, mapAll, type ExistingItem, type Mapping, type RegistryEntry, type SchemeCheck } from './governance';
@@ -177,14 +178,16 @@ export function datestampOf(
  * live item was given that this write does not give again (a write that
  * gives a format replaces that format only, and a format written from the
  * model never takes a given one's place), and, when this write gives no
- * model, the model an earlier write gave. A tombstone, a deletion and a new
+ * model, the model an earlier write gave. A format the repository no longer
+ * offers (`offered`, when given) is not kept: it could not be served, and a
+ * record giving it now would be refused. A tombstone, a deletion and a new
  * item are taken as they are.
  *
  * @example withStoredGiven({ internalId: 'a', metadata: { mods: m } }, stored).metadata // { oai_dc: storedDc, mods: m }
  */
-export function withStoredGiven(input: ItemInput, stored: StoredItem | undefined): ItemInput {
+export function withStoredGiven(input: ItemInput, stored: StoredItem | undefined, offered?: FormatRegistry): ItemInput {
   if (!stored || stored.deleted || input.deleted === true) return input;
-  const kept = Object.entries(stored.given).filter(([prefix]) => input.metadata[prefix] === undefined);
+  const kept = Object.entries(stored.given).filter(([prefix]) => input.metadata[prefix] === undefined && (offered === undefined || offered.get(prefix) !== undefined));
   const model = input.fields === undefined && stored.givenModel !== undefined ? (JSON.parse(stored.givenModel) as RecordFields) : undefined;
   if (kept.length === 0 && model === undefined) return input;
   return {
@@ -211,7 +214,7 @@ export function decideBatch(items: readonly ItemInput[], state: StoredState, opt
   for (const item of items) {
     const stored = state.items.get(item.internalId);
     if (stored && isSuperseded(item, stored)) superseded.push({ input: item, identifier: stored.identifier });
-    else current.push(withStoredGiven(item, stored));
+    else current.push(withStoredGiven(item, stored, options.preparation.formats));
   }
   const prepared = current.map((i) => prepareItem(i, options.preparation));
   // Stages 1 and 2: the record on its own, then its metadata per format.

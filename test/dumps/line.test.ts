@@ -47,6 +47,21 @@ describe('a dump line read back', () => {
     expect(i.sets).to.deep.equal(['a:b']);
   });
 
+  it('keeps a harvested item its source\'s: the line\'s origin is the source whose harvest writes it', () => {
+    const harvested = { id: 'src:oai:x.org:1', header: { identifier: 'oai:repo.example.org:src:oai:x.org:1', datestamp: '2025-01-01T00:00:00Z', deleted: false, sets: [] } };
+    expect(item(line({ ...harvested, origin: 'src' })).harvestedFrom).to.equal('src');
+    expect(item(line()).harvestedFrom).to.equal(undefined);
+    const wrong = dumpLineToItem(line({ ...harvested, origin: 'other' }), ctx, 'd.jsonl.gz:2');
+    expect('refusals' in wrong && wrong.refusals.map((r) => r.field)).to.deep.equal(['origin']);
+  });
+
+  it('writes the origin of a harvested item, and none for a local one', () => {
+    const scanned = { pk: 1, internalId: 'src:oai:x.org:1', identifier: 'oai:repo.example.org:src:oai:x.org:1', datestamp: 0, deleted: false, sets: [], metadata: { oai_dc: DC } };
+    expect(itemLine({ ...scanned, origin: 'src' }).origin).to.equal('src');
+    expect(itemLine({ ...scanned, deleted: true, origin: 'src' }).origin).to.equal('src');
+    expect(itemLine(scanned)).to.not.have.property('origin');
+  });
+
   it('gives a model lifted from XML the record gave as that XML alone, to be lifted again', () => {
     const i = item(line({ modelFrom: 'oai_dc', given: ['oai_dc'] }));
     expect(i.fields).to.equal(undefined);

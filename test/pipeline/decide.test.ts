@@ -87,6 +87,10 @@ describe('the write decision, without a database', () => {
       const out = withStoredGiven({ internalId: 'a', metadata: {}, fields: { dc: { title: ['U'] } } }, stored({ given: {}, givenModel: '{"dc":{"title":["T"]}}' }));
       expect(out.fields).to.deep.equal({ dc: { title: ['U'] } });
     });
+    it('a format the repository no longer offers is not kept', () => {
+      const offered = createFormatRegistry();
+      expect(withStoredGiven({ internalId: 'a', metadata: { oai_dc: '<new/>' } }, stored({ given: { mods: '<mods/>' } }), offered).metadata).to.deep.equal({ oai_dc: '<new/>' });
+    });
     it('a tombstone keeps nothing it was given before', () => {
       const input: ItemInput = { internalId: 'a', metadata: { mods: '<mods/>' } };
       expect(withStoredGiven(input, stored({ deleted: true, given: {} }))).to.equal(input);
