@@ -25,8 +25,15 @@ export interface ItemHeader {
   readonly internalId: string;
   /** The published oai-identifier. */
   readonly identifier: string;
-  /** Seconds since the epoch, UTC. */
+  /** Seconds since the epoch, UTC: in a record, the record's own (an item in one format, OAI-PMH 2.0 section 2.7.1). */
   readonly datestamp: number;
+  /**
+   * Where the row stands in its list's `(datestamp, pk)` order, when that is
+   * not `datestamp`: a set's list is in the order of the items' latest change
+   * (of any of their records), never earlier than the record's datestamp.
+   * The position a resumption token continues after.
+   */
+  readonly keyDatestamp?: number;
   readonly deleted: boolean;
   /** Sets the item was put in directly (not their ancestors), sorted. */
   readonly sets: readonly string[];
@@ -99,7 +106,10 @@ export interface SyncResource {
 export interface SyncChange {
   readonly pk: number;
   readonly identifier: string;
+  /** The record's datestamp. */
   readonly datestamp: number;
+  /** Where the change stands in the scope's order, when that is not `datestamp` (as `ItemHeader.keyDatestamp`). */
+  readonly keyDatestamp?: number;
   /** When the store first wrote the item, by its own clock (seconds). */
   readonly created: number;
   /** Deleted, or (in a set's scope) gone from the set. */

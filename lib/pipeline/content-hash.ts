@@ -59,3 +59,18 @@ export function uniqueSorted(list: readonly string[]): string[] {
   return [...new Set(list)].sort(cmp);
 }
 
+
+/**
+ * The digest of one record (an item in one format): everything it
+ * disseminates (OAI-PMH 2.0 section 2.5: its header's deleted status and
+ * sets, its metadata, its about containers, each as its `compareAs`). A
+ * record whose digest is unchanged keeps its datestamp when another format
+ * of its item changes (lib/pipeline/decide.ts `recordDatestamps`). 128 bits
+ * of SHA-256, as base64url: a change detector, not a signature.
+ *
+ * @example recordHash(false, ['a'], 'oai_dc', '<oai_dc:dc …/>', []) // 'hT3…' (22 characters)
+ */
+export function recordHash(deleted: boolean, sets: readonly string[], prefix: string, xml: string | null, about: readonly AboutInput[]): string {
+  const text = deleted ? JSON.stringify([true, sets, prefix]) : JSON.stringify([false, sets, prefix, xml, about.map((a) => a.compareAs ?? a.xml)]);
+  return crypto.hash('sha256', text, 'base64url').slice(0, 22);
+}

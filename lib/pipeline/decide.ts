@@ -25,7 +25,7 @@ import type { Refusal } from '../model/refusal';
 import type { RecordFields } from '../model/record';
 import type { FormatRegistry } from '../formats/registry';
 import { fieldsJson } from '../model/json-text';
-import { contentHash, uniqueSorted } from './content-hash';
+import { contentHash, recordHash, uniqueSorted } from './content-hash';
 import { checkBatch, mapAll, type ExistingItem, type Mapping, type RegistryEntry, type SchemeCheck } from './governance';
 import { judgeRecords, type FormatChecks } from './judge';
 import { prepareItem, type Preparation, type PreparedItem } from './prepare';
@@ -46,12 +46,20 @@ export interface StoredItem {
   readonly origin: string | null;
   /** The sets the item was put in directly and is in now, sorted. */
   readonly sets: readonly string[];
-  /** Every format it has a row for (a tombstone's too). */
-  readonly prefixes: readonly string[];
+  /** Its records, by prefix (a tombstone's too): each one's datestamp, and its digest when known. */
+  readonly records: ReadonlyMap<string, StoredRecord>;
   /** A live item's XML as it was given, by prefix (not what the pipeline wrote from its model). */
   readonly given: Readonly<Record<string, string>>;
   /** A live item's model when the record gave it (not lifted from its XML), as stored JSON. */
   readonly givenModel?: string;
+}
+
+/** One record (an item in one format) as stored. */
+export interface StoredRecord {
+  /** This store's datestamp of the record, seconds. */
+  readonly datestamp: number;
+  /** `recordHash` of what it disseminates; null when not known (written before records had one). */
+  readonly hash: string | null;
 }
 
 /** What the store holds that a batch meets: its items, and the identifier registry around them. */
@@ -96,6 +104,10 @@ export interface PlannedItem {
   readonly sets: readonly string[];
   /** prefix → xml (null for a tombstone). */
   readonly records: ReadonlyMap<string, string | null>;
+  /** prefix → the record's datestamp: the item's where the record changed, else the one it had. */
+  readonly recordDatestamps: ReadonlyMap<string, number>;
+  /** prefix → the record's digest (`recordHash`). */
+  readonly recordHashes: ReadonlyMap<string, string>;
   /** The about containers to store, in order (none for a tombstone). */
   readonly about: readonly AboutInput[];
   /** The record fields as stored (JSON), for a live item that has them. */
@@ -171,6 +183,26 @@ export function datestampOf(
   if (stored) return outcome === 'unchanged' ? stored.datestamp : Math.max(now, stored.datestamp);
   if (input.keepDatestamp === true && input.datestamp !== undefined && input.datestamp <= now) return input.datestamp;
   return now;
+}
+
+/**
+ * The datestamp of each record of a planned write (OAI-PMH 2.0 section
+ * 2.7.1: a datestamp is a record's, an item in one format): a record whose
+ * digest is the one stored keeps its datestamp, so adding a format to an
+ * item, or a writer change that alters one format, leaves the others' as
+ * they were; every other record (new, changed, or stored without a digest)
+ * takes the item's datestamp. An unchanged item keeps every one.
+ *
+ * @example recordDatestamps('updated', 500, new Map([['oai_dc', 'h1'], ['marc21', 'h2']]), stored) // oai_dc: its stored datestamp when its digest was h1; marc21: 500
+ */
+export function recordDatestamps(outcome: WriteOutcome, datestamp: number, hashes: ReadonlyMap<string, string>, stored: Pick<StoredItem, 'records'> | undefined): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [prefix, hash] of hashes) {
+    const old = stored?.records.get(prefix);
+    const same = old !== undefined && (outcome === 'unchanged' || (old.hash !== null && old.hash === hash));
+    out.set(prefix, same ? old.datestamp : datestamp);
+  }
+  return out;
 }
 
 /**
@@ -255,7 +287,7 @@ function planItem(input: PreparedItem, mapping: Mapping | undefined, existing: S
   const records = new Map<string, string | null>();
   if (deleted) {
     // Listed in every format it had and every format offered (OAI-PMH 2.0 section 2.5.1).
-    const prefixes = uniqueSorted([...Object.keys(input.metadata), ...(existing ? existing.prefixes : []), ...options.tombstonePrefixes]);
+    const prefixes = uniqueSorted([...Object.keys(input.metadata), ...(existing ? existing.records.keys() : []), ...options.tombstonePrefixes]);
     for (const p of prefixes) records.set(p, null);
   } else {
     for (const p of uniqueSorted(Object.keys(input.metadata))) records.set(p, input.metadata[p] ?? '');
@@ -265,6 +297,23 @@ function planItem(input: PreparedItem, mapping: Mapping | undefined, existing: S
   const hash = contentHash(deleted, sets, records, about, fields);
   const outcome = outcomeOf(existing, deleted, hash);
   const datestamp = datestampOf(outcome, existing, input, options.now);
+  const recordHashes = new Map([...records].map(([prefix, xml]) => [prefix, recordHash(deleted, sets, prefix, xml, about)]));
   const sourceDatestamp = input.versioned === true && input.datestamp !== undefined ? input.datestamp : (existing?.sourceDatestamp ?? null);
-  return { input, identifier: mapping.identifier, scheme: mapping.scheme, existing, outcome, deleted, datestamp, hash, sets, records, about, fields, sourceDatestamp };
+  return {
+    input,
+    identifier: mapping.identifier,
+    scheme: mapping.scheme,
+    existing,
+    outcome,
+    deleted,
+    datestamp,
+    hash,
+    sets,
+    records,
+    recordDatestamps: recordDatestamps(outcome, datestamp, recordHashes, existing),
+    recordHashes,
+    about,
+    fields,
+    sourceDatestamp,
+  };
 }

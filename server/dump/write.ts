@@ -177,7 +177,7 @@ async function dumpSnapshot(trx: Knex, options: DumpOptions, temp: (name: string
           await options.onPage?.({ file: name, records: counts.records });
           const last = page[page.length - 1];
           if (!last || page.length < pageSize) break;
-          after = { datestamp: last.datestamp, pk: last.pk };
+          after = { datestamp: last.keyDatestamp ?? last.datestamp, pk: last.pk };
         }
       }
       yield LIST_RECORDS_CLOSING;

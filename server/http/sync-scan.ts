@@ -126,7 +126,7 @@ export async function* changes(c: SyncContext, scope: SyncScope, after: Keyset, 
     if (batch.length < limit) return;
     left -= batch.length;
     const last = batch[batch.length - 1] as SyncChange;
-    position = { datestamp: last.datestamp, pk: last.pk };
+    position = { datestamp: last.keyDatestamp ?? last.datestamp, pk: last.pk };
   }
 }
 

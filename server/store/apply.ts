@@ -10,7 +10,7 @@ import { type Refusal } from '../../lib/model/refusal';
 import { isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
-import { contentHash, uniqueSorted } from '../../lib/pipeline/content-hash';
+import { contentHash, recordHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import { datestampOf, type PlannedItem } from '../../lib/pipeline/decide';
 import { itemsByInternalId, type ItemRow } from './state';
 import { directSets } from './read';
@@ -79,7 +79,7 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   const leave = onDemand !== undefined && [...fresh, ...changed].some((p) => p.fields !== undefined && p.input.written.some((prefix) => !kept.has(prefix)));
   if (leave) await claimFingerprint(trx, onDemand);
   const setRows: SetRow[] = [];
-  const recordRows: [number, string, string | null][] = [];
+  const recordRows: [number, string, string | null, number, string][] = [];
   const aboutRows: [number, number, string, string | null][] = [];
   const fieldRows: [number, string, string, string | null][] = [];
   for (const p of [...fresh, ...changed]) {
@@ -88,11 +88,14 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
     setRows.push(...membership(pk, p.sets, withGivenDepartures(oldRows.get(pk) ?? [], p.input.departures), p.datestamp));
     const written = leave && p.fields !== undefined ? p.input.written : [];
     // A kept format is read, never written, when served.
-    for (const [prefix, xml] of p.records) recordRows.push([pk, prefix, !kept.has(prefix) && written.includes(prefix) ? null : xml]);
+    for (const [prefix, xml] of p.records) {
+      const stored = !kept.has(prefix) && written.includes(prefix) ? null : xml;
+      recordRows.push([pk, prefix, stored, p.recordDatestamps.get(prefix) ?? p.datestamp, p.recordHashes.get(prefix) as string]);
+    }
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));
   }
   await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);
-  await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], recordRows);
+  await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml', 'datestamp', 'hash'], recordRows);
   await insertRows(trx, 'item_about', ['item_pk', 'position', 'xml', 'compare_as'], aboutRows);
   await insertRows(trx, 'record_fields', ['item_pk', 'fields', 'derived', 'lifted_from'], fieldRows);
 }
@@ -187,7 +190,8 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
   // A tombstone keeps the formats it had, without metadata, and is listed in every format offered (2.5.1).
   const had = new Map<number, Set<string>>();
   for (const part of chunk(live.map((r) => r.pk), MAX_IN_LIST)) {
-    await trx('records').whereIn('item_pk', part).update({ xml: null });
+    // Every record of a deleted item is deleted now (OAI-PMH 2.0 section 2.5.1); its digest is taken when next needed.
+    await trx('records').whereIn('item_pk', part).update({ xml: null, datestamp: at, hash: null });
     // Every row, departed ones too, keeps the item's datestamp (the set harvest's keyset).
     await trx('item_sets').whereIn('item_pk', part).update({ datestamp: at });
     // A deleted record has a header only (OAI-PMH 2.0 section 2.5.1): no about either.
@@ -198,8 +202,8 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
       had.set(pk, (had.get(pk) ?? new Set()).add(r.prefix));
     }
   }
-  const missing = live.flatMap((r) => tombstonePrefixes.filter((p) => !had.get(r.pk)?.has(p)).map((p): [number, string, null] => [r.pk, p, null]));
-  await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml'], missing);
+  const missing = live.flatMap((r) => tombstonePrefixes.filter((p) => !had.get(r.pk)?.has(p)).map((p): [number, string, null, number] => [r.pk, p, null, at]));
+  await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml', 'datestamp'], missing);
   return rows.map((r) => ({ internalId: r.internal_id, identifier: r.identifier, outcome: toBool(r.deleted) ? 'unchanged' : 'deleted' }));
 }
 
@@ -248,6 +252,10 @@ export async function applyMemberships(trx: Knex, changes: readonly MembershipCh
     // This store's time, never earlier than the datestamp it published (lib/pipeline/decide.ts datestampOf).
     const at = datestampOf('updated', { datestamp: toInt(row.datestamp) }, {}, now);
     await trx('items').where('pk', row.pk).update({ datestamp: at, content_hash: hash, direct_sets: directSetsValue(sets) });
+    // Sets are in every record's header: each record changed, and is stamped, with its new digest.
+    for (const [prefix, xml] of content.records) {
+      await trx('records').where({ item_pk: row.pk, prefix }).update({ datestamp: at, hash: recordHash(deleted, sets, prefix, deleted ? null : xml, deleted ? [] : content.about) });
+    }
     await trx('item_sets').where('item_pk', row.pk).delete();
     setRows.push(...membership(row.pk, sets, oldRows.get(row.pk) ?? [], at));
   }

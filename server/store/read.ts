@@ -12,11 +12,11 @@ import type { Knex } from 'knex';
 import type { ItemHeader, ItemRecord, Keyset, ListFilter, ListPageQuery, ReadStore, SetInfo, SyncChange, SyncPart, SyncResource, SyncScope } from '../../lib/store';
 import { aboutColumn, chunk, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
 import { arrayRunner, statementRunner, type RunSql, type RunSqlArrays } from '../db/statements';
-import { listSql } from './list-sql';
+import { listKey, listSql } from './list-sql';
 import { writeOnDemand, wantedKey, type OnDemand } from './on-demand';
 import * as sync from './sync-read';
 
-export { listSql };
+export { listKey, listSql };
 
 /**
  * lib/store.ts's ReadStore over knex.
@@ -27,6 +27,7 @@ export class KnexReadStore implements ReadStore {
   private runner: RunSql | undefined;
   private arrays: RunSqlArrays | undefined;
   private columns: string | undefined;
+  private recordCols: string | undefined;
   private about: string | undefined;
 
   /**
@@ -43,7 +44,8 @@ export class KnexReadStore implements ReadStore {
   // builder they cost several times the query itself.
 
   async earliestDatestamp(): Promise<number | null> {
-    const row = (await this.knex('items').min({ m: 'datestamp' }).first()) as { m: unknown } | undefined;
+    // A record's datestamp is never later than its item's, so the earliest is a record's (OAI-PMH 2.0 section 4.2).
+    const row = (await this.knex('records').min({ m: 'datestamp' }).first()) as { m: unknown } | undefined;
     return row && row.m !== null && row.m !== undefined ? toInt(row.m) : null;
   }
 
@@ -65,18 +67,18 @@ export class KnexReadStore implements ReadStore {
 
   async getRecord(identifier: string, metadataPrefix: string): Promise<ItemRecord | null> {
     const [row] = await this.runArrays<RecordRow>(
-      `SELECT ${this.readColumns}, r.xml, ${this.aboutSql} AS about FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
+      `SELECT ${this.recordColumns}, r.xml, ${this.aboutSql} AS about FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
       [identifier, metadataPrefix],
     );
     return row ? (await this.written([toRecord(row)], metadataPrefix))[0] ?? null : null;
   }
 
   async listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]> {
-    return (await this.page<ReadRow>(q, false)).map((r) => toHeader(r));
+    return (await this.page<KeyedRow<ReadRow>>(q, false)).map((r) => keyed(toHeader(r), r[6]));
   }
 
   async listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]> {
-    return this.written((await this.page<RecordRow>(q, true)).map((r) => toRecord(r)), q.metadataPrefix);
+    return this.written((await this.page<KeyedRow<RecordRow>>(q, true)).map((r) => keyed(toRecord(r), r[8])), q.metadataPrefix);
   }
 
   /** The records with the metadata of every live one this store writes on demand (./on-demand.ts) filled in. */
@@ -157,8 +159,14 @@ export class KnexReadStore implements ReadStore {
    * item's row): a page or a GetRecord is then one query, not two.
    */
   private get readColumns(): string {
-    this.columns ??= `${READ_COLUMNS}, i.deleted, i.direct_sets AS sets`;
+    this.columns ??= `${READ_COLUMNS}, i.datestamp, i.deleted, i.direct_sets AS sets`;
     return this.columns;
+  }
+
+  /** The same for one record (`records r` joined): the record's own datestamp. */
+  private get recordColumns(): string {
+    this.recordCols ??= `${READ_COLUMNS}, r.datestamp, i.deleted, i.direct_sets AS sets`;
+    return this.recordCols;
   }
 
   /** The about containers of `items i`, as one aggregated column. */
@@ -186,8 +194,9 @@ export class KnexReadStore implements ReadStore {
    */
   private page<T extends readonly unknown[]>(q: ListPageQuery, withXml: boolean): Promise<T[]> {
     const deleted = q.set !== undefined ? '(i.deleted OR s.departed IS NOT NULL)' : 'i.deleted';
-    const columns = `${READ_COLUMNS}, ${deleted} AS deleted, i.direct_sets AS sets`;
-    const { sql, params } = listSql(q, `SELECT ${columns}${withXml ? `, r.xml, ${this.aboutSql} AS about` : ''}`, q);
+    const columns = `${READ_COLUMNS}, r.datestamp, ${deleted} AS deleted, i.direct_sets AS sets`;
+    // The row's place in the list's order comes last (./list-sql.ts listKey): a set's list is in the items' order.
+    const { sql, params } = listSql(q, `SELECT ${columns}${withXml ? `, r.xml, ${this.aboutSql} AS about` : ''}, ${listKey(q)} AS k`, q);
     return this.runArrays<T>(sql, params);
   }
 }
@@ -219,9 +228,10 @@ export async function directSets(db: Knex, pks: readonly number[]): Promise<Map<
 
 /**
  * The item columns the read side needs, as SQL over `items i`; each query
- * adds `deleted` and the sets after them, in the order of {@link ReadRow}.
+ * adds a datestamp (the item's, or in a record's row the record's),
+ * `deleted` and the sets after them, in the order of {@link ReadRow}.
  */
-const READ_COLUMNS = 'i.pk, i.internal_id, i.identifier, i.datestamp';
+const READ_COLUMNS = 'i.pk, i.internal_id, i.identifier';
 
 /**
  * A header's row as an array, in SELECT order: pk, internal_id, identifier,
@@ -233,17 +243,26 @@ type ReadRow = readonly [pk: number | string, internalId: string, identifier: st
 /** A record's row: a header's, then the metadata XML and the about containers joined by {@link SET_SEPARATOR} (null for none). */
 type RecordRow = readonly [...ReadRow, xml: string | null, about: string | null];
 
+/** A row of a list page: the row, then its place in the list's order (./list-sql.ts listKey). */
+type KeyedRow<R extends readonly unknown[]> = readonly [...R, key: number | string];
+
+/** A row of a list with its place in the list's order, when that is not its datestamp (lib/store.ts `ItemHeader.keyDatestamp`). */
+function keyed<T extends ItemHeader>(row: T, key: unknown): T {
+  const k = toInt(key);
+  return k === row.datestamp ? row : { ...row, keyDatestamp: k };
+}
+
 interface SetRow {
   spec: string;
   name: string;
   descriptions: string;
 }
 
-function toHeader(row: ReadRow): ItemHeader {
+function toHeader(row: ReadRow | KeyedRow<ReadRow>): ItemHeader {
   return { pk: toInt(row[0]), internalId: row[1], identifier: row[2], datestamp: toInt(row[3]), deleted: toBool(row[4]), sets: splitList(row[5]) };
 }
 
-function toRecord(row: RecordRow): ItemRecord {
+function toRecord(row: RecordRow | KeyedRow<RecordRow>): ItemRecord {
   const deleted = toBool(row[4]);
   return {
     pk: toInt(row[0]),

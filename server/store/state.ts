@@ -10,11 +10,12 @@
 import type { Knex } from 'knex';
 import type { ItemInput } from '../../lib/store';
 import { mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry } from '../../lib/pipeline/governance';
-import { uniqueSorted } from '../../lib/pipeline/content-hash';
+import { recordHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import type { StoredItem, StoredState } from '../../lib/pipeline/decide';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { directSets } from './read';
+import { storedAbout } from './scan';
 
 /** An item as stored (a row of `items`). */
 export interface ItemRow {
@@ -85,17 +86,48 @@ export async function readWriteState(db: Knex, items: readonly ItemInput[], poli
   return { items: await storedItems(db, rows, items), byIdentifier, registryByIdentifier, registryByInternalId, harvested };
 }
 
+/**
+ * The digests of records written before records had one, from what they
+ * store (their XML, the item's sets, deleted status and about containers),
+ * so that an upgraded store stamps a record again only when it changed. A
+ * live record kept as a model only (./on-demand.ts) stores no XML to digest:
+ * it stays unknown, and is stamped when its item next changes.
+ */
+async function hashWrittenBefore(
+  db: Knex,
+  pks: readonly number[],
+  records: Map<number, Map<string, { datestamp: number; hash: string | null }>>,
+  sets: ReadonlyMap<number, readonly string[]>,
+  deleted: ReadonlyMap<number, boolean>,
+): Promise<void> {
+  if (pks.length === 0) return;
+  const about = await storedAbout(db, pks);
+  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string; xml: string | null; hash: string | null }>(db, 'item_pk, prefix, xml, hash', 'records', 'item_pk', pks, 'int')) {
+    const pk = toInt(r.item_pk);
+    const gone = deleted.get(pk) === true;
+    if (r.hash !== null || (!gone && r.xml === null)) continue;
+    const entry = records.get(pk)?.get(r.prefix);
+    if (entry) entry.hash = recordHash(gone, uniqueSorted(sets.get(pk) ?? []), r.prefix, gone ? null : r.xml, gone ? [] : (about.get(pk) ?? []));
+  }
+}
+
 /** The stored items with their sets, formats, and what they were given that the batch does not give again. */
 async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: readonly ItemInput[]): Promise<Map<string, StoredItem>> {
   const out = new Map<string, StoredItem>();
   if (rows.size === 0) return out;
   const pks = [...rows.values()].map((r) => r.pk);
   const sets = await directSets(db, pks);
-  const prefixes = new Map<number, string[]>();
-  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string }>(db, 'item_pk, prefix', 'records', 'item_pk', pks, 'int')) {
+  const records = new Map<number, Map<string, { datestamp: number; hash: string | null }>>();
+  const unhashed = new Set<number>();
+  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string; datestamp: unknown; hash: string | null }>(db, 'item_pk, prefix, datestamp, hash', 'records', 'item_pk', pks, 'int')) {
     const pk = toInt(r.item_pk);
-    prefixes.set(pk, [...(prefixes.get(pk) ?? []), r.prefix]);
+    if (!records.has(pk)) records.set(pk, new Map());
+    records.get(pk)?.set(r.prefix, { datestamp: toInt(r.datestamp), hash: r.hash });
+    if (r.hash === null) unhashed.add(pk);
   }
+  const deleted = new Map([...rows.values()].map((r) => [r.pk, toBool(r.deleted)]));
+  await hashWrittenBefore(db, [...unhashed], records, sets, deleted);
+  const prefixes = new Map([...records].map(([pk, m]) => [pk, [...m.keys()]]));
   // What the pipeline wrote from the model (never given), and the model when the record gave it.
   const model = new Map<number, { written: readonly string[]; given?: string }>();
   const modelColumns = 'item_pk, derived, CASE WHEN lifted_from IS NULL THEN fields ELSE NULL END AS given_fields';
@@ -137,7 +169,7 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
       sourceDatestamp: r.source_datestamp === null || r.source_datestamp === undefined ? null : toInt(r.source_datestamp),
       origin: r.origin ?? null,
       sets: sets.get(r.pk) ?? [],
-      prefixes: prefixes.get(r.pk) ?? [],
+      records: records.get(r.pk) ?? new Map(),
       given: given.get(r.pk) ?? {},
       ...(givenModel !== undefined && { givenModel }),
     });

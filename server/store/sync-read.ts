@@ -16,7 +16,7 @@
 import type { Keyset, SyncChange, SyncPart, SyncResource, SyncScope } from '../../lib/store';
 import { toBool, toInt } from '../db/dialect';
 import type { RunSql, RunSqlArrays } from '../db/statements';
-import { listSql } from './list-sql';
+import { listKey, listSql } from './list-sql';
 import { wantedKey, type Wanted } from './on-demand';
 
 /** Beyond any datestamp: the change lists have no upper bound but the keyset. */
@@ -63,7 +63,7 @@ export async function syncResources(
 ): Promise<SyncResource[]> {
   const from = liveFrom(scope);
   const sql =
-    `SELECT i.pk, i.identifier, i.datestamp, i.created, i.content_hash${q.withXml ? ', r.xml' : ''} ${from.sql}` +
+    `SELECT i.pk, i.identifier, r.datestamp, i.created, i.content_hash${q.withXml ? ', r.xml' : ''} ${from.sql}` +
     ` AND ${from.pk} > ? AND ${from.pk} <= ? ORDER BY ${from.pk} LIMIT ?`;
   const rows = await r.arrays<ResourceRow>(sql, [...from.params, Math.min(q.afterPk, MAX_PK), Math.min(q.throughPk, MAX_PK), q.limit]);
   // Formats the store writes on demand (./on-demand.ts), written for the rows of this batch.
@@ -93,7 +93,7 @@ export async function syncParts(r: SyncRunners, scope: SyncScope, partSize: numb
   if (!Number.isSafeInteger(partSize) || partSize < 1) throw new Error(`not a part size: ${partSize}`);
   const from = liveFrom(scope);
   const rows = await r.run<{ part: unknown; n: unknown; ds: unknown; cr: unknown }>(
-    `SELECT (${from.pk} - 1) / ${partSize} AS part, count(*) AS n, max(i.datestamp) AS ds, max(i.created) AS cr ${from.sql} GROUP BY part ORDER BY part`,
+    `SELECT (${from.pk} - 1) / ${partSize} AS part, count(*) AS n, max(r.datestamp) AS ds, max(i.created) AS cr ${from.sql} GROUP BY part ORDER BY part`,
     from.params,
   );
   return rows.map((row) => ({ part: toInt(row.part), count: toInt(row.n), latest: Math.max(toInt(row.ds), toInt(row.cr)) }));
@@ -105,20 +105,24 @@ function changeFilter(scope: SyncScope): { metadataPrefix: string; until: number
 }
 
 /** A change row as an array: pk, identifier, datestamp, created, deleted. */
-type ChangeRow = readonly [pk: unknown, identifier: string, datestamp: unknown, created: unknown, deleted: unknown];
+type ChangeRow = readonly [pk: unknown, identifier: string, datestamp: unknown, created: unknown, deleted: unknown, key: unknown];
 
 /** lib/store.ts `ReadStore.syncChanges`. */
 export async function syncChanges(r: SyncRunners, scope: SyncScope, after: Keyset, limit: number): Promise<SyncChange[]> {
   const deleted = scope.set !== undefined ? '(i.deleted OR s.departed IS NOT NULL)' : 'i.deleted';
-  const { sql, params } = listSql(changeFilter(scope), `SELECT i.pk, i.identifier, i.datestamp, i.created, ${deleted} AS deleted`, { after, limit });
+  const { sql, params } = listSql(changeFilter(scope), `SELECT i.pk, i.identifier, r.datestamp, i.created, ${deleted} AS deleted, ${listKey(scope)} AS k`, { after, limit });
   const rows = await r.arrays<ChangeRow>(sql, params);
-  return rows.map((row) => ({ pk: toInt(row[0]), identifier: row[1], datestamp: toInt(row[2]), created: toInt(row[3]), deleted: toBool(row[4]) }));
+  return rows.map((row) => {
+    const change = { pk: toInt(row[0]), identifier: row[1], datestamp: toInt(row[2]), created: toInt(row[3]), deleted: toBool(row[4]) };
+    const key = toInt(row[5]);
+    return key === change.datestamp ? change : { ...change, keyDatestamp: key };
+  });
 }
 
 /** lib/store.ts `ReadStore.syncNthChange`. */
 export async function syncNthChange(r: SyncRunners, scope: SyncScope, after: Keyset, n: number): Promise<Keyset | null> {
   // OFFSET walks the index inside the database: only the one position comes back.
-  const { sql, params } = listSql(changeFilter(scope), 'SELECT i.datestamp, i.pk', { after, limit: 1 });
+  const { sql, params } = listSql(changeFilter(scope), `SELECT ${listKey(scope)}, i.pk`, { after, limit: 1 });
   const [row] = await r.arrays<readonly [unknown, unknown]>(`${sql} OFFSET ?`, [...params, n - 1]);
   return row ? { datestamp: toInt(row[0]), pk: toInt(row[1]) } : null;
 }
@@ -151,12 +155,13 @@ export async function syncSetFormats(r: SyncRunners, set: string, prefixes: read
 
 /** lib/store.ts `ReadStore.syncLatest`. */
 export async function syncLatest(r: SyncRunners, scope: SyncScope): Promise<number> {
-  // Both read one end of an index: (datestamp, pk) of items or (spec, datestamp, item_pk) of item_sets,
-  // and the pks, which grow with the store's clock, for the creation time.
+  // Both read one end of an index: (prefix, datestamp, item_pk) of records or (spec, datestamp, item_pk) of
+  // item_sets (the items' latest change, never earlier than a record's), and the pks, which grow with the
+  // store's clock, for the creation time.
   const [byDatestamp, byPk] =
     scope.set === undefined
       ? [
-          await r.run<{ t: unknown }>('SELECT i.datestamp AS t FROM items i CROSS JOIN records r WHERE r.item_pk = i.pk AND r.prefix = ? ORDER BY i.datestamp DESC, i.pk DESC LIMIT 1', [scope.metadataPrefix]),
+          await r.run<{ t: unknown }>('SELECT r.datestamp AS t FROM records r WHERE r.prefix = ? ORDER BY r.datestamp DESC, r.item_pk DESC LIMIT 1', [scope.metadataPrefix]),
           await r.run<{ t: unknown }>('SELECT i.created AS t FROM items i CROSS JOIN records r WHERE r.item_pk = i.pk AND r.prefix = ? ORDER BY i.pk DESC LIMIT 1', [scope.metadataPrefix]),
         ]
       : [

@@ -20,6 +20,12 @@ async function recordsOf(hub: Provider, prefix: string): Promise<Map<number, str
   return new Map(rows.map((r) => [Number(r.item_pk), r.xml]));
 }
 
+/** The hub's record datestamps of one format: item pk → seconds. */
+async function datestampsOf(hub: Provider, prefix: string): Promise<Map<number, number>> {
+  const rows = (await hub.knex('records').where('prefix', prefix).select('item_pk', 'datestamp')) as { item_pk: unknown; datestamp: unknown }[];
+  return new Map(rows.map((r) => [Number(r.item_pk), Number(r.datestamp)]));
+}
+
 describe('a hub\'s datestamps are its own time', function () {
   this.timeout(180_000);
 
@@ -68,9 +74,20 @@ describe('a hub\'s datestamps are its own time', function () {
       const url = `http://127.0.0.1:${src.port}/oai`;
       await harvestOnce(hub, source('demo', url));
       const dcBefore = await recordsOf(hub, 'oai_dc');
+      const dcStamps = await datestampsOf(hub, 'oai_dc');
+      // The hub's clock moves on before the second list, so a record it stamped again would show.
+      const harvested = Math.max(...dcStamps.values());
+      while (nowSeconds() <= harvested) await new Promise((r) => setTimeout(r, 50));
       const { summary } = await harvestOnce(hub, source('demo', url, { prefixes: ['oai_dc', 'mods'] }));
       expect(summary.refused).to.equal(0);
       expect(await recordsOf(hub, 'oai_dc')).to.deep.equal(dcBefore);
+      // The oai_dc records did not change, so a harvester of the hub's oai_dc has nothing new to harvest.
+      expect(await datestampsOf(hub, 'oai_dc')).to.deep.equal(dcStamps);
+      // The MODS records of live items are new, and stamped with the second list's time (a tombstone has
+      // been listed under every format since it was harvested, and keeps its datestamp).
+      const modsXml = await recordsOf(hub, 'mods');
+      const modsStamps = [...(await datestampsOf(hub, 'mods'))].filter(([pk]) => modsXml.get(pk) !== null).map(([, d]) => d);
+      expect(Math.min(...modsStamps)).to.be.above(harvested);
       // Every live item now holds the MODS its source gave, as given.
       const mods = await recordsOf(hub, 'mods');
       const sourceMods = (await src.knex('records').where('prefix', 'mods').whereNotNull('xml').count({ n: '*' })) as { n: unknown }[];

@@ -4,7 +4,7 @@
  * keeps of what it was given, and the plan of a whole batch, each as a table.
  */
 import { expect } from 'chai';
-import { datestampOf, decideBatch, isSuperseded, outcomeOf, withStoredGiven, type StoredItem, type StoredState } from '../../lib/pipeline/decide';
+import { datestampOf, decideBatch, isSuperseded, outcomeOf, recordDatestamps, withStoredGiven, type StoredItem, type StoredState } from '../../lib/pipeline/decide';
 import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
 import { createIdPolicy } from '../../lib/ids/policy';
 import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
@@ -56,6 +56,23 @@ describe('the write decision, without a database', () => {
     }
   });
 
+  describe('recordDatestamps: a datestamp is a record\'s, an item in one format', () => {
+    const stored = { records: new Map([['oai_dc', { datestamp: 100, hash: 'dc1' }], ['mods', { datestamp: 200, hash: null }]]) };
+    const cases: { name: string; outcome: WriteOutcome; hashes: [string, string][]; want: [string, number][] }[] = [
+      { name: 'a record whose digest is the stored one keeps its datestamp when its item changes', outcome: 'updated', hashes: [['oai_dc', 'dc1']], want: [['oai_dc', 100]] },
+      { name: 'a record whose digest changed takes the item\'s new datestamp', outcome: 'updated', hashes: [['oai_dc', 'dc2']], want: [['oai_dc', 500]] },
+      { name: 'a format new to the item takes the item\'s new datestamp, the others keep theirs', outcome: 'updated', hashes: [['oai_dc', 'dc1'], ['marc21', 'm1']], want: [['oai_dc', 100], ['marc21', 500]] },
+      { name: 'a record stored without a digest is taken for changed', outcome: 'updated', hashes: [['mods', 'mods1']], want: [['mods', 500]] },
+      { name: 'an unchanged item keeps every record\'s datestamp', outcome: 'unchanged', hashes: [['oai_dc', 'dc1'], ['mods', 'mods1']], want: [['oai_dc', 100], ['mods', 200]] },
+    ];
+    for (const c of cases) {
+      it(c.name, () => expect([...recordDatestamps(c.outcome, 500, new Map(c.hashes), stored)]).to.deep.equal(c.want));
+    }
+    it('every record of a new item takes the item\'s datestamp', () => {
+      expect([...recordDatestamps('inserted', 500, new Map([['oai_dc', 'x'], ['mods', 'y']]), undefined)]).to.deep.equal([['oai_dc', 500], ['mods', 500]]);
+    });
+  });
+
   describe('outcomeOf: the content hash decides', () => {
     const cases: { name: string; stored?: { contentHash: string; deleted: boolean }; deleted: boolean; hash: string; want: WriteOutcome }[] = [
       { name: 'the same hash is unchanged', stored: { contentHash: 'h', deleted: false }, deleted: false, hash: 'h', want: 'unchanged' },
@@ -71,7 +88,7 @@ describe('the write decision, without a database', () => {
 
   describe('withStoredGiven: every format given is kept', () => {
     const stored = (over: Partial<StoredItem> = {}): StoredItem => ({
-      pk: 1, internalId: 'a', identifier: 'oai:x:a', datestamp: 1, deleted: false, contentHash: 'h', sourceDatestamp: null, origin: null, sets: [], prefixes: ['oai_dc'], given: { oai_dc: '<dc/>' }, ...over,
+      pk: 1, internalId: 'a', identifier: 'oai:x:a', datestamp: 1, deleted: false, contentHash: 'h', sourceDatestamp: null, origin: null, sets: [], records: new Map([['oai_dc', { datestamp: 1, hash: 'h' }]]), given: { oai_dc: '<dc/>' }, ...over,
     });
     it('a record giving another format adds it to the format given before', () => {
       expect(withStoredGiven({ internalId: 'a', metadata: { mods: '<mods/>' } }, stored()).metadata).to.deep.equal({ oai_dc: '<dc/>', mods: '<mods/>' });
@@ -109,7 +126,7 @@ describe('the write decision, without a database', () => {
     const dc = (title: string): string => dublinCoreToOaiDc({ title: [title] });
     const identifierOf = (id: string): string => policy.map(id).identifier;
     const storedItem = (id: string, over: Partial<StoredItem>): StoredItem => ({
-      pk: 7, internalId: id, identifier: identifierOf(id), datestamp: 1_000, deleted: false, contentHash: 'old', sourceDatestamp: null, origin: null, sets: [], prefixes: ['oai_dc'], given: {}, ...over,
+      pk: 7, internalId: id, identifier: identifierOf(id), datestamp: 1_000, deleted: false, contentHash: 'old', sourceDatestamp: null, origin: null, sets: [], records: new Map([['oai_dc', { datestamp: 1_000, hash: null }]]), given: {}, ...over,
     });
     const stateOf = (...items: StoredItem[]): StoredState => ({
       ...empty,
@@ -163,7 +180,7 @@ describe('the write decision, without a database', () => {
     });
 
     it('lists a deletion in every format it had and every format offered, stamped with the clock', () => {
-      const plan = decideBatch([{ internalId: 'a', deleted: true, metadata: {} }], stateOf(storedItem('a', { prefixes: ['marc21', 'oai_dc'], sets: ['s'] })), {
+      const plan = decideBatch([{ internalId: 'a', deleted: true, metadata: {} }], stateOf(storedItem('a', { records: new Map([['marc21', { datestamp: 900, hash: null }], ['oai_dc', { datestamp: 1_000, hash: null }]]), sets: ['s'] })), {
         preparation,
         tombstonePrefixes: ['oai_dc', 'mods'],
         now: NOW,

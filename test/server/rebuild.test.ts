@@ -14,6 +14,9 @@ import { rebuildFormats } from '../../server/rebuild';
 import { forEachThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { cli } from '../loader/helpers';
+import { handleRequest } from '../../lib/oai';
+import { renderResponse } from '../../lib/oai/render';
+import { formatDatestamp } from '../../lib/oai/dates';
 
 const T0 = 1_800_000_000;
 const T1 = T0 + 86_400;
@@ -121,3 +124,49 @@ forEachThrowawayDatabase((db) => {
     }
   });
 });
+
+/** A provider on the database offering these formats, its clock at `now`. */
+async function providerOffering(db: ThrowawayDatabase, prefixes: readonly string[], now: number): Promise<Provider> {
+  const file = path.join(db.dir, `config-${prefixes.join('-')}.yaml`);
+  fs.writeFileSync(file, ['formats:', ...prefixes.map((p) => `  - prefix: ${p}`), ''].join('\n'));
+  return openProvider(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: file }), { clock: () => now });
+}
+
+forEachThrowawayDatabase((db) => {
+  it('stamps only the records a rebuild adds: an oai_dc harvest from before finds nothing, a marc21 one exactly the items that got marc21', async () => {
+    const first = await providerOffering(db(), ['oai_dc'], T0);
+    try {
+      await seedIfEmpty(first);
+    } finally {
+      await first.close();
+    }
+    const dcBefore = (await db().knex()('records').where('prefix', 'oai_dc').select('item_pk', 'datestamp', 'xml')) as { item_pk: unknown; datestamp: unknown; xml: string | null }[];
+    const second = await providerOffering(db(), ['oai_dc', 'marc21'], T1);
+    try {
+      const summary = await rebuildFormats(second.store, second.formats);
+      expect(summary.restamped).to.be.greaterThan(200);
+      const dcAfter = (await db().knex()('records').where('prefix', 'oai_dc').select('item_pk', 'datestamp', 'xml')) as typeof dcBefore;
+      const byPk = (rows: typeof dcBefore): Map<string, [number, string | null]> => new Map(rows.map((r) => [String(r.item_pk), [Number(r.datestamp), r.xml]]));
+      expect(byPk(dcAfter)).to.deep.equal(byPk(dcBefore));
+      // The protocol's view: an incremental oai_dc harvest since before the rebuild has nothing to harvest ...
+      const ctx = await second.context();
+      const dc = renderResponse(await handleRequest(ctx, [['verb', 'ListIdentifiers'], ['metadataPrefix', 'oai_dc'], ['from', formatDatestamp(T1)]], T1 + 60));
+      expect(dc).to.contain('<error code="noRecordsMatch">');
+      // ... and a marc21 one finds exactly the items that got marc21, each stamped with the rebuild's time.
+      const gotMarc = (await db().knex()('records').where('prefix', 'marc21').select('item_pk')) as { item_pk: unknown }[];
+      expect(gotMarc.length).to.be.greaterThan(200);
+      const marc = await second.store.listHeaders({ metadataPrefix: 'marc21', from: T1, until: T1 + 60, limit: 10_000 });
+      expect(marc.map((h) => String(h.pk)).sort()).to.deep.equal(gotMarc.map((r) => String(r.item_pk)).sort());
+      expect(new Set(marc.map((h) => h.datestamp))).to.deep.equal(new Set([T1]));
+      // A set's list agrees: the records of one set since before the rebuild are its marc21 records only.
+      const [set] = await second.store.listSets(null, 1);
+      if (set) {
+        const inSet = await second.store.listHeaders({ metadataPrefix: 'oai_dc', set: set.spec, from: T1, until: T1 + 60, limit: 10_000 });
+        expect(inSet).to.deep.equal([]);
+        expect((await second.store.listHeaders({ metadataPrefix: 'marc21', set: set.spec, from: T1, until: T1 + 60, limit: 10_000 })).length).to.be.greaterThan(0);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+}, { timeout: 180_000 });

@@ -46,7 +46,7 @@ function items<R extends ItemHeader>(
 ): Listing<R, Keyset, ListVerb> {
   return {
     rows: (after, limit) => read({ ...filter, ...(after && { after }), limit }),
-    keyOf: (row) => ({ datestamp: row.datestamp, pk: row.pk }),
+    keyOf: (row) => ({ datestamp: row.keyDatestamp ?? row.datestamp, pk: row.pk }),
     count: () => ctx.store.count(filter),
     state: (after, cursor, completeListSize, expires) => ({
       verb,

@@ -13,6 +13,7 @@ import * as m007 from './007_loader_runs';
 import * as m010 from './010_lifted_versions';
 import * as m011 from './011_store_holders';
 import * as m012 from './012_item_origins';
+import * as m013 from './013_record_datestamps';
 
 interface Migration {
   readonly name: string;
@@ -30,6 +31,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '010_lifted_versions', module: m010 },
   { name: '011_store_holders', module: m011 },
   { name: '012_item_origins', module: m012 },
+  { name: '013_record_datestamps', module: m013 },
 ];
 
 /**
