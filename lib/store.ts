@@ -205,6 +205,13 @@ export interface ItemInput {
    * harvesters harvest nothing again. Ignored for an item the store holds.
    */
   readonly keepDatestamp?: boolean;
+  /**
+   * With `keepDatestamp`, the datestamps of single formats that are earlier
+   * than `datestamp` (a record whose formats changed at different times: a
+   * dump line's `datestamps`, or one format of a saved export older than
+   * another): kept too for a new item, each no later than `datestamp`.
+   */
+  readonly formatDatestamps?: Readonly<Record<string, number>>;
   readonly deleted?: boolean;
   /** The sets the record names. A set not yet declared is declared from the input, named by its spec. */
   readonly sets?: readonly string[];
@@ -377,6 +384,8 @@ export interface StoreStats {
 export interface ScannedItem extends ItemHeader {
   /** The harvested source the item came from (its id space); absent for a local item. */
   readonly origin?: string;
+  /** The datestamps of its records that are earlier than the item's (`datestamp`), by prefix; absent when none is. */
+  readonly formatDatestamps?: Readonly<Record<string, number>>;
   /** metadataPrefix → stored metadata (null for a tombstone). */
   readonly metadata: Readonly<Record<string, string | null>>;
   /** The stored model of a live item: given by the record, or lifted from its XML (`liftedFrom`). */

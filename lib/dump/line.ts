@@ -48,6 +48,8 @@ export interface DumpItemLine {
   /** The harvested source the item came from (its id space, `NAME:…`); absent for a local item. */
   readonly origin?: string;
   readonly header: { readonly identifier: string; readonly datestamp: string; readonly deleted: boolean; readonly sets: readonly string[] };
+  /** The datestamps of the item's records earlier than the header's, by metadataPrefix (absent when none is). */
+  readonly datestamps?: Readonly<Record<string, string>>;
   /** Live items: the record model, when the store holds one. */
   readonly model?: RecordFields;
   /** Live items with a model: `record`, or the metadataPrefix (or `{namespace}`) it was lifted from. */
@@ -82,7 +84,10 @@ export function itemLine(item: ScannedItem, departures: readonly SetDeparture[] 
   const header = { identifier: item.identifier, datestamp: formatDatestamp(item.datestamp), deleted: item.deleted, sets: [...item.sets] };
   const prefixes = Object.keys(item.metadata).sort();
   const left = departures.length > 0 ? { departures: departures.map((d) => ({ spec: d.spec, at: formatDatestamp(d.at) })) } : {};
-  const origin = item.origin !== undefined ? { origin: item.origin } : {};
+  const origin = {
+    ...(item.origin !== undefined && { origin: item.origin }),
+    ...(item.formatDatestamps !== undefined && { datestamps: Object.fromEntries(Object.entries(item.formatDatestamps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, d]) => [p, formatDatestamp(d)])) }),
+  };
   if (item.deleted) return { id: item.internalId, ...origin, header, formats: prefixes, ...left };
   const metadata: Record<string, string> = {};
   for (const p of prefixes) {
@@ -172,7 +177,8 @@ export function dumpLineToItem(value: unknown, ctx: DumpReadContext, source: str
   }
   // A copy of this repository keeps where each harvested item came from: its source's id space.
   const origin = typeof rec.origin === 'string' && rec.origin !== '' ? { harvestedFrom: rec.origin } : {};
-  const base = { internalId: id, ...(parsed && { datestamp: parsed.start }), sets, ...(departures.length > 0 && { departures }), ...origin, source };
+  const formatDatestamps = readFormatDatestamps(rec.datestamps, parsed?.start, refuse);
+  const base = { internalId: id, ...(parsed && { datestamp: parsed.start }), sets, ...(departures.length > 0 && { departures }), ...origin, ...(formatDatestamps && { formatDatestamps }), source };
 
   if (header.deleted === true) {
     const formats = rec.formats ?? [];
@@ -257,5 +263,22 @@ function readAbout(raw: unknown, refuse: (field: string, reason: string) => void
     else if (findNonXmlChar(a.xml)) refuse(`about[${i}]`, `holds a character XML 1.0 cannot carry (${findNonXmlChar(a.xml) ?? ''})`);
     else out.push(typeof a.compareAs === 'string' ? { xml: a.xml, compareAs: a.compareAs } : { xml: a.xml });
   });
+  return out;
+}
+
+/** A line's `datestamps` (metadataPrefix → a datestamp no later than the header's), refused field by field. */
+function readFormatDatestamps(value: unknown, header: number | undefined, refuse: (field: string, reason: string) => void): Record<string, number> | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) {
+    refuse('datestamps', 'must map metadataPrefix to a datestamp');
+    return undefined;
+  }
+  const out: Record<string, number> = {};
+  for (const [prefix, text] of Object.entries(value)) {
+    const p = typeof text === 'string' ? parseUtcDatetime(text) : null;
+    if (!p || p.granularity !== 'second') refuse(`datestamps.${prefix}`, 'must be YYYY-MM-DDThh:mm:ssZ (UTC, seconds)');
+    else if (header !== undefined && p.start > header) refuse(`datestamps.${prefix}`, "lies after the header's datestamp: a record's datestamp is never later than its item's");
+    else out[prefix] = p.start;
+  }
   return out;
 }

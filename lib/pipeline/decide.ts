@@ -206,6 +206,24 @@ export function recordDatestamps(outcome: WriteOutcome, datestamp: number, hashe
 }
 
 /**
+ * The record datestamps of a migration (`keepDatestamp`) of an item new to
+ * the store whose own datestamp was kept: a format that changed earlier than
+ * the item keeps its earlier datestamp too (never a later one than the
+ * item's); otherwise `planned`, as decided.
+ *
+ * @example keptFormatDatestamps({ internalId: 'a', metadata: {}, keepDatestamp: true, datestamp: 300, formatDatestamps: { oai_dc: 100 } }, undefined, 300, planned).get('oai_dc') // 100
+ */
+export function keptFormatDatestamps(input: ItemInput, stored: StoredItem | undefined, datestamp: number, planned: Map<string, number>): Map<string, number> {
+  const given = input.formatDatestamps;
+  if (stored || input.keepDatestamp !== true || given === undefined || input.datestamp !== datestamp) return planned;
+  for (const prefix of planned.keys()) {
+    const at = given[prefix];
+    if (at !== undefined && Number.isSafeInteger(at) && at >= 0 && at <= datestamp) planned.set(prefix, at);
+  }
+  return planned;
+}
+
+/**
  * A record with what its item was given before: every format the stored
  * live item was given that this write does not give again (a write that
  * gives a format replaces that format only, and a format written from the
@@ -310,7 +328,7 @@ function planItem(input: PreparedItem, mapping: Mapping | undefined, existing: S
     hash,
     sets,
     records,
-    recordDatestamps: recordDatestamps(outcome, datestamp, recordHashes, existing),
+    recordDatestamps: keptFormatDatestamps(input, existing, datestamp, recordDatestamps(outcome, datestamp, recordHashes, existing)),
     recordHashes,
     about,
     fields,

@@ -206,6 +206,7 @@ export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
     internalId: item.internalId,
     ...(item.datestamp !== undefined && { datestamp: item.datestamp }),
     ...(item.keepDatestamp === true && { keepDatestamp: true }),
+    ...(item.keepDatestamp === true && item.formatDatestamps !== undefined && { formatDatestamps: item.formatDatestamps }),
     ...(item.source !== undefined && { source: item.source }),
     ...(item.versioned === true && { versioned: true }),
     ...(item.harvestedFrom !== undefined && { harvestedFrom: item.harvestedFrom }),

@@ -238,8 +238,14 @@ function joined(kept: StagedRow, v: StagedVersion): Pick<StagedRow, 'item' | 'da
   const about = [...(newer.about ?? [])];
   for (const a of other.about ?? []) if (!about.some((b) => b.xml === a.xml)) about.push(a);
   const readFrom = newer.readFrom ?? other.readFrom;
+  // The formats of the older version keep their own datestamp, for a migration that keeps datestamps.
+  const otherAt = other === older ? kept.datestamp : v.datestamp;
+  const newerAt = Math.max(kept.datestamp ?? 0, v.datestamp ?? 0);
+  const formatDatestamps: Record<string, number> = { ...(other.formatDatestamps ?? {}), ...(newer.formatDatestamps ?? {}) };
+  if (otherAt !== null && otherAt < newerAt) for (const p of Object.keys(other.metadata)) formatDatestamps[p] ??= otherAt;
   const item: ItemInput = {
     ...newer,
+    ...(Object.keys(formatDatestamps).length > 0 && { formatDatestamps }),
     metadata: { ...other.metadata, ...newer.metadata },
     identifiers: [...new Set([...(newer.identifiers ?? []), ...(other.identifiers ?? [])])],
     ...(about.length > 0 && { about }),

@@ -67,9 +67,11 @@ export async function scanItems(db: Knex, afterPk: number, limit: number, onDema
   const leaveOut = options.givenOnly ? new Map(pks.map((pk, k) => [pk, new Set(written[k] ?? [])])) : undefined;
   const metadata = await storedMetadata(db, pks, onDemand, leaveOut);
   const about = await storedAbout(db, pks);
+  const earlier = await earlierRecordDatestamps(db, pks);
   return rows.map((r, k) => {
     const pk = pks[k] as number;
     const own = about.get(pk);
+    const formatDatestamps = earlier.get(pk);
     return {
       ...(own !== undefined && { about: own }),
       pk,
@@ -78,12 +80,30 @@ export async function scanItems(db: Knex, afterPk: number, limit: number, onDema
       datestamp: toInt(r.datestamp),
       deleted: toBool(r.deleted),
       ...(r.origin !== null && r.origin !== undefined && { origin: r.origin }),
+      ...(formatDatestamps !== undefined && { formatDatestamps }),
       sets: sets.get(pk) ?? [],
       metadata: metadata.get(pk) ?? {},
       ...(r.fields !== null && { fields: JSON.parse(r.fields) as RecordFields, written: written[k] as string[] }),
       ...(r.lifted_from !== null && r.lifted_from !== undefined && { liftedFrom: r.lifted_from }),
     };
   });
+}
+
+/** The record datestamps earlier than their item's, by item and prefix (items whose records all share its datestamp are absent). */
+async function earlierRecordDatestamps(db: Knex, pks: readonly number[]): Promise<Map<number, Record<string, number>>> {
+  const out = new Map<number, Record<string, number>>();
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    if (part.length === 0) continue;
+    const rows = await statementRunner(db)<{ item_pk: unknown; prefix: string; datestamp: unknown }>(
+      `SELECT r.item_pk, r.prefix, r.datestamp FROM records r JOIN items i ON i.pk = r.item_pk WHERE ${inListSql(db, 'r.item_pk')} AND r.datestamp < i.datestamp`,
+      [inListParam(db, part)],
+    );
+    for (const r of rows) {
+      const pk = toInt(r.item_pk);
+      out.set(pk, { ...(out.get(pk) ?? {}), [r.prefix]: toInt(r.datestamp) });
+    }
+  }
+  return out;
 }
 
 /**

@@ -55,6 +55,15 @@ describe('a dump line read back', () => {
     expect('refusals' in wrong && wrong.refusals.map((r) => r.field)).to.deep.equal(['origin']);
   });
 
+  it('keeps the datestamps of records earlier than their item\'s, and refuses one later than it', () => {
+    const i = item(line({ datestamps: { oai_dc: '2024-06-01T00:00:00Z' } }));
+    expect(i.formatDatestamps).to.deep.equal({ oai_dc: Date.UTC(2024, 5, 1) / 1000 });
+    const later = dumpLineToItem(line({ datestamps: { oai_dc: '2026-01-01T00:00:00Z' } }), ctx, 'd.jsonl.gz:2');
+    expect('refusals' in later && later.refusals.map((r) => r.field)).to.deep.equal(['datestamps.oai_dc']);
+    const scanned = { pk: 1, internalId: 'r 1', identifier: 'oai:repo.example.org:r%201', datestamp: Date.UTC(2025, 0, 1) / 1000, deleted: false, sets: [], metadata: { oai_dc: DC }, formatDatestamps: { oai_dc: Date.UTC(2024, 5, 1) / 1000 } };
+    expect(itemLine(scanned).datestamps).to.deep.equal({ oai_dc: '2024-06-01T00:00:00Z' });
+  });
+
   it('writes the origin of a harvested item, and none for a local one', () => {
     const scanned = { pk: 1, internalId: 'src:oai:x.org:1', identifier: 'oai:repo.example.org:src:oai:x.org:1', datestamp: 0, deleted: false, sets: [], metadata: { oai_dc: DC } };
     expect(itemLine({ ...scanned, origin: 'src' }).origin).to.equal('src');

@@ -4,7 +4,7 @@
  * keeps of what it was given, and the plan of a whole batch, each as a table.
  */
 import { expect } from 'chai';
-import { datestampOf, decideBatch, isSuperseded, outcomeOf, recordDatestamps, withStoredGiven, type StoredItem, type StoredState } from '../../lib/pipeline/decide';
+import { datestampOf, decideBatch, isSuperseded, keptFormatDatestamps, outcomeOf, recordDatestamps, withStoredGiven, type StoredItem, type StoredState } from '../../lib/pipeline/decide';
 import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
 import { createIdPolicy } from '../../lib/ids/policy';
 import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
@@ -70,6 +70,18 @@ describe('the write decision, without a database', () => {
     }
     it('every record of a new item takes the item\'s datestamp', () => {
       expect([...recordDatestamps('inserted', 500, new Map([['oai_dc', 'x'], ['mods', 'y']]), undefined)]).to.deep.equal([['oai_dc', 500], ['mods', 500]]);
+    });
+  });
+
+  describe('keptFormatDatestamps: a migration keeps each record\'s datestamp', () => {
+    const planned = (): Map<string, number> => new Map([['oai_dc', 300], ['mods', 300]]);
+    const input = { internalId: 'a', metadata: {}, keepDatestamp: true, datestamp: 300, formatDatestamps: { oai_dc: 100, mods: 400 } };
+    it('keeps an earlier datestamp of one format of a new item whose own datestamp was kept, never a later one', () => {
+      expect([...keptFormatDatestamps(input, undefined, 300, planned())]).to.deep.equal([['oai_dc', 100], ['mods', 300]]);
+    });
+    it('keeps none when the item\'s own datestamp was not kept (a future one, or no migration)', () => {
+      expect([...keptFormatDatestamps(input, undefined, 500, planned())]).to.deep.equal([['oai_dc', 300], ['mods', 300]]);
+      expect([...keptFormatDatestamps({ ...input, keepDatestamp: false }, undefined, 300, planned())]).to.deep.equal([['oai_dc', 300], ['mods', 300]]);
     });
   });
 
