@@ -15,7 +15,9 @@ import { PROJECT_ROOT } from '../../server/paths';
  * when a row was written (items.created, identifiers.first_published): two
  * stores with the same digest publish exactly the same thing.
  */
-export async function storeDigest(knex: Knex): Promise<{ items: number; digest: string }> {
+export async function storeDigest(knex: Knex, options: { datestamps?: boolean } = {}): Promise<{ items: number; digest: string }> {
+  // Without datestamps: what a load writes apart from the time it writes it (this store's clock).
+  const at = (v: unknown): number | undefined => (options.datestamps === false ? undefined : Number(v));
   const h = crypto.createHash('sha256');
   const items = (await knex('items').select('pk', 'internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash').orderBy('internal_id')) as {
     pk: number;
@@ -24,11 +26,11 @@ export async function storeDigest(knex: Knex): Promise<{ items: number; digest: 
     datestamp: unknown;
   }[];
   const idOf = new Map(items.map((r) => [Number(r.pk), r.internal_id]));
-  for (const r of items) h.update(JSON.stringify({ ...r, pk: undefined, deleted: Boolean(r.deleted), datestamp: Number(r.datestamp) }));
+  for (const r of items) h.update(JSON.stringify({ ...r, pk: undefined, deleted: Boolean(r.deleted), datestamp: at(r.datestamp) }));
   const records = (await knex('records').select('item_pk', 'prefix', 'xml')) as { item_pk: number; prefix: string; xml: string | null }[];
   for (const r of records.map((x) => [idOf.get(Number(x.item_pk)), x.prefix, x.xml] as const).sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`))) h.update(JSON.stringify(r));
   const sets = (await knex('item_sets').select('item_pk', 'spec', 'direct', 'datestamp')) as { item_pk: number; spec: string; direct: unknown; datestamp: unknown }[];
-  for (const r of sets.map((x) => [idOf.get(Number(x.item_pk)), x.spec, Boolean(x.direct), Number(x.datestamp)] as const).sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`))) h.update(JSON.stringify(r));
+  for (const r of sets.map((x) => [idOf.get(Number(x.item_pk)), x.spec, Boolean(x.direct), at(x.datestamp)] as const).sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`))) h.update(JSON.stringify(r));
   const ids = (await knex('identifiers').select('identifier', 'internal_id', 'scheme').orderBy('identifier')) as unknown[];
   h.update(JSON.stringify(ids));
   const declared = (await knex('sets').select('spec', 'name', 'descriptions').orderBy('spec')) as unknown[];
