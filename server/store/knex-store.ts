@@ -32,6 +32,8 @@ import {
   type WriteResult,
   type WriteTransaction,
   type DeleteOptions,
+  type LoadBookkeeping,
+  type SeenIds,
 } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import type { FormatChecks } from '../../lib/pipeline/judge';
@@ -43,7 +45,6 @@ import { createFormatRegistry, type FormatRegistry } from '../../lib/formats/reg
 import type { SetDefinitions } from '../../lib/sets/rules';
 import { isPostgres } from '../db/dialect';
 import { createSeenIds } from '../db/seen-ids';
-import type { LoadBookkeeping, SeenIds } from '../loader/seen';
 import { recordFieldsOf } from './record-fields';
 import { applyDelete, applyMemberships } from './apply';
 import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, type Retirement } from './sets';
