@@ -487,6 +487,115 @@ export interface LoadBookkeeping {
   refreshStatistics(): Promise<void>;
 }
 
+/** One list a harvest keeps state for: a source, a metadataPrefix, a set ('' for the whole repository). */
+export interface ListKey {
+  readonly source: string;
+  readonly prefix: string;
+  /** '' for the whole repository. */
+  readonly set: string;
+}
+
+/**
+ * What the store keeps of one harvested list (migration 006_harvest_state):
+ * the last run harvested to its end and the checkpoint of a run under way.
+ */
+export interface ListState extends ListKey {
+  readonly lastResponseDate: string | null;
+  readonly lastFrom: string | null;
+  /** Seconds. */
+  readonly lastSuccess: number | null;
+  readonly runResponseDate: string | null;
+  /** The resumptionToken of the next page of a list under way. */
+  readonly token: string | null;
+  readonly checkpointFrom: string | null;
+  readonly checkpointUntil: string | null;
+  /** The list under way records its ids for `--delete-missing`. */
+  readonly runMarksSeen: boolean;
+  readonly runPages: number;
+  readonly runRecords: number;
+  readonly runRefused: number;
+  readonly records: number;
+  readonly refused: number;
+  readonly lastError: string | null;
+  readonly lastErrorAt: number | null;
+  readonly lastAttempt: number | null;
+}
+
+/** What a committed page changes in its list's state. */
+export interface PageCheckpoint {
+  /** The next page's token, or null when this page ended the list. */
+  readonly token: string | null;
+  readonly from: string | null;
+  readonly until: string | null;
+  /** The responseDate of the run's first page. */
+  readonly runResponseDate: string | null;
+  /** This is the run's first page: the run's counts start again. */
+  readonly first: boolean;
+  /** The run records its ids for `--delete-missing` (kept with the checkpoint). */
+  readonly marksSeen: boolean;
+  readonly records: number;
+  readonly refused: number;
+  /** The store's clock, seconds. */
+  readonly now: number;
+}
+
+/** The harvest state of every source, read and written outside a page's transaction (server/harvest/). */
+export interface HarvestState {
+  /** The lists of one source (or of every source), in (source, prefix, set) order. */
+  harvestStates(source?: string): Promise<ListState[]>;
+  /** One list's state, made when missing. */
+  harvestList(key: ListKey): Promise<ListState>;
+  /** Records why a list stopped; the checkpoint stays. */
+  recordHarvestError(key: ListKey, message: string, now: number): Promise<void>;
+  /** Forgets a list's checkpoint (the list starts again from its `from`). */
+  dropCheckpoint(key: ListKey): Promise<void>;
+  /** Forgets the ids seen by a source's earlier `--delete-missing` run. */
+  clearSeen(source: string): Promise<void>;
+  /**
+   * Live items of the source (internal id `NAME:…`) its `--delete-missing`
+   * run never harvested, up to `limit`, after `after` (internal id order).
+   */
+  unseenItems(source: string, after: string, limit: number): Promise<string[]>;
+}
+
+/** What the store holds as given for some items (not written by the pipeline), read in a harvest page's transaction. */
+export interface StoredGiven {
+  /** internal id → metadataPrefix → the XML the item gave in that format. */
+  readonly metadata: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** internal id → its about containers, in order (when asked for). */
+  readonly about: ReadonlyMap<string, readonly AboutInput[]>;
+}
+
+/**
+ * What a store's transaction offers a harvest besides the write side: a
+ * page's checkpoint and seen ids are written in the page's own transaction,
+ * so the page and the promise to go on after it commit together.
+ */
+export interface HarvestBookkeeping {
+  /** Records a page in its list's state. */
+  checkpoint(key: ListKey, c: PageCheckpoint): Promise<void>;
+  /** Records the internal ids a `--delete-missing` run has harvested. */
+  markSeen(source: string, ids: readonly string[]): Promise<void>;
+  /**
+   * The XML these items gave in any of `prefixes` (what the pipeline wrote
+   * left out) and, with `withAbout`, their about containers.
+   */
+  storedGiven(internalIds: readonly string[], prefixes: readonly string[], withAbout: boolean): Promise<StoredGiven>;
+  /** As {@link LoadBookkeeping.refreshStatistics}: a harvest grows the tables page by page. */
+  refreshStatistics(): Promise<void>;
+}
+
+/** A harvest lock held; `release` is safe to call twice. */
+export interface HarvestLock {
+  release(): Promise<void>;
+}
+
+/** One harvest per source at a time across every process sharing the store. */
+export interface HarvestLocks {
+  /** Takes the source's lock, or answers null when another harvest holds it; `now` is the clock (seconds) a lock's expiry is counted in. */
+  acquireHarvestLock(source: string, now?: () => number): Promise<HarvestLock | null>;
+}
+
 /** Thrown by the write path when governance refuses records; nothing was written. */
 export class RefusedError extends Error {
   constructor(readonly refusals: readonly Refusal[]) {

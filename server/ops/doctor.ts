@@ -16,7 +16,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config';
 import { createKnex, databaseKind, sqliteFilename } from '../db/connection';
 import { migrationSource } from '../db/migrations';
-import { readStates } from '../harvest/state';
+import { readStates } from '../store/harvest-state';
 import { formatsOf, readerConfigOf } from '../conversion';
 import { addCatalogs } from '../xsd/libxml';
 import { schemaFor } from '../xsd/schemas';

@@ -11,7 +11,9 @@
  * - ./record-fields.ts  the record fields kept with each item;
  * - ./scan.ts     every item a page at a time, with all its formats (check, rebuild-sets);
  * - ./settings.ts and ./counters.ts: the token secret and PDI serials, used by
- *   the server's wiring rather than by the protocol.
+ *   the server's wiring rather than by the protocol;
+ * - ./harvest-state.ts, ./harvest-locks.ts, ./given.ts: the harvester's
+ *   checkpoints and seen ids, its locks, and the XML items gave;
  *
  * - ./write.ts   the write pipeline (lift, prepare, judge, plan, apply).
  *
@@ -32,8 +34,16 @@ import {
   type WriteResult,
   type WriteTransaction,
   type DeleteOptions,
+  type HarvestBookkeeping,
+  type HarvestLock,
+  type HarvestLocks,
+  type HarvestState,
+  type ListKey,
+  type ListState,
   type LoadBookkeeping,
+  type PageCheckpoint,
   type SeenIds,
+  type StoredGiven,
 } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import type { FormatChecks } from '../../lib/pipeline/judge';
@@ -46,6 +56,9 @@ import type { SetDefinitions } from '../../lib/sets/rules';
 import { isPostgres } from '../db/dialect';
 import { createSeenIds } from '../db/seen-ids';
 import { recordFieldsOf } from './record-fields';
+import { storedGiven } from './given';
+import { acquireHarvestLock } from './harvest-locks';
+import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './harvest-state';
 import { applyDelete, applyMemberships } from './apply';
 import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, type Retirement } from './sets';
 import { KnexReadStore } from './read';
@@ -130,7 +143,7 @@ const systemClock = (): number => Math.floor(Date.now() / 1000);
  * await store.putSets([{ spec: 'a', name: 'A' }]);
  * await store.writeItems([{ internalId: 'x 1', sets: ['a'], metadata: {}, fields: { dc: { title: ['T'] } } }]);
  */
-export class KnexStore extends KnexReadStore implements Store, WriteTransaction, LoadBookkeeping {
+export class KnexStore extends KnexReadStore implements Store, WriteTransaction, LoadBookkeeping, HarvestState, HarvestBookkeeping, HarvestLocks {
   private readonly options: KnexStoreOptions;
   private readonly clock: () => number;
   private readonly preparation: Preparation;
@@ -208,6 +221,48 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
   async refreshStatistics(): Promise<void> {
     // The tables a batch's state is read from (./state.ts): by internal id and by identifier.
     if (isPostgres(this.knex)) await this.knex.raw('ANALYZE items, identifiers');
+  }
+
+  harvestStates(source?: string): Promise<ListState[]> {
+    return readStates(this.knex, source);
+  }
+
+  harvestList(key: ListKey): Promise<ListState> {
+    return listState(this.knex, key);
+  }
+
+  recordHarvestError(key: ListKey, message: string, now: number): Promise<void> {
+    return recordError(this.knex, key, message, now);
+  }
+
+  dropCheckpoint(key: ListKey): Promise<void> {
+    return dropCheckpoint(this.knex, key);
+  }
+
+  clearSeen(source: string): Promise<void> {
+    return clearSeen(this.knex, source);
+  }
+
+  unseenItems(source: string, after: string, limit: number): Promise<string[]> {
+    return unseenItems(this.knex, source, after, limit);
+  }
+
+  /** Records a page in its list's state; call it inside {@link transaction}, with the page's writes. */
+  checkpoint(key: ListKey, c: PageCheckpoint): Promise<void> {
+    return checkpoint(this.knex, key, c);
+  }
+
+  /** Records ids a `--delete-missing` run harvested; call it inside {@link transaction}, with the page's writes. */
+  markSeen(source: string, ids: readonly string[]): Promise<void> {
+    return markSeen(this.knex, source, ids);
+  }
+
+  storedGiven(internalIds: readonly string[], prefixes: readonly string[], withAbout: boolean): Promise<StoredGiven> {
+    return storedGiven(this.knex, internalIds, prefixes, withAbout);
+  }
+
+  acquireHarvestLock(source: string, now?: () => number): Promise<HarvestLock | null> {
+    return acquireHarvestLock(this.knex, source, now);
   }
 
   stats(): Promise<StoreStats> {

@@ -1,38 +1,13 @@
 /**
  * The harvest state in the store (migration 006_harvest_state): per
  * source, metadataPrefix and set, the last list harvested to its end and
- * the checkpoint of a list under way. Checkpoints are written with `trx`,
- * the transaction of the page they follow, so a page and the promise to go
- * on after it commit together or not at all.
+ * the checkpoint of a list under way (lib/store.ts `HarvestState`,
+ * `HarvestBookkeeping`). Checkpoints are written with `trx`, the
+ * transaction of the page they follow, so a page and the promise to go on
+ * after it commit together or not at all.
  */
 import type { Knex } from 'knex';
-
-/** One list's row. */
-export interface ListState {
-  readonly source: string;
-  readonly prefix: string;
-  /** '' for the whole repository. */
-  readonly set: string;
-  readonly lastResponseDate: string | null;
-  readonly lastFrom: string | null;
-  /** Seconds. */
-  readonly lastSuccess: number | null;
-  readonly runResponseDate: string | null;
-  /** The resumptionToken of the next page of a list under way. */
-  readonly token: string | null;
-  readonly checkpointFrom: string | null;
-  readonly checkpointUntil: string | null;
-  /** The list under way records its ids for `--delete-missing`. */
-  readonly runMarksSeen: boolean;
-  readonly runPages: number;
-  readonly runRecords: number;
-  readonly runRefused: number;
-  readonly records: number;
-  readonly refused: number;
-  readonly lastError: string | null;
-  readonly lastErrorAt: number | null;
-  readonly lastAttempt: number | null;
-}
+import type { ListKey, ListState, PageCheckpoint } from '../../lib/store';
 
 interface Row {
   source: string;
@@ -91,32 +66,15 @@ export async function readStates(knex: Knex, source?: string): Promise<ListState
 }
 
 /** One list's row, made when missing. */
-export async function listState(knex: Knex, source: string, prefix: string, set: string): Promise<ListState> {
+export async function listState(knex: Knex, key: ListKey): Promise<ListState> {
+  const { source, prefix, set } = key;
   await knex('harvest_state').insert({ source, prefix, set_spec: set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
   const row = (await knex<Row>('harvest_state').where({ source, prefix, set_spec: set }).first()) as Row;
   return fromRow(row);
 }
 
-/** What a committed page changes in its list's row. */
-export interface PageCheckpoint {
-  /** The next page's token, or null when this page ended the list. */
-  readonly token: string | null;
-  readonly from: string | null;
-  readonly until: string | null;
-  /** The responseDate of the run's first page. */
-  readonly runResponseDate: string | null;
-  /** This is the run's first page: the run's counts start again. */
-  readonly first: boolean;
-  /** The run records its ids for `--delete-missing` (kept with the checkpoint). */
-  readonly marksSeen: boolean;
-  readonly records: number;
-  readonly refused: number;
-  /** The store's clock, seconds. */
-  readonly now: number;
-}
-
 /** Records a page in its list's row, inside the page's transaction. */
-export async function checkpoint(trx: Knex, key: { source: string; prefix: string; set: string }, c: PageCheckpoint): Promise<void> {
+export async function checkpoint(trx: Knex, key: ListKey, c: PageCheckpoint): Promise<void> {
   const where = { source: key.source, prefix: key.prefix, set_spec: key.set };
   const run = c.first ? { run_pages: 1, run_records: c.records, run_refused: c.refused, run_marks_seen: c.marksSeen } : { run_pages: trx.raw('run_pages + 1'), run_records: trx.raw('run_records + ?', [c.records]), run_refused: trx.raw('run_refused + ?', [c.refused]) };
   const totals = { records: trx.raw('records + ?', [c.records]), refused: trx.raw('refused + ?', [c.refused]), last_attempt: c.now };
@@ -128,13 +86,13 @@ export async function checkpoint(trx: Knex, key: { source: string; prefix: strin
 }
 
 /** Records why a list stopped (outside any page's transaction); the checkpoint stays. */
-export async function recordError(knex: Knex, key: { source: string; prefix: string; set: string }, message: string, now: number): Promise<void> {
+export async function recordError(knex: Knex, key: ListKey, message: string, now: number): Promise<void> {
   await knex('harvest_state').insert({ source: key.source, prefix: key.prefix, set_spec: key.set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
   await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ last_error: message, last_error_at: now, last_attempt: now });
 }
 
 /** Forgets a list's checkpoint (the list starts again from its `from`). */
-export async function dropCheckpoint(knex: Knex, key: { source: string; prefix: string; set: string }): Promise<void> {
+export async function dropCheckpoint(knex: Knex, key: ListKey): Promise<void> {
   await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, run_marks_seen: false });
 }
 
