@@ -88,7 +88,7 @@ export async function runDumpCommand(args: readonly string[], open: () => Promis
     const gc = process.env.OAI_STEWARD_REPORT_MEMORY === '1' ? (globalThis as { gc?: () => void }).gc : undefined;
     let pages = 0;
     let heap = 0;
-    const manifest = await writeDump(p.knex, {
+    const manifest = await writeDump(p.store, {
       ...(gc && {
         onPage: () => {
           if (++pages % 20 !== 1) return;
@@ -97,7 +97,6 @@ export async function runDumpCommand(args: readonly string[], open: () => Promis
         },
       }),
       dir: parsed.dir,
-      ...(p.store.onDemand && { onDemand: p.store.onDemand }),
       baseURL: p.config.baseUrl,
       prefixes: parsed.prefixes.length > 0 ? offered.filter((x) => parsed.prefixes.includes(x)) : offered,
       ...(parsed.since !== undefined && { since: parsed.since }),

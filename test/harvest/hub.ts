@@ -28,7 +28,7 @@ export function source(name: string, baseUrl: string, more: Partial<SourceConfig
 
 /** One harvest with waits recorded instead of slept, and refusals and warnings collected. */
 export async function harvestOnce(
-  hub: Hub,
+  hub: Provider,
   src: SourceConfig,
   options: HarvestOptions = {},
 ): Promise<{ summary: HarvestSummary; waits: number[]; refusals: Refusal[]; warnings: string[] }> {
@@ -51,7 +51,7 @@ export async function harvestOnce(
 }
 
 /** The hub's items as (internal id, deleted, direct sets), sorted: what two harvests are compared by. */
-export async function itemsOf(hub: Provider): Promise<{ id: string; deleted: boolean; hash: string; sets: string }[]> {
+export async function itemsOf(hub: Hub): Promise<{ id: string; deleted: boolean; hash: string; sets: string }[]> {
   const rows = (await hub.knex('items').select('internal_id', 'deleted', 'content_hash', 'direct_sets').orderBy('internal_id')) as { internal_id: string; deleted: unknown; content_hash: string; direct_sets: string | null }[];
   return rows.map((r) => ({ id: r.internal_id, deleted: r.deleted === true || r.deleted === 1, hash: r.content_hash, sets: r.direct_sets ?? '' }));
 }

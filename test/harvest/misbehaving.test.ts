@@ -8,9 +8,8 @@
  */
 import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
-import type { Provider } from '../../server/provider';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
-import { harvestOnce, itemsOf, openHub, source } from './hub';
+import { harvestOnce, itemsOf, openHub, source, type Hub } from './hub';
 
 function records(n: number, start = 1): FakeRecord[] {
   return Array.from({ length: n }, (_, i) => ({ id: String(start + i), datestamp: `2024-01-${String(start + i).padStart(2, '0')}T12:00:00Z`, title: `Record ${start + i}`, sets: ['physics'] }));
@@ -22,7 +21,7 @@ const page = (n: number) => (q: Record<string, string>): boolean => q.verb === '
 describe('harvesting a misbehaving provider', function () {
   this.timeout(60_000);
   let fake: FakeProvider;
-  let hub: Provider | undefined;
+  let hub: Hub | undefined;
   afterEach(async () => {
     await hub?.close();
     hub = undefined;

@@ -12,12 +12,11 @@ import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
 import { startTestServer, request } from '../helpers/server';
 import { freePort } from '../../harness/free-port';
-import type { Provider } from '../../server/provider';
 import { startHarvestScheduler } from '../../server/harvest/scheduler';
 import { sourceReports } from '../../server/harvest/cli';
 import { parseSchedule } from '../../lib/harvest/sources';
 import { startFakeProvider, type FakeProvider } from './provider';
-import { openHub, source } from './hub';
+import { openHub, source, type Hub } from './hub';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -26,7 +25,7 @@ describe('scheduled harvests', function () {
 
   forEachThrowawayDatabase((db) => {
     let fake: FakeProvider | undefined;
-    const hubs: Provider[] = [];
+    const hubs: Hub[] = [];
     afterEach(async () => {
       for (const h of hubs.splice(0)) await h.close();
       await fake?.close();
@@ -70,7 +69,7 @@ describe('scheduled harvests', function () {
       await Promise.all(schedulers.map((s) => s.stop()));
       expect(fake.requests.filter((r) => r.query.verb === 'Identify')).to.have.length(1);
       expect(fake.requests.filter((r) => r.query.verb === 'ListRecords' && r.query.resumptionToken === undefined)).to.have.length(1);
-      const [state] = await (hubs[0] as Provider).store.harvestStates('bad');
+      const [state] = await (hubs[0] as Hub).store.harvestStates('bad');
       expect(state).to.include({ records: 5, token: null });
       expect(state?.lastSuccess).to.be.a('number');
     });
