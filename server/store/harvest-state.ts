@@ -58,14 +58,22 @@ function fromRow(r: Row): ListState {
   };
 }
 
-/** The rows of one source (or of every source), in order. */
+/**
+ * The rows of one source (or of every source), in (source, prefix, set) order.
+ *
+ * @example (await readStates(knex, 'arxiv'))[0]?.lastSuccess
+ */
 export async function readStates(knex: Knex, source?: string): Promise<ListState[]> {
   const q = knex<Row>('harvest_state').select('*').orderBy(['source', 'prefix', 'set_spec']);
   if (source !== undefined) void q.where({ source });
   return ((await q) as Row[]).map(fromRow);
 }
 
-/** One list's row, made when missing. */
+/**
+ * One list's row, made when missing.
+ *
+ * @example await listState(knex, { source: 'arxiv', prefix: 'oai_dc', set: '' })
+ */
 export async function listState(knex: Knex, key: ListKey): Promise<ListState> {
   const { source, prefix, set } = key;
   await knex('harvest_state').insert({ source, prefix, set_spec: set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
@@ -73,7 +81,11 @@ export async function listState(knex: Knex, key: ListKey): Promise<ListState> {
   return fromRow(row);
 }
 
-/** Records a page in its list's row, inside the page's transaction. */
+/**
+ * Records a page in its list's row, inside the page's transaction.
+ *
+ * @example await checkpoint(trx, key, { token: 'next', from: null, until: null, runResponseDate, first: true, marksSeen: false, records: 100, refused: 0, now })
+ */
 export async function checkpoint(trx: Knex, key: ListKey, c: PageCheckpoint): Promise<void> {
   const where = { source: key.source, prefix: key.prefix, set_spec: key.set };
   const run = c.first ? { run_pages: 1, run_records: c.records, run_refused: c.refused, run_marks_seen: c.marksSeen } : { run_pages: trx.raw('run_pages + 1'), run_records: trx.raw('run_records + ?', [c.records]), run_refused: trx.raw('run_refused + ?', [c.refused]) };
@@ -85,18 +97,30 @@ export async function checkpoint(trx: Knex, key: ListKey, c: PageCheckpoint): Pr
   await trx('harvest_state').where(where).update({ ...run, ...totals, ...end });
 }
 
-/** Records why a list stopped (outside any page's transaction); the checkpoint stays. */
+/**
+ * Records why a list stopped (outside any page's transaction); the checkpoint stays.
+ *
+ * @example await recordError(knex, key, 'arxiv: Identify failed', now)
+ */
 export async function recordError(knex: Knex, key: ListKey, message: string, now: number): Promise<void> {
   await knex('harvest_state').insert({ source: key.source, prefix: key.prefix, set_spec: key.set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
   await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ last_error: message, last_error_at: now, last_attempt: now });
 }
 
-/** Forgets a list's checkpoint (the list starts again from its `from`). */
+/**
+ * Forgets a list's checkpoint (the list starts again from its `from`).
+ *
+ * @example await dropCheckpoint(knex, { source: 'arxiv', prefix: 'oai_dc', set: '' })
+ */
 export async function dropCheckpoint(knex: Knex, key: ListKey): Promise<void> {
   await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, run_marks_seen: false });
 }
 
-/** Records the internal ids a `--delete-missing` run has harvested, inside the page's transaction. */
+/**
+ * Records the internal ids a `--delete-missing` run has harvested, inside the page's transaction.
+ *
+ * @example await markSeen(trx, 'arxiv', ['arxiv:oai:arXiv.org:1'])
+ */
 export async function markSeen(trx: Knex, source: string, ids: readonly string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 400) {
     const rows = ids.slice(i, i + 400).map((internal_id) => ({ source, internal_id }));
@@ -104,7 +128,11 @@ export async function markSeen(trx: Knex, source: string, ids: readonly string[]
   }
 }
 
-/** Forgets the ids seen by a source's earlier `--delete-missing` run. */
+/**
+ * Forgets the ids seen by a source's earlier `--delete-missing` run.
+ *
+ * @example await clearSeen(knex, 'arxiv')
+ */
 export async function clearSeen(knex: Knex, source: string): Promise<void> {
   await knex('harvest_seen').where({ source }).delete();
 }
@@ -112,6 +140,8 @@ export async function clearSeen(knex: Knex, source: string): Promise<void> {
 /**
  * Live items of the source (internal id `NAME:…`) its `--delete-missing`
  * run never harvested, a page at a time, after `after` (internal id order).
+ *
+ * @example await unseenItems(knex, 'arxiv', '', 500) // ['arxiv:oai:arXiv.org:7', …]
  */
 export async function unseenItems(knex: Knex, source: string, after: string, limit: number): Promise<string[]> {
   const prefix = `${source}:`;
