@@ -25,6 +25,7 @@ import { migrate } from '../server/db/migrations';
 import { SERVER_NODE_FLAGS } from '../server/node-flags';
 import { PROJECT_ROOT } from '../server/paths';
 import { openProvider } from '../server/provider';
+import type { KnexStore } from '../server/store/knex-store';
 import { ratio, round, type LoadFigures } from './figures';
 import { loadRecords } from './generate';
 import { measureLoadFloor } from './load-floor';
@@ -137,7 +138,8 @@ async function settleStore(env: NodeJS.ProcessEnv, url: string, offered: readonl
   const provider = await openProvider(loadConfig({ ...env, DATABASE_URL: url }));
   try {
     const loaded: string[] = [];
-    for (const prefix of offered) if (await provider.knex('records').where({ prefix }).first('item_pk')) loaded.push(prefix);
+    const knex = (provider.store as KnexStore).knex;
+    for (const prefix of offered) if (await knex('records').where({ prefix }).first('item_pk')) loaded.push(prefix);
     let analyzeSeconds = 0;
     if (databaseKind(url) === 'postgres') {
       // Right after a bulk load PostgreSQL has no statistics: it then plans the
@@ -145,7 +147,7 @@ async function settleStore(env: NodeJS.ProcessEnv, url: string, offered: readonl
       // at 100,000 records) and counts without index-only scans. Autovacuum would
       // fix both within minutes; the benchmark measures that settled state.
       const t = process.hrtime.bigint();
-      await provider.knex.raw('VACUUM ANALYZE');
+      await knex.raw('VACUUM ANALYZE');
       analyzeSeconds = Number(process.hrtime.bigint() - t) / 1e9;
       log(`  VACUUM ANALYZE: ${analyzeSeconds.toFixed(1)} s`);
     }

@@ -432,6 +432,354 @@ export interface Store extends ReadStore, TransactionalStore, RecordFieldsStore,
   stats(): Promise<StoreStats>;
 }
 
+// The loader's bookkeeping inside its one transaction: the internal ids a load has seen (to refuse an id
+// given twice and for `--delete-missing`) and the versions of harvested records staged until every input
+// is read (the newest of each wins). The knex store keeps them in a temporary table of the load's
+// transaction (server/db/seen-ids.ts).
+/**
+ * The internal ids one load has seen, kept by the store for the length of
+ * one transaction (not in the JavaScript heap, so memory stays flat however
+ * long the input is).
+ */
+export interface SeenIds {
+  /**
+   * Records the ids of one batch (distinct, in input order) and returns
+   * those already recorded by an earlier batch; those are not recorded again.
+   */
+  add(ids: readonly string[]): Promise<Set<string>>;
+  /**
+   * Keeps versions of records that may appear more than once in a load
+   * (incremental harvest files): per internal id, the version with the newest
+   * datestamp wins. Returns, index for index, what became of each version.
+   * An id recorded by `add` is a `repeat`.
+   */
+  stage(versions: readonly StagedVersion[]): Promise<readonly StageOutcome[]>;
+  /** The winning staged versions in the order they were first seen, in pages of `pageSize`; conflicted ids are given as such. */
+  staged(pageSize: number): AsyncGenerator<StagedWinner[]>;
+  /**
+   * Live items whose internal id was never recorded, in pages of `pageSize`
+   * (memory holds one page). Safe to delete the items of a page before
+   * asking for the next.
+   */
+  missing(pageSize: number): AsyncGenerator<string[]>;
+  /** Forgets them all (before commit: nothing of it outlives the load). */
+  drop(): Promise<void>;
+}
+
+/** One version of a record offered to {@link SeenIds.stage}. */
+export interface StagedVersion {
+  readonly item: ItemInput;
+  /** The record's datestamp in the input, seconds; null when it has none (then a second version cannot be ordered). */
+  readonly datestamp: number | null;
+  /** A digest of what the version disseminates, to tell "the same version again" from "a different one". */
+  readonly fingerprint: string;
+  /** Where it was read, for messages. */
+  readonly source: string;
+}
+
+/**
+ * What became of a staged version: `kept` (first seen, or newer than the one
+ * kept: `replaced` then names the source it supersedes), `older` (an equal or
+ * newer one is kept: superseded at once), `same` (the same datestamp and
+ * content as the one kept), `conflict` (the same datestamp, other content:
+ * `other` names the kept one's source), `repeat` (the id was given by an
+ * input whose records cannot be ordered).
+ */
+export type StageOutcome =
+  | { readonly kind: 'kept'; readonly replaced?: string }
+  /** Another format of the record kept: joined to it, so the record is written once with both. */
+  | { readonly kind: 'joined' }
+  | { readonly kind: 'older' | 'same' }
+  | { readonly kind: 'conflict'; readonly other: string }
+  | { readonly kind: 'repeat' };
+
+/** A staged version that won, or an id whose versions conflict. */
+export type StagedWinner = { readonly item: ItemInput } | { readonly conflict: { readonly internalId: string; readonly source: string; readonly other: string } };
+
+/** What a store's transaction offers a load besides the write side. */
+export interface LoadBookkeeping {
+  /** Starts recording ids seen in this transaction (a leftover record of an earlier load is dropped). */
+  seenIds(): Promise<SeenIds>;
+  /**
+   * Brings the planner's statistics of the tables a load looks items up in up
+   * to date with what this transaction wrote (PostgreSQL: ANALYZE, which
+   * counts the transaction's own rows; SQLite's plans do not depend on them).
+   */
+  refreshStatistics(): Promise<void>;
+}
+
+/** One list a harvest keeps state for: a source, a metadataPrefix, a set ('' for the whole repository). */
+export interface ListKey {
+  readonly source: string;
+  readonly prefix: string;
+  /** '' for the whole repository. */
+  readonly set: string;
+}
+
+/**
+ * What the store keeps of one harvested list (migration 006_harvest_state):
+ * the last run harvested to its end and the checkpoint of a run under way.
+ */
+export interface ListState extends ListKey {
+  readonly lastResponseDate: string | null;
+  readonly lastFrom: string | null;
+  /** Seconds. */
+  readonly lastSuccess: number | null;
+  readonly runResponseDate: string | null;
+  /** The resumptionToken of the next page of a list under way. */
+  readonly token: string | null;
+  readonly checkpointFrom: string | null;
+  readonly checkpointUntil: string | null;
+  /** The list under way records its ids for `--delete-missing`. */
+  readonly runMarksSeen: boolean;
+  readonly runPages: number;
+  readonly runRecords: number;
+  readonly runRefused: number;
+  readonly records: number;
+  readonly refused: number;
+  readonly lastError: string | null;
+  readonly lastErrorAt: number | null;
+  readonly lastAttempt: number | null;
+}
+
+/** What a committed page changes in its list's state. */
+export interface PageCheckpoint {
+  /** The next page's token, or null when this page ended the list. */
+  readonly token: string | null;
+  readonly from: string | null;
+  readonly until: string | null;
+  /** The responseDate of the run's first page. */
+  readonly runResponseDate: string | null;
+  /** This is the run's first page: the run's counts start again. */
+  readonly first: boolean;
+  /** The run records its ids for `--delete-missing` (kept with the checkpoint). */
+  readonly marksSeen: boolean;
+  readonly records: number;
+  readonly refused: number;
+  /** The store's clock, seconds. */
+  readonly now: number;
+}
+
+/** The harvest state of every source, read and written outside a page's transaction (server/harvest/). */
+export interface HarvestState {
+  /** The lists of one source (or of every source), in (source, prefix, set) order. */
+  harvestStates(source?: string): Promise<ListState[]>;
+  /** One list's state, made when missing. */
+  harvestList(key: ListKey): Promise<ListState>;
+  /** Records why a list stopped; the checkpoint stays. */
+  recordHarvestError(key: ListKey, message: string, now: number): Promise<void>;
+  /** Forgets a list's checkpoint (the list starts again from its `from`). */
+  dropCheckpoint(key: ListKey): Promise<void>;
+  /** Forgets the ids seen by a source's earlier `--delete-missing` run. */
+  clearSeen(source: string): Promise<void>;
+  /**
+   * Live items of the source (internal id `NAME:…`) its `--delete-missing`
+   * run never harvested, up to `limit`, after `after` (internal id order).
+   */
+  unseenItems(source: string, after: string, limit: number): Promise<string[]>;
+}
+
+/** What the store holds as given for some items (not written by the pipeline), read in a harvest page's transaction. */
+export interface StoredGiven {
+  /** internal id → metadataPrefix → the XML the item gave in that format. */
+  readonly metadata: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** internal id → its about containers, in order (when asked for). */
+  readonly about: ReadonlyMap<string, readonly AboutInput[]>;
+}
+
+/**
+ * What a store's transaction offers a harvest besides the write side: a
+ * page's checkpoint and seen ids are written in the page's own transaction,
+ * so the page and the promise to go on after it commit together.
+ */
+export interface HarvestBookkeeping {
+  /** Records a page in its list's state. */
+  checkpoint(key: ListKey, c: PageCheckpoint): Promise<void>;
+  /** Records the internal ids a `--delete-missing` run has harvested. */
+  markSeen(source: string, ids: readonly string[]): Promise<void>;
+  /**
+   * The XML these items gave in any of `prefixes` (what the pipeline wrote
+   * left out) and, with `withAbout`, their about containers.
+   */
+  storedGiven(internalIds: readonly string[], prefixes: readonly string[], withAbout: boolean): Promise<StoredGiven>;
+  /** As {@link LoadBookkeeping.refreshStatistics}: a harvest grows the tables page by page. */
+  refreshStatistics(): Promise<void>;
+}
+
+/** A harvest lock held; `release` is safe to call twice. */
+export interface HarvestLock {
+  release(): Promise<void>;
+}
+
+/** One harvest per source at a time across every process sharing the store. */
+export interface HarvestLocks {
+  /** Takes the source's lock, or answers null when another harvest holds it; `now` is the clock (seconds) a lock's expiry is counted in. */
+  acquireHarvestLock(source: string, now?: () => number): Promise<HarvestLock | null>;
+}
+
+/** What one run of the loader did (kept in the store for `/metrics` and `stats`, whichever process ran it). */
+export interface LoaderRunRecord {
+  /** When the run ended (milliseconds since the Unix epoch). */
+  readonly finished: number;
+  /** Records written: inserted, updated or turned into tombstones (0 when nothing was committed). */
+  readonly records: number;
+  /** Records refused. */
+  readonly refusals: number;
+  /** Records read, refused ones included. */
+  readonly read: number;
+  /** How long the run took, in seconds. */
+  readonly seconds: number;
+  readonly outcome: 'committed' | 'refused' | 'dry-run';
+}
+
+/** The loader's runs, kept in the store. */
+export interface LoaderRuns {
+  /** Records a run of the loader (older runs are pruned). */
+  recordLoaderRun(run: LoaderRunRecord): Promise<void>;
+  /** The last run recorded, or null when the loader never ran on this store. */
+  lastLoaderRun(): Promise<LoaderRunRecord | null>;
+}
+
+/** Values the server keeps in the store across restarts and shares between processes. */
+export interface ServerSettings {
+  /** The resumption-token secret, made (32 random bytes, hex) on first use; every process gets the same. */
+  tokenSecret(): Promise<string>;
+  /** Whether the store keeps a resumption-token secret yet (nothing is made). */
+  hasTokenSecret(): Promise<boolean>;
+  /** The next serial of a urn:pdi document series for one GMT date (`YYYY-MM-DD`), starting at 1 (urn:pdi 2.4). */
+  mintPdiSerial(series: string, date: string): Promise<number>;
+}
+
+/** Who declared a set. */
+export type SetOrigin = 'configuration' | 'rule' | 'input';
+
+/** One set as `oai-steward sets` lists it. */
+export interface SetListing {
+  readonly spec: string;
+  readonly name: string;
+  readonly origin: SetOrigin;
+  /** Items in it (or a descendant) now, not deleted. */
+  readonly live: number;
+  /** Deleted items in it, and items that left it (each a deleted record in a harvest of the set). */
+  readonly deleted: number;
+  /** Seconds: when a manager renamed it. */
+  readonly renamed?: number;
+  /** Seconds: when it was retired (then it is not in the repository any more). */
+  readonly retired?: number;
+}
+
+/** What retiring sets did. */
+export interface Retirement {
+  /** The sets retired (the ones named and their descendants), in spec order. */
+  readonly sets: readonly string[];
+  /** Items that left them (and got a new datestamp). */
+  readonly members: number;
+}
+
+/** The sets as a repository manager changes them (`oai-steward sets`, `rebuild-sets`), stamped with the store's clock. */
+export interface SetAdministration {
+  /** Every declared set with its origin and counts, in spec order, then the retired ones. */
+  setListing(): Promise<SetListing[]>;
+  /** Renames a set an input declared; the name sticks. */
+  renameSet(spec: string, name: string): Promise<void>;
+  /** Retires sets and their descendants: their members leave them, with departures. */
+  retireSets(specs: readonly string[]): Promise<Retirement>;
+  /** Retires the sets the configuration declared and no longer does. */
+  retireUnconfiguredSets(): Promise<Retirement>;
+  /** Declares the setSpecs records name that no one declared, named by the setSpec; returns those declared. */
+  declareSetsFromInput(specs: readonly string[]): Promise<string[]>;
+}
+
+/** An item's state, as the demo guard asks for it. */
+export interface ItemPresence {
+  readonly internalId: string;
+  readonly identifier: string;
+  readonly deleted: boolean;
+}
+
+/** What the demo guard (server/demo-guard.ts) reads and writes. */
+export interface DemoMarkers {
+  /** The namespace the demo was published under, when the store remembers one. */
+  demoNamespace(): Promise<string | null>;
+  /** Remembers (or, with null, forgets) the namespace the demo was published under. */
+  setDemoNamespace(namespace: string | null): Promise<void>;
+  /** Those of these internal ids the store holds, with their identifier and whether deleted. */
+  itemsPresent(internalIds: readonly string[]): Promise<ItemPresence[]>;
+  /** How many identifiers were ever published (the registry), or how many of these internal ids' were. */
+  registeredIdentifiers(internalIds?: readonly string[]): Promise<number>;
+  /**
+   * Erases every item, set, identifier and the demo's namespace in one
+   * transaction, as if the store were new; returns how many items there were.
+   */
+  eraseAll(): Promise<number>;
+}
+
+/** How the database connection pool is used right now. */
+export interface PoolUse {
+  readonly used: number;
+  readonly free: number;
+  /** Requests waiting for a connection. */
+  readonly pending: number;
+  readonly max: number;
+}
+
+/** The reads of one consistent snapshot of the store (a bulk dump): every read sees the store as it was when it began. */
+export interface SnapshotReads extends Pick<ReadStore, 'listRecords' | 'listSets'>, ItemScan {
+  /** The earliest and latest datestamps of the items stamped at or after `since` (seconds); null when there are none. */
+  datestampRange(since: number): Promise<{ readonly earliest: number | null; readonly latest: number | null }>;
+  /** The sets each of these items left, and when. */
+  departures(pks: readonly number[]): Promise<ReadonlyMap<number, readonly SetDeparture[]>>;
+}
+
+/** A store that reads in snapshots. */
+export interface SnapshotStore {
+  /** Runs `fn` inside one read-only snapshot, fixed before `fn` starts. */
+  inSnapshot<T>(fn: (reads: SnapshotReads) => Promise<T>): Promise<T>;
+}
+
+/** The migrations of a store's schema, as `doctor` reports them. */
+export interface MigrationStatus {
+  /** Whether the database holds an oai-steward schema at all (its table of applied migrations). */
+  readonly tracked: boolean;
+  readonly applied: readonly string[];
+  readonly pending: readonly string[];
+  /** Applied migrations this version does not know (a newer oai-steward made the store). */
+  readonly unknown: readonly string[];
+}
+
+/** Formats written on demand: which formats configuration the store stands for, and this store's. */
+export interface WrittenFormatsStatus {
+  /** The fingerprint the store keeps, or null when it keeps none. */
+  readonly stored: string | null;
+  /** This store's fingerprint (undefined when it writes nothing on demand). */
+  readonly configured: string | undefined;
+}
+
+/**
+ * What a transaction of the repository's store offers: the write side, the
+ * loader's and the harvester's bookkeeping, retiring the sets the
+ * configuration dropped (`rebuild-sets`), and transactions nested in it.
+ */
+export type StoreTransaction = WriteTransaction & LoadBookkeeping & HarvestBookkeeping & Pick<SetAdministration, 'retireUnconfiguredSets'> & TransactionalStore;
+
+/**
+ * The repository's store as the server's commands use it (server/provider.ts
+ * `Provider.store`): the protocol's store with everything the loader, the
+ * harvester, the operator's commands and the metrics read and write, and
+ * nothing of what is behind it.
+ */
+export interface RepositoryStore extends Store, HarvestState, HarvestLocks, LoaderRuns, ServerSettings, SetAdministration, DemoMarkers, SnapshotStore {
+  transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** Calls `hook` after every write of this store (or a transaction of it) has committed. */
+  onCommit(hook: () => void): void;
+  /** Throws when the store writes formats on demand under another formats configuration than this store's. */
+  checkWrittenFormats(): Promise<void>;
+  /** The fingerprints behind {@link checkWrittenFormats}, for `doctor`. */
+  writtenFormatsStatus(): Promise<WrittenFormatsStatus>;
+  /** How the connection pool is used right now; undefined when there is none to ask. */
+  poolUse(): PoolUse | undefined;
+}
+
 /** Thrown by the write path when governance refuses records; nothing was written. */
 export class RefusedError extends Error {
   constructor(readonly refusals: readonly Refusal[]) {

@@ -11,7 +11,6 @@ import { serveUntilSignal } from './serve';
 import { rebuildFormats, rebuildSets } from './rebuild';
 import { RefusedError } from '../lib/store';
 import { runIdCommand } from './ids/cli';
-import { mintPdiSerial } from './store/counters';
 import { canonicalSeries, mintPdi } from '../lib/ids/pdi';
 import { runDeleteCommand, runLoadCommand, runStatsCommand } from './loader/cli';
 import { runCheckCommand } from './check/cli';
@@ -110,7 +109,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'sets':
       return runSetsCommand(rest, async () => {
         const p = await openProvider(config);
-        return { knex: p.knex, store: p.store, configured: config.sets, close: () => p.close() };
+        return { store: p.store, configured: config.sets, close: () => p.close() };
       }, process);
     case 'check':
       return runCheckCommand(rest, async () => {
@@ -130,7 +129,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
           ...(p && {
             // The counter is kept per canonical series and GMT day; serials start at 1 (PDI 2.4).
             mintPdi: async (series: string, format: string, date: string) =>
-              mintPdi({ series, format, date, nextSerial: await mintPdiSerial(p.knex, canonicalSeries(series), date) }),
+              mintPdi({ series, format, date, nextSerial: await p.store.mintPdiSerial(canonicalSeries(series), date) }),
           }),
         });
       } finally {

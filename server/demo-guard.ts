@@ -7,19 +7,16 @@
  * - the demo is loaded only when the configuration allows it (`seedDemo`,
  *   true by default only while no `namespace` is configured, server/config.ts);
  * - a store that holds the demo remembers the namespace it was published
- *   under (`settings.demo_namespace`), and `serve` (and `load`) refuse to run
+ *   under (the store's `DemoMarkers`, server/store/demo.ts), and `serve` (and `load`) refuse to run
  *   under another namespace, naming the operator's choices;
  * - `oai-steward remove-demo` takes the demo out again: erased entirely while
  *   nothing else was ever published, or turned into tombstones otherwise.
  */
 import fs from 'node:fs';
-import type { Knex } from 'knex';
 import { parseOaiIdentifier } from '../lib/ids/oai-identifier';
 import { ConfigError } from './config';
 import { projectPath } from './paths';
-import type { WriteResult } from '../lib/store';
-
-const MARKER = 'demo_namespace';
+import type { DemoMarkers, WriteResult } from '../lib/store';
 
 /** What a store holds of the demo repository. */
 export interface DemoHolding {
@@ -53,20 +50,20 @@ export function demoInternalIds(file = projectPath('seeds', 'demo', 'records.ndj
  * seeded by this version carries the marker; one seeded before it is
  * recognised by every demo item being there and live.
  */
-export async function demoHolding(knex: Knex): Promise<DemoHolding | null> {
+export async function demoHolding(store: DemoMarkers): Promise<DemoHolding | null> {
   const ids = demoInternalIds();
-  const marker = (await knex('settings').select('value').where('key', MARKER).first()) as { value: string } | undefined;
-  const rows = (await knex('items').select('identifier', 'deleted').whereIn('internal_id', ids)) as { identifier: string; deleted: boolean | number }[];
+  const marker = await store.demoNamespace();
+  const rows = await store.itemsPresent(ids);
   const live = rows.filter((r) => !r.deleted).length;
-  if (!marker && (ids.length === 0 || live < ids.length)) return null;
-  let namespace = marker?.value;
+  if (marker === null && (ids.length === 0 || live < ids.length)) return null;
+  let namespace = marker ?? undefined;
   if (namespace === undefined) {
     const parsed = parseOaiIdentifier(rows[0]?.identifier ?? '');
     if (!parsed.ok || parsed.scheme !== 'oai') return null;
     namespace = parsed.namespace;
   }
-  const registered = Number(((await knex('identifiers').count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
-  const demoRegistered = Number(((await knex('identifiers').count({ n: '*' }).whereIn('internal_id', ids).first()) as { n: number | string } | undefined)?.n ?? 0);
+  const registered = await store.registeredIdentifiers();
+  const demoRegistered = await store.registeredIdentifiers(ids);
   return { namespace, live, others: registered - demoRegistered };
 }
 
@@ -74,10 +71,10 @@ export async function demoHolding(knex: Knex): Promise<DemoHolding | null> {
  * Refuses, with a {@link DemoStoreError} naming the choices, when the store
  * holds the demo under a namespace other than `namespace`.
  *
- * @example await refuseForeignDemo(p.knex, p.config.namespace, p.config.databaseUrl);
+ * @example await refuseForeignDemo(p.store, p.config.namespace);
  */
-export async function refuseForeignDemo(knex: Knex, namespace: string): Promise<void> {
-  const held = await demoHolding(knex);
+export async function refuseForeignDemo(store: DemoMarkers, namespace: string): Promise<void> {
+  const held = await demoHolding(store);
   if (held === null || held.namespace === namespace) return;
   throw new DemoStoreError(
     [
@@ -96,9 +93,11 @@ export async function refuseForeignDemo(knex: Knex, namespace: string): Promise<
 /**
  * Remembers the namespace the demo was just published under, so that the
  * guard above knows the store holds it (server/provider.ts `seedIfEmpty`).
+ *
+ * @example await markDemo(p.store, p.config.namespace);
  */
-export async function markDemo(knex: Knex, namespace: string): Promise<void> {
-  await knex('settings').insert({ key: MARKER, value: namespace }).onConflict('key').merge();
+export async function markDemo(store: DemoMarkers, namespace: string): Promise<void> {
+  await store.setDemoNamespace(namespace);
 }
 
 /** What {@link removeDemo} did. */
@@ -107,9 +106,6 @@ export type DemoRemoval =
   | { readonly outcome: 'erased'; readonly items: number }
   | { readonly outcome: 'tombstoned'; readonly items: number }
   | { readonly outcome: 'refused'; readonly others: number };
-
-/** Tables holding items and what hangs off them, children first (foreign keys). */
-const ITEM_TABLES = ['item_about', 'item_sets', 'records', 'record_fields', 'identifiers', 'items'] as const;
 
 /**
  * Takes the demo out of a store. While no identifier other than the demo's
@@ -120,23 +116,13 @@ const ITEM_TABLES = ['item_about', 'item_sets', 'records', 'record_fields', 'ide
  * tombstones (`tombstones`), so every identifier stays answered
  * (OAI-PMH 2.5.1, deletedRecord persistent); without it, nothing is done.
  */
-export async function removeDemo(p: { readonly knex: Knex; readonly store: { deleteItems(ids: readonly string[]): Promise<readonly WriteResult[]> } }, options: { tombstones?: boolean } = {}): Promise<DemoRemoval> {
-  const held = await demoHolding(p.knex);
+export async function removeDemo(p: { readonly store: DemoMarkers & { deleteItems(ids: readonly string[]): Promise<readonly WriteResult[]> } }, options: { tombstones?: boolean } = {}): Promise<DemoRemoval> {
+  const held = await demoHolding(p.store);
   if (held === null) return { outcome: 'none' };
-  if (held.others === 0) {
-    const items = Number(((await p.knex('items').count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
-    await p.knex.transaction(async (trx) => {
-      for (const table of ITEM_TABLES) await trx(table).del();
-      await trx('sets').del();
-      if (await trx.schema.hasTable('retired_sets')) await trx('retired_sets').del();
-      await trx('settings').where('key', MARKER).del();
-    });
-    return { outcome: 'erased', items };
-  }
+  if (held.others === 0) return { outcome: 'erased', items: await p.store.eraseAll() };
   if (!options.tombstones) return { outcome: 'refused', others: held.others };
-  const ids = demoInternalIds();
-  const rows = (await p.knex('items').select('internal_id', 'deleted').whereIn('internal_id', ids)) as { internal_id: string; deleted: boolean | number }[];
-  const results = await p.store.deleteItems(rows.filter((r) => !r.deleted).map((r) => r.internal_id));
-  await p.knex('settings').where('key', MARKER).del();
+  const rows = await p.store.itemsPresent(demoInternalIds());
+  const results = await p.store.deleteItems(rows.filter((r) => !r.deleted).map((r) => r.internalId));
+  await p.store.setDemoNamespace(null);
   return { outcome: 'tombstoned', items: results.length };
 }

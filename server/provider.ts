@@ -3,9 +3,6 @@
  * one place that knows how the pieces fit; `serve`, the CLI and the tests
  * all open a provider through it.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Knex } from 'knex';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { describeRepository } from '../lib/oai/descriptions';
@@ -16,29 +13,26 @@ import type { IdPolicy } from '../lib/ids/policy';
 import { parsePoi, POI_PREFIX } from '../lib/ids/poi';
 import { toRequestArgument } from '../lib/ids/oai-identifier';
 import type { ProviderContext } from '../lib/oai';
-import type { ReadStore } from '../lib/store';
+import type { ReadStore, RepositoryStore } from '../lib/store';
 import { createApp } from './app';
 import { formatsOf, policyOf, readerConfigOf, type ReaderConfig } from './conversion';
 import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
-import { createKnex, databaseKind, sqliteFilename } from './db/connection';
-import { migrate } from './db/migrations';
-import { createMetrics, knexPoolUse, type Metrics } from './http/metrics';
+import { createMetrics, type Metrics } from './http/metrics';
 import { loadDemo } from './demo';
 import { markDemo } from './demo-guard';
 import { KnexStore } from './store/knex-store';
+import { openDatabase, type StoreConnection } from './store/database';
 import { PagePrefetch } from './http/prefetch';
-import { getOrCreateSecret } from './store/settings';
-import { lastLoaderRun } from './store/loader-runs';
-import { holdStore, type HolderKind, type StoreHold } from './store/holders';
+import type { HolderKind } from './store/holders';
 import { createXsdChecks } from './xsd/format-checks';
 import { addCatalogs } from './xsd/libxml';
 
 /** An opened repository: its store, its protocol context, and how to close it. */
 export interface Provider {
   readonly config: Config;
-  readonly knex: Knex;
-  readonly store: KnexStore;
+  /** The store: every table is reached through it (lib/store.ts `RepositoryStore`). */
+  readonly store: RepositoryStore;
   readonly policy: IdPolicy;
   readonly formats: FormatRegistry;
   /**
@@ -65,29 +59,16 @@ export async function openProvider(
   options: { logger?: Logger; clock?: () => number; formats?: FormatRegistry; hold?: HolderKind } = {},
 ): Promise<Provider> {
   const logger = options.logger ?? pino({ level: config.logLevel });
-  if (databaseKind(config.databaseUrl) === 'sqlite') {
-    const file = sqliteFilename(config.databaseUrl);
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  }
-  const knex = createKnex(config.databaseUrl);
-  let hold: StoreHold | undefined;
-  try {
-    await migrate(knex);
-    if (options.hold !== undefined) hold = await holdStore(knex, options.hold);
-  } catch (err) {
-    await knex.destroy();
-    throw err;
-  }
+  const db = await openDatabase(config.databaseUrl, options.hold !== undefined ? { hold: options.hold } : {});
   // The formats the configuration names (built-in ones with their options, declared ones with their
   // local XSD), built as the loader's reading thread builds them (./conversion.ts).
   const readerConfig = options.formats ? undefined : readerConfigOf(config);
   const formats = options.formats ?? formatsOf(readerConfigOf(config));
   const policy = policyOf(readerConfigOf(config));
   addCatalogs(formats.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
-  const store = createStore(config, knex, formats, options.clock);
+  const store = createStore(config, db.connection, formats, options.clock);
   return {
     config,
-    knex,
     store,
     policy,
     formats,
@@ -110,15 +91,11 @@ export async function openProvider(
           ],
         },
         pageSize: config.pageSize,
-        tokenSecret: config.tokenSecret ?? (await getOrCreateSecret(knex)),
+        tokenSecret: config.tokenSecret ?? (await store.tokenSecret()),
         tokenLifetime: config.tokenLifetime,
       };
     },
-    async close() {
-      // A row that cannot be deleted (the store already gone) stops holding the store once its heartbeat is stale.
-      await hold?.release().catch(() => undefined);
-      await knex.destroy();
-    },
+    close: () => db.close(),
   };
 }
 
@@ -127,11 +104,11 @@ export async function openProvider(
  * policy, its formats and their checks, and the choices the write pipeline
  * makes for it (sets by rule, rights containers, the oai_dc profile).
  *
- * @example const store = createStore(config, knex, registryFromDeclarations(config.formats));
+ * @example const store = createStore(config, db.connection, registryFromDeclarations(config.formats));
  */
-export function createStore(config: Config, knex: Knex, formats: FormatRegistry, clock?: () => number): KnexStore {
+export function createStore(config: Config, connection: StoreConnection, formats: FormatRegistry, clock?: () => number): KnexStore {
   return new KnexStore({
-    knex,
+    knex: connection,
     policy: policyOf(readerConfigOf(config)),
     formats,
     formatChecks: createXsdChecks(formats),
@@ -156,7 +133,7 @@ export function createStore(config: Config, knex: Knex, formats: FormatRegistry,
 export async function seedIfEmpty(p: Provider, options: { force?: boolean } = {}): Promise<number> {
   if (!options.force && (await p.store.earliestDatestamp()) !== null) return 0;
   const n = await loadDemo(p.store, p.formats);
-  await markDemo(p.knex, p.config.namespace);
+  await markDemo(p.store, p.config.namespace);
   return n;
 }
 
@@ -194,7 +171,7 @@ export function pagePrefetch(p: Provider): PagePrefetch | undefined {
 export async function providerApp(p: Provider, options: { readonly onMetrics?: (m: Metrics) => void } = {}) {
   const ctx = await p.context();
   const prefetch = pagePrefetch(p);
-  const metrics = p.config.metrics ? createMetrics({ pool: knexPoolUse(p.knex), loaderRun: () => lastLoaderRun(p.knex) }) : undefined;
+  const metrics = p.config.metrics ? createMetrics({ pool: () => p.store.poolUse(), loaderRun: () => p.store.lastLoaderRun() }) : undefined;
   if (metrics) options.onMetrics?.(metrics);
   return createApp({
     ctx,

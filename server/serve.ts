@@ -28,7 +28,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const provider = await openProvider(config, { ...options, hold: 'server' });
   try {
     // A store holding the demo under another namespace is not served until the operator chooses (./demo-guard.ts).
-    await refuseForeignDemo(provider.knex, config.namespace);
+    await refuseForeignDemo(provider.store, config.namespace);
     // Formats written on demand are served only under the configuration they were hashed under (./store/on-demand.ts).
     await provider.store.checkWrittenFormats();
   } catch (err) {

@@ -8,8 +8,7 @@
  * not see each other's ids. Its SQL differs per database, so it lives here.
  */
 import type { Knex } from 'knex';
-import type { ItemInput } from '../../lib/store';
-import type { SeenIds, StagedVersion, StagedWinner, StageOutcome } from '../loader/seen';
+import type { ItemInput, SeenIds, StagedVersion, StagedWinner, StageOutcome } from '../../lib/store';
 import { chunk, inListParam, inListSql, isPostgres, MAX_IN_LIST, toInt } from './dialect';
 import { insertRows } from './statements';
 

@@ -4,7 +4,10 @@
  * 1 failed (nothing replaced), 2 a usage error.
  */
 import { parseUtcDatetime } from '../../lib/oai/dates';
-import type { Provider } from '../provider';
+import type { Logger } from 'pino';
+import type { FormatRegistry } from '../../lib/formats/registry';
+import type { SnapshotStore } from '../../lib/store';
+import type { Config } from '../config';
 import { writeDump } from './write';
 
 export const DUMP_USAGE = `usage: oai-steward dump DIR [--since DATESTAMP] [--prefix P]… [--json]
@@ -61,11 +64,24 @@ function parseArgs(args: readonly string[]): DumpArgs | string {
 }
 
 /**
+ * What the command needs of an opened provider (server/provider.ts
+ * `openProvider`), named here rather than imported: the provider serves the
+ * dumps this command writes, so the dump folder stands below it.
+ */
+export interface DumpProvider {
+  readonly config: Pick<Config, 'baseUrl'>;
+  readonly store: SnapshotStore;
+  readonly formats: Pick<FormatRegistry, 'all'>;
+  readonly logger: Pick<Logger, 'error'>;
+  close(): Promise<void>;
+}
+
+/**
  * Runs the command; returns the exit status.
  *
  * @example await runDumpCommand(['dumps', '--since', '2026-11-01'], () => openProvider(config), process)
  */
-export async function runDumpCommand(args: readonly string[], open: () => Promise<Provider>, io: Io): Promise<number> {
+export async function runDumpCommand(args: readonly string[], open: () => Promise<DumpProvider>, io: Io): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(DUMP_USAGE);
     return 0;
@@ -88,7 +104,7 @@ export async function runDumpCommand(args: readonly string[], open: () => Promis
     const gc = process.env.OAI_STEWARD_REPORT_MEMORY === '1' ? (globalThis as { gc?: () => void }).gc : undefined;
     let pages = 0;
     let heap = 0;
-    const manifest = await writeDump(p.knex, {
+    const manifest = await writeDump(p.store, {
       ...(gc && {
         onPage: () => {
           if (++pages % 20 !== 1) return;
@@ -97,7 +113,6 @@ export async function runDumpCommand(args: readonly string[], open: () => Promis
         },
       }),
       dir: parsed.dir,
-      ...(p.store.onDemand && { onDemand: p.store.onDemand }),
       baseURL: p.config.baseUrl,
       prefixes: parsed.prefixes.length > 0 ? offered.filter((x) => parsed.prefixes.includes(x)) : offered,
       ...(parsed.since !== undefined && { since: parsed.since }),

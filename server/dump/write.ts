@@ -2,7 +2,7 @@
  * `oai-steward dump`: the whole repository (or what changed since a
  * datestamp) as files a mirror downloads once instead of harvesting
  * (docs/dumps.md), read from one snapshot of the store
- * (../db/snapshot.ts):
+ * (lib/store.ts `SnapshotStore`, ../db/snapshot.ts):
  *
  * - per format, `listrecords-{prefix}-{stamp}.xml.gz`: one complete
  *   ListRecords response of every record in that format, deleted ones
@@ -24,16 +24,10 @@ import path from 'node:path';
 import { Transform, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import type { Knex } from 'knex';
 import { itemLine, setLine } from '../../lib/dump/line';
 import { formatDatestamp } from '../../lib/oai/dates';
 import { LIST_RECORDS_CLOSING, listRecordsOpening, recordsBytes, type RenderOptions } from '../../lib/oai/render';
-import type { Keyset } from '../../lib/store';
-import { toInt } from '../db/dialect';
-import { inSnapshot } from '../db/snapshot';
-import type { OnDemand } from '../store/on-demand';
-import { KnexReadStore } from '../store/read';
-import { scanItems, storedDepartures } from '../store/scan';
+import type { Keyset, SnapshotReads, SnapshotStore } from '../../lib/store';
 import { MANIFEST_NAME, type DumpFile, type DumpManifest } from './manifest';
 
 /** What to dump. */
@@ -52,8 +46,6 @@ export interface DumpOptions {
   readonly render?: RenderOptions;
   /** Records read per query. Default 500. */
   readonly pageSize?: number;
-  /** How to write the formats the store keeps as models only (server/store/on-demand.ts): the provider store's. */
-  readonly onDemand?: OnDemand;
   /**
    * Awaited after each page of records is written, inside the snapshot, with
    * the file and the records written to it so far (progress; a test's write
@@ -94,9 +86,9 @@ async function writeGzip(file: string, source: AsyncIterable<Buffer | string>): 
 /**
  * Writes a dump of the store into `options.dir` and returns its manifest.
  *
- * @example const manifest = await writeDump(provider.knex, { dir: 'dumps', baseURL, prefixes: ['oai_dc'], now: () => Math.floor(Date.now() / 1000) });
+ * @example const manifest = await writeDump(provider.store, { dir: 'dumps', baseURL, prefixes: ['oai_dc'], now: () => Math.floor(Date.now() / 1000) });
  */
-export async function writeDump(knex: Knex, options: DumpOptions): Promise<DumpManifest> {
+export async function writeDump(store: SnapshotStore, options: DumpOptions): Promise<DumpManifest> {
   const dir = path.resolve(options.dir);
   await fs.promises.mkdir(dir, { recursive: true });
   await removeAbandoned(dir);
@@ -107,7 +99,7 @@ export async function writeDump(knex: Knex, options: DumpOptions): Promise<DumpM
     return t;
   };
   try {
-    const manifest = await inSnapshot(knex, (trx) => dumpSnapshot(trx, options, temp));
+    const manifest = await store.inSnapshot((reads) => dumpSnapshot(reads, options, temp));
     // Every file complete: into place, the manifest last.
     for (const f of manifest.files) await fs.promises.rename(temp(f.name), path.join(dir, f.name));
     const before = await previousFiles(dir);
@@ -147,17 +139,12 @@ async function previousFiles(dir: string): Promise<string[]> {
 }
 
 /** Everything read inside the snapshot: the files written under their temporary names, and the manifest. */
-async function dumpSnapshot(trx: Knex, options: DumpOptions, temp: (name: string) => string): Promise<DumpManifest> {
+async function dumpSnapshot(store: SnapshotReads, options: DumpOptions, temp: (name: string) => string): Promise<DumpManifest> {
   const snapshot = options.now();
   const stamp = stampOf(snapshot);
   const since = options.since;
   const pageSize = options.pageSize ?? 500;
-  const store = new KnexReadStore(trx, options.onDemand);
-  const [range] = (await trx('items')
-    .where('datestamp', '>=', since ?? 0)
-    .select(trx.raw('min(datestamp) AS earliest, max(datestamp) AS latest'))) as { earliest: unknown; latest: unknown }[];
-  const earliest = range?.earliest === null || range?.earliest === undefined ? null : toInt(range.earliest);
-  const latest = range?.latest === null || range?.latest === undefined ? null : toInt(range.latest);
+  const { earliest, latest } = await store.datestampRange(since ?? 0);
   const files: DumpFile[] = [];
 
   for (const prefix of options.prefixes) {
@@ -199,13 +186,13 @@ async function dumpSnapshot(trx: Knex, options: DumpOptions, temp: (name: string
     }
     // In pk order: a store loaded from the lines numbers its items in the same order.
     for (let after = 0; ; ) {
-      const page = await scanItems(trx, after, pageSize, options.onDemand);
+      const page = await store.scanItems(after, pageSize);
       if (page.length === 0) break;
       after = page[page.length - 1]?.pk ?? after;
       const chosen = since === undefined ? page : page.filter((i) => i.datestamp >= since);
       counts.records += chosen.length;
       counts.deleted += chosen.filter((i) => i.deleted).length;
-      const departures = await storedDepartures(trx, chosen.map((i) => i.pk));
+      const departures = await store.departures(chosen.map((i) => i.pk));
       if (chosen.length > 0) yield chosen.map((i) => `${JSON.stringify(itemLine(i, departures.get(i.pk)))}\n`).join('');
       await options.onPage?.({ file: jsonl, records: counts.records });
     }

@@ -11,7 +11,7 @@ import { formatRefusal, type CliIo } from '../loader/cli';
 import { DEFAULT_POLITENESS, isHttpUrl, nextRun, SOURCE_NAME, type SourceConfig } from '../../lib/harvest/sources';
 import { formatDatestamp } from '../../lib/oai/dates';
 import { harvestSource, type HarvestOptions, type HarvestSummary } from './harvest';
-import { readStates, type ListState } from './state';
+import type { ListState } from '../../lib/store';
 
 export const HARVEST_USAGE = `usage: oai-steward harvest BASE_URL [options]
        oai-steward harvest [NAME…] [options]
@@ -127,7 +127,7 @@ export async function runHarvestCommand(args: readonly string[], config: Config,
   try {
     for (const source of sources) {
       summaries.push(
-        await harvestSource({ knex: p.knex, store: p.store, formats: p.formats, repository: { name: config.repositoryName, baseUrl: config.baseUrl } }, source, {
+        await harvestSource({ store: p.store, formats: p.formats, repository: { name: config.repositoryName, baseUrl: config.baseUrl } }, source, {
           ...(parsed.from !== undefined && { from: parsed.from }),
           ...(parsed.until !== undefined && { until: parsed.until }),
           deleteMissing: parsed.deleteMissing,
@@ -186,8 +186,8 @@ export interface SourceReport {
 }
 
 /** Every configured source, and every source the store has state of. */
-export async function sourceReports(config: Pick<Config, 'sources'>, p: Pick<Provider, 'knex'>, now: number): Promise<SourceReport[]> {
-  const states = await readStates(p.knex);
+export async function sourceReports(config: Pick<Config, 'sources'>, p: Pick<Provider, 'store'>, now: number): Promise<SourceReport[]> {
+  const states = await p.store.harvestStates();
   const names = [...new Set([...config.sources.map((s) => s.name), ...states.map((s) => s.source)])];
   return names.map((name) => {
     const c = config.sources.find((s) => s.name === name);

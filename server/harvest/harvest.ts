@@ -2,7 +2,7 @@
  * One harvest of one source: Identify, the source's sets, then
  * ListRecords per metadataPrefix and set, page by page. Every page is one
  * transaction through the write pipeline (`WriteStore.writeItems`), with
- * the list's checkpoint (server/harvest/state.ts) in the same transaction,
+ * the list's checkpoint (lib/store.ts `HarvestBookkeeping`) in the same transaction,
  * so an interrupted run resumes after its last committed page and a page
  * is never half-written.
  *
@@ -17,27 +17,36 @@
  * - Deleted records become tombstones; with `deleteMissing` (a full run),
  *   the source's items the run never saw become tombstones at its end.
  */
-import type { Knex } from 'knex';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { SourceConfig } from '../../lib/harvest/sources';
 import { granularityOf, inGranularity, incrementalFrom } from '../../lib/harvest/timing';
 import type { Refusal } from '../../lib/model/refusal';
-import { RefusedError, type ItemInput, type SetInput, type OutcomeCounts, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
+import {
+  RefusedError,
+  type HarvestBookkeeping,
+  type HarvestLocks,
+  type HarvestState,
+  type ItemInput,
+  type ListKey,
+  type PageCheckpoint,
+  type SetInput,
+  type OutcomeCounts,
+  type TransactionalStore,
+  type WriteResult,
+  type WriteTransaction,
+} from '../../lib/store';
 import { HarvestError, OaiClient, type ClientOptions } from './client';
 import { parseIdentify } from './identify';
-import { acquireHarvestLock } from './lock';
 import { harvestedSet, readPage, type ReadPage } from './page';
 import { withOtherPrefixes } from './merge';
 import { StatisticsSchedule } from '../store/statistics';
-import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './state';
 
 export { HarvestError };
 
 /** What a harvest needs of an opened provider. */
 export interface HarvestDeps {
-  readonly knex: Knex;
-  /** Its transactions are bound to knex transactions (`knex` of the bound store is the transaction). */
-  readonly store: TransactionalStore<WriteTransaction & { readonly knex: Knex; refreshStatistics(): Promise<void> }>;
+  /** The store: its harvest state and locks, and transactions that keep a page's checkpoint with its items. */
+  readonly store: TransactionalStore<WriteTransaction & HarvestBookkeeping> & HarvestState & HarvestLocks;
   readonly formats: FormatRegistry;
   /** The harvesting repository, named in the User-Agent. */
   readonly repository: { readonly name: string; readonly baseUrl: string };
@@ -114,7 +123,7 @@ const MAX_SAME_TOKEN = 1;
  */
 export async function harvestSource(deps: HarvestDeps, source: SourceConfig, options: HarvestOptions = {}): Promise<HarvestSummary> {
   const summary: HarvestSummary = { source: source.name, completed: false, locked: false, pages: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, superseded: 0, refused: 0, retries: 0, resumed: 0, restarted: 0, lists: [] };
-  const lock = await acquireHarvestLock(deps.knex, source.name);
+  const lock = await deps.store.acquireHarvestLock(source.name);
   if (!lock) {
     summary.locked = true;
     return summary;
@@ -171,24 +180,24 @@ class SourceRun {
       identify = parseIdentify((await this.client.get({ verb: 'Identify' })).body);
     } catch (err) {
       const message = err instanceof HarvestError ? err.message : `${source.name}: Identify: ${(err as Error).message}`;
-      for (const l of lists) await recordError(this.deps.knex, { source: source.name, ...l }, message, this.now());
+      for (const l of lists) await this.deps.store.recordHarvestError({ source: source.name, ...l }, message, this.now());
       throw new HarvestError(message);
     }
     const granularity = granularityOf(identify.granularity);
     await this.declareSets(identify.repositoryName);
-    const states = await readStates(this.deps.knex, source.name);
+    const states = await this.deps.store.harvestStates(source.name);
     if (this.options.deleteMissing) {
       // A --delete-missing run resumes only lists an earlier --delete-missing run began (their ids are
       // in harvest_seen); any other list under way starts again, so no harvested id goes unrecorded.
-      for (const s of states) if (s.token !== null && !s.runMarksSeen) await dropCheckpoint(this.deps.knex, { source: s.source, prefix: s.prefix, set: s.set });
-      if (!states.some((s) => s.token !== null && s.runMarksSeen)) await clearSeen(this.deps.knex, source.name);
+      for (const s of states) if (s.token !== null && !s.runMarksSeen) await this.deps.store.dropCheckpoint({ source: s.source, prefix: s.prefix, set: s.set });
+      if (!states.some((s) => s.token !== null && s.runMarksSeen)) await this.deps.store.clearSeen(source.name);
     }
     for (const l of lists) {
       try {
         await this.list(l.prefix, l.set, granularity);
       } catch (err) {
         const message = err instanceof HarvestError ? err.message : `${source.name}: ${(err as Error).message}`;
-        await recordError(this.deps.knex, { source: source.name, ...l }, message, this.now());
+        await this.deps.store.recordHarvestError({ source: source.name, ...l }, message, this.now());
         // Not the source's fault (the database, a stop): the caller's to handle; the checkpoint stays.
         throw err;
       }
@@ -233,8 +242,8 @@ class SourceRun {
 
   /** Harvests one list to its end, a transaction a page. */
   private async list(prefix: string, set: string, granularity: 'day' | 'second'): Promise<void> {
-    const key = { source: this.source.name, prefix, set };
-    const state = await listState(this.deps.knex, key.source, prefix, set);
+    const key: ListKey = { source: this.source.name, prefix, set };
+    const state = await this.deps.store.harvestList(key);
     const label = `${this.source.name} ListRecords ${prefix}${set === '' ? '' : ` set ${set}`}`;
     let from: string | null;
     let until: string | null;
@@ -272,7 +281,7 @@ class SourceRun {
         restarts++;
         this.summary.restarted++;
         this.options.onWarning?.(`${label}: the source refused its resumption token (badResumptionToken); the list starts again from ${from ?? 'the beginning'}`);
-        await dropCheckpoint(this.deps.knex, key);
+        await this.deps.store.dropCheckpoint(key);
         args = fresh();
         first = true;
         continue;
@@ -310,11 +319,11 @@ class SourceRun {
    * refused by the pipeline are left out and the rest written (each record
    * is refused alone). Returns how many records were refused.
    */
-  private async writePage(read: ReadPage, key: { source: string; prefix: string; set: string }, c: Omit<Parameters<typeof checkpoint>[2], 'records' | 'refused'>): Promise<number> {
+  private async writePage(read: ReadPage, key: ListKey, c: Omit<PageCheckpoint, 'records' | 'refused'>): Promise<number> {
     const refusals = [...read.refusals];
     const others = this.source.prefixes.filter((p) => p !== key.prefix);
     const results = await this.deps.store.transaction(async (tx) => {
-      let pending = await withOtherPrefixes(tx.knex, newestPerId(read.items), others, key.prefix !== this.source.prefixes[0]);
+      let pending = await withOtherPrefixes(tx, newestPerId(read.items), others, key.prefix !== this.source.prefixes[0]);
       let out: readonly WriteResult[] = [];
       while (pending.length > 0) {
         try {
@@ -331,9 +340,9 @@ class SourceRun {
       }
       // Refused records are at the source too: --delete-missing keeps what the hub has of them.
       const seen = [...pending.map((i) => i.internalId), ...refusals.map((r) => r.internalId).filter((id) => id !== '')];
-      if (c.marksSeen) await markSeen(tx.knex, key.source, [...new Set(seen)]);
+      if (c.marksSeen) await tx.markSeen(key.source, [...new Set(seen)]);
       const refusedRecords = new Set(refusals.map((r) => `${r.internalId}\u0000${r.source ?? ''}`)).size;
-      await checkpoint(tx.knex, key, { ...c, records: read.records, refused: refusedRecords });
+      await tx.checkpoint(key, { ...c, records: read.records, refused: refusedRecords });
       return { out, refusedRecords };
     });
     for (const r of refusals) this.options.onRefusal?.(r);
@@ -349,12 +358,12 @@ class SourceRun {
   private async deleteMissing(): Promise<void> {
     let after = '';
     for (;;) {
-      const ids = await unseenItems(this.deps.knex, this.source.name, after, 500);
+      const ids = await this.deps.store.unseenItems(this.source.name, after, 500);
       if (ids.length === 0) break;
       for (const r of await this.deps.store.deleteItems(ids, { harvestedFrom: this.source.name })) this.summary[r.outcome]++;
       after = ids[ids.length - 1] as string;
     }
-    await clearSeen(this.deps.knex, this.source.name);
+    await this.deps.store.clearSeen(this.source.name);
   }
 }
 

@@ -3,10 +3,9 @@
  * process's scheduled harvests did, per source, and the last success of each
  * source as the store records it (so it is the same in every process).
  */
-import type { Knex } from 'knex';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { PageEvent } from './harvest';
-import { readStates } from './state';
+import type { HarvestState } from '../../lib/store';
 
 /** Counts the pages and retries of scheduled harvests; `register` adds the metrics to a registry. */
 export interface HarvestMetrics {
@@ -15,8 +14,13 @@ export interface HarvestMetrics {
   register(registry: Registry): void;
 }
 
-/** The metrics over one store. */
-export function createHarvestMetrics(knex: Knex): HarvestMetrics {
+/**
+ * The metrics over one store: counts of this process's pages and retries,
+ * and each source's last success read from the store at scrape time.
+ *
+ * @example const metrics = createHarvestMetrics(p.store); metrics.register(registry);
+ */
+export function createHarvestMetrics(store: Pick<HarvestState, 'harvestStates'>): HarvestMetrics {
   const counts = new Map<string, { records: number; refusals: number; pages: number; retries: number }>();
   const of = (source: string): { records: number; refusals: number; pages: number; retries: number } => {
     let c = counts.get(source);
@@ -57,7 +61,7 @@ export function createHarvestMetrics(knex: Knex): HarvestMetrics {
         registers: [registry],
         async collect() {
           const last = new Map<string, number>();
-          for (const s of await readStates(knex)) last.set(s.source, Math.max(last.get(s.source) ?? 0, s.lastSuccess ?? 0));
+          for (const s of await store.harvestStates()) last.set(s.source, Math.max(last.get(s.source) ?? 0, s.lastSuccess ?? 0));
           for (const [source, t] of last) this.set({ source }, t);
         },
       });

@@ -3,18 +3,16 @@
  * with a `schedule` is harvested when it is due (lib/harvest/sources.ts
  * `nextRun`, counted from the source's last attempt in the store, so every
  * process sharing the store agrees). A run takes the source's lock
- * (./lock.ts) and checks again that the source is still due, so processes
+ * (lib/store.ts `HarvestLocks`) and checks again that the source is still due, so processes
  * sharing one store harvest each source once. A source that is down only
  * records its error: serving and /healthz never depend on it.
  */
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import { nextRun, type SourceConfig } from '../../lib/harvest/sources';
 import { harvestSource, type HarvestDeps, type HarvestOptions, type HarvestSummary } from './harvest';
 import { createHarvestMetrics, type HarvestMetrics } from './metrics';
-import { readStates } from './state';
 
 /** A running scheduler. */
 export interface HarvestScheduler {
@@ -36,25 +34,25 @@ export interface SchedulerDeps extends Omit<HarvestDeps, 'repository'> {
 class Stopping extends Error {}
 
 /** When the source last ran (the latest attempt of any of its lists), seconds; null: never. */
-async function lastRun(knex: Knex, source: string): Promise<number | null> {
-  const states = await readStates(knex, source);
+async function lastRun(store: HarvestDeps['store'], source: string): Promise<number | null> {
+  const states = await store.harvestStates(source);
   return states.reduce<number | null>((m, s) => (s.lastAttempt !== null && (m === null || s.lastAttempt > m) ? s.lastAttempt : m), null);
 }
 
 /**
  * Starts the scheduler: a tick at once and every `tickMs` (default 30 s).
  *
- * @example const scheduler = startHarvestScheduler({ knex, store, formats, config, logger }); … await scheduler.stop();
+ * @example const scheduler = startHarvestScheduler({ store, formats, config, logger }); … await scheduler.stop();
  */
 export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: number; harvest?: Partial<HarvestOptions>; autoStart?: boolean } = {}): HarvestScheduler {
   const scheduled = deps.config.sources.filter((s): s is SourceConfig & { schedule: NonNullable<SourceConfig['schedule']> } => s.schedule !== undefined);
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
-  const metrics: HarvestMetrics = createHarvestMetrics(deps.knex);
+  const metrics: HarvestMetrics = createHarvestMetrics(deps.store);
   const running = new Map<string, Promise<void>>();
   let stopped = false;
 
   const runOne = async (source: (typeof scheduled)[number]): Promise<void> => {
-    const due = async (): Promise<boolean> => now() >= nextRun(source.schedule, await lastRun(deps.knex, source.name));
+    const due = async (): Promise<boolean> => now() >= nextRun(source.schedule, await lastRun(deps.store, source.name));
     if (!(await due())) return;
     let summary: HarvestSummary;
     try {

@@ -11,19 +11,12 @@
  * so the OAI path pays a few map lookups per request and nothing per record.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import type { Knex } from 'knex';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { decodeToken, VERBS } from '../../lib/oai';
 import type { OaiResponse } from '../../lib/oai';
+import type { PoolUse } from '../../lib/store';
 
-/** How the database connection pool is used right now. */
-export interface PoolUse {
-  readonly used: number;
-  readonly free: number;
-  /** Requests waiting for a connection. */
-  readonly pending: number;
-  readonly max: number;
-}
+export type { PoolUse };
 
 /** The loader's last run as the gauges show it (server/store/loader-runs.ts keeps it in the store). */
 export interface LoaderRun {
@@ -70,29 +63,6 @@ export interface Metrics {
   readonly scrape: RequestHandler;
 }
 
-/**
- * How a knex pool is used, read from its tarn pool (the one knex builds for
- * every client). SQLite's pool has one connection (server/db/connection.ts).
- *
- * @example
- * createMetrics({ pool: knexPoolUse(knex) });
- */
-export function knexPoolUse(knex: Knex): () => PoolUse | undefined {
-  return () => {
-    const pool = (knex.client as { pool?: TarnPool }).pool;
-    if (!pool) return undefined;
-    return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires(), max: pool.max };
-  };
-}
-
-/** The part of tarn's Pool that knex exposes as `client.pool`. */
-interface TarnPool {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-  readonly max: number;
-}
-
 /** Seconds: from a fast GetRecord (about a millisecond) to a slow page on a loaded database. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -100,10 +70,10 @@ const VERB_SET: ReadonlySet<string> = new Set(VERBS);
 
 /**
  * Makes the metrics of one app. `pool` reads the database pool's use at
- * scrape time (see {@link knexPoolUse}); without it the pool gauges are absent.
+ * scrape time (the store's `poolUse`); without it the pool gauges are absent.
  *
  * @example
- * const metrics = createMetrics({ pool: knexPoolUse(provider.knex) });
+ * const metrics = createMetrics({ pool: () => provider.store.poolUse() });
  * const app = createApp({ ...options, metrics });
  */
 export function createMetrics(options: { readonly pool?: () => PoolUse | undefined; readonly loaderRun?: () => Promise<LoaderRun | null> } = {}): Metrics {

@@ -6,14 +6,13 @@
  */
 import readline from 'node:readline';
 import v8 from 'node:v8';
-import { RefusedError } from '../../lib/store';
+import { RefusedError, type LoaderRunRecord } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
 import { DEFAULT_BATCH_SIZE, runLoad, type LoadSummary } from './load';
 import { startProgress } from './progress';
 import { formatStats } from './stats';
-import { lastLoaderRun, recordLoaderRun, type LoaderRunRecord } from '../store/loader-runs';
 import { internalIdFor } from './xml-record';
 
 /** The process's streams, injectable for tests. */
@@ -184,7 +183,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       ...(process.env.OAI_STEWARD_REPORT_MEMORY === '1' && { probe: () => io.stderr.write(`${memoryLine()}\n`) }),
     });
     // Kept in the store, so a server's /metrics and `stats` show it (server/store/loader-runs.ts).
-    await recordLoaderRun(p.knex, runRecordOf(summary, (performance.now() - started) / 1000));
+    await p.store.recordLoaderRun(runRecordOf(summary, (performance.now() - started) / 1000));
   } finally {
     await p.close();
   }
@@ -288,7 +287,7 @@ export async function runStatsCommand(args: readonly string[], open: () => Promi
   const p = await open();
   try {
     const s = await p.store.stats();
-    const lastLoad = await lastLoaderRun(p.knex);
+    const lastLoad = await p.store.lastLoaderRun();
     io.stdout.write(args.includes('--json') ? `${JSON.stringify({ ...s, lastLoad }, null, 2)}\n` : formatStats(s, lastLoad));
     return 0;
   } finally {

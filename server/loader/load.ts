@@ -25,8 +25,7 @@
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
-import { RefusedError, type ItemInput, type SetInput, type OutcomeCounts, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
-import type { LoadBookkeeping, SeenIds } from './seen';
+import { RefusedError, type ItemInput, type LoadBookkeeping, type SeenIds, type SetInput, type OutcomeCounts, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import { contentHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import type { ByteCounter, Input } from './input';
@@ -55,7 +54,7 @@ export const DEFAULT_BATCH_SIZE = 100;
 
 /** What the loader needs of an opened provider (server/provider.ts). */
 export interface LoadDeps {
-  /** The store, whose transactions keep the load's bookkeeping (./seen.ts). */
+  /** The store, whose transactions keep the load's bookkeeping (lib/store.ts `LoadBookkeeping`). */
   readonly store: TransactionalStore<WriteTransaction & LoadBookkeeping>;
   readonly policy: Pick<IdPolicy, 'namespace' | 'unmap'>;
   readonly formats: FormatRegistry;

@@ -1,6 +1,6 @@
 /**
  * `oai-steward backup FILE` and `restore FILE` for a SQLite store, through
- * SQLite's online backup API (better-sqlite3's `db.backup()`).
+ * SQLite's online backup API (../db/sqlite-backup.ts, better-sqlite3's `db.backup()`).
  *
  * A backup is one consistent state of the store, taken while servers read
  * it and a loader writes it: the store runs in WAL mode, so the backup's read
@@ -23,13 +23,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { databaseKind, sqliteFilename, createKnex } from '../db/connection';
-import { migrate, migrationSource } from '../db/migrations';
-import { clearHoldersBefore, hasHolders, holdStore, StoreInUseError, type StoreHold } from '../store/holders';
+import { databaseKind, sqliteFilename } from '../db/connection';
+import { BackupError, copySqliteStore, openCheckedBackup, sealSqliteCopy } from '../db/sqlite-backup';
+import { holdSqliteForRestore, settleRestoredSqlite } from '../store/database';
+import { StoreInUseError, type StoreHold } from '../store/holders';
 
-/** A backup or restore that cannot be done, with a message for the operator. */
-export class BackupError extends Error {}
+export { BackupError };
 
 /** Where the PostgreSQL procedure is documented. */
 export const POSTGRES_BACKUP_DOCS = 'docs/operations.md#backup-and-restore';
@@ -59,16 +58,6 @@ function storeFile(databaseUrl: string, what: 'backup' | 'restore'): string {
   return path.resolve(file);
 }
 
-/** Copies every page of `source` into `target` in one step of the backup API (a single read transaction). */
-async function copyAll(source: Database.Database, target: string): Promise<void> {
-  // The first transfer only starts the backup; the callback then asks for every page at once.
-  await source.backup(target, { progress: () => 0x7fffffff });
-}
-
-function itemsIn(db: Database.Database): number {
-  return (db.prepare('SELECT count(*) AS n FROM items').get() as { n: number }).n;
-}
-
 /**
  * Writes a consistent copy of the SQLite store to `file`.
  *
@@ -82,64 +71,15 @@ export async function backupStore(databaseUrl: string, file: string): Promise<Ba
   if (!fs.existsSync(path.dirname(target))) throw new BackupError(`backup: the folder ${path.dirname(target)} does not exist`);
   const partial = `${target}.partial-${process.pid}`;
   fs.rmSync(partial, { force: true });
-  const source = new Database(store, { fileMustExist: true });
   try {
-    source.pragma('busy_timeout = 5000');
-    await copyAll(source, partial);
+    await copySqliteStore(store, partial);
   } catch (err) {
     fs.rmSync(partial, { force: true });
     throw new BackupError(`backup: copying ${store} failed: ${(err as Error).message}`);
-  } finally {
-    source.close();
   }
-  const copy = new Database(partial, { fileMustExist: true });
-  let items: number;
-  try {
-    // The copy is a file of its own: not in WAL mode, so it is one self-contained file.
-    copy.pragma('journal_mode = DELETE');
-    items = itemsIn(copy);
-  } finally {
-    copy.close();
-  }
+  const items = sealSqliteCopy(partial);
   fs.renameSync(partial, target);
   return { file: target, store, bytes: fs.statSync(target).size, items };
-}
-
-/**
- * Opens `file` read-only after checking that it is an intact oai-steward
- * store; the caller closes it.
- */
-function checkBackup(file: string): Database.Database {
-  let db: Database.Database;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-  } catch (err) {
-    throw new BackupError(`restore: cannot open ${file}: ${(err as Error).message}`);
-  }
-  try {
-    let check: string;
-    try {
-      check = String(db.pragma('quick_check', { simple: true }));
-    } catch (err) {
-      throw new BackupError(`restore: ${file} is not a SQLite database: ${(err as Error).message}`);
-    }
-    if (check !== 'ok') throw new BackupError(`restore: ${file} is damaged (SQLite quick_check: ${check}); nothing was changed`);
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
-    for (const t of ['knex_migrations', 'items', 'settings']) {
-      if (!tables.has(t)) throw new BackupError(`restore: ${file} is not an oai-steward store (no table ${t}); nothing was changed`);
-    }
-    return db;
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-}
-
-/** The migrations a backup has that this version does not know (it was made by a newer version). */
-async function unknownMigrations(db: Database.Database): Promise<string[]> {
-  const known = new Set((await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m)));
-  const applied = (db.prepare('SELECT name FROM knex_migrations').all() as { name: string }[]).map((r) => r.name);
-  return applied.filter((n) => !known.has(n));
 }
 
 /**
@@ -150,19 +90,9 @@ async function unknownMigrations(db: Database.Database): Promise<string[]> {
  */
 async function holdForRestore(store: string): Promise<{ hold: StoreHold | undefined; close(): Promise<void> }> {
   if (!fs.existsSync(store)) return { hold: undefined, close: async () => undefined };
-  const knex = createKnex(`sqlite:${store}`);
   try {
-    const hold = (await hasHolders(knex)) ? await holdStore(knex, 'restore') : undefined;
-    return {
-      hold,
-      async close() {
-        // The copy replaced the table this row was in: there is nothing left to delete.
-        await hold?.release().catch(() => undefined);
-        await knex.destroy();
-      },
-    };
+    return await holdSqliteForRestore(store);
   } catch (err) {
-    await knex.destroy();
     if (err instanceof StoreInUseError) throw new BackupError(`restore: ${err.message}; nothing was changed`);
     throw err;
   }
@@ -182,34 +112,27 @@ export async function restoreStore(databaseUrl: string, file: string): Promise<B
   const source = path.resolve(file);
   if (source === store) throw new BackupError(`restore: ${file} is the store itself`);
   if (!fs.existsSync(source)) throw new BackupError(`restore: ${file} does not exist`);
-  const db = checkBackup(source);
+  const backup = openCheckedBackup(source);
   let items: number;
   try {
-    const newer = await unknownMigrations(db);
+    const newer = await backup.unknownMigrations();
     if (newer.length > 0) {
       throw new BackupError(`restore: ${file} was made by a newer oai-steward (schema ${newer.join(', ')}); restore it with that version; nothing was changed`);
     }
-    items = itemsIn(db);
+    items = backup.items();
     fs.mkdirSync(path.dirname(store), { recursive: true });
     const held = await holdForRestore(store);
     try {
-      await copyAll(db, store);
+      await backup.copyInto(store);
     } catch (err) {
       throw new BackupError(`restore: copying into ${store} failed (${(err as Error).message}); stop the servers and loads on this store and try again`);
     } finally {
       await held.close();
     }
   } finally {
-    db.close();
+    backup.close();
   }
-  // The store keeps WAL mode (readers beside a writer), whatever the copy's header says.
-  const knex = createKnex(`sqlite:${store}`);
-  try {
-    await migrate(knex);
-    // The holders the backup carried held the store when it was taken, not now.
-    await clearHoldersBefore(knex, restoreStarted);
-  } finally {
-    await knex.destroy();
-  }
+  // The holders the backup carried held the store when it was taken, not now.
+  await settleRestoredSqlite(store, restoreStarted);
   return { file: source, store, bytes: fs.statSync(source).size, items };
 }

@@ -54,7 +54,7 @@ export const OPS_USAGE: Readonly<Record<'remove-demo' | 'backup' | 'restore' | '
 export async function openGuarded(config: Config): Promise<Provider> {
   const p = await openProvider(config, { hold: 'load' });
   try {
-    await refuseForeignDemo(p.knex, config.namespace);
+    await refuseForeignDemo(p.store, config.namespace);
   } catch (err) {
     await p.close();
     throw err;

@@ -12,18 +12,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Knex } from 'knex';
 import type { Config } from '../config';
-import { createKnex, databaseKind, sqliteFilename } from '../db/connection';
-import { migrationSource } from '../db/migrations';
-import { readStates } from '../harvest/state';
+import type { MigrationStatus, RepositoryStore } from '../../lib/store';
+import { databaseKind, sqliteFilename } from '../db/connection';
+import { openExistingDatabase, type ExistingDatabase } from '../store/database';
 import { formatsOf, readerConfigOf } from '../conversion';
 import { addCatalogs } from '../xsd/libxml';
 import { schemaFor } from '../xsd/schemas';
 import { demoHolding } from '../demo-guard';
 import { createStore } from '../provider';
-import { lastLoaderRun } from '../store/loader-runs';
-import { storedFingerprint } from '../store/on-demand';
 import { MANIFEST_NAME, type DumpManifest } from '../dump/manifest';
 
 /** How a finding weighs. */
@@ -47,7 +44,9 @@ export interface DoctorContext {
    * The store, when it exists and answers (see the `store` check); null otherwise.
    * Opened read-only in spirit: no check writes.
    */
-  readonly knex: Knex | null;
+  store(): RepositoryStore | null;
+  /** The schema's migrations when the store exists and answers; null otherwise. */
+  readonly migrations: MigrationStatus | null;
   /** Migrations still to apply (empty when the schema is current, or when there is no store). */
   readonly pendingMigrations: readonly string[];
 }
@@ -96,23 +95,21 @@ const configuration: DoctorCheck = async ({ config }) => {
 };
 
 /** The store answers, and what it holds. */
-const store: DoctorCheck = async ({ config, knex }) => {
-  if (knex === null) {
+const answers: DoctorCheck = async ({ config, migrations }) => {
+  if (migrations === null) {
     return [problem('store', `no store at ${redactUrl(config.databaseUrl)} (run oai-steward migrate, or serve, to create it)`)];
   }
   return [ok('store', `${databaseKind(config.databaseUrl)} store at ${redactUrl(config.databaseUrl)} answers`)];
 };
 
 /** Migrations applied and pending. */
-const schema: DoctorCheck = async ({ knex, pendingMigrations }) => {
-  if (knex === null) return [];
-  if (!(await knex.schema.hasTable('knex_migrations'))) {
+const schema: DoctorCheck = async ({ migrations, pendingMigrations }) => {
+  if (migrations === null) return [];
+  if (!migrations.tracked) {
     return [problem('schema', 'the database holds no oai-steward store yet: run oai-steward migrate (serve does it on start)', { applied: [], pending: pendingMigrations })];
   }
-  const [applied] = (await knex.migrate.list({ migrationSource })) as [({ name: string } | string)[], unknown[]];
-  const names = applied.map((m) => (typeof m === 'string' ? m : m.name));
-  const known = new Set((await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m)));
-  const unknown = names.filter((n) => !known.has(n));
+  const names = [...migrations.applied];
+  const unknown = migrations.unknown;
   const data = { applied: names, pending: pendingMigrations };
   if (unknown.length > 0) return [problem('schema', `the store has migrations this version does not know (${unknown.join(', ')}): it was made by a newer oai-steward`, data)];
   if (pendingMigrations.length > 0) {
@@ -122,10 +119,11 @@ const schema: DoctorCheck = async ({ knex, pendingMigrations }) => {
 };
 
 /** Items, sets, formats, and the loader's last run. */
-const counts: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
-  if (knex === null || pendingMigrations.length > 0) return [];
-  const s = await createStore(config, knex, formatsOf(readerConfigOf(config))).stats();
-  const last = await lastLoaderRun(knex);
+const counts: DoctorCheck = async (ctx) => {
+  const store = ctx.pendingMigrations.length > 0 ? null : ctx.store();
+  if (store === null) return [];
+  const s = await store.stats();
+  const last = await store.lastLoaderRun();
   const out = [
     ok('counts', `${s.items} items (${s.live} live, ${s.deleted} deleted), ${Object.keys(s.sets).length} sets, datestamps ${s.earliestDatestamp ?? '-'} … ${s.latestDatestamp ?? '-'}`, {
       items: s.items,
@@ -143,15 +141,14 @@ const counts: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
 };
 
 /** The resumption-token secret. */
-const tokenSecret: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+const tokenSecret: DoctorCheck = async ({ config, store, migrations, pendingMigrations }) => {
   if (config.tokenSecret !== undefined) {
     return config.tokenSecret.length < 32
       ? [warning('token secret', `tokenSecret is configured but only ${config.tokenSecret.length} characters long; use at least 32 random characters`)]
       : [ok('token secret', 'configured (tokenSecret)')];
   }
-  if (knex === null || pendingMigrations.includes('001_initial')) return [];
-  const row = (await knex('settings').select('value').where('key', 'resumption_token_secret').first()) as { value: string } | undefined;
-  return row
+  if (migrations === null || pendingMigrations.includes('001_initial')) return [];
+  return (await store()?.hasTokenSecret())
     ? [ok('token secret', 'kept in the store, shared by every process serving it')]
     : [ok('token secret', 'not made yet: the first serve makes one and keeps it in the store')];
 };
@@ -174,20 +171,21 @@ const formats: DoctorCheck = async ({ config }) => {
  * server/store/on-demand.ts): the store stands for the writers and formats
  * configuration this configuration gives, or serve refuses to start.
  */
-const writtenFormats: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
-  if (knex === null || pendingMigrations.includes('001_initial')) return [];
-  const stored = await storedFingerprint(knex);
-  if (stored === null) return [];
-  const configured = createStore(config, knex, formatsOf(readerConfigOf(config))).onDemand?.fingerprint;
+const writtenFormats: DoctorCheck = async ({ store, migrations, pendingMigrations }) => {
+  if (migrations === null || pendingMigrations.includes('001_initial')) return [];
+  const status = await store()?.writtenFormatsStatus();
+  if (status === undefined || status.stored === null) return [];
+  const { stored, configured } = status;
   return stored === configured
     ? [ok('written formats', `formats written on demand stand for this configuration (${stored})`, { stored })]
     : [problem('written formats', `formats are written on demand under another formats configuration or writers' version (stored ${stored}, configured ${configured}): serve refuses to start; run oai-steward rebuild-formats`, { stored, configured })];
 };
 
 /** The demo repository, where it does not belong. */
-const demo: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
-  if (knex === null || pendingMigrations.includes('001_initial')) return [];
-  const held = await demoHolding(knex);
+const demo: DoctorCheck = async ({ config, store, migrations, pendingMigrations }) => {
+  const opened = migrations === null || pendingMigrations.includes('001_initial') ? null : store();
+  if (opened === null) return [];
+  const held = await demoHolding(opened);
   if (held === null) return [];
   if (held.namespace !== config.namespace) {
     return [problem('demo', `the store holds the demo repository under ${held.namespace}, but the namespace is ${config.namespace}: serve refuses to start (oai-steward remove-demo, docs/demo-repository.md)`)];
@@ -200,7 +198,7 @@ const demo: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
  * it exists, its manifest reads, every file the manifest names is there with
  * its size; a dump older than the store's latest change is worth knowing.
  */
-const dumps: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+const dumps: DoctorCheck = async ({ config, store, migrations, pendingMigrations }) => {
   const dir = config.dumpDir;
   if (dir === undefined) return [];
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) return [problem('dumps', `dumpDir ${dir} is not a folder: /dumps/ has nothing to serve`)];
@@ -221,8 +219,9 @@ const dumps: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
   if (wrong.length > 0) return [problem('dumps', `the dump in ${dir} does not match its manifest: ${wrong.join('; ')}`)];
   const data = { dir, snapshot: manifest.snapshot, items: manifest.items, files: manifest.files.length };
   const out = [ok('dumps', `dump of ${manifest.snapshot} in ${dir}: ${manifest.items} items, ${manifest.files.length} files as the manifest lists them`, data)];
-  if (knex !== null && pendingMigrations.length === 0) {
-    const latest = (await createStore(config, knex, formatsOf(readerConfigOf(config))).stats()).latestDatestamp;
+  const opened = migrations === null || pendingMigrations.length > 0 ? null : store();
+  if (opened !== null) {
+    const latest = (await opened.stats()).latestDatestamp;
     if (latest !== null && latest > manifest.snapshot) out.push(warning('dumps', `records changed since the dump's snapshot (latest datestamp ${latest}): a new dump would hold them`));
   }
   return out;
@@ -235,12 +234,13 @@ const dumps: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
  * answers what cannot be read); a source never harvested is said so. The
  * server's health does not depend on sources: this is where it shows.
  */
-const sources: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
+const sources: DoctorCheck = async ({ config, store, migrations, pendingMigrations }) => {
   if (config.sources.length === 0) return [];
-  if (knex === null || pendingMigrations.includes('006_harvest_state')) {
+  const opened = migrations === null || pendingMigrations.includes('006_harvest_state') ? null : store();
+  if (opened === null) {
     return config.sources.map((c) => ok('sources', `${c.name}: ${c.baseUrl}, not harvested yet`, { source: c.name }));
   }
-  const states = await readStates(knex);
+  const states = await opened.harvestStates();
   return config.sources.map((c) => {
     const lists = states.filter((l) => l.source === c.name);
     if (lists.length === 0) return ok('sources', `${c.name}: ${c.baseUrl}, not harvested yet (oai-steward harvest ${c.name})`, { source: c.name });
@@ -261,24 +261,21 @@ const sources: DoctorCheck = async ({ config, knex, pendingMigrations }) => {
  * Every check, in the order they are reported. A feature with
  * configuration of its own (sources to harvest, say) adds its check here.
  */
-export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configuration, store, schema, counts, tokenSecret, formats, writtenFormats, sources, dumps, demo];
+export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configuration, answers, schema, counts, tokenSecret, formats, writtenFormats, sources, dumps, demo];
 
 /**
  * Opens the store without creating or migrating it: null when a SQLite file
  * does not exist yet; a problem finding when the database does not answer.
  */
-async function openExisting(config: Config): Promise<{ knex: Knex | null; finding?: Finding }> {
+async function openExisting(config: Config): Promise<{ db: ExistingDatabase | null; finding?: Finding }> {
   if (databaseKind(config.databaseUrl) === 'sqlite') {
     const file = sqliteFilename(config.databaseUrl);
-    if (file !== ':memory:' && !fs.existsSync(file)) return { knex: null };
+    if (file !== ':memory:' && !fs.existsSync(file)) return { db: null };
   }
-  const knex = createKnex(config.databaseUrl, { pool: { min: 0, max: 2 } });
   try {
-    await knex.raw('SELECT 1');
-    return { knex };
+    return { db: await openExistingDatabase(config.databaseUrl) };
   } catch (err) {
-    await knex.destroy();
-    return { knex: null, finding: problem('store', `${redactUrl(config.databaseUrl)} does not answer: ${(err as Error).message.split('\n')[0]}`) };
+    return { db: null, finding: problem('store', `${redactUrl(config.databaseUrl)} does not answer: ${(err as Error).message.split('\n')[0]}`) };
   }
 }
 
@@ -292,17 +289,18 @@ export async function runDoctor(config: Config, checks: readonly DoctorCheck[] =
   const opened = await openExisting(config);
   const findings: Finding[] = [];
   try {
-    let pending: string[] = [];
-    if (opened.knex && !(await opened.knex.schema.hasTable('knex_migrations'))) {
-      // A database no oai-steward has migrated: every migration is pending (and knex's list would create its table).
-      pending = (await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m));
-    } else if (opened.knex) {
-      const [, pendingList] = (await opened.knex.migrate.list({ migrationSource })) as [unknown[], ({ file: string } | { name: string })[]];
-      pending = pendingList.map((m) => ('name' in m ? m.name : m.file));
-    }
-    const ctx: DoctorContext = { config, knex: opened.knex, pendingMigrations: pending };
+    const db = opened.db;
+    const migrations = db ? await db.migrations() : null;
+    let made: RepositoryStore | undefined;
+    const ctx: DoctorContext = {
+      config,
+      migrations,
+      pendingMigrations: migrations?.pending ?? [],
+      // Made when a check first asks (a configuration whose formats cannot be built fails that check alone).
+      store: () => (db === null ? null : (made ??= createStore(config, db.connection, formatsOf(readerConfigOf(config))))),
+    };
     for (const check of checks) {
-      if (check === store && opened.finding) {
+      if (check === answers && opened.finding) {
         findings.push(opened.finding);
         continue;
       }
@@ -313,7 +311,7 @@ export async function runDoctor(config: Config, checks: readonly DoctorCheck[] =
       }
     }
   } finally {
-    await opened.knex?.destroy();
+    await opened.db?.close();
   }
   return { ok: findings.every((f) => f.severity !== 'problem'), findings };
 }

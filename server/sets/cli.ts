@@ -3,11 +3,11 @@
  * how many items it holds; renaming a set an input declared; retiring sets
  * (server/store/sets.ts). Exit status: 0 done, 1 refused, 2 usage error.
  */
-import type { Knex } from 'knex';
 import { formatDatestamp } from '../../lib/oai/dates';
 import { isRuleOwned, type SetDefinitions } from '../../lib/sets/rules';
 import type { CliIo } from '../loader/cli';
-import { SetChangeRefused, setListing, type Retirement, type SetListing } from '../store/sets';
+import type { SetAdministration, SetListing } from '../../lib/store';
+import { SetChangeRefused } from '../store/sets';
 
 export const SETS_USAGE = `usage: oai-steward sets [--json]
        oai-steward sets rename SPEC NAME
@@ -33,12 +33,8 @@ Exit status: 0 done, 1 refused, 2 usage error.
 
 /** What the command needs of an opened provider. */
 export interface SetsDeps {
-  readonly knex: Knex;
-  /** The store's set changes (server/store/knex-store.ts), stamped with its clock. */
-  readonly store: {
-    renameSet(spec: string, name: string): Promise<void>;
-    retireSets(specs: readonly string[]): Promise<Retirement>;
-  };
+  /** The store's sets and their changes, stamped with its clock. */
+  readonly store: Pick<SetAdministration, 'setListing' | 'renameSet' | 'retireSets'>;
   /** The configuration's sets: those are renamed and retired in the configuration, not here. */
   readonly configured: SetDefinitions;
   close(): Promise<void>;
@@ -87,7 +83,7 @@ export async function runSetsCommand(args: readonly string[], open: () => Promis
   const deps = await open();
   try {
     if (action === undefined) {
-      const sets = await setListing(deps.knex);
+      const sets = await deps.store.setListing();
       io.stdout.write(json ? `${JSON.stringify(sets)}\n` : formatSetListing(sets));
       return 0;
     }
@@ -97,7 +93,7 @@ export async function runSetsCommand(args: readonly string[], open: () => Promis
       io.stdout.write(`renamed ${spec} to ${JSON.stringify(name)}\n`);
       return 0;
     }
-    const known = new Set((await setListing(deps.knex)).filter((s) => s.retired === undefined).map((s) => s.spec));
+    const known = new Set((await deps.store.setListing()).filter((s) => s.retired === undefined).map((s) => s.spec));
     const problems = rest.flatMap((spec) => {
       if (!known.has(spec)) return [`no set ${JSON.stringify(spec)} is declared`];
       // Retiring a set retires its descendants, so none of them may be the configuration's.

@@ -11,7 +11,11 @@
  * - ./record-fields.ts  the record fields kept with each item;
  * - ./scan.ts     every item a page at a time, with all its formats (check, rebuild-sets);
  * - ./settings.ts and ./counters.ts: the token secret and PDI serials, used by
- *   the server's wiring rather than by the protocol.
+ *   the server's wiring rather than by the protocol;
+ * - ./harvest-state.ts, ./harvest-locks.ts, ./given.ts: the harvester's
+ *   checkpoints and seen ids, its locks, and the XML items gave;
+ * - ./loader-runs.ts, ./demo.ts, ./snapshot.ts: the loader's runs, the demo's
+ *   marker, a dump's snapshot reads;
  *
  * - ./write.ts   the write pipeline (lift, prepare, judge, plan, apply).
  *
@@ -27,11 +31,28 @@ import {
   type ScannedItem,
   type ScanOptions,
   type SetInput,
-  type Store,
   type StoreStats,
   type WriteResult,
   type WriteTransaction,
   type DeleteOptions,
+  type HarvestBookkeeping,
+  type ItemPresence,
+  type LoaderRunRecord,
+  type PoolUse,
+  type RepositoryStore,
+  type Retirement as RetirementResult,
+  type SetListing,
+  type SnapshotReads,
+  type WrittenFormatsStatus,
+  type HarvestLock,
+  type HarvestLocks,
+  type HarvestState,
+  type ListKey,
+  type ListState,
+  type LoadBookkeeping,
+  type PageCheckpoint,
+  type SeenIds,
+  type StoredGiven,
 } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import type { FormatChecks } from '../../lib/pipeline/judge';
@@ -43,10 +64,18 @@ import { createFormatRegistry, type FormatRegistry } from '../../lib/formats/reg
 import type { SetDefinitions } from '../../lib/sets/rules';
 import { isPostgres } from '../db/dialect';
 import { createSeenIds } from '../db/seen-ids';
-import type { LoadBookkeeping, SeenIds } from '../loader/seen';
 import { recordFieldsOf } from './record-fields';
+import { storedGiven } from './given';
+import { demoNamespace, eraseAll, itemsPresent, registeredIdentifiers, setDemoNamespace } from './demo';
+import { lastLoaderRun, recordLoaderRun } from './loader-runs';
+import { getOrCreateSecret, hasSecret } from './settings';
+import { mintPdiSerial } from './counters';
+import { snapshotOf } from './snapshot';
+import { poolUse } from '../db/pool';
+import { acquireHarvestLock } from './harvest-locks';
+import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './harvest-state';
 import { applyDelete, applyMemberships } from './apply';
-import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, type Retirement } from './sets';
+import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, setListing } from './sets';
 import { KnexReadStore } from './read';
 import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, type OnDemand } from './on-demand';
 import { scanItems } from './scan';
@@ -131,7 +160,7 @@ const systemClock = (): number => Math.floor(Date.now() / 1000);
  * await store.putSets([{ spec: 'a', name: 'A' }]);
  * await store.writeItems([{ internalId: 'x 1', sets: ['a'], metadata: {}, fields: { dc: { title: ['T'] } } }]);
  */
-export class KnexStore extends KnexReadStore implements Store, WriteTransaction, LoadBookkeeping {
+export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTransaction, LoadBookkeeping, HarvestState, HarvestBookkeeping, HarvestLocks {
   private readonly options: KnexStoreOptions;
   private readonly clock: () => number;
   private readonly preparation: Preparation;
@@ -212,6 +241,105 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
     if (isPostgres(this.knex)) await this.knex.raw('ANALYZE items, identifiers');
   }
 
+  harvestStates(source?: string): Promise<ListState[]> {
+    return readStates(this.knex, source);
+  }
+
+  harvestList(key: ListKey): Promise<ListState> {
+    return listState(this.knex, key);
+  }
+
+  recordHarvestError(key: ListKey, message: string, now: number): Promise<void> {
+    return recordError(this.knex, key, message, now);
+  }
+
+  dropCheckpoint(key: ListKey): Promise<void> {
+    return dropCheckpoint(this.knex, key);
+  }
+
+  clearSeen(source: string): Promise<void> {
+    return clearSeen(this.knex, source);
+  }
+
+  unseenItems(source: string, after: string, limit: number): Promise<string[]> {
+    return unseenItems(this.knex, source, after, limit);
+  }
+
+  /** Records a page in its list's state; call it inside {@link transaction}, with the page's writes. */
+  checkpoint(key: ListKey, c: PageCheckpoint): Promise<void> {
+    return checkpoint(this.knex, key, c);
+  }
+
+  /** Records ids a `--delete-missing` run harvested; call it inside {@link transaction}, with the page's writes. */
+  markSeen(source: string, ids: readonly string[]): Promise<void> {
+    return markSeen(this.knex, source, ids);
+  }
+
+  storedGiven(internalIds: readonly string[], prefixes: readonly string[], withAbout: boolean): Promise<StoredGiven> {
+    return storedGiven(this.knex, internalIds, prefixes, withAbout);
+  }
+
+  acquireHarvestLock(source: string, now?: () => number): Promise<HarvestLock | null> {
+    return acquireHarvestLock(this.knex, source, now);
+  }
+
+  recordLoaderRun(run: LoaderRunRecord): Promise<void> {
+    return recordLoaderRun(this.knex, run);
+  }
+
+  lastLoaderRun(): Promise<LoaderRunRecord | null> {
+    return lastLoaderRun(this.knex);
+  }
+
+  tokenSecret(): Promise<string> {
+    return getOrCreateSecret(this.knex);
+  }
+
+  hasTokenSecret(): Promise<boolean> {
+    return hasSecret(this.knex);
+  }
+
+  mintPdiSerial(series: string, date: string): Promise<number> {
+    return mintPdiSerial(this.knex, series, date);
+  }
+
+  setListing(): Promise<SetListing[]> {
+    return setListing(this.knex);
+  }
+
+  demoNamespace(): Promise<string | null> {
+    return demoNamespace(this.knex);
+  }
+
+  setDemoNamespace(namespace: string | null): Promise<void> {
+    return setDemoNamespace(this.knex, namespace);
+  }
+
+  itemsPresent(internalIds: readonly string[]): Promise<ItemPresence[]> {
+    return itemsPresent(this.knex, internalIds);
+  }
+
+  registeredIdentifiers(internalIds?: readonly string[]): Promise<number> {
+    return registeredIdentifiers(this.knex, internalIds);
+  }
+
+  eraseAll(): Promise<number> {
+    return eraseAll(this.knex);
+  }
+
+  /** Runs `fn` with the reads of one read-only snapshot of the store (../db/snapshot.ts). */
+  inSnapshot<T>(fn: (reads: SnapshotReads) => Promise<T>): Promise<T> {
+    return snapshotOf(this.knex, this.onDemand, fn);
+  }
+
+  async writtenFormatsStatus(): Promise<WrittenFormatsStatus> {
+    return { stored: await storedFingerprint(this.knex), configured: this.onDemand?.fingerprint };
+  }
+
+  poolUse(): PoolUse | undefined {
+    return poolUse(this.knex);
+  }
+
   stats(): Promise<StoreStats> {
     return storeStats(this.knex);
   }
@@ -250,12 +378,12 @@ export class KnexStore extends KnexReadStore implements Store, WriteTransaction,
   }
 
   /** Retires sets and their descendants: their members leave them, with departures (./sets.ts `retireSets`). */
-  async retireSets(specs: readonly string[]): Promise<Retirement> {
+  async retireSets(specs: readonly string[]): Promise<RetirementResult> {
     return this.committing(this.knex.transaction((trx) => retireSets(trx, specs, this.clock())));
   }
 
   /** Retires the sets the configuration declared and no longer does (./sets.ts `retireUnconfiguredSets`). */
-  async retireUnconfiguredSets(): Promise<Retirement> {
+  async retireUnconfiguredSets(): Promise<RetirementResult> {
     const defs = this.options.setRules ?? { all: [], computed: [] };
     return this.committing(this.knex.transaction((trx) => retireUnconfiguredSets(trx, defs, this.clock())));
   }

@@ -1,24 +1,13 @@
 /**
  * The loader's runs, kept in the store (`loader_runs`, migration 007): the
  * loader records each run as it ends, and a server's `/metrics` and
- * `oai-steward stats` read the last one, whichever process ran it.
+ * `oai-steward stats` read the last one, whichever process ran it
+ * (lib/store.ts `LoaderRuns`).
  */
 import type { Knex } from 'knex';
+import type { LoaderRunRecord } from '../../lib/store';
 
-/** What one run of the loader did. */
-export interface LoaderRunRecord {
-  /** When the run ended (milliseconds since the Unix epoch). */
-  readonly finished: number;
-  /** Records written: inserted, updated or turned into tombstones (0 when nothing was committed). */
-  readonly records: number;
-  /** Records refused. */
-  readonly refusals: number;
-  /** Records read, refused ones included. */
-  readonly read: number;
-  /** How long the run took, in seconds. */
-  readonly seconds: number;
-  readonly outcome: 'committed' | 'refused' | 'dry-run';
-}
+export type { LoaderRunRecord };
 
 /** Runs kept; older ones are pruned as new ones are recorded. */
 const KEPT = 100;

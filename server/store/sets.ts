@@ -19,7 +19,7 @@
  *   declared again.
  */
 import type { Knex } from 'knex';
-import type { SetInput } from '../../lib/store';
+import type { Retirement, SetInput, SetListing, SetOrigin } from '../../lib/store';
 import { setProblems } from '../../lib/pipeline/judge';
 import { isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { isRuleOwned, setDeclarations, type SetDefinitions } from '../../lib/sets/rules';
@@ -29,8 +29,7 @@ import { applyMemberships } from './apply';
 import { directSets } from './read';
 import { storeStats } from './stats';
 
-/** Who declared a set. */
-export type SetOrigin = 'configuration' | 'rule' | 'input';
+export type { Retirement, SetListing, SetOrigin };
 
 /** A set row as stored. */
 interface SetRow {
@@ -141,14 +140,6 @@ export async function renameSet(trx: Knex, spec: string, name: string, now: numb
   await trx('sets').where('spec', spec).update({ name, renamed: now });
 }
 
-/** What retiring did. */
-export interface Retirement {
-  /** The sets retired (the ones named and their descendants), in spec order. */
-  readonly sets: readonly string[];
-  /** Items that left them (and got a new datestamp). */
-  readonly members: number;
-}
-
 /**
  * Retires sets and their descendants: every item in them leaves them (its
  * direct sets lose them, it is stamped `now`, and a departure is recorded,
@@ -197,21 +188,6 @@ export async function retireUnconfiguredSets(trx: Knex, defs: SetDefinitions, no
   const declared = new Set(defs.all.map((d) => d.spec));
   const gone = configured.map((r) => r.spec).filter((s) => !declared.has(s) && !isRuleOwned(defs, s));
   return retireSets(trx, gone, now);
-}
-
-/** One set as `oai-steward sets` lists it. */
-export interface SetListing {
-  readonly spec: string;
-  readonly name: string;
-  readonly origin: SetOrigin;
-  /** Items in it (or a descendant) now, not deleted. */
-  readonly live: number;
-  /** Deleted items in it, and items that left it (each a deleted record in a harvest of the set). */
-  readonly deleted: number;
-  /** Seconds: when a manager renamed it. */
-  readonly renamed?: number;
-  /** Seconds: when it was retired (then it is not in the repository any more). */
-  readonly retired?: number;
 }
 
 /**

@@ -20,3 +20,13 @@ export async function getOrCreateSecret(knex: Knex, key = 'resumption_token_secr
   if (!row) throw new Error(`settings row ${key} vanished`);
   return row.value;
 }
+
+/**
+ * Whether the store keeps a resumption-token secret yet; nothing is made
+ * (what `doctor` reports).
+ *
+ * @example await hasSecret(knex) // false until the first serve
+ */
+export async function hasSecret(knex: Knex, key = 'resumption_token_secret'): Promise<boolean> {
+  return (await knex('settings').select('value').where('key', key).first()) !== undefined;
+}

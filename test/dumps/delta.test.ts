@@ -136,7 +136,7 @@ forEachCliDatabase((db) => {
       const before = await reader.store.stats();
       const out = path.join(db().dir, 'dump');
       let wrote = false;
-      const manifest = await writeDump(reader.knex, {
+      const manifest = await writeDump(reader.store, {
         dir: out,
         baseURL: 'http://repo.example.org/oai',
         prefixes: [...PREFIXES],
@@ -169,7 +169,7 @@ forEachCliDatabase((db) => {
       expect(lines.find((l) => l.id === 'thesis 1')?.metadata?.oai_dc).to.include('On lattices');
       // The next dump has the whole write.
       const next = path.join(db().dir, 'next');
-      await writeDump(reader.knex, { dir: next, baseURL: 'http://repo.example.org/oai', prefixes: ['oai_dc'], now: () => Math.floor(Date.now() / 1000) });
+      await writeDump(reader.store, { dir: next, baseURL: 'http://repo.example.org/oai', prefixes: ['oai_dc'], now: () => Math.floor(Date.now() / 1000) });
       const after = itemLines(next);
       expect(after.map((l) => l.id)).to.include('during');
       expect(after.find((l) => l.id === 'thesis 1')?.metadata?.oai_dc).to.include('Also changed during the dump');

@@ -40,7 +40,7 @@ describe('the dump folder, served', () => {
     before(async function () {
       this.timeout(60_000);
       fs.rmSync(dir, { recursive: true, force: true });
-      manifest = await writeDump(p().knex, { dir, baseURL: 'http://localhost/oai', prefixes: ['oai_dc', 'marc21'], now: () => Math.floor(Date.now() / 1000) });
+      manifest = await writeDump(p().store, { dir, baseURL: 'http://localhost/oai', prefixes: ['oai_dc', 'marc21'], now: () => Math.floor(Date.now() / 1000) });
       // A dump being written: a dot file.
       fs.writeFileSync(path.join(dir, '.records-x.jsonl.gz.1.partial'), 'half');
     });

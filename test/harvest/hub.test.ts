@@ -13,8 +13,7 @@ import { oaiGet, openTestProvider, request, type TestProvider } from '../helpers
 import { createIdPolicy } from '../../lib/ids/policy';
 import { expectValidHtml } from '../helpers/html-valid';
 import { FORMAT_SCHEMAS, type FormatPrefix } from '../helpers/xsd';
-import type { Provider } from '../../server/provider';
-import { HUB_NAMESPACE, harvestOnce, itemsOf, openHub, source } from './hub';
+import { HUB_NAMESPACE, harvestOnce, itemsOf, openHub, source, type Hub } from './hub';
 
 /** The source's items as the hub should hold them: `demo:` + identifier, deleted, sets under `source:demo`. */
 async function expectedFrom(src: TestProvider): Promise<{ id: string; deleted: boolean; sets: string }[]> {
@@ -26,7 +25,7 @@ async function expectedFrom(src: TestProvider): Promise<{ id: string; deleted: b
   }));
 }
 
-async function held(hub: Provider): Promise<{ id: string; deleted: boolean; sets: string }[]> {
+async function held(hub: Hub): Promise<{ id: string; deleted: boolean; sets: string }[]> {
   return (await itemsOf(hub)).map((i) => ({ id: i.id, deleted: i.deleted, sets: i.sets.split('\u001f').sort().join('\u001f') })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
@@ -35,7 +34,7 @@ describe('a hub harvesting another oai-steward', function () {
 
   forEachThrowawayDatabase((db, kind) => {
     let src: TestProvider | undefined;
-    let hub: Provider | undefined;
+    let hub: Hub | undefined;
     afterEach(async () => {
       await hub?.close();
       await src?.close();
@@ -89,7 +88,7 @@ describe('a hub harvesting another oai-steward', function () {
       expect(again.summary).to.include({ completed: true, inserted: 0, updated: 0, deleted: 0, refused: 0 });
       expect(again.summary.unchanged).to.be.above(0);
       // A record the source has in both: each served as the source serves it.
-      const xmlOf = async (knex: Provider['knex'], id: string, prefix: string): Promise<string | undefined> =>
+      const xmlOf = async (knex: Hub['knex'], id: string, prefix: string): Promise<string | undefined> =>
         ((await knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where({ 'i.internal_id': id, 'r.prefix': prefix }).first('r.xml')) as { xml: string } | undefined)?.xml;
       const both = (await src.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where({ 'r.prefix': 'oai_openaire', 'i.deleted': false }).first('i.internal_id', 'i.identifier')) as { internal_id: string; identifier: string };
       for (const prefix of ['oai_dc', 'oai_openaire']) {

@@ -3,6 +3,7 @@
  * production opens one (server/provider.ts) on a throwaway database, and
  * what a test needs to run one harvest with tiny waits.
  */
+import type { Knex } from 'knex';
 import { loadConfig } from '../../server/config';
 import { openProvider, type Provider } from '../../server/provider';
 import { harvestSource, type HarvestOptions, type HarvestSummary } from '../../server/harvest/harvest';
@@ -12,8 +13,12 @@ import type { ThrowawayDatabase } from '../helpers/db';
 
 export const HUB_NAMESPACE = 'hub.example.org';
 
-export async function openHub(db: ThrowawayDatabase, env: NodeJS.ProcessEnv = {}): Promise<Provider> {
-  return openProvider(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: HUB_NAMESPACE, OAI_SEED_DEMO: 'false', OAI_REPOSITORY_NAME: 'Test hub', OAI_BASE_URL: 'http://hub.example.org/oai', ...env }));
+/** A hub: the provider, and a knex of its throwaway database for the tests to look into its tables. */
+export type Hub = Provider & { readonly knex: Knex };
+
+export async function openHub(db: ThrowawayDatabase, env: NodeJS.ProcessEnv = {}): Promise<Hub> {
+  const p = await openProvider(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: HUB_NAMESPACE, OAI_SEED_DEMO: 'false', OAI_REPOSITORY_NAME: 'Test hub', OAI_BASE_URL: 'http://hub.example.org/oai', ...env }));
+  return Object.assign(p, { knex: db.knex() });
 }
 
 /** A source with test politeness: short timeouts, few retries. */
@@ -30,7 +35,7 @@ export async function harvestOnce(
   const waits: number[] = [];
   const refusals: Refusal[] = [];
   const warnings: string[] = [];
-  const summary = await harvestSource({ knex: hub.knex, store: hub.store, formats: hub.formats, repository: { name: 'Test hub', baseUrl: 'http://hub.example.org/oai' } }, src, {
+  const summary = await harvestSource({ store: hub.store, formats: hub.formats, repository: { name: 'Test hub', baseUrl: 'http://hub.example.org/oai' } }, src, {
     client: {
       backoffBaseMs: 1,
       backoffMaxMs: 4,
@@ -46,7 +51,7 @@ export async function harvestOnce(
 }
 
 /** The hub's items as (internal id, deleted, direct sets), sorted: what two harvests are compared by. */
-export async function itemsOf(hub: Provider): Promise<{ id: string; deleted: boolean; hash: string; sets: string }[]> {
+export async function itemsOf(hub: Hub): Promise<{ id: string; deleted: boolean; hash: string; sets: string }[]> {
   const rows = (await hub.knex('items').select('internal_id', 'deleted', 'content_hash', 'direct_sets').orderBy('internal_id')) as { internal_id: string; deleted: unknown; content_hash: string; direct_sets: string | null }[];
   return rows.map((r) => ({ id: r.internal_id, deleted: r.deleted === true || r.deleted === 1, hash: r.content_hash, sets: r.direct_sets ?? '' }));
 }

@@ -6,9 +6,8 @@
  */
 import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
-import type { Provider } from '../../server/provider';
 import { cli } from '../loader/helpers';
-import { HUB_NAMESPACE, harvestOnce, itemsOf, openHub, source } from './hub';
+import { HUB_NAMESPACE, harvestOnce, itemsOf, openHub, source, type Hub } from './hub';
 import { startFakeProvider, type FakeProvider } from './provider';
 
 const ENV = { OAI_NAMESPACE: HUB_NAMESPACE, OAI_SEED_DEMO: 'false' };
@@ -18,7 +17,7 @@ describe('id spaces that never overwrite each other', function () {
 
   forEachThrowawayDatabase((db) => {
     let src: FakeProvider | undefined;
-    let hub: Provider | undefined;
+    let hub: Hub | undefined;
     afterEach(async () => {
       await hub?.close();
       await src?.close();
@@ -26,7 +25,7 @@ describe('id spaces that never overwrite each other', function () {
       src = undefined;
     });
 
-    async function harvested(): Promise<Provider> {
+    async function harvested(): Promise<Hub> {
       src = await startFakeProvider({ granularity: 'second', pageSize: 10 });
       src.records.push({ id: 'p1', datestamp: '2020-01-01T00:00:00Z', title: 'Harvested one' }, { id: 'p2', datestamp: '2020-01-02T00:00:00Z', title: 'Harvested two' });
       src.responseDate = new Date(Date.now() - 60_000).toISOString().slice(0, 19) + 'Z';

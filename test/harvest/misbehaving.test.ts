@@ -8,10 +8,8 @@
  */
 import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
-import type { Provider } from '../../server/provider';
-import { readStates } from '../../server/harvest/state';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
-import { harvestOnce, itemsOf, openHub, source } from './hub';
+import { harvestOnce, itemsOf, openHub, source, type Hub } from './hub';
 
 function records(n: number, start = 1): FakeRecord[] {
   return Array.from({ length: n }, (_, i) => ({ id: String(start + i), datestamp: `2024-01-${String(start + i).padStart(2, '0')}T12:00:00Z`, title: `Record ${start + i}`, sets: ['physics'] }));
@@ -23,7 +21,7 @@ const page = (n: number) => (q: Record<string, string>): boolean => q.verb === '
 describe('harvesting a misbehaving provider', function () {
   this.timeout(60_000);
   let fake: FakeProvider;
-  let hub: Provider | undefined;
+  let hub: Hub | undefined;
   afterEach(async () => {
     await hub?.close();
     hub = undefined;
@@ -107,7 +105,7 @@ describe('harvesting a misbehaving provider', function () {
       ]);
       expect(refusals[0]?.reason).to.match(/U\+0007.*XML 1\.0/);
       expect((await itemsOf(hub)).map((i) => i.id)).to.deep.equal(['bad:oai:bad.example.org:1', 'bad:oai:bad.example.org:2']);
-      const [state] = await readStates(hub.knex, 'bad');
+      const [state] = await hub.store.harvestStates('bad');
       expect(state).to.include({ records: 4, refused: 2, token: null });
     });
 
@@ -123,7 +121,7 @@ describe('harvesting a misbehaving provider', function () {
       expect(first.summary.completed).to.equal(false);
       expect(first.summary.error).to.match(/^bad ListRecords oai_dc page 2 \(http:\/\/127\.0\.0\.1:\d+\/oai\?verb=ListRecords&resumptionToken=[^)]+\) is not an OAI-PMH response after 4 attempts \(line \d+: not well-formed XML: .*\); the run stops here, nothing of this page was written, and the next run resumes at it$/);
       expect((await itemsOf(hub)).map((i) => i.id)).to.deep.equal(['bad:oai:bad.example.org:1', 'bad:oai:bad.example.org:2']);
-      const [stopped] = await readStates(hub.knex, 'bad');
+      const [stopped] = await hub.store.harvestStates('bad');
       expect(stopped?.token).to.match(/^2\|/);
       expect(stopped?.lastError).to.equal(first.summary.error);
 
@@ -187,7 +185,7 @@ describe('harvesting a misbehaving provider', function () {
       const incremental = await harvestOnce(hub, source('bad', fake.baseUrl));
       expect(fake.requests.slice(before).find((r) => listRecords(r.query))?.query.from).to.equal('2024-03-04');
       expect(incremental.summary).to.include({ completed: true, records: 2, inserted: 1, deleted: 1 });
-      const [state] = await readStates(hub.knex, 'bad');
+      const [state] = await hub.store.harvestStates('bad');
       expect(state).to.include({ lastResponseDate: '2024-03-06T10:00:00Z', lastFrom: '2024-03-04' });
 
       const full = await harvestOnce(hub, source('bad', fake.baseUrl), { deleteMissing: true });

@@ -12,14 +12,11 @@ import { expect } from 'chai';
 import { forEachThrowawayDatabase, openThrowawayDatabase } from '../helpers/db';
 import { startTestServer, request } from '../helpers/server';
 import { freePort } from '../../harness/free-port';
-import type { Provider } from '../../server/provider';
 import { startHarvestScheduler } from '../../server/harvest/scheduler';
-import { acquireHarvestLock } from '../../server/harvest/lock';
-import { readStates } from '../../server/harvest/state';
 import { sourceReports } from '../../server/harvest/cli';
 import { parseSchedule } from '../../lib/harvest/sources';
 import { startFakeProvider, type FakeProvider } from './provider';
-import { openHub, source } from './hub';
+import { openHub, source, type Hub } from './hub';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -28,7 +25,7 @@ describe('scheduled harvests', function () {
 
   forEachThrowawayDatabase((db, kind) => {
     let fake: FakeProvider | undefined;
-    const hubs: Provider[] = [];
+    const hubs: Hub[] = [];
     afterEach(async () => {
       for (const h of hubs.splice(0)) await h.close();
       await fake?.close();
@@ -39,14 +36,14 @@ describe('scheduled harvests', function () {
       const a = await openHub(db());
       const b = await openHub(db());
       hubs.push(a, b);
-      const held = await acquireHarvestLock(a.knex, 'one');
+      const held = await a.store.acquireHarvestLock('one');
       expect(held).to.not.equal(null);
-      expect(await acquireHarvestLock(b.knex, 'one')).to.equal(null);
+      expect(await b.store.acquireHarvestLock('one')).to.equal(null);
       // Another source's lock is another lock.
-      const other = await acquireHarvestLock(b.knex, 'two');
+      const other = await b.store.acquireHarvestLock('two');
       expect(other).to.not.equal(null);
       await held?.release();
-      const again = await acquireHarvestLock(b.knex, 'one');
+      const again = await b.store.acquireHarvestLock('one');
       expect(again).to.not.equal(null);
       await again?.release();
       await other?.release();
@@ -58,8 +55,8 @@ describe('scheduled harvests', function () {
         const a = await openHub(db());
         const b = await openHub(elsewhere);
         hubs.push(a, b);
-        const here = await acquireHarvestLock(a.knex, 'one');
-        const there = await acquireHarvestLock(b.knex, 'one');
+        const here = await a.store.acquireHarvestLock('one');
+        const there = await b.store.acquireHarvestLock('one');
         await there?.release();
         await here?.release();
         expect(here).to.not.equal(null);
@@ -82,7 +79,7 @@ describe('scheduled harvests', function () {
       for (let i = 0; i < 2; i++) {
         const hub = await openHub(db());
         hubs.push(hub);
-        schedulers.push(startHarvestScheduler({ knex: hub.knex, store: hub.store, formats: hub.formats, logger: quiet, config: { sources, repositoryName: 'Test hub', baseUrl: 'http://hub.example.org/oai' } }, { autoStart: false }));
+        schedulers.push(startHarvestScheduler({ store: hub.store, formats: hub.formats, logger: quiet, config: { sources, repositoryName: 'Test hub', baseUrl: 'http://hub.example.org/oai' } }, { autoStart: false }));
       }
       await Promise.all(schedulers.map((s) => s.tick()));
       // And once more: the source is not due again for an hour.
@@ -90,7 +87,7 @@ describe('scheduled harvests', function () {
       await Promise.all(schedulers.map((s) => s.stop()));
       expect(fake.requests.filter((r) => r.query.verb === 'Identify')).to.have.length(1);
       expect(fake.requests.filter((r) => r.query.verb === 'ListRecords' && r.query.resumptionToken === undefined)).to.have.length(1);
-      const [state] = await readStates(hubs[0]?.knex as Provider['knex'], 'bad');
+      const [state] = await (hubs[0] as Hub).store.harvestStates('bad');
       expect(state).to.include({ records: 5, token: null });
       expect(state?.lastSuccess).to.be.a('number');
     });
@@ -106,12 +103,12 @@ describe('scheduled harvests', function () {
         const schedule = parseSchedule('2h');
         if (!schedule) throw new Error('unparsed');
         const config = { sources: [source('bad', fake.baseUrl, { schedule })], repositoryName: 'Test hub', baseUrl: 'http://hub.example.org/oai' };
-        const scheduler = startHarvestScheduler({ knex: hub.knex, store: hub.store, formats: hub.formats, logger: quiet, config }, { autoStart: false });
+        const scheduler = startHarvestScheduler({ store: hub.store, formats: hub.formats, logger: quiet, config }, { autoStart: false });
         const ticking = scheduler.tick();
         for (let i = 0; i < 200 && !fake.requests.some((r) => r.query.resumptionToken?.startsWith('2|') === true); i++) await new Promise((resolve) => setTimeout(resolve, 10));
         await scheduler.stop();
         await ticking;
-        const [state] = await readStates(hub.knex, 'bad');
+        const [state] = await hub.store.harvestStates('bad');
         // Page 2 was under way: it is committed, and the next run resumes after it.
         expect(state).to.include({ runPages: 2, records: 4 });
         expect(state?.token).to.match(/^4\|/);
@@ -131,11 +128,11 @@ describe('scheduled harvests', function () {
     fs.writeFileSync(file, `sources:\n  - name: down\n    baseUrl: http://127.0.0.1:${dead}/oai\n    schedule: 1h\n    politeness: { timeout: 1, retries: 0 }\n`);
     const server = await startTestServer({ OAI_CONFIG: file });
     try {
-      const knex = server.running.provider.knex;
-      let states = await readStates(knex, 'down');
+      const store = server.running.provider.store;
+      let states = await store.harvestStates('down');
       for (let i = 0; i < 100 && !states.some((s) => s.lastError !== null); i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        states = await readStates(knex, 'down');
+        states = await store.harvestStates('down');
       }
       expect(states[0]?.lastError).to.match(/^down: http:\/\/127\.0\.0\.1:\d+\/oai\?verb=Identify failed after 1 attempt: .*ECONNREFUSED/);
       const health = await request(server.port, { path: '/healthz' });

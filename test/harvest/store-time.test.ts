@@ -9,19 +9,18 @@ import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
 import { oaiGet, openTestProvider, texts, unescapeXml, type TestProvider } from '../helpers/server';
 import { formatDatestamp } from '../../lib/oai/dates';
-import type { Provider } from '../../server/provider';
-import { HUB_NAMESPACE, harvestOnce, openHub, source } from './hub';
+import { HUB_NAMESPACE, harvestOnce, openHub, source, type Hub } from './hub';
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /** The hub's records of one format: item pk → XML (null for a tombstone). */
-async function recordsOf(hub: Provider, prefix: string): Promise<Map<number, string | null>> {
+async function recordsOf(hub: Hub, prefix: string): Promise<Map<number, string | null>> {
   const rows = (await hub.knex('records').where('prefix', prefix).select('item_pk', 'xml')) as { item_pk: unknown; xml: string | null }[];
   return new Map(rows.map((r) => [Number(r.item_pk), r.xml]));
 }
 
 /** The hub's record datestamps of one format: item pk → seconds. */
-async function datestampsOf(hub: Provider, prefix: string): Promise<Map<number, number>> {
+async function datestampsOf(hub: Hub, prefix: string): Promise<Map<number, number>> {
   const rows = (await hub.knex('records').where('prefix', prefix).select('item_pk', 'datestamp')) as { item_pk: unknown; datestamp: unknown }[];
   return new Map(rows.map((r) => [Number(r.item_pk), Number(r.datestamp)]));
 }
@@ -31,7 +30,7 @@ describe('a hub\'s datestamps are its own time', function () {
 
   forEachThrowawayDatabase((db, kind) => {
     let src: TestProvider | undefined;
-    let hub: Provider | undefined;
+    let hub: Hub | undefined;
     afterEach(async () => {
       await hub?.close();
       await src?.close();

@@ -25,7 +25,7 @@ import type { PagePrefetch } from '../../server/http/prefetch';
 import { openProvider, pagePrefetch, poiResolver, seedIfEmpty } from '../../server/provider';
 import { startServer } from '../../server/serve';
 import type { RunningServer } from '../../server/serve';
-import type { Store } from '../../lib/store';
+import type { RepositoryStore } from '../../lib/store';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { ProviderContext } from '../../lib/oai';
 import { freePort } from '../../harness/free-port';
@@ -41,7 +41,7 @@ export const BASE_URL = 'http://localhost/oai';
 export interface TestProvider {
   readonly port: number;
   readonly knex: Knex;
-  readonly store: Store;
+  readonly store: RepositoryStore;
   readonly ctx: ProviderContext;
   /** How records of the project's format become items here (the configured formats' crosswalks). */
   readonly formats: FormatRegistry;
@@ -144,7 +144,7 @@ export async function openTestProvider(kind: DatabaseKind, options: TestProvider
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    knex: p.knex,
+    knex: db.knex(),
     store: p.store,
     ctx,
     formats: p.formats,

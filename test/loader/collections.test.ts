@@ -19,6 +19,7 @@ import { openProvider, type Provider } from '../../server/provider';
 import { forEachThrowawayDatabase } from '../helpers/db';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { fixtureText } from '../helpers/xml-fixtures';
+import type { KnexStore } from '../../server/store/knex-store';
 
 const MARC_NS = 'http://www.loc.gov/MARC21/slim';
 const MODS_NS = 'http://www.loc.gov/mods/v3';
@@ -74,7 +75,7 @@ forEachThrowawayDatabase((db) => {
   };
   /** A format of an item as GetRecord reads it, by internal id. */
   const served = async (internalId: string, prefix: string): Promise<string | null | undefined> => (await p.store.getRecord(p.policy.map(internalId).identifier, prefix))?.metadata;
-  const itemCount = async (): Promise<number> => Number(((await p.knex('items').count({ n: '*' })) as { n: unknown }[])[0]?.n ?? 0);
+  const itemCount = async (): Promise<number> => Number(((await (p.store as KnexStore).knex('items').count({ n: '*' })) as { n: unknown }[])[0]?.n ?? 0);
 
   it('loads a MARCXML collection of two records as two items, each with its own title in oai_dc', async () => {
     const { summary, refusals } = await load('catalogue.xml', marcCollection(almaRecord(), marcRecord('Second record of the catalogue')));

@@ -21,6 +21,7 @@ import type { Refusal } from '../../lib/model/refusal';
 import { DC_NS, OAI_DC_NS } from '../../lib/xml/namespaces';
 import { forEachThrowawayDatabase } from '../helpers/db';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
+import type { KnexStore } from '../../server/store/knex-store';
 
 async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -220,7 +221,7 @@ describe('a load of hostile files', function () {
           fs.writeFileSync(file, content);
           const refusals: Refusal[] = [];
           const summary = await runLoad(p, [await openInput(file, process.stdin, { bytesRead: 0 })], { onRefusal: (r) => refusals.push(r) });
-          const items = Number(((await p.knex('items').count({ n: '*' })) as { n: unknown }[])[0]?.n ?? 0);
+          const items = Number(((await (p.store as KnexStore).knex('items').count({ n: '*' })) as { n: unknown }[])[0]?.n ?? 0);
           return { refusals, committed: summary.committed, items };
         } finally {
           await p.close();
@@ -258,7 +259,7 @@ describe('a load of hostile files', function () {
         expect(r.committed).to.equal(true);
         const dc = await openProvider(loadConfig({ DATABASE_URL: db().url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE }));
         try {
-          const rows = (await dc.knex('records').select('xml')) as { xml: string }[];
+          const rows = (await (dc.store as KnexStore).knex('records').select('xml')) as { xml: string }[];
           expect(rows.map((x) => x.xml).join()).to.contain('<dc:title>caf\u00e9</dc:title>');
         } finally {
           await dc.close();

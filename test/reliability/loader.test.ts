@@ -17,6 +17,7 @@ import { checkOai, request, resumption, texts } from '../helpers/server';
 import { demoRecords } from '../helpers/demo-records';
 import { databaseKinds, openThrowawayDatabase, type DatabaseKind, type ThrowawayDatabase } from '../helpers/db';
 import { exited, spawnLoader, storeDigest } from './stores';
+import type { KnexStore } from '../../server/store/knex-store';
 
 const KILL_RUNS = Number(process.env.KILL_RUNS ?? 4);
 const HARVEST_RUNS = Number(process.env.HARVEST_RUNS ?? 3);
@@ -36,7 +37,7 @@ async function seededStore(kind: DatabaseKind): Promise<ThrowawayDatabase> {
 async function digestOf(url: string, options: { datestamps?: boolean } = {}): Promise<{ items: number; digest: string }> {
   const p = await openProvider(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }));
   try {
-    return await storeDigest(p.knex, options);
+    return await storeDigest((p.store as KnexStore).knex, options);
   } finally {
     await p.close();
   }

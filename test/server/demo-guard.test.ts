@@ -16,6 +16,8 @@ import { demoHolding, demoInternalIds } from '../../server/demo-guard';
 import { cli, forEachCliDatabase, startCli, type CliDb, type CliRun } from '../loader/helpers';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { forEachThrowawayDatabase } from '../helpers/db';
+import { KnexStore } from '../../server/store/knex-store';
+import { createIdPolicy } from '../../lib/ids/policy';
 
 const REAL = 'repository.example.edu';
 
@@ -79,7 +81,7 @@ describe('serving an empty store under a configured namespace', function () {
     it('publishes the demo under the demo namespace when none is configured, and remembers it', async () => {
       const running = await startServer(loadConfig({ DATABASE_URL: db().url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }));
       try {
-        expect(await demoHolding(running.provider.knex)).to.deep.equal({ namespace: DEMO_NAMESPACE, live: 275, others: 0 });
+        expect(await demoHolding(running.provider.store)).to.deep.equal({ namespace: DEMO_NAMESPACE, live: 275, others: 0 });
       } finally {
         await running.stop();
       }
@@ -151,7 +153,7 @@ describe('a store that holds the demo, under another namespace', function () {
       const rows = (await knex('items').select('internal_id', 'deleted').whereIn('internal_id', demoInternalIds())) as { deleted: boolean | number }[];
       expect(rows).to.have.length(285);
       expect(rows.every((r) => Boolean(r.deleted))).to.equal(true);
-      expect(await demoHolding(knex)).to.equal(null);
+      expect(await demoHolding(new KnexStore({ knex, policy: createIdPolicy({ namespace: REAL }) }))).to.equal(null);
       expect(await serveOutcome(db(), { OAI_NAMESPACE: REAL })).to.equal('started');
     });
   });

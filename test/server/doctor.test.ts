@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { migrationSource } from '../../server/db/migrations';
-import { recordError } from '../../server/harvest/state';
+import { recordError } from '../../server/store/harvest-state';
 import { cli, forEachCliDatabase, type CliDb } from '../loader/helpers';
 
 interface Finding {

@@ -11,8 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
 import { createApp } from '../../server/app';
-import { createMetrics, knexPoolUse } from '../../server/http/metrics';
-import { lastLoaderRun, recordLoaderRun } from '../../server/store/loader-runs';
+import { createMetrics } from '../../server/http/metrics';
 import type { ReadStore } from '../../lib/store';
 import { toRequestArgument } from '../../lib/ids/oai-identifier';
 import { checkOai, forEachProvider, request, resumption } from '../helpers/server';
@@ -111,7 +110,7 @@ describe('operator metrics at GET /metrics', function () {
         maxInFlight: 2,
         retryAfter: 5,
         now: () => now,
-        metrics: createMetrics({ pool: knexPoolUse(get().knex), loaderRun: () => lastLoaderRun(get().knex) }),
+        metrics: createMetrics({ pool: () => get().store.poolUse(), loaderRun: () => get().store.lastLoaderRun() }),
       });
       server = http.createServer(app);
       await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
@@ -243,8 +242,8 @@ describe('operator metrics at GET /metrics', function () {
 
     it("shows the loader's last run kept in the store", async () => {
       const finished = Date.now();
-      await recordLoaderRun(get().knex, { finished: finished - 60_000, records: 1, refusals: 0, read: 1, seconds: 1, outcome: 'committed' });
-      await recordLoaderRun(get().knex, { finished, records: 1234, refusals: 5, read: 1239, seconds: 2.5, outcome: 'committed' });
+      await get().store.recordLoaderRun({ finished: finished - 60_000, records: 1, refusals: 0, read: 1, seconds: 1, outcome: 'committed' });
+      await get().store.recordLoaderRun({ finished, records: 1234, refusals: 5, read: 1239, seconds: 2.5, outcome: 'committed' });
       const after = await scrape(port);
       expect(valueOf(after, 'oai_loader_last_run_records')).to.equal(1234);
       expect(valueOf(after, 'oai_loader_last_run_refusals')).to.equal(5);

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../server/config';
+import type { Knex } from 'knex';
 import { openProvider, seedIfEmpty, type Provider } from '../../server/provider';
 import { rebuildFormats } from '../../server/rebuild';
 import { writeDump } from '../../server/dump/write';
@@ -24,10 +25,13 @@ const T1 = T0 + 86_400;
 const PREFIXES = ['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21', 'mods'];
 
 /** A provider with every built-in format, this data centre symbol and this way of keeping written formats. */
-async function providerWith(db: ThrowawayDatabase, symbol: string, mode: 'stored' | 'on-demand', now: number, storedFormats?: readonly string[]): Promise<Provider> {
+/** A provider, and a knex of its throwaway database for the tests to look into its tables. */
+type Opened = Provider & { readonly knex: Knex };
+
+async function providerWith(db: ThrowawayDatabase, symbol: string, mode: 'stored' | 'on-demand', now: number, storedFormats?: readonly string[]): Promise<Opened> {
   const file = configFile(db, symbol);
   const env = { DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: file, OAI_WRITTEN_FORMATS: mode, ...(storedFormats && { OAI_STORED_FORMATS: storedFormats.join(',') }) };
-  return openProvider(loadConfig(env), { clock: () => now });
+  return Object.assign(await openProvider(loadConfig(env), { clock: () => now }), { knex: db.knex() });
 }
 
 function configFile(db: ThrowawayDatabase, symbol: string): string {
@@ -49,7 +53,7 @@ async function harvest(p: Provider, prefix: string): Promise<ItemRecord[]> {
 }
 
 /** Everything a harvester, a ResourceSync destination, a dump or a check can read of the store, and its hashes. */
-async function everything(p: Provider): Promise<unknown> {
+async function everything(p: Opened): Promise<unknown> {
   const lists: Record<string, unknown> = {};
   const sync: Record<string, unknown> = {};
   for (const prefix of PREFIXES) {
@@ -61,7 +65,7 @@ async function everything(p: Provider): Promise<unknown> {
   return { lists, sync, scanned, hashes };
 }
 
-async function liveRowsWithoutXml(p: Provider): Promise<number> {
+async function liveRowsWithoutXml(p: Opened): Promise<number> {
   const [row] = (await p.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where('i.deleted', false).whereNull('r.xml').count({ n: '*' })) as { n: unknown }[];
   return Number(row?.n);
 }
@@ -98,7 +102,7 @@ forEachThrowawayDatabase(
 
         expect(await everything(onDemand)).to.deep.equal(await everything(stored));
         // What a rebuild scans: only what each record gave, in either store; the formats the pipeline wrote are left out.
-        const givenScan = async (p: Provider): Promise<Map<string, unknown>> => new Map((await p.store.scanItems(0, 10_000, { givenOnly: true })).map((s) => [s.internalId, s.metadata]));
+        const givenScan = async (p: Opened): Promise<Map<string, unknown>> => new Map((await p.store.scanItems(0, 10_000, { givenOnly: true })).map((s) => [s.internalId, s.metadata]));
         const givenOnDemand = await givenScan(onDemand);
         expect(givenOnDemand).to.deep.equal(await givenScan(stored));
         expect(givenOnDemand.get('given-1')).to.deep.equal({ mods });
@@ -187,9 +191,7 @@ forEachThrowawayDatabase(
         // A scan of what the records gave writes nothing, so it reads under any configuration: what rebuild-formats walks.
         expect(await second.store.scanItems(0, 50, { givenOnly: true })).to.have.length(50);
         await expectChanged(second.store.writeItems([{ internalId: 'late arrival', metadata: {}, fields: { dc: { title: ['Late'] } } }]));
-        const onDemand = second.store.onDemand;
-        if (!onDemand) throw new Error('a provider store always knows how to write on demand');
-        await expectChanged(writeDump(second.knex, { dir: path.join(db().dir, 'dumps'), baseURL: 'http://127.0.0.1/oai', prefixes: ['mods'], now: () => T1, onDemand }));
+        await expectChanged(writeDump(second.store, { dir: path.join(db().dir, 'dumps'), baseURL: 'http://127.0.0.1/oai', prefixes: ['mods'], now: () => T1 }));
         // Headers need no format written.
         expect(await second.store.listHeaders({ metadataPrefix: 'mods', until: T1, limit: 10 })).to.have.length(10);
       } finally {

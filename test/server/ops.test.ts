@@ -21,6 +21,7 @@ import { startTestServer } from '../helpers/server';
 import { freePort } from '../../harness/free-port';
 import type { TestServer } from '../helpers/server';
 import { assertValid } from '../helpers/xsd';
+import type { KnexStore } from '../../server/store/knex-store';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -305,7 +306,8 @@ describe('operations: /healthz and stop() of a server started in-process', funct
   });
 
   it('answers /healthz with 503, Retry-After and {"status":"unavailable"} when the store is closed', async function () {
-    await server.running.provider.knex.destroy();
+    // The knex behind the provider's store, closed under it.
+    await (server.running.provider.store as KnexStore).knex.destroy();
     const res = await fetch(new URL('/healthz', server.origin));
     expect(res.status).to.equal(503);
     expect(res.headers.get('retry-after')).to.match(/^\d+$/);

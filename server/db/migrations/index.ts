@@ -3,6 +3,7 @@
  * so the same list works compiled (`dist/…/*.js`) and under tsx (`*.ts`).
  */
 import type { Knex } from 'knex';
+import type { MigrationStatus } from '../../../lib/store';
 import * as m001 from './001_initial';
 import * as m002 from './002_record_fields';
 import * as m003 from './003_departures_about';
@@ -54,4 +55,20 @@ export const migrationSource: Knex.MigrationSource<Migration> = {
  */
 export async function migrate(knex: Knex): Promise<void> {
   await knex.migrate.latest({ migrationSource });
+}
+
+/**
+ * What the schema holds and lacks, without changing it (`doctor`): a
+ * database no oai-steward has migrated has every migration pending (and
+ * knex's own listing would create its table, so it is not asked).
+ *
+ * @example (await migrationStatus(knex)).pending // ['011_store_holders']
+ */
+export async function migrationStatus(knex: Knex): Promise<MigrationStatus> {
+  const known = (await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m));
+  if (!(await knex.schema.hasTable('knex_migrations'))) return { tracked: false, applied: [], pending: known, unknown: [] };
+  const [applied, pendingList] = (await knex.migrate.list({ migrationSource })) as [({ name: string } | string)[], ({ file: string } | { name: string })[]];
+  const names = applied.map((m) => (typeof m === 'string' ? m : m.name));
+  const knownSet = new Set(known);
+  return { tracked: true, applied: names, pending: pendingList.map((m) => ('name' in m ? m.name : m.file)), unknown: names.filter((n) => !knownSet.has(n)) };
 }

@@ -1,23 +1,21 @@
 /**
- * One harvest per source at a time across every process sharing the store.
- * PostgreSQL: a session advisory lock, held on a connection of its own for
- * the length of the run (released when the process dies with it), keyed by
- * the store's schema and the source (advisory locks are database-wide, and
- * two stores in one database must not hold each other's sources). SQLite: a
- * row in `harvest_locks` with an expiry the holder keeps pushing forward, so
- * a lock left by a killed process lapses (at once when that process was on
- * this host: its pid no longer exists). Neither touches the tables
- * readers read: serving is never blocked by a harvest's lock.
+ * One harvest per source at a time across every process sharing the store
+ * (lib/store.ts `HarvestLocks`). PostgreSQL: a session advisory lock, held
+ * on a connection of its own for the length of the run (released when the
+ * process dies with it; server/db/advisory-lock.ts). SQLite: a row in
+ * `harvest_locks` with an expiry the holder keeps pushing forward, so a lock
+ * left by a killed process lapses (at once when that process was on this
+ * host: its pid no longer exists). Neither touches the tables readers read:
+ * serving is never blocked by a harvest's lock. The advisory lock is keyed by
+ * the store's schema and the source: advisory locks are database-wide, and
+ * two stores in one database must not hold each other's sources.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Knex } from 'knex';
+import type { HarvestLock } from '../../lib/store';
+import { tryAdvisoryLock } from '../db/advisory-lock';
 import { isPostgres } from '../db/dialect';
-
-/** A lock held; `release` is safe to call twice. */
-export interface HarvestLock {
-  release(): Promise<void>;
-}
 
 /** How long a SQLite lock row lives without being renewed (seconds). */
 const LOCK_TTL = 120;
@@ -50,31 +48,9 @@ function advisoryKey(schema: string, source: string): string {
  */
 export async function acquireHarvestLock(knex: Knex, source: string, now: () => number = () => Math.floor(Date.now() / 1000)): Promise<HarvestLock | null> {
   if (isPostgres(knex)) {
-    const client = knex.client as { acquireConnection(): Promise<unknown>; releaseConnection(c: unknown): Promise<void> };
-    const conn = await client.acquireConnection();
-    let key = '';
-    let held = false;
-    try {
-      const s = (await knex.raw('SELECT current_schema() AS schema').connection(conn)) as { rows: { schema: string | null }[] };
-      key = advisoryKey(s.rows[0]?.schema ?? '', source);
-      const r = (await knex.raw('SELECT pg_try_advisory_lock(?::bigint) AS ok', [key]).connection(conn)) as { rows: { ok: boolean }[] };
-      held = r.rows[0]?.ok === true;
-    } finally {
-      if (!held) await client.releaseConnection(conn);
-    }
-    if (!held) return null;
-    let released = false;
-    return {
-      async release() {
-        if (released) return;
-        released = true;
-        try {
-          await knex.raw('SELECT pg_advisory_unlock(?::bigint)', [key]).connection(conn);
-        } finally {
-          await client.releaseConnection(conn);
-        }
-      },
-    };
+    // Every connection of the pool has the store's search_path: its schema is the store's.
+    const s = (await knex.raw('SELECT current_schema() AS schema')) as { rows: { schema: string | null }[] };
+    return tryAdvisoryLock(knex, advisoryKey(s.rows[0]?.schema ?? '', source));
   }
   const holder = `${os.hostname()} ${process.pid} ${crypto.randomBytes(6).toString('hex')}`;
   const got = await knex.transaction(async (trx) => {

@@ -1,38 +1,13 @@
 /**
  * The harvest state in the store (migration 006_harvest_state): per
  * source, metadataPrefix and set, the last list harvested to its end and
- * the checkpoint of a list under way. Checkpoints are written with `trx`,
- * the transaction of the page they follow, so a page and the promise to go
- * on after it commit together or not at all.
+ * the checkpoint of a list under way (lib/store.ts `HarvestState`,
+ * `HarvestBookkeeping`). Checkpoints are written with `trx`, the
+ * transaction of the page they follow, so a page and the promise to go on
+ * after it commit together or not at all.
  */
 import type { Knex } from 'knex';
-
-/** One list's row. */
-export interface ListState {
-  readonly source: string;
-  readonly prefix: string;
-  /** '' for the whole repository. */
-  readonly set: string;
-  readonly lastResponseDate: string | null;
-  readonly lastFrom: string | null;
-  /** Seconds. */
-  readonly lastSuccess: number | null;
-  readonly runResponseDate: string | null;
-  /** The resumptionToken of the next page of a list under way. */
-  readonly token: string | null;
-  readonly checkpointFrom: string | null;
-  readonly checkpointUntil: string | null;
-  /** The list under way records its ids for `--delete-missing`. */
-  readonly runMarksSeen: boolean;
-  readonly runPages: number;
-  readonly runRecords: number;
-  readonly runRefused: number;
-  readonly records: number;
-  readonly refused: number;
-  readonly lastError: string | null;
-  readonly lastErrorAt: number | null;
-  readonly lastAttempt: number | null;
-}
+import type { ListKey, ListState, PageCheckpoint } from '../../lib/store';
 
 interface Row {
   source: string;
@@ -83,40 +58,35 @@ function fromRow(r: Row): ListState {
   };
 }
 
-/** The rows of one source (or of every source), in order. */
+/**
+ * The rows of one source (or of every source), in (source, prefix, set) order.
+ *
+ * @example (await readStates(knex, 'arxiv'))[0]?.lastSuccess
+ */
 export async function readStates(knex: Knex, source?: string): Promise<ListState[]> {
   const q = knex<Row>('harvest_state').select('*').orderBy(['source', 'prefix', 'set_spec']);
   if (source !== undefined) void q.where({ source });
   return ((await q) as Row[]).map(fromRow);
 }
 
-/** One list's row, made when missing. */
-export async function listState(knex: Knex, source: string, prefix: string, set: string): Promise<ListState> {
+/**
+ * One list's row, made when missing.
+ *
+ * @example await listState(knex, { source: 'arxiv', prefix: 'oai_dc', set: '' })
+ */
+export async function listState(knex: Knex, key: ListKey): Promise<ListState> {
+  const { source, prefix, set } = key;
   await knex('harvest_state').insert({ source, prefix, set_spec: set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
   const row = (await knex<Row>('harvest_state').where({ source, prefix, set_spec: set }).first()) as Row;
   return fromRow(row);
 }
 
-/** What a committed page changes in its list's row. */
-export interface PageCheckpoint {
-  /** The next page's token, or null when this page ended the list. */
-  readonly token: string | null;
-  readonly from: string | null;
-  readonly until: string | null;
-  /** The responseDate of the run's first page. */
-  readonly runResponseDate: string | null;
-  /** This is the run's first page: the run's counts start again. */
-  readonly first: boolean;
-  /** The run records its ids for `--delete-missing` (kept with the checkpoint). */
-  readonly marksSeen: boolean;
-  readonly records: number;
-  readonly refused: number;
-  /** The store's clock, seconds. */
-  readonly now: number;
-}
-
-/** Records a page in its list's row, inside the page's transaction. */
-export async function checkpoint(trx: Knex, key: { source: string; prefix: string; set: string }, c: PageCheckpoint): Promise<void> {
+/**
+ * Records a page in its list's row, inside the page's transaction.
+ *
+ * @example await checkpoint(trx, key, { token: 'next', from: null, until: null, runResponseDate, first: true, marksSeen: false, records: 100, refused: 0, now })
+ */
+export async function checkpoint(trx: Knex, key: ListKey, c: PageCheckpoint): Promise<void> {
   const where = { source: key.source, prefix: key.prefix, set_spec: key.set };
   const run = c.first ? { run_pages: 1, run_records: c.records, run_refused: c.refused, run_marks_seen: c.marksSeen } : { run_pages: trx.raw('run_pages + 1'), run_records: trx.raw('run_records + ?', [c.records]), run_refused: trx.raw('run_refused + ?', [c.refused]) };
   const totals = { records: trx.raw('records + ?', [c.records]), refused: trx.raw('refused + ?', [c.refused]), last_attempt: c.now };
@@ -127,18 +97,30 @@ export async function checkpoint(trx: Knex, key: { source: string; prefix: strin
   await trx('harvest_state').where(where).update({ ...run, ...totals, ...end });
 }
 
-/** Records why a list stopped (outside any page's transaction); the checkpoint stays. */
-export async function recordError(knex: Knex, key: { source: string; prefix: string; set: string }, message: string, now: number): Promise<void> {
+/**
+ * Records why a list stopped (outside any page's transaction); the checkpoint stays.
+ *
+ * @example await recordError(knex, key, 'arxiv: Identify failed', now)
+ */
+export async function recordError(knex: Knex, key: ListKey, message: string, now: number): Promise<void> {
   await knex('harvest_state').insert({ source: key.source, prefix: key.prefix, set_spec: key.set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
   await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ last_error: message, last_error_at: now, last_attempt: now });
 }
 
-/** Forgets a list's checkpoint (the list starts again from its `from`). */
-export async function dropCheckpoint(knex: Knex, key: { source: string; prefix: string; set: string }): Promise<void> {
+/**
+ * Forgets a list's checkpoint (the list starts again from its `from`).
+ *
+ * @example await dropCheckpoint(knex, { source: 'arxiv', prefix: 'oai_dc', set: '' })
+ */
+export async function dropCheckpoint(knex: Knex, key: ListKey): Promise<void> {
   await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, run_marks_seen: false });
 }
 
-/** Records the internal ids a `--delete-missing` run has harvested, inside the page's transaction. */
+/**
+ * Records the internal ids a `--delete-missing` run has harvested, inside the page's transaction.
+ *
+ * @example await markSeen(trx, 'arxiv', ['arxiv:oai:arXiv.org:1'])
+ */
 export async function markSeen(trx: Knex, source: string, ids: readonly string[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 400) {
     const rows = ids.slice(i, i + 400).map((internal_id) => ({ source, internal_id }));
@@ -146,7 +128,11 @@ export async function markSeen(trx: Knex, source: string, ids: readonly string[]
   }
 }
 
-/** Forgets the ids seen by a source's earlier `--delete-missing` run. */
+/**
+ * Forgets the ids seen by a source's earlier `--delete-missing` run.
+ *
+ * @example await clearSeen(knex, 'arxiv')
+ */
 export async function clearSeen(knex: Knex, source: string): Promise<void> {
   await knex('harvest_seen').where({ source }).delete();
 }
@@ -154,6 +140,8 @@ export async function clearSeen(knex: Knex, source: string): Promise<void> {
 /**
  * Live items of the source (internal id `NAME:…`) its `--delete-missing`
  * run never harvested, a page at a time, after `after` (internal id order).
+ *
+ * @example await unseenItems(knex, 'arxiv', '', 500) // ['arxiv:oai:arXiv.org:7', …]
  */
 export async function unseenItems(knex: Knex, source: string, after: string, limit: number): Promise<string[]> {
   const prefix = `${source}:`;
