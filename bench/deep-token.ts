@@ -17,7 +17,7 @@ import { encodeToken } from '../lib/oai';
 import type { Keyset, ListFilter } from '../lib/store';
 import type { Provider } from '../server/provider';
 import type { KnexStore } from '../server/store/knex-store';
-import { listSql } from '../server/store/read';
+import { listKey, listSql } from '../server/store/read';
 
 /** Tokens of a ListRecords harvest of one format, as a full harvest would hold them. */
 export interface DeepTokens {
@@ -31,9 +31,10 @@ export interface DeepTokens {
 
 /** The key of the row at `index` (from 0) of the list in `(datestamp, pk)` order, read from the end of the list. */
 async function keyAt(p: Provider, filter: ListFilter, size: number, index: number): Promise<Keyset> {
-  const { sql, params } = listSql(filter, 'SELECT i.datestamp, i.pk');
+  const key = listKey(filter);
+  const { sql, params } = listSql(filter, `SELECT ${key} AS datestamp, i.pk`);
   // The benchmark reads the table behind the store directly, to find a deep page's key without paging to it.
-  const r: unknown = await (p.store as KnexStore).knex.raw(`${sql} ORDER BY i.datestamp DESC, i.pk DESC LIMIT 1 OFFSET ${size - 1 - index}`, params as never[]);
+  const r: unknown = await (p.store as KnexStore).knex.raw(`${sql} ORDER BY ${key} DESC, i.pk DESC LIMIT 1 OFFSET ${size - 1 - index}`, params as never[]);
   // better-sqlite3 answers with the rows, pg with a result holding them.
   const rows = (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as { datestamp: unknown; pk: unknown }[];
   const row = rows[0];

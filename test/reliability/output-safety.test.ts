@@ -286,7 +286,7 @@ describe('output safety', function () {
           for (const r of rows) {
             const [pk] = (await trx('items').insert({ internal_id: r.internalId, identifier: r.identifier, datestamp: get().now - 60, deleted: false, content_hash: 'x', created: 0, direct_sets: 'corrupt' }, ['pk'])) as ({ pk: number } | number)[];
             const itemPk = typeof pk === 'object' ? pk.pk : (pk as number);
-            await trx('records').insert({ item_pk: itemPk, prefix: 'oai_dc', xml: r.xml });
+            await trx('records').insert({ item_pk: itemPk, prefix: 'oai_dc', xml: r.xml, datestamp: get().now - 60 });
             await trx('item_sets').insert({ spec: 'corrupt', item_pk: itemPk, direct: true, datestamp: get().now - 60 });
             inserted.push({ identifier: r.identifier, name: r.name, corrupt: r.corrupt });
           }
@@ -294,7 +294,7 @@ describe('output safety', function () {
             // Bytes that are not UTF-8 at all (a CESU-8 surrogate, a lone continuation byte), as only a raw write can store them.
             const [pk] = (await trx('items').insert({ internal_id: 'raw-bytes', identifier: 'oai:demo.oai-steward.org:raw-bytes', datestamp: get().now - 60, deleted: false, content_hash: 'x', created: 0, direct_sets: 'corrupt' }, ['pk'])) as ({ pk: number } | number)[];
             const itemPk = typeof pk === 'object' ? pk.pk : (pk as number);
-            await trx.raw(`INSERT INTO records (item_pk, prefix, xml) VALUES (?, 'oai_dc', CAST(? || X'EDA080' || X'80' || ? AS TEXT))`, [itemPk, `${OAI_DC_OPEN}<dc:title>`, '</dc:title></oai_dc:dc>']);
+            await trx.raw(`INSERT INTO records (item_pk, prefix, xml, datestamp) VALUES (?, 'oai_dc', CAST(? || X'EDA080' || X'80' || ? AS TEXT), ?)`, [itemPk, `${OAI_DC_OPEN}<dc:title>`, '</dc:title></oai_dc:dc>', get().now - 60]);
             await trx('item_sets').insert({ spec: 'corrupt', item_pk: itemPk, direct: true, datestamp: get().now - 60 });
             inserted.push({ identifier: 'oai:demo.oai-steward.org:raw-bytes', name: 'bytes that are not UTF-8', corrupt: false });
           }
