@@ -89,11 +89,11 @@ describe('a SQLite connection', function () {
     }
   });
 
-  it('pages by an ordered index range, over items without a set and over item_sets with one, never sorting', async function () {
+  it('pages by an ordered index range, over the records of a format without a set and over item_sets with one, never sorting', async function () {
     const knex = createKnex(':memory:');
     try {
       await migrate(knex);
-      for (const [set, index] of [[undefined, 'items_datestamp_pk'], ['a', 'item_sets_spec_datestamp']] as const) {
+      for (const [set, index] of [[undefined, 'records_prefix_datestamp'], ['a', 'item_sets_spec_datestamp']] as const) {
         const page = { metadataPrefix: 'oai_dc', until: 2e9, from: 1, limit: 100, after: { datestamp: 5, pk: 7 }, ...(set ? { set } : {}) };
         const { sql, params: bindings } = listSql(page, 'SELECT i.pk, r.xml', page);
         const plan = ((await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as never[])) as { detail: string }[]).map((r) => r.detail).join('\n');
