@@ -69,10 +69,13 @@ export default defineConfig(
     // lib/ is pure: no framework, no driver, no environment, no clock; those are passed in.
     files: ['lib/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: driverPaths([...DRIVERS, 'express'], 'lib/ is pure: the store, HTTP and the database are passed in (ARCHITECTURE.md).'),
-        patterns: driverPatterns([...DRIVERS, 'express'], 'lib/ is pure: the store, HTTP and the database are passed in (ARCHITECTURE.md).'),
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: driverPaths([...DRIVERS, 'express'], 'lib/ is pure: the store, HTTP and the database are passed in (ARCHITECTURE.md).'),
+          patterns: driverPatterns([...DRIVERS, 'express'], 'lib/ is pure: the store, HTTP and the database are passed in (ARCHITECTURE.md).'),
+        },
+      ],
       'no-restricted-globals': ['error', { name: 'process', message: 'lib/ reads no environment: configuration is passed in.' }],
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'lib/ reads no clock: the time is passed in.' }],
       'no-restricted-syntax': [
@@ -87,11 +90,17 @@ export default defineConfig(
     files: ['server/**/*.ts'],
     ignores: ['server/store/**', 'server/db/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: driverPaths(DRIVERS, 'knex and the drivers stay in server/store/ and server/db/: depend on the store interface (lib/store.ts).'),
-        patterns: driverPatterns(DRIVERS, 'knex and the drivers stay in server/store/ and server/db/: depend on the store interface (lib/store.ts).'),
-      }],
-      'no-restricted-syntax': ['error', ...loadsOf(DRIVERS, 'knex and the drivers stay in server/store/ and server/db/: depend on the store interface (lib/store.ts).')],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: driverPaths(DRIVERS, 'knex and the drivers stay in server/store/ and server/db/: depend on the store interface (lib/store.ts).'),
+          patterns: driverPatterns(DRIVERS, 'knex and the drivers stay in server/store/ and server/db/: depend on the store interface (lib/store.ts).'),
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...loadsOf(DRIVERS, 'knex and the drivers stay in server/store/ and server/db/: depend on the store interface (lib/store.ts).'),
+      ],
     },
   },
 );

@@ -67,11 +67,14 @@ export function startBadClients(base: URL, o: { readonly slow: number; readonly 
     while (!stopped) {
       aggressiveRequests++;
       const status = await new Promise<string>((resolve) => {
-        const req = http.get({ host: base.hostname, port: Number(base.port), path: `${base.pathname}?verb=ListRecords&metadataPrefix=oai_dc`, agent }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(String(res.statusCode)));
-          res.on('error', () => resolve('network'));
-        });
+        const req = http.get(
+          { host: base.hostname, port: Number(base.port), path: `${base.pathname}?verb=ListRecords&metadataPrefix=oai_dc`, agent },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(String(res.statusCode)));
+            res.on('error', () => resolve('network'));
+          },
+        );
         req.on('error', () => resolve('network'));
       });
       statuses[status] = (statuses[status] ?? 0) + 1;

@@ -67,7 +67,15 @@ export async function runBench(o: BenchOptions): Promise<RunRecord> {
   const commit = commitOf();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-bench-run-'));
   // Every connection of the benchmark comes from this one address, standing for many clients: no per-client limit.
-  const env: NodeJS.ProcessEnv = { ...process.env, OAI_CONFIG: configFile(o, tmp), OAI_SEED_DEMO: 'false', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', OAI_CLIENT_MAX_IN_FLIGHT: process.env.OAI_CLIENT_MAX_IN_FLIGHT ?? '0', OAI_WRITTEN_FORMATS: o.writtenFormats, OAI_STORED_FORMATS: o.storedFormats.join(',') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OAI_CONFIG: configFile(o, tmp),
+    OAI_SEED_DEMO: 'false',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    OAI_CLIENT_MAX_IN_FLIGHT: process.env.OAI_CLIENT_MAX_IN_FLIGHT ?? '0',
+    OAI_WRITTEN_FORMATS: o.writtenFormats,
+    OAI_STORED_FORMATS: o.storedFormats.join(','),
+  };
   try {
     const { store, figures: load } = await runLoadStep(o, env, tmp);
     try {
@@ -105,7 +113,9 @@ if (require.main === module) {
     log(describePlan(o, database));
     const run = await runBench(o);
     const file = writeRun(o.results, run, runLabel(o, run.figures.database));
-    process.stdout.write(`\n${figuresTable(run.figures, run.machine, run, run.date)}\n\n${targetsTable(run.targets)}\n\nresults: ${file.startsWith(`${process.cwd()}${path.sep}`) ? path.relative(process.cwd(), file) : file}\n`);
+    process.stdout.write(
+      `\n${figuresTable(run.figures, run.machine, run, run.date)}\n\n${targetsTable(run.targets)}\n\nresults: ${file.startsWith(`${process.cwd()}${path.sep}`) ? path.relative(process.cwd(), file) : file}\n`,
+    );
   })().catch((err: unknown) => {
     process.stderr.write(`bench: ${(err as Error).message}\n`);
     process.exit(1);

@@ -60,7 +60,10 @@ export async function deepTokens(p: Provider, prefix: string, now: number): Prom
     // Page `page` (from 1) starts after the row at cursor − 1.
     const cursor = (page - 1) * ctx.pageSize;
     const after = await keyAt(p, filter, completeListSize, cursor - 1);
-    return encodeToken({ verb: 'ListRecords', metadataPrefix: prefix, until: now, after, cursor, completeListSize, expires: now + ctx.tokenLifetime }, ctx.tokenSecret);
+    return encodeToken(
+      { verb: 'ListRecords', metadataPrefix: prefix, until: now, after, cursor, completeListSize, expires: now + ctx.tokenLifetime },
+      ctx.tokenSecret,
+    );
   };
   return { completeListSize, pages, middle: await token(Math.floor(pages / 2) + 1), last: await token(pages) };
 }

@@ -157,7 +157,10 @@ export interface DiskFigures {
 }
 
 /** Every figure of one run. */
-export type BenchFigures = { records: number; database: 'sqlite' | 'postgresql'; processes: number } & LoadFigures & ServeFigures & HarvestFigures & DiskFigures;
+export type BenchFigures = { records: number; database: 'sqlite' | 'postgresql'; processes: number } & LoadFigures &
+  ServeFigures &
+  HarvestFigures &
+  DiskFigures;
 
 /**
  * The ratio of a figure to a limit, to two places (null when either is missing).

@@ -50,7 +50,12 @@ async function main(): Promise<void> {
     const { startServer } = await import('../server/serve');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-fuzz-'));
     const databaseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : `sqlite:${path.join(dir, 'fuzz.sqlite')}`;
-    const running = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, OAI_BASE_URL: 'http://localhost/oai', OAI_PAGE_SIZE: '7', LOG_LEVEL: 'silent' }, dir));
+    const running = await startServer(
+      loadConfig(
+        { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, OAI_BASE_URL: 'http://localhost/oai', OAI_PAGE_SIZE: '7', LOG_LEVEL: 'silent' },
+        dir,
+      ),
+    );
     port = running.port;
     stop = async () => {
       await running.stop();

@@ -42,14 +42,81 @@ export const BENCH_SETS: readonly SetInput[] = [
 ];
 
 const LEAF_SETS = ['physics:hep', 'physics:cond-mat', 'math', 'math:logic', 'history', 'history:medieval', 'collections'];
-const GIVEN = ['Jane', 'Lucía', 'Jürgen', 'Hélène', 'Zofia', 'Paweł', 'Γιώργος', 'Ελένη', '太郎', 'Siobhán', 'Thị Minh', 'Björn', 'Chinedu', 'Wei', 'Darya', 'Michael'];
-const FAMILY = ['Smith', 'García Márquez', 'Müller', 'Dupré', 'Łukasiewicz', 'Wójcik', 'Παπαδόπουλος', 'Οικονόμου', '山田', "O'Brien", 'Nguyễn', 'Andersson', 'Okafor', 'Chen', 'Ivanova', 'Brown'];
-const WORDS = [
-  'lattice', 'form factor', 'calorimeter', 'superconductivity', 'thin films', 'proof theory', 'modal logic', 'partitions',
-  'primes', 'manuscript', 'palaeography', 'urban history', 'oral history', 'transport', 'graphene', 'decidability',
-  'detector', 'calibration', 'spectroscopy', 'archive', 'codex', 'marginalia', 'migration', 'climate', 'networks',
+const GIVEN = [
+  'Jane',
+  'Lucía',
+  'Jürgen',
+  'Hélène',
+  'Zofia',
+  'Paweł',
+  'Γιώργος',
+  'Ελένη',
+  '太郎',
+  'Siobhán',
+  'Thị Minh',
+  'Björn',
+  'Chinedu',
+  'Wei',
+  'Darya',
+  'Michael',
 ];
-const SUBJECTS = ['Lattice QCD', 'Particle detectors', 'Superconductivity', 'Proof theory', 'Number theory', 'Manuscripts', 'Urban history', 'Combinatorics', 'Thin films', 'Oral history'];
+const FAMILY = [
+  'Smith',
+  'García Márquez',
+  'Müller',
+  'Dupré',
+  'Łukasiewicz',
+  'Wójcik',
+  'Παπαδόπουλος',
+  'Οικονόμου',
+  '山田',
+  "O'Brien",
+  'Nguyễn',
+  'Andersson',
+  'Okafor',
+  'Chen',
+  'Ivanova',
+  'Brown',
+];
+const WORDS = [
+  'lattice',
+  'form factor',
+  'calorimeter',
+  'superconductivity',
+  'thin films',
+  'proof theory',
+  'modal logic',
+  'partitions',
+  'primes',
+  'manuscript',
+  'palaeography',
+  'urban history',
+  'oral history',
+  'transport',
+  'graphene',
+  'decidability',
+  'detector',
+  'calibration',
+  'spectroscopy',
+  'archive',
+  'codex',
+  'marginalia',
+  'migration',
+  'climate',
+  'networks',
+];
+const SUBJECTS = [
+  'Lattice QCD',
+  'Particle detectors',
+  'Superconductivity',
+  'Proof theory',
+  'Number theory',
+  'Manuscripts',
+  'Urban history',
+  'Combinatorics',
+  'Thin films',
+  'Oral history',
+];
 const PUBLISHERS = ['Example University Press', 'Universität Beispielstadt', 'Éditions de l’Exemple', 'Demo Research Institute'];
 const RIGHTS = ['https://creativecommons.org/licenses/by/4.0/', 'https://creativecommons.org/publicdomain/zero/1.0/', 'All rights reserved'];
 const KINDS: readonly (readonly [string, string, string])[] = [
@@ -140,7 +207,11 @@ export function generateRecord(i: number, total: number): GeneratedRecord {
   // five has no DOI (no datacite or oai_datacite), as in a real repository.
   const rights = dc.rights?.[0] ?? '';
   return {
-    id, datestamp: iso, sets, deleted, dc,
+    id,
+    datestamp: iso,
+    sets,
+    deleted,
+    dc,
     identifiers: [...(i % 5 === 4 ? [] : [{ type: 'DOI', value: doi }]), { type: 'URL', value: `https://repo.example.org/items/${id}` }],
     creators: creators.map((name) => {
       const [familyName = name, givenName = name] = name.split(', ');

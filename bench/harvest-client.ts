@@ -53,7 +53,14 @@ export type ClientTask =
       /** Tokens of the middle and last ListRecords pages, for a harvest `maxPages` stops before it reaches them. */
       readonly pageTokens?: { readonly middle: string; readonly last: string };
     }
-  | { readonly task: 'lists'; readonly baseUrl: string; readonly prefixes: readonly string[]; readonly gzip: boolean; readonly maxPages?: number; readonly capture?: string }
+  | {
+      readonly task: 'lists';
+      readonly baseUrl: string;
+      readonly prefixes: readonly string[];
+      readonly gzip: boolean;
+      readonly maxPages?: number;
+      readonly capture?: string;
+    }
   | { readonly task: 'concurrent'; readonly baseUrl: string; readonly harvesters: number; readonly gzip: boolean; readonly maxPages?: number }
   | { readonly task: 'getrecord'; readonly baseUrl: string; readonly identifiers: readonly string[]; readonly connections: number; readonly duration: number };
 
@@ -234,28 +241,42 @@ async function runHarvest(t: Extract<ClientTask, { task: 'harvest' }>): Promise<
   const pageUrls: string[] = [`${t.baseUrl}?verb=ListRecords&metadataPrefix=${encodeURIComponent(prefix)}`];
   const captureRecords = capturer(t.capture, 'ListRecords', prefix);
   const expect = { ...(t.expectItems !== undefined && { expectItems: t.expectItems }), ...(t.maxPages !== undefined && { maxPages: t.maxPages }) };
-  const listRecords = await harvest(t.baseUrl, 'ListRecords', prefix, t.gzip, (body, token, page) => {
-    captureRecords(body, token, page);
-    if (token) pageUrls.push(`${t.baseUrl}?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
-  }, expect);
+  const listRecords = await harvest(
+    t.baseUrl,
+    'ListRecords',
+    prefix,
+    t.gzip,
+    (body, token, page) => {
+      captureRecords(body, token, page);
+      if (token) pageUrls.push(`${t.baseUrl}?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
+    },
+    expect,
+  );
   // Reservoir sample of live identifiers, from the ListIdentifiers harvest.
   const sample: string[] = [];
   let seen = 0;
   const captureIdentifiers = capturer(t.capture, 'ListIdentifiers', prefix);
-  const listIdentifiers = await harvest(t.baseUrl, 'ListIdentifiers', prefix, t.gzip, (body, token, page) => {
-    captureIdentifiers(body, token, page);
-    if (t.listsOnly) return;
-    for (const m of body.matchAll(ID_RE)) {
-      if (m[1]) continue;
-      const id = unescapeXml(m[2] ?? '');
-      seen++;
-      if (sample.length < t.sample) sample.push(id);
-      else {
-        const j = Math.floor(Math.random() * seen);
-        if (j < t.sample) sample[j] = id;
+  const listIdentifiers = await harvest(
+    t.baseUrl,
+    'ListIdentifiers',
+    prefix,
+    t.gzip,
+    (body, token, page) => {
+      captureIdentifiers(body, token, page);
+      if (t.listsOnly) return;
+      for (const m of body.matchAll(ID_RE)) {
+        if (m[1]) continue;
+        const id = unescapeXml(m[2] ?? '');
+        seen++;
+        if (sample.length < t.sample) sample.push(id);
+        else {
+          const j = Math.floor(Math.random() * seen);
+          if (j < t.sample) sample[j] = id;
+        }
       }
-    }
-  }, expect);
+    },
+    expect,
+  );
   if (t.listsOnly) return { listRecords, listIdentifiers, pageMs: { first: 0, middle: 0, last: 0 }, servedBy: [], identifiers: [] };
   const at = (i: number): string => pageUrls[Math.max(0, Math.min(pageUrls.length - 1, i))] as string;
   const byToken = (token: string): string => `${t.baseUrl}?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`;
@@ -297,7 +318,14 @@ function capturer(dir: string | undefined, verb: string, prefix: string): (body:
 async function runLists(t: Extract<ClientTask, { task: 'lists' }>): Promise<ListsResult> {
   const out: Record<string, HarvestFigures> = {};
   for (const prefix of t.prefixes) {
-    out[prefix] = await harvest(t.baseUrl, 'ListRecords', prefix, t.gzip, capturer(t.capture, 'ListRecords', prefix), t.maxPages === undefined ? {} : { maxPages: t.maxPages });
+    out[prefix] = await harvest(
+      t.baseUrl,
+      'ListRecords',
+      prefix,
+      t.gzip,
+      capturer(t.capture, 'ListRecords', prefix),
+      t.maxPages === undefined ? {} : { maxPages: t.maxPages },
+    );
   }
   return out;
 }
@@ -308,7 +336,11 @@ async function runConcurrent(t: Extract<ClientTask, { task: 'concurrent' }>): Pr
   const runs = await Promise.all(
     Array.from({ length: t.harvesters }, () => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      return harvest(t.baseUrl, 'ListRecords', 'oai_dc', t.gzip, () => {}, { agent, quiet: true, ...(t.maxPages !== undefined && { maxPages: t.maxPages }) }).finally(() => agent.destroy());
+      return harvest(t.baseUrl, 'ListRecords', 'oai_dc', t.gzip, () => {}, {
+        agent,
+        quiet: true,
+        ...(t.maxPages !== undefined && { maxPages: t.maxPages }),
+      }).finally(() => agent.destroy());
     }),
   );
   return {
@@ -363,7 +395,13 @@ async function main(): Promise<void> {
   if (!file) throw new Error('usage: harvest-client <task.json>');
   const task = JSON.parse(fs.readFileSync(file, 'utf8')) as ClientTask;
   const result =
-    task.task === 'harvest' ? await runHarvest(task) : task.task === 'lists' ? await runLists(task) : task.task === 'concurrent' ? await runConcurrent(task) : await runGetRecord(task);
+    task.task === 'harvest'
+      ? await runHarvest(task)
+      : task.task === 'lists'
+        ? await runLists(task)
+        : task.task === 'concurrent'
+          ? await runConcurrent(task)
+          : await runGetRecord(task);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -33,9 +33,24 @@ interface Summary {
 }
 
 /** Runs the harvest step against the loaded store at `storeUrl`. */
-export async function runHarvestStep(o: BenchOptions, env: NodeJS.ProcessEnv, storeUrl: string, load: LoadFigures, serve: ServeFigures, tmp: string): Promise<HarvestFigures> {
+export async function runHarvestStep(
+  o: BenchOptions,
+  env: NodeJS.ProcessEnv,
+  storeUrl: string,
+  load: LoadFigures,
+  serve: ServeFigures,
+  tmp: string,
+): Promise<HarvestFigures> {
   if (o.skipHarvest) {
-    return { harvest_records: null, harvest_seconds: null, harvest_rps: null, harvest_list_pages: null, harvest_peak_rss_mb: null, harvest_of_provider: null, harvest_of_load: null };
+    return {
+      harvest_records: null,
+      harvest_seconds: null,
+      harvest_rps: null,
+      harvest_list_pages: null,
+      harvest_peak_rss_mb: null,
+      harvest_of_provider: null,
+      harvest_of_load: null,
+    };
   }
   log(`harvest: oai-steward harvest of the served store (oai_dc) into a fresh store offering ${load.formats_offered.join(', ')} …`);
   const server = await startProvider({ ...env, DATABASE_URL: storeUrl }, 1, undefined);
@@ -45,11 +60,15 @@ export async function runHarvestStep(o: BenchOptions, env: NodeJS.ProcessEnv, st
     // One transaction a page: the provider's page size decides the batch (the default, 100).
     settleDisk();
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...preload('bench/peak-rss'), ...entry('server/cli'), 'harvest', server.baseUrl, '--name', 'bench', '--json'], {
-      env: { ...env, DATABASE_URL: hub.url, OAI_BENCH_PEAK_RSS: rssFile },
-      stdio: ['ignore', 'pipe', 'inherit'],
-      cwd: PROJECT_ROOT,
-    });
+    const child = spawn(
+      process.execPath,
+      [...SERVER_NODE_FLAGS, ...preload('bench/peak-rss'), ...entry('server/cli'), 'harvest', server.baseUrl, '--name', 'bench', '--json'],
+      {
+        env: { ...env, DATABASE_URL: hub.url, OAI_BENCH_PEAK_RSS: rssFile },
+        stdio: ['ignore', 'pipe', 'inherit'],
+        cwd: PROJECT_ROOT,
+      },
+    );
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -60,7 +79,9 @@ export async function runHarvestStep(o: BenchOptions, env: NodeJS.ProcessEnv, st
     }
     const rps = Math.round(summary.records / seconds);
     const peak = fs.existsSync(rssFile) ? Number(fs.readFileSync(rssFile, 'utf8')) : NaN;
-    log(`  ${summary.records} records in ${seconds.toFixed(1)} s: ${rps} records/s (provider's ListRecords ${serve.listrecords_rps}/s, oai-steward load ${load.load_cli_rps ?? '—'}/s)`);
+    log(
+      `  ${summary.records} records in ${seconds.toFixed(1)} s: ${rps} records/s (provider's ListRecords ${serve.listrecords_rps}/s, oai-steward load ${load.load_cli_rps ?? '—'}/s)`,
+    );
     return {
       harvest_records: summary.records,
       harvest_seconds: round(seconds, 2),

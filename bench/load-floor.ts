@@ -61,7 +61,8 @@ interface Copier {
  * @example const f = await measureLoadFloor('sqlite:/tmp/a.sqlite', 'sqlite:/tmp/b.sqlite'); f.items / f.seconds
  */
 export async function measureLoadFloor(sourceUrl: string, targetUrl: string): Promise<LoadFloorFigures> {
-  const copier = databaseKind(sourceUrl) === 'sqlite' ? sqliteCopier(sqliteFilename(sourceUrl), sqliteFilename(targetUrl)) : await pgCopier(sourceUrl, targetUrl);
+  const copier =
+    databaseKind(sourceUrl) === 'sqlite' ? sqliteCopier(sqliteFilename(sourceUrl), sqliteFilename(targetUrl)) : await pgCopier(sourceUrl, targetUrl);
   let spent = 0n;
   const timed = async (f: () => Promise<void>): Promise<void> => {
     const started = process.hrtime.bigint();
@@ -127,7 +128,10 @@ async function pgCopier(sourceUrl: string, targetUrl: string): Promise<Copier> {
     maxPk: async () => Number(((await source.query('SELECT coalesce(max(pk), 0) AS m FROM items')).rows[0] as { m: string }).m),
     read: async (t, lo, hi) => {
       let n = 0;
-      const r = await source.query(t.batch.replace(/\?/g, () => `$${++n}`), [lo, hi]);
+      const r = await source.query(
+        t.batch.replace(/\?/g, () => `$${++n}`),
+        [lo, hi],
+      );
       const columns = r.fields.map((f) => f.name);
       return { columns, rows: (r.rows as Record<string, unknown>[]).map((row) => columns.map((c) => row[c])) };
     },

@@ -64,12 +64,16 @@ async function cliLoad(env: NodeJS.ProcessEnv, records: number, dir: string, url
   try {
     settleDisk();
     const started = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, ...preload('bench/peak-rss'), ...entry('server/cli'), 'load', '--json', '--keep-datestamps', '--sets', setsFile, file], {
-      env: { ...env, DATABASE_URL: url, OAI_BENCH_PEAK_RSS: rssFile },
-      stdio: ['ignore', 'pipe', 'inherit'],
-      cwd: PROJECT_ROOT,
-      maxBuffer: 1 << 20,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [...SERVER_NODE_FLAGS, ...preload('bench/peak-rss'), ...entry('server/cli'), 'load', '--json', '--keep-datestamps', '--sets', setsFile, file],
+      {
+        env: { ...env, DATABASE_URL: url, OAI_BENCH_PEAK_RSS: rssFile },
+        stdio: ['ignore', 'pipe', 'inherit'],
+        cwd: PROJECT_ROOT,
+        maxBuffer: 1 << 20,
+      },
+    );
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const summary = JSON.parse(String(r.stdout).trim().split('\n').pop() || '{}') as { records?: number; committed?: boolean };
     if (r.status !== 0 || summary.committed !== true || summary.records !== records) {

@@ -45,7 +45,13 @@ type ListsRun = HarvestResult & { cpuSeconds: number };
  * Runs the measure step on the store at `storeUrl` (servers started with
  * `env`, the run's configuration) and returns its figures.
  */
-export async function runMeasureStep(o: BenchOptions, env: NodeJS.ProcessEnv, storeUrl: string, formatsLoaded: readonly string[], tmp: string): Promise<ServeFigures> {
+export async function runMeasureStep(
+  o: BenchOptions,
+  env: NodeJS.ProcessEnv,
+  storeUrl: string,
+  formatsLoaded: readonly string[],
+  tmp: string,
+): Promise<ServeFigures> {
   const env1 = { ...env, DATABASE_URL: storeUrl };
   const sampled = o.harvestPages > 0 ? { maxPages: o.harvestPages } : {};
 
@@ -73,18 +79,34 @@ export async function runMeasureStep(o: BenchOptions, env: NodeJS.ProcessEnv, st
     const captured = fs.mkdtempSync(path.join(tmp, 'captured-'));
     const rss = rssSampler(server.pid);
     const h = await runClient<HarvestResult>(
-      { task: 'harvest', baseUrl: server.baseUrl, repeats: o.repeats, gzip: o.gzip, spreadPages: 20, sample: 1000, capture: captured, ...sampled, ...(tokens && { pageTokens: { middle: tokens.middle, last: tokens.last } }) },
+      {
+        task: 'harvest',
+        baseUrl: server.baseUrl,
+        repeats: o.repeats,
+        gzip: o.gzip,
+        spreadPages: 20,
+        sample: 1000,
+        capture: captured,
+        ...sampled,
+        ...(tokens && { pageTokens: { middle: tokens.middle, last: tokens.last } }),
+      },
       tmp,
     );
     const others = formatsLoaded.filter((p) => p !== 'oai_dc');
-    const formats = others.length === 0 ? {} : await runClient<ListsResult>({ task: 'lists', baseUrl: server.baseUrl, prefixes: others, gzip: o.gzip, capture: captured, ...sampled }, tmp);
+    const formats =
+      others.length === 0
+        ? {}
+        : await runClient<ListsResult>({ task: 'lists', baseUrl: server.baseUrl, prefixes: others, gzip: o.gzip, capture: captured, ...sampled }, tmp);
     const mem = rss.stop();
 
     // GetRecord under concurrency, then N harvests at once.
     let g: GetRecordResult | null = null;
     if (!o.skipGetRecord) {
       log(`GetRecord: ${o.connections} connections for ${o.duration} s …`);
-      g = await runClient<GetRecordResult>({ task: 'getrecord', baseUrl: server.baseUrl, identifiers: h.identifiers, connections: o.connections, duration: o.duration }, tmp);
+      g = await runClient<GetRecordResult>(
+        { task: 'getrecord', baseUrl: server.baseUrl, identifiers: h.identifiers, connections: o.connections, duration: o.duration },
+        tmp,
+      );
     }
     // Where the cores go while N harvests run at once: the client, the server process(es), and the rest of the machine.
     const cores: Record<number, CoresUsed> = {};
@@ -94,7 +116,8 @@ export async function runMeasureStep(o: BenchOptions, env: NodeJS.ProcessEnv, st
       const [serverBefore, machineBefore] = [cpuSeconds(pids), machineBusySeconds()];
       const c = await runClient<ConcurrentResult>({ task: 'concurrent', baseUrl: s.baseUrl, harvesters: o.harvesters, gzip: o.gzip, ...sampled }, tmp);
       const [servers, machine] = [cpuSeconds(pids) - serverBefore, machineBusySeconds() - machineBefore];
-      if (c.items !== o.harvesters * h.listRecords.items) throw new Error(`${o.harvesters} harvests returned ${c.items} records, not ${o.harvesters} × ${h.listRecords.items}`);
+      if (c.items !== o.harvesters * h.listRecords.items)
+        throw new Error(`${o.harvesters} harvests returned ${c.items} records, not ${o.harvesters} × ${h.listRecords.items}`);
       const per = (x: number): number => round(x / c.seconds, 2);
       cores[processes] = { client: per(c.clientCpuSeconds), servers: per(servers), other: per(Math.max(0, machine - servers - c.clientCpuSeconds)) };
       return Math.round(c.items / c.seconds);
@@ -118,7 +141,10 @@ export async function runMeasureStep(o: BenchOptions, env: NodeJS.ProcessEnv, st
       log(`list harvests with OAI_METRICS=${metrics} OAI_PREFETCH=${prefetch} …`);
       const pids = serverPids(server.pid);
       const before = cpuSeconds(pids);
-      const r = await runClient<HarvestResult>({ task: 'harvest', baseUrl: server.baseUrl, repeats: 0, gzip: o.gzip, spreadPages: 0, sample: 0, listsOnly: true, ...sampled }, tmp);
+      const r = await runClient<HarvestResult>(
+        { task: 'harvest', baseUrl: server.baseUrl, repeats: 0, gzip: o.gzip, spreadPages: 0, sample: 0, listsOnly: true, ...sampled },
+        tmp,
+      );
       const cpu = cpuSeconds(pids) - before;
       await server.stop();
       return { ...r, cpuSeconds: cpu };
@@ -137,11 +163,16 @@ export async function runMeasureStep(o: BenchOptions, env: NodeJS.ProcessEnv, st
     // 4. The replay ceiling: the same harvester against a server that only replays the captured pages.
     server = await startReplay(captured);
     log('replay ceiling: the same harvests against captured pages …');
-    const ceiling = await runClient<HarvestResult>({ task: 'harvest', baseUrl: server.baseUrl, repeats: 0, gzip: false, spreadPages: 0, sample: 0, listsOnly: true, ...sampled }, tmp);
-    const formatsCeiling = others.length === 0 ? {} : await runClient<ListsResult>({ task: 'lists', baseUrl: server.baseUrl, prefixes: others, gzip: false, ...sampled }, tmp);
+    const ceiling = await runClient<HarvestResult>(
+      { task: 'harvest', baseUrl: server.baseUrl, repeats: 0, gzip: false, spreadPages: 0, sample: 0, listsOnly: true, ...sampled },
+      tmp,
+    );
+    const formatsCeiling =
+      others.length === 0 ? {} : await runClient<ListsResult>({ task: 'lists', baseUrl: server.baseUrl, prefixes: others, gzip: false, ...sampled }, tmp);
     await server.stop();
     const same = (name: string, a: HarvestFigures | undefined, b: HarvestFigures | undefined): void => {
-      if (!a || !b || a.items !== b.items || a.pages !== b.pages) throw new Error(`the replay of ${name} served ${a?.items} items in ${a?.pages} pages, not ${b?.items} in ${b?.pages}`);
+      if (!a || !b || a.items !== b.items || a.pages !== b.pages)
+        throw new Error(`the replay of ${name} served ${a?.items} items in ${a?.pages} pages, not ${b?.items} in ${b?.pages}`);
     };
     same('ListRecords', ceiling.listRecords, h.listRecords);
     same('ListIdentifiers', ceiling.listIdentifiers, h.listIdentifiers);
@@ -156,7 +187,10 @@ export async function runMeasureStep(o: BenchOptions, env: NodeJS.ProcessEnv, st
       log('pyoai peer: the same harvests against pyoai over the same store …');
       try {
         const expectItems = o.harvestPages > 0 ? {} : { expectItems: h.listRecords.items };
-        peer = await runClient<HarvestResult>({ task: 'harvest', baseUrl: p.baseUrl, repeats: 0, gzip: false, spreadPages: 0, sample: 0, listsOnly: true, ...expectItems, ...sampled }, tmp);
+        peer = await runClient<HarvestResult>(
+          { task: 'harvest', baseUrl: p.baseUrl, repeats: 0, gzip: false, spreadPages: 0, sample: 0, listsOnly: true, ...expectItems, ...sampled },
+          tmp,
+        );
       } finally {
         await p.stop();
       }

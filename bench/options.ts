@@ -112,10 +112,31 @@ DATABASE_URL=postgres://… runs on PostgreSQL (a fresh database beside the one 
  */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const o = {
-    records: 100_000, processes: 1, harvesters: 1, formats: ALL_FORMATS, writtenFormats: 'stored' as 'stored' | 'on-demand', storedFormats: undefined as readonly string[] | undefined, duration: 10, connections: 32, repeats: 7, batch: 2000,
-    gzip: false, keep: false, skipGetRecord: false, skipCliLoad: false, skipDirectLoad: false, skipLoadFloor: false, skipVacuum: false, skipHarvest: false,
-    baseRecords: undefined as number | undefined, harvestPages: 0, profile: undefined as string | undefined,
-    pyoai: env.PYOAI_PATH || undefined, results: path.join(PROJECT_ROOT, 'bench', 'results'), label: undefined as string | undefined, dryRun: false,
+    records: 100_000,
+    processes: 1,
+    harvesters: 1,
+    formats: ALL_FORMATS,
+    writtenFormats: 'stored' as 'stored' | 'on-demand',
+    storedFormats: undefined as readonly string[] | undefined,
+    duration: 10,
+    connections: 32,
+    repeats: 7,
+    batch: 2000,
+    gzip: false,
+    keep: false,
+    skipGetRecord: false,
+    skipCliLoad: false,
+    skipDirectLoad: false,
+    skipLoadFloor: false,
+    skipVacuum: false,
+    skipHarvest: false,
+    baseRecords: undefined as number | undefined,
+    harvestPages: 0,
+    profile: undefined as string | undefined,
+    pyoai: env.PYOAI_PATH || undefined,
+    results: path.join(PROJECT_ROOT, 'bench', 'results'),
+    label: undefined as string | undefined,
+    dryRun: false,
   };
   const fail = (why: string): never => {
     throw new Error(`${why}\n\n${USAGE}`);
@@ -128,9 +149,15 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     switch (a) {
-      case '--records': o.records = num(i++, a, 1); break;
-      case '--processes': o.processes = num(i++, a, 1); break;
-      case '--harvesters': o.harvesters = num(i++, a, 1); break;
+      case '--records':
+        o.records = num(i++, a, 1);
+        break;
+      case '--processes':
+        o.processes = num(i++, a, 1);
+        break;
+      case '--harvesters':
+        o.harvesters = num(i++, a, 1);
+        break;
       case '--formats': {
         // A bare --formats (the option's older form, when it was not the default) means all.
         const next = argv[i + 1];
@@ -145,30 +172,78 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       }
       case '--stored-formats': {
         const v = value(i++, a);
-        o.storedFormats = v === 'none' ? [] : v.split(',').map((p) => p.trim()).filter((p) => p !== '');
+        o.storedFormats =
+          v === 'none'
+            ? []
+            : v
+                .split(',')
+                .map((p) => p.trim())
+                .filter((p) => p !== '');
         break;
       }
-      case '--duration': o.duration = num(i++, a, 1); break;
-      case '--connections': o.connections = num(i++, a, 1); break;
-      case '--repeats': o.repeats = num(i++, a, 1); break;
-      case '--batch': o.batch = num(i++, a, 1); break;
-      case '--gzip': o.gzip = true; break;
-      case '--keep': o.keep = true; break;
-      case '--skip-getrecord': o.skipGetRecord = true; break;
-      case '--skip-cli-load': o.skipCliLoad = true; break;
-      case '--skip-direct-load': o.skipDirectLoad = true; break;
-      case '--skip-load-floor': o.skipLoadFloor = true; break;
-      case '--skip-vacuum': o.skipVacuum = true; break;
-      case '--skip-harvest': o.skipHarvest = true; break;
-      case '--base-records': o.baseRecords = num(i++, a, 0); break;
-      case '--harvest-pages': o.harvestPages = num(i++, a, 2); break;
-      case '--profile': o.profile = path.resolve(value(i++, a)); break;
-      case '--pyoai': o.pyoai = path.resolve(value(i++, a)); break;
-      case '--results': o.results = path.resolve(value(i++, a)); break;
-      case '--label': o.label = value(i++, a); break;
-      case '--dry-run': o.dryRun = true; break;
-      case '--help': case '-h': process.stdout.write(USAGE); return process.exit(0);
-      default: fail(`unknown option ${JSON.stringify(a)}`);
+      case '--duration':
+        o.duration = num(i++, a, 1);
+        break;
+      case '--connections':
+        o.connections = num(i++, a, 1);
+        break;
+      case '--repeats':
+        o.repeats = num(i++, a, 1);
+        break;
+      case '--batch':
+        o.batch = num(i++, a, 1);
+        break;
+      case '--gzip':
+        o.gzip = true;
+        break;
+      case '--keep':
+        o.keep = true;
+        break;
+      case '--skip-getrecord':
+        o.skipGetRecord = true;
+        break;
+      case '--skip-cli-load':
+        o.skipCliLoad = true;
+        break;
+      case '--skip-direct-load':
+        o.skipDirectLoad = true;
+        break;
+      case '--skip-load-floor':
+        o.skipLoadFloor = true;
+        break;
+      case '--skip-vacuum':
+        o.skipVacuum = true;
+        break;
+      case '--skip-harvest':
+        o.skipHarvest = true;
+        break;
+      case '--base-records':
+        o.baseRecords = num(i++, a, 0);
+        break;
+      case '--harvest-pages':
+        o.harvestPages = num(i++, a, 2);
+        break;
+      case '--profile':
+        o.profile = path.resolve(value(i++, a));
+        break;
+      case '--pyoai':
+        o.pyoai = path.resolve(value(i++, a));
+        break;
+      case '--results':
+        o.results = path.resolve(value(i++, a));
+        break;
+      case '--label':
+        o.label = value(i++, a);
+        break;
+      case '--dry-run':
+        o.dryRun = true;
+        break;
+      case '--help':
+      case '-h':
+        process.stdout.write(USAGE);
+        return process.exit(0);
+      default:
+        fail(`unknown option ${JSON.stringify(a)}`);
     }
   }
   if (o.skipCliLoad && o.skipDirectLoad) fail('--skip-cli-load and --skip-direct-load leave nothing to serve');
@@ -176,7 +251,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   if (baseRecords >= o.records) fail(`--base-records (${baseRecords}) must be smaller than --records (${o.records})`);
   if (baseRecords > 0 && o.skipCliLoad) fail('--base-records compares loads through oai-steward load: it cannot go with --skip-cli-load');
   const storedFormats = o.storedFormats ?? ['oai_dc'];
-  if (o.storedFormats !== undefined && o.writtenFormats !== 'on-demand') fail('--stored-formats goes with --written-formats on-demand: a store keeping every format stores them all');
+  if (o.storedFormats !== undefined && o.writtenFormats !== 'on-demand')
+    fail('--stored-formats goes with --written-formats on-demand: a store keeping every format stores them all');
   const notOffered = storedFormats.filter((p) => !o.formats.includes(p));
   if (notOffered.length > 0) fail(`--stored-formats: ${notOffered.join(', ')} is not among the formats offered (${o.formats.join(', ')})`);
   if (o.label !== undefined && !/^[A-Za-z0-9_.-]+$/.test(o.label)) fail('--label takes letters, digits, _ . and - only (it is part of a file name)');
@@ -185,7 +261,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
 
 function parseFormats(list: string, fail: (why: string) => never): readonly string[] {
   if (list === 'all') return ALL_FORMATS;
-  const prefixes = list.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const prefixes = list
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   const unknown = prefixes.filter((p) => !ALL_FORMATS.includes(p));
   if (unknown.length > 0) fail(`--formats: ${unknown.join(', ')} is not a built-in format (${ALL_FORMATS.join(', ')})`);
   if (!prefixes.includes('oai_dc')) fail('--formats must include oai_dc: every repository offers it (OAI-PMH 3.4) and the harvests use it');
@@ -209,9 +288,13 @@ export function describePlan(o: BenchOptions, database: 'sqlite' | 'postgresql')
     `records ${n(o.records)} on ${database}, offering ${formats}, ${o.writtenFormats === 'on-demand' ? `the written ones written on demand (writtenFormats: on-demand) but ${o.storedFormats.length > 0 ? o.storedFormats.join(', ') : 'none'} (storedFormats)` : 'every format stored'}`,
     o.skipDirectLoad ? 'direct load: skipped' : `direct load: generated records through the write path, ${n(o.batch)} a batch (streamed)`,
     o.skipCliLoad ? 'oai-steward load: skipped' : `oai-steward load: the same records as NDJSON (written streaming), timed with its peak RSS`,
-    o.baseRecords > 0 ? `base: ${n(o.baseRecords)} records through oai-steward load, to compare the rate and peak RSS with` : 'base: none (the load rate and loader memory at N are not compared with a smaller run)',
+    o.baseRecords > 0
+      ? `base: ${n(o.baseRecords)} records through oai-steward load, to compare the rate and peak RSS with`
+      : 'base: none (the load rate and loader memory at N are not compared with a smaller run)',
     o.skipLoadFloor ? 'load floor: skipped' : 'load floor: the same rows copied with the driver alone',
-    o.harvestPages > 0 ? `harvests: the first ${n(o.harvestPages)} pages of each list; middle and last pages reached with tokens built from the store` : 'harvests: every page of each list',
+    o.harvestPages > 0
+      ? `harvests: the first ${n(o.harvestPages)} pages of each list; middle and last pages reached with tokens built from the store`
+      : 'harvests: every page of each list',
     `serving: ${o.processes} process(es)${o.harvesters > 1 ? `, ${o.harvesters} harvesters at once` : ''}, GetRecord ${o.skipGetRecord ? 'skipped' : `${o.connections} connections for ${o.duration} s`}`,
     o.skipHarvest ? 'harvest: skipped' : 'harvest: oai-steward harvest of the served store (oai_dc) into a fresh store offering the same formats',
     o.skipVacuum ? 'disk: size as loaded only (no VACUUM)' : `disk: size as loaded, then after ${database === 'sqlite' ? 'VACUUM' : 'VACUUM FULL'}`,

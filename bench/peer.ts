@@ -34,7 +34,7 @@ export interface PeerServer {
  */
 export function peerUnavailable(pyoaiDir: string | undefined, database: 'sqlite' | 'postgresql'): string | null {
   if (pyoaiDir === undefined) {
-    return 'not measured: pass --pyoai DIR (the folder holding pyoai\'s oaipmh package; see bench/README.md)';
+    return "not measured: pass --pyoai DIR (the folder holding pyoai's oaipmh package; see bench/README.md)";
   }
   if (database !== 'sqlite') return 'not measured: the pyoai peer reads the SQLite store only';
   if (!fs.existsSync(path.join(pyoaiDir, 'oaipmh', 'server.py'))) return `not measured: ${pyoaiDir} holds no oaipmh/server.py`;

@@ -58,11 +58,16 @@ function pagesOf(records: readonly ItemRecord[]): OaiResponse[] {
     pages.push({
       responseDate: 1_700_000_000,
       baseURL: 'http://127.0.0.1:3000/oai',
-      requestArgs: { verb: 'ListRecords', resumptionToken: '1.eyJ2IjoiTFIiLCJwIjoib2FpX2RjIiwidSI6MTcwMDAwMDAwMCwiYSI6WzE0MjAwNzA0MDAsMTAwXSwiYyI6MTAwLCJuIjoyMDAwMCwieCI6MTcwMDA4NjQwMH0.sig' },
+      requestArgs: {
+        verb: 'ListRecords',
+        resumptionToken: '1.eyJ2IjoiTFIiLCJwIjoib2FpX2RjIiwidSI6MTcwMDAwMDAwMCwiYSI6WzE0MjAwNzA0MDAsMTAwXSwiYyI6MTAwLCJuIjoyMDAwMCwieCI6MTcwMDA4NjQwMH0.sig',
+      },
       body: {
         kind: 'ListRecords',
         records: records.slice(start, start + pageSize),
-        resumption: last ? { token: '', cursor: start, completeListSize: records.length } : { token: '1.xyz.sig', cursor: start, completeListSize: records.length, expirationDate: 1_700_086_400 },
+        resumption: last
+          ? { token: '', cursor: start, completeListSize: records.length }
+          : { token: '1.xyz.sig', cursor: start, completeListSize: records.length, expirationDate: 1_700_086_400 },
       },
     });
   }

@@ -30,7 +30,10 @@ const TOKEN_RE = /(<resumptionToken[^>]*>)([^<]+)(<\/resumptionToken>)/;
 /** Every list captured in `dir`, by `<verb> <metadataPrefix>`. */
 function readLists(dir: string): Map<string, ReplayList> {
   const lists = new Map<string, ReplayList>();
-  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const f of fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const c = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as CapturedPages;
     lists.set(`${c.verb} ${c.prefix}`, readList(c));
   }

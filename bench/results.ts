@@ -52,7 +52,12 @@ export type RecordedOptions = Omit<BenchOptions, 'results' | 'profile' | 'pyoai'
 export function recordedOptions(o: BenchOptions): RecordedOptions {
   const { results, profile, pyoai, dryRun: _dryRun, ...rest } = o;
   const inside = path.relative(PROJECT_ROOT, results);
-  return { ...rest, results: inside.startsWith('..') || path.isAbsolute(inside) ? 'elsewhere' : inside, profile: profile !== undefined, pyoai: pyoai !== undefined };
+  return {
+    ...rest,
+    results: inside.startsWith('..') || path.isAbsolute(inside) ? 'elsewhere' : inside,
+    profile: profile !== undefined,
+    pyoai: pyoai !== undefined,
+  };
 }
 
 function git(args: string[]): string | null {
@@ -112,7 +117,8 @@ function size(n: number): string {
 export function runLabel(o: BenchOptions, database: string): string {
   const parts = [database, size(o.records), allFormats(o.formats) ? '6formats' : o.formats.join('+')];
   if (o.writtenFormats === 'on-demand') parts.push('on-demand');
-  if (o.writtenFormats === 'on-demand' && o.storedFormats.join(',') !== 'oai_dc') parts.push(`stored-${o.storedFormats.length > 0 ? o.storedFormats.join('+') : 'none'}`);
+  if (o.writtenFormats === 'on-demand' && o.storedFormats.join(',') !== 'oai_dc')
+    parts.push(`stored-${o.storedFormats.length > 0 ? o.storedFormats.join('+') : 'none'}`);
   if (o.processes > 1) parts.push(`${o.processes}p`);
   if (o.harvesters > 1) parts.push(`${o.harvesters}h`);
   if (o.gzip) parts.push('gzip');

@@ -15,7 +15,11 @@
  *
  * @example processesRatioBound(2, { client: 0.4, servers: 0.95, other: 0.1 }, 2) // 1.41
  */
-export function processesRatioBound(cpus: number, oneProcess: { readonly client: number; readonly servers: number; readonly other: number }, processes: number): number | null {
+export function processesRatioBound(
+  cpus: number,
+  oneProcess: { readonly client: number; readonly servers: number; readonly other: number },
+  processes: number,
+): number | null {
   const { client, servers, other } = oneProcess;
   if (!(servers > 0) || !(client >= 0) || !(cpus > 0)) return null;
   const machine = Math.max(0, cpus - Math.max(0, other)) / (servers + client);

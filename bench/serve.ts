@@ -32,7 +32,9 @@ export function entry(relative: string): string[] {
  * entry point (`--require`), compiled or from source.
  */
 export function preload(relative: string): string[] {
-  return FROM_SOURCE ? ['--require', 'tsx/cjs', '--require', path.join(PROJECT_ROOT, `${relative}.ts`)] : ['--require', path.join(PROJECT_ROOT, 'dist', `${relative}.js`)];
+  return FROM_SOURCE
+    ? ['--require', 'tsx/cjs', '--require', path.join(PROJECT_ROOT, `${relative}.ts`)]
+    : ['--require', path.join(PROJECT_ROOT, 'dist', `${relative}.js`)];
 }
 
 /** A server the benchmark started: the provider's, or the replay. */
@@ -104,7 +106,10 @@ export function untilListening(child: ChildProcess, name: string): Promise<void>
 /** Starts bench/replay.ts on the pages captured in `dir`. */
 export async function startReplay(dir: string): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...entry('bench/replay'), dir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: PROJECT_ROOT });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...entry('bench/replay'), dir, String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: PROJECT_ROOT,
+  });
   await untilListening(child, 'the replay server');
   return { baseUrl: `http://127.0.0.1:${port}/oai`, pid: child.pid as number, stop: () => stopChild(child) };
 }

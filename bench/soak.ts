@@ -68,7 +68,20 @@ interface Options {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const o: Options = { minutes: 10, url: undefined, pid: undefined, records: 20_000, harvesters: 4, getrecord: 8, intervals: 10, gzip: false, hostile: false, slow: 32, aggressive: 32, out: undefined };
+  const o: Options = {
+    minutes: 10,
+    url: undefined,
+    pid: undefined,
+    records: 20_000,
+    harvesters: 4,
+    getrecord: 8,
+    intervals: 10,
+    gzip: false,
+    hostile: false,
+    slow: 32,
+    aggressive: 32,
+    out: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = (): string => {
@@ -112,7 +125,11 @@ class Figures {
   requests = 0;
   harvests = 0;
   retriesRefused = 0;
-  constructor(private readonly t0: number, private readonly length: number, private readonly count: number) {}
+  constructor(
+    private readonly t0: number,
+    private readonly length: number,
+    private readonly count: number,
+  ) {}
 
   private current(): Interval {
     // Requests still finishing after the end count in the last interval.
@@ -279,7 +296,6 @@ async function getRecordClient(f: Figures, base: string, ids: readonly string[],
 
 // ------------------------------------------------------------------ the server
 
-
 function rssMb(pid: number): number | undefined {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -300,7 +316,16 @@ async function startOwnServer(o: Options): Promise<{ url: string; child: ChildPr
   const databaseUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : `sqlite:${path.join(tmp, 'soak.sqlite')}`;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/oai`;
-  const env = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', OAI_BASE_URL: url, OAI_SEED_DEMO: 'false', LOG_LEVEL: 'warn', OAI_NAMESPACE: 'soak.example.org' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    OAI_BASE_URL: url,
+    OAI_SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    OAI_NAMESPACE: 'soak.example.org',
+  };
   const provider = await openProvider(loadConfig(env));
   try {
     if ((await provider.store.earliestDatestamp()) === null) {
@@ -354,7 +379,9 @@ async function runPhase(o: Options, base: string, ids: readonly string[], pid: n
     if (mb !== undefined) f.rss(mb);
   }, 1000);
   const progress = setInterval(() => {
-    process.stderr.write(`  ${((Date.now() - t0) / 60_000).toFixed(1)} min: ${f.requests} requests, ${[...f.errors.values()].reduce((a, b) => a + b, 0)} errors\n`);
+    process.stderr.write(
+      `  ${((Date.now() - t0) / 60_000).toFixed(1)} min: ${f.requests} requests, ${[...f.errors.values()].reduce((a, b) => a + b, 0)} errors\n`,
+    );
   }, 30_000);
   await Promise.all([
     ...Array.from({ length: o.harvesters }, (_, i) => harvester(f, base, o.gzip, stop, i)),
@@ -381,13 +408,19 @@ async function runPhase(o: Options, base: string, ids: readonly string[], pid: n
 /** Prints a phase's table and summary; returns its figures as JSON. */
 function report(o: Options, name: string, p: Phase): Record<string, unknown> {
   const out = process.stdout;
-  out.write(`\n${name}\n${'from (s)'.padStart(9)} ${'requests'.padStart(9)} ${'errors'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MB'.padStart(7)}\n`);
+  out.write(
+    `\n${name}\n${'from (s)'.padStart(9)} ${'requests'.padStart(9)} ${'errors'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'RSS MB'.padStart(7)}\n`,
+  );
   for (const r of p.rows) {
-    out.write(`${String(r.from_s).padStart(9)} ${String(r.requests).padStart(9)} ${String(r.errors).padStart(7)} ${String(r.p50_ms).padStart(8)} ${String(r.p99_ms).padStart(8)} ${String(r.rss_mb ?? '-').padStart(7)}\n`);
+    out.write(
+      `${String(r.from_s).padStart(9)} ${String(r.requests).padStart(9)} ${String(r.errors).padStart(7)} ${String(r.p50_ms).padStart(8)} ${String(r.p99_ms).padStart(8)} ${String(r.rss_mb ?? '-').padStart(7)}\n`,
+    );
   }
   const f = p.f;
   const errorCount = [...f.errors.values()].reduce((a, b) => a + b, 0);
-  out.write(`${f.requests} requests in ${p.seconds.toFixed(0)} s (${Math.round(f.requests / p.seconds)}/s), ${f.harvests} complete harvests, ${errorCount} errors, ${f.retriesRefused} answers 503 or 429 (waited out and retried), p99 ${p.p99} ms\n`);
+  out.write(
+    `${f.requests} requests in ${p.seconds.toFixed(0)} s (${Math.round(f.requests / p.seconds)}/s), ${f.harvests} complete harvests, ${errorCount} errors, ${f.retriesRefused} answers 503 or 429 (waited out and retried), p99 ${p.p99} ms\n`,
+  );
   for (const [kind, n] of f.errors) out.write(`  ${kind}: ${n} (e.g. ${f.examples.get(kind)})\n`);
   const rssSeries = p.rows.map((r) => r.rss_mb).filter((x): x is number => x !== null);
   return {
@@ -434,7 +467,9 @@ async function main(): Promise<void> {
   const base = o.url ?? (own as { url: string }).url;
   const pid = own?.child.pid ?? o.pid;
   try {
-    process.stderr.write(`soak: ${o.minutes} min against ${base} (${o.harvesters} harvesters, ${o.getrecord} GetRecord clients${o.hostile ? `; the second half with ${o.slow} slow clients and an aggressive harvester of ${o.aggressive}` : ''})\n`);
+    process.stderr.write(
+      `soak: ${o.minutes} min against ${base} (${o.harvesters} harvesters, ${o.getrecord} GetRecord clients${o.hostile ? `; the second half with ${o.slow} slow clients and an aggressive harvester of ${o.aggressive}` : ''})\n`,
+    );
     const ids: string[] = [];
     const warm = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const f0 = new Figures(Date.now(), 60_000, 1);
@@ -469,7 +504,9 @@ async function main(): Promise<void> {
         p99_ratio: ratio,
         kept_latency: kept,
       };
-      process.stdout.write(`\nwell-behaved p99: ${calm.p99} ms alone, ${stormy.p99} ms with bad clients (×${ratio}): ${kept ? 'kept within 2×' : 'NOT within 2×'}\n`);
+      process.stdout.write(
+        `\nwell-behaved p99: ${calm.p99} ms alone, ${stormy.p99} ms with bad clients (×${ratio}): ${kept ? 'kept within 2×' : 'NOT within 2×'}\n`,
+      );
       errorCount = [calm, stormy].reduce((n, p) => n + [...p.f.errors.values()].reduce((a, b) => a + b, 0), 0) + (kept ? 0 : 1);
     }
     const line = JSON.stringify(result);

@@ -107,7 +107,7 @@ async function withPg<T>(url: string, f: (c: PgClient) => Promise<T>): Promise<T
 
 /** Every table of the store's schema, with its indexes and TOAST: what the store holds on disk. */
 const PG_SIZE_SQL =
-  'SELECT coalesce(sum(pg_total_relation_size(format(\'%I.%I\', schemaname, tablename)::regclass)), 0)::bigint AS bytes FROM pg_tables WHERE schemaname = current_schema()';
+  "SELECT coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename)::regclass)), 0)::bigint AS bytes FROM pg_tables WHERE schemaname = current_schema()";
 
 function sqliteFiles(url: string): string[] {
   const file = sqliteFilename(url);

@@ -47,7 +47,8 @@ function needs(f: BenchFigures, o: BenchOptions, what: { database?: 'sqlite' | '
   return null;
 }
 
-const value = (x: number | null, missing: string, note?: string): Reading => (x === null ? { missing } : note === undefined ? { value: x } : { value: x, note });
+const value = (x: number | null, missing: string, note?: string): Reading =>
+  x === null ? { missing } : note === undefined ? { value: x } : { value: x, note };
 
 function cliLoad(database: 'sqlite' | 'postgresql', floor: number): Target {
   return {
@@ -70,7 +71,9 @@ const TARGETS: readonly Target[] = [
     unit: '×',
     bound: { op: '<=', value: 3 },
     read: (f, o) => {
-      const why = needs(f, o, { six: true }) ?? (f.load_cli_rps === null ? 'run without --skip-cli-load' : f.floor_load_rps === null ? 'run without --skip-load-floor' : null);
+      const why =
+        needs(f, o, { six: true }) ??
+        (f.load_cli_rps === null ? 'run without --skip-cli-load' : f.floor_load_rps === null ? 'run without --skip-load-floor' : null);
       if (why) return { missing: why };
       const floor = f.floor_load_rps as number;
       const cli = f.load_cli_rps as number;
@@ -81,51 +84,69 @@ const TARGETS: readonly Target[] = [
     name: 'oai-steward load peak RSS, six formats',
     unit: 'MB',
     bound: { op: '<=', value: 300 },
-    read: (f, o) => needs(f, o, { six: true }) ? { missing: SIX } : value(f.load_cli_peak_rss_mb, 'run without --skip-cli-load', `${f.records.toLocaleString('en')} records`),
+    read: (f, o) =>
+      needs(f, o, { six: true }) ? { missing: SIX } : value(f.load_cli_peak_rss_mb, 'run without --skip-cli-load', `${f.records.toLocaleString('en')} records`),
   },
   {
     name: 'oai-steward load peak RSS at N / at a smaller run (flat)',
     unit: '×',
     bound: { op: '<=', value: 1.2 },
     read: (f, o) =>
-      needs(f, o, { six: true }) ? { missing: SIX } : value(f.load_cli_rss_of_base, 'run with --base-records M, M smaller than --records', `${f.load_cli_peak_rss_mb} MB at ${f.records.toLocaleString('en')} / ${f.base_load_cli_peak_rss_mb} MB at ${f.base_records?.toLocaleString('en')}`),
+      needs(f, o, { six: true })
+        ? { missing: SIX }
+        : value(
+            f.load_cli_rss_of_base,
+            'run with --base-records M, M smaller than --records',
+            `${f.load_cli_peak_rss_mb} MB at ${f.records.toLocaleString('en')} / ${f.base_load_cli_peak_rss_mb} MB at ${f.base_records?.toLocaleString('en')}`,
+          ),
   },
   {
     name: 'bytes on disk a record after VACUUM, six formats',
     unit: 'B',
     bound: { op: '<=', value: 4096 },
-    read: (f, o) => needs(f, o, { six: true }) ? { missing: SIX } : value(f.bytes_per_record, 'run without --skip-vacuum', `${f.database}, ${f.database === 'sqlite' ? 'VACUUM' : 'VACUUM FULL'}`),
+    read: (f, o) =>
+      needs(f, o, { six: true })
+        ? { missing: SIX }
+        : value(f.bytes_per_record, 'run without --skip-vacuum', `${f.database}, ${f.database === 'sqlite' ? 'VACUUM' : 'VACUUM FULL'}`),
   },
-  ...ALL_FORMATS.map(
-    (prefix): Target => ({
-      name: `ListRecords ${prefix} of the replay ceiling`,
-      unit: '×',
-      bound: { op: '>=', value: 0.5 },
-      read: (f, o) => {
-        const h = f.listrecords_formats[prefix];
-        if (!h) return { missing: o.formats.includes(prefix) ? 'the store holds no record in this format' : SIX };
-        return value(h.of_ceiling, 'no ceiling', `${h.rps.toLocaleString('en')} / ${h.ceiling_rps.toLocaleString('en')} records/s, ${f.database}`);
-      },
-    }),
-  ),
+  ...ALL_FORMATS.map((prefix): Target => ({
+    name: `ListRecords ${prefix} of the replay ceiling`,
+    unit: '×',
+    bound: { op: '>=', value: 0.5 },
+    read: (f, o) => {
+      const h = f.listrecords_formats[prefix];
+      if (!h) return { missing: o.formats.includes(prefix) ? 'the store holds no record in this format' : SIX };
+      return value(h.of_ceiling, 'no ceiling', `${h.rps.toLocaleString('en')} / ${h.ceiling_rps.toLocaleString('en')} records/s, ${f.database}`);
+    },
+  })),
   {
     name: 'PostgreSQL ListRecords of the replay ceiling',
     unit: '×',
     bound: { op: '>=', value: 0.5 },
-    read: (f, o) => needs(f, o, { database: 'postgresql' }) ? { missing: POSTGRES } : value(f.listrecords_of_ceiling, 'no ceiling', `oai_dc, ${f.records.toLocaleString('en')} records`),
+    read: (f, o) =>
+      needs(f, o, { database: 'postgresql' })
+        ? { missing: POSTGRES }
+        : value(f.listrecords_of_ceiling, 'no ceiling', `oai_dc, ${f.records.toLocaleString('en')} records`),
   },
   {
     name: 'oai-steward load rate at N / at a smaller run (linear)',
     unit: '×',
     bound: { op: '>=', value: 0.8 },
     read: (f) =>
-      value(f.load_cli_rps_of_base, 'run with --records 1000000 or 5000000 (compared with --base-records 100000, the default there)', `${f.load_cli_rps} records/s at ${f.records.toLocaleString('en')} / ${f.base_load_cli_rps} at ${f.base_records?.toLocaleString('en')}`),
+      value(
+        f.load_cli_rps_of_base,
+        'run with --records 1000000 or 5000000 (compared with --base-records 100000, the default there)',
+        `${f.load_cli_rps} records/s at ${f.records.toLocaleString('en')} / ${f.base_load_cli_rps} at ${f.base_records?.toLocaleString('en')}`,
+      ),
   },
   {
     name: 'last page / first page of a harvest',
     unit: '×',
     bound: { op: '<=', value: 1.2 },
-    read: (f) => ({ value: f.page_ratio, note: `${f.page_ms_last} / ${f.page_ms_first} ms, the last page asked for with ${f.page_tokens === 'built' ? 'a token built from the store' : "the harvest's own token"}` }),
+    read: (f) => ({
+      value: f.page_ratio,
+      note: `${f.page_ms_last} / ${f.page_ms_first} ms, the last page asked for with ${f.page_tokens === 'built' ? 'a token built from the store' : "the harvest's own token"}`,
+    }),
   },
   {
     name: 'server peak RSS',

@@ -76,17 +76,56 @@ const valueText = fc.oneof(
 
 /** Percent-encodes every UTF-8 byte of a string that is not unreserved. */
 function encode(s: string): string {
-  return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(s, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 }
 
 /** Fragments that are not a clean encoding: bad escapes, bytes that are not UTF-8, raw metacharacters. */
-const rawFragment = fc.constantFrom('%', '%G1', '%2', '%%', '%C3%28', '%ED%A0%80', '%FF%FE', '%C0%AF', '%00', '%0A', '+', '++', '=', '==', '&', ';', '%26', '%3D', '<', '>', '"', "'", '[', ']', '{', '}', '|', '\\', '^', '`', '#');
+const rawFragment = fc.constantFrom(
+  '%',
+  '%G1',
+  '%2',
+  '%%',
+  '%C3%28',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%C0%AF',
+  '%00',
+  '%0A',
+  '+',
+  '++',
+  '=',
+  '==',
+  '&',
+  ';',
+  '%26',
+  '%3D',
+  '<',
+  '>',
+  '"',
+  "'",
+  '[',
+  ']',
+  '{',
+  '}',
+  '|',
+  '\\',
+  '^',
+  '`',
+  '#',
+);
 
 /** One `name=value` pair, encoded cleanly or not, or a bare name. */
 const pair = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...NAMES), valueText).map(([n, v]) => `${n}=${encode(v)}`) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...ODD_NAMES), valueText).map(([n, v]) => `${encode(n)}=${encode(v)}`) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...NAMES, ...ODD_NAMES), fc.array(rawFragment, { minLength: 1, maxLength: 3 })).map(([n, fs]) => `${encode(n)}=${fs.join('')}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...NAMES, ...ODD_NAMES), fc.array(rawFragment, { minLength: 1, maxLength: 3 }))
+      .map(([n, fs]) => `${encode(n)}=${fs.join('')}`),
+  },
   { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 })).map(([n, v]) => `${encode(n)}=${encode(v)}`) },
   { weight: 1, arbitrary: fc.constantFrom(...NAMES, ...ODD_NAMES, '', '&', '=').map((n) => (n === '&' || n === '=' ? n : encode(n))) },
 );
@@ -105,9 +144,9 @@ export const argumentString = fc
 
 /** A request: GET with the arguments in the query, or POST with them in the body (sometimes split, sometimes with an odd type). */
 export const hostileRequest: fc.Arbitrary<HostileRequest> = fc.oneof(
-  fc.tuple(argumentString, fc.constantFrom(undefined, 'gzip', 'deflate', 'br', 'gzip;q=0, identity;q=0', '*')).map(
-    ([query, acceptEncoding]): HostileRequest => ({ method: 'GET', query, ...(acceptEncoding !== undefined && { acceptEncoding }) }),
-  ),
+  fc
+    .tuple(argumentString, fc.constantFrom(undefined, 'gzip', 'deflate', 'br', 'gzip;q=0, identity;q=0', '*'))
+    .map(([query, acceptEncoding]): HostileRequest => ({ method: 'GET', query, ...(acceptEncoding !== undefined && { acceptEncoding }) })),
   fc
     .tuple(
       argumentString,

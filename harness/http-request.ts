@@ -36,7 +36,14 @@ export interface HttpRequestOptions {
 export function httpRequest(o: HttpRequestOptions): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: o.host ?? '127.0.0.1', port: o.port, method: o.method ?? 'GET', path: o.path, headers: o.headers, ...(o.agent !== undefined && { agent: o.agent }) },
+      {
+        host: o.host ?? '127.0.0.1',
+        port: o.port,
+        method: o.method ?? 'GET',
+        path: o.path,
+        headers: o.headers,
+        ...(o.agent !== undefined && { agent: o.agent }),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let wireBytes = 0;

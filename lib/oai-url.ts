@@ -23,5 +23,9 @@ export function oaiUrl(base: string, args: UrlArgs): string {
 
 /** The GetRecord URL of an item in a format. Example: `getRecordUrl('/oai', 'oai:x:1', 'oai_dc')`. */
 export function getRecordUrl(base: string, identifier: string, metadataPrefix: string): string {
-  return oaiUrl(base, [['verb', 'GetRecord'], ['metadataPrefix', metadataPrefix], ['identifier', identifier]]);
+  return oaiUrl(base, [
+    ['verb', 'GetRecord'],
+    ['metadataPrefix', metadataPrefix],
+    ['identifier', identifier],
+  ]);
 }

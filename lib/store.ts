@@ -153,7 +153,10 @@ export interface ReadStore {
   // The reads of ResourceSync and the sitemap (server/http/resourcesync.ts): keyset scans too.
 
   /** Up to `limit` live records of the scope whose pk is after `afterPk` and at most `throughPk`, in pk order (with their metadata when `withXml`). */
-  syncResources(scope: SyncScope, q: { readonly afterPk: number; readonly throughPk: number; readonly limit: number; readonly withXml: boolean }): Promise<readonly SyncResource[]>;
+  syncResources(
+    scope: SyncScope,
+    q: { readonly afterPk: number; readonly throughPk: number; readonly limit: number; readonly withXml: boolean },
+  ): Promise<readonly SyncResource[]>;
   /** How many live records the scope holds, counted no further than `atMost`. */
   syncCount(scope: SyncScope, atMost: number): Promise<number>;
   /** The runs of `partSize` pks that hold live records of the scope, in order (one scan of the scope). */
@@ -494,7 +497,8 @@ export type StageOutcome =
   | { readonly kind: 'repeat' };
 
 /** A staged version that won, or an id whose versions conflict. */
-export type StagedWinner = { readonly item: ItemInput } | { readonly conflict: { readonly internalId: string; readonly source: string; readonly other: string } };
+export type StagedWinner =
+  { readonly item: ItemInput } | { readonly conflict: { readonly internalId: string; readonly source: string; readonly other: string } };
 
 /** What a store's transaction offers a load besides the write side. */
 export interface LoadBookkeeping {
@@ -783,11 +787,7 @@ export interface RepositoryStore extends Store, HarvestState, HarvestLocks, Load
 /** Thrown by the write path when governance refuses records; nothing was written. */
 export class RefusedError extends Error {
   constructor(readonly refusals: readonly Refusal[]) {
-    super(
-      refusals
-        .map((r) => `${r.source ? `${r.source}: ` : ''}record ${JSON.stringify(r.internalId)}, field ${r.field}: ${r.reason}`)
-        .join('\n'),
-    );
+    super(refusals.map((r) => `${r.source ? `${r.source}: ` : ''}record ${JSON.stringify(r.internalId)}, field ${r.field}: ${r.reason}`).join('\n'));
     this.name = 'RefusedError';
   }
 }

@@ -124,7 +124,14 @@ export function createApp(options: AppOptions): express.Express {
   if (metrics) {
     // Before load shedding, so an operator can still scrape an overloaded server.
     app.get('/metrics', metrics.scrape);
-    app.use(metrics.observe({ paths: { oai: oaiPath, ...companions }, tokenSecret: ctx.tokenSecret, inFlight: admission.inFlight, clients: () => fairness?.tracked() ?? 0 }));
+    app.use(
+      metrics.observe({
+        paths: { oai: oaiPath, ...companions },
+        tokenSecret: ctx.tokenSecret,
+        inFlight: admission.inFlight,
+        clients: () => fairness?.tracked() ?? 0,
+      }),
+    );
   }
   // Never shed nor limited: a liveness check must not restart a process that is merely busy.
   app.get('/healthz', async (_req, res) => {
@@ -140,36 +147,44 @@ export function createApp(options: AppOptions): express.Express {
   app.use(admission.readBody, admission.shed);
 
   // `negotiate`: whether this route may answer a page; {endpoint}/xml never does.
-  const oai = (negotiate: boolean) => async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const started = process.hrtime.bigint();
-    try {
-      const raw = rawArguments(req, res.locals.body as Buffer | undefined);
-      if ('status' in raw) {
-        res.status(raw.status).type('text/plain').send(raw.message);
-        return;
+  const oai =
+    (negotiate: boolean) =>
+    async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+      const started = process.hrtime.bigint();
+      try {
+        const raw = rawArguments(req, res.locals.body as Buffer | undefined);
+        if ('status' in raw) {
+          res.status(raw.status).type('text/plain').send(raw.message);
+          return;
+        }
+        const decoded = 'undecodable' in raw ? { ok: false as const, message: raw.undecodable } : decodeForm(raw.text);
+        // HEAD answers the headers its GET would (RFC 9110 9.3.2), so it negotiates too.
+        const html = negotiate && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req.headers.accept);
+        // The bare base URL in a browser is the home page (Identify's); to a harvester it stays badVerb (OAI-PMH 3.1.1).
+        const args = !decoded.ok ? { undecodable: decoded.message } : html && decoded.pairs.length === 0 ? HOME_REQUEST : decoded.pairs;
+        const prepared = !html && decoded.ok ? await takePrepared(decoded.pairs) : undefined;
+        const response = prepared?.response ?? (await handleRequest(ctx, args, now()));
+        // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
+        res.locals.oaiLogged = true;
+        res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
+        // POST stays XML: a form-encoded POST is a harvester's request, and a page's links are all GETs.
+        if (html) {
+          await sendPage(req, res, response, {
+            ctx,
+            oaiPath,
+            compressionLevel: options.compressionLevel,
+            now: now(),
+            ...(options.recordFields && { fields: options.recordFields }),
+          });
+        } else {
+          await sendOai(req, res, prepared?.xml ?? renderXml(response, logger), negotiate, options.compressionLevel, ctx.repository.compression);
+          prepareNext(response);
+        }
+        logRequest(logger, req, res, response, started, decoded.ok ? decoded.pairs : undefined);
+      } catch (err) {
+        next(err);
       }
-      const decoded = 'undecodable' in raw ? { ok: false as const, message: raw.undecodable } : decodeForm(raw.text);
-      // HEAD answers the headers its GET would (RFC 9110 9.3.2), so it negotiates too.
-      const html = negotiate && (req.method === 'GET' || req.method === 'HEAD') && prefersHtml(req.headers.accept);
-      // The bare base URL in a browser is the home page (Identify's); to a harvester it stays badVerb (OAI-PMH 3.1.1).
-      const args = !decoded.ok ? { undecodable: decoded.message } : html && decoded.pairs.length === 0 ? HOME_REQUEST : decoded.pairs;
-      const prepared = !html && decoded.ok ? await takePrepared(decoded.pairs) : undefined;
-      const response = prepared?.response ?? (await handleRequest(ctx, args, now()));
-      // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
-      res.locals.oaiLogged = true;
-      res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
-      // POST stays XML: a form-encoded POST is a harvester's request, and a page's links are all GETs.
-      if (html) {
-        await sendPage(req, res, response, { ctx, oaiPath, compressionLevel: options.compressionLevel, now: now(), ...(options.recordFields && { fields: options.recordFields }) });
-      } else {
-        await sendOai(req, res, prepared?.xml ?? renderXml(response, logger), negotiate, options.compressionLevel, ctx.repository.compression);
-        prepareNext(response);
-      }
-      logRequest(logger, req, res, response, started, decoded.ok ? decoded.pairs : undefined);
-    } catch (err) {
-      next(err);
-    }
-  };
+    };
   const prefetch = options.prefetch;
   /** The page prepared for a continuing list request, its responseDate set to now; undefined when none is fresh. */
   const takePrepared = async (pairs: readonly (readonly [string, string])[]): Promise<PreparedPage | undefined> => {
@@ -187,7 +202,10 @@ export function createApp(options: AppOptions): express.Express {
   const prepareNext = (response: OaiResponse): void => {
     const body = response.body;
     if (!prefetch || (body.kind !== 'ListRecords' && body.kind !== 'ListIdentifiers') || !body.resumption?.token) return;
-    const pairs: [string, string][] = [['verb', body.kind], ['resumptionToken', body.resumption.token]];
+    const pairs: [string, string][] = [
+      ['verb', body.kind],
+      ['resumptionToken', body.resumption.token],
+    ];
     prefetch.prepare(PagePrefetch.key(body.kind, body.resumption.token), async () => {
       const next = await handleRequest(ctx, pairs, now());
       const xml = renderXml(next, logger);
@@ -220,7 +238,10 @@ export function createApp(options: AppOptions): express.Express {
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const status = httpStatusOf(err);
     if (status === 413 || status === 400) {
-      res.status(status).type('text/plain').send(status === 413 ? 'Request body too large.\n' : 'Bad request.\n');
+      res
+        .status(status)
+        .type('text/plain')
+        .send(status === 413 ? 'Request body too large.\n' : 'Bad request.\n');
       return;
     }
     if (isClientAbort(err, req)) {
@@ -235,7 +256,8 @@ export function createApp(options: AppOptions): express.Express {
       res.destroy();
       return;
     }
-    if (unavailable) res.status(503).set('Retry-After', String(options.retryAfter)).type('text/plain').send('The repository is temporarily unavailable; retry later.\n');
+    if (unavailable)
+      res.status(503).set('Retry-After', String(options.retryAfter)).type('text/plain').send('The repository is temporarily unavailable; retry later.\n');
     else res.status(500).type('text/plain').send('Internal server error.\n');
   });
   return app;
@@ -291,7 +313,10 @@ async function sendOai(req: Request, res: Response, xml: Buffer, negotiated: boo
   const coding = chooseCoding(req.headers['accept-encoding'], offered as ('gzip' | 'deflate')[]);
   const body = await encodeBody(xml, coding, level);
   // The endpoint's answer depends on Accept (a page or XML), so caches must key on it too.
-  res.status(200).set('Content-Type', 'text/xml; charset=UTF-8').set('Vary', negotiated ? 'Accept, Accept-Encoding' : 'Accept-Encoding');
+  res
+    .status(200)
+    .set('Content-Type', 'text/xml; charset=UTF-8')
+    .set('Vary', negotiated ? 'Accept, Accept-Encoding' : 'Accept-Encoding');
   if (coding !== 'identity') res.set('Content-Encoding', coding);
   res.set('Content-Length', String(body.length)).end(body);
 }

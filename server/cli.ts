@@ -20,7 +20,6 @@ import type { Retirement } from './store/sets';
 import { runHarvestCommand, runSourcesCommand } from './harvest/cli';
 import { openGuarded, runOpsCommand } from './ops/cli';
 
-
 const USAGE = `usage: oai-steward <command>
 
   serve                 migrate the store, load the demo repository if it is empty, serve OAI-PMH
@@ -107,15 +106,28 @@ async function main(argvWithConfig: string[]): Promise<number> {
         }),
       );
     case 'sets':
-      return runSetsCommand(rest, async () => {
-        const p = await openProvider(config);
-        return { store: p.store, configured: config.sets, close: () => p.close() };
-      }, process);
+      return runSetsCommand(
+        rest,
+        async () => {
+          const p = await openProvider(config);
+          return { store: p.store, configured: config.sets, close: () => p.close() };
+        },
+        process,
+      );
     case 'check':
-      return runCheckCommand(rest, async () => {
-        const p = await openProvider(config);
-        return { store: p.store, formats: p.formats, oaiDc: { oaiDcProfile: config.oaiDcProfile, poiInDublinCore: config.poiInDublinCore }, close: () => p.close() };
-      }, process);
+      return runCheckCommand(
+        rest,
+        async () => {
+          const p = await openProvider(config);
+          return {
+            store: p.store,
+            formats: p.formats,
+            oaiDc: { oaiDcProfile: config.oaiDcProfile, poiInDublinCore: config.poiInDublinCore },
+            close: () => p.close(),
+          };
+        },
+        process,
+      );
     case 'harvest':
       return runHarvestCommand(rest, config, () => openProvider(config, { hold: 'harvest' }), process);
     case 'sources':
@@ -124,14 +136,18 @@ async function main(argvWithConfig: string[]): Promise<number> {
       const needsStore = rest[0] === 'mint-pdi';
       const p = needsStore ? await openProvider(config) : undefined;
       try {
-        return await runIdCommand(rest, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {
-          now: () => new Date(),
-          ...(p && {
-            // The counter is kept per canonical series and GMT day; serials start at 1 (PDI 2.4).
-            mintPdi: async (series: string, format: string, date: string) =>
-              mintPdi({ series, format, date, nextSerial: await p.store.mintPdiSerial(canonicalSeries(series), date) }),
-          }),
-        });
+        return await runIdCommand(
+          rest,
+          { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+          {
+            now: () => new Date(),
+            ...(p && {
+              // The counter is kept per canonical series and GMT day; serials start at 1 (PDI 2.4).
+              mintPdi: async (series: string, format: string, date: string) =>
+                mintPdi({ series, format, date, nextSerial: await p.store.mintPdiSerial(canonicalSeries(series), date) }),
+            }),
+          },
+        );
       } finally {
         await p?.close();
       }

@@ -90,7 +90,14 @@ export function readConfigFile(file: string, knownKeys: readonly string[]): Conf
     const where = at(pair.key as YamlNode);
     if (key === null) throw new ConfigError(`${where}: a key must be a plain string`);
     if (!knownKeys.includes(key)) throw new ConfigError(`${where}: unknown key ${JSON.stringify(key)} (known: ${knownKeys.join(', ')})`);
-    if (values.has(key) || (key === 'formats' && formats !== undefined) || (key === 'identify' && identify !== undefined) || (key === 'sets' && sets !== undefined) || (key === 'sources' && sources !== undefined)) throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
+    if (
+      values.has(key) ||
+      (key === 'formats' && formats !== undefined) ||
+      (key === 'identify' && identify !== undefined) ||
+      (key === 'sets' && sets !== undefined) ||
+      (key === 'sources' && sources !== undefined)
+    )
+      throw new ConfigError(`${where}: key ${JSON.stringify(key)} is given twice`);
     const label = `${where}: ${key}`;
     if (key === 'formats') formats = readFormats(pair.value as YamlNode | null, label, base, at);
     else if (key === 'identify') identify = readIdentifySection(doc, pair, at);
@@ -272,7 +279,9 @@ function readFormats(node: YamlNode | null, label: string, base: string, at: (n:
       for (const key of Object.keys(options.values)) {
         if (!Object.hasOwn(builtin, key)) {
           const takes = Object.keys(builtin);
-          throw new ConfigError(`${options.where[key] ?? here}: ${prefix} takes no option ${JSON.stringify(key)}${takes.length > 0 ? ` (it takes ${takes.join(', ')})` : ''}`);
+          throw new ConfigError(
+            `${options.where[key] ?? here}: ${prefix} takes no option ${JSON.stringify(key)}${takes.length > 0 ? ` (it takes ${takes.join(', ')})` : ''}`,
+          );
         }
       }
       out.push({ prefix, kind: 'builtin', options: { ...builtin, ...options.values } });
@@ -281,12 +290,21 @@ function readFormats(node: YamlNode | null, label: string, base: string, at: (n:
     const namespace = text('namespace');
     const schema = text('schema');
     const xsd = text('xsd');
-    for (const [key, v] of [['namespace', namespace], ['schema', schema], ['xsd', xsd]] as const) {
-      if (v === undefined) throw new ConfigError(`${here} (${prefix}) is not a built-in format (${Object.keys(BUILTIN_FORMATS).join(', ')}), so it needs "${key}"`);
+    for (const [key, v] of [
+      ['namespace', namespace],
+      ['schema', schema],
+      ['xsd', xsd],
+    ] as const) {
+      if (v === undefined)
+        throw new ConfigError(`${here} (${prefix}) is not a built-in format (${Object.keys(BUILTIN_FORMATS).join(', ')}), so it needs "${key}"`);
     }
-    for (const [key, v] of [['namespace', namespace], ['schema', schema]] as const) {
+    for (const [key, v] of [
+      ['namespace', namespace],
+      ['schema', schema],
+    ] as const) {
       // OAI-PMH.xsd types metadataNamespace and schema as anyURI: an absolute URI.
-      if (v !== undefined && !/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(v)) throw new ConfigError(`${fields.get(key)?.where ?? here}: ${JSON.stringify(v)} is not an absolute URI`);
+      if (v !== undefined && !/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(v))
+        throw new ConfigError(`${fields.get(key)?.where ?? here}: ${JSON.stringify(v)} is not an absolute URI`);
     }
     const files: Record<string, string> = {};
     for (const key of ['xsd', 'catalog']) {

@@ -197,7 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     const spec: KeySpec = CONFIG_KEYS[key];
     const fromEnv = spec.env === undefined ? undefined : env[spec.env];
     // An empty variable means "unset", except for a list, where it means "none" (OAI_COMPRESSION=, OAI_STORED_FORMATS=).
-    if (spec.env !== undefined && fromEnv !== undefined && (fromEnv !== '' || key === 'compression' || key === 'storedFormats')) return { value: fromEnv, label: spec.env, base: cwd };
+    if (spec.env !== undefined && fromEnv !== undefined && (fromEnv !== '' || key === 'compression' || key === 'storedFormats'))
+      return { value: fromEnv, label: spec.env, base: cwd };
     return file?.values.get(key);
   };
 
@@ -208,14 +209,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
   );
   const adminEmails = list(get('adminEmails'), ['admin@example.org'], (v) => (/^\S+@(\S+\.)+\S+$/.test(v) ? null : 'is not an e-mail address'));
   if (adminEmails.value.length === 0) throw new ConfigError(`${adminEmails.label} must name at least one address (OAI-PMH 4.2)`);
-  const compression = list(get('compression'), ['gzip', 'deflate'], (v) => (v === 'gzip' || v === 'deflate' ? null : 'is not a content coding (gzip or deflate)'));
+  const compression = list(get('compression'), ['gzip', 'deflate'], (v) =>
+    v === 'gzip' || v === 'deflate' ? null : 'is not a content coding (gzip or deflate)',
+  );
   const idPolicy = str(get('idPolicy'), 'auto', (v) => (v === 'auto' || v === 'opaque' || v === 'fedora-pid' ? null : 'must be auto, opaque or fedora-pid'));
   const database = get('database');
   const formats = file?.formats ?? defaultFormats();
   const storedFormats = list(get('storedFormats'), ['oai_dc'], (v) => (formats.some((f) => f.prefix === v) ? null : 'is not a configured format'));
   // Only a built-in format has a reader: a declared one stays opaque.
-  const readable = new Set(formats.flatMap((f) => (f.kind === 'builtin' && BUILT_IN_FORMATS.find((b) => b.prefix === f.prefix)?.read !== undefined ? [f.prefix] : [])));
-  const liftOrder = list(get('liftOrder'), DEFAULT_LIFT_ORDER.filter((p) => readable.has(p)), (v) => (readable.has(v) ? null : 'is not a configured format with a reader (a declared format is never read into the model)'));
+  const readable = new Set(
+    formats.flatMap((f) => (f.kind === 'builtin' && BUILT_IN_FORMATS.find((b) => b.prefix === f.prefix)?.read !== undefined ? [f.prefix] : [])),
+  );
+  const liftOrder = list(
+    get('liftOrder'),
+    DEFAULT_LIFT_ORDER.filter((p) => readable.has(p)),
+    (v) => (readable.has(v) ? null : 'is not a configured format with a reader (a declared format is never read into the model)'),
+  );
   const namespaceGiven = get('namespace') !== undefined;
   const config: Config = {
     configFile: file?.path,
@@ -244,15 +253,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     seedDemo: bool(get('seedDemo'), !namespaceGiven),
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
-    trustProxy: list(get('trustProxy'), [], (v) => (PROXY_NAMES.has(v) || isIP(v.split('/')[0] as string) !== 0 ? null : 'is not loopback, linklocal, uniquelocal, an IP address or a CIDR range')).value,
+    trustProxy: list(get('trustProxy'), [], (v) =>
+      PROXY_NAMES.has(v) || isIP(v.split('/')[0] as string) !== 0 ? null : 'is not loopback, linklocal, uniquelocal, an IP address or a CIDR range',
+    ).value,
     logLevel: str(get('logLevel'), 'info', (v) => (LOG_LEVELS.includes(v) ? null : `must be one of ${LOG_LEVELS.join(', ')}`)),
     dumpDir: folder(get('dumpDir')),
     formats,
     identify: file?.identify ?? {},
     sets: file?.sets ?? { all: [], computed: [] },
     sources: file?.sources ?? [],
-    oaiDcProfile: str(get('oaiDcProfile'), 'plain', (v) => (v === 'plain' || v === 'openaire3' ? null : 'must be plain or openaire3')) as Config['oaiDcProfile'],
-    writtenFormats: str(get('writtenFormats'), 'stored', (v) => (v === 'stored' || v === 'on-demand' ? null : 'must be stored or on-demand')) as Config['writtenFormats'],
+    oaiDcProfile: str(get('oaiDcProfile'), 'plain', (v) =>
+      v === 'plain' || v === 'openaire3' ? null : 'must be plain or openaire3',
+    ) as Config['oaiDcProfile'],
+    writtenFormats: str(get('writtenFormats'), 'stored', (v) =>
+      v === 'stored' || v === 'on-demand' ? null : 'must be stored or on-demand',
+    ) as Config['writtenFormats'],
     storedFormats: storedFormats.value,
     liftOrder: liftOrder.value,
   };
@@ -283,7 +298,8 @@ function baseUrlProblem(v: string): string | null {
   if (u.username !== '' || u.password !== '') return 'must not carry a user name or password';
   if (v.includes('?') || v.includes('#')) return 'must have no query or fragment (OAI-PMH 3.1.1: the arguments are appended to it)';
   const written = /^[A-Za-z]+:\/\/[^/]*(\/.*)?$/.exec(v)?.[1] ?? '/';
-  if (!PLAIN_PATH.test(written) || written !== u.pathname) return `must have a plain path (segments of letters, digits and -._~!$&'()*+,;=:@%; no "..", no empty segment)`;
+  if (!PLAIN_PATH.test(written) || written !== u.pathname)
+    return `must have a plain path (segments of letters, digits and -._~!$&'()*+,;=:@%; no "..", no empty segment)`;
   return null;
 }
 
@@ -406,7 +422,11 @@ function list(raw: Raw | undefined, fallback: string[], check: (v: string) => st
   if (raw === undefined) return { value: fallback, label: 'the default' };
   const v = raw.value;
   let items: string[];
-  if (typeof v === 'string') items = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (typeof v === 'string')
+    items = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) items = (v as string[]).map((s) => s.trim());
   else fail(raw, 'must be a list of strings');
   for (const item of items) {

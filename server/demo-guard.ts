@@ -116,7 +116,10 @@ export type DemoRemoval =
  * tombstones (`tombstones`), so every identifier stays answered
  * (OAI-PMH 2.5.1, deletedRecord persistent); without it, nothing is done.
  */
-export async function removeDemo(p: { readonly store: DemoMarkers & { deleteItems(ids: readonly string[]): Promise<readonly WriteResult[]> } }, options: { tombstones?: boolean } = {}): Promise<DemoRemoval> {
+export async function removeDemo(
+  p: { readonly store: DemoMarkers & { deleteItems(ids: readonly string[]): Promise<readonly WriteResult[]> } },
+  options: { tombstones?: boolean } = {},
+): Promise<DemoRemoval> {
   const held = await demoHolding(p.store);
   if (held === null) return { outcome: 'none' };
   if (held.others === 0) return { outcome: 'erased', items: await p.store.eraseAll() };

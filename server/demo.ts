@@ -20,7 +20,11 @@ interface DemoSet {
 /** Reads seeds/demo/ into sets and items (set descriptions as an oai_dc container holding one dc:description, OAI-PMH 4.6); throws RefusedError when a record is malformed. */
 export function readDemo(formats: FormatRegistry, dir = projectPath('seeds', 'demo')): { sets: SetInput[]; items: ItemInput[] } {
   const rawSets = JSON.parse(fs.readFileSync(`${dir}/sets.json`, 'utf8')) as DemoSet[];
-  const sets = rawSets.map((s) => ({ spec: s.spec, name: s.name, ...(s.description && { descriptions: [dublinCoreToOaiDc({ description: [s.description] })] }) }));
+  const sets = rawSets.map((s) => ({
+    spec: s.spec,
+    name: s.name,
+    ...(s.description && { descriptions: [dublinCoreToOaiDc({ description: [s.description] })] }),
+  }));
   const items: ItemInput[] = [];
   const refusals: Refusal[] = [];
   const lines = fs.readFileSync(`${dir}/records.ndjson`, 'utf8').split('\n');

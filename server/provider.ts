@@ -149,7 +149,11 @@ export function poiResolver(store: ReadStore, baseUrl: string): PoiResolver {
     const header = await store.getHeader(`oai:${namespace}:${local}`);
     if (!header) return { status: 404 };
     if (header.deleted) return { status: 410 };
-    return { status: 303, location: `${baseUrl}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${toRequestArgument(header.identifier)}`, identifier: header.identifier };
+    return {
+      status: 303,
+      location: `${baseUrl}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${toRequestArgument(header.identifier)}`,
+      identifier: header.identifier,
+    };
   };
 }
 

@@ -25,8 +25,22 @@ import type { RecordFields } from '../model/record';
 import type { DataCiteResourceType } from '../model/vocabularies';
 import { withAncestors } from '../model/header';
 import {
-  accessRightOf, coarResourceType, creators, embargoEnd, fileLinks, hasResourceIdentifier, identifierUri, isFunded,
-  languages, licences, openAireType, publicationDate, publisher, recordIdentifiers, titles, type DateFact,
+  accessRightOf,
+  coarResourceType,
+  creators,
+  embargoEnd,
+  fileLinks,
+  hasResourceIdentifier,
+  identifierUri,
+  isFunded,
+  languages,
+  licences,
+  openAireType,
+  publicationDate,
+  publisher,
+  recordIdentifiers,
+  titles,
+  type DateFact,
 } from '../model/facts';
 import { computedSets, PRESETS, type SetDefinitions } from '../sets/rules';
 import { parseSetDefinitions } from '../sets/parse';
@@ -131,7 +145,15 @@ function setRules(spec: string, source: string, level: Level, what: string): Pro
 }
 
 /** A live item's record must carry a value: the typed field or its Dublin Core counterpart. */
-function present(id: string, source: string, level: Level, field: string, has: (i: CheckItem) => boolean, what: string, applies: (i: CheckItem) => boolean = live): ProfileRule {
+function present(
+  id: string,
+  source: string,
+  level: Level,
+  field: string,
+  has: (i: CheckItem) => boolean,
+  what: string,
+  applies: (i: CheckItem) => boolean = live,
+): ProfileRule {
   return { id, source, level, applies, check: (i) => (has(i) ? null : missing(field, what)) };
 }
 
@@ -140,7 +162,15 @@ function present(id: string, source: string, level: Level, field: string, has: (
  * Formats", the profile of ISO 8601 every guideline here names): none is
  * missing, one that is not W3CDTF is malformed.
  */
-function dated(id: string, source: string, level: Level, field: string, date: (i: CheckItem) => DateFact, what: string, applies: (i: CheckItem) => boolean = live): ProfileRule {
+function dated(
+  id: string,
+  source: string,
+  level: Level,
+  field: string,
+  date: (i: CheckItem) => DateFact,
+  what: string,
+  applies: (i: CheckItem) => boolean = live,
+): ProfileRule {
   return {
     id,
     source,
@@ -150,7 +180,10 @@ function dated(id: string, source: string, level: Level, field: string, date: (i
       const d = date(i);
       if ('date' in d) return null;
       if ('missing' in d) return missing(field, what);
-      return { field, reason: `malformed: ${JSON.stringify(d.malformed)} is not a W3CDTF date (YYYY, YYYY-MM, YYYY-MM-DD, or a day with a time and a zone such as 2003-04-15T10:18:51Z)` };
+      return {
+        field,
+        reason: `malformed: ${JSON.stringify(d.malformed)} is not a W3CDTF date (YYYY, YYYY-MM, YYYY-MM-DD, or a day with a time and a zone such as 2003-04-15T10:18:51Z)`,
+      };
     },
   };
 }
@@ -182,7 +215,10 @@ function hasLink(i: CheckItem): boolean {
 }
 
 const EU_REPO = 'info:eu-repo/semantics/';
-const servedStartsWith = (element: DcElement, prefix: string) => (i: CheckItem): boolean => served(i, element).some((v) => v.startsWith(prefix));
+const servedStartsWith =
+  (element: DcElement, prefix: string) =>
+  (i: CheckItem): boolean =>
+    served(i, element).some((v) => v.startsWith(prefix));
 const servedDate = (i: CheckItem): DateFact => publicationDate(servedRecord(i));
 
 // ------------------------------------------------------------------ the profiles
@@ -202,14 +238,74 @@ const openaire4: Profile = {
     offers('oai_openaire', `${OA4}, "Use of OAI-PMH", Metadata Format (metadataPrefix oai_openaire)`, 'mandatory'),
     present('title', `${OA4}, Title (M)`, 'mandatory', 'titles', (i) => titles(i.fields).length > 0, 'a title'),
     present('creator', `${OA4}, Creator (M)`, 'mandatory', 'creators', (i) => creators(i.fields).length > 0, 'a creator'),
-    present('resource-type', `${OA4}, Resource Type (M): COAR Resource Type Vocabulary`, 'mandatory', 'resourceType.coar', (i) => coarResourceType(i.fields) !== undefined, 'a COAR resource type'),
-    present('access-rights', `${OA4}, Access Rights (M): COAR Access Right Vocabulary`, 'mandatory', 'accessRights', (i) => accessRightOf(i.fields) !== undefined, 'an access right'),
-    dated('publication-date', `${OA4}, Publication Date (M): W3CDTF`, 'mandatory', 'dates.issued', (i) => publicationDate(i.fields), 'a publication date (datacite:date dateType="Issued")'),
-    present('resource-identifier', `${OA4}, Resource Identifier (M)`, 'mandatory', 'identifiers', (i) => hasResourceIdentifier(i.fields), 'an identifier of the resource (DOI, Handle, URN, ARK or URL)'),
-    dated('embargo-end', `${OA4}, Embargo Period Date (MA): W3CDTF`, 'mandatory', 'dates.embargoEnd', (i) => embargoEnd(i.fields), 'the embargo end date of an embargoed item', isEmbargoed),
-    present('file-location', `${OA4}, File Location (MA)`, 'mandatory', 'files', (i) => fileLinks(i.fields).length > 0, 'the location of the file of an open access item', isOpen),
-    present('language', `${OA4}, Language (MA): applies to text`, 'mandatory', 'language', (i) => languages(i.fields).length > 0, 'the language of a text', isText),
-    present('publisher', `${OA4}, Publisher (MA): applies to journal articles, books, chapters and proceedings`, 'mandatory', 'publisher', (i) => publisher(i.fields) !== undefined, 'the publisher of a published work', isPublishedKind),
+    present(
+      'resource-type',
+      `${OA4}, Resource Type (M): COAR Resource Type Vocabulary`,
+      'mandatory',
+      'resourceType.coar',
+      (i) => coarResourceType(i.fields) !== undefined,
+      'a COAR resource type',
+    ),
+    present(
+      'access-rights',
+      `${OA4}, Access Rights (M): COAR Access Right Vocabulary`,
+      'mandatory',
+      'accessRights',
+      (i) => accessRightOf(i.fields) !== undefined,
+      'an access right',
+    ),
+    dated(
+      'publication-date',
+      `${OA4}, Publication Date (M): W3CDTF`,
+      'mandatory',
+      'dates.issued',
+      (i) => publicationDate(i.fields),
+      'a publication date (datacite:date dateType="Issued")',
+    ),
+    present(
+      'resource-identifier',
+      `${OA4}, Resource Identifier (M)`,
+      'mandatory',
+      'identifiers',
+      (i) => hasResourceIdentifier(i.fields),
+      'an identifier of the resource (DOI, Handle, URN, ARK or URL)',
+    ),
+    dated(
+      'embargo-end',
+      `${OA4}, Embargo Period Date (MA): W3CDTF`,
+      'mandatory',
+      'dates.embargoEnd',
+      (i) => embargoEnd(i.fields),
+      'the embargo end date of an embargoed item',
+      isEmbargoed,
+    ),
+    present(
+      'file-location',
+      `${OA4}, File Location (MA)`,
+      'mandatory',
+      'files',
+      (i) => fileLinks(i.fields).length > 0,
+      'the location of the file of an open access item',
+      isOpen,
+    ),
+    present(
+      'language',
+      `${OA4}, Language (MA): applies to text`,
+      'mandatory',
+      'language',
+      (i) => languages(i.fields).length > 0,
+      'the language of a text',
+      isText,
+    ),
+    present(
+      'publisher',
+      `${OA4}, Publisher (MA): applies to journal articles, books, chapters and proceedings`,
+      'mandatory',
+      'publisher',
+      (i) => publisher(i.fields) !== undefined,
+      'the publisher of a published work',
+      isPublishedKind,
+    ),
     present('license', `${OA4}, License Condition (R)`, 'recommended', 'license', (i) => licences(i.fields).length > 0, 'a licence URI'),
   ],
 };
@@ -218,21 +314,58 @@ const openaire3: Profile = {
   name: 'openaire3',
   title: OA3,
   rules: [
-    ...setRules('openaire', `${OA3}, "Use of OAI-PMH", OpenAIRE OAI Set and Set content`, 'mandatory', 'it is an open access publication or the outcome of a funded project'),
+    ...setRules(
+      'openaire',
+      `${OA3}, "Use of OAI-PMH", OpenAIRE OAI Set and Set content`,
+      'mandatory',
+      'it is an open access publication or the outcome of a funded project',
+    ),
     present('title', `${OA3}, Title (M)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title in oai_dc'),
     present('creator', `${OA3}, Creator (M)`, 'mandatory', 'dc.creator', (i) => served(i, 'creator').length > 0, 'dc:creator in oai_dc'),
-    present('publication-type', `${OA3}, Publication Type (M): info:eu-repo-publication-type-terms`, 'mandatory', 'dc.type',
+    present(
+      'publication-type',
+      `${OA3}, Publication Type (M): info:eu-repo-publication-type-terms`,
+      'mandatory',
+      'dc.type',
       (i) => served(i, 'type').some((v) => v.startsWith(EU_REPO) && (EU_REPO_TYPES as readonly string[]).includes(v.slice(EU_REPO.length))),
-      'an info:eu-repo/semantics publication type in dc:type (oaiDcProfile: openaire3 derives it)'),
-    present('access-level', `${OA3}, Access Level (M): info:eu-repo-Access-Terms`, 'mandatory', 'dc.rights',
+      'an info:eu-repo/semantics publication type in dc:type (oaiDcProfile: openaire3 derives it)',
+    ),
+    present(
+      'access-level',
+      `${OA3}, Access Level (M): info:eu-repo-Access-Terms`,
+      'mandatory',
+      'dc.rights',
       (i) => served(i, 'rights').some((v) => /^info:eu-repo\/semantics\/(open|embargoed|restricted|closed)Access$/.test(v)),
-      'an info:eu-repo access term in dc:rights (oaiDcProfile: openaire3 derives it from accessRights)'),
-    dated('embargo-end', `${OA3}, Embargo End Date (MA): info:eu-repo/date/embargoEnd/YYYY-MM-DD`, 'mandatory', 'dc.date', (i) => embargoEnd(servedRecord(i)), 'info:eu-repo/date/embargoEnd/YYYY-MM-DD in dc:date of an embargoed item', isEmbargoed),
-    present('project-identifier', `${OA3}, Project Identifier (MA)`, 'mandatory', 'dc.relation', servedStartsWith('relation', 'info:eu-repo/grantAgreement/'), 'an info:eu-repo/grantAgreement/… dc:relation of a funded item', isFundedItem),
+      'an info:eu-repo access term in dc:rights (oaiDcProfile: openaire3 derives it from accessRights)',
+    ),
+    dated(
+      'embargo-end',
+      `${OA3}, Embargo End Date (MA): info:eu-repo/date/embargoEnd/YYYY-MM-DD`,
+      'mandatory',
+      'dc.date',
+      (i) => embargoEnd(servedRecord(i)),
+      'info:eu-repo/date/embargoEnd/YYYY-MM-DD in dc:date of an embargoed item',
+      isEmbargoed,
+    ),
+    present(
+      'project-identifier',
+      `${OA3}, Project Identifier (MA)`,
+      'mandatory',
+      'dc.relation',
+      servedStartsWith('relation', 'info:eu-repo/grantAgreement/'),
+      'an info:eu-repo/grantAgreement/… dc:relation of a funded item',
+      isFundedItem,
+    ),
     dated('publication-date', `${OA3}, Publication Date (M): ISO 8601 (W3CDTF)`, 'mandatory', 'dc.date', servedDate, 'a dc:date'),
     present('language', `${OA3}, Language (R)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
-    present('publication-version', `${OA3}, Publication Version (R)`, 'recommended', 'dc.type',
-      (i) => served(i, 'type').some((v) => /^info:eu-repo\/semantics\/(draft|submittedVersion|acceptedVersion|publishedVersion|updatedVersion)$/.test(v)), 'an info:eu-repo version term in dc:type'),
+    present(
+      'publication-version',
+      `${OA3}, Publication Version (R)`,
+      'recommended',
+      'dc.type',
+      (i) => served(i, 'type').some((v) => /^info:eu-repo\/semantics\/(draft|submittedVersion|acceptedVersion|publishedVersion|updatedVersion)$/.test(v)),
+      'an info:eu-repo version term in dc:type',
+    ),
     present('license', `${OA3}, License Condition (R)`, 'recommended', 'dc.rights', (i) => licences(servedRecord(i)).length > 0, 'a licence URL in dc:rights'),
   ],
 };
@@ -245,9 +378,30 @@ const driver: Profile = {
     present('title', `${DRIVER}, Use of OAI_DC, Title (M)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title'),
     present('creator', `${DRIVER}, Use of OAI_DC, Creator (M)`, 'mandatory', 'dc.creator', (i) => served(i, 'creator').length > 0, 'dc:creator'),
     dated('date', `${DRIVER}, Use of OAI_DC, Date (M): ISO 8601 (W3CDTF)`, 'mandatory', 'dc.date', servedDate, 'a dc:date'),
-    present('type', `${DRIVER}, Use of OAI_DC, Type (M): info:eu-repo/semantics`, 'mandatory', 'dc.type', servedStartsWith('type', EU_REPO), 'an info:eu-repo/semantics dc:type'),
-    present('identifier', `${DRIVER}, Use of OAI_DC, Identifier (M): a URI linking to a persistent identifier, the full text or the start page`, 'mandatory', 'dc.identifier', hasLink, 'a dc:identifier that links to the resource'),
-    present('format', `${DRIVER}, Use of OAI_DC, Format (R): IANA media types`, 'recommended', 'dc.format', (i) => served(i, 'format').some((v) => /^[a-z]+\/[^\s]+$/i.test(v)), 'a media type in dc:format'),
+    present(
+      'type',
+      `${DRIVER}, Use of OAI_DC, Type (M): info:eu-repo/semantics`,
+      'mandatory',
+      'dc.type',
+      servedStartsWith('type', EU_REPO),
+      'an info:eu-repo/semantics dc:type',
+    ),
+    present(
+      'identifier',
+      `${DRIVER}, Use of OAI_DC, Identifier (M): a URI linking to a persistent identifier, the full text or the start page`,
+      'mandatory',
+      'dc.identifier',
+      hasLink,
+      'a dc:identifier that links to the resource',
+    ),
+    present(
+      'format',
+      `${DRIVER}, Use of OAI_DC, Format (R): IANA media types`,
+      'recommended',
+      'dc.format',
+      (i) => served(i, 'format').some((v) => /^[a-z]+\/[^\s]+$/i.test(v)),
+      'a media type in dc:format',
+    ),
     present('language', `${DRIVER}, Use of OAI_DC, Language (R)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
   ],
 };
@@ -257,7 +411,14 @@ const base: Profile = {
   title: BASE,
   rules: [
     offers('oai_dc', `${BASE}: metadata in Dublin Core (oai_dc)`, 'mandatory'),
-    present('identifier-link', `${BASE}: dc:identifier links to the full text or the landing page`, 'mandatory', 'dc.identifier', hasLink, 'a dc:identifier link to the full text or landing page'),
+    present(
+      'identifier-link',
+      `${BASE}: dc:identifier links to the full text or the landing page`,
+      'mandatory',
+      'dc.identifier',
+      hasLink,
+      'a dc:identifier link to the full text or landing page',
+    ),
     present('title', `${BASE}: descriptive metadata (dc:title)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title'),
     present('type', `${BASE}: document type (dc:type)`, 'recommended', 'dc.type', (i) => served(i, 'type').length > 0, 'dc:type'),
     present('rights', `${BASE}: access and licence (dc:rights)`, 'recommended', 'dc.rights', (i) => served(i, 'rights').length > 0, 'dc:rights'),
@@ -279,15 +440,38 @@ const dini: Profile = {
       check: (i) => {
         const want = qualifiesFor(i).filter((s) => s.startsWith('ddc:'));
         const lacking = want.filter((s) => !inSets(i).has(s));
-        return lacking.length === 0 ? null : { field: 'sets', reason: `has dc:subject ${lacking.join(', ')}, but is not in ${lacking.length === 1 ? 'that set' : 'those sets'}` };
+        return lacking.length === 0
+          ? null
+          : { field: 'sets', reason: `has dc:subject ${lacking.join(', ')}, but is not in ${lacking.length === 1 ? 'that set' : 'those sets'}` };
       },
     },
     present('title', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:title)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title'),
-    present('identifier', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:identifier)`, 'mandatory', 'dc.identifier', hasLink, 'a dc:identifier that resolves'),
-    present('creator', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:creator)`, 'recommended', 'dc.creator', (i) => served(i, 'creator').length > 0, 'dc:creator'),
+    present(
+      'identifier',
+      `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:identifier)`,
+      'mandatory',
+      'dc.identifier',
+      hasLink,
+      'a dc:identifier that resolves',
+    ),
+    present(
+      'creator',
+      `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:creator)`,
+      'recommended',
+      'dc.creator',
+      (i) => served(i, 'creator').length > 0,
+      'dc:creator',
+    ),
     present('type', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:type)`, 'recommended', 'dc.type', (i) => served(i, 'type').length > 0, 'dc:type'),
     dated('date', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:date, W3CDTF)`, 'recommended', 'dc.date', servedDate, 'dc:date'),
-    present('language', `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:language)`, 'recommended', 'dc.language', (i) => served(i, 'language').length > 0, 'dc:language'),
+    present(
+      'language',
+      `${DINI}, Anhang A.3 Metadaten-Anforderungen (dc:language)`,
+      'recommended',
+      'dc.language',
+      (i) => served(i, 'language').length > 0,
+      'dc:language',
+    ),
   ],
 };
 

@@ -86,7 +86,13 @@ export function itemLine(item: ScannedItem, departures: readonly SetDeparture[] 
   const left = departures.length > 0 ? { departures: departures.map((d) => ({ spec: d.spec, at: formatDatestamp(d.at) })) } : {};
   const origin = {
     ...(item.origin !== undefined && { origin: item.origin }),
-    ...(item.formatDatestamps !== undefined && { datestamps: Object.fromEntries(Object.entries(item.formatDatestamps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, d]) => [p, formatDatestamp(d)])) }),
+    ...(item.formatDatestamps !== undefined && {
+      datestamps: Object.fromEntries(
+        Object.entries(item.formatDatestamps)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([p, d]) => [p, formatDatestamp(d)]),
+      ),
+    }),
   };
   if (item.deleted) return { id: item.internalId, ...origin, header, formats: prefixes, ...left };
   const metadata: Record<string, string> = {};
@@ -163,7 +169,10 @@ export function dumpLineToItem(value: unknown, ctx: DumpReadContext, source: str
   if (!isObject(rec.header)) refuse('header', 'must be an object');
   if (typeof header.identifier !== 'string') refuse('header.identifier', 'required: a string');
   else if (id !== '' && ctx.unmap(header.identifier) !== id) {
-    refuse('header.identifier', `${JSON.stringify(header.identifier)} is not what this repository's id policy publishes the id as; load a dump into a repository with the namespace and id policy of the one that wrote it`);
+    refuse(
+      'header.identifier',
+      `${JSON.stringify(header.identifier)} is not what this repository's id policy publishes the id as; load a dump into a repository with the namespace and id policy of the one that wrote it`,
+    );
   }
   const parsed = typeof header.datestamp === 'string' ? parseUtcDatetime(header.datestamp) : null;
   if (!parsed || parsed.granularity !== 'second') refuse('header.datestamp', 'must be YYYY-MM-DDThh:mm:ssZ (UTC, seconds)');
@@ -178,7 +187,15 @@ export function dumpLineToItem(value: unknown, ctx: DumpReadContext, source: str
   // A copy of this repository keeps where each harvested item came from: its source's id space.
   const origin = typeof rec.origin === 'string' && rec.origin !== '' ? { harvestedFrom: rec.origin } : {};
   const formatDatestamps = readFormatDatestamps(rec.datestamps, parsed?.start, refuse);
-  const base = { internalId: id, ...(parsed && { datestamp: parsed.start }), sets, ...(departures.length > 0 && { departures }), ...origin, ...(formatDatestamps && { formatDatestamps }), source };
+  const base = {
+    internalId: id,
+    ...(parsed && { datestamp: parsed.start }),
+    sets,
+    ...(departures.length > 0 && { departures }),
+    ...origin,
+    ...(formatDatestamps && { formatDatestamps }),
+    source,
+  };
 
   if (header.deleted === true) {
     const formats = rec.formats ?? [];
@@ -258,7 +275,8 @@ function readAbout(raw: unknown, refuse: (field: string, reason: string) => void
   }
   const out: AboutInput[] = [];
   raw.forEach((a: unknown, i) => {
-    if (!isObject(a) || typeof a.xml !== 'string' || a.xml.trim() === '') refuse(`about[${i}]`, 'must be {"xml": a non-empty XML string, "compareAs"?: a string}');
+    if (!isObject(a) || typeof a.xml !== 'string' || a.xml.trim() === '')
+      refuse(`about[${i}]`, 'must be {"xml": a non-empty XML string, "compareAs"?: a string}');
     else if (a.compareAs !== undefined && typeof a.compareAs !== 'string') refuse(`about[${i}].compareAs`, 'must be a string');
     else if (findNonXmlChar(a.xml)) refuse(`about[${i}]`, `holds a character XML 1.0 cannot carry (${findNonXmlChar(a.xml) ?? ''})`);
     else out.push(typeof a.compareAs === 'string' ? { xml: a.xml, compareAs: a.compareAs } : { xml: a.xml });
@@ -277,7 +295,8 @@ function readFormatDatestamps(value: unknown, header: number | undefined, refuse
   for (const [prefix, text] of Object.entries(value)) {
     const p = typeof text === 'string' ? parseUtcDatetime(text) : null;
     if (!p || p.granularity !== 'second') refuse(`datestamps.${prefix}`, 'must be YYYY-MM-DDThh:mm:ssZ (UTC, seconds)');
-    else if (header !== undefined && p.start > header) refuse(`datestamps.${prefix}`, "lies after the header's datestamp: a record's datestamp is never later than its item's");
+    else if (header !== undefined && p.start > header)
+      refuse(`datestamps.${prefix}`, "lies after the header's datestamp: a record's datestamp is never later than its item's");
     else out[prefix] = p.start;
   }
   return out;

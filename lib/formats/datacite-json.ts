@@ -188,13 +188,21 @@ function accessors(refuse: Refuse) {
 function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: DataciteProps; url: string | undefined; contentUrls: string[] } {
   const { text, objects, texts } = accessors(refuse);
   const agent = (o: Obj, path: string): AgentInput => {
-    const ids = objects(o, 'nameIdentifiers').map(([i, p]) => ({ value: text(i.nameIdentifier, `${path}.${p}.nameIdentifier`) ?? '', scheme: text(i.nameIdentifierScheme, `${path}.${p}.nameIdentifierScheme`) }));
+    const ids = objects(o, 'nameIdentifiers').map(([i, p]) => ({
+      value: text(i.nameIdentifier, `${path}.${p}.nameIdentifier`) ?? '',
+      scheme: text(i.nameIdentifierScheme, `${path}.${p}.nameIdentifierScheme`),
+    }));
     // DataCite's JSON serialization writes a person's ORCID iD as `id`.
     const id = text(o.id, `${path}.id`);
     const rawAffiliations = get(o, 'affiliation');
     const affiliations = (Array.isArray(rawAffiliations) ? rawAffiliations : rawAffiliations === undefined ? [] : [rawAffiliations]).map((af, i) => {
       const p = `${path}.affiliation[${i}]`;
-      if (isObject(af)) return { name: text(af.name, `${p}.name`), id: text(af.affiliationIdentifier, `${p}.affiliationIdentifier`), scheme: text(af.affiliationIdentifierScheme, `${p}.affiliationIdentifierScheme`) };
+      if (isObject(af))
+        return {
+          name: text(af.name, `${p}.name`),
+          id: text(af.affiliationIdentifier, `${p}.affiliationIdentifier`),
+          scheme: text(af.affiliationIdentifierScheme, `${p}.affiliationIdentifierScheme`),
+        };
       return { name: text(af, p) };
     });
     return {
@@ -212,7 +220,9 @@ function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: D
   const publisher = get(a, 'publisher');
   const rightsUri = (o: Obj): unknown => o.rightsUri ?? o.rightsURI;
   const relatedItems = objects(a, 'relatedItems');
-  const hostAt = relatedItems.findIndex(([o]) => isHostItem(typeof o.relationType === 'string' ? o.relationType : undefined, typeof o.relatedItemType === 'string' ? o.relatedItemType : undefined));
+  const hostAt = relatedItems.findIndex(([o]) =>
+    isHostItem(typeof o.relationType === 'string' ? o.relationType : undefined, typeof o.relatedItemType === 'string' ? o.relatedItemType : undefined),
+  );
   const host = relatedItems[hostAt];
   const titleOf = ([o, p]: [Obj, string]): string | undefined => {
     const titles = Array.isArray(o.titles) ? o.titles : [];
@@ -222,7 +232,10 @@ function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: D
     ...(doi !== undefined && { identifier: { value: doi, type: 'DOI' } }),
     alternates: [...objects(a, 'identifiers'), ...objects(a, 'alternateIdentifiers')]
       .filter(([o]) => !(typeof o.identifierType === 'string' && o.identifierType.toUpperCase() === 'DOI'))
-      .map(([o, p]) => ({ value: text(o.identifier ?? o.alternateIdentifier, `${p}.identifier`) ?? '', type: text(o.identifierType ?? o.alternateIdentifierType, `${p}.identifierType`) })),
+      .map(([o, p]) => ({
+        value: text(o.identifier ?? o.alternateIdentifier, `${p}.identifier`) ?? '',
+        type: text(o.identifierType ?? o.alternateIdentifierType, `${p}.identifierType`),
+      })),
     creators: objects(a, 'creators').map(([o, p]) => agent(o, p)),
     contributors: objects(a, 'contributors').map(([o, p]) => ({ ...agent(o, p), type: text(o.contributorType, `${p}.contributorType`) })),
     titles: objects(a, 'titles').map(([o, p]) => ({ title: text(o.title, `${p}.title`) ?? '', type: text(o.titleType, `${p}.titleType`) })),
@@ -234,33 +247,44 @@ function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: D
     resourceType: { general: text(get(t, 'resourceTypeGeneral'), 'types.resourceTypeGeneral'), label: text(get(t, 'resourceType'), 'types.resourceType') },
     related: [
       ...objects(a, 'relatedIdentifiers').map(([o, p]) => ({
-        identifier: text(o.relatedIdentifier, `${p}.relatedIdentifier`), type: text(o.relatedIdentifierType, `${p}.relatedIdentifierType`),
-        relation: text(o.relationType, `${p}.relationType`), resourceTypeGeneral: text(o.resourceTypeGeneral, `${p}.resourceTypeGeneral`),
+        identifier: text(o.relatedIdentifier, `${p}.relatedIdentifier`),
+        type: text(o.relatedIdentifierType, `${p}.relatedIdentifierType`),
+        relation: text(o.relationType, `${p}.relationType`),
+        resourceTypeGeneral: text(o.resourceTypeGeneral, `${p}.resourceTypeGeneral`),
       })),
       ...relatedItems.map(([o, p]) => {
         const rid = isObject(o.relatedItemIdentifier) ? o.relatedItemIdentifier : {};
         return {
-          identifier: text(rid.relatedItemIdentifier, `${p}.relatedItemIdentifier`), type: text(rid.relatedItemIdentifierType, `${p}.relatedItemIdentifierType`),
-          relation: text(o.relationType, `${p}.relationType`), resourceTypeGeneral: text(o.relatedItemType, `${p}.relatedItemType`),
+          identifier: text(rid.relatedItemIdentifier, `${p}.relatedItemIdentifier`),
+          type: text(rid.relatedItemIdentifierType, `${p}.relatedItemIdentifierType`),
+          relation: text(o.relationType, `${p}.relationType`),
+          resourceTypeGeneral: text(o.relatedItemType, `${p}.relatedItemType`),
         };
       }),
     ],
     relatedTitles: relatedItems.filter((_, i) => i !== hostAt).flatMap((item) => titleOf(item) ?? []),
     ...(host !== undefined && {
       host: {
-        title: titleOf(host), volume: text(host[0].volume, `${host[1]}.volume`), issue: text(host[0].issue, `${host[1]}.issue`),
-        startPage: text(host[0].firstPage, `${host[1]}.firstPage`), endPage: text(host[0].lastPage, `${host[1]}.lastPage`),
+        title: titleOf(host),
+        volume: text(host[0].volume, `${host[1]}.volume`),
+        issue: text(host[0].issue, `${host[1]}.issue`),
+        startPage: text(host[0].firstPage, `${host[1]}.firstPage`),
+        endPage: text(host[0].lastPage, `${host[1]}.lastPage`),
       },
     }),
     formats: texts(a, 'formats'),
     rights: objects(a, 'rightsList').map(([o, p]) => ({ text: text(o.rights, `${p}.rights`), uri: text(rightsUri(o), `${p}.rightsUri`) })),
     descriptions: objects(a, 'descriptions').flatMap(([o, p]) =>
-      Array.isArray(o.description) ? o.description.map((x, i) => text(x, `${p}.description[${i}]`) ?? '') : [text(o.description, `${p}.description`) ?? '']),
+      Array.isArray(o.description) ? o.description.map((x, i) => text(x, `${p}.description[${i}]`) ?? '') : [text(o.description, `${p}.description`) ?? ''],
+    ),
     places: objects(a, 'geoLocations').map(([o, p]) => text(o.geoLocationPlace, `${p}.geoLocationPlace`) ?? ''),
     funding: objects(a, 'fundingReferences').map(([o, p]) => ({
-      funderName: text(o.funderName, `${p}.funderName`), funderIdentifier: text(o.funderIdentifier, `${p}.funderIdentifier`),
-      funderIdentifierType: text(o.funderIdentifierType, `${p}.funderIdentifierType`), awardNumber: text(o.awardNumber, `${p}.awardNumber`),
-      awardUri: text(o.awardUri ?? o.awardURI, `${p}.awardUri`), awardTitle: text(o.awardTitle, `${p}.awardTitle`),
+      funderName: text(o.funderName, `${p}.funderName`),
+      funderIdentifier: text(o.funderIdentifier, `${p}.funderIdentifier`),
+      funderIdentifierType: text(o.funderIdentifierType, `${p}.funderIdentifierType`),
+      awardNumber: text(o.awardNumber, `${p}.awardNumber`),
+      awardUri: text(o.awardUri ?? o.awardURI, `${p}.awardUri`),
+      awardTitle: text(o.awardTitle, `${p}.awardTitle`),
     })),
   };
   return { datacite, url: text(a.url, 'url'), contentUrls: texts(a, 'contentUrl') };

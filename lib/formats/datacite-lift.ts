@@ -38,8 +38,25 @@
  * Pure: no I/O, no clock.
  */
 import {
-  addDc, addIdentifier, addRelated, addRights, contributorType, schemeOf, setDate, setGeneralType, setLanguage, setPublisher, setYear,
-  setHost, toAgent, toFunding, type AgentInput, type Draft, type FundingInput, type HostInput, type RelatedInput,
+  addDc,
+  addIdentifier,
+  addRelated,
+  addRights,
+  contributorType,
+  schemeOf,
+  setDate,
+  setGeneralType,
+  setLanguage,
+  setPublisher,
+  setYear,
+  setHost,
+  toAgent,
+  toFunding,
+  type AgentInput,
+  type Draft,
+  type FundingInput,
+  type HostInput,
+  type RelatedInput,
 } from './reader-rules';
 import { calendarDate } from '../model/dates';
 

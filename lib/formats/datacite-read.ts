@@ -49,24 +49,29 @@ export function contributorsOf(root: XmlElement): (AgentInput & { type: string |
 /** The related identifiers of a `relatedIdentifiers` list. @example relatedOf(resource)[0] // { identifier: '10.5438/0012', type: 'DOI', relation: 'References', resourceTypeGeneral: undefined } */
 export function relatedOf(root: XmlElement): RelatedInput[] {
   return listOf(root, 'relatedIdentifiers', 'relatedIdentifier').map((r) => ({
-    identifier: text(r), type: attr(r, 'relatedIdentifierType'), relation: attr(r, 'relationType'), resourceTypeGeneral: attr(r, 'resourceTypeGeneral'),
+    identifier: text(r),
+    type: attr(r, 'relatedIdentifierType'),
+    relation: attr(r, 'relationType'),
+    resourceTypeGeneral: attr(r, 'resourceTypeGeneral'),
   }));
 }
 
 /** The funding references of `fundingReferences` lists, in the namespace of the list (DataCite's, or OpenAIRE's). @example fundingOf(kids(resource, 'fundingReferences')) */
 export function fundingOf(lists: readonly XmlElement[]): FundingInput[] {
-  return lists.flatMap((l) => kids(l, 'fundingReference')).map((f) => {
-    const id = kid(f, 'funderIdentifier');
-    const award = kid(f, 'awardNumber');
-    return {
-      funderName: text(kid(f, 'funderName')),
-      funderIdentifier: text(id),
-      funderIdentifierType: attr(id, 'funderIdentifierType'),
-      awardNumber: text(award),
-      awardUri: attr(award, 'awardURI'),
-      awardTitle: text(kid(f, 'awardTitle')),
-    };
-  });
+  return lists
+    .flatMap((l) => kids(l, 'fundingReference'))
+    .map((f) => {
+      const id = kid(f, 'funderIdentifier');
+      const award = kid(f, 'awardNumber');
+      return {
+        funderName: text(kid(f, 'funderName')),
+        funderIdentifier: text(id),
+        funderIdentifierType: attr(id, 'funderIdentifierType'),
+        awardNumber: text(award),
+        awardUri: attr(award, 'awardURI'),
+        awardTitle: text(kid(f, 'awardTitle')),
+      };
+    });
 }
 
 /** The titles of a `titles` list, with their titleType. @example titlesOf(resource) // [{ title: 'Full DataCite XML Example', type: undefined }, …] */
@@ -108,13 +113,22 @@ function propsOf(root: XmlElement): DataciteProps {
       // DataCite 4.4 relatedItem: the related item's identifier, when it has one.
       ...items.map((i) => {
         const rid = kid(i, 'relatedItemIdentifier');
-        return { identifier: text(rid), type: attr(rid, 'relatedItemIdentifierType'), relation: attr(i, 'relationType'), resourceTypeGeneral: attr(i, 'relatedItemType') };
+        return {
+          identifier: text(rid),
+          type: attr(rid, 'relatedItemIdentifierType'),
+          relation: attr(i, 'relationType'),
+          resourceTypeGeneral: attr(i, 'relatedItemType'),
+        };
       }),
     ],
     relatedTitles: items.filter((i) => i !== host).map((i) => text(listOf(i, 'titles', 'title')[0])),
     ...(host !== undefined && {
       host: {
-        title: text(listOf(host, 'titles', 'title')[0]), volume: part('volume'), issue: part('issue'), startPage: part('firstPage'), endPage: part('lastPage'),
+        title: text(listOf(host, 'titles', 'title')[0]),
+        volume: part('volume'),
+        issue: part('issue'),
+        startPage: part('firstPage'),
+        endPage: part('lastPage'),
       },
     }),
     formats: listOf(root, 'formats', 'format').map(text),

@@ -73,16 +73,23 @@ export function dataciteLacks(record: RecordFields): string | null {
  */
 export function agentElement(prefix: string, kind: 'creator' | 'contributor', a: Agent, ror: boolean, ...extra: Attr[]): string {
   const nameType = a.nameType === 'person' ? 'Personal' : a.nameType === 'organization' ? 'Organizational' : undefined;
-  return wrap(`${prefix}${kind}`, [
-    leaf(`${prefix}${kind}Name`, a.name, ['nameType', nameType]),
-    a.givenName !== undefined ? leaf(`${prefix}givenName`, a.givenName) : '',
-    a.familyName !== undefined ? leaf(`${prefix}familyName`, a.familyName) : '',
-    a.orcid !== undefined ? leaf(`${prefix}nameIdentifier`, `https://orcid.org/${a.orcid}`, ['nameIdentifierScheme', 'ORCID'], ['schemeURI', 'https://orcid.org']) : '',
-    ...(a.affiliations ?? []).map((af) =>
-      ror && af.ror !== undefined
-        ? leaf(`${prefix}affiliation`, af.name, ['affiliationIdentifier', af.ror], ['affiliationIdentifierScheme', 'ROR'], ['schemeURI', 'https://ror.org'])
-        : leaf(`${prefix}affiliation`, af.name)),
-  ], ...extra);
+  return wrap(
+    `${prefix}${kind}`,
+    [
+      leaf(`${prefix}${kind}Name`, a.name, ['nameType', nameType]),
+      a.givenName !== undefined ? leaf(`${prefix}givenName`, a.givenName) : '',
+      a.familyName !== undefined ? leaf(`${prefix}familyName`, a.familyName) : '',
+      a.orcid !== undefined
+        ? leaf(`${prefix}nameIdentifier`, `https://orcid.org/${a.orcid}`, ['nameIdentifierScheme', 'ORCID'], ['schemeURI', 'https://orcid.org'])
+        : '',
+      ...(a.affiliations ?? []).map((af) =>
+        ror && af.ror !== undefined
+          ? leaf(`${prefix}affiliation`, af.name, ['affiliationIdentifier', af.ror], ['affiliationIdentifierScheme', 'ROR'], ['schemeURI', 'https://ror.org'])
+          : leaf(`${prefix}affiliation`, af.name),
+      ),
+    ],
+    ...extra,
+  );
 }
 
 /**
@@ -112,10 +119,20 @@ export function hostItem(record: RecordFields): string {
   const h = record.host;
   if (h === undefined) return '';
   const part = (name: string, v: string | undefined): string => (v !== undefined ? leaf(name, v) : '');
-  return wrap('relatedItems', [wrap('relatedItem', [
-    h.title !== undefined ? wrap('titles', [leaf('title', h.title)]) : '',
-    part('volume', h.volume), part('issue', h.issue), part('firstPage', h.startPage), part('lastPage', h.endPage),
-  ], ['relatedItemType', RELATED_ITEM_TYPE_OF_HOST[hostKind(record)]], ['relationType', 'IsPublishedIn'])]);
+  return wrap('relatedItems', [
+    wrap(
+      'relatedItem',
+      [
+        h.title !== undefined ? wrap('titles', [leaf('title', h.title)]) : '',
+        part('volume', h.volume),
+        part('issue', h.issue),
+        part('firstPage', h.startPage),
+        part('lastPage', h.endPage),
+      ],
+      ['relatedItemType', RELATED_ITEM_TYPE_OF_HOST[hostKind(record)]],
+      ['relationType', 'IsPublishedIn'],
+    ),
+  ]);
 }
 
 /**
@@ -141,27 +158,64 @@ function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
   const rt = record.resourceType;
   return [
     leaf('identifier', primary, ['identifierType', 'DOI']),
-    wrap('creators', creators(record).map((c) => agentElement('', 'creator', c, true))),
-    wrap('titles', ts.map((t, i) => leaf('title', t, ['titleType', i === 0 ? undefined : 'AlternativeTitle']))),
+    wrap(
+      'creators',
+      creators(record).map((c) => agentElement('', 'creator', c, true)),
+    ),
+    wrap(
+      'titles',
+      ts.map((t, i) => leaf('title', t, ['titleType', i === 0 ? undefined : 'AlternativeTitle'])),
+    ),
     leaf('publisher', publisher(record) as string),
     leaf('publicationYear', publicationYear(record) as string),
     rt ? leaf('resourceType', rt.label, ['resourceTypeGeneral', rt.general]) : '',
-    wrap('subjects', dcValues(record, 'subject').map((s) => leaf('subject', s))),
-    wrap('contributors', contributors(record).map((c) => agentElement('', 'contributor', c, true, ['contributorType', c.type]))),
+    wrap(
+      'subjects',
+      dcValues(record, 'subject').map((s) => leaf('subject', s)),
+    ),
+    wrap(
+      'contributors',
+      contributors(record).map((c) => agentElement('', 'contributor', c, true, ['contributorType', c.type])),
+    ),
     wrap('dates', [
       dates.issued !== undefined ? leaf('date', dates.issued, ['dateType', 'Issued']) : '',
       dates.accepted !== undefined ? leaf('date', dates.accepted, ['dateType', 'Accepted']) : '',
       available !== undefined ? leaf('date', available, ['dateType', 'Available']) : '',
     ]),
     record.language !== undefined ? leaf('language', record.language) : '',
-    wrap('alternateIdentifiers', alternates.map(([type, value]) => leaf('alternateIdentifier', value, ['alternateIdentifierType', type]))),
-    wrap('relatedIdentifiers', (record.relatedIdentifiers ?? []).map((r) =>
-      leaf('relatedIdentifier', r.identifier, ['relatedIdentifierType', r.type], ['relationType', r.relation], ['resourceTypeGeneral', r.resourceTypeGeneral]))),
-    wrap('sizes', (record.files ?? []).flatMap((f) => (f.size !== undefined ? [leaf('size', `${f.size} bytes`)] : []))),
-    wrap('formats', formats(record).map((f) => leaf('format', f))),
+    wrap(
+      'alternateIdentifiers',
+      alternates.map(([type, value]) => leaf('alternateIdentifier', value, ['alternateIdentifierType', type])),
+    ),
+    wrap(
+      'relatedIdentifiers',
+      (record.relatedIdentifiers ?? []).map((r) =>
+        leaf(
+          'relatedIdentifier',
+          r.identifier,
+          ['relatedIdentifierType', r.type],
+          ['relationType', r.relation],
+          ['resourceTypeGeneral', r.resourceTypeGeneral],
+        ),
+      ),
+    ),
+    wrap(
+      'sizes',
+      (record.files ?? []).flatMap((f) => (f.size !== undefined ? [leaf('size', `${f.size} bytes`)] : [])),
+    ),
+    wrap(
+      'formats',
+      formats(record).map((f) => leaf('format', f)),
+    ),
     wrap('rightsList', rights),
-    wrap('descriptions', dcValues(record, 'description').map((d) => leaf('description', d, ['descriptionType', 'Abstract']))),
-    wrap('fundingReferences', (record.fundingReferences ?? []).map((f) => fundingElement('', f))),
+    wrap(
+      'descriptions',
+      dcValues(record, 'description').map((d) => leaf('description', d, ['descriptionType', 'Abstract'])),
+    ),
+    wrap(
+      'fundingReferences',
+      (record.fundingReferences ?? []).map((f) => fundingElement('', f)),
+    ),
     hostItem(record),
   ].join('');
 }

@@ -43,7 +43,6 @@ export function isNotOffered(r: CrosswalkResult): r is NotOffered {
   return typeof r !== 'string';
 }
 
-
 /**
  * The values of `dc.identifier` that no typed identifier or governance identifier already says.
  *

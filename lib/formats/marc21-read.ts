@@ -43,8 +43,26 @@ import { classifyIdentifier, type IdentifierType } from '../model/identifiers';
 import { DATACITE_RELATION_TYPES } from '../model/vocabularies';
 import type { XmlElement } from '../xml/tree';
 import {
-  accessOf, addDc, addFile, addIdentifier, addRelated, addRights, contributorType, draft, finish, schemeOf, setCoarType, setDate,
-  setHost, setLanguage, setPublisher, setYear, toAgent, toFunding, type Draft, type HostInput,
+  accessOf,
+  addDc,
+  addFile,
+  addIdentifier,
+  addRelated,
+  addRights,
+  contributorType,
+  draft,
+  finish,
+  schemeOf,
+  setCoarType,
+  setDate,
+  setHost,
+  setLanguage,
+  setPublisher,
+  setYear,
+  toAgent,
+  toFunding,
+  type Draft,
+  type HostInput,
 } from './reader-rules';
 import { kids, text, trimXml } from './xml-in';
 
@@ -79,8 +97,20 @@ function chopIsbd(s: string): string {
 
 // MARC relator codes (https://id.loc.gov/vocabulary/relators) for the roles DataCite names.
 const RELATOR_CODES: Readonly<Record<string, string>> = {
-  aut: 'author', cre: 'creator', edt: 'Editor', trl: 'Translator', ths: 'Supervisor', dgs: 'Supervisor', his: 'HostingInstitution',
-  res: 'Researcher', cph: 'RightsHolder', spn: 'Sponsor', dst: 'Distributor', pro: 'Producer', dtm: 'DataManager', fnd: 'funder',
+  aut: 'author',
+  cre: 'creator',
+  edt: 'Editor',
+  trl: 'Translator',
+  ths: 'Supervisor',
+  dgs: 'Supervisor',
+  his: 'HostingInstitution',
+  res: 'Researcher',
+  cph: 'RightsHolder',
+  spn: 'Sponsor',
+  dst: 'Distributor',
+  pro: 'Producer',
+  dtm: 'DataManager',
+  fnd: 'funder',
 };
 
 /** The 5XX notes that are not descriptions (LoC MARC to DC: access 506, relation 530, funding 536, rights 540, language 546). */
@@ -124,8 +154,12 @@ function sourceScheme(source: string | undefined): IdentifierType | undefined {
 function readField(d: Draft, f: Field, clean: (s: string | undefined) => string | undefined): void {
   const { tag } = f;
   switch (tag) {
-    case '020': for (const v of all(f, 'a')) addIdentifier(d, 'ISBN', v.split(/\s/)[0]); return;
-    case '022': for (const v of all(f, 'a')) addIdentifier(d, 'ISSN', v); return;
+    case '020':
+      for (const v of all(f, 'a')) addIdentifier(d, 'ISBN', v.split(/\s/)[0]);
+      return;
+    case '022':
+      for (const v of all(f, 'a')) addIdentifier(d, 'ISSN', v);
+      return;
     case '024': {
       const scheme = f.ind1 === '7' ? sourceScheme(first(f, '2')) : undefined;
       for (const v of all(f, 'a')) {
@@ -134,10 +168,17 @@ function readField(d: Draft, f: Field, clean: (s: string | undefined) => string 
       }
       return;
     }
-    case '041': for (const v of all(f, 'a')) setLanguage(d, v); return;
-    case '245': addDc(d, 'title', clean(all(f, 'abfgknps').join(' '))); return;
-    case '246': addDc(d, 'title', clean(all(f, 'ab').join(' '))); return;
-    case '260': case '264': {
+    case '041':
+      for (const v of all(f, 'a')) setLanguage(d, v);
+      return;
+    case '245':
+      addDc(d, 'title', clean(all(f, 'abfgknps').join(' ')));
+      return;
+    case '246':
+      addDc(d, 'title', clean(all(f, 'ab').join(' ')));
+      return;
+    case '260':
+    case '264': {
       // 264 second indicator 1: publication (0 production, 2 distribution, 3 manufacture, 4 copyright date).
       const publication = tag === '260' || f.ind2 === '1';
       for (const b of all(f, 'b')) (publication ? setPublisher : (x: Draft, v: string | undefined) => addDc(x, 'publisher', v))(d, clean(b));
@@ -153,7 +194,9 @@ function readField(d: Draft, f: Field, clean: (s: string | undefined) => string 
       if (until !== undefined) setDate(d, 'embargoEnd', until);
       return;
     }
-    case '530': addDc(d, 'relation', all(f, 'abcd').join(' ')); return;
+    case '530':
+      addDc(d, 'relation', all(f, 'abcd').join(' '));
+      return;
     case '536': {
       const ref = toFunding({ funderName: first(f, 'a'), awardNumber: first(f, 'c') });
       if (ref) d.fundingReferences.push(ref);
@@ -164,8 +207,12 @@ function readField(d: Draft, f: Field, clean: (s: string | undefined) => string 
       for (const u of all(f, 'u')) addRights(d, undefined, u);
       return;
     }
-    case '546': addDc(d, 'language', all(f, 'ab').join(' ')); return;
-    case '653': for (const v of all(f, 'a')) addDc(d, 'subject', v); return;
+    case '546':
+      addDc(d, 'language', all(f, 'ab').join(' '));
+      return;
+    case '653':
+      for (const v of all(f, 'a')) addDc(d, 'subject', v);
+      return;
     case '655': {
       const coar = all(f, '0').find((v) => /^https?:\/\/purl\.org\/coar\/resource_type\//.test(v));
       // A marcgt term ($2 marcgt) names the genre in MARC's words, not the record's label: the COAR label stands.
@@ -173,8 +220,13 @@ function readField(d: Draft, f: Field, clean: (s: string | undefined) => string 
       else addDc(d, 'type', clean(first(f, 'a')));
       return;
     }
-    case '773': case '787': readLink(d, f, clean); return;
-    case '786': for (const v of all(f, 'nto')) addDc(d, 'source', clean(v)); return;
+    case '773':
+    case '787':
+      readLink(d, f, clean);
+      return;
+    case '786':
+      for (const v of all(f, 'nto')) addDc(d, 'source', clean(v));
+      return;
     case '856': {
       const url = first(f, 'u');
       const mediaType = first(f, 'q');
@@ -194,7 +246,10 @@ function readField(d: Draft, f: Field, clean: (s: string | undefined) => string 
 
 /** A subject heading: its main part, then its subdivisions ($v form, $x general, $y chronological, $z geographic) after "--". */
 function subjectOf(f: Field, clean: (s: string | undefined) => string | undefined): string | undefined {
-  const main = f.subs.filter(([c]) => /^[a-u]$/.test(c) && c !== 'e').map(([, v]) => v).join(' ');
+  const main = f.subs
+    .filter(([c]) => /^[a-u]$/.test(c) && c !== 'e')
+    .map(([, v]) => v)
+    .join(' ');
   const subdivisions = all(f, 'vxyz');
   return clean([main, ...subdivisions].filter((s) => s !== '').join('--'));
 }

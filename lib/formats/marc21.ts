@@ -94,7 +94,15 @@ export function relatedParts(h: Host): string | undefined {
 
 function agentField(a: Agent, role: string): Field {
   const ind1 = a.nameType === 'person' ? '1' : a.nameType === 'organization' ? '2' : ' ';
-  return ['720', ind1, ' ', [['a', a.name], ['e', role]]];
+  return [
+    '720',
+    ind1,
+    ' ',
+    [
+      ['a', a.name],
+      ['e', role],
+    ],
+  ];
 }
 
 /**
@@ -110,10 +118,32 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   const fields: Field[] = [];
   for (const v of identifiersOf(record, 'ISBN')) fields.push(['020', ' ', ' ', [['a', v]]]);
   for (const v of identifiersOf(record, 'ISSN')) fields.push(['022', ' ', ' ', [['a', v]]]);
-  for (const [type, source] of [['DOI', 'doi'], ['Handle', 'hdl'], ['URN', 'urn']] as const) {
-    for (const v of identifiersOf(record, type)) fields.push(['024', '7', ' ', [['a', v], ['2', source]]]);
+  for (const [type, source] of [
+    ['DOI', 'doi'],
+    ['Handle', 'hdl'],
+    ['URN', 'urn'],
+  ] as const) {
+    for (const v of identifiersOf(record, type))
+      fields.push([
+        '024',
+        '7',
+        ' ',
+        [
+          ['a', v],
+          ['2', source],
+        ],
+      ]);
   }
-  if (ctx.poi !== undefined) fields.push(['024', '7', ' ', [['a', ctx.poi], ['2', 'uri']]]);
+  if (ctx.poi !== undefined)
+    fields.push([
+      '024',
+      '7',
+      ' ',
+      [
+        ['a', ctx.poi],
+        ['2', 'uri'],
+      ],
+    ]);
   for (const v of [...identifiersOf(record, 'ARK'), ctx.oaiIdentifier]) fields.push(['024', '8', ' ', [['a', v]]]);
   const urls = identifiersOf(record, 'URL');
   for (const v of otherDcIdentifiers(record, ctx)) {
@@ -122,21 +152,57 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   }
   // MARC 041 holds a language code, not a tag: the primary subtag of a BCP 47 tag (en of en-US) is an ISO 639 code.
   const code = record.language === undefined ? undefined : primaryLanguage(record.language);
-  if (code !== undefined && /^[a-z]{2,3}$/.test(code)) fields.push(['041', ' ', '7', [['a', code], ['2', code.length === 2 ? 'iso639-1' : 'iso639-3']]]);
+  if (code !== undefined && /^[a-z]{2,3}$/.test(code))
+    fields.push([
+      '041',
+      ' ',
+      '7',
+      [
+        ['a', code],
+        ['2', code.length === 2 ? 'iso639-1' : 'iso639-3'],
+      ],
+    ]);
   const [title, ...others] = titles(record);
   fields.push(['245', '0', '0', [['a', title]]]);
   for (const t of others) fields.push(['246', '3', '3', [['a', t]]]);
   const pub = publisher(record);
   const date = publicationYear(record) ?? dcValues(record, 'date')[0];
-  if (pub !== undefined || date !== undefined) fields.push(['260', ' ', ' ', [['b', pub], ['c', date]]]);
+  if (pub !== undefined || date !== undefined)
+    fields.push([
+      '260',
+      ' ',
+      ' ',
+      [
+        ['b', pub],
+        ['c', date],
+      ],
+    ]);
   for (const c of dcValues(record, 'coverage')) fields.push(['500', ' ', ' ', [['a', c]]]);
   if (record.accessRights !== undefined) {
     const a = ACCESS_RIGHTS[record.accessRights];
     // MARC 506 first indicator: 0 no restrictions, 1 restrictions apply.
-    fields.push(['506', record.accessRights === 'open' ? '0' : '1', ' ', [['a', a.label], ['g', record.dates?.embargoEnd], ['u', a.uri]]]);
+    fields.push([
+      '506',
+      record.accessRights === 'open' ? '0' : '1',
+      ' ',
+      [
+        ['a', a.label],
+        ['g', record.dates?.embargoEnd],
+        ['u', a.uri],
+      ],
+    ]);
   }
   for (const d of dcValues(record, 'description')) fields.push(['520', ' ', ' ', [['a', d]]]);
-  for (const f of record.fundingReferences ?? []) fields.push(['536', ' ', ' ', [['a', f.funderName], ['c', f.awardNumber]]]);
+  for (const f of record.fundingReferences ?? [])
+    fields.push([
+      '536',
+      ' ',
+      ' ',
+      [
+        ['a', f.funderName],
+        ['c', f.awardNumber],
+      ],
+    ]);
   for (const r of dcValues(record, 'rights')) fields.push(['540', ' ', ' ', [['a', r]]]);
   if (record.license !== undefined) fields.push(['540', ' ', ' ', [['u', record.license]]]);
   for (const l of dcValues(record, 'language')) fields.push(['546', ' ', ' ', [['a', l]]]);
@@ -144,25 +210,70 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   if (record.resourceType) {
     const c = coarType(record);
     const term = c?.marcgt;
-    fields.push(['655', ' ', '7', [['a', term ?? record.resourceType.label], ['2', term !== undefined ? 'marcgt' : 'local'], ['0', record.resourceType.coar]]]);
+    fields.push([
+      '655',
+      ' ',
+      '7',
+      [
+        ['a', term ?? record.resourceType.label],
+        ['2', term !== undefined ? 'marcgt' : 'local'],
+        ['0', record.resourceType.coar],
+      ],
+    ]);
   }
-  for (const t of dcValues(record, 'type')) fields.push(['655', ' ', '7', [['a', t], ['2', 'local']]]);
+  for (const t of dcValues(record, 'type'))
+    fields.push([
+      '655',
+      ' ',
+      '7',
+      [
+        ['a', t],
+        ['2', 'local'],
+      ],
+    ]);
   for (const c of creators(record)) fields.push(agentField(c, 'author'));
   for (const c of contributors(record)) fields.push(agentField(c, c.type.toLowerCase()));
   if (record.host !== undefined) {
     const g = relatedParts(record.host);
-    if (record.host.title !== undefined || g !== undefined) fields.push(['773', '0', ' ', [['t', record.host.title], ['g', g]]]);
+    if (record.host.title !== undefined || g !== undefined)
+      fields.push([
+        '773',
+        '0',
+        ' ',
+        [
+          ['t', record.host.title],
+          ['g', g],
+        ],
+      ]);
   }
   for (const r of record.relatedIdentifiers ?? []) {
     // 76X-78X: $x an ISSN, $z an ISBN, $o any other identifier; $i the relationship, in DataCite's words.
     const code = r.type === 'ISSN' || r.type === 'EISSN' || r.type === 'LISSN' ? 'x' : r.type === 'ISBN' ? 'z' : 'o';
     const host = r.relation === 'IsPartOf' || r.relation === 'IsPublishedIn';
-    fields.push([host ? '773' : '787', '0', '8', [['i', r.relation], [code, r.identifier]]]);
+    fields.push([
+      host ? '773' : '787',
+      '0',
+      '8',
+      [
+        ['i', r.relation],
+        [code, r.identifier],
+      ],
+    ]);
   }
   for (const s of dcValues(record, 'source')) fields.push(['786', '0', ' ', [['n', s]]]);
   for (const r of dcValues(record, 'relation')) fields.push(['787', '0', ' ', [['n', r]]]);
   for (const u of urls) fields.push(['856', '4', '0', [['u', u]]]);
-  for (const f of record.files ?? []) fields.push(['856', '4', '0', [['u', f.url], ['q', f.mediaType], ['s', f.size?.toString()]]]);
+  for (const f of record.files ?? [])
+    fields.push([
+      '856',
+      '4',
+      '0',
+      [
+        ['u', f.url],
+        ['q', f.mediaType],
+        ['s', f.size?.toString()],
+      ],
+    ]);
   for (const f of dcValues(record, 'format')) fields.push(['856', '4', '0', [['q', f]]]);
 
   // MARC fields in tag order; a stable sort keeps the order above within one tag.
@@ -171,9 +282,17 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   return (
     rootOpen('record', [['xmlns', MARC21_NS]], `${MARC21_NS} ${MARC21_SCHEMA}`, ['type', 'Bibliographic']) +
     leaf('leader', leader) +
-    fields.map(([tag, ind1, ind2, subs]) =>
-      wrap('datafield', subs.flatMap(([code, v]) => (v === undefined ? [] : [leaf('subfield', v, ['code', code])])), ['tag', tag], ['ind1', ind1], ['ind2', ind2]),
-    ).join('') +
+    fields
+      .map(([tag, ind1, ind2, subs]) =>
+        wrap(
+          'datafield',
+          subs.flatMap(([code, v]) => (v === undefined ? [] : [leaf('subfield', v, ['code', code])])),
+          ['tag', tag],
+          ['ind1', ind1],
+          ['ind2', ind2],
+        ),
+      )
+      .join('') +
     '</record>'
   );
 }

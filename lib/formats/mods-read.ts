@@ -38,8 +38,24 @@ import type { RecordFields } from '../model/record';
 import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_RELATION_TYPES } from '../model/vocabularies';
 import type { XmlElement } from '../xml/tree';
 import {
-  accessOf, addDc, addFile, addIdentifier, addRelated, addRights, contributorType, draft, finish, schemeOf, setCoarType, setDate,
-  setHost, setLanguage, setPublisher, toAgent, toFunding, type Draft,
+  accessOf,
+  addDc,
+  addFile,
+  addIdentifier,
+  addRelated,
+  addRights,
+  contributorType,
+  draft,
+  finish,
+  schemeOf,
+  setCoarType,
+  setDate,
+  setHost,
+  setLanguage,
+  setPublisher,
+  toAgent,
+  toFunding,
+  type Draft,
 } from './reader-rules';
 import { attr, elements, kid, kids, prefixedAttr, text } from './xml-in';
 
@@ -47,15 +63,35 @@ const MODS_NS = 'http://www.loc.gov/mods/v3';
 
 /** relatedItem/@type → the DataCite relation it says (the inverse of ./mods.ts's table: one relation for each MODS type). */
 export const RELATION_OF_ITEM_TYPE: Readonly<Record<string, string>> = {
-  host: 'IsPartOf', series: 'IsPartOf', constituent: 'HasPart', preceding: 'Continues', succeeding: 'IsContinuedBy',
-  otherVersion: 'IsVersionOf', original: 'IsVariantFormOf', otherFormat: 'IsOriginalFormOf', references: 'References',
-  isReferencedBy: 'IsReferencedBy', reviewOf: 'Reviews',
+  host: 'IsPartOf',
+  series: 'IsPartOf',
+  constituent: 'HasPart',
+  preceding: 'Continues',
+  succeeding: 'IsContinuedBy',
+  otherVersion: 'IsVersionOf',
+  original: 'IsVariantFormOf',
+  otherFormat: 'IsOriginalFormOf',
+  references: 'References',
+  isReferencedBy: 'IsReferencedBy',
+  reviewOf: 'Reviews',
 };
 
 // MARC relator codes (roleTerm type code, authority marcrelator) for the roles DataCite names.
 const RELATOR_CODES: Readonly<Record<string, string>> = {
-  aut: 'author', cre: 'creator', ctb: 'contributor', edt: 'Editor', trl: 'Translator', ths: 'Supervisor', dgs: 'Supervisor',
-  his: 'HostingInstitution', res: 'Researcher', cph: 'RightsHolder', spn: 'Sponsor', dst: 'Distributor', pro: 'Producer', fnd: 'funder',
+  aut: 'author',
+  cre: 'creator',
+  ctb: 'contributor',
+  edt: 'Editor',
+  trl: 'Translator',
+  ths: 'Supervisor',
+  dgs: 'Supervisor',
+  his: 'HostingInstitution',
+  res: 'Researcher',
+  cph: 'RightsHolder',
+  spn: 'Sponsor',
+  dst: 'Distributor',
+  pro: 'Producer',
+  fnd: 'funder',
 };
 
 /** A titleInfo as one title: nonSort, title, ": " subtitle, ". " part number and name. */
@@ -79,7 +115,8 @@ export function readMods(root: XmlElement): RecordFields {
   const mods = root.local === 'modsCollection' ? kid(root, 'mods') : root;
   if (mods === undefined || mods.ns !== MODS_NS || mods.local !== 'mods') return finish(d);
   const titles = kids(mods, 'titleInfo');
-  for (const t of [...titles.filter((x) => attr(x, 'type') === undefined), ...titles.filter((x) => attr(x, 'type') !== undefined)]) addDc(d, 'title', titleOf(t));
+  for (const t of [...titles.filter((x) => attr(x, 'type') === undefined), ...titles.filter((x) => attr(x, 'type') !== undefined)])
+    addDc(d, 'title', titleOf(t));
   for (const n of kids(mods, 'name')) readName(d, n);
   readGenres(d, kids(mods, 'genre'));
   for (const o of kids(mods, 'originInfo')) readOrigin(d, o);
@@ -118,7 +155,11 @@ export function readMods(root: XmlElement): RecordFields {
 
 function readName(d: Draft, n: XmlElement): void {
   const parts = kids(n, 'namePart');
-  const plain = parts.filter((p) => attr(p, 'type') === undefined).map(text).filter((s) => s !== '').join(' ');
+  const plain = parts
+    .filter((p) => attr(p, 'type') === undefined)
+    .map(text)
+    .filter((s) => s !== '')
+    .join(' ');
   const part = (type: string): string | undefined => parts.filter((p) => attr(p, 'type') === type).map(text)[0];
   const type = attr(n, 'type');
   const display = text(kid(n, 'displayForm'));
@@ -131,10 +172,12 @@ function readName(d: Draft, n: XmlElement): void {
     affiliations: kids(n, 'affiliation').map((a) => ({ name: text(a) })),
   });
   if (agent === undefined) return;
-  const roles = kids(n, 'role').flatMap((r) => kids(r, 'roleTerm')).map((t) => {
-    const v = text(t);
-    return attr(t, 'type') === 'code' ? (RELATOR_CODES[v.toLowerCase()] ?? v) : v;
-  });
+  const roles = kids(n, 'role')
+    .flatMap((r) => kids(r, 'roleTerm'))
+    .map((t) => {
+      const v = text(t);
+      return attr(t, 'type') === 'code' ? (RELATOR_CODES[v.toLowerCase()] ?? v) : v;
+    });
   const words = roles.map((r) => r.toLowerCase());
   // LoC's mapping makes a name of role creator a dc:creator; authors are creators, and so is a name without a role.
   if (words.includes('funder')) {
@@ -146,7 +189,8 @@ function readName(d: Draft, n: XmlElement): void {
 
 /** The COAR genre first (the resource type), then the others as dc:type, without the marcgt term that restates the COAR type. */
 function readGenres(d: Draft, genres: readonly XmlElement[]): void {
-  const isCoar = (g: XmlElement): boolean => (attr(g, 'valueURI') ?? '').startsWith(COAR_RESOURCE_TYPE_PREFIX) || attr(g, 'authorityURI') === COAR_RESOURCE_TYPE_PREFIX;
+  const isCoar = (g: XmlElement): boolean =>
+    (attr(g, 'valueURI') ?? '').startsWith(COAR_RESOURCE_TYPE_PREFIX) || attr(g, 'authorityURI') === COAR_RESOURCE_TYPE_PREFIX;
   const coar = genres.find(isCoar);
   if (coar !== undefined) setCoarType(d, attr(coar, 'valueURI'), text(coar));
   const restated = d.resourceType?.coar === undefined ? undefined : COAR_TYPES.get(d.resourceType.coar)?.marcgt;
@@ -161,7 +205,8 @@ function readOrigin(d: Draft, o: XmlElement): void {
   for (const p of kids(o, 'publisher')) setPublisher(d, text(p));
   for (const e of elements(o)) {
     if (e.local === 'dateIssued') setDate(d, 'issued', text(e));
-    else if (e.local === 'dateOther' && (attr(e, 'type') === 'accepted' || attr(e, 'type') === 'available')) setDate(d, attr(e, 'type') as 'accepted' | 'available', text(e));
+    else if (e.local === 'dateOther' && (attr(e, 'type') === 'accepted' || attr(e, 'type') === 'available'))
+      setDate(d, attr(e, 'type') as 'accepted' | 'available', text(e));
     else if (['dateCreated', 'dateCaptured', 'dateValid', 'dateModified', 'copyrightDate', 'dateOther'].includes(e.local)) addDc(d, 'date', text(e));
   }
 }
@@ -194,7 +239,10 @@ function readHost(d: Draft, r: XmlElement): boolean {
   const pages = parts.flatMap((p) => kids(p, 'extent')).find((x) => ['pages', 'page'].includes(attr(x, 'unit')?.toLowerCase() ?? ''));
   return setHost(d, {
     title: title === undefined ? undefined : titleOf(title),
-    volume: detail('volume'), issue: detail('issue'), startPage: text(kid(pages, 'start')), endPage: text(kid(pages, 'end')),
+    volume: detail('volume'),
+    issue: detail('issue'),
+    startPage: text(kid(pages, 'start')),
+    endPage: text(kid(pages, 'end')),
   });
 }
 

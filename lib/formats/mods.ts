@@ -49,14 +49,36 @@ const ID_TYPE = { DOI: 'doi', Handle: 'hdl', URN: 'urn', ARK: 'ark', URL: 'uri',
 
 /** relatedItem/@type for a DataCite relation, where MODS has one; the others go in @otherType. */
 export const RELATED_ITEM_TYPE: Partial<Record<RelatedIdentifier['relation'], string>> = {
-  IsPartOf: 'host', IsPublishedIn: 'host', HasPart: 'constituent', Continues: 'preceding', IsContinuedBy: 'succeeding',
-  IsVersionOf: 'otherVersion', HasVersion: 'otherVersion', IsNewVersionOf: 'otherVersion', IsPreviousVersionOf: 'otherVersion',
-  IsVariantFormOf: 'original', IsOriginalFormOf: 'otherFormat', IsDerivedFrom: 'original', References: 'references',
-  Cites: 'references', IsReferencedBy: 'isReferencedBy', IsCitedBy: 'isReferencedBy', Reviews: 'reviewOf',
+  IsPartOf: 'host',
+  IsPublishedIn: 'host',
+  HasPart: 'constituent',
+  Continues: 'preceding',
+  IsContinuedBy: 'succeeding',
+  IsVersionOf: 'otherVersion',
+  HasVersion: 'otherVersion',
+  IsNewVersionOf: 'otherVersion',
+  IsPreviousVersionOf: 'otherVersion',
+  IsVariantFormOf: 'original',
+  IsOriginalFormOf: 'otherFormat',
+  IsDerivedFrom: 'original',
+  References: 'references',
+  Cites: 'references',
+  IsReferencedBy: 'isReferencedBy',
+  IsCitedBy: 'isReferencedBy',
+  Reviews: 'reviewOf',
 };
 
 const RELATED_ID_TYPE: Partial<Record<RelatedIdentifier['type'], string>> = {
-  DOI: 'doi', Handle: 'hdl', URN: 'urn', ARK: 'ark', URL: 'uri', PURL: 'uri', ISBN: 'isbn', ISSN: 'issn', EISSN: 'issn', LISSN: 'issn',
+  DOI: 'doi',
+  Handle: 'hdl',
+  URN: 'urn',
+  ARK: 'ark',
+  URL: 'uri',
+  PURL: 'uri',
+  ISBN: 'isbn',
+  ISSN: 'issn',
+  EISSN: 'issn',
+  LISSN: 'issn',
 };
 
 /**
@@ -71,14 +93,18 @@ export function hostItem(record: RecordFields): string {
   const h = record.host;
   if (h === undefined) return '';
   const detail = (type: string, v: string | undefined): string => (v !== undefined ? wrap('detail', [leaf('number', v)], ['type', type]) : '');
-  return wrap('relatedItem', [
-    h.title !== undefined ? wrap('titleInfo', [leaf('title', h.title)]) : '',
-    wrap('part', [
-      detail('volume', h.volume),
-      detail('issue', h.issue),
-      wrap('extent', [h.startPage !== undefined ? leaf('start', h.startPage) : '', h.endPage !== undefined ? leaf('end', h.endPage) : ''], ['unit', 'pages']),
-    ]),
-  ], ['type', 'host']);
+  return wrap(
+    'relatedItem',
+    [
+      h.title !== undefined ? wrap('titleInfo', [leaf('title', h.title)]) : '',
+      wrap('part', [
+        detail('volume', h.volume),
+        detail('issue', h.issue),
+        wrap('extent', [h.startPage !== undefined ? leaf('start', h.startPage) : '', h.endPage !== undefined ? leaf('end', h.endPage) : ''], ['unit', 'pages']),
+      ]),
+    ],
+    ['type', 'host'],
+  );
 }
 
 /** Why a record cannot be a MODS record (no title), or null. @example modsLacks({ dc: { title: ['T'] } }) // null */
@@ -88,19 +114,24 @@ export function modsLacks(record: RecordFields): string | null {
 
 function name(a: Agent, role: string): string {
   const type = a.nameType === 'person' ? 'personal' : a.nameType === 'organization' ? 'corporate' : undefined;
-  const parts = a.givenName !== undefined || a.familyName !== undefined
-    ? [
-      a.familyName !== undefined ? leaf('namePart', a.familyName, ['type', 'family']) : '',
-      a.givenName !== undefined ? leaf('namePart', a.givenName, ['type', 'given']) : '',
-      leaf('displayForm', a.name),
-    ]
-    : [leaf('namePart', a.name)];
-  return wrap('name', [
-    ...parts,
-    a.orcid !== undefined ? leaf('nameIdentifier', `https://orcid.org/${a.orcid}`, ['type', 'orcid']) : '',
-    ...(a.affiliations ?? []).map((af) => leaf('affiliation', af.name)),
-    wrap('role', [leaf('roleTerm', role, ['type', 'text'])]),
-  ], ['type', type]);
+  const parts =
+    a.givenName !== undefined || a.familyName !== undefined
+      ? [
+          a.familyName !== undefined ? leaf('namePart', a.familyName, ['type', 'family']) : '',
+          a.givenName !== undefined ? leaf('namePart', a.givenName, ['type', 'given']) : '',
+          leaf('displayForm', a.name),
+        ]
+      : [leaf('namePart', a.name)];
+  return wrap(
+    'name',
+    [
+      ...parts,
+      a.orcid !== undefined ? leaf('nameIdentifier', `https://orcid.org/${a.orcid}`, ['type', 'orcid']) : '',
+      ...(a.affiliations ?? []).map((af) => leaf('affiliation', af.name)),
+      wrap('role', [leaf('roleTerm', role, ['type', 'text'])]),
+    ],
+    ['type', type],
+  );
 }
 
 /**
@@ -125,13 +156,25 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
   const urls = (record.identifiers ?? []).filter((i) => i.type === 'URL').map((i) => i.value);
   const otherIds = otherDcIdentifiers(record, ctx);
   return [
-    rootOpen('mods', [['xmlns', MODS_NS], ['xmlns:xlink', XLINK_NS]], `${MODS_NS} ${MODS_SCHEMA}`, ['version', '3.7']),
+    rootOpen(
+      'mods',
+      [
+        ['xmlns', MODS_NS],
+        ['xmlns:xlink', XLINK_NS],
+      ],
+      `${MODS_NS} ${MODS_SCHEMA}`,
+      ['version', '3.7'],
+    ),
     ...ts.map((t, i) => wrap('titleInfo', [leaf('title', t)], ['type', i === 0 ? undefined : 'alternative'])),
     ...creators(record).map((c) => name(c, 'creator')),
     ...contributors(record).map((c) => name(c, c.type === 'Other' ? 'contributor' : c.type.toLowerCase())),
     rt !== undefined || dcValues(record, 'type').length > 0 ? leaf('typeOfResource', bibliographicType(record).typeOfResource) : '',
     coar?.marcgt !== undefined ? leaf('genre', coar.marcgt, ['authority', 'marcgt']) : '',
-    rt?.coar !== undefined ? leaf('genre', rt.label, ['authorityURI', COAR_RESOURCE_TYPE_PREFIX], ['valueURI', rt.coar]) : rt !== undefined ? leaf('genre', rt.label) : '',
+    rt?.coar !== undefined
+      ? leaf('genre', rt.label, ['authorityURI', COAR_RESOURCE_TYPE_PREFIX], ['valueURI', rt.coar])
+      : rt !== undefined
+        ? leaf('genre', rt.label)
+        : '',
     ...dcValues(record, 'type').map((t) => leaf('genre', t)),
     wrap('originInfo', [
       pub !== undefined ? leaf('publisher', pub) : '',
@@ -140,13 +183,9 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
       dates.accepted !== undefined ? leaf('dateOther', dates.accepted, ['type', 'accepted'], ['encoding', 'w3cdtf']) : '',
       dates.available !== undefined ? leaf('dateOther', dates.available, ['type', 'available'], ['encoding', 'w3cdtf']) : '',
     ]),
-    record.language !== undefined
-      ? wrap('language', [leaf('languageTerm', record.language, ['type', 'code'], ['authority', 'rfc5646'])])
-      : '',
+    record.language !== undefined ? wrap('language', [leaf('languageTerm', record.language, ['type', 'code'], ['authority', 'rfc5646'])]) : '',
     ...dcValues(record, 'language').map((l) => wrap('language', [leaf('languageTerm', l, ['type', 'text'])])),
-    wrap('physicalDescription', [
-      ...formats(record).map((f) => (/^[\w.+-]+\/[\w.+-]+$/.test(f) ? leaf('internetMediaType', f) : leaf('form', f))),
-    ]),
+    wrap('physicalDescription', [...formats(record).map((f) => (/^[\w.+-]+\/[\w.+-]+$/.test(f) ? leaf('internetMediaType', f) : leaf('form', f)))]),
     ...dcValues(record, 'description').map((d) => leaf('abstract', d)),
     ...dcValues(record, 'subject').map((s) => wrap('subject', [leaf('topic', s)])),
     ...dcValues(record, 'coverage').map((c) => wrap('subject', [leaf('geographic', c)])),
@@ -162,18 +201,27 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
     ...dcValues(record, 'relation').map((r) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', r)])])),
     ...(record.relatedIdentifiers ?? []).map((r) => {
       const type = RELATED_ITEM_TYPE[r.relation];
-      return wrap('relatedItem', [leaf('identifier', r.identifier, ['type', RELATED_ID_TYPE[r.type] ?? r.type])],
-        ['type', type], ['otherType', type === undefined ? r.relation : undefined]);
+      return wrap(
+        'relatedItem',
+        [leaf('identifier', r.identifier, ['type', RELATED_ID_TYPE[r.type] ?? r.type])],
+        ['type', type],
+        ['otherType', type === undefined ? r.relation : undefined],
+      );
     }),
     hostItem(record),
     ...dcValues(record, 'rights').map((r) => leaf('accessCondition', r, ['type', 'use and reproduction'])),
     record.license !== undefined ? leaf('accessCondition', record.license, ['type', 'use and reproduction'], ['xlink:href', record.license]) : '',
     access !== undefined
-      ? leaf('accessCondition', dates.embargoEnd !== undefined ? `${access.label} until ${dates.embargoEnd}` : access.label,
-        ['type', 'restriction on access'], ['xlink:href', access.uri])
+      ? leaf(
+          'accessCondition',
+          dates.embargoEnd !== undefined ? `${access.label} until ${dates.embargoEnd}` : access.label,
+          ['type', 'restriction on access'],
+          ['xlink:href', access.uri],
+        )
       : '',
     ...(record.fundingReferences ?? []).map((f) =>
-      leaf('note', [f.funderName, f.awardNumber, f.awardTitle].filter((x) => x !== undefined).join(', '), ['type', 'funding'])),
+      leaf('note', [f.funderName, f.awardNumber, f.awardTitle].filter((x) => x !== undefined).join(', '), ['type', 'funding']),
+    ),
     '</mods>',
   ].join('');
 }

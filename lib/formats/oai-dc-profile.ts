@@ -31,8 +31,22 @@ const EU_REPO = 'info:eu-repo/semantics/';
 
 /** OpenAIRE 3.0 "Publication Type": the info:eu-repo-publication-type-terms (DRIVER 2.0). */
 export const EU_REPO_TYPES = [
-  'article', 'bachelorThesis', 'masterThesis', 'doctoralThesis', 'book', 'bookPart', 'review', 'conferenceObject',
-  'lecture', 'workingPaper', 'preprint', 'report', 'annotation', 'contributionToPeriodical', 'patent', 'other',
+  'article',
+  'bachelorThesis',
+  'masterThesis',
+  'doctoralThesis',
+  'book',
+  'bookPart',
+  'review',
+  'conferenceObject',
+  'lecture',
+  'workingPaper',
+  'preprint',
+  'report',
+  'annotation',
+  'contributionToPeriodical',
+  'patent',
+  'other',
 ] as const;
 export type EuRepoType = (typeof EU_REPO_TYPES)[number];
 
@@ -56,24 +70,56 @@ export type EuRepoType = (typeof EU_REPO_TYPES)[number];
  *   journal, periodical, plain text) are `other`.
  */
 export const EU_REPO_TYPE_OF_COAR: Readonly<Record<string, EuRepoType>> = {
-  c_6501: 'article', c_2df8fbb1: 'article', c_dcae04bc: 'article', c_beb9: 'article',
-  c_3e5a: 'contributionToPeriodical', c_b239: 'contributionToPeriodical', c_545b: 'contributionToPeriodical',
-  c_7a1f: 'bachelorThesis', c_bdcc: 'masterThesis', c_db06: 'doctoralThesis',
-  c_2f33: 'book', c_3248: 'bookPart',
-  c_efa0: 'review', c_ba08: 'review',
-  c_f744: 'conferenceObject', c_c94f: 'conferenceObject', c_5794: 'conferenceObject', c_6670: 'conferenceObject',
-  c_18cp: 'conferenceObject', c_18co: 'conferenceObject',
-  c_8544: 'lecture', c_8042: 'workingPaper', c_816b: 'preprint',
-  c_93fc: 'report', c_ba1f: 'report', c_18ww: 'report', c_18wz: 'report', c_18wq: 'report', c_186u: 'report',
-  c_18op: 'report', c_18hj: 'report', c_18ws: 'report', c_18gh: 'report',
-  c_1162: 'annotation', c_15cd: 'patent',
+  c_6501: 'article',
+  c_2df8fbb1: 'article',
+  c_dcae04bc: 'article',
+  c_beb9: 'article',
+  c_3e5a: 'contributionToPeriodical',
+  c_b239: 'contributionToPeriodical',
+  c_545b: 'contributionToPeriodical',
+  c_7a1f: 'bachelorThesis',
+  c_bdcc: 'masterThesis',
+  c_db06: 'doctoralThesis',
+  c_2f33: 'book',
+  c_3248: 'bookPart',
+  c_efa0: 'review',
+  c_ba08: 'review',
+  c_f744: 'conferenceObject',
+  c_c94f: 'conferenceObject',
+  c_5794: 'conferenceObject',
+  c_6670: 'conferenceObject',
+  c_18cp: 'conferenceObject',
+  c_18co: 'conferenceObject',
+  c_8544: 'lecture',
+  c_8042: 'workingPaper',
+  c_816b: 'preprint',
+  c_93fc: 'report',
+  c_ba1f: 'report',
+  c_18ww: 'report',
+  c_18wz: 'report',
+  c_18wq: 'report',
+  c_186u: 'report',
+  c_18op: 'report',
+  c_18hj: 'report',
+  c_18ws: 'report',
+  c_18gh: 'report',
+  c_1162: 'annotation',
+  c_15cd: 'patent',
 };
 
 /** For a record typed only by DataCite resourceTypeGeneral: the info:eu-repo type, where one fits. */
 const EU_REPO_TYPE_OF_GENERAL: Partial<Record<DataCiteResourceType, EuRepoType>> = {
-  JournalArticle: 'article', Book: 'book', BookChapter: 'bookPart', ConferencePaper: 'conferenceObject',
-  ConferenceProceeding: 'conferenceObject', Poster: 'conferenceObject', Preprint: 'preprint', Report: 'report',
-  PeerReview: 'review', Presentation: 'lecture', DataPaper: 'article',
+  JournalArticle: 'article',
+  Book: 'book',
+  BookChapter: 'bookPart',
+  ConferencePaper: 'conferenceObject',
+  ConferenceProceeding: 'conferenceObject',
+  Poster: 'conferenceObject',
+  Preprint: 'preprint',
+  Report: 'report',
+  PeerReview: 'review',
+  Presentation: 'lecture',
+  DataPaper: 'article',
 };
 
 /**
@@ -106,12 +152,18 @@ const EU_REPO_VERSIONS = ['draft', 'submittedVersion', 'acceptedVersion', 'publi
  * → the DRIVER version term. Proof and "not applicable" have none.
  */
 const VERSION_OF_COAR: Readonly<Record<string, (typeof EU_REPO_VERSIONS)[number]>> = {
-  c_b1a7d7d4d402bcce: 'draft', AO: 'draft',
-  c_71e4c1898caa6e32: 'submittedVersion', SMUR: 'submittedVersion',
-  c_ab4af688f83e57aa: 'acceptedVersion', AM: 'acceptedVersion',
-  c_970fb48d4fbd8a85: 'publishedVersion', VoR: 'publishedVersion',
-  c_e19f295774971610: 'updatedVersion', CVoR: 'updatedVersion',
-  c_dc82b40f9837b551: 'updatedVersion', EVoR: 'updatedVersion',
+  c_b1a7d7d4d402bcce: 'draft',
+  AO: 'draft',
+  c_71e4c1898caa6e32: 'submittedVersion',
+  SMUR: 'submittedVersion',
+  c_ab4af688f83e57aa: 'acceptedVersion',
+  AM: 'acceptedVersion',
+  c_970fb48d4fbd8a85: 'publishedVersion',
+  VoR: 'publishedVersion',
+  c_e19f295774971610: 'updatedVersion',
+  CVoR: 'updatedVersion',
+  c_dc82b40f9837b551: 'updatedVersion',
+  EVoR: 'updatedVersion',
 };
 
 /**

@@ -11,9 +11,7 @@ import { parseFragment, textOf, type XmlElement } from '../xml/tree';
 import type { MetadataFormat } from './format';
 import { readOaiDc } from './oai-dc-read';
 
-const OPEN =
-  `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` +
-  ` xsi:schemaLocation="${OAI_DC_NS} ${OAI_DC_SCHEMA}">`;
+const OPEN = `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` + ` xsi:schemaLocation="${OAI_DC_NS} ${OAI_DC_SCHEMA}">`;
 
 /**
  * Serializes Dublin Core fields as one `oai_dc:dc` element (no XML
@@ -68,4 +66,3 @@ function dublinCoreOfTree(root: XmlElement): DublinCore {
   }
   return dc;
 }
-

@@ -87,8 +87,11 @@ export function readOpenaire(root: XmlElement): RecordFields {
     return el === undefined ? undefined : text(el);
   };
   setHost(d, {
-    title: cite('citationTitle'), volume: cite('citationVolume'), issue: cite('citationIssue'),
-    startPage: cite('citationStartPage'), endPage: cite('citationEndPage'),
+    title: cite('citationTitle'),
+    volume: cite('citationVolume'),
+    issue: cite('citationIssue'),
+    startPage: cite('citationStartPage'),
+    endPage: cite('citationEndPage'),
   });
   const version = kid(root, 'version');
   if (version !== undefined) addDc(d, 'type', attr(version, 'uri') ?? text(version));

@@ -53,7 +53,11 @@
 import type { RecordFields } from '../model/record';
 import { agentElement, fundingElement } from './datacite';
 import {
-  ACCESS_RIGHTS, OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES, type OpenAireResourceType,
+  ACCESS_RIGHTS,
+  OPENAIRE_RELATED_GENERAL_TYPES,
+  OPENAIRE_RELATED_IDENTIFIER_TYPES,
+  OPENAIRE_RELATION_TYPES,
+  type OpenAireResourceType,
 } from '../model/vocabularies';
 import { coarType, contributors, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles } from '../model/facts';
 import { type CrosswalkContext, type CrosswalkResult } from './format';
@@ -68,17 +72,29 @@ const DATACITE_NS = 'http://datacite.org/schema/kernel-4';
 
 /** The host's parts and the OpenAIRE v4 elements that carry them ("Citation Title" … "Citation End Page", each 0-1). */
 export const HOST_ELEMENTS = [
-  ['title', 'oaire:citationTitle'], ['volume', 'oaire:citationVolume'], ['issue', 'oaire:citationIssue'],
-  ['startPage', 'oaire:citationStartPage'], ['endPage', 'oaire:citationEndPage'],
+  ['title', 'oaire:citationTitle'],
+  ['volume', 'oaire:citationVolume'],
+  ['issue', 'oaire:citationIssue'],
+  ['startPage', 'oaire:citationStartPage'],
+  ['endPage', 'oaire:citationEndPage'],
 ] as const;
 
 const OBJECT_TYPE: Record<OpenAireResourceType, string> = {
-  literature: 'fulltext', dataset: 'dataset', software: 'software', 'other research product': 'other',
+  literature: 'fulltext',
+  dataset: 'dataset',
+  software: 'software',
+  'other research product': 'other',
 };
 
 /** The resource identifier (field 14): the record's DOI, Handle, URN, ARK or URL, else the POI as a PURL. */
 function resourceIdentifier(record: RecordFields, ctx: CrosswalkContext): [type: string, value: string] | undefined {
-  for (const [type, label] of [['DOI', 'DOI'], ['Handle', 'HANDLE'], ['URN', 'URN'], ['ARK', 'ARK'], ['URL', 'URL']] as const) {
+  for (const [type, label] of [
+    ['DOI', 'DOI'],
+    ['Handle', 'HANDLE'],
+    ['URN', 'URN'],
+    ['ARK', 'ARK'],
+    ['URL', 'URL'],
+  ] as const) {
     const v = identifiersOf(record, type)[0];
     if (v !== undefined) return [label, v];
   }
@@ -123,16 +139,52 @@ export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): C
   const access = ACCESS_RIGHTS[record.accessRights!];
   const ts = titles(record);
   return [
-    rootOpen('oaire:resource', [['xmlns:oaire', OPENAIRE_NS], ['xmlns:datacite', DATACITE_NS], ['xmlns:dc', DC_NS]], `${OPENAIRE_NS} ${OPENAIRE_SCHEMA}`),
-    wrap('datacite:titles', ts.map((t, i) => leaf('datacite:title', t, ['titleType', i === 0 ? undefined : 'AlternativeTitle']))),
-    wrap('datacite:creators', creators(record).map((c) => agentElement('datacite:', 'creator', c, false))),
-    wrap('datacite:contributors', contributors(record).map((c) => agentElement('datacite:', 'contributor', c, false, ['contributorType', c.type === 'Translator' ? 'Other' : c.type]))),
-    wrap('oaire:fundingReferences', (record.fundingReferences ?? []).map((f) => fundingElement('oaire:', f))),
-    wrap('datacite:alternateIdentifiers', alternates.map(([t, v]) => leaf('datacite:alternateIdentifier', v, ['alternateIdentifierType', t]))),
-    wrap('datacite:relatedIdentifiers', (record.relatedIdentifiers ?? [])
-      .filter((r) => OPENAIRE_RELATED_IDENTIFIER_TYPES.has(r.type) && OPENAIRE_RELATION_TYPES.has(r.relation))
-      .map((r) => leaf('datacite:relatedIdentifier', r.identifier, ['relatedIdentifierType', r.type], ['relationType', r.relation],
-        ['resourceTypeGeneral', r.resourceTypeGeneral !== undefined && OPENAIRE_RELATED_GENERAL_TYPES.has(r.resourceTypeGeneral) ? r.resourceTypeGeneral : undefined]))),
+    rootOpen(
+      'oaire:resource',
+      [
+        ['xmlns:oaire', OPENAIRE_NS],
+        ['xmlns:datacite', DATACITE_NS],
+        ['xmlns:dc', DC_NS],
+      ],
+      `${OPENAIRE_NS} ${OPENAIRE_SCHEMA}`,
+    ),
+    wrap(
+      'datacite:titles',
+      ts.map((t, i) => leaf('datacite:title', t, ['titleType', i === 0 ? undefined : 'AlternativeTitle'])),
+    ),
+    wrap(
+      'datacite:creators',
+      creators(record).map((c) => agentElement('datacite:', 'creator', c, false)),
+    ),
+    wrap(
+      'datacite:contributors',
+      contributors(record).map((c) => agentElement('datacite:', 'contributor', c, false, ['contributorType', c.type === 'Translator' ? 'Other' : c.type])),
+    ),
+    wrap(
+      'oaire:fundingReferences',
+      (record.fundingReferences ?? []).map((f) => fundingElement('oaire:', f)),
+    ),
+    wrap(
+      'datacite:alternateIdentifiers',
+      alternates.map(([t, v]) => leaf('datacite:alternateIdentifier', v, ['alternateIdentifierType', t])),
+    ),
+    wrap(
+      'datacite:relatedIdentifiers',
+      (record.relatedIdentifiers ?? [])
+        .filter((r) => OPENAIRE_RELATED_IDENTIFIER_TYPES.has(r.type) && OPENAIRE_RELATION_TYPES.has(r.relation))
+        .map((r) =>
+          leaf(
+            'datacite:relatedIdentifier',
+            r.identifier,
+            ['relatedIdentifierType', r.type],
+            ['relationType', r.relation],
+            [
+              'resourceTypeGeneral',
+              r.resourceTypeGeneral !== undefined && OPENAIRE_RELATED_GENERAL_TYPES.has(r.resourceTypeGeneral) ? r.resourceTypeGeneral : undefined,
+            ],
+          ),
+        ),
+    ),
     wrap('datacite:dates', [
       dates.accepted !== undefined ? leaf('datacite:date', dates.accepted, ['dateType', 'Accepted']) : '',
       available !== undefined ? leaf('datacite:date', available, ['dateType', 'Available']) : '',
@@ -146,11 +198,21 @@ export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): C
     leaf('datacite:identifier', idValue, ['identifierType', idType]),
     leaf('datacite:rights', access.label, ['rightsURI', access.uri]),
     ...dcValues(record, 'source').map((s) => leaf('dc:source', s)),
-    wrap('datacite:subjects', dcValues(record, 'subject').map((s) => leaf('datacite:subject', s))),
+    wrap(
+      'datacite:subjects',
+      dcValues(record, 'subject').map((s) => leaf('datacite:subject', s)),
+    ),
     record.license !== undefined ? leaf('oaire:licenseCondition', record.license, ['uri', record.license]) : '',
     ...dcValues(record, 'coverage').map((c) => leaf('dc:coverage', c)),
-    ...(record.files ?? []).map((f) => leaf('oaire:file', f.url,
-      ['accessRightsURI', f.access !== undefined ? ACCESS_RIGHTS[f.access].uri : undefined], ['mimeType', f.mediaType], ['objectType', OBJECT_TYPE[type.openaire]])),
+    ...(record.files ?? []).map((f) =>
+      leaf(
+        'oaire:file',
+        f.url,
+        ['accessRightsURI', f.access !== undefined ? ACCESS_RIGHTS[f.access].uri : undefined],
+        ['mimeType', f.mediaType],
+        ['objectType', OBJECT_TYPE[type.openaire]],
+      ),
+    ),
     ...HOST_ELEMENTS.map(([key, name]) => {
       const v = record.host?.[key];
       return v !== undefined ? leaf(name, v) : '';

@@ -24,15 +24,39 @@
 import type { DcElement } from '../model/dublin-core';
 import { DC_ELEMENTS } from '../model/dublin-core';
 import type {
-  Affiliation, Agent, Contributor, FundingReference, Host, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType, TypedIdentifier,
+  Affiliation,
+  Agent,
+  Contributor,
+  FundingReference,
+  Host,
+  RecordDates,
+  RecordFields,
+  RecordFile,
+  RelatedIdentifier,
+  ResourceType,
+  TypedIdentifier,
 } from '../model/record';
 import {
-  checkFunderIdentifier, checkIdentifier, checkOrcid, checkRelatedIdentifier, checkRor, checkUrl, classifyIdentifier,
-  IDENTIFIER_TYPES, type IdentifierType,
+  checkFunderIdentifier,
+  checkIdentifier,
+  checkOrcid,
+  checkRelatedIdentifier,
+  checkRor,
+  checkUrl,
+  classifyIdentifier,
+  IDENTIFIER_TYPES,
+  type IdentifierType,
 } from '../model/identifiers';
 import {
-  ACCESS_RIGHTS, COAR_TYPES, DATACITE_CONTRIBUTOR_TYPES, DATACITE_RELATED_IDENTIFIER_TYPES, DATACITE_RELATION_TYPES,
-  DATACITE_RESOURCE_TYPES, FUNDER_IDENTIFIER_TYPES, type AccessRight, type ContributorType,
+  ACCESS_RIGHTS,
+  COAR_TYPES,
+  DATACITE_CONTRIBUTOR_TYPES,
+  DATACITE_RELATED_IDENTIFIER_TYPES,
+  DATACITE_RELATION_TYPES,
+  DATACITE_RESOURCE_TYPES,
+  FUNDER_IDENTIFIER_TYPES,
+  type AccessRight,
+  type ContributorType,
 } from '../model/vocabularies';
 import { accessRightOf } from '../model/facts';
 import { calendarDate, parseW3cdtf } from '../model/dates';
@@ -329,7 +353,12 @@ export function addRelated(d: Draft, p: RelatedInput): void {
   const general = byLowerCase(DATACITE_RESOURCE_TYPES, p.resourceTypeGeneral);
   const r: RelatedIdentifier = { identifier: checked.value, type, relation, ...(general !== undefined && { resourceTypeGeneral: general }) };
   // The same relation said twice is said once; one that also names the related resource's type is another statement.
-  if (!d.relatedIdentifiers.some((x) => x.identifier === r.identifier && x.type === r.type && x.relation === r.relation && x.resourceTypeGeneral === r.resourceTypeGeneral)) d.relatedIdentifiers.push(r);
+  if (
+    !d.relatedIdentifiers.some(
+      (x) => x.identifier === r.identifier && x.type === r.type && x.relation === r.relation && x.resourceTypeGeneral === r.resourceTypeGeneral,
+    )
+  )
+    d.relatedIdentifiers.push(r);
 }
 
 /** The parts of a host as a format names them, before the model's checks. */
@@ -396,7 +425,11 @@ export function setCoarType(d: Draft, uri: string | undefined, label: string | u
  *
  * @example addFile(d, 'http://europepmc.org/articles/PMC5574022?pdf=render', { mediaType: 'application/pdf' })
  */
-export function addFile(d: Draft, url: string | undefined, more: { readonly mediaType?: string | undefined; readonly size?: string | undefined; readonly access?: string | undefined } = {}): void {
+export function addFile(
+  d: Draft,
+  url: string | undefined,
+  more: { readonly mediaType?: string | undefined; readonly size?: string | undefined; readonly access?: string | undefined } = {},
+): void {
   const u = nonBlank(url);
   const checked = u === undefined ? undefined : checkUrl(u);
   if (checked === undefined || 'error' in checked) return;

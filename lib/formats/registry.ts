@@ -92,7 +92,8 @@ export function registryFromDeclarations(declarations: readonly FormatDeclaratio
       if (!f) throw new Error(`${d.prefix} is not a built-in format (${BUILT_IN_FORMATS.map((b) => b.prefix).join(', ')})`);
       return { ...f, options: { ...f.defaultOptions, ...d.options } };
     }
-    if (d.namespace === undefined || d.schema === undefined || d.xsd === undefined) throw new Error(`the declared format ${d.prefix} needs a namespace, a schema URL and a local XSD`);
+    if (d.namespace === undefined || d.schema === undefined || d.xsd === undefined)
+      throw new Error(`the declared format ${d.prefix} needs a namespace, a schema URL and a local XSD`);
     return {
       prefix: d.prefix,
       namespace: d.namespace,

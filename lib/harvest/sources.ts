@@ -92,7 +92,8 @@ export function parseSources(value: unknown): { sources: SourceConfig[] } | { er
     if (o === null || typeof o !== 'object' || Array.isArray(o)) return bad(' must be a mapping with at least name and baseUrl');
     for (const k of Object.keys(o)) if (!SOURCE_KEYS.has(k)) return bad(`.${k}: unknown key (known: ${[...SOURCE_KEYS].join(', ')})`);
     const name = o.name;
-    if (typeof name !== 'string' || !SOURCE_NAME.test(name)) return bad('.name must be a word of letters, digits, ".", "_" or "-" (at most 64), e.g. "physics-archive"');
+    if (typeof name !== 'string' || !SOURCE_NAME.test(name))
+      return bad('.name must be a word of letters, digits, ".", "_" or "-" (at most 64), e.g. "physics-archive"');
     if (names.has(name)) return bad(`.name ${JSON.stringify(name)} is given twice`);
     names.add(name);
     const baseUrl = o.baseUrl;

@@ -9,8 +9,17 @@
  * fact the model does not know is left out rather than guessed.
  */
 import {
-  creators, hostOf, keywords, languages, openPdf, publicationDate, publisher, recordIdentifiers,
-  schemaOrgTypes, titles, type HostKind,
+  creators,
+  hostOf,
+  keywords,
+  languages,
+  openPdf,
+  publicationDate,
+  publisher,
+  recordIdentifiers,
+  schemaOrgTypes,
+  titles,
+  type HostKind,
 } from '../model/facts';
 import { parseW3cdtf } from '../model/dates';
 import type { RecordFields } from '../model/record';
@@ -24,7 +33,9 @@ import { esc } from './escape';
  * Zotero's Embedded Metadata translator reads as the book's title.
  */
 const HOST_TITLE_TAG: Readonly<Record<HostKind, string>> = {
-  journal: 'citation_journal_title', proceedings: 'citation_conference_title', book: 'citation_inbook_title',
+  journal: 'citation_journal_title',
+  proceedings: 'citation_conference_title',
+  book: 'citation_inbook_title',
 };
 
 /** One meta tag: its name and its content, unescaped. */
@@ -76,7 +87,12 @@ export function citationMeta(r: RecordFields, landingPage: string): MetaTag[] {
   const host = hostOf(r);
   if (host !== undefined) add(HOST_TITLE_TAG[host.kind], host.title);
   for (const issn of host?.issns ?? []) add('citation_issn', issn);
-  const isbns = [...recordIdentifiers(r).filter((i) => i.type === 'ISBN').map((i) => i.value), ...(host?.isbns ?? [])];
+  const isbns = [
+    ...recordIdentifiers(r)
+      .filter((i) => i.type === 'ISBN')
+      .map((i) => i.value),
+    ...(host?.isbns ?? []),
+  ];
   for (const isbn of new Set(isbns)) add('citation_isbn', isbn);
   add('citation_volume', host?.volume);
   add('citation_issue', host?.issue);

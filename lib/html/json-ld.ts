@@ -6,8 +6,22 @@
  * (lib/model/facts.ts), never from a format's XML, as Signposting is.
  */
 import {
-  accessRightOf, creators, dcValues, fileLinks, hostOf, identifierUri, keywords, languages, licences, publicationDate,
-  publisher, recordIdentifiers, schemaOrgTypes, titles, type CitationIdentifier, type HostFacts,
+  accessRightOf,
+  creators,
+  dcValues,
+  fileLinks,
+  hostOf,
+  identifierUri,
+  keywords,
+  languages,
+  licences,
+  publicationDate,
+  publisher,
+  recordIdentifiers,
+  schemaOrgTypes,
+  titles,
+  type CitationIdentifier,
+  type HostFacts,
 } from '../model/facts';
 import { isHttpUrl } from '../model/identifiers';
 import type { Agent, RecordFields } from '../model/record';
@@ -50,7 +64,9 @@ function defined(o: Record<string, Json | undefined>): JsonObject {
  */
 function agent(a: Agent): JsonObject {
   const orcid = a.orcid === undefined ? undefined : `https://orcid.org/${a.orcid}`;
-  const person = a.nameType === 'person' || (a.nameType === undefined && (a.givenName !== undefined || a.familyName !== undefined || orcid !== undefined || /^[^,]+,\s*\S/.test(a.name)));
+  const person =
+    a.nameType === 'person' ||
+    (a.nameType === undefined && (a.givenName !== undefined || a.familyName !== undefined || orcid !== undefined || /^[^,]+,\s*\S/.test(a.name)));
   const type = a.nameType === 'organization' ? 'Organization' : person ? 'Person' : undefined;
   const affiliations = (a.affiliations ?? []).map((f) => defined({ '@type': 'Organization', '@id': f.ror, name: f.name }));
   return defined({
@@ -75,9 +91,10 @@ function agent(a: Agent): JsonObject {
 function isPartOf(h: HostFacts): JsonObject | undefined {
   const book = h.kind === 'book';
   const ids = book ? h.isbns : h.issns;
-  let part: JsonObject | undefined = h.title !== undefined || ids.length > 0
-    ? defined({ '@type': book ? 'Book' : 'Periodical', name: h.title, [book ? 'isbn' : 'issn']: oneOrMany(ids) })
-    : undefined;
+  let part: JsonObject | undefined =
+    h.title !== undefined || ids.length > 0
+      ? defined({ '@type': book ? 'Book' : 'Periodical', name: h.title, [book ? 'isbn' : 'issn']: oneOrMany(ids) })
+      : undefined;
   if (h.volume !== undefined) part = defined({ '@type': 'PublicationVolume', volumeNumber: h.volume, isPartOf: part });
   if (h.issue !== undefined) part = defined({ '@type': 'PublicationIssue', issueNumber: h.issue, isPartOf: part });
   return part;
@@ -97,7 +114,9 @@ function isPartOf(h: HostFacts): JsonObject | undefined {
  * // { '@context': 'https://schema.org', '@type': 'Dataset', '@id': 'https://r.org/p', name: 'T', url: 'https://r.org/p' }
  */
 export function recordJsonLd(r: RecordFields, place: RecordPlace): JsonObject {
-  const types = schemaOrgTypes(r).filter((t) => t.startsWith(SCHEMA_ORG)).map((t) => t.slice(SCHEMA_ORG.length));
+  const types = schemaOrgTypes(r)
+    .filter((t) => t.startsWith(SCHEMA_ORG))
+    .map((t) => t.slice(SCHEMA_ORG.length));
   const cite = place.citation !== undefined && isHttpUrl(place.citation.uri) ? place.citation.uri : undefined;
   const id = cite ?? place.landingPage;
   const ids: Array<{ scheme: string; uri: string }> = recordIdentifiers(r).map((i) => ({ scheme: i.type, uri: identifierUri(i) }));
@@ -123,7 +142,10 @@ export function recordJsonLd(r: RecordFields, place: RecordPlace): JsonObject {
     description: dcValues(r, 'description')[0],
     keywords: subjects.length === 0 ? undefined : subjects,
     inLanguage: oneOrMany(languages(r)),
-    identifier: ids.length === 0 ? undefined : ids.map((i) => defined({ '@type': 'PropertyValue', propertyID: i.scheme, value: i.uri, url: isHttpUrl(i.uri) ? i.uri : undefined })),
+    identifier:
+      ids.length === 0
+        ? undefined
+        : ids.map((i) => defined({ '@type': 'PropertyValue', propertyID: i.scheme, value: i.uri, url: isHttpUrl(i.uri) ? i.uri : undefined })),
     isPartOf: host === undefined ? undefined : isPartOf(host),
     pageStart: host?.startPage,
     pageEnd: host?.endPage,
@@ -132,9 +154,10 @@ export function recordJsonLd(r: RecordFields, place: RecordPlace): JsonObject {
     isAccessibleForFree: access === undefined ? undefined : access === 'open',
     url: place.landingPage,
     sameAs: oneOrMany(sameAs),
-    distribution: types.includes('Dataset') && files.length > 0
-      ? files.map((f) => defined({ '@type': 'DataDownload', contentUrl: f.href, encodingFormat: f.type }))
-      : undefined,
+    distribution:
+      types.includes('Dataset') && files.length > 0
+        ? files.map((f) => defined({ '@type': 'DataDownload', contentUrl: f.href, encodingFormat: f.type }))
+        : undefined,
   });
 }
 

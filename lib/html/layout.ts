@@ -112,7 +112,12 @@ const VERB_OPTIONS = ['Identify', 'ListSets', 'ListMetadataFormats', 'ListIdenti
 export function shell(p: ShellInput): string {
   const nav = NAV.map(([label, verb, prefix]) => {
     const current = p.verb === verb ? ' aria-current="page"' : '';
-    return `<li><a href="${esc(oaiUrl(p.paths.endpoint, [['verb', verb], ['metadataPrefix', prefix]]))}"${current}>${label}</a></li>`;
+    return `<li><a href="${esc(
+      oaiUrl(p.paths.endpoint, [
+        ['verb', verb],
+        ['metadataPrefix', prefix],
+      ]),
+    )}"${current}>${label}</a></li>`;
   }).join('');
   return (
     '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
@@ -147,7 +152,9 @@ function dayOf(v: string | undefined): string {
 function requestForm(p: ShellInput): string {
   const a = p.args;
   const verbs = VERB_OPTIONS.map((v) => option(v, v, a.verb ?? 'ListRecords')).join('');
-  const prefixes = [option('', '(none)', a.metadataPrefix ?? 'oai_dc'), ...p.formats.map((f) => option(f.prefix, f.prefix, a.metadataPrefix ?? 'oai_dc'))].join('');
+  const prefixes = [option('', '(none)', a.metadataPrefix ?? 'oai_dc'), ...p.formats.map((f) => option(f.prefix, f.prefix, a.metadataPrefix ?? 'oai_dc'))].join(
+    '',
+  );
   const field = (id: string, label: string, input: string): string => `<div><label for="${id}">${label}</label>${input}</div>`;
   return (
     `<form class="build" method="get" action="${esc(p.paths.form)}">\n<fieldset>\n<legend>Build a request</legend>\n` +

@@ -58,18 +58,24 @@ function dublinCoreHtml(dc: Map<string, { value: string; lang: string }[]>): str
   for (const name of DC_ELEMENTS) {
     const values = dc.get(name);
     if (!values) continue;
-    const spans = values
-      .map((v) => `<span dir="auto"${langAttr(v.lang || (PROSE.has(name) ? recordLang : ''))}>${valueHtml(v.value)}</span>`)
-      .join('');
+    const spans = values.map((v) => `<span dir="auto"${langAttr(v.lang || (PROSE.has(name) ? recordLang : ''))}>${valueHtml(v.value)}</span>`).join('');
     rows.push(`<dt>${dcLabel(name)}</dt><dd>${spans}</dd>`);
   }
   return `<dl class="facts dc">${rows.join('')}</dl>`;
 }
 
 function outline(node: XmlElement, depth: number): string {
-  const attrs = [...node.attrs].filter(([k]) => !k.startsWith('xsi:')).map(([k, v]) => ` <span class="meta">${esc(k)}="${valueHtml(v)}"</span>`).join('');
+  const attrs = [...node.attrs]
+    .filter(([k]) => !k.startsWith('xsi:'))
+    .map(([k, v]) => ` <span class="meta">${esc(k)}="${valueHtml(v)}"</span>`)
+    .join('');
   const elements = node.children.filter((c): c is XmlElement => c.kind === 'element');
-  const text = node.children.filter((c: XmlNode) => c.kind === 'text').map((c) => (c as { text: string }).text).join('').replace(/\s+/g, ' ').trim();
+  const text = node.children
+    .filter((c: XmlNode) => c.kind === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
   const own = text === '' ? '' : ` <span dir="auto"${langAttr(langTag(node.lang))}>${valueHtml(text)}</span>`;
   // Deep trees are cut off: a page shows the shape, the XML link shows everything.
   const kids = elements.length === 0 ? '' : depth >= 12 ? ' …' : `<ul>${elements.map((e) => outline(e, depth + 1)).join('')}</ul>`;

@@ -100,7 +100,14 @@ function pageOf(page: Page, body: PageInput['response']['body']): { title: strin
     case 'ListMetadataFormats':
       return { title: 'Formats', main: page.formats(body.formats) };
     case 'ListIdentifiers':
-      return { title: 'Identifiers', main: page.list(body.kind, body.headers.map((h) => ({ header: h, tree: null })), body.resumption) };
+      return {
+        title: 'Identifiers',
+        main: page.list(
+          body.kind,
+          body.headers.map((h) => ({ header: h, tree: null })),
+          body.resumption,
+        ),
+      };
     case 'ListRecords': {
       const items = body.records.map((r) => ({ header: r, tree: r.metadata === null ? null : parseFragment(r.metadata) }));
       return { title: 'Records', main: page.list(body.kind, items, body.resumption) };
@@ -190,9 +197,20 @@ class Page {
     out.push(
       '<h2>How to harvest</h2>',
       '<ol>' +
-        `<li>Everything in Dublin Core: <code>${esc(oaiUrl(base, [['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc']]))}</code></li>` +
+        `<li>Everything in Dublin Core: <code>${esc(
+          oaiUrl(base, [
+            ['verb', 'ListRecords'],
+            ['metadataPrefix', 'oai_dc'],
+          ]),
+        )}</code></li>` +
         `<li>Follow each page's <code>resumptionToken</code>: <code>${esc(base)}?verb=ListRecords&amp;resumptionToken=…</code> until it is empty.</li>` +
-        `<li>Later, only what changed: add <code>from=</code> with the <code>responseDate</code> of your last harvest, e.g. <code>${esc(oaiUrl(base, [['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc'], ['from', since]]))}</code></li>` +
+        `<li>Later, only what changed: add <code>from=</code> with the <code>responseDate</code> of your last harvest, e.g. <code>${esc(
+          oaiUrl(base, [
+            ['verb', 'ListRecords'],
+            ['metadataPrefix', 'oai_dc'],
+            ['from', since],
+          ]),
+        )}</code></li>` +
         '<li>One set: add <code>set=</code> with its setSpec. Deleted records come as headers with <code>status="deleted"</code>.</li>' +
         '</ol>',
     );
@@ -216,8 +234,18 @@ class Page {
       const count = counts ? `<td>${(counts.find((c) => c.prefix === f.prefix)?.items ?? 0).toLocaleString('en')}</td>` : '';
       const view =
         identifier === undefined
-          ? `<a href="${this.url([['verb', 'ListRecords'], ['metadataPrefix', f.prefix]])}">records</a> · <a href="${this.url([['verb', 'ListIdentifiers'], ['metadataPrefix', f.prefix]])}">identifiers</a>`
-          : `<a href="${this.recordLink(identifier, f.prefix)}">page</a> · <a href="${this.xmlLink([['verb', 'GetRecord'], ['metadataPrefix', f.prefix], ['identifier', identifier]])}">XML</a>`;
+          ? `<a href="${this.url([
+              ['verb', 'ListRecords'],
+              ['metadataPrefix', f.prefix],
+            ])}">records</a> · <a href="${this.url([
+              ['verb', 'ListIdentifiers'],
+              ['metadataPrefix', f.prefix],
+            ])}">identifiers</a>`
+          : `<a href="${this.recordLink(identifier, f.prefix)}">page</a> · <a href="${this.xmlLink([
+              ['verb', 'GetRecord'],
+              ['metadataPrefix', f.prefix],
+              ['identifier', identifier],
+            ])}">XML</a>`;
       return `<tr><td><code>${esc(f.prefix)}</code></td><td><code>${esc(f.namespace)}</code><br>${valueHtml(f.schema)}</td>${count}<td>${view}</td></tr>`;
     });
     return `<table class="formats"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
@@ -231,7 +259,11 @@ class Page {
 
   /** Sets as a tree: `a:b` under `a` (OAI-PMH 2.7.2); a parent not on this page still gets its place. */
   private setTree(sets: readonly SetInfo[]): string {
-    interface Node { spec: string; set?: SetInfo; children: Map<string, Node> }
+    interface Node {
+      spec: string;
+      set?: SetInfo;
+      children: Map<string, Node>;
+    }
     const root: Node = { spec: '', children: new Map() };
     for (const s of sets) {
       let node = root;
@@ -246,11 +278,23 @@ class Page {
     }
     const li = (n: Node): string => {
       const name = n.set ? `<span dir="auto">${esc(n.set.name)}</span> ` : '';
-      const descs = (n.set?.descriptions ?? []).map((d) => parseFragment(d)).filter((t): t is XmlElement => t !== null).map(textOf).filter((t) => t !== '');
+      const descs = (n.set?.descriptions ?? [])
+        .map((d) => parseFragment(d))
+        .filter((t): t is XmlElement => t !== null)
+        .map(textOf)
+        .filter((t) => t !== '');
       const desc = descs.map((d) => `<br><span class="meta" dir="auto">${esc(d)}</span>`).join('');
       const links =
-        ` <span class="meta">(<a href="${this.url([['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc'], ['set', n.spec]])}">records</a>` +
-        ` · <a href="${this.url([['verb', 'ListIdentifiers'], ['metadataPrefix', 'oai_dc'], ['set', n.spec]])}">identifiers</a>)</span>`;
+        ` <span class="meta">(<a href="${this.url([
+          ['verb', 'ListRecords'],
+          ['metadataPrefix', 'oai_dc'],
+          ['set', n.spec],
+        ])}">records</a>` +
+        ` · <a href="${this.url([
+          ['verb', 'ListIdentifiers'],
+          ['metadataPrefix', 'oai_dc'],
+          ['set', n.spec],
+        ])}">identifiers</a>)</span>`;
       const kids = n.children.size > 0 ? `<ul>${[...n.children.values()].map(li).join('')}</ul>` : '';
       return `<li>${name}<code>${esc(n.spec)}</code>${links}${desc}${kids}</li>`;
     };
@@ -265,14 +309,18 @@ class Page {
   private counter(count: number, r: ResumptionInfo | undefined, noun: string): string {
     const first = (r?.cursor ?? 0) + 1;
     const total = r ? r.completeListSize : count;
-    const range = count === 0 ? `${noun}: none` : `${noun} ${first.toLocaleString('en')}–${(first + count - 1).toLocaleString('en')} of ${total.toLocaleString('en')}`;
+    const range =
+      count === 0 ? `${noun}: none` : `${noun} ${first.toLocaleString('en')}–${(first + count - 1).toLocaleString('en')} of ${total.toLocaleString('en')}`;
     return `<p class="meta count">${range}</p>`;
   }
 
   private pager(verb: string, r: ResumptionInfo | undefined): string {
     if (!r || r.token === '') return r ? '<p class="pager meta">This is the last page.</p>' : '';
     const expires = r.expirationDate !== undefined ? ` <span class="meta">(the link works until ${time(r.expirationDate)})</span>` : '';
-    return `<p class="pager"><a class="next" rel="next" href="${this.url([['verb', verb], ['resumptionToken', r.token]])}">Next page</a>${expires}</p>`;
+    return `<p class="pager"><a class="next" rel="next" href="${this.url([
+      ['verb', verb],
+      ['resumptionToken', r.token],
+    ])}">Next page</a>${expires}</p>`;
   }
 
   private describeRequest(): string {
@@ -294,7 +342,13 @@ class Page {
       const heading = title.text !== '' ? `<span dir="auto"${langAttr(title.lang)}>${esc(title.text)}</span>` : `<code dir="auto">${esc(h.identifier)}</code>`;
       const dc = dublinCore(tree);
       const creators = dc.get('creator') ?? [];
-      const who = creators.length === 0 ? '' : `<p dir="auto">${creators.slice(0, 3).map((c) => esc(c.value)).join('; ')}${creators.length > 3 ? ' et al.' : ''}</p>`;
+      const who =
+        creators.length === 0
+          ? ''
+          : `<p dir="auto">${creators
+              .slice(0, 3)
+              .map((c) => esc(c.value))
+              .join('; ')}${creators.length > 3 ? ' et al.' : ''}</p>`;
       const deleted = h.deleted ? ' <span class="badge">deleted</span>' : '';
       return (
         `<li><article class="box item${h.deleted ? ' deleted' : ''}"><h2><a class="identifier" href="${this.recordLink(h.identifier, prefix)}">${heading}</a>${deleted}</h2>` +
@@ -314,7 +368,16 @@ class Page {
 
   private setLinks(sets: readonly string[]): string {
     if (sets.length === 0) return '';
-    return ` · sets: ${sets.map((s) => `<a href="${this.url([['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc'], ['set', s]])}"><code>${esc(s)}</code></a>`).join(', ')}`;
+    return ` · sets: ${sets
+      .map(
+        (s) =>
+          `<a href="${this.url([
+            ['verb', 'ListRecords'],
+            ['metadataPrefix', 'oai_dc'],
+            ['set', s],
+          ])}"><code>${esc(s)}</code></a>`,
+      )
+      .join(', ')}`;
   }
 
   /**
@@ -343,12 +406,12 @@ class Page {
     const title = recordTitle(views.find((v) => v.format.prefix === 'oai_dc')?.tree ?? own);
     const out: string[] = [];
     out.push(
-      title.text !== ''
-        ? `<h1 dir="auto"${langAttr(title.lang)}>${esc(title.text)}</h1>`
-        : `<h1><code dir="auto">${esc(record.identifier)}</code></h1>`,
+      title.text !== '' ? `<h1 dir="auto"${langAttr(title.lang)}>${esc(title.text)}</h1>` : `<h1><code dir="auto">${esc(record.identifier)}</code></h1>`,
     );
     if (record.deleted) {
-      out.push(`<p class="box deleted"><span class="badge">deleted</span> This item was withdrawn on ${time(record.datestamp)}. Its identifiers stay reserved for it and are never reused.</p>`);
+      out.push(
+        `<p class="box deleted"><span class="badge">deleted</span> This item was withdrawn on ${time(record.datestamp)}. Its identifiers stay reserved for it and are never reused.</p>`,
+      );
     }
     const facts = item?.facts;
     const ids: Array<[string, string]> = [['OAI identifier', `<code dir="auto">${esc(record.identifier)}</code>`]];
@@ -359,23 +422,48 @@ class Page {
     // The identifier to cite (FAIR Signposting's cite-as, chosen from the record model), named by its scheme.
     const cite = facts?.citation;
     if (cite) {
-      const target = isHttpUrl(cite.uri) ? `<a class="cite-as" href="${esc(cite.uri)}">${esc(cite.uri)}</a>` : `<span class="cite-as" dir="auto">${esc(cite.uri)}</span>`;
+      const target = isHttpUrl(cite.uri)
+        ? `<a class="cite-as" href="${esc(cite.uri)}">${esc(cite.uri)}</a>`
+        : `<span class="cite-as" dir="auto">${esc(cite.uri)}</span>`;
       ids.push(['Cite as', `${target} <span class="meta">(${esc(cite.scheme)})</span>`]);
     }
     const others = facts?.identifiers ?? [];
     if (others.length > 0) ids.push(['Other identifiers', others.map((v) => `<span dir="auto">${valueHtml(v)}</span>`).join('')]);
     // A harvested record: its identifier at the repository it came from (the provenance container).
     const origin = harvestedFrom(record.about ?? []);
-    if (origin) ids.push(['Harvested from', `<code class="harvested-id" dir="auto">${esc(origin.identifier)}</code> <span class="meta">at ${valueHtml(origin.baseURL)}</span>`]);
+    if (origin)
+      ids.push([
+        'Harvested from',
+        `<code class="harvested-id" dir="auto">${esc(origin.identifier)}</code> <span class="meta">at ${valueHtml(origin.baseURL)}</span>`,
+      ]);
     ids.push(['Datestamp', time(record.datestamp)]);
-    if (record.sets.length > 0) ids.push(['Sets', record.sets.map((s) => `<span><a href="${this.url([['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc'], ['set', s]])}"><code>${esc(s)}</code></a></span>`).join('')]);
+    if (record.sets.length > 0)
+      ids.push([
+        'Sets',
+        record.sets
+          .map(
+            (s) =>
+              `<span><a href="${this.url([
+                ['verb', 'ListRecords'],
+                ['metadataPrefix', 'oai_dc'],
+                ['set', s],
+              ])}"><code>${esc(s)}</code></a></span>`,
+          )
+          .join(''),
+      ]);
     if (facts && facts.licenses.length > 0) ids.push(['Licence', facts.licenses.map((l) => `<span>${valueHtml(l)}</span>`).join('')]);
     out.push(`<h2>Identifiers</h2><dl class="facts ids">${ids.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`);
     if (facts && facts.files.length > 0) {
-      out.push(`<h2>Files</h2><ul class="files">${facts.files.map((f) => `<li>${valueHtml(f.href)}${f.type ? ` <span class="meta">(${esc(f.type)})</span>` : ''}</li>`).join('')}</ul>`);
+      out.push(
+        `<h2>Files</h2><ul class="files">${facts.files.map((f) => `<li>${valueHtml(f.href)}${f.type ? ` <span class="meta">(${esc(f.type)})</span>` : ''}</li>`).join('')}</ul>`,
+      );
     }
     for (const v of views) {
-      const xml = this.xmlLink([['verb', 'GetRecord'], ['metadataPrefix', v.format.prefix], ['identifier', record.identifier]]);
+      const xml = this.xmlLink([
+        ['verb', 'GetRecord'],
+        ['metadataPrefix', v.format.prefix],
+        ['identifier', record.identifier],
+      ]);
       out.push(
         `<section class="box format" id="format-${esc(v.format.prefix)}"><h2>Metadata: <code>${esc(v.format.prefix)}</code></h2>` +
           `<p class="meta"><code>${esc(v.format.namespace)}</code> · <a class="as-xml" href="${xml}">as XML</a>` +

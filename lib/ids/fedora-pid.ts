@@ -56,9 +56,7 @@ export function parseFedoraPid(s: string): ParsedFedoraPid | InvalidFedoraId {
   const rawObjectId = m[3] as string;
   const errors: string[] = [];
   if (!NAMESPACE_ID_RE.test(namespaceId)) {
-    errors.push(namespaceId.length === 0
-      ? 'PID namespace-id is empty'
-      : `PID namespace-id "${namespaceId}" may contain only letters, digits, "-" and "."`);
+    errors.push(namespaceId.length === 0 ? 'PID namespace-id is empty' : `PID namespace-id "${namespaceId}" may contain only letters, digits, "-" and "."`);
   }
   if (rawObjectId.length === 0) {
     errors.push('PID object-id is empty');
@@ -112,15 +110,28 @@ export const INFO_FEDORA_PREFIX = 'info:fedora/';
 /** A parsed `info:fedora/` URI: an object, a datastream dissemination, or a method-call dissemination. */
 export type ParsedInfoFedora =
   | { readonly ok: true; readonly scheme: 'info-fedora'; readonly kind: 'object'; readonly pid: string; readonly normalized: string }
-  | { readonly ok: true; readonly scheme: 'info-fedora'; readonly kind: 'datastream'; readonly pid: string; readonly datastreamId: string; readonly normalized: string }
   | {
-      readonly ok: true; readonly scheme: 'info-fedora'; readonly kind: 'method';
-      readonly pid: string; readonly sDefPid: string; readonly methodName: string;
-      readonly params: ReadonlyArray<readonly [string, string]>; readonly normalized: string;
+      readonly ok: true;
+      readonly scheme: 'info-fedora';
+      readonly kind: 'datastream';
+      readonly pid: string;
+      readonly datastreamId: string;
+      readonly normalized: string;
+    }
+  | {
+      readonly ok: true;
+      readonly scheme: 'info-fedora';
+      readonly kind: 'method';
+      readonly pid: string;
+      readonly sDefPid: string;
+      readonly methodName: string;
+      readonly params: ReadonlyArray<readonly [string, string]>;
+      readonly normalized: string;
     };
 
 // XML 1.0 (5th ed.) NameStartChar and NameChar, without ":" (Namespaces in XML: NCName).
-const NAME_START = 'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
+const NAME_START =
+  'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
 // The class lists code points one by one, so U+0300-U+036F after U+00B7 combines with nothing.
 // eslint-disable-next-line no-misleading-character-class
 const NCNAME_RE = new RegExp(`^[${NAME_START}][${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040]*$`, 'u');
@@ -216,11 +227,15 @@ export function parseInfoFedora(s: string): ParsedInfoFedora | InvalidFedoraId {
       for (const p of query.split('&')) {
         const eq = p.indexOf('=');
         // param = paramName "=" paramValue
-        if (eq <= 0) { errors.push(`parameter "${p}" must be name=value`); continue; }
+        if (eq <= 0) {
+          errors.push(`parameter "${p}" must be name=value`);
+          continue;
+        }
         const name = p.slice(0, eq);
         const value = p.slice(eq + 1);
         if (!/^(?:[A-Za-z0-9\-._~!$'()*,;:@/?]|%[0-9A-Fa-f]{2})+$/.test(name)) errors.push(`parameter name "${name}" contains characters that must be escaped`);
-        if (!/^(?:[A-Za-z0-9\-._~!$'()*,;:@/?=+]|%[0-9A-Fa-f]{2})*$/.test(value)) errors.push(`parameter value "${value}" contains characters that must be escaped`);
+        if (!/^(?:[A-Za-z0-9\-._~!$'()*,;:@/?=+]|%[0-9A-Fa-f]{2})*$/.test(value))
+          errors.push(`parameter value "${value}" contains characters that must be escaped`);
         params.push([normalizeEscapes(name, PARAM_KEEP_ESCAPED), normalizeEscapes(value, PARAM_KEEP_ESCAPED)]);
       }
     }
@@ -230,7 +245,13 @@ export function parseInfoFedora(s: string): ParsedInfoFedora | InvalidFedoraId {
     const methodName = normalizeEscapes(method, '');
     const queryText = params.length > 0 ? '?' + params.map(([n, v]) => `${n}=${v}`).join('&') : '';
     return {
-      ok: true, scheme: 'info-fedora', kind: 'method', pid: pid.normalized, sDefPid: sdef.normalized, methodName, params,
+      ok: true,
+      scheme: 'info-fedora',
+      kind: 'method',
+      pid: pid.normalized,
+      sDefPid: sdef.normalized,
+      methodName,
+      params,
       normalized: `${base}/${sdef.normalized}/${methodName}${queryText}`,
     };
   }

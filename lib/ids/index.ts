@@ -4,19 +4,58 @@
  * the mapping policy, and the `oai-steward id` command.
  */
 export {
-  parseOaiIdentifier, isValidOaiIdentifier, isValidNamespaceIdentifier, escapeLocalIdentifier, unescapeLocalIdentifier,
-  isEscapedForm, needlessEscapes, buildOaiIdentifier, toRequestArgument,
-  type ParsedOaiIdentifier, type OaiIdentifierParse, type InvalidIdentifier,
+  parseOaiIdentifier,
+  isValidOaiIdentifier,
+  isValidNamespaceIdentifier,
+  escapeLocalIdentifier,
+  unescapeLocalIdentifier,
+  isEscapedForm,
+  needlessEscapes,
+  buildOaiIdentifier,
+  toRequestArgument,
+  type ParsedOaiIdentifier,
+  type OaiIdentifierParse,
+  type InvalidIdentifier,
 } from './oai-identifier';
 export { POI_PREFIX, parsePoi, isValidPoi, poiFromOaiIdentifier, oaiIdentifierFromPoi, type ParsedPoi } from './poi';
 export {
-  MAX_PID_LENGTH, NORMALIZED_PID_RE, INFO_FEDORA_PREFIX, parseFedoraPid, isValidFedoraPid, isNormalizedFedoraPid, normalizeFedoraPid,
-  parseInfoFedora, isValidInfoFedora, normalizeInfoFedora, isNcName, type ParsedFedoraPid, type ParsedInfoFedora,
+  MAX_PID_LENGTH,
+  NORMALIZED_PID_RE,
+  INFO_FEDORA_PREFIX,
+  parseFedoraPid,
+  isValidFedoraPid,
+  isNormalizedFedoraPid,
+  normalizeFedoraPid,
+  parseInfoFedora,
+  isValidInfoFedora,
+  normalizeInfoFedora,
+  isNcName,
+  type ParsedFedoraPid,
+  type ParsedInfoFedora,
 } from './fedora-pid';
 export { parseInfoSid, isValidInfoSid, canonicalInfoSid, type ParsedInfoSid } from './info-sid';
 export {
-  parsePdi, isValidPdi, canonicalPdi, pdiEquivalent, mintPdi, canonicalSeries, gmtDate, nextPdiVersion, checkVersionIncrement,
-  type ParsedPdi, type MintPdiInput,
+  parsePdi,
+  isValidPdi,
+  canonicalPdi,
+  pdiEquivalent,
+  mintPdi,
+  canonicalSeries,
+  gmtDate,
+  nextPdiVersion,
+  checkVersionIncrement,
+  type ParsedPdi,
+  type MintPdiInput,
 } from './pdi';
 export { createIdPolicy, IdMappingError, type IdPolicy, type IdPolicyOptions, type IdMappingMode, type MappedId } from './policy';
-export { ID_SCHEMES, detectScheme, inspectIdentifier, mapResult, unmapResult, type IdScheme, type InspectResult, type MapResult, type MapFailure } from './inspect';
+export {
+  ID_SCHEMES,
+  detectScheme,
+  inspectIdentifier,
+  mapResult,
+  unmapResult,
+  type IdScheme,
+  type InspectResult,
+  type MapResult,
+  type MapFailure,
+} from './inspect';

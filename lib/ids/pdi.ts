@@ -105,9 +105,13 @@ export function parsePdi(s: string): ParsedPdi | InvalidPdi {
   let urn: boolean;
   let rest: string;
   // 1 and 1.1: "urn:" and the NID "pdi" are case-insensitive.
-  if (lower.startsWith('urn:pdi:')) { urn = true; rest = s.slice(8); }
-  else if (lower.startsWith('pdi:')) { urn = false; rest = s.slice(4); }
-  else return { ok: false, errors: ['a PDI starts with "urn:pdi:" or "pdi:"'] };
+  if (lower.startsWith('urn:pdi:')) {
+    urn = true;
+    rest = s.slice(8);
+  } else if (lower.startsWith('pdi:')) {
+    urn = false;
+    rest = s.slice(4);
+  } else return { ok: false, errors: ['a PDI starts with "urn:pdi:" or "pdi:"'] };
   return parseNss(rest, urn);
 }
 
@@ -149,9 +153,11 @@ function parseNss(nss: string, urn: boolean): ParsedPdi | InvalidPdi {
   const version = spec.length > 2 ? (spec[2] as string) : null;
   if (spec.length > 3) errors.push(`specifier "${specifier}" has more than unique-id, format and version; "." must be escaped as %2E inside them (1.2.5)`);
   if (uniqueId !== WILDCARD && !UNIQUE_ID_RE.test(uniqueId)) {
-    errors.push(uniqueId === ''
-      ? 'the unique-id is empty (1.2.1)'
-      : `unique-id "${uniqueId}" may contain only letters, digits, ${OTHER} and %XX escapes; reserved characters must be escaped (1.2.5)`);
+    errors.push(
+      uniqueId === ''
+        ? 'the unique-id is empty (1.2.1)'
+        : `unique-id "${uniqueId}" may contain only letters, digits, ${OTHER} and %XX escapes; reserved characters must be escaped (1.2.5)`,
+    );
   }
   if (format !== null && format !== WILDCARD && !FORMAT_RE.test(format)) {
     errors.push(format === '' ? 'the format is empty (1.2.1)' : `format "${format}" may contain only letters, digits, "-" and %XX escapes (1.2.1, 2.5)`);
@@ -164,7 +170,8 @@ function parseNss(nss: string, urn: boolean): ParsedPdi | InvalidPdi {
   let citation: PdiCitation | null = null;
   if (tail.startsWith('#')) {
     const f = parseFragment(tail.slice(1), format);
-    if ('errors' in f) errors.push(...f.errors); else fragment = f;
+    if ('errors' in f) errors.push(...f.errors);
+    else fragment = f;
     // 2.5 and 2.6: fragments need a format and a version.
     if (format === null || format === WILDCARD) errors.push('a PDI with a fragment must have a format (2.5)');
     if (version === null || version === WILDCARD) errors.push('a PDI with a fragment must have a version (2.6)');
@@ -178,9 +185,8 @@ function parseNss(nss: string, urn: boolean): ParsedPdi | InvalidPdi {
       if (origin === null) errors.push(`citation origin position "${originText}" is not a position (1.2.2)`);
       const citedText = tail.slice(eq + 1);
       // 1.2.2: the cited identifier is a `pdi`, i.e. "pdi:" nss (no "urn:").
-      const cited = citedText.slice(0, 4).toLowerCase() === 'pdi:'
-        ? parseNss(citedText.slice(4), false)
-        : { ok: false as const, errors: ['must start with "pdi:"'] };
+      const cited =
+        citedText.slice(0, 4).toLowerCase() === 'pdi:' ? parseNss(citedText.slice(4), false) : { ok: false as const, errors: ['must start with "pdi:"'] };
       if (!cited.ok) errors.push(...cited.errors.map((e) => `cited PDI: ${e}`));
       if (origin !== null && cited.ok) citation = { origin, cited };
     }
@@ -192,7 +198,20 @@ function parseNss(nss: string, urn: boolean): ParsedPdi | InvalidPdi {
   if (errors.length > 0) return { ok: false, errors };
   const hasWildcard = [year, month, day, uniqueId, format, version].includes(WILDCARD);
   const parsed: Omit<ParsedPdi, 'canonical'> = {
-    ok: true, scheme: 'pdi', urn, series: seriesRaw, country, year, month, day, uniqueId, format, version, fragment, citation, hasWildcard,
+    ok: true,
+    scheme: 'pdi',
+    urn,
+    series: seriesRaw,
+    country,
+    year,
+    month,
+    day,
+    uniqueId,
+    format,
+    version,
+    fragment,
+    citation,
+    hasWildcard,
   };
   return { ...parsed, canonical: canonicalize(parsed) };
 }
@@ -225,8 +244,13 @@ function splitTopLevel(s: string): string[] | null {
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];
     if (ch === '(') depth++;
-    else if (ch === ')') { depth--; if (depth < 0) return null; }
-    else if (ch === ',' && depth === 0) { out.push(s.slice(start, i)); start = i + 1; }
+    else if (ch === ')') {
+      depth--;
+      if (depth < 0) return null;
+    } else if (ch === ',' && depth === 0) {
+      out.push(s.slice(start, i));
+      start = i + 1;
+    }
   }
   if (depth !== 0) return null;
   out.push(s.slice(start));
@@ -283,10 +307,13 @@ function interval(name: string, ps: readonly PdiPosition[], what: string): strin
 
 function positionErrors(scheme: string | null, ps: readonly PdiPosition[]): string[] {
   switch (scheme) {
-    case 'char': return interval('char', ps, 'character positions');
-    case 'byte': return interval('byte', ps, 'byte positions');
+    case 'char':
+      return interval('char', ps, 'character positions');
+    case 'byte':
+      return interval('byte', ps, 'byte positions');
     case 'sec':
-    case 'msec': return interval(scheme, ps, 'times');
+    case 'msec':
+      return interval(scheme, ps, 'times');
     case 'elt':
       if (ps.length !== 2 || !isDigits(ps[0]) || !isDigits(ps[1])) return ['an elt fragment is two element positions "start,end" (3.4.2)'];
       return num(ps[0]) <= num(ps[1]) ? [] : ["an elt fragment's start must not be after its end (3.4.2)"];
@@ -300,7 +327,8 @@ function positionErrors(scheme: string | null, ps: readonly PdiPosition[]): stri
     case 'crop': {
       // 3.4.5 (video): time-position-scheme "," start "," end ["," coord "," coord]
       const t = ps[0];
-      if (!(t?.kind === 'token' && ALPHA_HYPHEN_DIGITS_RE.test(t.value))) return ['a crop fragment starts with a time position scheme such as sec or msec (3.4.5)'];
+      if (!(t?.kind === 'token' && ALPHA_HYPHEN_DIGITS_RE.test(t.value)))
+        return ['a crop fragment starts with a time position scheme such as sec or msec (3.4.5)'];
       if (!((ps.length === 3 || ps.length === 5) && isDigits(ps[1]) && isDigits(ps[2]) && (ps.length === 3 || (isCoordinate(ps[3]) && isCoordinate(ps[4]))))) {
         return ['a crop fragment is "scheme,start,end" with an optional "(x,y),(x,y)" cropping (3.4.5)'];
       }
@@ -489,7 +517,8 @@ export function checkVersionIncrement(latest: string, next: string): string | nu
   if (!b.ok) return `new PDI is invalid: ${b.errors.join('; ')}`;
   const key = (p: ParsedPdi): string => canonicalPdi(`pdi://${p.series}/${p.year}/${p.month}/${p.day}/${p.uniqueId}`);
   if (key(a) !== key(b)) return 'the new PDI names another resource (series, date or unique-id differ)';
-  if (b.version === null || b.version === WILDCARD || b.format === null || b.format === WILDCARD) return 'the new PDI must carry a format and a version (3.6.1)';
+  if (b.version === null || b.version === WILDCARD || b.format === null || b.format === WILDCARD)
+    return 'the new PDI must carry a format and a version (3.6.1)';
   const va = BigInt(a.version === null || a.version === WILDCARD ? '1' : a.version);
   const vb = BigInt(b.version);
   return vb > va ? null : `version ${vb} does not follow version ${va}: PDI versions never go back (2.1)`;

@@ -83,7 +83,10 @@ export interface IdPolicy {
 
 /** Thrown when an internal id cannot be mapped under the configured policy; names the id. */
 export class IdMappingError extends Error {
-  constructor(readonly internalId: string, reason: string) {
+  constructor(
+    readonly internalId: string,
+    reason: string,
+  ) {
     super(`cannot map internal id ${JSON.stringify(internalId)}: ${reason}`);
     this.name = 'IdMappingError';
   }
@@ -109,8 +112,7 @@ export function createIdPolicy(options: IdPolicyOptions): IdPolicy {
     throw new RangeError(`unknown id mapping mode ${JSON.stringify(mode)} (expected opaque, fedora-pid or auto)`);
   }
 
-  const result = (local: string, scheme: MappedId['scheme']): MappedId =>
-    ({ identifier: `oai:${namespace}:${local}`, local, scheme });
+  const result = (local: string, scheme: MappedId['scheme']): MappedId => ({ identifier: `oai:${namespace}:${local}`, local, scheme });
 
   function map(internalId: string): MappedId {
     if (internalId.length === 0) throw new IdMappingError(internalId, 'it is empty (a local-identifier needs at least one character)');
@@ -121,7 +123,10 @@ export function createIdPolicy(options: IdPolicyOptions): IdPolicy {
     if (mode === 'fedora-pid') {
       if (!pid.ok) throw new IdMappingError(internalId, `not a Fedora PID (${pid.errors.join('; ')})`);
       if (!pid.isNormalized) {
-        throw new IdMappingError(internalId, `the PID is not normalized; normalize it to ${JSON.stringify(pid.normalized)} first (two spellings of one PID cannot both be mapped)`);
+        throw new IdMappingError(
+          internalId,
+          `the PID is not normalized; normalize it to ${JSON.stringify(pid.normalized)} first (two spellings of one PID cannot both be mapped)`,
+        );
       }
       return result(internalId, 'fedora-pid');
     }

@@ -44,7 +44,10 @@ export function uricErrors(s: string, what: string, upperHexOnly: boolean): stri
     const ch = s[i] as string;
     if (ch === '%') {
       const hex = s.slice(i + 1, i + 3);
-      if (/^[0-9A-F]{2}$/.test(hex)) { i += 2; continue; }
+      if (/^[0-9A-F]{2}$/.test(hex)) {
+        i += 2;
+        continue;
+      }
       if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
         if (upperHexOnly) errors.push(`${what}: escape "%${hex}" must use uppercase hex (%${hex.toUpperCase()})`);
         i += 2;

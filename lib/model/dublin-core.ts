@@ -7,8 +7,21 @@
 
 /** The fifteen Dublin Core element names, in DCMES order. */
 export const DC_ELEMENTS = [
-  'title', 'creator', 'subject', 'description', 'publisher', 'contributor', 'date', 'type',
-  'format', 'identifier', 'source', 'language', 'relation', 'coverage', 'rights',
+  'title',
+  'creator',
+  'subject',
+  'description',
+  'publisher',
+  'contributor',
+  'date',
+  'type',
+  'format',
+  'identifier',
+  'source',
+  'language',
+  'relation',
+  'coverage',
+  'rights',
 ] as const;
 export type DcElement = (typeof DC_ELEMENTS)[number];
 

@@ -7,8 +7,15 @@
  */
 import type { Agent, Contributor, Host, RecordFields, TypedIdentifier } from './record';
 import {
-  ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, schemaOrgType, schemaOrgTypeOf, typeOfGeneral,
-  type AccessRight, type CoarType, type OpenAireResourceType,
+  ACCESS_RIGHTS,
+  COAR_RESOURCE_TYPE_PREFIX,
+  COAR_TYPES,
+  schemaOrgType,
+  schemaOrgTypeOf,
+  typeOfGeneral,
+  type AccessRight,
+  type CoarType,
+  type OpenAireResourceType,
 } from './vocabularies';
 import { classifyIdentifier, encodeUriName, isHttpUrl, normalizeDoi, type IdentifierType } from './identifiers';
 import { calendarDate, parseW3cdtf, type W3cdtf } from './dates';
@@ -98,7 +105,12 @@ export function openAireType(r: RecordFields): OpenAireResourceType {
   const g = r.resourceType?.general;
   if (g === undefined) {
     // A Dublin Core record: a dataset or software when its dc:type says so (DCMI Type, info:eu-repo), else text.
-    const words = (r.dc.type ?? []).map((t) => t.trim().toLowerCase().replace(/^info:eu-repo\/semantics\//, ''));
+    const words = (r.dc.type ?? []).map((t) =>
+      t
+        .trim()
+        .toLowerCase()
+        .replace(/^info:eu-repo\/semantics\//, ''),
+    );
     if (words.includes('dataset')) return 'dataset';
     if (words.includes('software')) return 'software';
     return 'literature';
@@ -140,8 +152,10 @@ export function hasDoi(r: RecordFields): boolean {
 
 /** Whether the record names a funded project (OpenAIRE 3.0 "Project Identifier"). @example isFunded({ dc: { relation: ['info:eu-repo/grantAgreement/EC/FP7/244909'] } }) // true */
 export function isFunded(r: RecordFields): boolean {
-  return (r.fundingReferences ?? []).some((f) => f.awardNumber !== undefined || f.awardUri !== undefined)
-    || (r.dc.relation ?? []).some((v) => v.trim().startsWith('info:eu-repo/grantAgreement/'));
+  return (
+    (r.fundingReferences ?? []).some((f) => f.awardNumber !== undefined || f.awardUri !== undefined) ||
+    (r.dc.relation ?? []).some((v) => v.trim().startsWith('info:eu-repo/grantAgreement/'))
+  );
 }
 
 // ------------------------------------------------------------------ identifiers and the citation identifier
@@ -186,13 +200,19 @@ export function recordIdentifiers(r: RecordFields): TypedIdentifier[] {
  */
 export function identifierUri(id: TypedIdentifier): string {
   switch (id.type) {
-    case 'DOI': return normalizeDoi(id.value) ?? `https://doi.org/${encodeUriName(id.value)}`;
-    case 'Handle': return `https://hdl.handle.net/${encodeUriName(id.value)}`;
-    case 'ARK': return `https://n2t.net/${encodeUriName(id.value)}`;
-    case 'ISBN': return `urn:isbn:${id.value}`;
-    case 'ISSN': return `urn:issn:${id.value}`;
+    case 'DOI':
+      return normalizeDoi(id.value) ?? `https://doi.org/${encodeUriName(id.value)}`;
+    case 'Handle':
+      return `https://hdl.handle.net/${encodeUriName(id.value)}`;
+    case 'ARK':
+      return `https://n2t.net/${encodeUriName(id.value)}`;
+    case 'ISBN':
+      return `urn:isbn:${id.value}`;
+    case 'ISSN':
+      return `urn:issn:${id.value}`;
     case 'URN':
-    case 'URL': return id.value;
+    case 'URL':
+      return id.value;
   }
 }
 
@@ -216,18 +236,29 @@ export function dublinCore(r: RecordFields): DublinCore {
     const present = values.filter((v): v is string => v !== undefined && v.trim() !== '');
     if (dcValues(r, element).length === 0 && present.length > 0) dc[element] = present;
   };
-  fill('creator', (r.creators ?? []).map((a) => a.name));
-  fill('contributor', (r.contributors ?? []).map((a) => a.name));
+  fill(
+    'creator',
+    (r.creators ?? []).map((a) => a.name),
+  );
+  fill(
+    'contributor',
+    (r.contributors ?? []).map((a) => a.name),
+  );
   fill('publisher', [r.publisher]);
   fill('date', [r.dates?.issued ?? r.publicationYear]);
   fill('type', [r.resourceType?.label]);
-  fill('format', (r.files ?? []).map((f) => f.mediaType));
+  fill(
+    'format',
+    (r.files ?? []).map((f) => f.mediaType),
+  );
   fill('language', [r.language]);
   fill('rights', [r.license]);
-  const named = new Set((r.dc.identifier ?? []).map((v) => {
-    const c = classifyIdentifier(v);
-    return c ? `${c.type} ${c.value}` : v;
-  }));
+  const named = new Set(
+    (r.dc.identifier ?? []).map((v) => {
+      const c = classifyIdentifier(v);
+      return c ? `${c.type} ${c.value}` : v;
+    }),
+  );
   const extra = (r.identifiers ?? []).filter((i) => !named.has(`${i.type} ${i.value}`)).map(identifierUri);
   if (extra.length > 0) dc.identifier = [...(r.dc.identifier ?? []), ...extra];
   return dc;
@@ -343,7 +374,9 @@ const SERIAL_RELATIONS: ReadonlySet<string> = new Set(['IsPartOf', 'IsPublishedI
  * @example serialIssns({ dc: {}, relatedIdentifiers: [{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPublishedIn' }] }) // ['0317-8471']
  */
 export function serialIssns(r: RecordFields): string[] {
-  const own = recordIdentifiers(r).filter((i) => i.type === 'ISSN').map((i) => i.value);
+  const own = recordIdentifiers(r)
+    .filter((i) => i.type === 'ISSN')
+    .map((i) => i.value);
   const related = (r.relatedIdentifiers ?? [])
     .filter((i) => (i.type === 'ISSN' || i.type === 'EISSN') && SERIAL_RELATIONS.has(i.relation))
     .map((i) => i.identifier.trim());
@@ -408,7 +441,12 @@ export function schemaOrgTypes(r: RecordFields): string[] {
 
 /** The record's COAR resource type URI: the typed one, else a `dc:type` value that is one. @example coarResourceType({ dc: { type: ['http://purl.org/coar/resource_type/c_6501'] } }) // 'http://purl.org/coar/resource_type/c_6501' */
 export function coarResourceType(r: RecordFields): string | undefined {
-  return r.resourceType?.coar ?? dcValues(r, 'type').map((v) => v.trim()).find((v) => v.startsWith(COAR_RESOURCE_TYPE_PREFIX));
+  return (
+    r.resourceType?.coar ??
+    dcValues(r, 'type')
+      .map((v) => v.trim())
+      .find((v) => v.startsWith(COAR_RESOURCE_TYPE_PREFIX))
+  );
 }
 
 /** The record's languages: the typed one, else its `dc:language` values. @example languages({ dc: { language: ['en', ' '] } }) // ['en'] */
@@ -434,7 +472,12 @@ const EU_REPO_DATE = 'info:eu-repo/date/';
  */
 export function publicationDate(r: RecordFields): DateFact {
   const typed = r.dates?.issued ?? r.publicationYear;
-  const values = typed !== undefined ? [typed] : dcValues(r, 'date').map((v) => v.trim()).filter((v) => !v.startsWith(EU_REPO_DATE));
+  const values =
+    typed !== undefined
+      ? [typed]
+      : dcValues(r, 'date')
+          .map((v) => v.trim())
+          .filter((v) => !v.startsWith(EU_REPO_DATE));
   return firstW3cdtf(values);
 }
 
@@ -463,7 +506,9 @@ export function firstW3cdtf(values: readonly string[]): DateFact {
 export function embargoEnd(r: RecordFields): DateFact {
   const typed = r.dates?.embargoEnd;
   if (typed !== undefined) return firstW3cdtf([typed]);
-  const terms = dcValues(r, 'date').map((v) => v.trim()).filter((v) => v.startsWith(`${EU_REPO_DATE}embargoEnd/`));
+  const terms = dcValues(r, 'date')
+    .map((v) => v.trim())
+    .filter((v) => v.startsWith(`${EU_REPO_DATE}embargoEnd/`));
   for (const t of terms) {
     const day = calendarDate(t.slice(`${EU_REPO_DATE}embargoEnd/`.length), true);
     if (day !== null) return { date: { text: t, date: day, year: day.slice(0, 4), hasTime: false } };

@@ -19,23 +19,48 @@ import type { Refusal } from './refusal';
 import { calendarDate } from './dates';
 import { normalizeLanguageTag } from './language';
 import { findNonXmlChar } from './text';
-import {
-  checkFunderIdentifier, checkIdentifier, checkOrcid, checkRelatedIdentifier, checkRor, checkUrl, IDENTIFIER_TYPES, type Checked,
-} from './identifiers';
+import { checkFunderIdentifier, checkIdentifier, checkOrcid, checkRelatedIdentifier, checkRor, checkUrl, IDENTIFIER_TYPES, type Checked } from './identifiers';
 import type {
-  Affiliation, Agent, Contributor, FundingReference, Host, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType, TypedIdentifier,
+  Affiliation,
+  Agent,
+  Contributor,
+  FundingReference,
+  Host,
+  RecordDates,
+  RecordFields,
+  RecordFile,
+  RelatedIdentifier,
+  ResourceType,
+  TypedIdentifier,
 } from './record';
 import {
-  ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_CONTRIBUTOR_TYPES, DATACITE_RELATED_IDENTIFIER_TYPES,
-  DATACITE_RELATION_TYPES, DATACITE_RESOURCE_TYPES, FUNDER_IDENTIFIER_TYPES,
+  ACCESS_RIGHTS,
+  COAR_RESOURCE_TYPE_PREFIX,
+  COAR_TYPES,
+  DATACITE_CONTRIBUTOR_TYPES,
+  DATACITE_RELATED_IDENTIFIER_TYPES,
+  DATACITE_RELATION_TYPES,
+  DATACITE_RESOURCE_TYPES,
+  FUNDER_IDENTIFIER_TYPES,
   type AccessRight,
 } from './vocabularies';
 
-
 /** The record keys this module reads besides `dc` (the record reader accepts them as known fields). */
 export const RECORD_FIELD_KEYS = [
-  'identifiers', 'creators', 'contributors', 'resourceType', 'accessRights', 'license', 'publisher',
-  'publicationYear', 'dates', 'language', 'fundingReferences', 'relatedIdentifiers', 'host', 'files',
+  'identifiers',
+  'creators',
+  'contributors',
+  'resourceType',
+  'accessRights',
+  'license',
+  'publisher',
+  'publicationYear',
+  'dates',
+  'language',
+  'fundingReferences',
+  'relatedIdentifiers',
+  'host',
+  'files',
 ] as const;
 
 /** The parts of `host` (./record.ts `Host`), in citation order. */
@@ -133,7 +158,11 @@ export function parseRecordFields(rec: Obj, origin: RecordOrigin): { fields: Rec
   if (files) fields.files = files;
 
   // COAR access rights: an embargo ends on a date; OpenAIRE v4 writes it as the "Available" date.
-  if (fields.accessRights === 'embargoed' && fields.dates?.embargoEnd === undefined && !refusals.some((r) => r.field === 'dates.embargoEnd' || r.field === 'dates')) {
+  if (
+    fields.accessRights === 'embargoed' &&
+    fields.dates?.embargoEnd === undefined &&
+    !refusals.some((r) => r.field === 'dates.embargoEnd' || r.field === 'dates')
+  ) {
     refuse('dates.embargoEnd', 'required when accessRights is embargoed');
   }
   return refusals.length > 0 ? { refusals } : { fields };
@@ -257,7 +286,8 @@ function readAgent(v: unknown, path: string, refuse: Refuse, contributor: boolea
   }
   if (out.nameType === 'organization') {
     // DataCite kernel-4 (creatorName/@nameType): given and family names and an ORCID iD belong to persons.
-    for (const k of ['givenName', 'familyName', 'orcid'] as const) if (o[k] !== undefined) r(`${path}.${k}`, 'only a person has one (nameType is organization)');
+    for (const k of ['givenName', 'familyName', 'orcid'] as const)
+      if (o[k] !== undefined) r(`${path}.${k}`, 'only a person has one (nameType is organization)');
   }
   if (o.orcid !== undefined) {
     const id = readChecked(o.orcid, `${path}.orcid`, r, checkOrcid);
@@ -301,8 +331,10 @@ function readResourceType(v: unknown, refuse: Refuse): ResourceType | undefined 
   const known = coar === undefined ? undefined : COAR_TYPES.get(coar);
   const g = general ?? known?.datacite;
   if (g === undefined) {
-    refuse(coar === undefined ? 'resourceType' : 'resourceType.general',
-      coar === undefined ? 'needs a COAR type (coar) or a DataCite resourceTypeGeneral (general)' : 'required for a COAR type outside the OpenAIRE v4 list');
+    refuse(
+      coar === undefined ? 'resourceType' : 'resourceType.general',
+      coar === undefined ? 'needs a COAR type (coar) or a DataCite resourceTypeGeneral (general)' : 'required for a COAR type outside the OpenAIRE v4 list',
+    );
     return undefined;
   }
   return { ...(coar !== undefined && { coar }), general: g, label: label ?? known?.label ?? g };

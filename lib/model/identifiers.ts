@@ -132,7 +132,11 @@ export function checkUrl(s: string): Checked {
  * @example checkIsbn('978-3-16-148410-0') // { value: '9783161484100' }
  */
 export function checkIsbn(s: string): Checked {
-  const d = s.trim().replace(/^ISBN(?:-1[03])?:?\s*/i, '').replace(/[-\s]/g, '').toUpperCase();
+  const d = s
+    .trim()
+    .replace(/^ISBN(?:-1[03])?:?\s*/i, '')
+    .replace(/[-\s]/g, '')
+    .toUpperCase();
   if (/^\d{9}[\dX]$/.test(d)) {
     let sum = 0;
     for (let i = 0; i < 10; i++) sum += (10 - i) * (d[i] === 'X' ? 10 : Number(d[i]));
@@ -153,7 +157,11 @@ export function checkIsbn(s: string): Checked {
  * @example checkIssn('0317-8471') // { value: '0317-8471' }
  */
 export function checkIssn(s: string): Checked {
-  const d = s.trim().replace(/^(?:e?ISSN:?\s*)/i, '').replace('-', '').toUpperCase();
+  const d = s
+    .trim()
+    .replace(/^(?:e?ISSN:?\s*)/i, '')
+    .replace('-', '')
+    .toUpperCase();
   if (!/^\d{7}[\dX]$/.test(d)) return bad('not an ISSN (NNNN-NNNC)');
   let sum = 0;
   for (let i = 0; i < 7; i++) sum += (8 - i) * Number(d[i]);
@@ -165,13 +173,20 @@ export function checkIssn(s: string): Checked {
 /** Checks a value against the scheme of a typed identifier. @example checkIdentifier('ISSN', '03178471') // { value: '0317-8471' } */
 export function checkIdentifier(type: IdentifierType, s: string): Checked {
   switch (type) {
-    case 'DOI': return checkDoi(s);
-    case 'Handle': return checkHandle(s);
-    case 'URN': return checkUrn(s);
-    case 'ARK': return checkArk(s);
-    case 'URL': return checkUrl(s);
-    case 'ISBN': return checkIsbn(s);
-    case 'ISSN': return checkIssn(s);
+    case 'DOI':
+      return checkDoi(s);
+    case 'Handle':
+      return checkHandle(s);
+    case 'URN':
+      return checkUrn(s);
+    case 'ARK':
+      return checkArk(s);
+    case 'URL':
+      return checkUrl(s);
+    case 'ISBN':
+      return checkIsbn(s);
+    case 'ISSN':
+      return checkIssn(s);
   }
 }
 
@@ -249,7 +264,10 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
  * @example checkRor('04wxnsj81') // { value: 'https://ror.org/04wxnsj81' }
  */
 export function checkRor(s: string): Checked {
-  const bare = s.trim().replace(/^(?:https?:\/\/)?(?:www\.)?ror\.org\//i, '').toLowerCase();
+  const bare = s
+    .trim()
+    .replace(/^(?:https?:\/\/)?(?:www\.)?ror\.org\//i, '')
+    .toLowerCase();
   if (!/^0[0-9a-hjkmnp-tv-z]{6}\d{2}$/.test(bare)) return bad('not a ROR id (0 + six base-32 characters + two digits, optionally as https://ror.org/…)');
   let n = 0;
   for (const c of bare.slice(0, 7)) n = n * 32 + CROCKFORD.indexOf(c);
@@ -275,10 +293,14 @@ export function checkFunderIdentifier(type: string, s: string): Checked {
       if ('error' in doi || !doi.value.startsWith('10.13039/')) return bad('not a Crossref Funder ID (a DOI under 10.13039/)');
       return ok(`https://doi.org/${doi.value}`);
     }
-    case 'ROR': return checkRor(s);
-    case 'ISNI': return checkIsni(s);
-    case 'GRID': return /^grid\.\d+\.[0-9a-f]+$/.test(s.trim()) ? ok(s.trim()) : bad('not a GRID id (grid.NNNN.x)');
-    default: return s.trim() === '' ? bad('must not be empty') : ok(s.trim());
+    case 'ROR':
+      return checkRor(s);
+    case 'ISNI':
+      return checkIsni(s);
+    case 'GRID':
+      return /^grid\.\d+\.[0-9a-f]+$/.test(s.trim()) ? ok(s.trim()) : bad('not a GRID id (grid.NNNN.x)');
+    default:
+      return s.trim() === '' ? bad('must not be empty') : ok(s.trim());
   }
 }
 

@@ -126,4 +126,3 @@ export interface RecordFields {
   readonly host?: Host;
   readonly files?: readonly RecordFile[];
 }
-

@@ -9,22 +9,84 @@
 
 /** DataCite kernel-4.7 `resourceTypeGeneral` (schemas/datacite-4/include/datacite-resourceType-v4.xsd). */
 export const DATACITE_RESOURCE_TYPES = [
-  'Audiovisual', 'Award', 'Book', 'BookChapter', 'Collection', 'ComputationalNotebook', 'ConferencePaper',
-  'ConferenceProceeding', 'DataPaper', 'Dataset', 'Dissertation', 'Event', 'Image', 'Instrument',
-  'InteractiveResource', 'Journal', 'JournalArticle', 'Model', 'OutputManagementPlan', 'PeerReview',
-  'PhysicalObject', 'Poster', 'Preprint', 'Presentation', 'Project', 'Report', 'Service', 'Software', 'Sound',
-  'Standard', 'StudyRegistration', 'Text', 'Workflow', 'Other',
+  'Audiovisual',
+  'Award',
+  'Book',
+  'BookChapter',
+  'Collection',
+  'ComputationalNotebook',
+  'ConferencePaper',
+  'ConferenceProceeding',
+  'DataPaper',
+  'Dataset',
+  'Dissertation',
+  'Event',
+  'Image',
+  'Instrument',
+  'InteractiveResource',
+  'Journal',
+  'JournalArticle',
+  'Model',
+  'OutputManagementPlan',
+  'PeerReview',
+  'PhysicalObject',
+  'Poster',
+  'Preprint',
+  'Presentation',
+  'Project',
+  'Report',
+  'Service',
+  'Software',
+  'Sound',
+  'Standard',
+  'StudyRegistration',
+  'Text',
+  'Workflow',
+  'Other',
 ] as const;
 export type DataCiteResourceType = (typeof DATACITE_RESOURCE_TYPES)[number];
 
 /** DataCite kernel-4.7 `relationType` (datacite-relationType-v4.xsd). */
 export const DATACITE_RELATION_TYPES = [
-  'IsCitedBy', 'Cites', 'IsSupplementTo', 'IsSupplementedBy', 'IsContinuedBy', 'Continues', 'IsNewVersionOf',
-  'IsPreviousVersionOf', 'IsPartOf', 'HasPart', 'IsPublishedIn', 'IsReferencedBy', 'References', 'IsDocumentedBy',
-  'Documents', 'IsCompiledBy', 'Compiles', 'IsVariantFormOf', 'IsOriginalFormOf', 'IsIdenticalTo', 'HasMetadata',
-  'IsMetadataFor', 'Reviews', 'IsReviewedBy', 'IsDerivedFrom', 'IsSourceOf', 'Describes', 'IsDescribedBy',
-  'HasVersion', 'IsVersionOf', 'Requires', 'IsRequiredBy', 'Obsoletes', 'IsObsoletedBy', 'Collects',
-  'IsCollectedBy', 'HasTranslation', 'IsTranslationOf', 'Other',
+  'IsCitedBy',
+  'Cites',
+  'IsSupplementTo',
+  'IsSupplementedBy',
+  'IsContinuedBy',
+  'Continues',
+  'IsNewVersionOf',
+  'IsPreviousVersionOf',
+  'IsPartOf',
+  'HasPart',
+  'IsPublishedIn',
+  'IsReferencedBy',
+  'References',
+  'IsDocumentedBy',
+  'Documents',
+  'IsCompiledBy',
+  'Compiles',
+  'IsVariantFormOf',
+  'IsOriginalFormOf',
+  'IsIdenticalTo',
+  'HasMetadata',
+  'IsMetadataFor',
+  'Reviews',
+  'IsReviewedBy',
+  'IsDerivedFrom',
+  'IsSourceOf',
+  'Describes',
+  'IsDescribedBy',
+  'HasVersion',
+  'IsVersionOf',
+  'Requires',
+  'IsRequiredBy',
+  'Obsoletes',
+  'IsObsoletedBy',
+  'Collects',
+  'IsCollectedBy',
+  'HasTranslation',
+  'IsTranslationOf',
+  'Other',
 ] as const;
 export type RelationType = (typeof DATACITE_RELATION_TYPES)[number];
 
@@ -34,38 +96,134 @@ export type RelationType = (typeof DATACITE_RELATION_TYPES)[number];
  * another relation is left out of oai_openaire.
  */
 export const OPENAIRE_RELATION_TYPES: ReadonlySet<string> = new Set([
-  'IsCitedBy', 'Cites', 'IsSupplementTo', 'IsSupplementedBy', 'IsContinuedBy', 'Continues', 'IsDescribedBy',
-  'Describes', 'HasVersion', 'IsVersionOf', 'IsNewVersionOf', 'IsPreviousVersionOf', 'IsPartOf', 'HasPart',
-  'IsReferencedBy', 'References', 'IsDocumentedBy', 'Documents', 'IsCompiledBy', 'Compiles', 'IsVariantFormOf',
-  'IsOriginalFormOf', 'IsIdenticalTo', 'HasMetadata', 'IsMetadataFor', 'Reviews', 'IsReviewedBy', 'IsDerivedFrom',
-  'IsSourceOf', 'IsRequiredBy', 'Requires',
+  'IsCitedBy',
+  'Cites',
+  'IsSupplementTo',
+  'IsSupplementedBy',
+  'IsContinuedBy',
+  'Continues',
+  'IsDescribedBy',
+  'Describes',
+  'HasVersion',
+  'IsVersionOf',
+  'IsNewVersionOf',
+  'IsPreviousVersionOf',
+  'IsPartOf',
+  'HasPart',
+  'IsReferencedBy',
+  'References',
+  'IsDocumentedBy',
+  'Documents',
+  'IsCompiledBy',
+  'Compiles',
+  'IsVariantFormOf',
+  'IsOriginalFormOf',
+  'IsIdenticalTo',
+  'HasMetadata',
+  'IsMetadataFor',
+  'Reviews',
+  'IsReviewedBy',
+  'IsDerivedFrom',
+  'IsSourceOf',
+  'IsRequiredBy',
+  'Requires',
 ]);
 
 /** DataCite kernel-4.7 `relatedIdentifierType` (datacite-relatedIdentifierType-v4.xsd). */
 export const DATACITE_RELATED_IDENTIFIER_TYPES = [
-  'ARK', 'arXiv', 'bibcode', 'CSTR', 'DOI', 'EAN13', 'EISSN', 'Handle', 'IGSN', 'ISBN', 'ISSN', 'ISTC', 'LISSN',
-  'LSID', 'PMID', 'PURL', 'RAiD', 'RRID', 'SWHID', 'UPC', 'URL', 'URN', 'w3id',
+  'ARK',
+  'arXiv',
+  'bibcode',
+  'CSTR',
+  'DOI',
+  'EAN13',
+  'EISSN',
+  'Handle',
+  'IGSN',
+  'ISBN',
+  'ISSN',
+  'ISTC',
+  'LISSN',
+  'LSID',
+  'PMID',
+  'PURL',
+  'RAiD',
+  'RRID',
+  'SWHID',
+  'UPC',
+  'URL',
+  'URN',
+  'w3id',
 ] as const;
 export type RelatedIdentifierType = (typeof DATACITE_RELATED_IDENTIFIER_TYPES)[number];
 
 /** The related identifier types of the OpenAIRE v4 schema (its DataCite 4.1 copy). */
 export const OPENAIRE_RELATED_IDENTIFIER_TYPES: ReadonlySet<string> = new Set([
-  'ARK', 'arXiv', 'bibcode', 'DOI', 'EAN13', 'EISSN', 'Handle', 'IGSN', 'ISBN', 'ISSN', 'ISTC', 'LISSN', 'LSID',
-  'PISSN', 'PMID', 'PURL', 'UPC', 'URL', 'URN', 'WOS',
+  'ARK',
+  'arXiv',
+  'bibcode',
+  'DOI',
+  'EAN13',
+  'EISSN',
+  'Handle',
+  'IGSN',
+  'ISBN',
+  'ISSN',
+  'ISTC',
+  'LISSN',
+  'LSID',
+  'PISSN',
+  'PMID',
+  'PURL',
+  'UPC',
+  'URL',
+  'URN',
+  'WOS',
 ]);
 
 /** The relatedIdentifier/@resourceTypeGeneral values of the OpenAIRE v4 schema (its DataCite 4.1 list). */
 export const OPENAIRE_RELATED_GENERAL_TYPES: ReadonlySet<string> = new Set([
-  'Audiovisual', 'Collection', 'DataPaper', 'Dataset', 'Event', 'Image', 'InteractiveResource', 'Model',
-  'PhysicalObject', 'Service', 'Software', 'Sound', 'Text', 'Workflow', 'Other',
+  'Audiovisual',
+  'Collection',
+  'DataPaper',
+  'Dataset',
+  'Event',
+  'Image',
+  'InteractiveResource',
+  'Model',
+  'PhysicalObject',
+  'Service',
+  'Software',
+  'Sound',
+  'Text',
+  'Workflow',
+  'Other',
 ]);
 
 /** DataCite kernel-4.7 `contributorType` (datacite-contributorType-v4.xsd). */
 export const DATACITE_CONTRIBUTOR_TYPES = [
-  'ContactPerson', 'DataCollector', 'DataCurator', 'DataManager', 'Distributor', 'Editor', 'HostingInstitution',
-  'Other', 'Producer', 'ProjectLeader', 'ProjectManager', 'ProjectMember', 'RegistrationAgency',
-  'RegistrationAuthority', 'RelatedPerson', 'ResearchGroup', 'RightsHolder', 'Researcher', 'Sponsor', 'Supervisor',
-  'Translator', 'WorkPackageLeader',
+  'ContactPerson',
+  'DataCollector',
+  'DataCurator',
+  'DataManager',
+  'Distributor',
+  'Editor',
+  'HostingInstitution',
+  'Other',
+  'Producer',
+  'ProjectLeader',
+  'ProjectManager',
+  'ProjectMember',
+  'RegistrationAgency',
+  'RegistrationAuthority',
+  'RelatedPerson',
+  'ResearchGroup',
+  'RightsHolder',
+  'Researcher',
+  'Sponsor',
+  'Supervisor',
+  'Translator',
+  'WorkPackageLeader',
 ] as const;
 export type ContributorType = (typeof DATACITE_CONTRIBUTOR_TYPES)[number];
 
@@ -192,14 +350,31 @@ export const COAR_TYPES: ReadonlyMap<string, CoarType> = new Map(
  */
 export function typeOfGeneral(general: DataCiteResourceType): { leader06: string; typeOfResource: string } {
   switch (general) {
-    case 'Dataset': case 'Software': case 'ComputationalNotebook': case 'InteractiveResource': case 'Model': case 'Workflow': case 'Service':
+    case 'Dataset':
+    case 'Software':
+    case 'ComputationalNotebook':
+    case 'InteractiveResource':
+    case 'Model':
+    case 'Workflow':
+    case 'Service':
       return { leader06: 'm', typeOfResource: 'software, multimedia' };
-    case 'Image': return { leader06: 'k', typeOfResource: 'still image' };
-    case 'Audiovisual': return { leader06: 'g', typeOfResource: 'moving image' };
-    case 'Sound': return { leader06: 'i', typeOfResource: 'sound recording' };
-    case 'PhysicalObject': case 'Instrument': return { leader06: 'r', typeOfResource: 'three dimensional object' };
-    case 'Collection': case 'Other': case 'Event': case 'Award': case 'Project': return { leader06: 'p', typeOfResource: 'mixed material' };
-    default: return { leader06: 'a', typeOfResource: 'text' };
+    case 'Image':
+      return { leader06: 'k', typeOfResource: 'still image' };
+    case 'Audiovisual':
+      return { leader06: 'g', typeOfResource: 'moving image' };
+    case 'Sound':
+      return { leader06: 'i', typeOfResource: 'sound recording' };
+    case 'PhysicalObject':
+    case 'Instrument':
+      return { leader06: 'r', typeOfResource: 'three dimensional object' };
+    case 'Collection':
+    case 'Other':
+    case 'Event':
+    case 'Award':
+    case 'Project':
+      return { leader06: 'p', typeOfResource: 'mixed material' };
+    default:
+      return { leader06: 'a', typeOfResource: 'text' };
   }
 }
 
@@ -210,10 +385,25 @@ export function typeOfGeneral(general: DataCiteResourceType): { leader06: string
  * kinds schema.org has no class for map to none.
  */
 const SCHEMA_ORG_OF_GENERAL: Partial<Record<DataCiteResourceType, string>> = {
-  Audiovisual: 'VideoObject', Book: 'Book', BookChapter: 'Chapter', Collection: 'Collection', ComputationalNotebook: 'SoftwareSourceCode',
-  ConferencePaper: 'ScholarlyArticle', DataPaper: 'ScholarlyArticle', Dataset: 'Dataset', Dissertation: 'Thesis', Event: 'Event',
-  Image: 'ImageObject', Journal: 'Periodical', JournalArticle: 'ScholarlyArticle', PeerReview: 'Review', Preprint: 'ScholarlyArticle',
-  Presentation: 'PresentationDigitalDocument', Report: 'Report', Software: 'SoftwareSourceCode', Sound: 'AudioObject',
+  Audiovisual: 'VideoObject',
+  Book: 'Book',
+  BookChapter: 'Chapter',
+  Collection: 'Collection',
+  ComputationalNotebook: 'SoftwareSourceCode',
+  ConferencePaper: 'ScholarlyArticle',
+  DataPaper: 'ScholarlyArticle',
+  Dataset: 'Dataset',
+  Dissertation: 'Thesis',
+  Event: 'Event',
+  Image: 'ImageObject',
+  Journal: 'Periodical',
+  JournalArticle: 'ScholarlyArticle',
+  PeerReview: 'Review',
+  Preprint: 'ScholarlyArticle',
+  Presentation: 'PresentationDigitalDocument',
+  Report: 'Report',
+  Software: 'SoftwareSourceCode',
+  Sound: 'AudioObject',
 };
 
 /** COAR concepts whose schema.org class is narrower than their DataCite type's (maps are DataCite Image). */
@@ -221,10 +411,25 @@ const SCHEMA_ORG_OF_COAR: Readonly<Record<string, string>> = { c_12cc: 'Map', c_
 
 /** Dublin Core, DCMI Type and info:eu-repo type words → schema.org types (lower case keys). */
 const SCHEMA_ORG_OF_WORD: Readonly<Record<string, string>> = {
-  dataset: 'Dataset', software: 'SoftwareSourceCode', sound: 'AudioObject', stillimage: 'ImageObject', image: 'ImageObject',
-  movingimage: 'VideoObject', collection: 'Collection', event: 'Event', article: 'ScholarlyArticle', 'journal article': 'ScholarlyArticle',
-  book: 'Book', bookpart: 'Chapter', 'book part': 'Chapter', thesis: 'Thesis', doctoralthesis: 'Thesis', masterthesis: 'Thesis',
-  bachelorthesis: 'Thesis', report: 'Report', map: 'Map',
+  dataset: 'Dataset',
+  software: 'SoftwareSourceCode',
+  sound: 'AudioObject',
+  stillimage: 'ImageObject',
+  image: 'ImageObject',
+  movingimage: 'VideoObject',
+  collection: 'Collection',
+  event: 'Event',
+  article: 'ScholarlyArticle',
+  'journal article': 'ScholarlyArticle',
+  book: 'Book',
+  bookpart: 'Chapter',
+  'book part': 'Chapter',
+  thesis: 'Thesis',
+  doctoralthesis: 'Thesis',
+  masterthesis: 'Thesis',
+  bachelorthesis: 'Thesis',
+  report: 'Report',
+  map: 'Map',
 };
 
 const SCHEMA_ORG = 'https://schema.org/';
@@ -254,7 +459,10 @@ export function schemaOrgType(value: string): string | null {
   const v = value.trim();
   const coar = COAR_TYPES.get(v);
   if (coar) return schemaOrgTypeOf({ coar: coar.uri, general: coar.datacite });
-  const word = v.replace(/^info:eu-repo\/semantics\//i, '').replace(/^https?:\/\/purl\.org\/dc\/dcmitype\//i, '').toLowerCase();
+  const word = v
+    .replace(/^info:eu-repo\/semantics\//i, '')
+    .replace(/^https?:\/\/purl\.org\/dc\/dcmitype\//i, '')
+    .toLowerCase();
   const t = Object.hasOwn(SCHEMA_ORG_OF_WORD, word) ? SCHEMA_ORG_OF_WORD[word] : undefined;
   return t === undefined ? null : `${SCHEMA_ORG}${t}`;
 }

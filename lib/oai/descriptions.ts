@@ -22,7 +22,6 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { attr, text } from '../xml/builder-text';
 import { XMLNS_NS as XMLNS, XSI_NS as XSI } from '../xml/namespaces';
 
-
 /** Text and/or URLs (eprints.xsd `TextURLType`). */
 export interface TextAndUrls {
   readonly text?: readonly string[];
@@ -76,10 +75,7 @@ export type DescriptionKey = keyof typeof DESCRIPTION_SCHEMAS;
 /** The root element of a description, with its namespace and schemaLocation. */
 function root(key: DescriptionKey): XMLBuilder {
   const s = DESCRIPTION_SCHEMAS[key];
-  return create()
-    .ele(s.namespace, s.root)
-    .att(XMLNS, 'xmlns:xsi', XSI)
-    .att(XSI, 'xsi:schemaLocation', `${s.namespace} ${s.schema}`);
+  return create().ele(s.namespace, s.root).att(XMLNS, 'xmlns:xsi', XSI).att(XSI, 'xsi:schemaLocation', `${s.namespace} ${s.schema}`);
 }
 
 /**

@@ -5,14 +5,7 @@
 
 /** The eight error codes of OAI-PMH 3.6. */
 export type OaiErrorCode =
-  | 'badArgument'
-  | 'badResumptionToken'
-  | 'badVerb'
-  | 'cannotDisseminateFormat'
-  | 'idDoesNotExist'
-  | 'noRecordsMatch'
-  | 'noMetadataFormats'
-  | 'noSetHierarchy';
+  'badArgument' | 'badResumptionToken' | 'badVerb' | 'cannotDisseminateFormat' | 'idDoesNotExist' | 'noRecordsMatch' | 'noMetadataFormats' | 'noSetHierarchy';
 
 /** One `<error>`: its code and a sentence for a person. */
 export interface OaiError {

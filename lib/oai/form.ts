@@ -8,9 +8,7 @@
  */
 
 /** The pairs of a query string or form body, in order, or why it could not be decoded. */
-export type DecodedForm =
-  | { readonly ok: true; readonly pairs: ReadonlyArray<readonly [string, string]> }
-  | { readonly ok: false; readonly message: string };
+export type DecodedForm = { readonly ok: true; readonly pairs: ReadonlyArray<readonly [string, string]> } | { readonly ok: false; readonly message: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -62,12 +62,7 @@ export function resumeFrom<V extends TokenVerb>(
  * may be empty: what that means is the verb's to say.
  * Example: `await readPage(ctx, setListing, { cursor: 0 }, now)` → `{ rows: [set1, …], resumption: { token: '1.…', cursor: 0, … } }`.
  */
-export async function readPage<R, K, V extends TokenVerb>(
-  ctx: ProviderContext,
-  listing: Listing<R, K, V>,
-  start: PageStart<K>,
-  now: number,
-): Promise<Page<R>> {
+export async function readPage<R, K, V extends TokenVerb>(ctx: ProviderContext, listing: Listing<R, K, V>, start: PageStart<K>, now: number): Promise<Page<R>> {
   const fetched = await listing.rows(start.after, ctx.pageSize + 1);
   const more = fetched.length > ctx.pageSize;
   const rows = more ? fetched.slice(0, ctx.pageSize) : fetched;

@@ -218,4 +218,3 @@ function writeResumption(out: Out, r: ResumptionInfo | undefined): void {
   if (r.completeListSize > 0) out.push(' completeListSize="', String(r.completeListSize), '"');
   out.push(' cursor="', String(r.cursor), '">', escapeText(r.token), '</resumptionToken>\n');
 }
-

@@ -50,8 +50,7 @@ export interface ListSelection {
 
 /** A list request: a first page with its selection, or a continuation with only a token (OAI-PMH 3.5). */
 export type ListRequest = { readonly verb: ListVerb; readonly args: RequestArgs } & (
-  | ({ readonly resumptionToken?: undefined } & ListSelection)
-  | { readonly resumptionToken: string }
+  ({ readonly resumptionToken?: undefined } & ListSelection) | { readonly resumptionToken: string }
 );
 
 /** A request whose arguments are all well-formed for its verb, typed per verb (OAI-PMH 4.1-4.6). */
@@ -83,7 +82,10 @@ export const MAX_LISTED_ERRORS = 20;
 function listed(errors: readonly OaiError[]): readonly OaiError[] {
   if (errors.length <= MAX_LISTED_ERRORS) return errors;
   const shown = errors.slice(0, MAX_LISTED_ERRORS - 1);
-  return [...shown, oaiError('badArgument', `${errors.length - shown.length} more problems with the arguments were found; at most ${MAX_LISTED_ERRORS} are listed.`)];
+  return [
+    ...shown,
+    oaiError('badArgument', `${errors.length - shown.length} more problems with the arguments were found; at most ${MAX_LISTED_ERRORS} are listed.`),
+  ];
 }
 
 /**

@@ -44,7 +44,7 @@ export function contentHash(
 
 /** Code point order, as the databases compare (server/db/dialect.ts), unlike JS's UTF-16 sort; without allocating. */
 function cmp(a: string, b: string): number {
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     const x = a.codePointAt(i) as number;
     const y = b.codePointAt(j) as number;
     if (x !== y) return x - y;
@@ -58,7 +58,6 @@ function cmp(a: string, b: string): number {
 export function uniqueSorted(list: readonly string[]): string[] {
   return [...new Set(list)].sort(cmp);
 }
-
 
 /**
  * The digest of one record (an item in one format): everything it

@@ -195,7 +195,12 @@ export function datestampOf(
  *
  * @example recordDatestamps('updated', 500, new Map([['oai_dc', 'h1'], ['marc21', 'h2']]), stored) // oai_dc: its stored datestamp when its digest was h1; marc21: 500
  */
-export function recordDatestamps(outcome: WriteOutcome, datestamp: number, hashes: ReadonlyMap<string, string>, stored: Pick<StoredItem, 'records'> | undefined): Map<string, number> {
+export function recordDatestamps(
+  outcome: WriteOutcome,
+  datestamp: number,
+  hashes: ReadonlyMap<string, string>,
+  stored: Pick<StoredItem, 'records'> | undefined,
+): Map<string, number> {
   const out = new Map<string, number>();
   for (const [prefix, hash] of hashes) {
     const old = stored?.records.get(prefix);
@@ -237,7 +242,9 @@ export function keptFormatDatestamps(input: ItemInput, stored: StoredItem | unde
  */
 export function withStoredGiven(input: ItemInput, stored: StoredItem | undefined, offered?: FormatRegistry): ItemInput {
   if (!stored || stored.deleted || input.deleted === true) return input;
-  const kept = Object.entries(stored.given).filter(([prefix]) => input.metadata[prefix] === undefined && (offered === undefined || offered.get(prefix) !== undefined));
+  const kept = Object.entries(stored.given).filter(
+    ([prefix]) => input.metadata[prefix] === undefined && (offered === undefined || offered.get(prefix) !== undefined),
+  );
   const model = input.fields === undefined && stored.givenModel !== undefined ? (JSON.parse(stored.givenModel) as RecordFields) : undefined;
   if (kept.length === 0 && model === undefined) return input;
   return {

@@ -132,7 +132,6 @@ export function mapAll(policy: IdPolicyLike, items: readonly ItemInput[]): Mappi
   });
 }
 
-
 /** Everything {@link checkBatch} looks at. */
 export interface BatchState {
   readonly items: readonly ItemInput[];
@@ -181,7 +180,9 @@ export function checkBatch(state: BatchState): Refusal[][] {
 
   state.items.forEach((item, index) => {
     const refuse = (field: string, reason: string): void => {
-      (refusals[index] as Refusal[]).push(item.source === undefined ? { internalId: item.internalId, field, reason } : { internalId: item.internalId, source: item.source, field, reason });
+      (refusals[index] as Refusal[]).push(
+        item.source === undefined ? { internalId: item.internalId, field, reason } : { internalId: item.internalId, source: item.source, field, reason },
+      );
     };
     const mapping = state.mappings[index];
 
@@ -217,12 +218,18 @@ export function checkBatch(state: BatchState): Refusal[][] {
       for (const r of state.registryByInternalId.get(item.internalId) ?? []) held.add(r.identifier);
       held.delete(identifier);
       if (held.size > 0) {
-        refuse('id', `would change the identifier of an existing item from ${[...held].join(', ')} to ${identifier}; published identifiers are permanent (has the id policy changed?)`);
+        refuse(
+          'id',
+          `would change the identifier of an existing item from ${[...held].join(', ')} to ${identifier}; published identifiers are permanent (has the id policy changed?)`,
+        );
       }
       // Rule 7: only a new identifier can be refused; a published one is never changed.
       const dots = existing ? [] : poiDotSegments(identifier);
       if (dots.length > 0) {
-        refuse('id', `maps to ${identifier}, whose POI path holds the dot-segment ${JSON.stringify(dots[0])}, which browsers and proxies resolve away (RFC 3986 section 5.2.4) to another item's POI; choose an id without "." or ".." between slashes`);
+        refuse(
+          'id',
+          `maps to ${identifier}, whose POI path holds the dot-segment ${JSON.stringify(dots[0])}, which browsers and proxies resolve away (RFC 3986 section 5.2.4) to another item's POI; choose an id without "." or ".." between slashes`,
+        );
       }
     }
     // Rule 6: id spaces.
@@ -231,7 +238,10 @@ export function checkBatch(state: BatchState): Refusal[][] {
     const stored = state.existingByInternalId.get(item.internalId);
     const from = item.harvestedFrom;
     if (from === undefined && space !== null) {
-      refuse('id', `is in the id space of the harvested source ${JSON.stringify(space)} (${space}:…), whose records only its harvests write and delete; give the record another id`);
+      refuse(
+        'id',
+        `is in the id space of the harvested source ${JSON.stringify(space)} (${space}:…), whose records only its harvests write and delete; give the record another id`,
+      );
     } else if (from === undefined && stored?.origin) {
       refuse('id', `is an item harvested from ${JSON.stringify(stored.origin)}, whose records only its harvests write and delete`);
     } else if (from !== undefined && stored && (stored.origin ?? null) !== from) {
@@ -251,7 +261,10 @@ export function checkBatch(state: BatchState): Refusal[][] {
       }
       const ns = scheme.namespaceOf?.(value);
       if (ns && ns !== state.namespace && ns.toLowerCase() === state.namespace.toLowerCase()) {
-        refuse(field, `${JSON.stringify(value)} writes the namespace ${JSON.stringify(ns)}, another capitalization of namespace ${JSON.stringify(state.namespace)}; namespace-identifiers are case-sensitive`);
+        refuse(
+          field,
+          `${JSON.stringify(value)} writes the namespace ${JSON.stringify(ns)}, another capitalization of namespace ${JSON.stringify(state.namespace)}; namespace-identifiers are case-sensitive`,
+        );
       }
     });
   });

@@ -129,7 +129,7 @@ export function recordRefusals(item: PreparedItem, now: number): Refusal[] {
     if (!isValidSetSpec(d.spec)) refuse(`departures[${i}]`, `${JSON.stringify(d.spec)} is not a valid setSpec`);
     else if (inSets.has(d.spec)) refuse(`departures[${i}]`, `the record is in the set ${JSON.stringify(d.spec)}, so it cannot have left it`);
     if (!Number.isSafeInteger(d.at) || d.at < 0) refuse(`departures[${i}]`, `${String(d.at)} is not a whole number of seconds since the epoch`);
-    else if (d.at > (item.datestamp ?? now)) refuse(`departures[${i}]`, 'the departure lies after the record\'s datestamp');
+    else if (d.at > (item.datestamp ?? now)) refuse(`departures[${i}]`, "the departure lies after the record's datestamp");
   });
   // A live item is disseminated in some format (OAI-PMH 3.4: at least oai_dc).
   const prefixes = Object.keys(item.metadata);
@@ -149,7 +149,8 @@ export function recordRefusals(item: PreparedItem, now: number): Refusal[] {
     if (bad) refuse(`about[${i}]`, `the about container contains ${bad}, which XML 1.0 cannot carry`);
   });
   if (item.datestamp !== undefined) {
-    if (!Number.isSafeInteger(item.datestamp) || item.datestamp < 0) refuse('datestamp', `${String(item.datestamp)} is not a whole number of seconds since the epoch`);
+    if (!Number.isSafeInteger(item.datestamp) || item.datestamp < 0)
+      refuse('datestamp', `${String(item.datestamp)} is not a whole number of seconds since the epoch`);
     else if (item.datestamp > now) refuse('datestamp', `${new Date(item.datestamp * 1000).toISOString()} lies in the future`);
   }
   return refusals;

@@ -51,7 +51,13 @@ export function liftFields(item: ItemInput, formats: FormatRegistry, liftOrder: 
     return undefined;
   }
   const given = item.metadata;
-  const order = [...liftOrder, ...formats.all().map((f) => f.prefix).filter((p) => !liftOrder.includes(p))];
+  const order = [
+    ...liftOrder,
+    ...formats
+      .all()
+      .map((f) => f.prefix)
+      .filter((p) => !liftOrder.includes(p)),
+  ];
   for (const prefix of order) {
     const xml = given[prefix];
     const read = xml === undefined ? undefined : formats.get(prefix)?.read;

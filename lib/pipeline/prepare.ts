@@ -227,7 +227,15 @@ export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
   const sets = p.setRules && p.setRules.all.length > 0 ? setsWithRules(p.setRules, fields ?? { dc: {} }, item.sets ?? []) : item.sets;
   const about = p.rightsInAbout ? withRights(item.about ?? [], fields) : (item.about ?? []);
   if (!fields) {
-    return { ...base, deleted: false, ...(sets !== undefined && { sets }), metadata: { ...item.metadata }, ...(item.identifiers !== undefined && { identifiers: item.identifiers }), ...(about.length > 0 && { about }), written: [] };
+    return {
+      ...base,
+      deleted: false,
+      ...(sets !== undefined && { sets }),
+      metadata: { ...item.metadata },
+      ...(item.identifiers !== undefined && { identifiers: item.identifiers }),
+      ...(about.length > 0 && { about }),
+      written: [],
+    };
   }
   const { metadata, written, identifiers } = writeFormats(p, item.internalId, fields, item.metadata, lifted !== undefined);
   const all = [...(item.identifiers ?? [])];

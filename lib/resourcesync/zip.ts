@@ -81,7 +81,17 @@ export class ZipWriter {
     const method = deflated.length < data.length ? DEFLATE : STORE;
     const body = method === DEFLATE ? deflated : data;
     const { time, date } = dosTime(mtime);
-    const record: CentralRecord = { name, method, flags: 0, crc: zlib.crc32(data), compressed: body.length, size: data.length, offset: this.offset, time, date };
+    const record: CentralRecord = {
+      name,
+      method,
+      flags: 0,
+      crc: zlib.crc32(data),
+      compressed: body.length,
+      size: data.length,
+      offset: this.offset,
+      time,
+      date,
+    };
     await this.write(localHeader(record, this.always));
     await this.write(body);
     this.files.push(record);

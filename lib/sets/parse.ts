@@ -15,12 +15,27 @@ import { dayRange, OPENAIRE_TYPES, PRESETS, SetRuleError, type Path, type SetDef
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The keys a set rule may have, one per rule (docs/sets.md has a row for each). */
-export const RULE_KEYS = ['resourceType', 'accessRights', 'license', 'hasDoi', 'hasFile', 'funded', 'language', 'subject', 'issued', 'inSet', 'all', 'any', 'not'] as const;
+export const RULE_KEYS = [
+  'resourceType',
+  'accessRights',
+  'license',
+  'hasDoi',
+  'hasFile',
+  'funded',
+  'language',
+  'subject',
+  'issued',
+  'inSet',
+  'all',
+  'any',
+  'not',
+] as const;
 const PARTIAL_DATE = /^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/;
 
 function stringList(v: unknown, path: Path, check: (s: string) => string | null): string[] {
   const list = typeof v === 'string' ? [v] : v;
-  if (!Array.isArray(list) || list.length === 0 || list.some((x) => typeof x !== 'string')) throw new SetRuleError(path, 'must be a string or a non-empty list of strings');
+  if (!Array.isArray(list) || list.length === 0 || list.some((x) => typeof x !== 'string'))
+    throw new SetRuleError(path, 'must be a string or a non-empty list of strings');
   list.forEach((s: string, i) => {
     const problem = check(s);
     if (problem !== null) throw new SetRuleError(typeof v === 'string' ? path : [...path, i], `${JSON.stringify(s)} ${problem}`);
@@ -56,18 +71,30 @@ export function parseRule(v: unknown, path: Path = []): SetRule {
     case 'resourceType':
       return { kind: 'resourceType', values: stringList(value, at, checkType) };
     case 'accessRights':
-      return { kind: 'accessRights', values: stringList(value, at, (s) => (Object.hasOwn(ACCESS_RIGHTS, s) ? null : `is not one of ${Object.keys(ACCESS_RIGHTS).join(', ')}`)) as AccessRight[] };
+      return {
+        kind: 'accessRights',
+        values: stringList(value, at, (s) =>
+          Object.hasOwn(ACCESS_RIGHTS, s) ? null : `is not one of ${Object.keys(ACCESS_RIGHTS).join(', ')}`,
+        ) as AccessRight[],
+      };
     case 'license':
-      return { kind: 'license', values: stringList(value, at, (s) => (/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s) ? null : 'is not an absolute URI (or a prefix of one ending in *)')) };
-    case 'hasDoi': case 'hasFile': case 'funded':
+      return {
+        kind: 'license',
+        values: stringList(value, at, (s) => (/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s) ? null : 'is not an absolute URI (or a prefix of one ending in *)')),
+      };
+    case 'hasDoi':
+    case 'hasFile':
+    case 'funded':
       return { kind: key, value: flag(value, at) };
     case 'language':
       return { kind: 'language', values: stringList(value, at, (s) => (/^[a-z]{2,3}$/.test(s) ? null : 'is not an ISO 639-1 or 639-3 code in lower case')) };
     case 'subject': {
       if (!isRecord(value)) throw new SetRuleError(at, 'must be a mapping with scheme (and optionally value)');
       for (const k of Object.keys(value)) if (k !== 'scheme' && k !== 'value') throw new SetRuleError([...at, k], 'unknown key (known: scheme, value)');
-      if (typeof value.scheme !== 'string' || !/^[A-Za-z][A-Za-z0-9._-]*$/.test(value.scheme)) throw new SetRuleError([...at, 'scheme'], 'must be a scheme name such as ddc');
-      if (value.value !== undefined && (typeof value.value !== 'string' || value.value.trim() === '')) throw new SetRuleError([...at, 'value'], 'must be a non-empty string');
+      if (typeof value.scheme !== 'string' || !/^[A-Za-z][A-Za-z0-9._-]*$/.test(value.scheme))
+        throw new SetRuleError([...at, 'scheme'], 'must be a scheme name such as ddc');
+      if (value.value !== undefined && (typeof value.value !== 'string' || value.value.trim() === ''))
+        throw new SetRuleError([...at, 'value'], 'must be a non-empty string');
       return { kind: 'subject', scheme: value.scheme, ...(typeof value.value === 'string' && { value: value.value }) };
     }
     case 'issued': {
@@ -80,13 +107,15 @@ export function parseRule(v: unknown, path: Path = []): SetRule {
         out[k] = s;
       }
       if (out.from === undefined && out.until === undefined) throw new SetRuleError(at, 'needs from, until or both');
-      if (out.from !== undefined && out.until !== undefined && dayRange(out.from)[0] > dayRange(out.until)[1]) throw new SetRuleError(at, `is empty: ${out.from} is after ${out.until}`);
+      if (out.from !== undefined && out.until !== undefined && dayRange(out.from)[0] > dayRange(out.until)[1])
+        throw new SetRuleError(at, `is empty: ${out.from} is after ${out.until}`);
       return { kind: 'issued', ...out };
     }
     case 'inSet':
       if (typeof value !== 'string' || !SET_SPEC.test(value)) throw new SetRuleError(at, 'must be a setSpec');
       return { kind: 'inSet', spec: value };
-    case 'all': case 'any': {
+    case 'all':
+    case 'any': {
       if (!Array.isArray(value) || value.length === 0) throw new SetRuleError(at, 'must be a non-empty list of rules');
       return { kind: key, rules: value.map((x, i) => parseRule(x, [...at, i])) };
     }
@@ -100,10 +129,15 @@ export function parseRule(v: unknown, path: Path = []): SetRule {
 /** The sets a rule refers to, with the path of each reference. */
 function references(rule: SetRule, path: Path): { spec: string; path: Path }[] {
   switch (rule.kind) {
-    case 'inSet': return [{ spec: rule.spec, path: [...path, 'inSet'] }];
-    case 'all': case 'any': return rule.rules.flatMap((r, i) => references(r, [...path, rule.kind, i]));
-    case 'not': return references(rule.rule, [...path, 'not']);
-    default: return [];
+    case 'inSet':
+      return [{ spec: rule.spec, path: [...path, 'inSet'] }];
+    case 'all':
+    case 'any':
+      return rule.rules.flatMap((r, i) => references(r, [...path, rule.kind, i]));
+    case 'not':
+      return references(rule.rule, [...path, 'not']);
+    default:
+      return [];
   }
 }
 
@@ -130,12 +164,15 @@ export function parseSetDefinitions(raw: unknown): SetDefinitions {
     if (entry.preset !== undefined) {
       const p = typeof entry.preset === 'string' && Object.hasOwn(PRESETS, entry.preset) ? PRESETS[entry.preset] : undefined;
       if (!p) throw new SetRuleError([i, 'preset'], `${JSON.stringify(entry.preset)} is not a ready-made set (known: ${Object.keys(PRESETS).join(', ')})`);
-      if (entry.spec !== undefined || entry.rule !== undefined) throw new SetRuleError([i, entry.spec !== undefined ? 'spec' : 'rule'], 'a preset has its own spec and rule');
-      if (entry.name !== undefined && (typeof entry.name !== 'string' || entry.name.trim() === '')) throw new SetRuleError([i, 'name'], 'must be a non-empty string');
+      if (entry.spec !== undefined || entry.rule !== undefined)
+        throw new SetRuleError([i, entry.spec !== undefined ? 'spec' : 'rule'], 'a preset has its own spec and rule');
+      if (entry.name !== undefined && (typeof entry.name !== 'string' || entry.name.trim() === ''))
+        throw new SetRuleError([i, 'name'], 'must be a non-empty string');
       const name = typeof entry.name === 'string' ? entry.name : p.name;
       def = { spec: entry.preset as string, name, preset: entry.preset as string, ...(p.rule && { rule: p.rule }), ...(p.family && { family: p.family }) };
     } else {
-      if (typeof entry.spec !== 'string' || !SET_SPEC.test(entry.spec)) throw new SetRuleError([i, 'spec'], 'must be a setSpec (letters, digits, -_.!~*\'() and : between levels)');
+      if (typeof entry.spec !== 'string' || !SET_SPEC.test(entry.spec))
+        throw new SetRuleError([i, 'spec'], "must be a setSpec (letters, digits, -_.!~*'() and : between levels)");
       if (typeof entry.name !== 'string' || entry.name.trim() === '') throw new SetRuleError([i, 'name'], 'must be a non-empty string');
       def = { spec: entry.spec, name: entry.name, ...(entry.rule !== undefined && { rule: parseRule(entry.rule, [i, 'rule']) }) };
     }
@@ -150,11 +187,14 @@ export function parseSetDefinitions(raw: unknown): SetDefinitions {
   const deps = new Map<string, string[]>();
   all.forEach((d, i) => {
     const refs = d.rule ? references(d.rule, [i, 'rule']) : [];
-    deps.set(d.spec, refs.map((ref) => {
-      const target = declared(ref.spec);
-      if (target === undefined) throw new SetRuleError(ref.path, `names set ${JSON.stringify(ref.spec)}, which is not declared in sets`);
-      return target;
-    }));
+    deps.set(
+      d.spec,
+      refs.map((ref) => {
+        const target = declared(ref.spec);
+        if (target === undefined) throw new SetRuleError(ref.path, `names set ${JSON.stringify(ref.spec)}, which is not declared in sets`);
+        return target;
+      }),
+    );
   });
 
   // Dependency order, refusing a cycle (depth-first, naming the loop).
@@ -175,4 +215,3 @@ export function parseSetDefinitions(raw: unknown): SetDefinitions {
   for (const d of all) visit(d.spec, []);
   return { all, computed };
 }
-

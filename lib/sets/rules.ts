@@ -31,10 +31,7 @@ import { accessRightOf, hasDoi, isFunded, openAireType, publicationYear } from '
 import type { RecordFields } from '../model/record';
 import { withAncestors } from '../model/header';
 import { normalizeLanguageTag, primaryLanguage } from '../model/language';
-import {
-  COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, typeOfGeneral,
-  type AccessRight, type OpenAireResourceType,
-} from '../model/vocabularies';
+import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, typeOfGeneral, type AccessRight, type OpenAireResourceType } from '../model/vocabularies';
 
 /** A membership predicate over one record. */
 export type SetRule =
@@ -119,7 +116,13 @@ export const PRESETS: Readonly<Record<string, { readonly name: string; readonly 
       kind: 'all',
       rules: [
         { kind: 'resourceType', values: ['literature'] },
-        { kind: 'any', rules: [{ kind: 'accessRights', values: ['open'] }, { kind: 'funded', value: true }] },
+        {
+          kind: 'any',
+          rules: [
+            { kind: 'accessRights', values: ['open'] },
+            { kind: 'funded', value: true },
+          ],
+        },
       ],
     },
   },
@@ -128,16 +131,25 @@ export const PRESETS: Readonly<Record<string, { readonly name: string; readonly 
     name: 'Open Access DRIVERset',
     rule: {
       kind: 'all',
-      rules: [{ kind: 'accessRights', values: ['open'] }, { kind: 'hasFile', value: true }, { kind: 'resourceType', values: ['textual'] }],
+      rules: [
+        { kind: 'accessRights', values: ['open'] },
+        { kind: 'hasFile', value: true },
+        { kind: 'resourceType', values: ['textual'] },
+      ],
     },
   },
   open_access: { name: 'Open Access', rule: { kind: 'accessRights', values: ['open'] } },
   ddc: {
     name: 'Dewey Decimal Classification',
-    family: (r) => [...new Set((r.dc.subject ?? []).flatMap((s) => {
-      const m = DDC_SUBJECT.exec(s.trim());
-      return m ? [`ddc:${m[1] as string}`] : [];
-    }))].sort(),
+    family: (r) =>
+      [
+        ...new Set(
+          (r.dc.subject ?? []).flatMap((s) => {
+            const m = DDC_SUBJECT.exec(s.trim());
+            return m ? [`ddc:${m[1] as string}`] : [];
+          }),
+        ),
+      ].sort(),
   },
 };
 
@@ -156,8 +168,7 @@ export function dayRange(d: string): [string, string] {
   return [`${y}-01-01`, `${y}-12-31`];
 }
 
-const matches = (pattern: string, value: string): boolean =>
-  pattern.endsWith('*') ? value.startsWith(pattern.slice(0, -1)) : value === pattern;
+const matches = (pattern: string, value: string): boolean => (pattern.endsWith('*') ? value.startsWith(pattern.slice(0, -1)) : value === pattern);
 
 function matchesType(r: RecordFields, value: string): boolean {
   if (value === 'textual') {
@@ -197,7 +208,7 @@ export function evaluateRule(rule: SetRule, r: RecordFields, member: Membership)
     case 'hasDoi':
       return hasDoi(r) === rule.value;
     case 'hasFile':
-      return ((r.files ?? []).length > 0) === rule.value;
+      return (r.files ?? []).length > 0 === rule.value;
     case 'funded':
       return isFunded(r) === rule.value;
     case 'language': {

@@ -5,8 +5,15 @@
  * from the model (lib/model/facts.ts), never from the XML of a format.
  */
 import {
-  citationIdentifier, dcValues, fileLinks, identifierUri, licences, recordIdentifiers, schemaOrgTypes,
-  type CitationIdentifier, type FileLink,
+  citationIdentifier,
+  dcValues,
+  fileLinks,
+  identifierUri,
+  licences,
+  recordIdentifiers,
+  schemaOrgTypes,
+  type CitationIdentifier,
+  type FileLink,
 } from '../model/facts';
 import { classifyIdentifier } from '../model/identifiers';
 import type { RecordFields } from '../model/record';
@@ -39,7 +46,9 @@ export interface ItemFacts {
 export function itemFacts(record: RecordFields, poi?: string): ItemFacts {
   const citation = citationIdentifier(record, poi);
   const known = recordIdentifiers(record).map(identifierUri);
-  const plain = dcValues(record, 'identifier').map((v) => v.trim()).filter((v) => classifyIdentifier(v) === null);
+  const plain = dcValues(record, 'identifier')
+    .map((v) => v.trim())
+    .filter((v) => classifyIdentifier(v) === null);
   const identifiers = [...new Set([...known, ...plain])].filter((v) => v !== citation?.uri && v !== poi);
   return {
     ...(citation !== undefined && { citation }),

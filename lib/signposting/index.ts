@@ -2,7 +2,4 @@
 export { itemFacts, type ItemFacts, type FileLink } from './facts';
 export { schemaOrgType } from '../model/vocabularies';
 export { normalizeDoi, isHttpUrl } from '../model/identifiers';
-export {
-  signpostingLinks, linkHeader, linksetJson, linksetText,
-  type SignpostLink, type SignpostInput, type DescribedBy, type LinksetJson,
-} from './links';
+export { signpostingLinks, linkHeader, linksetJson, linksetText, type SignpostLink, type SignpostInput, type DescribedBy, type LinksetJson } from './links';

@@ -113,7 +113,10 @@ function linkValue(l: SignpostLink, anchor?: string): string {
  *
  * @example linkHeader([{ href: 'https://doi.org/10.1/x', rel: 'cite-as' }]) // '<https://doi.org/10.1/x>; rel="cite-as"'
  */
-export function linkHeader(links: readonly SignpostLink[], limits: { readonly bytes: number; readonly links: number } = { bytes: MAX_LINK_HEADER_BYTES, links: MAX_LINK_HEADER_LINKS }): string {
+export function linkHeader(
+  links: readonly SignpostLink[],
+  limits: { readonly bytes: number; readonly links: number } = { bytes: MAX_LINK_HEADER_BYTES, links: MAX_LINK_HEADER_LINKS },
+): string {
   const linkset = links.find((l) => l.rel === 'linkset');
   const last = linkset === undefined ? [] : [linkValue(linkset)];
   // Every value is ASCII (uriRef and quoted leave nothing else), so its length is its size in bytes.
@@ -137,7 +140,9 @@ export function linkHeader(links: readonly SignpostLink[], limits: { readonly by
  * // '<https://doi.org/10.1/x>; rel="cite-as"; anchor="https://r.org/item"\n'
  */
 export function linksetText(anchor: string, links: readonly SignpostLink[]): string {
-  return `${inLinkset(links).map((l) => linkValue(l, anchor)).join(',\n')}\n`;
+  return `${inLinkset(links)
+    .map((l) => linkValue(l, anchor))
+    .join(',\n')}\n`;
 }
 
 /** The links a linkset carries: all but the one pointing at the linkset itself. */

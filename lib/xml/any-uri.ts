@@ -3,7 +3,6 @@
  * so it can be echoed in an attribute the OAI-PMH schema types that way.
  */
 
-
 // What libxml2 (the validator of the suite, and of many harvesters) does before it parses an anyURI:
 // every byte under 0x21 or over 0x7E and these characters become "_" (xmlschemastypes.c).
 const URI_LAX_CHARS = /[\u0000-\u0020<>"{}|\\^`'\u007F-\uFFFF]/g;

@@ -6,7 +6,6 @@
 import { MAYBE_NOT_XML, NOT_XML_CHAR } from '../model/text';
 import { isKnownPlainFragment, learnShape } from './plain-fragment';
 
-
 // Only a hit of the cheap pre-test (an astral character, or corrupt data) costs the exact test with
 // look-arounds, which is several times slower.
 const SUSPECT_CHAR = MAYBE_NOT_XML;
@@ -20,11 +19,21 @@ function isSpace(c: number): boolean {
 function isNameStart(c: number): boolean {
   if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x3a;
   return (
-    (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) || (c >= 0x370 && c <= 0x37d) ||
-    (c >= 0x37f && c <= 0x1fff) || c === 0x200c || c === 0x200d || (c >= 0x2070 && c <= 0x218f) || (c >= 0x2c00 && c <= 0x2fef) ||
-    (c >= 0x3001 && c <= 0xd7ff) || (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd) ||
+    (c >= 0xc0 && c <= 0xd6) ||
+    (c >= 0xd8 && c <= 0xf6) ||
+    (c >= 0xf8 && c <= 0x2ff) ||
+    (c >= 0x370 && c <= 0x37d) ||
+    (c >= 0x37f && c <= 0x1fff) ||
+    c === 0x200c ||
+    c === 0x200d ||
+    (c >= 0x2070 && c <= 0x218f) ||
+    (c >= 0x2c00 && c <= 0x2fef) ||
+    (c >= 0x3001 && c <= 0xd7ff) ||
+    (c >= 0xf900 && c <= 0xfdcf) ||
+    (c >= 0xfdf0 && c <= 0xfffd) ||
     // U+10000..U+EFFFF: high surrogates D800..DB7F (characters were checked before, so a low one follows).
-    (c >= 0xd800 && c <= 0xdb7f) || (c >= 0xdc00 && c <= 0xdfff)
+    (c >= 0xd800 && c <= 0xdb7f) ||
+    (c >= 0xdc00 && c <= 0xdfff)
   );
 }
 
@@ -204,7 +213,8 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
     }
     if (next === 0x3f /* ? */) {
       const end = nameEnd(s, i + 2);
-      if (end === i + 2 || (end - i - 2 === 3 && s.slice(i + 2, end).toLowerCase() === 'xml')) return `a processing instruction without a legal target at offset ${i}`;
+      if (end === i + 2 || (end - i - 2 === 3 && s.slice(i + 2, end).toLowerCase() === 'xml'))
+        return `a processing instruction without a legal target at offset ${i}`;
       const close = s.indexOf('?>', end);
       if (close < 0) return `an unclosed processing instruction at offset ${i}`;
       if (close !== end && !isSpace(s.charCodeAt(end))) return `a malformed processing instruction at offset ${i}`;
@@ -301,4 +311,3 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
   if (roots === 0) return 'no element';
   return null;
 }
-

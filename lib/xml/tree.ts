@@ -58,7 +58,8 @@ interface Open {
   readonly children: XmlNode[];
 }
 
-const TOKEN = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<\/([^\s>]+)\s*>|<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
+const TOKEN =
+  /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<\/([^\s>]+)\s*>|<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
 const ATTR = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 /**
@@ -69,7 +70,10 @@ const ATTR = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
  */
 export function parseFragment(xml: string): XmlElement | null {
   if (checkFragment(xml, ['xsi']) !== null) return null;
-  const rootScope = new Map<string, string>([['xml', XML_NS], ['xsi', XSI_NS]]);
+  const rootScope = new Map<string, string>([
+    ['xml', XML_NS],
+    ['xsi', XSI_NS],
+  ]);
   const stack: Open[] = [{ name: '', attrs: new Map(), scope: rootScope, lang: '', children: [] }];
   const finish = (o: Open): XmlElement => {
     const colon = o.name.indexOf(':');

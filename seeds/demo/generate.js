@@ -43,40 +43,106 @@ const SETS = [
 ].map(([spec, name, description]) => ({ spec, name, description }));
 
 const CREATORS = [
-  'Smith, Jane', 'García Márquez, Lucía', 'Müller, Jürgen', 'Dupré, Hélène', 'Łukasiewicz, Zofia',
-  'Wójcik, Paweł', 'Παπαδόπουλος, Γιώργος', 'Οικονόμου, Ελένη', '山田, 太郎', '佐藤, 花子',
-  "O'Brien, Siobhán", 'Nguyễn, Thị Minh', 'Andersson, Björn', 'Okafor, Chinedu', 'Kowalski, Jan',
-  'Lefèvre, François', 'Schröder, Anne-Kathrin', 'Chen, Wei', 'Ivanova, Darya', 'Brown, Michael',
+  'Smith, Jane',
+  'García Márquez, Lucía',
+  'Müller, Jürgen',
+  'Dupré, Hélène',
+  'Łukasiewicz, Zofia',
+  'Wójcik, Paweł',
+  'Παπαδόπουλος, Γιώργος',
+  'Οικονόμου, Ελένη',
+  '山田, 太郎',
+  '佐藤, 花子',
+  "O'Brien, Siobhán",
+  'Nguyễn, Thị Minh',
+  'Andersson, Björn',
+  'Okafor, Chinedu',
+  'Kowalski, Jan',
+  'Lefèvre, François',
+  'Schröder, Anne-Kathrin',
+  'Chen, Wei',
+  'Ivanova, Darya',
+  'Brown, Michael',
 ];
 const PUBLISHERS = ['Example University Press', 'Universität Beispielstadt', 'Éditions de l’Exemple', 'Demo Research Institute'];
 const RIGHTS = ['https://creativecommons.org/licenses/by/4.0/', 'https://creativecommons.org/publicdomain/zero/1.0/', 'All rights reserved'];
 
 // Per subject: the set it goes in, subjects, and titles by language (ISO 639-1).
 const TOPICS = [
-  { sets: ['physics:hep:theory'], subject: ['Lattice QCD', 'Quantum chromodynamics'], titles: {
-    en: ['Lattice estimates of the %s form factor', 'Two-loop corrections to %s production'],
-    de: ['Gitterrechnungen zum %s-Formfaktor'] }, words: ['pion', 'kaon', 'Higgs', 'top-quark'] },
-  { sets: ['physics:hep'], subject: ['Particle detectors', 'Calorimetry'], titles: {
-    en: ['Calibration of the %s calorimeter', 'Test-beam results for a %s tracker'],
-    fr: ['Étalonnage du calorimètre %s'] }, words: ['forward', 'electromagnetic', 'silicon', 'hadronic'] },
-  { sets: ['physics:cond-mat'], subject: ['Superconductivity', 'Thin films'], titles: {
-    en: ['Strain-tuned %s in layered oxides', 'Anomalous transport in %s thin films'],
-    ja: ['層状酸化物における%sの研究'] }, words: ['superconductivity', 'magnetism', 'graphene'] },
-  { sets: ['math:logic'], subject: ['Proof theory', 'Many-valued logic'], titles: {
-    en: ['A cut-elimination theorem for %s', 'Decidability of %s fragments'],
-    pl: ['O logice %s i jej zastosowaniach'] }, words: ['modal', 'intuitionistic', 'trójwartościowej', 'linear'] },
-  { sets: ['math'], subject: ['Number theory', 'Combinatorics'], titles: {
-    en: ['Bounds for %s partitions', 'On the distribution of %s primes'],
-    el: ['Σχετικά με τους %s αριθμούς'] }, words: ['twin', 'Sophie Germain', 'πρώτους', 'restricted'] },
-  { sets: ['history:medieval'], subject: ['Manuscripts', 'Palaeography'], titles: {
-    de: ['Die Handschrift %s und ihre Überlieferung', 'Schreiberhände im Kodex %s'],
-    fr: ['Le manuscrit %s et ses enluminures'], en: ['Marginalia in codex %s'] }, words: ['Cod. Sang. 904', 'Clm 14000', 'BnF lat. 8878'] },
-  { sets: ['history'], subject: ['Urban history', 'Oral history'], titles: {
-    en: ['Everyday life in %s, 1890–1914', 'Interviews on post-war %s'],
-    pl: ['Życie codzienne w %s'], el: ['Η καθημερινή ζωή στη %s'] }, words: ['Łódź', 'Kraków', 'Θεσσαλονίκη', 'Lyon'] },
+  {
+    sets: ['physics:hep:theory'],
+    subject: ['Lattice QCD', 'Quantum chromodynamics'],
+    titles: {
+      en: ['Lattice estimates of the %s form factor', 'Two-loop corrections to %s production'],
+      de: ['Gitterrechnungen zum %s-Formfaktor'],
+    },
+    words: ['pion', 'kaon', 'Higgs', 'top-quark'],
+  },
+  {
+    sets: ['physics:hep'],
+    subject: ['Particle detectors', 'Calorimetry'],
+    titles: {
+      en: ['Calibration of the %s calorimeter', 'Test-beam results for a %s tracker'],
+      fr: ['Étalonnage du calorimètre %s'],
+    },
+    words: ['forward', 'electromagnetic', 'silicon', 'hadronic'],
+  },
+  {
+    sets: ['physics:cond-mat'],
+    subject: ['Superconductivity', 'Thin films'],
+    titles: {
+      en: ['Strain-tuned %s in layered oxides', 'Anomalous transport in %s thin films'],
+      ja: ['層状酸化物における%sの研究'],
+    },
+    words: ['superconductivity', 'magnetism', 'graphene'],
+  },
+  {
+    sets: ['math:logic'],
+    subject: ['Proof theory', 'Many-valued logic'],
+    titles: {
+      en: ['A cut-elimination theorem for %s', 'Decidability of %s fragments'],
+      pl: ['O logice %s i jej zastosowaniach'],
+    },
+    words: ['modal', 'intuitionistic', 'trójwartościowej', 'linear'],
+  },
+  {
+    sets: ['math'],
+    subject: ['Number theory', 'Combinatorics'],
+    titles: {
+      en: ['Bounds for %s partitions', 'On the distribution of %s primes'],
+      el: ['Σχετικά με τους %s αριθμούς'],
+    },
+    words: ['twin', 'Sophie Germain', 'πρώτους', 'restricted'],
+  },
+  {
+    sets: ['history:medieval'],
+    subject: ['Manuscripts', 'Palaeography'],
+    titles: {
+      de: ['Die Handschrift %s und ihre Überlieferung', 'Schreiberhände im Kodex %s'],
+      fr: ['Le manuscrit %s et ses enluminures'],
+      en: ['Marginalia in codex %s'],
+    },
+    words: ['Cod. Sang. 904', 'Clm 14000', 'BnF lat. 8878'],
+  },
+  {
+    sets: ['history'],
+    subject: ['Urban history', 'Oral history'],
+    titles: {
+      en: ['Everyday life in %s, 1890–1914', 'Interviews on post-war %s'],
+      pl: ['Życie codzienne w %s'],
+      el: ['Η καθημερινή ζωή στη %s'],
+    },
+    words: ['Łódź', 'Kraków', 'Θεσσαλονίκη', 'Lyon'],
+  },
 ];
-const TYPES = { article: ['Text', 'application/pdf'], thesis: ['Text', 'application/pdf'], data: ['Dataset', 'text/csv'],
-  image: ['StillImage', 'image/tiff'], sound: ['Sound', 'audio/flac'], software: ['Software', 'application/zip'] };
+const TYPES = {
+  article: ['Text', 'application/pdf'],
+  thesis: ['Text', 'application/pdf'],
+  data: ['Dataset', 'text/csv'],
+  image: ['StillImage', 'image/tiff'],
+  sound: ['Sound', 'audio/flac'],
+  software: ['Software', 'application/zip'],
+};
 const ABSTRACT = {
   en: 'This work (“%s”) presents new results and compares them with earlier studies.',
   de: 'Die Arbeit „%s“ stellt neue Ergebnisse vor und vergleicht sie mit älteren Studien.',
@@ -88,10 +154,30 @@ const ABSTRACT = {
 
 // Internal ids that must be escaped somewhere (URI, XML, SQL LIKE): one or more of each.
 const ODD_IDS = [
-  'report 12', 'annual report  2024', '100% pure', 'stats%20raw', 'item#3', 'a<b', 'x>y', '<script>',
-  'Tom & Jerry', 'say "hello"', 'what?', 'q?a=1&b=2', 'C++ notes', 'café-é', 'Müller-Studie',
-  '日本語資料', 'Ελληνικά/κείμενα', "O'Reilly\\path", '📚 collection', 'demo:A-B.C_D%3AE', 'demo:1',
-  'demo:MyFedoraDigitalObject', 'info:fedora/demo:2', 'under_score%_like',
+  'report 12',
+  'annual report  2024',
+  '100% pure',
+  'stats%20raw',
+  'item#3',
+  'a<b',
+  'x>y',
+  '<script>',
+  'Tom & Jerry',
+  'say "hello"',
+  'what?',
+  'q?a=1&b=2',
+  'C++ notes',
+  'café-é',
+  'Müller-Studie',
+  '日本語資料',
+  'Ελληνικά/κείμενα',
+  "O'Reilly\\path",
+  '📚 collection',
+  'demo:A-B.C_D%3AE',
+  'demo:1',
+  'demo:MyFedoraDigitalObject',
+  'info:fedora/demo:2',
+  'under_score%_like',
 ];
 
 const TOTAL = 285;
@@ -103,7 +189,14 @@ while (stamps.length < TOTAL) stamps.push(T0 + int(10 * 86400));
 stamps.sort((a, b) => a - b);
 // Ties on the same second, including groups straddling page boundaries at the
 // default page size (100): keyset paging must not lose or repeat them.
-for (const [at, n] of [[97, 5], [197, 6], [20, 3], [150, 4], [240, 3], [270, 3]]) {
+for (const [at, n] of [
+  [97, 5],
+  [197, 6],
+  [20, 3],
+  [150, 4],
+  [240, 3],
+  [270, 3],
+]) {
   for (let k = 1; k < n; k++) stamps[at + k] = stamps[at];
 }
 if (!stamps.includes(DAY_END) || !stamps.includes(DAY_END + 1)) throw new Error('day boundary lost');
@@ -111,7 +204,9 @@ if (!stamps.includes(DAY_END) || !stamps.includes(DAY_END + 1)) throw new Error(
 const iso = (s) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
 const oddAt = new Map(ODD_IDS.map((id, k) => [Math.floor(((k + 0.5) * TOTAL) / ODD_IDS.length), id]));
 // 'a+b', 'a b' and 'a%2Bb' decode into each other by mistake; keep them in one tie group.
-oddAt.set(97, 'a+b'); oddAt.set(98, 'a%2Bb'); oddAt.set(99, 'a b');
+oddAt.set(97, 'a+b');
+oddAt.set(98, 'a%2Bb');
+oddAt.set(99, 'a b');
 const deletedAt = new Set([5, 41, 99, 133, 170, 199, 222, 243, 251, 284]);
 const counters = {};
 const kinds = [];
@@ -192,7 +287,10 @@ records.forEach((r, i) => {
   r.creators = r.dc.creator.map((name, k) => {
     const [family, given] = name.split(', ');
     return {
-      name, givenName: given, familyName: family, nameType: 'person',
+      name,
+      givenName: given,
+      familyName: family,
+      nameType: 'person',
       ...(withOrcid && k === 0 && { orcid: orcid(1000000 + i * 7919), affiliations: [{ name: 'University of Gothenburg', ror: '01tm6cn81' }] }),
     };
   });
@@ -204,12 +302,18 @@ records.forEach((r, i) => {
   r.publicationYear = issued.slice(0, 4);
   r.dates = { issued, ...(i === embargoedAt && { embargoEnd: '2027-06-30' }) };
   r.language = lang;
-  if (funded) r.fundingReferences = [{ funderName: 'European Commission', funderIdentifier: { type: 'Crossref Funder ID', value: '10.13039/501100000780' }, awardNumber: String(600000 + i) }];
-  if (kind === 'data' && r.dc.relation) r.relatedIdentifiers = [{ identifier: r.dc.relation[0].replace('https://doi.org/', ''), type: 'DOI', relation: 'IsSupplementTo' }];
+  if (funded)
+    r.fundingReferences = [
+      { funderName: 'European Commission', funderIdentifier: { type: 'Crossref Funder ID', value: '10.13039/501100000780' }, awardNumber: String(600000 + i) },
+    ];
+  if (kind === 'data' && r.dc.relation)
+    r.relatedIdentifiers = [{ identifier: r.dc.relation[0].replace('https://doi.org/', ''), type: 'DOI', relation: 'IsSupplementTo' }];
   const [, mediaType] = TYPES[kind];
   const fileAccess = r.accessRights === 'metadataOnly' ? 'restricted' : r.accessRights;
   if (r.accessRights !== 'metadataOnly') {
-    r.files = [{ url: `https://repo.example.org/files/${encodeURIComponent(r.id)}/main`, mediaType, size: 10000 + Math.floor(rand2() * 5000000), access: fileAccess }];
+    r.files = [
+      { url: `https://repo.example.org/files/${encodeURIComponent(r.id)}/main`, mediaType, size: 10000 + Math.floor(rand2() * 5000000), access: fileAccess },
+    ];
     if (i === fileListAt) {
       r.files.push(
         { url: `https://repo.example.org/files/${encodeURIComponent(r.id)}/data.csv`, mediaType: 'text/csv', size: 52311, access: 'open' },

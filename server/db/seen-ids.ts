@@ -28,7 +28,7 @@ export async function createSeenIds(knex: Knex): Promise<SeenIds> {
   // SQLite gives the temporary database a page cache as large as the main one's
   // (16 MB in better-sqlite3's build); a small one is enough for appending ids
   // and keeps a load of millions of records a few megabytes smaller.
-  const tempCache = pg ? null : (await knex.raw('PRAGMA temp.cache_size')) as { cache_size: number }[];
+  const tempCache = pg ? null : ((await knex.raw('PRAGMA temp.cache_size')) as { cache_size: number }[]);
   if (!pg) await knex.raw(`PRAGMA temp.cache_size = ${TEMP_CACHE_KIB}`);
   // Compared with items.internal_id, which is bytewise on both (server/db/dialect.ts).
   // A staged version (of a record that may appear again, newer) also keeps its
@@ -65,9 +65,10 @@ export async function createSeenIds(knex: Knex): Promise<SeenIds> {
       const current = new Map<string, StagedRow>();
       for (const part of chunk(ids, MAX_IN_LIST)) {
         const rows = rowsOf<RawStagedRow>(
-          await knex.raw(`SELECT internal_id, seq, datestamp, fingerprint, source, item, conflict FROM ${table} WHERE ${inListSql(knex, 'internal_id', 'text')}`, [
-            inListParam(knex, part) as Knex.Value,
-          ]),
+          await knex.raw(
+            `SELECT internal_id, seq, datestamp, fingerprint, source, item, conflict FROM ${table} WHERE ${inListSql(knex, 'internal_id', 'text')}`,
+            [inListParam(knex, part) as Knex.Value],
+          ),
         );
         for (const r of rows) current.set(r.internal_id, fromRaw(r));
       }
@@ -108,15 +109,16 @@ export async function createSeenIds(knex: Knex): Promise<SeenIds> {
       let after = 0;
       for (;;) {
         const rows = rowsOf<RawStagedRow>(
-          await knex.raw(`SELECT internal_id, seq, datestamp, fingerprint, source, item, conflict FROM ${table} WHERE seq > ? AND item IS NOT NULL ORDER BY seq LIMIT ?`, [after, pageSize]),
+          await knex.raw(
+            `SELECT internal_id, seq, datestamp, fingerprint, source, item, conflict FROM ${table} WHERE seq > ? AND item IS NOT NULL ORDER BY seq LIMIT ?`,
+            [after, pageSize],
+          ),
         );
         if (rows.length === 0) return;
         after = toInt(rows[rows.length - 1]?.seq);
         yield rows.map((raw): StagedWinner => {
           const r = fromRaw(raw);
-          return r.conflict !== null
-            ? { conflict: { internalId: raw.internal_id, source: r.source ?? '', other: r.conflict } }
-            : { item: r.item as ItemInput };
+          return r.conflict !== null ? { conflict: { internalId: raw.internal_id, source: r.source ?? '', other: r.conflict } } : { item: r.item as ItemInput };
         });
       }
     },
@@ -175,7 +177,14 @@ interface StagedRow {
 
 function fromRaw(r: RawStagedRow): StagedRow {
   const num = (v: unknown): number | null => (v === null || v === undefined ? null : toInt(v));
-  return { seq: num(r.seq), datestamp: num(r.datestamp), fingerprint: r.fingerprint, source: r.source, item: r.item === null ? null : (JSON.parse(r.item) as ItemInput), conflict: r.conflict };
+  return {
+    seq: num(r.seq),
+    datestamp: num(r.datestamp),
+    fingerprint: r.fingerprint,
+    source: r.source,
+    item: r.item === null ? null : (JSON.parse(r.item) as ItemInput),
+    conflict: r.conflict,
+  };
 }
 
 /**
@@ -220,7 +229,8 @@ function otherFormats(kept: ItemInput, v: ItemInput): boolean {
 function givenAlready(kept: ItemInput, v: ItemInput): boolean {
   if (kept.deleted === true || v.deleted === true) return false;
   const mine = givenOf(kept);
-  const same = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => JSON.stringify([...(a ?? [])].sort()) === JSON.stringify([...(b ?? [])].sort());
+  const same = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean =>
+    JSON.stringify([...(a ?? [])].sort()) === JSON.stringify([...(b ?? [])].sort());
   return [...givenOf(v)].every(([p, xml]) => mine.get(p) === xml) && same(kept.sets, v.sets);
 }
 

@@ -144,8 +144,7 @@ export async function insertRows(
     }
     return;
   }
-  const sql =
-    `INSERT${onConflictIgnore ? ' OR IGNORE' : ''} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+  const sql = `INSERT${onConflictIgnore ? ' OR IGNORE' : ''} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
   const client = db.client as unknown as PoolClient;
   const conn = (await client.acquireConnection()) as SqliteConnection & object;
   try {

@@ -122,7 +122,9 @@ export async function runDumpCommand(args: readonly string[], open: () => Promis
     if (gc) io.stderr.write(`memory: heapUsed ${heap} bytes (most reachable during the dump)\n`);
     if (parsed.json) io.stdout.write(`${JSON.stringify(manifest)}\n`);
     else {
-      io.stdout.write(`dump of ${manifest.items} items (${manifest.deleted} deleted), snapshot ${manifest.snapshot}${manifest.since ? `, since ${manifest.since}` : ''}, into ${parsed.dir}:\n`);
+      io.stdout.write(
+        `dump of ${manifest.items} items (${manifest.deleted} deleted), snapshot ${manifest.snapshot}${manifest.since ? `, since ${manifest.since}` : ''}, into ${parsed.dir}:\n`,
+      );
       for (const f of manifest.files) io.stdout.write(`  ${f.name}  ${f.records} records, ${f.bytes} bytes, sha256 ${f.sha256}\n`);
     }
     return 0;

@@ -156,7 +156,13 @@ async function dumpSnapshot(store: SnapshotReads, options: DumpOptions, temp: (n
       if (latest !== null) {
         let after: Keyset | undefined;
         for (;;) {
-          const page = await store.listRecords({ metadataPrefix: prefix, ...(since !== undefined && { from: since }), until: latest, limit: pageSize, ...(after && { after }) });
+          const page = await store.listRecords({
+            metadataPrefix: prefix,
+            ...(since !== undefined && { from: since }),
+            until: latest,
+            limit: pageSize,
+            ...(after && { after }),
+          });
           if (page.length === 0) break;
           counts.records += page.length;
           counts.deleted += page.filter((r) => r.deleted).length;
@@ -177,7 +183,7 @@ async function dumpSnapshot(store: SnapshotReads, options: DumpOptions, temp: (n
   const counts = { sets: 0, records: 0, deleted: 0 };
   async function* lines(): AsyncGenerator<string> {
     // The sets first, so a load declares them before the records that name them.
-    for (let after: string | null = null; ; ) {
+    for (let after: string | null = null; ;) {
       const sets = await store.listSets(after, pageSize);
       if (sets.length === 0) break;
       counts.sets += sets.length;
@@ -185,7 +191,7 @@ async function dumpSnapshot(store: SnapshotReads, options: DumpOptions, temp: (n
       after = sets[sets.length - 1]?.spec ?? null;
     }
     // In pk order: a store loaded from the lines numbers its items in the same order.
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await store.scanItems(after, pageSize);
       if (page.length === 0) break;
       after = page[page.length - 1]?.pk ?? after;

@@ -85,13 +85,23 @@ function sourcesOf(a: HarvestArgs, config: Config): SourceConfig[] | string {
     const name = a.name ?? nameFromUrl(first);
     if (!SOURCE_NAME.test(name)) return `--name ${JSON.stringify(name)} must be a word of letters, digits, ".", "_" or "-"`;
     const configured = config.sources.find((s) => s.name === name);
-    if (configured && configured.baseUrl !== first) return `the configuration's source ${name} has another baseUrl (${configured.baseUrl}); choose another --name`;
-    return [{ name, baseUrl: first, prefixes: a.prefixes.length > 0 ? a.prefixes : ['oai_dc'], sets: a.sets, politeness: configured?.politeness ?? DEFAULT_POLITENESS }];
+    if (configured && configured.baseUrl !== first)
+      return `the configuration's source ${name} has another baseUrl (${configured.baseUrl}); choose another --name`;
+    return [
+      {
+        name,
+        baseUrl: first,
+        prefixes: a.prefixes.length > 0 ? a.prefixes : ['oai_dc'],
+        sets: a.sets,
+        politeness: configured?.politeness ?? DEFAULT_POLITENESS,
+      },
+    ];
   }
   if (a.name !== undefined) return '--name is for a BASE_URL';
   if (config.sources.length === 0) return 'no BASE_URL given and the configuration declares no sources';
   const unknown = a.positional.filter((n) => !config.sources.some((s) => s.name === n));
-  if (unknown.length > 0) return `no source named ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the configuration (known: ${config.sources.map((s) => s.name).join(', ')})`;
+  if (unknown.length > 0)
+    return `no source named ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the configuration (known: ${config.sources.map((s) => s.name).join(', ')})`;
   const chosen = a.positional.length === 0 ? config.sources : config.sources.filter((s) => a.positional.includes(s.name));
   return chosen.map((s) => ({ ...s, ...(a.prefixes.length > 0 && { prefixes: a.prefixes }), ...(a.sets.length > 0 && { sets: a.sets }) }));
 }
@@ -100,7 +110,13 @@ function sourcesOf(a: HarvestArgs, config: Config): SourceConfig[] | string {
 export function summaryLine(s: HarvestSummary): string {
   if (s.locked) return `${s.source}: another process is harvesting it; nothing done`;
   const counts = `inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, deleted ${s.deleted}${s.superseded > 0 ? `, superseded ${s.superseded}` : ''}, refused ${s.refused}`;
-  const extra = [`${s.records} records`, `${s.pages} pages`, ...(s.retries > 0 ? [`${s.retries} retries`] : []), ...(s.resumed > 0 ? [`${s.resumed} lists resumed`] : []), ...(s.restarted > 0 ? [`${s.restarted} lists restarted`] : [])];
+  const extra = [
+    `${s.records} records`,
+    `${s.pages} pages`,
+    ...(s.retries > 0 ? [`${s.retries} retries`] : []),
+    ...(s.resumed > 0 ? [`${s.resumed} lists resumed`] : []),
+    ...(s.restarted > 0 ? [`${s.restarted} lists restarted`] : []),
+  ];
   const end = s.completed ? 'complete' : `stopped: ${s.error ?? 'unknown'}`;
   return `${s.source}: ${counts} (${extra.join(', ')}); ${end}`;
 }
@@ -110,7 +126,13 @@ export function summaryLine(s: HarvestSummary): string {
  *
  * @example await runHarvestCommand(['http://127.0.0.1:8080/oai', '--prefix', 'oai_dc'], config, openProvider, io)
  */
-export async function runHarvestCommand(args: readonly string[], config: Config, open: () => Promise<Provider>, io: CliIo, extra: Partial<HarvestOptions> = {}): Promise<number> {
+export async function runHarvestCommand(
+  args: readonly string[],
+  config: Config,
+  open: () => Promise<Provider>,
+  io: CliIo,
+  extra: Partial<HarvestOptions> = {},
+): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(HARVEST_USAGE);
     return 0;
@@ -133,7 +155,10 @@ export async function runHarvestCommand(args: readonly string[], config: Config,
           deleteMissing: parsed.deleteMissing,
           onRefusal: (r) => bar.around(() => io.stderr.write(`refused: ${formatRefusal(r)}\n`)),
           onWarning: (m) => bar.around(() => io.stderr.write(`warning: ${m}\n`)),
-          onPage: (e) => bar.draw(`${e.source} ${e.prefix}${e.set === '' ? '' : ` ${e.set}`}: page ${e.page}, ${e.listRecords}${e.completeListSize !== undefined ? ` of ${e.completeListSize}` : ''} records`),
+          onPage: (e) =>
+            bar.draw(
+              `${e.source} ${e.prefix}${e.set === '' ? '' : ` ${e.set}`}: page ${e.page}, ${e.listRecords}${e.completeListSize !== undefined ? ` of ${e.completeListSize}` : ''} records`,
+            ),
           ...extra,
         }),
       );
@@ -223,11 +248,16 @@ export async function runSourcesCommand(args: readonly string[], config: Config,
   if (reports.length === 0) io.stdout.write('no sources: none is configured and none was harvested\n');
   const at = (s: number | null): string => (s === null ? 'never' : formatDatestamp(s));
   for (const r of reports) {
-    io.stdout.write(`${r.name}${r.baseUrl !== null ? ` ${r.baseUrl}` : ''}${r.schedule !== null ? `, schedule ${r.schedule}, next run ${at(r.nextRun)}` : ''}\n`);
+    io.stdout.write(
+      `${r.name}${r.baseUrl !== null ? ` ${r.baseUrl}` : ''}${r.schedule !== null ? `, schedule ${r.schedule}, next run ${at(r.nextRun)}` : ''}\n`,
+    );
     if (r.lists.length === 0) io.stdout.write('  not harvested yet\n');
     for (const l of r.lists) {
-      const state = l.token !== null ? `interrupted after page ${l.runPages} (resumes there)` : `last success ${at(l.lastSuccess)}, from ${l.lastFrom ?? 'the beginning'}`;
-      io.stdout.write(`  ${l.prefix}${l.set === '' ? '' : ` set ${l.set}`}: ${state}; ${l.records} records, ${l.refused} refused${l.lastError !== null ? `; last error ${at(l.lastErrorAt)}: ${l.lastError}` : ''}\n`);
+      const state =
+        l.token !== null ? `interrupted after page ${l.runPages} (resumes there)` : `last success ${at(l.lastSuccess)}, from ${l.lastFrom ?? 'the beginning'}`;
+      io.stdout.write(
+        `  ${l.prefix}${l.set === '' ? '' : ` set ${l.set}`}: ${state}; ${l.records} records, ${l.refused} refused${l.lastError !== null ? `; last error ${at(l.lastErrorAt)}: ${l.lastError}` : ''}\n`,
+      );
     }
   }
   return 0;

@@ -122,7 +122,23 @@ const MAX_SAME_TOKEN = 1;
  * @example const s = await harvestSource(deps, { name: 'arxiv', baseUrl, prefixes: ['oai_dc'], sets: [], politeness });
  */
 export async function harvestSource(deps: HarvestDeps, source: SourceConfig, options: HarvestOptions = {}): Promise<HarvestSummary> {
-  const summary: HarvestSummary = { source: source.name, completed: false, locked: false, pages: 0, records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, superseded: 0, refused: 0, retries: 0, resumed: 0, restarted: 0, lists: [] };
+  const summary: HarvestSummary = {
+    source: source.name,
+    completed: false,
+    locked: false,
+    pages: 0,
+    records: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    superseded: 0,
+    refused: 0,
+    retries: 0,
+    resumed: 0,
+    restarted: 0,
+    lists: [],
+  };
   const lock = await deps.store.acquireHarvestLock(source.name);
   if (!lock) {
     summary.locked = true;
@@ -220,7 +236,8 @@ class SourceRun {
       const read = await readPage(answer.body, this.context('ListSets', page));
       if (read.fault) {
         // noSetHierarchy: a repository without sets (OAI-PMH 2.0 section 3.6); any other fault leaves the names as specs.
-        if (read.fault.code !== 'noSetHierarchy') this.options.onWarning?.(`${name}: ListSets page ${page}: ${read.fault.reason}; its sets are named by their spec`);
+        if (read.fault.code !== 'noSetHierarchy')
+          this.options.onWarning?.(`${name}: ListSets page ${page}: ${read.fault.reason}; its sets are named by their spec`);
         break;
       }
       sets.push(...read.sets);
@@ -255,20 +272,29 @@ class SourceRun {
     const marksSeen = this.options.deleteMissing === true || (resume && state.runMarksSeen);
     if (resume) {
       // An interrupted run: go on after its last committed page.
-      if (this.options.from !== undefined || this.options.until !== undefined) this.options.onWarning?.(`${label}: an interrupted run resumes first; --from and --until apply from the next run`);
+      if (this.options.from !== undefined || this.options.until !== undefined)
+        this.options.onWarning?.(`${label}: an interrupted run resumes first; --from and --until apply from the next run`);
       ({ token, runResponseDate } = state);
       from = state.checkpointFrom;
       until = state.checkpointUntil;
       first = false;
       this.summary.resumed++;
     } else {
-      const asked = this.options.from ?? (this.options.deleteMissing || state.lastResponseDate === null ? null : incrementalFrom(state.lastResponseDate, granularity));
+      const asked =
+        this.options.from ?? (this.options.deleteMissing || state.lastResponseDate === null ? null : incrementalFrom(state.lastResponseDate, granularity));
       from = asked === null ? null : inGranularity(asked, granularity);
       until = this.options.until === undefined ? null : inGranularity(this.options.until, granularity);
       if (asked !== null && from === null) throw new HarvestError(`${label}: --from ${JSON.stringify(asked)} is not YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ`);
-      if (this.options.until !== undefined && until === null) throw new HarvestError(`${label}: --until ${JSON.stringify(this.options.until)} is not YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ`);
+      if (this.options.until !== undefined && until === null)
+        throw new HarvestError(`${label}: --until ${JSON.stringify(this.options.until)} is not YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ`);
     }
-    const fresh = (): Record<string, string> => ({ verb: 'ListRecords', metadataPrefix: prefix, ...(set !== '' && { set }), ...(from !== null && { from }), ...(until !== null && { until }) });
+    const fresh = (): Record<string, string> => ({
+      verb: 'ListRecords',
+      metadataPrefix: prefix,
+      ...(set !== '' && { set }),
+      ...(from !== null && { from }),
+      ...(until !== null && { until }),
+    });
     const listSummary = { prefix, set, from, records: 0, completed: false };
     this.summary.lists.push(listSummary);
     let args = token !== null ? { verb: 'ListRecords', resumptionToken: token } : fresh();
@@ -280,7 +306,9 @@ class SourceRun {
         // Tokens expire: start the list again from the checkpoint's from (OAI-PMH 2.0 section 3.5).
         restarts++;
         this.summary.restarted++;
-        this.options.onWarning?.(`${label}: the source refused its resumption token (badResumptionToken); the list starts again from ${from ?? 'the beginning'}`);
+        this.options.onWarning?.(
+          `${label}: the source refused its resumption token (badResumptionToken); the list starts again from ${from ?? 'the beginning'}`,
+        );
         await this.deps.store.dropCheckpoint(key);
         args = fresh();
         first = true;
@@ -289,11 +317,21 @@ class SourceRun {
       if (read.fault) throw new HarvestError(`${label} page ${page}: ${read.fault.reason}`);
       if (first) runResponseDate = read.responseDate ?? null;
       const next = read.token !== undefined && read.token !== '' ? read.token : null;
-      if (next !== null && next === args.resumptionToken && ++sameToken > MAX_SAME_TOKEN) throw new HarvestError(`${label} page ${page}: the source answers the same resumptionToken again and again`);
+      if (next !== null && next === args.resumptionToken && ++sameToken > MAX_SAME_TOKEN)
+        throw new HarvestError(`${label} page ${page}: the source answers the same resumptionToken again and again`);
       const written = await this.writePage(read, key, { token: next, from, until, runResponseDate, first, marksSeen, now: this.now() });
       first = false;
       listSummary.records += read.records;
-      this.options.onPage?.({ source: key.source, prefix, set, page, records: read.records, refused: written, listRecords: listSummary.records, ...(read.completeListSize !== undefined && { completeListSize: read.completeListSize }) });
+      this.options.onPage?.({
+        source: key.source,
+        prefix,
+        set,
+        page,
+        records: read.records,
+        refused: written,
+        listRecords: listSummary.records,
+        ...(read.completeListSize !== undefined && { completeListSize: read.completeListSize }),
+      });
       if (next === null) break;
       await this.options.betweenPages?.();
       args = { verb: 'ListRecords', resumptionToken: next };
@@ -308,7 +346,9 @@ class SourceRun {
       const read = await readPage(answer.body, this.context(prefix, page));
       if (!read.fault?.malformed) return read;
       if (attempt > this.source.politeness.retries) {
-        throw new HarvestError(`${label} page ${page} (${answer.url}) is not an OAI-PMH response after ${attempt} attempts (${read.fault.reason}); the run stops here, nothing of this page was written, and the next run resumes at it`);
+        throw new HarvestError(
+          `${label} page ${page} (${answer.url}) is not an OAI-PMH response after ${attempt} attempts (${read.fault.reason}); the run stops here, nothing of this page was written, and the next run resumes at it`,
+        );
       }
       await this.client.pause(attempt, `page ${page} is not well-formed XML`);
     }

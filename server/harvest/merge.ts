@@ -24,7 +24,12 @@ import type { HarvestBookkeeping, ItemInput } from '../../lib/store';
  *
  * @example await withOtherPrefixes(tx, items, ['oai_openaire'], true)
  */
-export async function withOtherPrefixes(tx: Pick<HarvestBookkeeping, 'storedGiven'>, items: readonly ItemInput[], others: readonly string[], keepAbout: boolean): Promise<ItemInput[]> {
+export async function withOtherPrefixes(
+  tx: Pick<HarvestBookkeeping, 'storedGiven'>,
+  items: readonly ItemInput[],
+  others: readonly string[],
+  keepAbout: boolean,
+): Promise<ItemInput[]> {
   const live = items.filter((i) => i.deleted !== true && i.readFrom === undefined);
   if (others.length === 0 || live.length === 0) return [...items];
   const stored = await tx.storedGiven(

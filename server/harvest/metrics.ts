@@ -50,10 +50,18 @@ export function createHarvestMetrics(store: Pick<HarvestState, 'harvestStates'>)
           },
         });
       };
-      counter('oai_harvest_records_total', 'Records read from each source by the scheduled harvests of this process (refused ones included).', (c) => c.records);
+      counter(
+        'oai_harvest_records_total',
+        'Records read from each source by the scheduled harvests of this process (refused ones included).',
+        (c) => c.records,
+      );
       counter('oai_harvest_refusals_total', 'Records of each source refused by the scheduled harvests of this process.', (c) => c.refusals);
       counter('oai_harvest_pages_total', 'List pages of each source committed by the scheduled harvests of this process.', (c) => c.pages);
-      counter('oai_harvest_retries_total', 'Requests to each source asked again (connection errors, 5xx, 503/429, pages that are not XML) by this process.', (c) => c.retries);
+      counter(
+        'oai_harvest_retries_total',
+        'Requests to each source asked again (connection errors, 5xx, 503/429, pages that are not XML) by this process.',
+        (c) => c.retries,
+      );
       new Gauge({
         name: 'oai_harvest_last_success_timestamp_seconds',
         help: 'When each source was last harvested to the end of a list, as the store records it (Unix time; 0 when never).',

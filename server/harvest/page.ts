@@ -109,7 +109,13 @@ export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage
   let requestPrefix: string | undefined;
   for await (const ev of readOaiXml(once(text), 'response')) {
     if (ev.kind === 'fault') {
-      return { items: [], refusals: [], records: 0, sets: [], fault: { reason: `line ${ev.line}: ${ev.reason}`, ...(ev.code !== undefined && { code: ev.code }), malformed: ev.code === undefined } };
+      return {
+        items: [],
+        refusals: [],
+        records: 0,
+        sets: [],
+        fault: { reason: `line ${ev.line}: ${ev.reason}`, ...(ev.code !== undefined && { code: ev.code }), malformed: ev.code === undefined },
+      };
     }
     if (ev.kind === 'request') {
       requestPrefix = ev.metadataPrefix;
@@ -126,20 +132,38 @@ export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage
       else refusals.push(...r.refusals);
     }
   }
-  return { items, refusals, records, sets, ...(token !== undefined && { token }), ...(completeListSize !== undefined && { completeListSize }), ...(origin.responseDate !== undefined && { responseDate: origin.responseDate }) };
+  return {
+    items,
+    refusals,
+    records,
+    sets,
+    ...(token !== undefined && { token }),
+    ...(completeListSize !== undefined && { completeListSize }),
+    ...(origin.responseDate !== undefined && { responseDate: origin.responseDate }),
+  };
 }
 
 async function* once(text: string): AsyncGenerator<string> {
   yield text;
 }
 
-function convert(rec: XmlRecord, ctx: PageContext, origin: { baseURL?: string; responseDate?: string }, prefix: string, found: readonly string[]): { item: ItemInput } | { refusals: Refusal[] } {
+function convert(
+  rec: XmlRecord,
+  ctx: PageContext,
+  origin: { baseURL?: string; responseDate?: string },
+  prefix: string,
+  found: readonly string[],
+): { item: ItemInput } | { refusals: Refusal[] } {
   const identifier = rec.identifier?.trim() ?? '';
   const where = `${ctx.source} page ${ctx.page} (${identifier === '' ? `record ${rec.number}` : identifier})`;
   const internalId = identifier === '' ? '' : harvestedId(ctx.source, identifier);
   const marked = [rec.identifier, rec.datestamp, rec.metadata, ...rec.sets, ...rec.about].some((s) => s?.includes(MARK) === true);
   if (marked) {
-    return { refusals: [{ internalId, source: where, field: 'xml', reason: `holds a character XML 1.0 cannot carry (${found.join(', ')} on this page; XML 1.0 section 2.2)` }] };
+    return {
+      refusals: [
+        { internalId, source: where, field: 'xml', reason: `holds a character XML 1.0 cannot carry (${found.join(', ')} on this page; XML 1.0 section 2.2)` },
+      ],
+    };
   }
   const r = xmlToItem({ ...rec, ...(identifier !== '' && { identifier }) }, { policy: FOREIGN, formats: ctx.formats, requestPrefix: prefix, origin }, where);
   if ('refusals' in r) return { refusals: r.refusals.map((x) => ({ ...x, internalId })) };

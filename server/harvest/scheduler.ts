@@ -44,7 +44,10 @@ async function lastRun(store: HarvestDeps['store'], source: string): Promise<num
  *
  * @example const scheduler = startHarvestScheduler({ store, formats, config, logger }); … await scheduler.stop();
  */
-export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: number; harvest?: Partial<HarvestOptions>; autoStart?: boolean } = {}): HarvestScheduler {
+export function startHarvestScheduler(
+  deps: SchedulerDeps,
+  options: { tickMs?: number; harvest?: Partial<HarvestOptions>; autoStart?: boolean } = {},
+): HarvestScheduler {
   const scheduled = deps.config.sources.filter((s): s is SourceConfig & { schedule: NonNullable<SourceConfig['schedule']> } => s.schedule !== undefined);
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const metrics: HarvestMetrics = createHarvestMetrics(deps.store);
@@ -74,7 +77,18 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
     }
     if (summary.locked || summary.skipped) return;
     if (summary.error !== undefined) deps.logger.warn({ source: source.name, error: summary.error, records: summary.records }, 'scheduled harvest stopped');
-    else deps.logger.info({ source: source.name, records: summary.records, inserted: summary.inserted, updated: summary.updated, deleted: summary.deleted, refused: summary.refused }, 'scheduled harvest done');
+    else
+      deps.logger.info(
+        {
+          source: source.name,
+          records: summary.records,
+          inserted: summary.inserted,
+          updated: summary.updated,
+          deleted: summary.deleted,
+          refused: summary.refused,
+        },
+        'scheduled harvest done',
+      );
   };
 
   const tick = async (): Promise<void> => {

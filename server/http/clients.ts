@@ -113,7 +113,11 @@ export function createClientFairness(
       if (state.tokens < 1) {
         options.onLimited?.('rate');
         const wait = Math.max(1, Math.ceil((1 - state.tokens) / perMs / 1000));
-        res.status(429).set('Retry-After', String(wait)).type('text/plain').send(`More than ${limits.ratePerMinute} requests a minute from one client; retry later.\n`);
+        res
+          .status(429)
+          .set('Retry-After', String(wait))
+          .type('text/plain')
+          .send(`More than ${limits.ratePerMinute} requests a minute from one client; retry later.\n`);
         return;
       }
       state.tokens -= 1;

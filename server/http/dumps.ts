@@ -45,7 +45,10 @@ export function dumpsRouter(dir: string): express.Router {
       return;
     }
     for (const [k, v] of Object.entries(e.headers ?? {})) res.setHeader(k, v);
-    res.status(e.status).type('text/plain').send(e.status === 416 ? 'range not satisfiable\n' : 'not found\n');
+    res
+      .status(e.status)
+      .type('text/plain')
+      .send(e.status === 416 ? 'range not satisfiable\n' : 'not found\n');
   });
   return router;
 }

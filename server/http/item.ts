@@ -59,7 +59,12 @@ export async function loadItem(ctx: ProviderContext, identifier: string, options
  * The record model of a live item: as stored, else lifted from the XML of
  * its formats (an item written before the pipeline stored every model).
  */
-async function itemModel(ctx: ProviderContext, header: ItemHeader, formats: readonly ItemFormatView[], fields: RecordFieldsStore | undefined): Promise<RecordFields> {
+async function itemModel(
+  ctx: ProviderContext,
+  header: ItemHeader,
+  formats: readonly ItemFormatView[],
+  fields: RecordFieldsStore | undefined,
+): Promise<RecordFields> {
   const stored = fields ? (await fields.recordFields([header.internalId])).get(header.internalId) : undefined;
   return stored ?? liftStored(Object.fromEntries(formats.map((f) => [f.format.prefix, f.record.metadata])), ctx.formats);
 }
@@ -88,7 +93,11 @@ export function itemLinks(ctx: ProviderContext, item: LoadedItem): SignpostLink[
     // An item with neither a persistent identifier nor a POI is cited by its record's address.
     citeAs: item.facts.citation?.uri ?? getRecordUrl(base, item.header.identifier, 'oai_dc'),
     deleted: item.header.deleted,
-    describedBy: item.formats.map((f) => ({ href: getRecordUrl(base, item.header.identifier, f.format.prefix), type: 'application/xml', profile: f.format.namespace })),
+    describedBy: item.formats.map((f) => ({
+      href: getRecordUrl(base, item.header.identifier, f.format.prefix),
+      type: 'application/xml',
+      profile: f.format.namespace,
+    })),
     types: item.facts.types,
     licenses: item.facts.licenses,
     files: item.facts.files,

@@ -79,8 +79,13 @@ const VERB_SET: ReadonlySet<string> = new Set(VERBS);
 export function createMetrics(options: { readonly pool?: () => PoolUse | undefined; readonly loaderRun?: () => Promise<LoaderRun | null> } = {}): Metrics {
   const registry = new Registry();
   const registers = [registry];
-  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> => new Counter({ name, help, labelNames, registers });
-  const requests = counter('oai_requests_total', 'Requests to the OAI-PMH endpoint, by verb (none when absent or not a verb), HTTP status and first OAI-PMH error code (none when the answer has no error).', ['verb', 'status', 'error']);
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> =>
+    new Counter({ name, help, labelNames, registers });
+  const requests = counter(
+    'oai_requests_total',
+    'Requests to the OAI-PMH endpoint, by verb (none when absent or not a verb), HTTP status and first OAI-PMH error code (none when the answer has no error).',
+    ['verb', 'status', 'error'],
+  );
   const errors = counter('oai_errors_total', 'OAI-PMH error elements answered, by verb and error code (one request can carry several).', ['verb', 'code']);
   const latency = new Histogram({
     name: 'oai_request_duration_seconds',
@@ -89,13 +94,33 @@ export function createMetrics(options: { readonly pool?: () => PoolUse | undefin
     buckets: LATENCY_BUCKETS,
     registers,
   });
-  const items = counter('oai_records_served_total', 'Records (GetRecord, ListRecords) and headers (ListIdentifiers) served, by verb; deleted records included.', ['verb']);
+  const items = counter(
+    'oai_records_served_total',
+    'Records (GetRecord, ListRecords) and headers (ListIdentifiers) served, by verb; deleted records included.',
+    ['verb'],
+  );
   const bytes = counter('oai_response_bytes_total', 'Bytes of OAI-PMH response bodies sent, as sent (after compression), by content coding.', ['coding']);
   const shed = counter('oai_load_shed_total', 'Requests refused with 503 and Retry-After because OAI_MAX_IN_FLIGHT requests were already in flight.');
-  const tokens = counter('oai_token_rejections_total', 'Resumption tokens refused with badResumptionToken, by reason: malformed, signature, expired, verb (a token of another verb), stale (well signed but naming a format or position that no longer exists).', ['reason']);
-  const refusals = counter('oai_requests_refused_total', 'Requests refused or lost before doing any work, by reason: body-timeout (408, the body did not arrive in time), body-too-large (413), client-abort (the client hung up mid-request).', ['reason']);
-  const limited = counter('oai_client_limited_total', 'Requests answered 429 with Retry-After by the per-client limits, by reason: concurrency (OAI_CLIENT_MAX_IN_FLIGHT) or rate (OAI_CLIENT_RATE).', ['reason']);
-  const http = counter('oai_http_requests_total', 'Every request the server answered, by route (oai, oai-xml, form, healthz, metrics, poi, resourcesync, other) and HTTP status.', ['route', 'status']);
+  const tokens = counter(
+    'oai_token_rejections_total',
+    'Resumption tokens refused with badResumptionToken, by reason: malformed, signature, expired, verb (a token of another verb), stale (well signed but naming a format or position that no longer exists).',
+    ['reason'],
+  );
+  const refusals = counter(
+    'oai_requests_refused_total',
+    'Requests refused or lost before doing any work, by reason: body-timeout (408, the body did not arrive in time), body-too-large (413), client-abort (the client hung up mid-request).',
+    ['reason'],
+  );
+  const limited = counter(
+    'oai_client_limited_total',
+    'Requests answered 429 with Retry-After by the per-client limits, by reason: concurrency (OAI_CLIENT_MAX_IN_FLIGHT) or rate (OAI_CLIENT_RATE).',
+    ['reason'],
+  );
+  const http = counter(
+    'oai_http_requests_total',
+    'Every request the server answered, by route (oai, oai-xml, form, healthz, metrics, poi, resourcesync, other) and HTTP status.',
+    ['route', 'status'],
+  );
   let inFlight: (() => number) | undefined;
   let clients: (() => number) | undefined;
   new Gauge({
@@ -151,10 +176,18 @@ export function createMetrics(options: { readonly pool?: () => PoolUse | undefin
         },
       });
     };
-    loaderGauge('oai_loader_last_run_records', 'Records written by the last load run on this store, whichever process ran it (0 when none ran).', (r) => r.records);
+    loaderGauge(
+      'oai_loader_last_run_records',
+      'Records written by the last load run on this store, whichever process ran it (0 when none ran).',
+      (r) => r.records,
+    );
     loaderGauge('oai_loader_last_run_refusals', 'Records refused by the last load run on this store.', (r) => r.refusals);
     loaderGauge('oai_loader_last_run_duration_seconds', 'Duration of the last load run on this store.', (r) => r.seconds);
-    loaderGauge('oai_loader_last_run_finished_timestamp_seconds', 'When the last load run on this store finished (Unix time; 0 when none ran).', (r) => r.finished / 1000);
+    loaderGauge(
+      'oai_loader_last_run_finished_timestamp_seconds',
+      'When the last load run on this store finished (Unix time; 0 when none ran).',
+      (r) => r.finished / 1000,
+    );
   }
 
   return {
@@ -175,7 +208,8 @@ export function createMetrics(options: { readonly pool?: () => PoolUse | undefin
         if (path === paths.form) return 'form';
         if (path === '/healthz' || path === '/metrics') return path.slice(1);
         if (path.startsWith('/poi/')) return 'poi';
-        if (path.startsWith('/resourcesync') || path.startsWith('/.well-known/resourcesync') || path.startsWith('/sitemap') || path === '/robots.txt') return 'resourcesync';
+        if (path.startsWith('/resourcesync') || path.startsWith('/.well-known/resourcesync') || path.startsWith('/sitemap') || path === '/robots.txt')
+          return 'resourcesync';
         return 'other';
       };
       const oaiSet = new Set([paths.oai, paths.xml]);

@@ -79,7 +79,9 @@ export async function sendPage(req: Request, res: Response, response: OaiRespons
   let item: Awaited<ReturnType<typeof loadItem>> = null;
   if (body.kind === 'Identify') {
     const formats = ctx.formats.all();
-    const counts = await Promise.all(formats.map(async (f) => ({ prefix: f.prefix, items: await ctx.store.count({ metadataPrefix: f.prefix, until: o.now }) })));
+    const counts = await Promise.all(
+      formats.map(async (f) => ({ prefix: f.prefix, items: await ctx.store.count({ metadataPrefix: f.prefix, until: o.now }) })),
+    );
     const [sets, setCount] = await Promise.all([ctx.store.listSets(null, HOME_SETS), ctx.store.countSets()]);
     home = { counts, sets, setCount };
   } else if (body.kind === 'GetRecord') {

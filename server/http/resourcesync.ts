@@ -19,7 +19,19 @@ import type { Logger } from 'pino';
 import type { ProviderContext } from '../../lib/oai';
 import type { SyncScope } from '../../lib/store';
 import { checkFragment } from '../../lib/xml/fragment';
-import { closeDocument, entry, openDocument, resourceBytes, resourceDigest, SITEMAP_LIMIT, XML_TYPE, parseSitemapPath, parseSyncPath, WELL_KNOWN, type SyncDoc } from '../../lib/resourcesync';
+import {
+  closeDocument,
+  entry,
+  openDocument,
+  resourceBytes,
+  resourceDigest,
+  SITEMAP_LIMIT,
+  XML_TYPE,
+  parseSitemapPath,
+  parseSyncPath,
+  WELL_KNOWN,
+  type SyncDoc,
+} from '../../lib/resourcesync';
 import { send, weakTag, type Answer, type Served } from './served';
 import { sitemapAnswer } from './sitemap';
 import { changeListAnswer, changePageAnswer } from './sync-changes';
@@ -74,7 +86,8 @@ export function syncRouter(o: SyncRouteOptions): express.Router {
       const q = req.originalUrl.indexOf('?');
       const sitemap = parseSitemapPath(req.path);
       const doc = sitemap === null ? parseSyncPath(req.path, q < 0 ? '' : req.originalUrl.slice(q + 1)) : null;
-      const answer: Answer = sitemap !== null ? await sitemapAnswer(c, sitemap) : doc !== null ? await syncAnswer(c, doc) : { status: 404, message: 'Not found.\n' };
+      const answer: Answer =
+        sitemap !== null ? await sitemapAnswer(c, sitemap) : doc !== null ? await syncAnswer(c, doc) : { status: 404, message: 'Not found.\n' };
       await send(req, res, answer, sendOptions);
     } catch (err) {
       next(err);
@@ -114,11 +127,13 @@ async function descriptionAnswer(c: SyncContext, part: number | undefined): Prom
   const store = c.ctx.store;
   const prefixes = syncFormats(c);
   const lists: string[] = [];
-  for (const p of prefixes) if ((await store.syncPresence({ metadataPrefix: p })).any) lists.push(syncUrl(c, { kind: 'capabilitylist', scope: { metadataPrefix: p } }));
-  for (let after: string | null = null; ; ) {
+  for (const p of prefixes)
+    if ((await store.syncPresence({ metadataPrefix: p })).any) lists.push(syncUrl(c, { kind: 'capabilitylist', scope: { metadataPrefix: p } }));
+  for (let after: string | null = null; ;) {
     const sets = await store.listSets(after, 500);
     for (const s of sets) {
-      for (const p of await store.syncSetFormats(s.spec, prefixes)) lists.push(syncUrl(c, { kind: 'capabilitylist', scope: { metadataPrefix: p, set: s.spec } }));
+      for (const p of await store.syncSetFormats(s.spec, prefixes))
+        lists.push(syncUrl(c, { kind: 'capabilitylist', scope: { metadataPrefix: p, set: s.spec } }));
     }
     if (sets.length < 500) break;
     after = sets[sets.length - 1]?.spec ?? null;
@@ -172,11 +187,15 @@ async function resourceListAnswer(c: SyncContext, scope: SyncScope, part: number
   if (count === 0) return { status: 404, message: 'No live record of this format or set.\n' };
   if (count <= c.partSize) return resourceList(c, scope, ALL_PKS, false);
   const parts = await store.syncParts(scope, c.partSize);
-  return xmlAnswer(weakTag(['resourcelist-index', scope.metadataPrefix, scope.set ?? '', ...parts.map((p) => p.part)]), await store.syncLatest(scope), async (out) => {
-    await out.text(openDocument('sitemapindex', { capability: 'resourcelist', at: c.now }, listLinks(c, scope)));
-    for (const p of parts) await out.text(entry('sitemapindex', { loc: syncUrl(c, { kind: 'resourcelist', scope, part: p.part }) }));
-    await out.text(closeDocument('sitemapindex'));
-  });
+  return xmlAnswer(
+    weakTag(['resourcelist-index', scope.metadataPrefix, scope.set ?? '', ...parts.map((p) => p.part)]),
+    await store.syncLatest(scope),
+    async (out) => {
+      await out.text(openDocument('sitemapindex', { capability: 'resourcelist', at: c.now }, listLinks(c, scope)));
+      for (const p of parts) await out.text(entry('sitemapindex', { loc: syncUrl(c, { kind: 'resourcelist', scope, part: p.part }) }));
+      await out.text(closeDocument('sitemapindex'));
+    },
+  );
 }
 
 /** A Resource List of the live records of a pk range: each record's URL, datestamp, length, MD5 and type. */

@@ -24,7 +24,8 @@ export async function changeListAnswer(c: SyncContext, scope: SyncScope, from: n
   const store = c.ctx.store;
   // Without `from`, from the first change: the index names the time its changes begin.
   const first = await store.syncNthChange(scope, from === undefined ? BEFORE_ALL : { datestamp: from, pk: 0 }, 1);
-  if (first === null) return { status: 404, message: from === undefined ? 'Nothing of this format or set has been published here.\n' : 'No change since then.\n' };
+  if (first === null)
+    return { status: 404, message: from === undefined ? 'Nothing of this format or set has been published here.\n' : 'No change since then.\n' };
   const start: Keyset = { datestamp: from ?? first.datestamp, pk: 0 };
   if ((await store.syncNthChange(scope, start, c.partSize + 1)) === null) return page(c, scope, start, false);
   // A Change List Index: where each page starts, found inside the database (an OFFSET walk of one page each).
@@ -46,7 +47,9 @@ export async function changeListAnswer(c: SyncContext, scope: SyncScope, from: n
       await out.text(openDocument('sitemapindex', { capability: 'changelist', from: start.datestamp }, listLinks(c, scope)));
       for (const [k, s] of starts.entries()) {
         const until = ends[k]?.datestamp;
-        await out.text(entry('sitemapindex', { loc: syncUrl(c, { kind: 'changepage', scope, after: s }), md: { from: s.datestamp, ...(until !== undefined && { until }) } }));
+        await out.text(
+          entry('sitemapindex', { loc: syncUrl(c, { kind: 'changepage', scope, after: s }), md: { from: s.datestamp, ...(until !== undefined && { until }) } }),
+        );
       }
       await out.text(closeDocument('sitemapindex'));
     },

@@ -54,7 +54,10 @@ export function syncUrl(c: SyncContext, doc: SyncDoc): string {
  * registry order, but a prefix `.` or `..` (a path segment no client keeps).
  */
 export function syncFormats(c: SyncContext): string[] {
-  return c.ctx.formats.all().map((f) => f.prefix).filter((p) => p !== '.' && p !== '..');
+  return c.ctx.formats
+    .all()
+    .map((f) => f.prefix)
+    .filter((p) => p !== '.' && p !== '..');
 }
 
 /** Whether a scope names a format ResourceSync offers. */
@@ -100,7 +103,11 @@ export function recordLoc(c: SyncContext, metadataPrefix: string, identifier: st
  * before splicing it in); one that is not, or whose URL no document may
  * hold, is reported and left out.
  */
-export async function* soundRecords(c: SyncContext, scope: SyncScope, range: PkRange): AsyncGenerator<SyncResource & { readonly xml: string; readonly loc: string }> {
+export async function* soundRecords(
+  c: SyncContext,
+  scope: SyncScope,
+  range: PkRange,
+): AsyncGenerator<SyncResource & { readonly xml: string; readonly loc: string }> {
   for await (const r of resources(c, scope, range, true)) {
     const xml = r.xml as string;
     const problem = checkFragment(xml);

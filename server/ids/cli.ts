@@ -65,14 +65,20 @@ function parseArgs(argv: readonly string[], allowed: Record<string, readonly str
   const ids: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (a === '--') { ids.push(...args.slice(i + 1)); break; }
+    if (a === '--') {
+      ids.push(...args.slice(i + 1));
+      break;
+    }
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
       if (!names.includes(name)) throw new UsageError(`unknown option --${name} for id ${command}`);
       let value: string | undefined;
       if (eq >= 0) value = a.slice(eq + 1);
-      else { value = args[i + 1]; i++; }
+      else {
+        value = args[i + 1];
+        i++;
+      }
       if (value === undefined) throw new UsageError(`option --${name} needs a value`);
       options.set(name, value);
     } else {
@@ -83,7 +89,10 @@ function parseArgs(argv: readonly string[], allowed: Record<string, readonly str
 }
 
 async function* inputLines(ids: string[], stdin: NodeJS.ReadableStream): AsyncGenerator<string> {
-  if (ids.length > 0) { yield* ids; return; }
+  if (ids.length > 0) {
+    yield* ids;
+    return;
+  }
   const rl = createInterface({ input: stdin, crlfDelay: Infinity });
   for await (const line of rl) {
     const l = line.endsWith('\r') ? line.slice(0, -1) : line;
@@ -126,7 +135,8 @@ export async function runIdCommand(argv: string[], io: IdCommandIo, deps: IdComm
         let invalid = 0;
         for await (const id of inputLines(args.ids, io.stdin)) {
           const r = inspectIdentifier(id, scheme as IdScheme | undefined);
-          if (r.valid) valid++; else invalid++;
+          if (r.valid) valid++;
+          else invalid++;
           writeJson(io.stdout, r);
         }
         if (fromStdin) io.stderr.write(`${valid + invalid} identifiers: ${valid} valid, ${invalid} invalid\n`);
@@ -139,7 +149,11 @@ export async function runIdCommand(argv: string[], io: IdCommandIo, deps: IdComm
         if (args.command === 'map' && ns === undefined) throw new UsageError('id map needs --namespace NS');
         let fixed: IdPolicy | null = null;
         if (ns !== undefined) {
-          try { fixed = createIdPolicy({ namespace: ns, mode }); } catch (e) { throw new UsageError(`--namespace: ${(e as Error).message}`); }
+          try {
+            fixed = createIdPolicy({ namespace: ns, mode });
+          } catch (e) {
+            throw new UsageError(`--namespace: ${(e as Error).message}`);
+          }
         }
         let ok = 0;
         let failed = 0;
@@ -148,11 +162,16 @@ export async function runIdCommand(argv: string[], io: IdCommandIo, deps: IdComm
           if (policy === null) {
             // unmap without --namespace: the identifier's own namespace.
             const p = id.startsWith(POI_PREFIX) ? parsePoi(id) : parseOaiIdentifier(id);
-            if (!p.ok) { failed++; writeJson(io.stdout, { input: id, errors: p.errors }); continue; }
+            if (!p.ok) {
+              failed++;
+              writeJson(io.stdout, { input: id, errors: p.errors });
+              continue;
+            }
             policy = createIdPolicy({ namespace: p.namespace, mode });
           }
           const r = args.command === 'map' ? mapResult(policy, id) : unmapResult(policy, id);
-          if ('errors' in r) failed++; else ok++;
+          if ('errors' in r) failed++;
+          else ok++;
           writeJson(io.stdout, r);
         }
         if (fromStdin) io.stderr.write(`${ok + failed} identifiers: ${ok} ${args.command === 'map' ? 'mapped' : 'unmapped'}, ${failed} failed\n`);
@@ -170,11 +189,17 @@ export async function runIdCommand(argv: string[], io: IdCommandIo, deps: IdComm
         }
         // 3.6.1: a minted PDI carries no wildcard.
         if (format.includes('*')) throw new UsageError('--format: a minted PDI must not contain wildcards (3.6.1)');
-        try { canonicalSeries(series); } catch (e) { throw new UsageError(`--series: ${(e as Error).message}`); }
+        try {
+          canonicalSeries(series);
+        } catch (e) {
+          throw new UsageError(`--series: ${(e as Error).message}`);
+        }
         const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(date);
         const probe = m ? parsePdi(`pdi://${series}/${m[1]}/${m[2]}/${m[3]}/1.${format}.1`) : null;
         if (!probe?.ok) {
-          throw new UsageError(m ? `invalid --format or --date: ${probe && !probe.ok ? probe.errors.join('; ') : ''}` : `--date must be YYYY-MM-DD, not "${date}"`);
+          throw new UsageError(
+            m ? `invalid --format or --date: ${probe && !probe.ok ? probe.errors.join('; ') : ''}` : `--date must be YYYY-MM-DD, not "${date}"`,
+          );
         }
         if (!deps.mintPdi) {
           io.stderr.write('id mint-pdi: no store is configured to keep PDI serial numbers\n');

@@ -60,7 +60,10 @@ export class CanonicalXml {
    * @param watch `{uri}local` names of simple elements whose text to keep
    *   (e.g. dc:identifier, for identifier governance)
    */
-  constructor(private readonly outer: NsScope, private readonly watch: ReadonlySet<string> = new Set()) {}
+  constructor(
+    private readonly outer: NsScope,
+    private readonly watch: ReadonlySet<string> = new Set(),
+  ) {}
 
   /** How deep the fragment is open right now. */
   get level(): number {

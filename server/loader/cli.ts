@@ -104,11 +104,21 @@ function parseLoadArgs(args: readonly string[]): LoadArgs | string {
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = (): string | null => inline ?? (i + 1 < args.length ? (args[++i] as string) : null);
     switch (flag) {
-      case '--dry-run': out.dryRun = true; break;
-      case '--partial': out.partial = true; break;
-      case '--delete-missing': out.deleteMissing = true; break;
-      case '--keep-datestamps': out.keepDatestamps = true; break;
-      case '--json': out.json = true; break;
+      case '--dry-run':
+        out.dryRun = true;
+        break;
+      case '--partial':
+        out.partial = true;
+        break;
+      case '--delete-missing':
+        out.deleteMissing = true;
+        break;
+      case '--keep-datestamps':
+        out.keepDatestamps = true;
+        break;
+      case '--json':
+        out.json = true;
+        break;
       case '--sets': {
         const v = value();
         if (v === null) return '--sets needs a file';

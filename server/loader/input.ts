@@ -88,7 +88,15 @@ export async function openInput(name: string, stdin: NodeJS.ReadableStream, coun
     for (const f of await fs.promises.readdir(name)) {
       if (f.endsWith('.xml')) size += (await fs.promises.stat(path.join(name, f))).size;
     }
-    return { name, kind: 'dc-folder', size, isListSets: false, chunks: () => { throw new Error('a folder has no content of its own'); } };
+    return {
+      name,
+      kind: 'dc-folder',
+      size,
+      isListSets: false,
+      chunks: () => {
+        throw new Error('a folder has no content of its own');
+      },
+    };
   }
   const fd = await fs.promises.open(name, 'r');
   let head: string;
@@ -192,7 +200,10 @@ async function* counted(stream: fs.ReadStream, counter: ByteCounter): AsyncGener
  *
  * @example for await (const f of folderFiles('export/')) …
  */
-export async function* folderFiles(dir: string, counter: ByteCounter): AsyncGenerator<{ file: string; internalId: string | null; chunks: AsyncIterable<Buffer> }> {
+export async function* folderFiles(
+  dir: string,
+  counter: ByteCounter,
+): AsyncGenerator<{ file: string; internalId: string | null; chunks: AsyncIterable<Buffer> }> {
   const names = (await fs.promises.readdir(dir)).filter((f) => f.endsWith('.xml')).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   for (const f of names) {
     const file = path.join(dir, f);

@@ -25,7 +25,17 @@
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
-import { RefusedError, type ItemInput, type LoadBookkeeping, type SeenIds, type SetInput, type OutcomeCounts, type TransactionalStore, type WriteResult, type WriteTransaction } from '../../lib/store';
+import {
+  RefusedError,
+  type ItemInput,
+  type LoadBookkeeping,
+  type SeenIds,
+  type SetInput,
+  type OutcomeCounts,
+  type TransactionalStore,
+  type WriteResult,
+  type WriteTransaction,
+} from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import { contentHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import type { ByteCounter, Input } from './input';
@@ -191,7 +201,18 @@ class LoadRun {
     private readonly options: LoadOptions,
   ) {
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    this.summary = { records: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, superseded: 0, refused: 0, sets: 0, committed: false, dryRun: options.dryRun === true };
+    this.summary = {
+      records: 0,
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      deleted: 0,
+      superseded: 0,
+      refused: 0,
+      sets: 0,
+      committed: false,
+      dryRun: options.dryRun === true,
+    };
   }
 
   /** Binds the load to its transaction and starts recording the ids it sees. */
@@ -341,7 +362,10 @@ class LoadRun {
         if ((earlier.has(id) || inBatch.has(id)) && !(versioned === true && 'refusals' in result)) {
           const source = 'item' in result ? result.item.source : result.refusals[0]?.source;
           // A record that names itself (a record of a collection) says where its id came from: two records that name themselves alike cannot be told apart.
-          const reason = idFrom === undefined ? 'the same internal id appears earlier in this load' : `the same internal id appears earlier in this load (this record's id is ${idFrom}), so the records cannot be told apart`;
+          const reason =
+            idFrom === undefined
+              ? 'the same internal id appears earlier in this load'
+              : `the same internal id appears earlier in this load (this record's id is ${idFrom}), so the records cannot be told apart`;
           this.summary.refused++;
           this.refuse([{ internalId: id, ...(source !== undefined && { source }), field: 'id', reason }]);
           continue;

@@ -74,11 +74,19 @@ export async function* readInput(input: Input, ctx: ReadContext): AsyncGenerator
     yield* readJson(input, ctx);
   } else if (input.kind === 'xml') {
     // A saved response, or one bare metadata document (a DataCite or OpenAIRE file), named by its file.
-    yield* readXml(input.name, readOaiXml(input.chunks(), 'auto', ctx.limits, collectionsOf(ctx.formats)), input.name === '-' ? undefined : idOfFile(input.name), ctx);
+    yield* readXml(
+      input.name,
+      readOaiXml(input.chunks(), 'auto', ctx.limits, collectionsOf(ctx.formats)),
+      input.name === '-' ? undefined : idOfFile(input.name),
+      ctx,
+    );
   } else {
     for await (const f of folderFiles(input.name, ctx.counter)) {
       if (f.internalId === null) {
-        yield { kind: 'fault', refusal: { internalId: '', source: f.file, field: 'file name', reason: 'the file name is not valid percent-encoding, so it names no internal id' } };
+        yield {
+          kind: 'fault',
+          refusal: { internalId: '', source: f.file, field: 'file name', reason: 'the file name is not valid percent-encoding, so it names no internal id' },
+        };
         continue;
       }
       yield* readXml(f.file, readOaiXml(f.chunks, 'bare', ctx.limits, collectionsOf(ctx.formats)), f.internalId, ctx);
@@ -103,13 +111,18 @@ async function* readJson(input: Input, ctx: ReadContext): AsyncGenerator<LoadEve
     }
     if (isDumpItemLine(e.value)) {
       const id = (e.value as { id?: unknown }).id;
-      yield { kind: 'record', result: dumpLineToItem(e.value, { formats: ctx.formats, unmap: (i) => ctx.policy.unmap(i) }, source), id: typeof id === 'string' ? id : null };
+      yield {
+        kind: 'record',
+        result: dumpLineToItem(e.value, { formats: ctx.formats, unmap: (i) => ctx.policy.unmap(i) }, source),
+        id: typeof id === 'string' ? id : null,
+      };
       continue;
     }
     if (isDataciteJson(e.value)) {
       // DataCite JSON as DataCite's REST API and its JSON serialization give it: one record, or a list.
       for (const r of readDataciteJson(e.value, source)) {
-        if ('refusals' in r) yield { kind: 'record', result: { refusals: [...r.refusals] }, id: r.refusals.find((x) => x.internalId !== '')?.internalId ?? null };
+        if ('refusals' in r)
+          yield { kind: 'record', result: { refusals: [...r.refusals] }, id: r.refusals.find((x) => x.internalId !== '')?.internalId ?? null };
         else yield { kind: 'record', result: { item: dataciteItem(r.record, source) }, id: r.record.internalId };
       }
       continue;
@@ -134,19 +147,27 @@ async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: s
     if (ev.kind === 'request') {
       requestPrefix = ev.metadataPrefix;
       origin = { ...(ev.baseURL !== undefined && { baseURL: ev.baseURL }), ...(ev.responseDate !== undefined && { responseDate: ev.responseDate }) };
-    }
-    else if (ev.kind === 'fault') yield { kind: 'fault', refusal: { internalId: '', source: `${name}:${ev.line}`, field: 'xml', reason: ev.reason } };
+    } else if (ev.kind === 'fault') yield { kind: 'fault', refusal: { internalId: '', source: `${name}:${ev.line}`, field: 'xml', reason: ev.reason } };
     else if (ev.kind === 'set') sets.push(ev.set);
     // A saved page's token cannot be followed from a file; the records it holds are what is loaded.
     else if (ev.kind === 'resumption') continue;
     else if (ev.member === true) yield memberEvent(name, ev, bareId, ctx);
     else if (ev.bare === true && (bareId === undefined || bareId === null)) {
-      const why = bareId === undefined ? 'a bare metadata document read from standard input has no file name to take its internal id from; save it as a file' : 'the file name is not valid percent-encoding, so it names no internal id';
+      const why =
+        bareId === undefined
+          ? 'a bare metadata document read from standard input has no file name to take its internal id from; save it as a file'
+          : 'the file name is not valid percent-encoding, so it names no internal id';
       yield { kind: 'fault', refusal: { internalId: '', source: name, field: 'file name', reason: why } };
     } else {
       const internalId = ev.bare === true ? (bareId as string) : undefined;
       const source = internalId !== undefined ? name : `${name}:${ev.line} (record ${ev.number})`;
-      const context = { policy: ctx.policy, formats: ctx.formats, origin, ...(requestPrefix !== undefined && { requestPrefix }), ...(internalId !== undefined && { internalId }) };
+      const context = {
+        policy: ctx.policy,
+        formats: ctx.formats,
+        origin,
+        ...(requestPrefix !== undefined && { requestPrefix }),
+        ...(internalId !== undefined && { internalId }),
+      };
       const r = xmlToItem(ev, context, source);
       const id = 'item' in r ? r.item.internalId : (r.refusals.find((x) => x.internalId !== '')?.internalId ?? null);
       const mapped = internalId === undefined ? internalIdFor(ctx.policy, ev.identifier?.trim() ?? '') : undefined;
@@ -184,9 +205,10 @@ export function memberId(rec: XmlRecord, fileId: string | null | undefined, form
   if (own !== undefined) return own;
   if (typeof fileId === 'string') return { id: `${fileId}#${rec.number}`, from: 'its file name and position, for want of an own identifier' };
   return {
-    error: fileId === undefined
-      ? 'the record names no identifier of its own, and a collection read from standard input has no file name to name it by; save it as a file'
-      : 'the record names no identifier of its own, and the file name is not valid percent-encoding, so it names no internal id',
+    error:
+      fileId === undefined
+        ? 'the record names no identifier of its own, and a collection read from standard input has no file name to name it by; save it as a file'
+        : 'the record names no identifier of its own, and the file name is not valid percent-encoding, so it names no internal id',
   };
 }
 

@@ -9,8 +9,7 @@ import { bytesText, DEFAULT_READ_LIMITS, firstInvalidUtf8, jsonNestingExceeds, M
 
 /** One JSON record as read: its value, or why it could not be parsed. */
 export type JsonEntry =
-  | { readonly line: number; readonly number: number; readonly value: unknown }
-  | { readonly line: number; readonly number: number; readonly error: string };
+  { readonly line: number; readonly number: number; readonly value: unknown } | { readonly line: number; readonly number: number; readonly error: string };
 
 /** The most text one pretty-printed JSON document may hold (it is read whole, unlike NDJSON). */
 export const MAX_JSON_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -52,7 +51,11 @@ export async function* readNdjson(chunks: AsyncIterable<Buffer | string>, limits
     const bad = firstInvalidUtf8(b);
     if (bad >= 0) {
       number++;
-      return { line, number, error: `record ${number}: byte ${bad + 1} of the line (byte ${lineStart + bad + 1} of the input) is not UTF-8; the input must be UTF-8 (RFC 8259 8.1)` };
+      return {
+        line,
+        number,
+        error: `record ${number}: byte ${bad + 1} of the line (byte ${lineStart + bad + 1} of the input) is not UTF-8; the input must be UTF-8 (RFC 8259 8.1)`,
+      };
     }
     const t = b.toString('utf8');
     if (document) {
@@ -111,7 +114,11 @@ export async function* readNdjson(chunks: AsyncIterable<Buffer | string>, limits
     const e = take(bytes);
     if (e === 'document-too-long') {
       const limit = Math.min(MAX_JSON_DOCUMENT_BYTES, limits.maxRecordBytes);
-      yield { line: document?.start ?? line, number: 1, error: `record 1: a JSON document longer than ${bytesText(limit)}; split it into NDJSON, one record a line` };
+      yield {
+        line: document?.start ?? line,
+        number: 1,
+        error: `record 1: a JSON document longer than ${bytesText(limit)}; split it into NDJSON, one record a line`,
+      };
       return;
     }
     if (e !== null) yield e;
@@ -121,7 +128,8 @@ export async function* readNdjson(chunks: AsyncIterable<Buffer | string>, limits
 
 /** Parses one record's text, refusing first what nests deeper than {@link MAX_JSON_DEPTH}. */
 function parseBounded(text: string, line: number, number: number): JsonEntry {
-  if (jsonNestingExceeds(text, MAX_JSON_DEPTH)) return { line, number, error: `record ${number}: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels` };
+  if (jsonNestingExceeds(text, MAX_JSON_DEPTH))
+    return { line, number, error: `record ${number}: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels` };
   return parse(text, line, number);
 }
 
@@ -165,14 +173,14 @@ export async function* readJsonArray(chunks: AsyncIterable<Buffer | string>, lim
           else if (c === '\\') escaped = true;
           else if (c === '"') inString = false;
           buf += c;
-          if (buf.length > limits.maxRecordBytes) return `record ${number + 1}, starting on line ${startLine}, is longer than ${bytesText(limits.maxRecordBytes)} (maxRecordBytes)`;
+          if (buf.length > limits.maxRecordBytes)
+            return `record ${number + 1}, starting on line ${startLine}, is longer than ${bytesText(limits.maxRecordBytes)} (maxRecordBytes)`;
           continue;
         }
         if (c === '"') inString = true;
         else if (c === '{' || c === '[') {
           if (++depth > MAX_JSON_DEPTH) return `record ${number + 1}: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`;
-        }
-        else if (c === '}' || c === ']' || c === ',') {
+        } else if (c === '}' || c === ']' || c === ',') {
           if (depth === 0) {
             // The element ends here; `,` or `]` belongs to the array.
             out.push(parse(buf, startLine, ++number));
@@ -185,7 +193,8 @@ export async function* readJsonArray(chunks: AsyncIterable<Buffer | string>, lim
         }
         buf += c;
         // A JavaScript string's length counts UTF-16 units: at most the UTF-8 bytes of the same text.
-        if (buf.length > limits.maxRecordBytes) return `record ${number + 1}, starting on line ${startLine}, is longer than ${bytesText(limits.maxRecordBytes)} (maxRecordBytes)`;
+        if (buf.length > limits.maxRecordBytes)
+          return `record ${number + 1}, starting on line ${startLine}, is longer than ${bytesText(limits.maxRecordBytes)} (maxRecordBytes)`;
         continue;
       }
       if (c === ' ' || c === '\t' || c === '\r' || c === '\n' || c === '\uFEFF') continue;

@@ -188,7 +188,10 @@ export async function* readOaiXml(
   /** Refuses the input when what is being collected outgrows the largest record. */
   const checkSize = (): void => {
     if (capture && capture.size > limits.maxRecordBytes) {
-      const what = captureFor === 'setDescription' ? `set ${set?.number ?? ''}: a setDescription` : `record ${rec?.number ?? ''} (from line ${rec?.line ?? line}): its ${captureFor ?? 'metadata'}`;
+      const what =
+        captureFor === 'setDescription'
+          ? `set ${set?.number ?? ''}: a setDescription`
+          : `record ${rec?.number ?? ''} (from line ${rec?.line ?? line}): its ${captureFor ?? 'metadata'}`;
       fault(`${what} is larger than ${bytesText(limits.maxRecordBytes)} (maxRecordBytes)`);
     } else if (text.length > limits.maxRecordBytes) {
       fault(`a text of more than ${bytesText(limits.maxRecordBytes)} (maxRecordBytes) outside any metadata`);
@@ -222,7 +225,9 @@ export async function* readOaiXml(
     }
     if (collection && path.length === 1) {
       if ((uri ?? '') !== collection.namespace || local !== collection.record) {
-        fault(`the {${collection.namespace}}${collection.container} holds a {${uri ?? ''}}${local} element as its record ${records + 1}, not a {${collection.namespace}}${collection.record}`);
+        fault(
+          `the {${collection.namespace}}${collection.container} holds a {${uri ?? ''}}${local} element as its record ${records + 1}, not a {${collection.namespace}}${collection.record}`,
+        );
         return;
       }
       rec = newRecord();
@@ -362,8 +367,10 @@ export async function* readOaiXml(
       prolog += s;
       const verdict = prologVerdict(prolog);
       if (verdict === 'doctype') {
-        line += (prolog.slice(0, prolog.search(/<!DOCTYPE/)).match(/\n/g)?.length ?? 0);
-        fault('a DOCTYPE declaration: document type definitions are not read (their entities could expand without bound, or name files and URLs elsewhere); remove it');
+        line += prolog.slice(0, prolog.search(/<!DOCTYPE/)).match(/\n/g)?.length ?? 0;
+        fault(
+          'a DOCTYPE declaration: document type definitions are not read (their entities could expand without bound, or name files and URLs elsewhere); remove it',
+        );
         return;
       }
       if (verdict === 'open' && !last) {

@@ -42,7 +42,8 @@ interface ReaderData {
  * record fields as their JSON text (lib/model/json-text.ts), which the
  * writing thread turns back into the object without serializing it again.
  */
-type WireEvent = LoadEvent | { readonly kind: 'item'; readonly item: Omit<ItemInput, 'fields'>; readonly fieldsJson: string | undefined; readonly id: string | null };
+type WireEvent =
+  LoadEvent | { readonly kind: 'item'; readonly item: Omit<ItemInput, 'fields'>; readonly fieldsJson: string | undefined; readonly id: string | null };
 
 /** A message from the worker: the next batch (the last has `done`), or why reading failed. */
 type ReaderMessage =

@@ -94,7 +94,11 @@ export class XmlDecoder {
       const keep = last ? 0 : utf8Tail(bytes);
       const whole = bytes.subarray(0, bytes.length - keep);
       const bad = firstInvalidUtf8(whole);
-      if (bad >= 0) return { problem: `byte ${this.offset + bad + 1} of the input is not UTF-8, the encoding the document is in`, before: whole.subarray(0, bad).toString('utf8') };
+      if (bad >= 0)
+        return {
+          problem: `byte ${this.offset + bad + 1} of the input is not UTF-8, the encoding the document is in`,
+          before: whole.subarray(0, bad).toString('utf8'),
+        };
       this.carry = Buffer.from(bytes.subarray(bytes.length - keep));
       this.offset += whole.length;
       text = whole.toString('utf8');
@@ -103,7 +107,11 @@ export class XmlDecoder {
       text = chunk.toString('latin1');
     } else if (e.kind === 'ascii') {
       const bad = chunk.findIndex((b) => b > 0x7f);
-      if (bad >= 0) return { problem: `byte ${this.offset + bad + 1} of the input is not US-ASCII, the encoding the document declares`, before: chunk.subarray(0, bad).toString('latin1') };
+      if (bad >= 0)
+        return {
+          problem: `byte ${this.offset + bad + 1} of the input is not US-ASCII, the encoding the document declares`,
+          before: chunk.subarray(0, bad).toString('latin1'),
+        };
       this.offset += chunk.length;
       text = chunk.toString('latin1');
     } else {
@@ -129,7 +137,8 @@ function encodingNamed(label: string): Encoding | string {
   // ISO-8859-1 exactly: the WHATWG decoder of that label is windows-1252, which differs at 0x80-0x9F.
   if (l === 'iso-8859-1' || l === 'iso8859-1' || l === 'iso_8859-1' || l === 'latin1' || l === 'l1') return { kind: 'latin1' };
   if (l === 'us-ascii' || l === 'ascii') return { kind: 'ascii' };
-  if (l.startsWith('utf-16') || l === 'utf16') return `the document declares the encoding ${label}, but does not begin as UTF-16 does (a byte order mark or "<?" in two bytes each)`;
+  if (l.startsWith('utf-16') || l === 'utf16')
+    return `the document declares the encoding ${label}, but does not begin as UTF-16 does (a byte order mark or "<?" in two bytes each)`;
   try {
     return { kind: 'decoder', label, decoder: new TextDecoder(l, { fatal: true }) };
   } catch {

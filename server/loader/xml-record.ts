@@ -113,7 +113,8 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
   let about: AboutInput[] = rec.about.map((xml) => ({ xml }));
   if (!rec.deleted && !own && harvestedPrefix !== undefined) {
     const origin = ctx.origin ?? {};
-    if (origin.baseURL === undefined) refuse('request', 'the response names no baseURL in its request element, so the provenance of its records cannot be recorded');
+    if (origin.baseURL === undefined)
+      refuse('request', 'the response names no baseURL in its request element, so the provenance of its records cannot be recorded');
     if (origin.responseDate === undefined) refuse('responseDate', 'the response has no responseDate, so the provenance of its records cannot be recorded');
     if (origin.baseURL !== undefined && origin.responseDate !== undefined) {
       about = withProvenance(about, {

@@ -73,23 +73,34 @@ export function redactUrl(url: string): string {
 /** The configuration as read: where from, and what a harvester sees. */
 const configuration: DoctorCheck = async ({ config }) => {
   const out: Finding[] = [
-    ok('configuration', `read ${config.configFile === undefined ? 'from the environment and defaults (no configuration file)' : `from ${config.configFile} and the environment`}`, {
-      file: config.configFile ?? null,
-      baseUrl: config.baseUrl,
-      namespace: config.namespace,
-      repositoryName: config.repositoryName,
-      database: redactUrl(config.databaseUrl),
-      seedDemo: config.seedDemo,
-    }),
+    ok(
+      'configuration',
+      `read ${config.configFile === undefined ? 'from the environment and defaults (no configuration file)' : `from ${config.configFile} and the environment`}`,
+      {
+        file: config.configFile ?? null,
+        baseUrl: config.baseUrl,
+        namespace: config.namespace,
+        repositoryName: config.repositoryName,
+        database: redactUrl(config.databaseUrl),
+        seedDemo: config.seedDemo,
+      },
+    ),
   ];
   const base = new URL(config.baseUrl);
   if (base.hostname === 'localhost' || base.hostname === '127.0.0.1') {
-    out.push(warning('configuration', `baseUrl ${config.baseUrl} is a local address: harvesters elsewhere cannot reach it (set baseUrl to the public URL, docs/operations.md#behind-a-reverse-proxy)`));
+    out.push(
+      warning(
+        'configuration',
+        `baseUrl ${config.baseUrl} is a local address: harvesters elsewhere cannot reach it (set baseUrl to the public URL, docs/operations.md#behind-a-reverse-proxy)`,
+      ),
+    );
   } else if (base.protocol !== 'https:') {
     out.push(warning('configuration', `baseUrl ${config.baseUrl} is not https`));
   }
   if (config.seedDemo) {
-    out.push(warning('configuration', `seedDemo is true: an empty store gets the demo repository under the namespace ${config.namespace} (docs/demo-repository.md)`));
+    out.push(
+      warning('configuration', `seedDemo is true: an empty store gets the demo repository under the namespace ${config.namespace} (docs/demo-repository.md)`),
+    );
   }
   return out;
 };
@@ -106,14 +117,26 @@ const answers: DoctorCheck = async ({ config, migrations }) => {
 const schema: DoctorCheck = async ({ migrations, pendingMigrations }) => {
   if (migrations === null) return [];
   if (!migrations.tracked) {
-    return [problem('schema', 'the database holds no oai-steward store yet: run oai-steward migrate (serve does it on start)', { applied: [], pending: pendingMigrations })];
+    return [
+      problem('schema', 'the database holds no oai-steward store yet: run oai-steward migrate (serve does it on start)', {
+        applied: [],
+        pending: pendingMigrations,
+      }),
+    ];
   }
   const names = [...migrations.applied];
   const unknown = migrations.unknown;
   const data = { applied: names, pending: pendingMigrations };
-  if (unknown.length > 0) return [problem('schema', `the store has migrations this version does not know (${unknown.join(', ')}): it was made by a newer oai-steward`, data)];
+  if (unknown.length > 0)
+    return [problem('schema', `the store has migrations this version does not know (${unknown.join(', ')}): it was made by a newer oai-steward`, data)];
   if (pendingMigrations.length > 0) {
-    return [problem('schema', `${pendingMigrations.length} migration(s) pending (${pendingMigrations.join(', ')}): run oai-steward migrate (serve does it on start)`, data)];
+    return [
+      problem(
+        'schema',
+        `${pendingMigrations.length} migration(s) pending (${pendingMigrations.join(', ')}): run oai-steward migrate (serve does it on start)`,
+        data,
+      ),
+    ];
   }
   return [ok('schema', `schema current: ${names.length} migrations applied, latest ${names[names.length - 1] ?? '-'}`, data)];
 };
@@ -125,14 +148,18 @@ const counts: DoctorCheck = async (ctx) => {
   const s = await store.stats();
   const last = await store.lastLoaderRun();
   const out = [
-    ok('counts', `${s.items} items (${s.live} live, ${s.deleted} deleted), ${Object.keys(s.sets).length} sets, datestamps ${s.earliestDatestamp ?? '-'} … ${s.latestDatestamp ?? '-'}`, {
-      items: s.items,
-      live: s.live,
-      deleted: s.deleted,
-      sets: Object.keys(s.sets).length,
-      formats: Object.fromEntries(Object.entries(s.formats).map(([k, v]) => [k, v.items])),
-      lastLoad: last,
-    }),
+    ok(
+      'counts',
+      `${s.items} items (${s.live} live, ${s.deleted} deleted), ${Object.keys(s.sets).length} sets, datestamps ${s.earliestDatestamp ?? '-'} … ${s.latestDatestamp ?? '-'}`,
+      {
+        items: s.items,
+        live: s.live,
+        deleted: s.deleted,
+        sets: Object.keys(s.sets).length,
+        formats: Object.fromEntries(Object.entries(s.formats).map(([k, v]) => [k, v.items])),
+        lastLoad: last,
+      },
+    ),
   ];
   if (last !== null && last.outcome === 'refused') {
     out.push(warning('counts', `the last load (${new Date(last.finished).toISOString()}) was refused: ${last.refusals} records refused, nothing written`));
@@ -178,7 +205,13 @@ const writtenFormats: DoctorCheck = async ({ store, migrations, pendingMigration
   const { stored, configured } = status;
   return stored === configured
     ? [ok('written formats', `formats written on demand stand for this configuration (${stored})`, { stored })]
-    : [problem('written formats', `formats are written on demand under another formats configuration or writers' version (stored ${stored}, configured ${configured}): serve refuses to start; run oai-steward rebuild-formats`, { stored, configured })];
+    : [
+        problem(
+          'written formats',
+          `formats are written on demand under another formats configuration or writers' version (stored ${stored}, configured ${configured}): serve refuses to start; run oai-steward rebuild-formats`,
+          { stored, configured },
+        ),
+      ];
 };
 
 /** The demo repository, where it does not belong. */
@@ -188,7 +221,12 @@ const demo: DoctorCheck = async ({ config, store, migrations, pendingMigrations 
   const held = await demoHolding(opened);
   if (held === null) return [];
   if (held.namespace !== config.namespace) {
-    return [problem('demo', `the store holds the demo repository under ${held.namespace}, but the namespace is ${config.namespace}: serve refuses to start (oai-steward remove-demo, docs/demo-repository.md)`)];
+    return [
+      problem(
+        'demo',
+        `the store holds the demo repository under ${held.namespace}, but the namespace is ${config.namespace}: serve refuses to start (oai-steward remove-demo, docs/demo-repository.md)`,
+      ),
+    ];
   }
   return [warning('demo', `the store holds the demo repository (${held.live} live items under ${held.namespace})`)];
 };
@@ -222,7 +260,8 @@ const dumps: DoctorCheck = async ({ config, store, migrations, pendingMigrations
   const opened = migrations === null || pendingMigrations.length > 0 ? null : store();
   if (opened !== null) {
     const latest = (await opened.stats()).latestDatestamp;
-    if (latest !== null && latest > manifest.snapshot) out.push(warning('dumps', `records changed since the dump's snapshot (latest datestamp ${latest}): a new dump would hold them`));
+    if (latest !== null && latest > manifest.snapshot)
+      out.push(warning('dumps', `records changed since the dump's snapshot (latest datestamp ${latest}): a new dump would hold them`));
   }
   return out;
 };
@@ -250,10 +289,18 @@ const sources: DoctorCheck = async ({ config, store, migrations, pendingMigratio
     if (failing.length > 0) {
       const l = failing[0]!;
       const list = `${l.prefix}${l.set !== '' ? ` set ${l.set}` : ''}`;
-      return problem('sources', `${c.name}: ${failing.length} of ${lists.length} lists failed since their last success; ${list}: ${l.lastError ?? 'failed'}`, data);
+      return problem(
+        'sources',
+        `${c.name}: ${failing.length} of ${lists.length} lists failed since their last success; ${list}: ${l.lastError ?? 'failed'}`,
+        data,
+      );
     }
     const last = Math.min(...lists.map((l) => l.lastSuccess ?? 0));
-    return ok('sources', `${c.name}: ${records} records in ${lists.length} lists, every list harvested (oldest success ${new Date(last * 1000).toISOString()})`, data);
+    return ok(
+      'sources',
+      `${c.name}: ${records} records in ${lists.length} lists, every list harvested (oldest success ${new Date(last * 1000).toISOString()})`,
+      data,
+    );
   });
 };
 

@@ -60,7 +60,9 @@ export function formatSetListing(sets: readonly SetListing[]): string {
       ...(s.renamed !== undefined ? [`renamed ${formatDatestamp(s.renamed)}`] : []),
       ...(s.retired !== undefined ? [`retired ${formatDatestamp(s.retired)}`] : []),
     ];
-    lines.push(`${s.spec.padEnd(ws)}  ${origin(s).padEnd(wo)}  ${String(s.live).padStart(wl)}  ${String(s.deleted).padStart(wd)}  ${s.name}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`);
+    lines.push(
+      `${s.spec.padEnd(ws)}  ${origin(s).padEnd(wo)}  ${String(s.live).padStart(wl)}  ${String(s.deleted).padStart(wd)}  ${s.name}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -104,7 +106,11 @@ export async function runSetsCommand(args: readonly string[], open: () => Promis
     });
     if (problems.length > 0) throw new SetChangeRefused(problems.join('\n'));
     const r = await deps.store.retireSets(rest);
-    io.stdout.write(json ? `${JSON.stringify(r)}\n` : `retired ${r.sets.join(', ')}; ${r.members} item${r.members === 1 ? '' : 's'} left ${r.sets.length === 1 ? 'it' : 'them'} and got a new datestamp\n`);
+    io.stdout.write(
+      json
+        ? `${JSON.stringify(r)}\n`
+        : `retired ${r.sets.join(', ')}; ${r.members} item${r.members === 1 ? '' : 's'} left ${r.sets.length === 1 ? 'it' : 'them'} and got a new datestamp\n`,
+    );
     return 0;
   } catch (err) {
     if (!(err instanceof SetChangeRefused)) throw err;

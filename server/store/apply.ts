@@ -30,7 +30,13 @@ const KEPT_BY_DEFAULT: ReadonlySet<string> = new Set(['oai_dc']);
  *
  * @example await applyWrite(trx, decideBatch(items, await readWriteState(trx, items, policy), options).planned, now);
  */
-export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now: number, onDemand?: OnDemand, kept: ReadonlySet<string> = KEPT_BY_DEFAULT): Promise<void> {
+export async function applyWrite(
+  trx: Knex,
+  planned: readonly PlannedItem[],
+  now: number,
+  onDemand?: OnDemand,
+  kept: ReadonlySet<string> = KEPT_BY_DEFAULT,
+): Promise<void> {
   const fresh = planned.filter((p) => !p.existing);
   const changed = planned.filter((p) => p.existing && p.outcome !== 'unchanged');
 
@@ -38,7 +44,17 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
     trx,
     'items',
     ['internal_id', 'identifier', 'datestamp', 'deleted', 'content_hash', 'created', 'direct_sets', 'source_datestamp', 'origin'],
-    fresh.map((p) => [p.input.internalId, p.identifier, p.datestamp, p.deleted, p.hash, now, directSetsValue(p.sets), p.sourceDatestamp, p.input.harvestedFrom ?? null]),
+    fresh.map((p) => [
+      p.input.internalId,
+      p.identifier,
+      p.datestamp,
+      p.deleted,
+      p.hash,
+      now,
+      directSetsValue(p.sets),
+      p.sourceDatestamp,
+      p.input.harvestedFrom ?? null,
+    ]),
   );
   // Every identifier published is registered once, with its first time.
   await insertRows(
@@ -50,7 +66,10 @@ export async function applyWrite(trx: Knex, planned: readonly PlannedItem[], now
   );
   const pkOf = new Map<string, number>();
   for (const p of changed) if (p.existing) pkOf.set(p.input.internalId, p.existing.pk);
-  for (const part of chunk(fresh.map((p) => p.input.internalId), MAX_IN_LIST)) {
+  for (const part of chunk(
+    fresh.map((p) => p.input.internalId),
+    MAX_IN_LIST,
+  )) {
     const rows = await statementRunner(trx)<{ pk: number; internal_id: string }>(
       `SELECT pk, internal_id FROM items WHERE ${inListSql(trx, 'internal_id', 'text')}`,
       [inListParam(trx, part)],
@@ -163,7 +182,13 @@ export function membership(pk: number, direct: readonly string[], old: readonly 
  *
  * @example await applyDelete(trx, ['report 12'], now, ['oai_dc']) // [{ internalId: 'report 12', identifier: '…', outcome: 'deleted' }]
  */
-export async function applyDelete(trx: Knex, internalIds: readonly string[], now: number, tombstonePrefixes: readonly string[], harvestedFrom?: string): Promise<WriteResult[]> {
+export async function applyDelete(
+  trx: Knex,
+  internalIds: readonly string[],
+  now: number,
+  tombstonePrefixes: readonly string[],
+  harvestedFrom?: string,
+): Promise<WriteResult[]> {
   const existing = await itemsByInternalId(trx, internalIds);
   const refusals: Refusal[] = [];
   const seen = new Set<string>();
@@ -172,14 +197,27 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
     if (!row) refusals.push({ internalId: id, field: 'id', reason: 'no item has this internal id, so there is nothing to delete' });
     else if (seen.has(id)) refusals.push({ internalId: id, field: 'id', reason: 'the same internal id appears twice in one batch' });
     // Id spaces (lib/pipeline/governance.ts, rule 6): only a source's harvests delete its records.
-    else if (harvestedFrom === undefined && row.origin) refusals.push({ internalId: id, field: 'id', reason: `is an item harvested from ${JSON.stringify(row.origin)}, whose records only its harvests delete (harvest --delete-missing)` });
-    else if (harvestedFrom !== undefined && (row.origin ?? null) !== harvestedFrom) refusals.push({ internalId: id, field: 'id', reason: `is not an item harvested from ${JSON.stringify(harvestedFrom)}; its harvest deletes only its own records` });
+    else if (harvestedFrom === undefined && row.origin)
+      refusals.push({
+        internalId: id,
+        field: 'id',
+        reason: `is an item harvested from ${JSON.stringify(row.origin)}, whose records only its harvests delete (harvest --delete-missing)`,
+      });
+    else if (harvestedFrom !== undefined && (row.origin ?? null) !== harvestedFrom)
+      refusals.push({
+        internalId: id,
+        field: 'id',
+        reason: `is not an item harvested from ${JSON.stringify(harvestedFrom)}; its harvest deletes only its own records`,
+      });
     seen.add(id);
   }
   if (refusals.length > 0) throw new RefusedError(refusals);
   const rows = internalIds.map((id) => existing.get(id) as ItemRow);
   const live = rows.filter((r) => !toBool(r.deleted));
-  const sets = await directSets(trx, live.map((r) => r.pk));
+  const sets = await directSets(
+    trx,
+    live.map((r) => r.pk),
+  );
   // One time for the whole call (the set harvest's keyset below), never earlier than a datestamp published.
   const at = Math.max(now, ...live.map((r) => toInt(r.datestamp)));
   for (const r of live) {
@@ -189,7 +227,10 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
   }
   // A tombstone keeps the formats it had, without metadata, and is listed in every format offered (2.5.1).
   const had = new Map<number, Set<string>>();
-  for (const part of chunk(live.map((r) => r.pk), MAX_IN_LIST)) {
+  for (const part of chunk(
+    live.map((r) => r.pk),
+    MAX_IN_LIST,
+  )) {
     // Every record of a deleted item is deleted now (OAI-PMH 2.0 section 2.5.1); its digest is taken when next needed.
     await trx('records').whereIn('item_pk', part).update({ xml: null, datestamp: at, hash: null });
     // Every row, departed ones too, keeps the item's datestamp (the set harvest's keyset).
@@ -217,9 +258,16 @@ export async function applyDelete(trx: Knex, internalIds: readonly string[], now
  * @example await applyMemberships(trx, [{ internalId: 'report 12', sets: ['physics'] }], now)
  */
 export async function applyMemberships(trx: Knex, changes: readonly MembershipChange[], now: number, onDemand?: OnDemand): Promise<WriteResult[]> {
-  const existing = await itemsByInternalId(trx, changes.map((c) => c.internalId));
+  const existing = await itemsByInternalId(
+    trx,
+    changes.map((c) => c.internalId),
+  );
   const declared = new Set(
-    (await trx('sets').select('spec').whereIn('spec', [...new Set(changes.flatMap((c) => c.sets))])).map((r: { spec: string }) => r.spec),
+    (
+      await trx('sets')
+        .select('spec')
+        .whereIn('spec', [...new Set(changes.flatMap((c) => c.sets))])
+    ).map((r: { spec: string }) => r.spec),
   );
   const refusals: Refusal[] = [];
   const seen = new Set<string>();
@@ -251,17 +299,25 @@ export async function applyMemberships(trx: Knex, changes: readonly MembershipCh
     const hash = contentHash(deleted, sets, content.records, content.about, content.fields);
     // This store's time, never earlier than the datestamp it published (lib/pipeline/decide.ts datestampOf).
     const at = datestampOf('updated', { datestamp: toInt(row.datestamp) }, {}, now);
-    await trx('items').where('pk', row.pk).update({ datestamp: at, content_hash: hash, direct_sets: directSetsValue(sets) });
+    await trx('items')
+      .where('pk', row.pk)
+      .update({ datestamp: at, content_hash: hash, direct_sets: directSetsValue(sets) });
     // Sets are in every record's header: each record changed, and is stamped, with its new digest.
     for (const [prefix, xml] of content.records) {
-      await trx('records').where({ item_pk: row.pk, prefix }).update({ datestamp: at, hash: recordHash(deleted, sets, prefix, deleted ? null : xml, deleted ? [] : content.about) });
+      await trx('records')
+        .where({ item_pk: row.pk, prefix })
+        .update({ datestamp: at, hash: recordHash(deleted, sets, prefix, deleted ? null : xml, deleted ? [] : content.about) });
     }
     await trx('item_sets').where('item_pk', row.pk).delete();
     setRows.push(...membership(row.pk, sets, oldRows.get(row.pk) ?? [], at));
   }
   await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);
   const movedIds = new Set(moved.map((m) => m.change.internalId));
-  return rows.map(({ change, row }) => ({ internalId: change.internalId, identifier: row.identifier, outcome: movedIds.has(change.internalId) ? 'updated' : 'unchanged' }));
+  return rows.map(({ change, row }) => ({
+    internalId: change.internalId,
+    identifier: row.identifier,
+    outcome: movedIds.has(change.internalId) ? 'updated' : 'unchanged',
+  }));
 }
 
 /** What an item's content hash covers besides its sets, as stored: metadata by prefix, about containers, record fields (JSON). */
@@ -285,7 +341,9 @@ async function storedContent(db: Knex, pks: readonly number[], onDemand: OnDeman
     for (const [pk, metadata] of await storedMetadata(db, part, onDemand)) {
       for (const [prefix, xml] of Object.entries(metadata)) entry(pk).records.set(prefix, xml);
     }
-    for (const r of await run<{ item_pk: unknown; fields: string }>(`SELECT item_pk, fields FROM record_fields WHERE ${inListSql(db, 'item_pk')}`, [inListParam(db, part)])) {
+    for (const r of await run<{ item_pk: unknown; fields: string }>(`SELECT item_pk, fields FROM record_fields WHERE ${inListSql(db, 'item_pk')}`, [
+      inListParam(db, part),
+    ])) {
       entry(toInt(r.item_pk)).fields = r.fields;
     }
   }

@@ -113,4 +113,3 @@ export async function settleRestoredSqlite(file: string, before: number): Promis
     await knex.destroy();
   }
 }
-

@@ -38,7 +38,9 @@ export async function setDemoNamespace(knex: Knex, namespace: string | null): Pr
  * @example await itemsPresent(knex, ['demo 1']) // [{ internalId: 'demo 1', identifier: 'oai:…', deleted: false }]
  */
 export async function itemsPresent(knex: Knex, internalIds: readonly string[]): Promise<ItemPresence[]> {
-  const rows = (await knex('items').select('internal_id', 'identifier', 'deleted').whereIn('internal_id', [...internalIds])) as { internal_id: string; identifier: string; deleted: boolean | number }[];
+  const rows = (await knex('items')
+    .select('internal_id', 'identifier', 'deleted')
+    .whereIn('internal_id', [...internalIds])) as { internal_id: string; identifier: string; deleted: boolean | number }[];
   return rows.map((r) => ({ internalId: r.internal_id, identifier: r.identifier, deleted: Boolean(r.deleted) }));
 }
 

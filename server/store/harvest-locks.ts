@@ -38,7 +38,12 @@ function alive(holder: string): boolean {
 
 /** The advisory lock key of a source in a schema: 64 bits of a digest of both, as PostgreSQL's signed bigint. */
 function advisoryKey(schema: string, source: string): string {
-  return crypto.createHash('sha256').update(`oai-steward harvest ${JSON.stringify([schema, source])}`).digest().readBigInt64BE(0).toString();
+  return crypto
+    .createHash('sha256')
+    .update(`oai-steward harvest ${JSON.stringify([schema, source])}`)
+    .digest()
+    .readBigInt64BE(0)
+    .toString();
 }
 
 /**
@@ -57,13 +62,23 @@ export async function acquireHarvestLock(knex: Knex, source: string, now: () => 
     await trx('harvest_locks').where({ source }).andWhere('expires', '<', now()).delete();
     const row = (await trx('harvest_locks').where({ source }).first('holder')) as { holder: string } | undefined;
     if (row && !alive(row.holder)) await trx('harvest_locks').where({ source, holder: row.holder }).delete();
-    const inserted = (await trx('harvest_locks').insert({ source, holder, expires: now() + LOCK_TTL }).onConflict('source').ignore().returning('source')) as unknown[];
+    const inserted = (await trx('harvest_locks')
+      .insert({ source, holder, expires: now() + LOCK_TTL })
+      .onConflict('source')
+      .ignore()
+      .returning('source')) as unknown[];
     return inserted.length > 0;
   });
   if (!got) return null;
-  const renew = setInterval(() => {
-    void knex('harvest_locks').where({ source, holder }).update({ expires: now() + LOCK_TTL }).catch(() => undefined);
-  }, (LOCK_TTL * 1000) / 4);
+  const renew = setInterval(
+    () => {
+      void knex('harvest_locks')
+        .where({ source, holder })
+        .update({ expires: now() + LOCK_TTL })
+        .catch(() => undefined);
+    },
+    (LOCK_TTL * 1000) / 4,
+  );
   renew.unref();
   let released = false;
   return {

@@ -88,13 +88,27 @@ export async function listState(knex: Knex, key: ListKey): Promise<ListState> {
  */
 export async function checkpoint(trx: Knex, key: ListKey, c: PageCheckpoint): Promise<void> {
   const where = { source: key.source, prefix: key.prefix, set_spec: key.set };
-  const run = c.first ? { run_pages: 1, run_records: c.records, run_refused: c.refused, run_marks_seen: c.marksSeen } : { run_pages: trx.raw('run_pages + 1'), run_records: trx.raw('run_records + ?', [c.records]), run_refused: trx.raw('run_refused + ?', [c.refused]) };
+  const run = c.first
+    ? { run_pages: 1, run_records: c.records, run_refused: c.refused, run_marks_seen: c.marksSeen }
+    : { run_pages: trx.raw('run_pages + 1'), run_records: trx.raw('run_records + ?', [c.records]), run_refused: trx.raw('run_refused + ?', [c.refused]) };
   const totals = { records: trx.raw('records + ?', [c.records]), refused: trx.raw('refused + ?', [c.refused]), last_attempt: c.now };
   const end =
     c.token === null
-      ? { token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, last_response_date: c.runResponseDate, last_from: c.from, last_success: c.now, last_error: null, last_error_at: null }
+      ? {
+          token: null,
+          run_response_date: null,
+          checkpoint_from: null,
+          checkpoint_until: null,
+          last_response_date: c.runResponseDate,
+          last_from: c.from,
+          last_success: c.now,
+          last_error: null,
+          last_error_at: null,
+        }
       : { token: c.token, run_response_date: c.runResponseDate, checkpoint_from: c.from, checkpoint_until: c.until };
-  await trx('harvest_state').where(where).update({ ...run, ...totals, ...end });
+  await trx('harvest_state')
+    .where(where)
+    .update({ ...run, ...totals, ...end });
 }
 
 /**
@@ -104,7 +118,9 @@ export async function checkpoint(trx: Knex, key: ListKey, c: PageCheckpoint): Pr
  */
 export async function recordError(knex: Knex, key: ListKey, message: string, now: number): Promise<void> {
   await knex('harvest_state').insert({ source: key.source, prefix: key.prefix, set_spec: key.set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
-  await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ last_error: message, last_error_at: now, last_attempt: now });
+  await knex('harvest_state')
+    .where({ source: key.source, prefix: key.prefix, set_spec: key.set })
+    .update({ last_error: message, last_error_at: now, last_attempt: now });
 }
 
 /**
@@ -113,7 +129,9 @@ export async function recordError(knex: Knex, key: ListKey, message: string, now
  * @example await dropCheckpoint(knex, { source: 'arxiv', prefix: 'oai_dc', set: '' })
  */
 export async function dropCheckpoint(knex: Knex, key: ListKey): Promise<void> {
-  await knex('harvest_state').where({ source: key.source, prefix: key.prefix, set_spec: key.set }).update({ token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, run_marks_seen: false });
+  await knex('harvest_state')
+    .where({ source: key.source, prefix: key.prefix, set_spec: key.set })
+    .update({ token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, run_marks_seen: false });
 }
 
 /**

@@ -134,7 +134,13 @@ export async function liveHolders(knex: Knex, now: () => number = epochSeconds):
   const rows = ((await knex('store_holders').select('*').orderBy(['started_at', 'id'])) as HolderRow[]).map(fromRow);
   const world: HolderWorld = { host: os.hostname(), now: now(), pidAlive };
   const gone = rows.filter((h) => !holdsStore(h, world));
-  if (gone.length > 0) await knex('store_holders').whereIn('id', gone.map((h) => h.id)).delete();
+  if (gone.length > 0)
+    await knex('store_holders')
+      .whereIn(
+        'id',
+        gone.map((h) => h.id),
+      )
+      .delete();
   return rows.filter((h) => holdsStore(h, world));
 }
 
@@ -177,7 +183,10 @@ export async function holdStore(knex: Knex, kind: HolderKind, options: { now?: (
   };
   const row = { id: holder.id, kind, pid: holder.pid, host: holder.host, started_at: holder.startedAt };
   await knex('store_holders').insert({ ...row, heartbeat: started });
-  const blockers = conflicting(kind, (await liveHolders(knex, now)).filter((h) => h.id !== holder.id));
+  const blockers = conflicting(
+    kind,
+    (await liveHolders(knex, now)).filter((h) => h.id !== holder.id),
+  );
   if (blockers.length > 0) {
     await knex('store_holders').where({ id: holder.id }).delete();
     throw new StoreInUseError(refusal(kind, blockers), blockers);

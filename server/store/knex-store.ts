@@ -206,7 +206,8 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
    * writing every item again, which re-stamps each whose output differs.
    */
   async adoptWrittenFormats(): Promise<void> {
-    if ((await storedFingerprint(this.knex)) !== null || this.options.writtenFormats === 'on-demand') await claimFingerprint(this.knex, this.onDemand as OnDemand, true);
+    if ((await storedFingerprint(this.knex)) !== null || this.options.writtenFormats === 'on-demand')
+      await claimFingerprint(this.knex, this.onDemand as OnDemand, true);
   }
 
   /**
@@ -415,7 +416,9 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async deleteItems(internalIds: readonly string[], options: DeleteOptions = {}): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
-    return this.committing(this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom)));
+    return this.committing(
+      this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom)),
+    );
   }
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {

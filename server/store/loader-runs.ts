@@ -39,8 +39,7 @@ export async function recordLoaderRun(knex: Knex, run: LoaderRunRecord): Promise
  */
 export async function lastLoaderRun(knex: Knex): Promise<LoaderRunRecord | null> {
   const row = (await knex('loader_runs').select('finished', 'records', 'refusals', 'read', 'duration_ms', 'outcome').orderBy('id', 'desc').first()) as
-    | { finished: number | string; records: number; refusals: number; read: number; duration_ms: number | string; outcome: string }
-    | undefined;
+    { finished: number | string; records: number; refusals: number; read: number; duration_ms: number | string; outcome: string } | undefined;
   if (!row) return null;
   return {
     finished: Number(row.finished),

@@ -116,7 +116,8 @@ export async function writeOnDemand(db: Knex, od: OnDemand | undefined, wanted: 
       `SELECT item_pk, fields, lifted_from FROM record_fields WHERE ${inListSql(db, 'item_pk')}`,
       [inListParam(db, part)],
     );
-    for (const r of rows) models.set(toInt(r.item_pk), { fields: JSON.parse(r.fields) as RecordFields, lifted: r.lifted_from !== null && r.lifted_from !== undefined });
+    for (const r of rows)
+      models.set(toInt(r.item_pk), { fields: JSON.parse(r.fields) as RecordFields, lifted: r.lifted_from !== null && r.lifted_from !== undefined });
   }
   for (const w of wanted) {
     const model = models.get(w.pk);

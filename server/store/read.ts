@@ -9,7 +9,19 @@
  * query per record.
  */
 import type { Knex } from 'knex';
-import type { ItemHeader, ItemRecord, Keyset, ListFilter, ListPageQuery, ReadStore, SetInfo, SyncChange, SyncPart, SyncResource, SyncScope } from '../../lib/store';
+import type {
+  ItemHeader,
+  ItemRecord,
+  Keyset,
+  ListFilter,
+  ListPageQuery,
+  ReadStore,
+  SetInfo,
+  SyncChange,
+  SyncPart,
+  SyncResource,
+  SyncScope,
+} from '../../lib/store';
 import { aboutColumn, chunk, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
 import { arrayRunner, statementRunner, type RunSql, type RunSqlArrays } from '../db/statements';
 import { listKey, listSql } from './list-sql';
@@ -53,9 +65,10 @@ export class KnexReadStore implements ReadStore {
 
   async sampleIdentifier(): Promise<string | null> {
     // A live item if there is one: a harvester may try GetRecord on it.
-    const row = (await this.knex('items').select('identifier').orderBy([{ column: 'deleted' }, { column: 'pk' }]).first()) as
-      | { identifier: string }
-      | undefined;
+    const row = (await this.knex('items')
+      .select('identifier')
+      .orderBy([{ column: 'deleted' }, { column: 'pk' }])
+      .first()) as { identifier: string } | undefined;
     return row ? row.identifier : null;
   }
 
@@ -72,7 +85,7 @@ export class KnexReadStore implements ReadStore {
       `SELECT ${this.recordColumns}, r.xml, ${this.aboutSql} AS about FROM items i JOIN records r ON r.item_pk = i.pk WHERE i.identifier = ? AND r.prefix = ?`,
       [identifier, metadataPrefix],
     );
-    return row ? (await this.written([toRecord(row)], metadataPrefix))[0] ?? null : null;
+    return row ? ((await this.written([toRecord(row)], metadataPrefix))[0] ?? null) : null;
   }
 
   async listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]> {
@@ -80,7 +93,10 @@ export class KnexReadStore implements ReadStore {
   }
 
   async listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]> {
-    return this.written((await this.page<KeyedRow<RecordRow>>(q, true)).map((r) => keyed(toRecord(r), r[8])), q.metadataPrefix);
+    return this.written(
+      (await this.page<KeyedRow<RecordRow>>(q, true)).map((r) => keyed(toRecord(r), r[8])),
+      q.metadataPrefix,
+    );
   }
 
   /** The records with the metadata of every live one this store writes on demand (./on-demand.ts) filled in. */
@@ -217,21 +233,21 @@ const EARLIEST_RECORD_SQL =
 export async function directSets(db: Knex, pks: readonly number[]): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
   const run = statementRunner(db);
-    for (const part of chunk(pks, MAX_IN_LIST)) {
-      if (part.length === 0) continue;
-      const rows = await run<{ item_pk: unknown; spec: string }>(
-        `SELECT item_pk, spec FROM item_sets WHERE ${inListSql(db, 'item_pk')} AND direct AND departed IS NULL ORDER BY item_pk, spec`,
-        [inListParam(db, part)],
-      );
-      for (const r of rows) {
-        const pk = toInt(r.item_pk);
-        const list = out.get(pk);
-        if (list) list.push(r.spec);
-        else out.set(pk, [r.spec]);
-      }
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    if (part.length === 0) continue;
+    const rows = await run<{ item_pk: unknown; spec: string }>(
+      `SELECT item_pk, spec FROM item_sets WHERE ${inListSql(db, 'item_pk')} AND direct AND departed IS NULL ORDER BY item_pk, spec`,
+      [inListParam(db, part)],
+    );
+    for (const r of rows) {
+      const pk = toInt(r.item_pk);
+      const list = out.get(pk);
+      if (list) list.push(r.spec);
+      else out.set(pk, [r.spec]);
     }
-    return out;
   }
+  return out;
+}
 
 /**
  * The item columns the read side needs, as SQL over `items i`; each query
@@ -245,7 +261,14 @@ const READ_COLUMNS = 'i.pk, i.internal_id, i.identifier';
  * datestamp, deleted, and the direct sets joined by {@link SET_SEPARATOR}
  * (null for none).
  */
-type ReadRow = readonly [pk: number | string, internalId: string, identifier: string, datestamp: number | string, deleted: boolean | number, sets: string | null];
+type ReadRow = readonly [
+  pk: number | string,
+  internalId: string,
+  identifier: string,
+  datestamp: number | string,
+  deleted: boolean | number,
+  sets: string | null,
+];
 
 /** A record's row: a header's, then the metadata XML and the about containers joined by {@link SET_SEPARATOR} (null for none). */
 type RecordRow = readonly [...ReadRow, xml: string | null, about: string | null];

@@ -57,7 +57,17 @@ export async function storedMetadata(
  * @example for (let page = await scanItems(knex, 0, 500); page.length > 0; page = await scanItems(knex, page[page.length - 1].pk, 500)) …
  */
 export async function scanItems(db: Knex, afterPk: number, limit: number, onDemand?: OnDemand, options: ScanOptions = {}): Promise<ScannedItem[]> {
-  const rows = await statementRunner(db)<{ pk: unknown; internal_id: string; identifier: string; datestamp: unknown; deleted: unknown; origin: string | null; fields: string | null; derived: string | null; lifted_from: string | null }>(
+  const rows = await statementRunner(db)<{
+    pk: unknown;
+    internal_id: string;
+    identifier: string;
+    datestamp: unknown;
+    deleted: unknown;
+    origin: string | null;
+    fields: string | null;
+    derived: string | null;
+    lifted_from: string | null;
+  }>(
     'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, i.origin, f.fields, f.derived, f.lifted_from FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
     [afterPk, limit],
   );

@@ -44,7 +44,9 @@ async function setRows(db: Knex, specs: readonly string[]): Promise<Map<string, 
   const out = new Map<string, SetRow>();
   for (const part of chunk([...new Set(specs)], MAX_IN_LIST)) {
     if (part.length === 0) continue;
-    const rows = await statementRunner(db)<SetRow>(`SELECT spec, name, origin, renamed FROM sets WHERE ${inListSql(db, 'spec', 'text')}`, [inListParam(db, part)]);
+    const rows = await statementRunner(db)<SetRow>(`SELECT spec, name, origin, renamed FROM sets WHERE ${inListSql(db, 'spec', 'text')}`, [
+      inListParam(db, part),
+    ]);
     for (const r of rows) out.set(r.spec, r);
   }
   return out;
@@ -54,7 +56,11 @@ async function setRows(db: Knex, specs: readonly string[]): Promise<Map<string, 
 async function insertSets(db: Knex, rows: readonly { spec: string; name: string; descriptions: readonly string[]; origin: SetOrigin }[]): Promise<void> {
   const values = rows.map((r) => ({ spec: r.spec, name: r.name, descriptions: JSON.stringify(r.descriptions), origin: r.origin }));
   for (const part of chunk(values, rowsPerInsert(db, 4))) await db('sets').insert(part);
-  for (const part of chunk(rows.map((r) => r.spec), MAX_IN_LIST)) await db('retired_sets').whereIn('spec', part).delete();
+  for (const part of chunk(
+    rows.map((r) => r.spec),
+    MAX_IN_LIST,
+  ))
+    await db('retired_sets').whereIn('spec', part).delete();
 }
 
 /**
@@ -69,12 +75,20 @@ async function insertSets(db: Knex, rows: readonly { spec: string; name: string;
 export async function declareInputSets(trx: Knex, sets: readonly SetInput[]): Promise<void> {
   const problems = setProblems(sets);
   if (problems.length > 0) throw new Error(problems.join('\n'));
-  const existing = await setRows(trx, sets.map((s) => s.spec));
-  await insertSets(trx, sets.filter((s) => !existing.has(s.spec)).map((s) => ({ ...s, descriptions: s.descriptions ?? [], origin: 'input' as const })));
+  const existing = await setRows(
+    trx,
+    sets.map((s) => s.spec),
+  );
+  await insertSets(
+    trx,
+    sets.filter((s) => !existing.has(s.spec)).map((s) => ({ ...s, descriptions: s.descriptions ?? [], origin: 'input' as const })),
+  );
   for (const s of sets) {
     const row = existing.get(s.spec);
     if (!row || row.origin !== 'input' || row.renamed !== null) continue;
-    await trx('sets').where('spec', s.spec).update({ name: s.name, descriptions: JSON.stringify(s.descriptions ?? []) });
+    await trx('sets')
+      .where('spec', s.spec)
+      .update({ name: s.name, descriptions: JSON.stringify(s.descriptions ?? []) });
   }
 }
 
@@ -92,7 +106,10 @@ export async function declareSetsFromInput(trx: Knex, specs: readonly string[]):
   const wanted = [...new Set(specs.filter(isValidSetSpec).flatMap(withAncestors))].sort();
   const existing = await setRows(trx, wanted);
   const missing = wanted.filter((s) => !existing.has(s));
-  await insertSets(trx, missing.map((spec) => ({ spec, name: spec, descriptions: [], origin: 'input' as const })));
+  await insertSets(
+    trx,
+    missing.map((spec) => ({ spec, name: spec, descriptions: [], origin: 'input' as const })),
+  );
   return missing;
 }
 
@@ -107,8 +124,14 @@ export async function declareSetsFromInput(trx: Knex, specs: readonly string[]):
 export async function declareConfiguredSets(trx: Knex, defs: SetDefinitions, found: readonly string[] = []): Promise<void> {
   const declarations = setDeclarations(defs, found).map((d) => ({ ...d, origin: (isRuleOwned(defs, d.spec) ? 'rule' : 'configuration') as SetOrigin }));
   if (declarations.length === 0) return;
-  const existing = await setRows(trx, declarations.map((d) => d.spec));
-  await insertSets(trx, declarations.filter((d) => !existing.has(d.spec)).map((d) => ({ ...d, descriptions: [] })));
+  const existing = await setRows(
+    trx,
+    declarations.map((d) => d.spec),
+  );
+  await insertSets(
+    trx,
+    declarations.filter((d) => !existing.has(d.spec)).map((d) => ({ ...d, descriptions: [] })),
+  );
   for (const d of declarations) {
     const row = existing.get(d.spec);
     if (!row || (row.name === d.name && row.origin === d.origin && row.renamed === null)) continue;
@@ -165,12 +188,16 @@ export async function retireSets(trx: Knex, specs: readonly string[], now: numbe
   const direct = await directSets(trx, [...pks]);
   const ids = new Map<number, string>();
   for (const part of chunk([...pks], MAX_IN_LIST)) {
-    for (const r of (await trx('items').whereIn('pk', part).select('pk', 'internal_id')) as { pk: unknown; internal_id: string }[]) ids.set(toInt(r.pk), r.internal_id);
+    for (const r of (await trx('items').whereIn('pk', part).select('pk', 'internal_id')) as { pk: unknown; internal_id: string }[])
+      ids.set(toInt(r.pk), r.internal_id);
   }
   const changes = [...pks].map((pk) => ({ internalId: ids.get(pk) as string, sets: (direct.get(pk) ?? []).filter((s) => !retired.has(s)) }));
   const results = changes.length === 0 ? [] : await applyMemberships(trx, changes, now);
   for (const part of chunk(retiring, rowsPerInsert(trx, 4))) {
-    await trx('retired_sets').insert(part.map((r) => ({ spec: r.spec, name: r.name, origin: r.origin, retired: now }))).onConflict('spec').merge(['name', 'origin', 'retired']);
+    await trx('retired_sets')
+      .insert(part.map((r) => ({ spec: r.spec, name: r.name, origin: r.origin, retired: now })))
+      .onConflict('spec')
+      .merge(['name', 'origin', 'retired']);
   }
   for (const part of chunk([...retired], MAX_IN_LIST)) await trx('sets').whereIn('spec', part).delete();
   return { sets: [...retired], members: results.filter((r) => r.outcome === 'updated').length };
@@ -211,9 +238,20 @@ export async function setListing(knex: Knex): Promise<SetListing[]> {
       ...(row?.renamed !== null && row?.renamed !== undefined && { renamed: toInt(row.renamed) }),
     };
   });
-  const retired = (await knex('retired_sets').select('spec', 'name', 'origin', 'retired').orderBy('spec')) as { spec: string; name: string; origin: SetOrigin; retired: unknown }[];
-  const left = await departedCounts(knex, retired.map((r) => r.spec));
-  return [...listed, ...retired.map((r) => ({ spec: r.spec, name: r.name, origin: r.origin, live: 0, deleted: left.get(r.spec) ?? 0, retired: toInt(r.retired) }))];
+  const retired = (await knex('retired_sets').select('spec', 'name', 'origin', 'retired').orderBy('spec')) as {
+    spec: string;
+    name: string;
+    origin: SetOrigin;
+    retired: unknown;
+  }[];
+  const left = await departedCounts(
+    knex,
+    retired.map((r) => r.spec),
+  );
+  return [
+    ...listed,
+    ...retired.map((r) => ({ spec: r.spec, name: r.name, origin: r.origin, live: 0, deleted: left.get(r.spec) ?? 0, retired: toInt(r.retired) })),
+  ];
 }
 
 /** For retired sets: how many items a harvest of each still reports deleted. */
@@ -221,7 +259,10 @@ async function departedCounts(knex: Knex, specs: readonly string[]): Promise<Map
   const out = new Map<string, number>();
   for (const part of chunk(specs, MAX_IN_LIST)) {
     if (part.length === 0) continue;
-    const rows = await statementRunner(knex)<{ spec: string; n: unknown }>(`SELECT spec, count(*) AS n FROM item_sets WHERE ${inListSql(knex, 'spec', 'text')} GROUP BY spec`, [inListParam(knex, part)]);
+    const rows = await statementRunner(knex)<{ spec: string; n: unknown }>(
+      `SELECT spec, count(*) AS n FROM item_sets WHERE ${inListSql(knex, 'spec', 'text')} GROUP BY spec`,
+      [inListParam(knex, part)],
+    );
     for (const r of rows) out.set(r.spec, toInt(r.n));
   }
   return out;

@@ -15,7 +15,10 @@ import type { Knex } from 'knex';
 export async function getOrCreateSecret(knex: Knex, key = 'resumption_token_secret'): Promise<string> {
   const existing = (await knex('settings').select('value').where('key', key).first()) as { value: string } | undefined;
   if (existing) return existing.value;
-  await knex('settings').insert({ key, value: crypto.randomBytes(32).toString('hex') }).onConflict('key').ignore();
+  await knex('settings')
+    .insert({ key, value: crypto.randomBytes(32).toString('hex') })
+    .onConflict('key')
+    .ignore();
   const row = (await knex('settings').select('value').where('key', key).first()) as { value: string } | undefined;
   if (!row) throw new Error(`settings row ${key} vanished`);
   return row.value;

@@ -26,9 +26,10 @@ export async function snapshotOf<T>(knex: Knex, onDemand: OnDemand | undefined, 
       scanItems: (afterPk, limit, options) => scanItems(trx, afterPk, limit, onDemand, options),
       departures: (pks) => storedDepartures(trx, pks),
       async datestampRange(since) {
-        const [range] = (await trx('items')
-          .where('datestamp', '>=', since)
-          .select(trx.raw('min(datestamp) AS earliest, max(datestamp) AS latest'))) as { earliest: unknown; latest: unknown }[];
+        const [range] = (await trx('items').where('datestamp', '>=', since).select(trx.raw('min(datestamp) AS earliest, max(datestamp) AS latest'))) as {
+          earliest: unknown;
+          latest: unknown;
+        }[];
         const earliest = range?.earliest === null || range?.earliest === undefined ? null : toInt(range.earliest);
         const latest = range?.latest === null || range?.latest === undefined ? null : toInt(range.latest);
         return { earliest, latest };

@@ -38,7 +38,14 @@ const ITEM_COLUMNS = 'pk, internal_id, identifier, datestamp, deleted, content_h
  *
  * @example await rowsWhereIn<{ spec: string }>(trx, 'spec', 'sets', 'spec', ['a', 'b'])
  */
-async function rowsWhereIn<T>(db: Knex, columns: string, table: string, column: string, values: readonly (string | number)[], type: 'int' | 'text' = 'text'): Promise<T[]> {
+async function rowsWhereIn<T>(
+  db: Knex,
+  columns: string,
+  table: string,
+  column: string,
+  values: readonly (string | number)[],
+  type: 'int' | 'text' = 'text',
+): Promise<T[]> {
   const run = statementRunner(db);
   const out: T[] = [];
   for (const part of chunk(values, MAX_IN_LIST)) {
@@ -66,7 +73,10 @@ export async function itemsByInternalId(db: Knex, internalIds: readonly string[]
  * @example const state = await readWriteState(trx, items, policy); decideBatch(items, state, options)
  */
 export async function readWriteState(db: Knex, items: readonly ItemInput[], policy: IdPolicyLike): Promise<StoredState> {
-  const rows = await itemsByInternalId(db, items.map((i) => i.internalId));
+  const rows = await itemsByInternalId(
+    db,
+    items.map((i) => i.internalId),
+  );
   const identifiers = uniqueSorted(mapAll(policy, items).flatMap((m) => (m.ok ? [m.identifier] : [])));
   const byIdentifier = new Map<string, ExistingItem>();
   for (const r of await rowsWhereIn<ItemRow>(db, 'internal_id, identifier', 'items', 'identifier', identifiers)) {
@@ -74,7 +84,10 @@ export async function readWriteState(db: Knex, items: readonly ItemInput[], poli
   }
   const registryByIdentifier = new Map<string, RegistryEntry>();
   const registryByInternalId = new Map<string, RegistryEntry[]>();
-  for (const [column, values] of [['identifier', identifiers], ['internal_id', uniqueSorted(items.map((i) => i.internalId))]] as const) {
+  for (const [column, values] of [
+    ['identifier', identifiers],
+    ['internal_id', uniqueSorted(items.map((i) => i.internalId))],
+  ] as const) {
     for (const r of await rowsWhereIn<{ identifier: string; internal_id: string }>(db, 'identifier, internal_id', 'identifiers', column, values)) {
       if (registryByIdentifier.has(r.identifier)) continue;
       const entry = { identifier: r.identifier, internalId: r.internal_id };
@@ -82,7 +95,7 @@ export async function readWriteState(db: Knex, items: readonly ItemInput[], poli
       registryByInternalId.set(entry.internalId, [...(registryByInternalId.get(entry.internalId) ?? []), entry]);
     }
   }
-  const harvested = new Set(((await statementRunner(db)<{ source: string }>('SELECT DISTINCT source FROM harvest_state', [])).map((r) => r.source)));
+  const harvested = new Set((await statementRunner(db)<{ source: string }>('SELECT DISTINCT source FROM harvest_state', [])).map((r) => r.source));
   return { items: await storedItems(db, rows, items), byIdentifier, registryByIdentifier, registryByInternalId, harvested };
 }
 
@@ -102,7 +115,14 @@ async function hashWrittenBefore(
 ): Promise<void> {
   if (pks.length === 0) return;
   const about = await storedAbout(db, pks);
-  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string; xml: string | null; hash: string | null }>(db, 'item_pk, prefix, xml, hash', 'records', 'item_pk', pks, 'int')) {
+  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string; xml: string | null; hash: string | null }>(
+    db,
+    'item_pk, prefix, xml, hash',
+    'records',
+    'item_pk',
+    pks,
+    'int',
+  )) {
     const pk = toInt(r.item_pk);
     const gone = deleted.get(pk) === true;
     if (r.hash !== null || (!gone && r.xml === null)) continue;
@@ -119,7 +139,14 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
   const sets = await directSets(db, pks);
   const records = new Map<number, Map<string, { datestamp: number; hash: string | null }>>();
   const unhashed = new Set<number>();
-  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string; datestamp: unknown; hash: string | null }>(db, 'item_pk, prefix, datestamp, hash', 'records', 'item_pk', pks, 'int')) {
+  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string; datestamp: unknown; hash: string | null }>(
+    db,
+    'item_pk, prefix, datestamp, hash',
+    'records',
+    'item_pk',
+    pks,
+    'int',
+  )) {
     const pk = toInt(r.item_pk);
     if (!records.has(pk)) records.set(pk, new Map());
     records.get(pk)?.set(r.prefix, { datestamp: toInt(r.datestamp), hash: r.hash });
@@ -131,7 +158,14 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
   // What the pipeline wrote from the model (never given), and the model when the record gave it.
   const model = new Map<number, { written: readonly string[]; given?: string }>();
   const modelColumns = 'item_pk, derived, CASE WHEN lifted_from IS NULL THEN fields ELSE NULL END AS given_fields';
-  for (const r of await rowsWhereIn<{ item_pk: unknown; derived: string; given_fields: string | null }>(db, modelColumns, 'record_fields', 'item_pk', pks, 'int')) {
+  for (const r of await rowsWhereIn<{ item_pk: unknown; derived: string; given_fields: string | null }>(
+    db,
+    modelColumns,
+    'record_fields',
+    'item_pk',
+    pks,
+    'int',
+  )) {
     model.set(toInt(r.item_pk), { written: JSON.parse(r.derived) as string[], ...(r.given_fields !== null && { given: r.given_fields }) });
   }
   // The given formats each batch record does not give again: the only XML read.

@@ -17,7 +17,12 @@ import { toInt } from '../db/dialect';
  */
 export async function storeStats(knex: Knex): Promise<StoreStats> {
   const totals = (await knex('items')
-    .select(knex.raw('count(*) as n'), knex.raw('sum(case when deleted then 1 else 0 end) as d'), knex.raw('min(datestamp) as lo'), knex.raw('max(datestamp) as hi'))
+    .select(
+      knex.raw('count(*) as n'),
+      knex.raw('sum(case when deleted then 1 else 0 end) as d'),
+      knex.raw('min(datestamp) as lo'),
+      knex.raw('max(datestamp) as hi'),
+    )
     .first()) as { n: unknown; d: unknown; lo: unknown; hi: unknown } | undefined;
   const items = toInt(totals?.n ?? 0);
   const deleted = totals?.d === null || totals?.d === undefined ? 0 : toInt(totals.d);
@@ -44,4 +49,3 @@ export async function storeStats(knex: Knex): Promise<StoreStats> {
     latestDatestamp: totals?.hi === null || totals?.hi === undefined ? null : formatDatestamp(toInt(totals.hi)),
   };
 }
-

@@ -67,7 +67,9 @@ export async function syncResources(
     ` AND ${from.pk} > ? AND ${from.pk} <= ? ORDER BY ${from.pk} LIMIT ?`;
   const rows = await r.arrays<ResourceRow>(sql, [...from.params, Math.min(q.afterPk, MAX_PK), Math.min(q.throughPk, MAX_PK), q.limit]);
   // Formats the store writes on demand (./on-demand.ts), written for the rows of this batch.
-  const wanted = q.withXml ? rows.flatMap((row) => (row[5] === null || row[5] === undefined ? [{ pk: toInt(row[0]), identifier: row[1], prefix: scope.metadataPrefix }] : [])) : [];
+  const wanted = q.withXml
+    ? rows.flatMap((row) => (row[5] === null || row[5] === undefined ? [{ pk: toInt(row[0]), identifier: row[1], prefix: scope.metadataPrefix }] : []))
+    : [];
   const written = wanted.length > 0 ? await write(wanted) : new Map<string, string>();
   return rows.map((row) => ({
     pk: toInt(row[0]),
@@ -110,7 +112,10 @@ type ChangeRow = readonly [pk: unknown, identifier: string, datestamp: unknown, 
 /** lib/store.ts `ReadStore.syncChanges`. */
 export async function syncChanges(r: SyncRunners, scope: SyncScope, after: Keyset, limit: number): Promise<SyncChange[]> {
   const deleted = scope.set !== undefined ? '(i.deleted OR s.departed IS NOT NULL)' : 'i.deleted';
-  const { sql, params } = listSql(changeFilter(scope), `SELECT i.pk, i.identifier, r.datestamp, i.created, ${deleted} AS deleted, ${listKey(scope)} AS k`, { after, limit });
+  const { sql, params } = listSql(changeFilter(scope), `SELECT i.pk, i.identifier, r.datestamp, i.created, ${deleted} AS deleted, ${listKey(scope)} AS k`, {
+    after,
+    limit,
+  });
   const rows = await r.arrays<ChangeRow>(sql, params);
   return rows.map((row) => {
     const change = { pk: toInt(row[0]), identifier: row[1], datestamp: toInt(row[2]), created: toInt(row[3]), deleted: toBool(row[4]) };
@@ -134,10 +139,7 @@ export async function syncPresence(r: SyncRunners, scope: SyncScope): Promise<{ 
     scope.set === undefined
       ? { sql: 'FROM records r WHERE r.prefix = ?', params: [scope.metadataPrefix] }
       : { sql: 'FROM item_sets s CROSS JOIN records r WHERE s.spec = ? AND r.item_pk = s.item_pk AND r.prefix = ?', params: [scope.set, scope.metadataPrefix] };
-  const [rows, liveRows] = [
-    await r.run(`SELECT 1 AS x ${any.sql} LIMIT 1`, any.params),
-    await r.run(`SELECT 1 AS x ${live.sql} LIMIT 1`, live.params),
-  ];
+  const [rows, liveRows] = [await r.run(`SELECT 1 AS x ${any.sql} LIMIT 1`, any.params), await r.run(`SELECT 1 AS x ${live.sql} LIMIT 1`, live.params)];
   return { any: rows.length > 0, live: liveRows.length > 0 };
 }
 
@@ -146,9 +148,14 @@ export async function syncSetFormats(r: SyncRunners, set: string, prefixes: read
   if (prefixes.length === 0) return [];
   // One statement per set, one EXISTS per format (each stops at its first row); its shape depends only on how many formats.
   const sql = prefixes
-    .map((_p, k) => `SELECT ${k} AS k WHERE EXISTS (SELECT 1 FROM item_sets s CROSS JOIN records r WHERE s.spec = ? AND r.item_pk = s.item_pk AND r.prefix = ?)`)
+    .map(
+      (_p, k) => `SELECT ${k} AS k WHERE EXISTS (SELECT 1 FROM item_sets s CROSS JOIN records r WHERE s.spec = ? AND r.item_pk = s.item_pk AND r.prefix = ?)`,
+    )
     .join(' UNION ALL ');
-  const rows = await r.run<{ k: unknown }>(sql, prefixes.flatMap((p) => [set, p]));
+  const rows = await r.run<{ k: unknown }>(
+    sql,
+    prefixes.flatMap((p) => [set, p]),
+  );
   const found = new Set(rows.map((row) => toInt(row.k)));
   return prefixes.filter((_p, k) => found.has(k));
 }
@@ -161,8 +168,13 @@ export async function syncLatest(r: SyncRunners, scope: SyncScope): Promise<numb
   const [byDatestamp, byPk] =
     scope.set === undefined
       ? [
-          await r.run<{ t: unknown }>('SELECT r.datestamp AS t FROM records r WHERE r.prefix = ? ORDER BY r.datestamp DESC, r.item_pk DESC LIMIT 1', [scope.metadataPrefix]),
-          await r.run<{ t: unknown }>('SELECT i.created AS t FROM items i CROSS JOIN records r WHERE r.item_pk = i.pk AND r.prefix = ? ORDER BY i.pk DESC LIMIT 1', [scope.metadataPrefix]),
+          await r.run<{ t: unknown }>('SELECT r.datestamp AS t FROM records r WHERE r.prefix = ? ORDER BY r.datestamp DESC, r.item_pk DESC LIMIT 1', [
+            scope.metadataPrefix,
+          ]),
+          await r.run<{ t: unknown }>(
+            'SELECT i.created AS t FROM items i CROSS JOIN records r WHERE r.item_pk = i.pk AND r.prefix = ? ORDER BY i.pk DESC LIMIT 1',
+            [scope.metadataPrefix],
+          ),
         ]
       : [
           await r.run<{ t: unknown }>(

@@ -58,7 +58,10 @@ async function declareNamedSets(trx: Knex, items: readonly PreparedItem[], p: Pr
   if (p.setRules && byRule.length > 0) await declareConfiguredSets(trx, p.setRules, named);
   const declared = new Set(byRule.map((s) => s.spec));
   // Every other setSpec (and its ancestors, OAI-PMH 2.0 section 2.7.2) from the input, named by its spec.
-  await declareSetsFromInput(trx, named.filter((s) => !declared.has(s)));
+  await declareSetsFromInput(
+    trx,
+    named.filter((s) => !declared.has(s)),
+  );
 }
 
 /**

@@ -86,7 +86,10 @@ function aboutCheck(formats: FormatRegistry): FormatCheck {
         const errors =
           compiled instanceof Error
             ? indexes.map(() => [`the schema ${schema} cannot be read offline (is it in schemas/catalog.xml?): ${compiled.message}`])
-            : batchErrors(compiled, indexes.map((i) => xmls[i] as string));
+            : batchErrors(
+                compiled,
+                indexes.map((i) => xmls[i] as string),
+              );
         indexes.forEach((index, k) => {
           const list = errors[k] as string[];
           if (list.length === 0) return;
@@ -114,7 +117,10 @@ function xsdCheck(prefix: string, schemaUrl: string, namespace: string): FormatC
       const out: string[][] = xmls.map(() => []);
       const sound: number[] = [];
       xmls.forEach((xml, index) => (PROLOG.test(xml) ? out[index]?.push(ONE_ELEMENT) : sound.push(index)));
-      const errors = batchErrors(compiled, sound.map((i) => xmls[i] as string));
+      const errors = batchErrors(
+        compiled,
+        sound.map((i) => xmls[i] as string),
+      );
       sound.forEach((index, k) => {
         const list = errors[k] as string[];
         if (list.length === 0) return;

@@ -74,15 +74,55 @@ interface Target {
 const boundOf = (t: Target): number => Number(/[\d,.]+/.exec(t.target)?.[0].replace(/,/g, ''));
 
 const NUMBER_FIELDS = [
-  'load_rps', 'load_cli_rps', 'load_cli_of_direct', 'floor_load_rps', 'load_of_floor', 'load_cli_of_floor', 'listrecords_rps', 'listrecords_bytes_per_s', 'listidentifiers_rps', 'listidentifiers_bytes_per_s',
-  'page_ms_first', 'page_ms_middle', 'page_ms_last', 'page_ratio', 'getrecord_rps', 'getrecord_p50_ms', 'getrecord_p99_ms',
-  'server_peak_rss_mb', 'ceiling_listrecords_rps', 'ceiling_listidentifiers_rps', 'floor_listrecords_rps', 'floor_listidentifiers_rps',
-  'listrecords_of_ceiling', 'listrecords_of_floor', 'listidentifiers_of_ceiling', 'listidentifiers_of_floor',
-  'metrics_listrecords_rps', 'nometrics_listrecords_rps', 'nometrics_listidentifiers_rps', 'metrics_listrecords_ratio', 'metrics_listidentifiers_ratio',
-  'concurrent_rps', 'concurrent_1process_rps', 'concurrent_processes_ratio',
-  'noprefetch_listrecords_rps', 'noprefetch_listidentifiers_rps', 'prefetch_listrecords_ratio', 'prefetch_listidentifiers_ratio', 'noprefetch_cpu_seconds',
-  'load_cli_peak_rss_mb', 'ndjson_bytes', 'store_bytes', 'store_vacuumed_bytes', 'bytes_per_record',
-  'harvest_rps', 'harvest_seconds', 'harvest_peak_rss_mb', 'harvest_of_provider', 'harvest_of_load',
+  'load_rps',
+  'load_cli_rps',
+  'load_cli_of_direct',
+  'floor_load_rps',
+  'load_of_floor',
+  'load_cli_of_floor',
+  'listrecords_rps',
+  'listrecords_bytes_per_s',
+  'listidentifiers_rps',
+  'listidentifiers_bytes_per_s',
+  'page_ms_first',
+  'page_ms_middle',
+  'page_ms_last',
+  'page_ratio',
+  'getrecord_rps',
+  'getrecord_p50_ms',
+  'getrecord_p99_ms',
+  'server_peak_rss_mb',
+  'ceiling_listrecords_rps',
+  'ceiling_listidentifiers_rps',
+  'floor_listrecords_rps',
+  'floor_listidentifiers_rps',
+  'listrecords_of_ceiling',
+  'listrecords_of_floor',
+  'listidentifiers_of_ceiling',
+  'listidentifiers_of_floor',
+  'metrics_listrecords_rps',
+  'nometrics_listrecords_rps',
+  'nometrics_listidentifiers_rps',
+  'metrics_listrecords_ratio',
+  'metrics_listidentifiers_ratio',
+  'concurrent_rps',
+  'concurrent_1process_rps',
+  'concurrent_processes_ratio',
+  'noprefetch_listrecords_rps',
+  'noprefetch_listidentifiers_rps',
+  'prefetch_listrecords_ratio',
+  'prefetch_listidentifiers_ratio',
+  'noprefetch_cpu_seconds',
+  'load_cli_peak_rss_mb',
+  'ndjson_bytes',
+  'store_bytes',
+  'store_vacuumed_bytes',
+  'bytes_per_record',
+  'harvest_rps',
+  'harvest_seconds',
+  'harvest_peak_rss_mb',
+  'harvest_of_provider',
+  'harvest_of_load',
 ] as const;
 
 describe('npm run bench (smoke run, 1,000 records)', function () {
@@ -111,7 +151,15 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     expect(Date.parse(String(r.date))).to.be.a('number').and.not.NaN;
     expect(r.commit).to.match(/^[0-9a-f]{40}$/);
     expect(r.dirty).to.be.a('boolean');
-    const m = r.machine as { cpu_model: string; cores: number; memory_gb: number; os: string; node: string; database: { kind: string; version: string }; load_average: { start: number; end: number } };
+    const m = r.machine as {
+      cpu_model: string;
+      cores: number;
+      memory_gb: number;
+      os: string;
+      node: string;
+      database: { kind: string; version: string };
+      load_average: { start: number; end: number };
+    };
     expect(m.cores).to.equal(os.cpus().length);
     expect(m.cpu_model).to.be.a('string').and.not.equal('');
     expect(m.memory_gb).to.be.above(0);
@@ -149,7 +197,9 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
 
   it('harvests the served store with oai-steward harvest, every record, and prints its ratios to the provider and the loader', function () {
     expect(figures.harvest_records).to.equal(1000);
-    expect(run.stdout).to.match(/oai-steward harvest +[\d,]+ records\/s +1,000 records, \d+ pages in [\d.]+ s into a fresh store; \d+(\.\d+)? of the provider's ListRecords, \d+(\.\d+)? of oai-steward load/);
+    expect(run.stdout).to.match(
+      /oai-steward harvest +[\d,]+ records\/s +1,000 records, \d+ pages in [\d.]+ s into a fresh store; \d+(\.\d+)? of the provider's ListRecords, \d+(\.\d+)? of oai-steward load/,
+    );
   });
 
   it('loads the same records through oai-steward load and prints its time as a ratio to the direct load', function () {
@@ -160,7 +210,9 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
   });
 
   it('prints the load floor with the ratio of both loads to it', function () {
-    expect(run.stdout).to.match(/ {2}load floor +[\d,]+ records\/s +the same rows inserted with the driver alone, one transaction; load \d+(\.\d+)? of it, CLI \d+(\.\d+)?/);
+    expect(run.stdout).to.match(
+      / {2}load floor +[\d,]+ records\/s +the same rows inserted with the driver alone, one transaction; load \d+(\.\d+)? of it, CLI \d+(\.\d+)?/,
+    );
   });
 
   it('computes each ratio from the figures it relates', function () {
@@ -259,14 +311,22 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
       expect(run.stdout, t.name).to.contain(`  ${t.name}  `);
       if (t.status === 'met' || t.status === 'not met') {
         expect(t.ratio, t.name).to.be.closeTo((t.measured as number) / boundOf(t), 0.006);
-        expect(t.status === 'met', t.name).to.equal(t.target.startsWith('≥') ? (t.measured as number) >= boundOf(t) : t.target.startsWith('<') ? (t.measured as number) < boundOf(t) : (t.measured as number) <= boundOf(t));
+        expect(t.status === 'met', t.name).to.equal(
+          t.target.startsWith('≥')
+            ? (t.measured as number) >= boundOf(t)
+            : t.target.startsWith('<')
+              ? (t.measured as number) < boundOf(t)
+              : (t.measured as number) <= boundOf(t),
+        );
       }
     }
     const by = (name: string): Target => targets.find((t) => t.name === name) as Target;
     expect(by('oai-steward load, six formats, SQLite').measured).to.equal(figures.load_cli_rps);
     expect(by('oai-steward load peak RSS, six formats').measured).to.equal(figures.load_cli_peak_rss_mb);
     expect(by('bytes on disk a record after VACUUM, six formats').measured).to.equal(figures.bytes_per_record);
-    expect(by('ListRecords mods of the replay ceiling').measured).to.equal((figures.listrecords_formats as Record<string, { of_ceiling: number }>).mods?.of_ceiling);
+    expect(by('ListRecords mods of the replay ceiling').measured).to.equal(
+      (figures.listrecords_formats as Record<string, { of_ceiling: number }>).mods?.of_ceiling,
+    );
     expect(by('server peak RSS').measured).to.equal(figures.server_peak_rss_mb);
     expect(by('store size').status).to.equal('reported');
   });
@@ -300,8 +360,22 @@ describe('npm run bench (smoke run, sampled, 600 records, two formats, optional 
 
   before(async function () {
     run = await benchRun([
-      '--records', '600', '--formats', 'oai_dc,datacite', '--harvest-pages', '3', '--base-records', '300',
-      '--skip-getrecord', '--skip-load-floor', '--skip-vacuum', '--skip-harvest', '--repeats', '2', '--label', 'smoke',
+      '--records',
+      '600',
+      '--formats',
+      'oai_dc,datacite',
+      '--harvest-pages',
+      '3',
+      '--base-records',
+      '300',
+      '--skip-getrecord',
+      '--skip-load-floor',
+      '--skip-vacuum',
+      '--skip-harvest',
+      '--repeats',
+      '2',
+      '--label',
+      'smoke',
     ]);
     figures = run.figures;
     targets = (run.record.targets ?? []) as Target[];
@@ -346,7 +420,12 @@ describe('npm run bench (smoke run, sampled, 600 records, two formats, optional 
   });
 
   it('measures no target that needs all six formats, and names the option that would', function () {
-    for (const name of ['oai-steward load, six formats, SQLite', 'oai-steward load peak RSS, six formats', 'bytes on disk a record after VACUUM, six formats', 'ListRecords mods of the replay ceiling']) {
+    for (const name of [
+      'oai-steward load, six formats, SQLite',
+      'oai-steward load peak RSS, six formats',
+      'bytes on disk a record after VACUUM, six formats',
+      'ListRecords mods of the replay ceiling',
+    ]) {
       const t = targets.find((x) => x.name === name);
       expect(t?.status, name).to.equal('not measured');
       expect(t?.note, name).to.match(/--formats all/);

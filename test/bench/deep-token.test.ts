@@ -48,9 +48,31 @@ for (const kind of databaseKinds()) {
 
     const harvest = async (prefix: string): Promise<Page[]> => {
       const ctx = await provider.context();
-      const pages = [pageOf(await handleRequest(ctx, [['verb', 'ListRecords'], ['metadataPrefix', prefix]], now))];
+      const pages = [
+        pageOf(
+          await handleRequest(
+            ctx,
+            [
+              ['verb', 'ListRecords'],
+              ['metadataPrefix', prefix],
+            ],
+            now,
+          ),
+        ),
+      ];
       for (let t = pages[0]?.token; t; t = pages[pages.length - 1]?.token) {
-        pages.push(pageOf(await handleRequest(ctx, [['verb', 'ListRecords'], ['resumptionToken', t]], now)));
+        pages.push(
+          pageOf(
+            await handleRequest(
+              ctx,
+              [
+                ['verb', 'ListRecords'],
+                ['resumptionToken', t],
+              ],
+              now,
+            ),
+          ),
+        );
       }
       return pages;
     };
@@ -63,8 +85,26 @@ for (const kind of databaseKinds()) {
         expect(built?.pages).to.equal(pages.length);
         expect(built?.completeListSize).to.equal(pages[0]?.size);
         const ctx = await provider.context();
-        const middle = pageOf(await handleRequest(ctx, [['verb', 'ListRecords'], ['resumptionToken', built?.middle ?? '']], now));
-        const last = pageOf(await handleRequest(ctx, [['verb', 'ListRecords'], ['resumptionToken', built?.last ?? '']], now));
+        const middle = pageOf(
+          await handleRequest(
+            ctx,
+            [
+              ['verb', 'ListRecords'],
+              ['resumptionToken', built?.middle ?? ''],
+            ],
+            now,
+          ),
+        );
+        const last = pageOf(
+          await handleRequest(
+            ctx,
+            [
+              ['verb', 'ListRecords'],
+              ['resumptionToken', built?.last ?? ''],
+            ],
+            now,
+          ),
+        );
         const wanted = pages[Math.floor(pages.length / 2)] as Page;
         expect(middle.ids).to.deep.equal(wanted.ids);
         expect(middle.cursor).to.equal(wanted.cursor);

@@ -7,18 +7,42 @@ import { expect } from 'chai';
 import { ALL_FORMATS, describePlan, parseArgs, type BenchOptions } from '../../bench/options';
 
 const ok: readonly { name: string; argv: string[]; expect: Partial<BenchOptions> }[] = [
-  { name: 'defaults to 100,000 records in all six formats, every page harvested, no base load', argv: [], expect: { records: 100_000, formats: ALL_FORMATS, writtenFormats: 'stored', harvestPages: 0, baseRecords: 0, processes: 1 } },
-  { name: 'compares a million records with a base load of 100,000 by default', argv: ['--records', '1000000'], expect: { records: 1_000_000, baseRecords: 100_000 } },
-  { name: 'compares five million records with a base load of 100,000 by default', argv: ['--records', '5000000', '--harvest-pages', '2000'], expect: { baseRecords: 100_000, harvestPages: 2000 } },
+  {
+    name: 'defaults to 100,000 records in all six formats, every page harvested, no base load',
+    argv: [],
+    expect: { records: 100_000, formats: ALL_FORMATS, writtenFormats: 'stored', harvestPages: 0, baseRecords: 0, processes: 1 },
+  },
+  {
+    name: 'compares a million records with a base load of 100,000 by default',
+    argv: ['--records', '1000000'],
+    expect: { records: 1_000_000, baseRecords: 100_000 },
+  },
+  {
+    name: 'compares five million records with a base load of 100,000 by default',
+    argv: ['--records', '5000000', '--harvest-pages', '2000'],
+    expect: { baseRecords: 100_000, harvestPages: 2000 },
+  },
   { name: 'takes --base-records 0 as no base load', argv: ['--records', '1000000', '--base-records', '0'], expect: { baseRecords: 0 } },
   { name: 'takes a smaller base load when asked', argv: ['--base-records', '20000'], expect: { baseRecords: 20_000 } },
   { name: 'takes a list of formats', argv: ['--formats', 'oai_dc,datacite'], expect: { formats: ['oai_dc', 'datacite'] } },
   { name: 'takes a bare --formats, its older form, as all six', argv: ['--formats', '--gzip'], expect: { formats: ALL_FORMATS, gzip: true } },
-  { name: 'stores every format by default, and writes them on demand when asked', argv: ['--written-formats', 'on-demand'], expect: { writtenFormats: 'on-demand' } },
+  {
+    name: 'stores every format by default, and writes them on demand when asked',
+    argv: ['--written-formats', 'on-demand'],
+    expect: { writtenFormats: 'on-demand' },
+  },
   { name: 'stores oai_dc of the formats written on demand by default', argv: ['--written-formats', 'on-demand'], expect: { storedFormats: ['oai_dc'] } },
   { name: 'stores none or a list of them when asked', argv: ['--written-formats', 'on-demand', '--stored-formats', 'none'], expect: { storedFormats: [] } },
-  { name: 'takes a list of stored formats', argv: ['--written-formats', 'on-demand', '--stored-formats', 'oai_dc,marc21'], expect: { storedFormats: ['oai_dc', 'marc21'] } },
-  { name: 'serves the store oai-steward load wrote when the direct load is skipped', argv: ['--skip-direct-load'], expect: { skipDirectLoad: true, skipCliLoad: false } },
+  {
+    name: 'takes a list of stored formats',
+    argv: ['--written-formats', 'on-demand', '--stored-formats', 'oai_dc,marc21'],
+    expect: { storedFormats: ['oai_dc', 'marc21'] },
+  },
+  {
+    name: 'serves the store oai-steward load wrote when the direct load is skipped',
+    argv: ['--skip-direct-load'],
+    expect: { skipDirectLoad: true, skipCliLoad: false },
+  },
 ];
 
 const refused: readonly { name: string; argv: string[]; message: RegExp }[] = [
@@ -32,7 +56,11 @@ const refused: readonly { name: string; argv: string[]; message: RegExp }[] = [
   { name: 'a sample of one page, which never reaches a page by token', argv: ['--harvest-pages', '1'], message: /--harvest-pages needs an integer ≥ 2/ },
   { name: 'a way of keeping formats that does not exist', argv: ['--written-formats', 'sometimes'], message: /--written-formats is stored or on-demand/ },
   { name: 'stored formats with every format stored', argv: ['--stored-formats', 'none'], message: /--stored-formats goes with --written-formats on-demand/ },
-  { name: 'a stored format not offered', argv: ['--formats', 'oai_dc', '--written-formats', 'on-demand', '--stored-formats', 'marc21'], message: /--stored-formats: marc21 is not among the formats offered/ },
+  {
+    name: 'a stored format not offered',
+    argv: ['--formats', 'oai_dc', '--written-formats', 'on-demand', '--stored-formats', 'marc21'],
+    message: /--stored-formats: marc21 is not among the formats offered/,
+  },
   { name: 'a label that cannot be part of a file name', argv: ['--label', 'a/b'], message: /--label takes letters/ },
 ];
 

@@ -32,6 +32,8 @@ describe('peerUnavailable (the pyoai peer of the benchmark)', () => {
     fs.mkdirSync(path.join(dir, 'oaipmh'));
     fs.writeFileSync(path.join(dir, 'oaipmh', '__init__.py'), '');
     fs.writeFileSync(path.join(dir, 'oaipmh', 'server.py'), 'import a_module_that_is_not_there\n');
-    expect(peerUnavailable(dir, 'sqlite')).to.match(/^not measured: pyoai does not import \(.*a_module_that_is_not_there.*\); Debian: apt-get install python3-lxml python3-six$/);
+    expect(peerUnavailable(dir, 'sqlite')).to.match(
+      /^not measured: pyoai does not import \(.*a_module_that_is_not_there.*\); Debian: apt-get install python3-lxml python3-six$/,
+    );
   });
 });

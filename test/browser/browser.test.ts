@@ -64,15 +64,31 @@ describe('the pages in headless Chromium with XSLT switched off', function () {
       {
         internalId: 'hostile-1',
         sets: ['hostile'],
-        metadata: { oai_dc: dublinCoreToOaiDc({ title: [HOSTILE], creator: [HOSTILE], identifier: ['javascript:alert(6)', HOSTILE], relation: ['javascript:alert(7)'], rights: [HOSTILE] }) },
+        metadata: {
+          oai_dc: dublinCoreToOaiDc({
+            title: [HOSTILE],
+            creator: [HOSTILE],
+            identifier: ['javascript:alert(6)', HOSTILE],
+            relation: ['javascript:alert(7)'],
+            rights: [HOSTILE],
+          }),
+        },
       },
       { internalId: `<b onclick="alert(8)">'x'</b>`, sets: ['hostile'], metadata: { oai_dc: dublinCoreToOaiDc({ title: ['Hostile identifier'] }) } },
     ]);
     profile = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-chromium-'));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-        '--disable-sync', '--no-first-run', '--disable-features=XSLT'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-features=XSLT',
+      ],
       viewport: { width: 1100, height: 900 },
     });
     page = context.pages()[0] ?? (await context.newPage());
@@ -163,11 +179,14 @@ describe('the pages in headless Chromium with XSLT switched off', function () {
     expect(new URL(page.url()).searchParams.get('verb')).to.equal('ListSets');
     // physics:hep:theory sits inside physics:hep, inside physics.
     const nested = await page.$$eval('ul.tree code', (codes) =>
-      codes.filter((c) => c.textContent === 'physics:hep:theory').map((c) => {
-        const parents: string[] = [];
-        for (let li = c.closest('li')?.parentElement?.closest('li'); li; li = li.parentElement?.closest('li')) parents.push(li.querySelector(':scope > code')?.textContent ?? '');
-        return parents;
-      }),
+      codes
+        .filter((c) => c.textContent === 'physics:hep:theory')
+        .map((c) => {
+          const parents: string[] = [];
+          for (let li = c.closest('li')?.parentElement?.closest('li'); li; li = li.parentElement?.closest('li'))
+            parents.push(li.querySelector(':scope > code')?.textContent ?? '');
+          return parents;
+        }),
     );
     expect(nested).to.deep.equal([['physics:hep', 'physics']]);
     await accessible('the sets page');
@@ -185,7 +204,10 @@ describe('the pages in headless Chromium with XSLT switched off', function () {
     expect(items).to.have.length(PAGE_SIZE);
     for (const r of items) {
       const seed = expected.get(r.identifier);
-      expect(seed?.sets.some((s) => s === 'math' || s.startsWith('math:')), `${r.identifier} in math`).to.equal(true);
+      expect(
+        seed?.sets.some((s) => s === 'math' || s.startsWith('math:')),
+        `${r.identifier} in math`,
+      ).to.equal(true);
       expect(r.deleted).to.equal(seed?.deleted);
       if (!seed?.deleted) expect(normalizeSpace(r.title)).to.equal(seed?.title);
     }
@@ -216,7 +238,9 @@ describe('the pages in headless Chromium with XSLT switched off', function () {
     expect(await page.locator('section.format dl.dc dt', { hasText: 'Title' }).count()).to.equal(1);
     // What the page tells search engines: the citation_* tags and one JSON-LD block the browser parsed as data, not script.
     expect(await page.locator('meta[name="citation_title"]').getAttribute('content')).to.equal(seed?.title);
-    const ld = await page.$$eval('script[type="application/ld+json"]', (ss) => ss.map((s) => JSON.parse(s.textContent ?? '') as { name?: string; '@id'?: string }));
+    const ld = await page.$$eval('script[type="application/ld+json"]', (ss) =>
+      ss.map((s) => JSON.parse(s.textContent ?? '') as { name?: string; '@id'?: string }),
+    );
     expect(ld).to.have.length(1);
     expect(normalizeSpace(ld[0]?.name ?? '')).to.equal(seed?.title);
     expect(ld[0]?.['@id']).to.match(/^https:\/\/doi\.org\/10\.5555\//);
@@ -271,7 +295,12 @@ describe('the pages in headless Chromium with XSLT switched off', function () {
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('form.build button')]);
     await isHtmlPage();
     const url = new URL(page.url());
-    expect([...url.searchParams]).to.deep.equal([['verb', 'ListIdentifiers'], ['metadataPrefix', 'oai_dc'], ['set', 'physics'], ['from', '2024-01-01']]);
+    expect([...url.searchParams]).to.deep.equal([
+      ['verb', 'ListIdentifiers'],
+      ['metadataPrefix', 'oai_dc'],
+      ['set', 'physics'],
+      ['from', '2024-01-01'],
+    ]);
     expect((await listed()).length).to.be.greaterThan(0);
   });
 
@@ -281,7 +310,9 @@ describe('the pages in headless Chromium with XSLT switched off', function () {
     const hrefs = new Map<string, string>();
     await open(`${server.baseUrl}?verb=ListIdentifiers&metadataPrefix=oai_dc`);
     for (let pages = 1; ; pages++) {
-      const links = await page.$$eval('ol.items > li', (lis) => lis.map((li) => [li.querySelector('p.meta code')?.textContent ?? '', (li.querySelector('a.identifier') as HTMLAnchorElement).href]));
+      const links = await page.$$eval('ol.items > li', (lis) =>
+        lis.map((li) => [li.querySelector('p.meta code')?.textContent ?? '', (li.querySelector('a.identifier') as HTMLAnchorElement).href]),
+      );
       for (const [id, href] of links) hrefs.set(id as string, href as string);
       if ((await page.locator('a.next').count()) === 0) break;
       expect(pages, 'pages of ListIdentifiers').to.be.lessThan(20);
@@ -342,8 +373,12 @@ describe('the pages in headless Chromium with XSLT switched off', function () {
         // The record's JSON-LD is a data block (HTML 4.12.1.2), never run; any other script would be.
         scripts: document.querySelectorAll('script:not([type="application/ld+json"]), img, svg, iframe, object, embed').length,
         dataBlocks: document.querySelectorAll('script[type="application/ld+json"]').length,
-        handlers: Array.from(document.querySelectorAll('*')).flatMap((e) => Array.from(e.attributes).map((a) => a.name)).filter((n) => n.startsWith('on')),
-        schemes: Array.from(document.querySelectorAll('a[href]')).map((a) => (a as HTMLAnchorElement).protocol).filter((p) => !['http:', 'https:', 'mailto:'].includes(p)),
+        handlers: Array.from(document.querySelectorAll('*'))
+          .flatMap((e) => Array.from(e.attributes).map((a) => a.name))
+          .filter((n) => n.startsWith('on')),
+        schemes: Array.from(document.querySelectorAll('a[href]'))
+          .map((a) => (a as HTMLAnchorElement).protocol)
+          .filter((p) => !['http:', 'https:', 'mailto:'].includes(p)),
       }));
       expect(found, url).to.deep.equal({ scripts: 0, dataBlocks: url === urls[3] ? 1 : 0, handlers: [], schemes: [] });
     }

@@ -17,7 +17,15 @@ function ndjson(records: unknown[]): string {
 
 const linked = (id: string, extra: Record<string, string[]> = {}) => ({
   id,
-  dc: { title: [`Title ${id}`], identifier: [`https://repo.example.org/${id}`], type: ['Text'], rights: ['info:eu-repo/semantics/openAccess'], language: ['en'], date: ['2024'], ...extra },
+  dc: {
+    title: [`Title ${id}`],
+    identifier: [`https://repo.example.org/${id}`],
+    type: ['Text'],
+    rights: ['info:eu-repo/semantics/openAccess'],
+    language: ['en'],
+    date: ['2024'],
+    ...extra,
+  },
 });
 
 forEachCliDatabase((db) => {
@@ -56,7 +64,10 @@ forEachCliDatabase((db) => {
   });
 
   it('reports as JSON with --json, the same counts as the table', async () => {
-    await load([linked('a'), { id: 'b', dc: { title: ['B'], identifier: ['https://repo.example.org/b'], rights: ['info:eu-repo/semantics/openAccess'] } }], [{ spec: 'open_access', name: 'Open Access' }]);
+    await load(
+      [linked('a'), { id: 'b', dc: { title: ['B'], identifier: ['https://repo.example.org/b'], rights: ['info:eu-repo/semantics/openAccess'] } }],
+      [{ spec: 'open_access', name: 'Open Access' }],
+    );
     const run = await cli(db(), ['check', '--profile', 'dini', '--json'], { env: ENV });
     expect(run.code, run.stderr).to.equal(1);
     const report = JSON.parse(run.stdout) as CheckReport;
@@ -80,7 +91,18 @@ forEachCliDatabase((db) => {
     const run = await cli(db(), ['check', '--config', config, '--profile', 'openaire4', '--json'], { env: ENV });
     const report = JSON.parse(run.stdout) as CheckReport;
     const rule = (id: string) => report.rules.find((r) => r.id === id);
-    const satisfied = ['format-oai_openaire', 'title', 'creator', 'resource-type', 'access-rights', 'resource-identifier', 'file-location', 'language', 'publisher', 'license'];
+    const satisfied = [
+      'format-oai_openaire',
+      'title',
+      'creator',
+      'resource-type',
+      'access-rights',
+      'resource-identifier',
+      'file-location',
+      'language',
+      'publisher',
+      'license',
+    ];
     for (const id of satisfied) expect(rule(id), id).to.deep.include({ checked: 1, satisfied: 1 });
     expect(rule('embargo-end'), 'not embargoed').to.deep.include({ checked: 0 });
     expect(rule('publication-date')?.failures.map((f) => f.reason)).to.deep.equal(['missing: a publication date (datacite:date dateType="Issued")']);

@@ -11,9 +11,16 @@ import { eachRow } from '../helpers/table';
 
 const good: RecordFields = {
   dc: {
-    title: ['Good'], creator: ['Curie, Marie'], date: ['2021-05-01'], language: ['en'], format: ['application/pdf'],
-    identifier: ['https://repo.example.org/good'], subject: ['ddc:530'], publisher: ['Example University'],
-    relation: ['info:eu-repo/grantAgreement/EC/H2020/101000001'], type: ['VoR'],
+    title: ['Good'],
+    creator: ['Curie, Marie'],
+    date: ['2021-05-01'],
+    language: ['en'],
+    format: ['application/pdf'],
+    identifier: ['https://repo.example.org/good'],
+    subject: ['ddc:530'],
+    publisher: ['Example University'],
+    relation: ['info:eu-repo/grantAgreement/EC/H2020/101000001'],
+    type: ['VoR'],
   },
   resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', general: 'JournalArticle', label: 'journal article' },
   accessRights: 'open',
@@ -25,11 +32,20 @@ const good: RecordFields = {
 const GOOD_SETS = ['openaire', 'driver', 'open_access', 'ddc:530'];
 
 /** An item as the check sees it: its model, the oai_dc the writer makes of it under a profile, and its formats. */
-function item(fields: RecordFields, options: { sets?: string[]; profile?: OaiDcProfile; formats?: string[]; deleted?: boolean; noOaiDc?: boolean } = {}): CheckItem {
+function item(
+  fields: RecordFields,
+  options: { sets?: string[]; profile?: OaiDcProfile; formats?: string[]; deleted?: boolean; noOaiDc?: boolean } = {},
+): CheckItem {
   const deleted = options.deleted ?? false;
   const formats = deleted ? [] : [...(options.noOaiDc ? [] : ['oai_dc']), ...(options.formats ?? ['oai_openaire'])];
   return {
-    internalId: 'x', identifier: 'oai:example.org:x', datestamp: 0, deleted, sets: options.sets ?? GOOD_SETS, fields, formats,
+    internalId: 'x',
+    identifier: 'oai:example.org:x',
+    datestamp: 0,
+    deleted,
+    sets: options.sets ?? GOOD_SETS,
+    fields,
+    formats,
     ...(!deleted && !options.noOaiDc && { oaiDc: profileDublinCore(fields, options.profile ?? 'openaire3') }),
   };
 }
@@ -38,7 +54,10 @@ function item(fields: RecordFields, options: { sets?: string[]; profile?: OaiDcP
 function failing(profile: ProfileName, it: CheckItem): string[] {
   const t = new CheckTally(PROFILES[profile]);
   t.add([it]);
-  return t.report().rules.filter((r) => r.satisfied < r.checked).map((r) => `${r.id}:${r.failures[0]?.field}`);
+  return t
+    .report()
+    .rules.filter((r) => r.satisfied < r.checked)
+    .map((r) => `${r.id}:${r.failures[0]?.field}`);
 }
 
 const withDc = (dc: RecordFields['dc']): RecordFields => ({ ...good, dc: { ...good.dc, ...dc } });
@@ -50,27 +69,81 @@ const without = <K extends keyof RecordFields>(key: K): RecordFields => {
 
 type Row = readonly [string, ProfileName, CheckItem, string[]];
 const rows: Row[] = [
-  ...(['openaire4', 'openaire3', 'driver', 'base', 'dini'] as const).map((p): Row => [`a record that meets the guideline passes every ${p} rule`, p, item(good), []]),
+  ...(['openaire4', 'openaire3', 'driver', 'base', 'dini'] as const).map((p): Row => [
+    `a record that meets the guideline passes every ${p} rule`,
+    p,
+    item(good),
+    [],
+  ]),
   ['openaire4 wants oai_openaire offered', 'openaire4', item(good, { formats: [] }), ['format-oai_openaire:metadata.oai_openaire']],
-  ['openaire4 wants a COAR resource type', 'openaire4', item({ ...good, resourceType: { general: 'JournalArticle', label: 'article' } }), ['resource-type:resourceType.coar']],
+  [
+    'openaire4 wants a COAR resource type',
+    'openaire4',
+    item({ ...good, resourceType: { general: 'JournalArticle', label: 'article' } }),
+    ['resource-type:resourceType.coar'],
+  ],
   ['openaire4 wants the embargo end of an embargoed item', 'openaire4', item({ ...good, accessRights: 'embargoed' }), ['embargo-end:dates.embargoEnd']],
   ['openaire4 wants the file of an open access item', 'openaire4', item(without('files')), ['file-location:files']],
   ['openaire4 wants an access right', 'openaire4', item(without('accessRights')), ['access-rights:accessRights']],
-  ['openaire3 wants the info:eu-repo terms the openaire3 oai_dc profile writes', 'openaire3', item(good, { profile: 'plain' }), ['publication-type:dc.type', 'access-level:dc.rights', 'publication-version:dc.type', 'license:dc.rights']],
+  [
+    'openaire3 wants the info:eu-repo terms the openaire3 oai_dc profile writes',
+    'openaire3',
+    item(good, { profile: 'plain' }),
+    ['publication-type:dc.type', 'access-level:dc.rights', 'publication-version:dc.type', 'license:dc.rights'],
+  ],
   ['openaire3 wants an open publication in the openaire set', 'openaire3', item(good, { sets: ['driver'] }), ['set-openaire-complete:sets']],
-  ['openaire3 wants nothing in the openaire set that does not qualify', 'openaire3', item({ ...good, accessRights: 'restricted', dc: { ...good.dc, relation: [] } }, { sets: ['openaire'] }), ['set-openaire-content:sets']],
-  ['openaire3 wants a project identifier for a funded item', 'openaire3', item({ ...withDc({ relation: [] }), fundingReferences: [{ funderName: 'EC', awardNumber: '1' }] }), ['project-identifier:dc.relation']],
+  [
+    'openaire3 wants nothing in the openaire set that does not qualify',
+    'openaire3',
+    item({ ...good, accessRights: 'restricted', dc: { ...good.dc, relation: [] } }, { sets: ['openaire'] }),
+    ['set-openaire-content:sets'],
+  ],
+  [
+    'openaire3 wants a project identifier for a funded item',
+    'openaire3',
+    item({ ...withDc({ relation: [] }), fundingReferences: [{ funderName: 'EC', awardNumber: '1' }] }),
+    ['project-identifier:dc.relation'],
+  ],
   ['driver wants a W3CDTF date', 'driver', item(withDc({ date: ['spring 2021'] }), { sets: ['openaire', 'driver'] }), ['date:dc.date']],
   ["driver takes DSpace's date and time as a W3CDTF date", 'driver', item(withDc({ date: ['2003-04-15T10:18:51Z'] })), []],
   ["openaire3 takes DSpace's date and time as a W3CDTF date", 'openaire3', item(withDc({ date: ['2003-04-15T10:18:51Z'] })), []],
-  ['openaire3 wants the embargo end term to hold a real day', 'openaire3', item({ ...withDc({ date: ['2021', 'info:eu-repo/date/embargoEnd/2030-02-30'] }), accessRights: 'embargoed' }), ['embargo-end:dc.date']],
+  [
+    'openaire3 wants the embargo end term to hold a real day',
+    'openaire3',
+    item({ ...withDc({ date: ['2021', 'info:eu-repo/date/embargoEnd/2030-02-30'] }), accessRights: 'embargoed' }),
+    ['embargo-end:dc.date'],
+  ],
   ['openaire4 wants the language of a text (MA)', 'openaire4', item({ ...withDc({ language: [] }) }), ['language:language']],
-  ['openaire4 does not ask a dataset for a language', 'openaire4', item({ ...withDc({ language: [] }), resourceType: { coar: 'http://purl.org/coar/resource_type/c_ddb1', general: 'Dataset', label: 'dataset' } }), []],
+  [
+    'openaire4 does not ask a dataset for a language',
+    'openaire4',
+    item({ ...withDc({ language: [] }), resourceType: { coar: 'http://purl.org/coar/resource_type/c_ddb1', general: 'Dataset', label: 'dataset' } }),
+    [],
+  ],
   ['openaire4 wants the publisher of a journal article (MA)', 'openaire4', item(withDc({ publisher: [] })), ['publisher:publisher']],
-  ['openaire4 does not ask a preprint for a publisher', 'openaire4', item({ ...withDc({ publisher: [] }), resourceType: { coar: 'http://purl.org/coar/resource_type/c_816b', general: 'Preprint', label: 'preprint' } }), []],
+  [
+    'openaire4 does not ask a preprint for a publisher',
+    'openaire4',
+    item({ ...withDc({ publisher: [] }), resourceType: { coar: 'http://purl.org/coar/resource_type/c_816b', general: 'Preprint', label: 'preprint' } }),
+    [],
+  ],
   ['openaire4 judges the model of an item served as oai_openaire only', 'openaire4', item(good, { noOaiDc: true }), []],
-  ['openaire4 reads a COAR type and a Handle from Dublin Core', 'openaire4', item({ ...without('resourceType'), dc: { ...good.dc, type: ['http://purl.org/coar/resource_type/c_6501'], identifier: ['hdl:1765/315'] }, identifiers: [] }), []],
-  ['openaire4 wants a COAR type and an identifier of the resource, typed or in Dublin Core', 'openaire4', item({ ...without('resourceType'), dc: { ...good.dc, type: ['Article'], identifier: ['ISBN 978-3-16-148410-0'] }, identifiers: [] }), ['resource-type:resourceType.coar', 'resource-identifier:identifiers']],
+  [
+    'openaire4 reads a COAR type and a Handle from Dublin Core',
+    'openaire4',
+    item({
+      ...without('resourceType'),
+      dc: { ...good.dc, type: ['http://purl.org/coar/resource_type/c_6501'], identifier: ['hdl:1765/315'] },
+      identifiers: [],
+    }),
+    [],
+  ],
+  [
+    'openaire4 wants a COAR type and an identifier of the resource, typed or in Dublin Core',
+    'openaire4',
+    item({ ...without('resourceType'), dc: { ...good.dc, type: ['Article'], identifier: ['ISBN 978-3-16-148410-0'] }, identifiers: [] }),
+    ['resource-type:resourceType.coar', 'resource-identifier:identifiers'],
+  ],
   ['base takes a hdl: dc:identifier as a link', 'base', item({ ...withDc({ identifier: ['hdl:1765/315'] }), identifiers: [] }), []],
   ['driver wants no metadata-only item in the driver set', 'driver', item(without('files'), { sets: ['driver'] }), ['set-driver-content:sets']],
   ['base wants a dc:identifier that links', 'base', item({ ...withDc({ identifier: ['local-17'] }), identifiers: [] }), ['identifier-link:dc.identifier']],
@@ -80,9 +153,13 @@ const rows: Row[] = [
 ];
 
 describe('readiness profiles', function () {
-  eachRow(rows, ([name]) => name, ([, profile, it, expected]) => {
-    expect(failing(profile, it)).to.deep.equal(expected);
-  });
+  eachRow(
+    rows,
+    ([name]) => name,
+    ([, profile, it, expected]) => {
+      expect(failing(profile, it)).to.deep.equal(expected);
+    },
+  );
 
   it('counts, per rule, the items it applies to and those that satisfy it, with at most five examples', () => {
     const t = new CheckTally(PROFILES.openaire4);
@@ -94,7 +171,13 @@ describe('readiness profiles', function () {
     expect(r.passed).to.equal(false);
     const access = r.rules.find((x) => x.id === 'access-rights');
     expect(access).to.include({ checked: 9, satisfied: 2 });
-    expect(access?.failures.map((f) => f.identifier)).to.deep.equal(['oai:example.org:0', 'oai:example.org:1', 'oai:example.org:2', 'oai:example.org:3', 'oai:example.org:4']);
+    expect(access?.failures.map((f) => f.identifier)).to.deep.equal([
+      'oai:example.org:0',
+      'oai:example.org:1',
+      'oai:example.org:2',
+      'oai:example.org:3',
+      'oai:example.org:4',
+    ]);
     expect(r.rules.find((x) => x.id === 'embargo-end')).to.include({ checked: 1, satisfied: 1 });
   });
 
@@ -112,9 +195,15 @@ describe('readiness profiles', function () {
 
   it('reports a date that is there but not W3CDTF as malformed, not missing', () => {
     const t = new CheckTally(PROFILES.driver);
-    t.add([{ ...item(withDc({ date: ['15.04.2003'] })), identifier: 'oai:example.org:eu' }, { ...item(withDc({ date: [] })), identifier: 'oai:example.org:none' }]);
+    t.add([
+      { ...item(withDc({ date: ['15.04.2003'] })), identifier: 'oai:example.org:eu' },
+      { ...item(withDc({ date: [] })), identifier: 'oai:example.org:none' },
+    ]);
     const date = t.report().rules.find((r) => r.id === 'date');
-    expect(date?.failures.map((f) => [f.identifier, f.reason.split(':')[0]])).to.deep.equal([['oai:example.org:eu', 'malformed'], ['oai:example.org:none', 'missing']]);
+    expect(date?.failures.map((f) => [f.identifier, f.reason.split(':')[0]])).to.deep.equal([
+      ['oai:example.org:eu', 'malformed'],
+      ['oai:example.org:none', 'missing'],
+    ]);
     expect(date?.failures[0]?.reason).to.contain('"15.04.2003" is not a W3CDTF date');
   });
 

@@ -158,7 +158,14 @@ for (const kind of databaseKinds()) {
       for (let i = 0; i < 2; i++) servers.push(await startServe(db, await freePort()));
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-nginx-'));
       nginxPort = await freePort();
-      fs.writeFileSync(path.join(dir, 'nginx.conf'), nginxConfig(dir, nginxPort, servers.map((s) => s.port)));
+      fs.writeFileSync(
+        path.join(dir, 'nginx.conf'),
+        nginxConfig(
+          dir,
+          nginxPort,
+          servers.map((s) => s.port),
+        ),
+      );
       execFileSync(NGINX, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { stdio: 'pipe' });
       nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { stdio: 'ignore' });
       await waitForPort(nginxPort, path.join(dir, 'error.log'));
@@ -166,17 +173,19 @@ for (const kind of databaseKinds()) {
 
     after(async function () {
       agent.destroy();
-      const exits = [nginx, ...servers.map((s) => s.child)].filter((c): c is ChildProcess => c !== undefined && c.exitCode === null).map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            const force = setTimeout(() => c.kill('SIGKILL'), 20_000);
-            c.once('exit', () => {
-              clearTimeout(force);
-              resolve();
-            });
-            c.kill(c === nginx ? 'SIGQUIT' : 'SIGTERM');
-          }),
-      );
+      const exits = [nginx, ...servers.map((s) => s.child)]
+        .filter((c): c is ChildProcess => c !== undefined && c.exitCode === null)
+        .map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              const force = setTimeout(() => c.kill('SIGKILL'), 20_000);
+              c.once('exit', () => {
+                clearTimeout(force);
+                resolve();
+              });
+              c.kill(c === nginx ? 'SIGQUIT' : 'SIGTERM');
+            }),
+        );
       await Promise.all(exits);
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
       await db?.close();
@@ -201,7 +210,11 @@ for (const kind of databaseKinds()) {
       // nginx writes its access log line when a request ends.
       let lines: string[] = [];
       for (let i = 0; i < 50; i++) {
-        lines = fs.readFileSync(accessLog, 'utf8').split('\n').slice(logged).filter((l) => l.includes('verb=ListRecords'));
+        lines = fs
+          .readFileSync(accessLog, 'utf8')
+          .split('\n')
+          .slice(logged)
+          .filter((l) => l.includes('verb=ListRecords'));
         if (lines.length >= pages + 1) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -226,7 +239,7 @@ for (const kind of databaseKinds()) {
       for (const s of servers) expect(list).not.to.contain(String(s.port));
     });
 
-    it("gives pages whose links, resumption links and Signposting are the public ones", async () => {
+    it('gives pages whose links, resumption links and Signposting are the public ones', async () => {
       const browser = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
       const home = await viaProxy('', browser);
       expect(home.status).to.equal(200);
@@ -242,7 +255,9 @@ for (const kind of databaseKinds()) {
         expect(page.body).not.to.contain('localhost');
       }
       const link = String(record.headers.link);
-      const targets = [...link.matchAll(/<([^>]+)>/g)].map((m) => m[1] as string).filter((u) => u.includes('repository.example.edu') || u.includes('127.0.0.1'));
+      const targets = [...link.matchAll(/<([^>]+)>/g)]
+        .map((m) => m[1] as string)
+        .filter((u) => u.includes('repository.example.edu') || u.includes('127.0.0.1'));
       expect(targets.length, link).to.be.above(0);
       for (const u of targets) expect(u).to.match(/^http:\/\/repository\.example\.edu\//);
     });
@@ -252,7 +267,9 @@ for (const kind of databaseKinds()) {
       checkOai(await viaProxy(`verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(identifier)}`, { 'X-Forwarded-For': '203.0.113.9' }));
       let line: Record<string, unknown> | undefined;
       for (let i = 0; i < 50 && !line; i++) {
-        line = servers.flatMap((s) => s.lines).find((l) => l.msg === 'oai request' && (l.args as Record<string, string> | undefined)?.identifier === identifier);
+        line = servers
+          .flatMap((s) => s.lines)
+          .find((l) => l.msg === 'oai request' && (l.args as Record<string, string> | undefined)?.identifier === identifier);
         if (!line) await new Promise((r) => setTimeout(r, 100));
       }
       expect(line?.client).to.equal(CLIENT_ADDRESS);
@@ -270,7 +287,10 @@ for (const kind of databaseKinds()) {
 
     it('streams long lists: the shipped site turns proxy buffering off where it proxies', () => {
       const site = fs.readFileSync(projectPath('deploy', 'nginx', 'oai-steward.conf'), 'utf8');
-      const active = site.split('\n').filter((l) => !l.trim().startsWith('#')).join('\n');
+      const active = site
+        .split('\n')
+        .filter((l) => !l.trim().startsWith('#'))
+        .join('\n');
       expect(active).to.match(/location \/ \{[^}]*proxy_buffering off;[^}]*\}/);
       expect(active).to.match(/proxy_set_header X-Forwarded-Proto \$scheme;/);
     });

@@ -63,7 +63,12 @@ describe('docs/configuration.md', () => {
     const keys: [string, KeySpec][] = Object.entries(CONFIG_KEYS);
 
     it('has a row for every key server/config.ts knows, and for no other', () => {
-      sameKeys(page, 'file key', rows(), keys.map(([k]) => k));
+      sameKeys(
+        page,
+        'file key',
+        rows(),
+        keys.map(([k]) => k),
+      );
     });
 
     for (const [key, spec] of keys) {

@@ -118,7 +118,10 @@ describe('the layers of server/ and lib/', () => {
   it('keeps lib/ free of Express and of anything in server/', () => {
     const found = SOURCES.filter((f) => f.startsWith('lib/')).flatMap((file) =>
       importsOf(file)
-        .filter((s) => FRAMEWORK_PACKAGES.includes(packageOf(s) ?? '') || (packageOf(s) === null && path.posix.join(path.posix.dirname(file), s).startsWith('server/')))
+        .filter(
+          (s) =>
+            FRAMEWORK_PACKAGES.includes(packageOf(s) ?? '') || (packageOf(s) === null && path.posix.join(path.posix.dirname(file), s).startsWith('server/')),
+        )
         .map((s) => `${file} imports ${s}`),
     );
     expect(found).to.deep.equal([]);

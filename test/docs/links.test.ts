@@ -54,6 +54,9 @@ describe('the documentation', () => {
     const index = readMarkdown('docs/README.md').text;
     const linked = new Set(linksOf(index).map((l) => path.normalize(path.join('docs', l.value.split('#')[0] as string))));
     const pages = documentationFiles().filter((f) => f.startsWith('docs/') && f !== 'docs/README.md');
-    expect(pages.filter((p) => !linked.has(path.normalize(p))), 'pages of docs/ the index does not link').to.deep.equal([]);
+    expect(
+      pages.filter((p) => !linked.has(path.normalize(p))),
+      'pages of docs/ the index does not link',
+    ).to.deep.equal([]);
   });
 });

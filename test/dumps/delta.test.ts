@@ -27,7 +27,9 @@ function answersWithoutDatestamps(answers: Map<string, string>): Map<string, str
   const out = new Map<string, string[]>();
   for (const [key, xml] of answers) {
     const request = key.slice(0, key.lastIndexOf('#'));
-    const plain = xml.replace(/<responseDate>[^<]*<\/responseDate>/, '').replace(/(<header(?: status="deleted")?><identifier>[^<]*<\/identifier>)<datestamp>[^<]*<\/datestamp>/g, '$1');
+    const plain = xml
+      .replace(/<responseDate>[^<]*<\/responseDate>/, '')
+      .replace(/(<header(?: status="deleted")?><identifier>[^<]*<\/identifier>)<datestamp>[^<]*<\/datestamp>/g, '$1');
     const parts = /verb=List(Records|Identifiers)/.test(request) ? (plain.match(/<record>[\s\S]*?<\/record>|<header[ >][\s\S]*?<\/header>/g) ?? []) : [plain];
     out.set(request, [...(out.get(request) ?? []), ...parts]);
   }
@@ -35,7 +37,9 @@ function answersWithoutDatestamps(answers: Map<string, string>): Map<string, str
 }
 
 /** The item lines of a dump's JSON lines file. */
-function itemLines(dir: string): { id: string; header: { identifier: string; datestamp: string; deleted: boolean; sets: string[] }; metadata?: Record<string, string> }[] {
+function itemLines(
+  dir: string,
+): { id: string; header: { identifier: string; datestamp: string; deleted: boolean; sets: string[] }; metadata?: Record<string, string> }[] {
   const m = readManifest(dir);
   return gunzipFile(dir, m.files.find((f) => f.kind === 'records')?.name ?? '')
     .trim()
@@ -58,11 +62,16 @@ forEachCliDatabase((db) => {
 
     // Changes after the full dump: an update, a new record, a deletion, a record moved to another set.
     const changes = path.join(db().dir, 'changes.ndjson');
-    fs.writeFileSync(changes, [
-      { id: 'thesis 1', sets: ['theses'], dc: { title: ['On lattices, revised'] } },
-      { id: 'new one', sets: ['math'], dc: { title: ['New'] } },
-      { id: 'data-2024-0001', sets: ['physics'], dc: { title: ['Moved'] } },
-    ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    fs.writeFileSync(
+      changes,
+      [
+        { id: 'thesis 1', sets: ['theses'], dc: { title: ['On lattices, revised'] } },
+        { id: 'new one', sets: ['math'], dc: { title: ['New'] } },
+        { id: 'data-2024-0001', sets: ['physics'], dc: { title: ['Moved'] } },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    );
     const changed = await cli(db(), ['load', changes], { env });
     expect(changed.code, changed.stderr).to.equal(0);
     expect((await cli(db(), ['delete', 'rep-2024-0003'], { env })).code).to.equal(0);
@@ -84,7 +93,15 @@ forEachCliDatabase((db) => {
       // The delta's per-format files hold what a harvest `from` the date answers, record for record.
       const ctx = await source.context();
       for (const f of manifest.files.filter((x) => x.kind === 'ListRecords')) {
-        const res = await handleRequest(ctx, [['verb', 'ListRecords'], ['metadataPrefix', f.metadataPrefix ?? ''], ['from', since]], Math.floor(Date.now() / 1000) + 60);
+        const res = await handleRequest(
+          ctx,
+          [
+            ['verb', 'ListRecords'],
+            ['metadataPrefix', f.metadataPrefix ?? ''],
+            ['from', since],
+          ],
+          Math.floor(Date.now() / 1000) + 60,
+        );
         const records = (renderResponse(res).match(/<record>[\s\S]*?<\/record>\n/g) ?? []).join('');
         const dumped = gunzipFile(delta, f.name);
         expect(dumped.slice(dumped.indexOf('<record>'), dumped.lastIndexOf('</record>\n') + 10), f.name).to.equal(records);
@@ -109,9 +126,12 @@ forEachCliDatabase((db) => {
         // The delta's records the full dump held already were changed in the mirror; a new one is new to it too.
         const inFull = new Set(itemLines(full).map((l) => l.header.identifier));
         const changed = new Set(lines.map((l) => l.header.identifier).filter((i) => inFull.has(i)));
-        const stampsOf = (answers: Map<string, string>): Map<string, string> => new Map(
-          [...answers].filter(([k]) => k.startsWith('verb=GetRecord&metadataPrefix=oai_dc&')).map(([, xml]) => [/<identifier>([^<]*)</.exec(xml)?.[1] ?? '', /<datestamp>([^<]*)</.exec(xml)?.[1] ?? '']),
-        );
+        const stampsOf = (answers: Map<string, string>): Map<string, string> =>
+          new Map(
+            [...answers]
+              .filter(([k]) => k.startsWith('verb=GetRecord&metadataPrefix=oai_dc&'))
+              .map(([, xml]) => [/<identifier>([^<]*)</.exec(xml)?.[1] ?? '', /<datestamp>([^<]*)</.exec(xml)?.[1] ?? '']),
+          );
         const theirs = stampsOf(original);
         for (const [identifier, stamp] of stampsOf(mirrored)) {
           if (changed.has(identifier.replace(/&amp;/g, '&'))) expect(Date.parse(stamp) / 1000, identifier).to.be.at.least(deltaLoaded);

@@ -23,7 +23,9 @@ export const PREFIXES = ['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', '
 /** Writes the test repository's configuration file into `dir`; returns the environment naming it. */
 export function repositoryEnv(dir: string): NodeJS.ProcessEnv {
   const file = path.join(dir, 'oai-steward.yaml');
-  const builtIn = PREFIXES.filter((p) => p !== 'thesis_rec').map((p) => `  - prefix: ${p}\n`).join('');
+  const builtIn = PREFIXES.filter((p) => p !== 'thesis_rec')
+    .map((p) => `  - prefix: ${p}\n`)
+    .join('');
   fs.writeFileSync(
     file,
     `formats:\n${builtIn}  - prefix: thesis_rec\n    namespace: ${THESIS_NS}\n    schema: https://schemas.example.org/thesis-record/1.0/thesis-record.xsd\n    xsd: ${THESIS_XSD}\n`,
@@ -40,9 +42,11 @@ function harvestPage(): string {
   const rec = (id: string, datestamp: string, title: string): string =>
     `<record><header><identifier>oai:other.example.org:${id}</identifier><datestamp>${datestamp}</datestamp><setSpec>history</setSpec></header>` +
     `<metadata><oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}"><dc:title>${title}</dc:title></oai_dc:dc></metadata></record>`;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="${OAI_NS}"><responseDate>2025-01-02T00:00:00Z</responseDate>` +
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="${OAI_NS}"><responseDate>2025-01-02T00:00:00Z</responseDate>` +
     `<request verb="ListRecords" metadataPrefix="oai_dc">http://other.example.org/oai</request><ListRecords>` +
-    `${rec('h1', '2025-01-01T10:00:00Z', 'Harvested one')}${rec('h2', '2025-01-01T11:00:00Z', 'Harvested two')}</ListRecords></OAI-PMH>\n`;
+    `${rec('h1', '2025-01-01T10:00:00Z', 'Harvested one')}${rec('h2', '2025-01-01T11:00:00Z', 'Harvested two')}</ListRecords></OAI-PMH>\n`
+  );
 }
 
 /** The provenance namespace, for tests that look for the harvested records' containers. */
@@ -57,10 +61,15 @@ export { PROVENANCE_NS };
  */
 export async function fillSource(db: CliDb, env: NodeJS.ProcessEnv): Promise<void> {
   const extra = path.join(db.dir, 'extra.ndjson');
-  fs.writeFileSync(extra, [
-    { id: 'thesis 1', datestamp: '2025-02-01T00:00:00Z', sets: ['theses'], dc: { title: ['On lattices'] }, metadata: { thesis_rec: thesis('On lattices') } },
-    { id: 'gone soon', datestamp: '2025-02-02T00:00:00Z', sets: ['math'], dc: { title: ['Withdrawn'] } },
-  ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+  fs.writeFileSync(
+    extra,
+    [
+      { id: 'thesis 1', datestamp: '2025-02-01T00:00:00Z', sets: ['theses'], dc: { title: ['On lattices'] }, metadata: { thesis_rec: thesis('On lattices') } },
+      { id: 'gone soon', datestamp: '2025-02-02T00:00:00Z', sets: ['math'], dc: { title: ['Withdrawn'] } },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n',
+  );
   // Models lifted from a DataCite kernel-3 file (read into the model, not served as given) and a kernel-4 one (served as given).
   const lifted = path.join(db.dir, 'lifted%201.xml');
   fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'readers', 'datacite', 'datacite_dataset.xml'), lifted);
@@ -74,7 +83,10 @@ export async function fillSource(db: CliDb, env: NodeJS.ProcessEnv): Promise<voi
   if (del.code !== 0) throw new Error(`deleting failed:\n${del.stderr}`);
   // Set departures: a record moved to another set, and a set retired (its members leave it).
   const move = path.join(db.dir, 'move.ndjson');
-  fs.writeFileSync(move, `${JSON.stringify({ id: 'thesis 1', datestamp: '2025-03-01T00:00:00Z', sets: ['math'], dc: { title: ['On lattices'] }, metadata: { thesis_rec: thesis('On lattices') } })}\n`);
+  fs.writeFileSync(
+    move,
+    `${JSON.stringify({ id: 'thesis 1', datestamp: '2025-03-01T00:00:00Z', sets: ['math'], dc: { title: ['On lattices'] }, metadata: { thesis_rec: thesis('On lattices') } })}\n`,
+  );
   const moved = await cli(db, ['load', move], { env });
   if (moved.code !== 0) throw new Error(`moving failed:\n${moved.stderr}`);
   const retired = await cli(db, ['sets', 'retire', RETIRED_SET], { env });
@@ -98,7 +110,10 @@ async function pages(ctx: ProviderContext, args: [string, string][], now: number
     out.push(renderResponse(res));
     const token = 'resumption' in res.body ? res.body.resumption?.token : undefined;
     if (!token) return out;
-    pairs = [['verb', args[0]?.[1] ?? ''], ['resumptionToken', token]];
+    pairs = [
+      ['verb', args[0]?.[1] ?? ''],
+      ['resumptionToken', token],
+    ];
   }
   throw new Error('a list that never ends');
 }
@@ -122,21 +137,48 @@ export async function everyAnswer(ctx: ProviderContext, now: number): Promise<Ma
   const sets = [...new Set([...listed, RETIRED_SET])];
   const identifiers = new Set<string>();
   for (const prefix of PREFIXES) {
-    for (const x of await ask([['verb', 'ListIdentifiers'], ['metadataPrefix', prefix]])) {
+    for (const x of await ask([
+      ['verb', 'ListIdentifiers'],
+      ['metadataPrefix', prefix],
+    ])) {
       for (const m of x.matchAll(/<identifier>([^<]+)<\/identifier>/g)) identifiers.add((m[1] as string).replace(/&amp;/g, '&'));
     }
-    await ask([['verb', 'ListRecords'], ['metadataPrefix', prefix]]);
-    for (const set of sets) await ask([['verb', 'ListRecords'], ['metadataPrefix', prefix], ['set', set]]);
+    await ask([
+      ['verb', 'ListRecords'],
+      ['metadataPrefix', prefix],
+    ]);
+    for (const set of sets)
+      await ask([
+        ['verb', 'ListRecords'],
+        ['metadataPrefix', prefix],
+        ['set', set],
+      ]);
   }
   for (const id of identifiers) {
-    await ask([['verb', 'ListMetadataFormats'], ['identifier', id]]);
-    for (const prefix of PREFIXES) await ask([['verb', 'GetRecord'], ['metadataPrefix', prefix], ['identifier', id]]);
+    await ask([
+      ['verb', 'ListMetadataFormats'],
+      ['identifier', id],
+    ]);
+    for (const prefix of PREFIXES)
+      await ask([
+        ['verb', 'GetRecord'],
+        ['metadataPrefix', prefix],
+        ['identifier', id],
+      ]);
   }
   return answers;
 }
 
 /** The manifest a dump folder holds. */
-export function readManifest(dir: string): { snapshot: string; since: string | null; items: number; deleted: number; sets: number; datestamps: { earliest: string | null; latest: string | null }; files: { name: string; kind: string; metadataPrefix?: string; records: number; deleted: number; bytes: number; sha256: string }[] } {
+export function readManifest(dir: string): {
+  snapshot: string;
+  since: string | null;
+  items: number;
+  deleted: number;
+  sets: number;
+  datestamps: { earliest: string | null; latest: string | null };
+  files: { name: string; kind: string; metadataPrefix?: string; records: number; deleted: number; bytes: number; sha256: string }[];
+} {
   return JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as ReturnType<typeof readManifest>;
 }
 

@@ -15,7 +15,8 @@ import type { ItemInput } from '../../lib/store';
 const formats = createFormatRegistry(BUILT_IN_FORMATS);
 const policy = createIdPolicy({ namespace: 'repo.example.org' });
 const ctx = { formats, unmap: (i: string) => policy.unmap(i) };
-const DC = '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></oai_dc:dc>';
+const DC =
+  '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></oai_dc:dc>';
 const MARC = '<record xmlns="http://www.loc.gov/MARC21/slim"><leader>00000nam a2200000 a 4500</leader></record>';
 
 /** A live line giving its model, and the changes a case makes to it. */
@@ -47,25 +48,45 @@ describe('a dump line read back', () => {
     expect(i.sets).to.deep.equal(['a:b']);
   });
 
-  it('keeps a harvested item its source\'s: the line\'s origin is the source whose harvest writes it', () => {
-    const harvested = { id: 'src:oai:x.org:1', header: { identifier: 'oai:repo.example.org:src:oai:x.org:1', datestamp: '2025-01-01T00:00:00Z', deleted: false, sets: [] } };
+  it("keeps a harvested item its source's: the line's origin is the source whose harvest writes it", () => {
+    const harvested = {
+      id: 'src:oai:x.org:1',
+      header: { identifier: 'oai:repo.example.org:src:oai:x.org:1', datestamp: '2025-01-01T00:00:00Z', deleted: false, sets: [] },
+    };
     expect(item(line({ ...harvested, origin: 'src' })).harvestedFrom).to.equal('src');
     expect(item(line()).harvestedFrom).to.equal(undefined);
     const wrong = dumpLineToItem(line({ ...harvested, origin: 'other' }), ctx, 'd.jsonl.gz:2');
     expect('refusals' in wrong && wrong.refusals.map((r) => r.field)).to.deep.equal(['origin']);
   });
 
-  it('keeps the datestamps of records earlier than their item\'s, and refuses one later than it', () => {
+  it("keeps the datestamps of records earlier than their item's, and refuses one later than it", () => {
     const i = item(line({ datestamps: { oai_dc: '2024-06-01T00:00:00Z' } }));
     expect(i.formatDatestamps).to.deep.equal({ oai_dc: Date.UTC(2024, 5, 1) / 1000 });
     const later = dumpLineToItem(line({ datestamps: { oai_dc: '2026-01-01T00:00:00Z' } }), ctx, 'd.jsonl.gz:2');
     expect('refusals' in later && later.refusals.map((r) => r.field)).to.deep.equal(['datestamps.oai_dc']);
-    const scanned = { pk: 1, internalId: 'r 1', identifier: 'oai:repo.example.org:r%201', datestamp: Date.UTC(2025, 0, 1) / 1000, deleted: false, sets: [], metadata: { oai_dc: DC }, formatDatestamps: { oai_dc: Date.UTC(2024, 5, 1) / 1000 } };
+    const scanned = {
+      pk: 1,
+      internalId: 'r 1',
+      identifier: 'oai:repo.example.org:r%201',
+      datestamp: Date.UTC(2025, 0, 1) / 1000,
+      deleted: false,
+      sets: [],
+      metadata: { oai_dc: DC },
+      formatDatestamps: { oai_dc: Date.UTC(2024, 5, 1) / 1000 },
+    };
     expect(itemLine(scanned).datestamps).to.deep.equal({ oai_dc: '2024-06-01T00:00:00Z' });
   });
 
   it('writes the origin of a harvested item, and none for a local one', () => {
-    const scanned = { pk: 1, internalId: 'src:oai:x.org:1', identifier: 'oai:repo.example.org:src:oai:x.org:1', datestamp: 0, deleted: false, sets: [], metadata: { oai_dc: DC } };
+    const scanned = {
+      pk: 1,
+      internalId: 'src:oai:x.org:1',
+      identifier: 'oai:repo.example.org:src:oai:x.org:1',
+      datestamp: 0,
+      deleted: false,
+      sets: [],
+      metadata: { oai_dc: DC },
+    };
     expect(itemLine({ ...scanned, origin: 'src' }).origin).to.equal('src');
     expect(itemLine({ ...scanned, deleted: true, origin: 'src' }).origin).to.equal('src');
     expect(itemLine(scanned)).to.not.have.property('origin');
@@ -84,7 +105,12 @@ describe('a dump line read back', () => {
   });
 
   it('gives a tombstone with the formats it is listed under, its sets and its departures', () => {
-    const i = item({ id: 'r 1', header: { identifier: 'oai:repo.example.org:r%201', datestamp: '2025-01-01T00:00:00Z', deleted: true, sets: ['a'] }, formats: ['marc21', 'oai_dc'], departures: [{ spec: 'b', at: '2024-12-01T00:00:00Z' }] });
+    const i = item({
+      id: 'r 1',
+      header: { identifier: 'oai:repo.example.org:r%201', datestamp: '2025-01-01T00:00:00Z', deleted: true, sets: ['a'] },
+      formats: ['marc21', 'oai_dc'],
+      departures: [{ spec: 'b', at: '2024-12-01T00:00:00Z' }],
+    });
     expect(i.deleted).to.equal(true);
     expect(i.metadata).to.deep.equal({ marc21: '', oai_dc: '' });
     expect(i.departures).to.deep.equal([{ spec: 'b', at: Date.UTC(2024, 11, 1) / 1000 }]);
@@ -123,7 +149,18 @@ describe('a dump line read back', () => {
 
   it('writes a line that reads back as the item it was', () => {
     const l = itemLine(
-      { pk: 1, internalId: 'r 1', identifier: 'oai:repo.example.org:r%201', datestamp: 1735689600, deleted: false, sets: ['a:b'], metadata: { oai_dc: DC, marc21: MARC }, fields: { dc: { title: ['T'] } }, written: ['oai_dc'], about: [{ xml: '<x xmlns="urn:x"/>', compareAs: 'x' }] },
+      {
+        pk: 1,
+        internalId: 'r 1',
+        identifier: 'oai:repo.example.org:r%201',
+        datestamp: 1735689600,
+        deleted: false,
+        sets: ['a:b'],
+        metadata: { oai_dc: DC, marc21: MARC },
+        fields: { dc: { title: ['T'] } },
+        written: ['oai_dc'],
+        about: [{ xml: '<x xmlns="urn:x"/>', compareAs: 'x' }],
+      },
       [{ spec: 'c', at: 1735000000 }],
     );
     expect(l.given).to.deep.equal(['marc21']);
@@ -137,10 +174,20 @@ describe('a dump line read back', () => {
 describe('departures the pipeline is given', () => {
   const preparation = { formats, policy };
   const judged = (departures: ItemInput['departures'], sets = ['a:b']) =>
-    judgeRecords([prepareItem({ internalId: 'r 1', datestamp: 1000, sets, metadata: {}, fields: { dc: { title: ['T'] } }, ...(departures && { departures }) }, preparation)], 2000).refusals[0] ?? [];
+    judgeRecords(
+      [
+        prepareItem(
+          { internalId: 'r 1', datestamp: 1000, sets, metadata: {}, fields: { dc: { title: ['T'] } }, ...(departures && { departures }) },
+          preparation,
+        ),
+      ],
+      2000,
+    ).refusals[0] ?? [];
 
   it('passes a departure from a set the item is not in, no later than its datestamp', () => expect(judged([{ spec: 'c', at: 1000 }])).to.deep.equal([]));
-  it('refuses a departure from a set the item is in, through a descendant too', () => expect(judged([{ spec: 'a', at: 900 }]).map((r) => r.field)).to.deep.equal(['departures[0]']));
-  it('refuses a departure after the item\'s datestamp', () => expect(judged([{ spec: 'c', at: 1001 }]).map((r) => r.reason)).to.deep.equal(["the departure lies after the record's datestamp"]));
+  it('refuses a departure from a set the item is in, through a descendant too', () =>
+    expect(judged([{ spec: 'a', at: 900 }]).map((r) => r.field)).to.deep.equal(['departures[0]']));
+  it("refuses a departure after the item's datestamp", () =>
+    expect(judged([{ spec: 'c', at: 1001 }]).map((r) => r.reason)).to.deep.equal(["the departure lies after the record's datestamp"]));
   it('refuses a departure from an invalid setSpec', () => expect(judged([{ spec: 'a b', at: 10 }]).map((r) => r.field)).to.deep.equal(['departures[0]']));
 });

@@ -22,7 +22,13 @@ const BOUND = 1024 * 1024;
 function writeRecords(file: string, from: number, to: number): void {
   const lines: string[] = [];
   for (let i = from; i < to; i++) {
-    lines.push(JSON.stringify({ id: `mem-${String(i).padStart(7, '0')}`, sets: [i % 2 === 0 ? 'even' : 'odd:x'], dc: { title: [`Record ${i} of a long export`], creator: ['Müller, Jürgen'] } }));
+    lines.push(
+      JSON.stringify({
+        id: `mem-${String(i).padStart(7, '0')}`,
+        sets: [i % 2 === 0 ? 'even' : 'odd:x'],
+        dc: { title: [`Record ${i} of a long export`], creator: ['Müller, Jürgen'] },
+      }),
+    );
   }
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
 }

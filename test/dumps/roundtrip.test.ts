@@ -30,11 +30,21 @@ forEachCliDatabase((db) => {
     while (Math.floor(Date.now() / 1000) <= filled) await new Promise((r) => setTimeout(r, 50));
     const mods = '<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>On lattices, as catalogued</title></titleInfo></mods>';
     const oneFormat = path.join(db().dir, 'one-format.ndjson');
-    fs.writeFileSync(oneFormat, `${JSON.stringify({ id: 'thesis 1', sets: ['math'], dc: { title: ['On lattices'] }, metadata: { thesis_rec: thesis('On lattices'), mods } })}\n`);
+    fs.writeFileSync(
+      oneFormat,
+      `${JSON.stringify({ id: 'thesis 1', sets: ['math'], dc: { title: ['On lattices'] }, metadata: { thesis_rec: thesis('On lattices'), mods } })}\n`,
+    );
     expect((await cli(db(), ['load', oneFormat], { env })).code).to.equal(0);
-    const stamps = (await db().knex()('records as r').join('items as i', 'i.pk', 'r.item_pk').where('i.internal_id', 'thesis 1').select('r.prefix', 'r.datestamp')) as { prefix: string; datestamp: unknown }[];
+    const stamps = (await db()
+      .knex()('records as r')
+      .join('items as i', 'i.pk', 'r.item_pk')
+      .where('i.internal_id', 'thesis 1')
+      .select('r.prefix', 'r.datestamp')) as { prefix: string; datestamp: unknown }[];
     const modsAt = Number(stamps.find((s) => s.prefix === 'mods')?.datestamp);
-    expect(stamps.filter((s) => s.prefix !== 'mods').every((s) => Number(s.datestamp) < modsAt), JSON.stringify(stamps)).to.equal(true);
+    expect(
+      stamps.filter((s) => s.prefix !== 'mods').every((s) => Number(s.datestamp) < modsAt),
+      JSON.stringify(stamps),
+    ).to.equal(true);
     const out = path.join(db().dir, 'dump');
     const dump = await cli(db(), ['dump', out], { env });
     expect(dump.code, dump.stderr).to.equal(0);
@@ -67,9 +77,15 @@ forEachCliDatabase((db) => {
         expect(all).to.include(':lifted%201</identifier>');
         expect(all).to.include(':lifted%202</identifier>');
         // Set departures: the moved record and the retired set's former members, reported deleted there.
-        const theses = [...original].filter(([k]) => k.startsWith('verb=ListRecords&metadataPrefix=oai_dc&set=theses#')).map(([, v]) => v).join('');
+        const theses = [...original]
+          .filter(([k]) => k.startsWith('verb=ListRecords&metadataPrefix=oai_dc&set=theses#'))
+          .map(([, v]) => v)
+          .join('');
         expect(theses).to.match(/<header status="deleted"><identifier>oai:demo\.oai-steward\.org:thesis%201<\/identifier>/);
-        const history = [...original].filter(([k]) => k.startsWith(`verb=ListRecords&metadataPrefix=oai_dc&set=${RETIRED_SET}#`)).map(([, v]) => v).join('');
+        const history = [...original]
+          .filter(([k]) => k.startsWith(`verb=ListRecords&metadataPrefix=oai_dc&set=${RETIRED_SET}#`))
+          .map(([, v]) => v)
+          .join('');
         expect(history).to.include('<header status="deleted">');
         expect(history).to.not.include('<metadata>');
       } finally {
@@ -81,7 +97,7 @@ forEachCliDatabase((db) => {
     }
   });
 
-  it('writes a manifest whose sizes and SHA-256s are the files\', and per format one ListRecords response valid against the schemas', async function () {
+  it("writes a manifest whose sizes and SHA-256s are the files', and per format one ListRecords response valid against the schemas", async function () {
     this.timeout(240_000);
     const env = repositoryEnv(db().dir);
     await fillSource(db(), env);
@@ -119,7 +135,10 @@ forEachCliDatabase((db) => {
     } finally {
       await p.close();
     }
-    const lines = gunzipFile(out, manifest.files.find((f) => f.kind === 'records')?.name ?? '').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = gunzipFile(out, manifest.files.find((f) => f.kind === 'records')?.name ?? '')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.filter((l) => 'set' in l)).to.have.length(manifest.sets);
     expect(lines.filter((l) => 'header' in l)).to.have.length(manifest.items);
     // Where each model came from: given by the record, or lifted from the XML it gave.
@@ -139,7 +158,7 @@ forEachCliDatabase((db) => {
     fs.mkdirSync(out);
     fs.writeFileSync(path.join(out, 'records-20000101T000000Z.jsonl.gz'), zlib.gzipSync('{}\n'));
     fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ files: [{ name: 'records-20000101T000000Z.jsonl.gz' }, { name: '../outside.txt' }] }));
-    fs.writeFileSync(path.join(db().dir, 'outside.txt'), 'not the dump\'s');
+    fs.writeFileSync(path.join(db().dir, 'outside.txt'), "not the dump's");
     // A temporary file of a dump whose process is gone, and one of a dump still running (this process).
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     fs.writeFileSync(path.join(out, `.records-x.jsonl.gz.${gone}.partial`), 'abandoned');
@@ -147,7 +166,9 @@ forEachCliDatabase((db) => {
     const dump = await cli(db(), ['dump', out, '--prefix', 'oai_dc', '--json'], { env });
     expect(dump.code, dump.stderr).to.equal(0);
     const manifest = JSON.parse(dump.stdout) as { files: { name: string }[] };
-    expect(fs.readdirSync(out).sort()).to.deep.equal([...manifest.files.map((f) => f.name), 'manifest.json', `.records-y.jsonl.gz.${process.pid}.partial`].sort());
+    expect(fs.readdirSync(out).sort()).to.deep.equal(
+      [...manifest.files.map((f) => f.name), 'manifest.json', `.records-y.jsonl.gz.${process.pid}.partial`].sort(),
+    );
     expect(manifest.files.map((f) => f.name)).to.have.length(2);
     expect(fs.existsSync(path.join(db().dir, 'outside.txt'))).to.equal(true);
   });
@@ -164,7 +185,12 @@ forEachCliDatabase((db) => {
       given: [],
       metadata: {},
     };
-    fs.writeFileSync(file, zlib.gzipSync(`${JSON.stringify({ ...line, id: 'x 0', header: { ...line.header, identifier: 'oai:demo.oai-steward.org:x%200' } })}\n${JSON.stringify(line)}\n`));
+    fs.writeFileSync(
+      file,
+      zlib.gzipSync(
+        `${JSON.stringify({ ...line, id: 'x 0', header: { ...line.header, identifier: 'oai:demo.oai-steward.org:x%200' } })}\n${JSON.stringify(line)}\n`,
+      ),
+    );
     const run = await cli(db(), ['load', file], { env });
     expect(run.code).to.equal(1);
     expect(run.stderr).to.match(/bad\.jsonl\.gz:2: record "x 1", field header\.identifier: .*id policy/);

@@ -16,7 +16,11 @@ import { forEachProvider, oaiGet } from '../helpers/server';
 import { writeDump } from '../../server/dump/write';
 
 /** A GET whose body is kept as bytes, whatever its type. */
-function get(port: number, pathname: string, headers: http.OutgoingHttpHeaders = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function get(
+  port: number,
+  pathname: string,
+  headers: http.OutgoingHttpHeaders = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path: pathname, headers }, (res) => {

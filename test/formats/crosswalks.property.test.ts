@@ -15,21 +15,24 @@ describe('crosswalks of random records', () => {
     if (!crosswalk) continue;
     it(`${format.prefix}: every record the parser accepts becomes XSD-valid XML or an explicit notOffered`, () => {
       let offered = 0;
-      fc.assert(fc.property(record, CTX, (raw, ctx) => {
-        // Random combinations may break a cross-field rule (an embargo without its end): the parser refuses those.
-        const parsed = parseRecordFields(raw as Record<string, unknown>, { internalId: 'p' });
-        fc.pre(!('refusals' in parsed));
-        if ('refusals' in parsed) return;
-        const out = crosswalk(parsed.fields, ctx);
-        if (isNotOffered(out)) {
-          expect(out.notOffered).to.be.a('string').and.not.equal('');
-          expect(format.lacks?.(parsed.fields, ctx)).to.equal(out.notOffered);
-          return;
-        }
-        offered++;
-        expect(validate(out, format.prefix as FormatPrefix), out).to.deep.equal([]);
-        expect(crosswalk(parsed.fields, ctx), 'deterministic').to.equal(out);
-      }), RUNS);
+      fc.assert(
+        fc.property(record, CTX, (raw, ctx) => {
+          // Random combinations may break a cross-field rule (an embargo without its end): the parser refuses those.
+          const parsed = parseRecordFields(raw as Record<string, unknown>, { internalId: 'p' });
+          fc.pre(!('refusals' in parsed));
+          if ('refusals' in parsed) return;
+          const out = crosswalk(parsed.fields, ctx);
+          if (isNotOffered(out)) {
+            expect(out.notOffered).to.be.a('string').and.not.equal('');
+            expect(format.lacks?.(parsed.fields, ctx)).to.equal(out.notOffered);
+            return;
+          }
+          offered++;
+          expect(validate(out, format.prefix as FormatPrefix), out).to.deep.equal([]);
+          expect(crosswalk(parsed.fields, ctx), 'deterministic').to.equal(out);
+        }),
+        RUNS,
+      );
       // The generator must reach the XML path, or the property says nothing: oai_datacite, the strictest,
       // is offered in about one run in ten, mods and marc21 in most (the shape tests cover each format too).
       expect(offered).to.be.greaterThan(0);

@@ -48,7 +48,11 @@ describe('the built-in crosswalks', () => {
       ['mods', 'http://www.loc.gov/mods/v3', 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd'],
     ]);
     expect(BUILT_IN_FORMATS.every((f) => f.builtIn === true)).to.equal(true);
-    expect(createFormatRegistry().all().map((f) => f.prefix)).to.deep.equal(['oai_dc']);
+    expect(
+      createFormatRegistry()
+        .all()
+        .map((f) => f.prefix),
+    ).to.deep.equal(['oai_dc']);
     expect(createFormatRegistry(BUILT_IN_FORMATS).get('mods')?.fromRecord).to.be.a('function');
   });
 
@@ -100,25 +104,34 @@ describe('the built-in crosswalks', () => {
     it(`${format.prefix}: escapes markup, quotes and entity-like text, which a parser reads back unchanged`, () => {
       const hostile = ['<b>bold</b> & "quoted" \'single\'', 'R&amp;D &lt;x&gt; &#65;', ']]> <![CDATA[x]]>', 'line\r\nbreak\ttab', '<?pi x?><!-- c -->'];
       const record = fields({
-        id: 'h', dc: { title: hostile, subject: hostile, description: hostile, identifier: hostile },
+        id: 'h',
+        dc: { title: hostile, subject: hostile, description: hostile, identifier: hostile },
         identifiers: [{ type: 'DOI', value: '10.1234/a<b>&"c"' }],
         creators: [{ name: hostile[0], givenName: hostile[1], familyName: hostile[2], affiliations: [{ name: hostile[3] }] }],
         contributors: [{ name: hostile[4], type: 'Editor' }],
         resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', label: hostile[0] },
-        accessRights: 'open', publisher: hostile[1], publicationYear: 2020,
+        accessRights: 'open',
+        publisher: hostile[1],
+        publicationYear: 2020,
         fundingReferences: [{ funderName: hostile[2], awardNumber: hostile[3], awardTitle: hostile[4] }],
       });
       const out = format.fromRecord(record, CTX);
       if (isNotOffered(out)) throw new Error(out.notOffered);
       expect(validate(out, format.prefix as FormatPrefix)).to.deep.equal([]);
       const values = valuesOf(out);
-      for (const h of [...hostile, '10.1234/a<b>&"c"']) expect(values.some((v) => v.includes(h)), JSON.stringify(h)).to.equal(true);
+      for (const h of [...hostile, '10.1234/a<b>&"c"'])
+        expect(
+          values.some((v) => v.includes(h)),
+          JSON.stringify(h),
+        ).to.equal(true);
     });
   }
 
   it('oai_datacite is not offered without a data centre symbol, even for a full DataCite record', () => {
     const f = CROSSWALKED.find((x) => x.prefix === 'oai_datacite')!;
-    expect(f.fromRecord(fields(SHAPES[0]!.record), { ...CTX, options: {} })).to.deep.equal({ notOffered: 'oai_datacite needs a data centre symbol (option datacentreSymbol)' });
+    expect(f.fromRecord(fields(SHAPES[0]!.record), { ...CTX, options: {} })).to.deep.equal({
+      notOffered: 'oai_datacite needs a data centre symbol (option datacentreSymbol)',
+    });
   });
 
   it('oai_datacite wraps exactly the datacite resource', () => {
@@ -150,7 +163,9 @@ describe('the built-in crosswalks', () => {
     expect(out('datacite')).to.contain('<date dateType="Available">2027-01-15</date>');
     expect(out('oai_openaire')).to.contain('<datacite:date dateType="Available">2027-01-15</datacite:date>');
     expect(out('oai_openaire')).to.contain('rightsURI="http://purl.org/coar/access_right/c_f1cf"');
-    expect(out('marc21')).to.contain('<datafield tag="506" ind1="1" ind2=" "><subfield code="a">embargoed access</subfield><subfield code="g">2027-01-15</subfield>');
+    expect(out('marc21')).to.contain(
+      '<datafield tag="506" ind1="1" ind2=" "><subfield code="a">embargoed access</subfield><subfield code="g">2027-01-15</subfield>',
+    );
   });
 
   it('maps a COAR type to the DataCite general type, the MARC leader and the MODS typeOfResource of the table', () => {
@@ -165,8 +180,12 @@ describe('the built-in crosswalks', () => {
   it('writes ORCID iDs and ROR affiliations where the format has a place for them', () => {
     const record = fields(SHAPES[0]!.record);
     const out = (p: string): string => CROSSWALKED.find((x) => x.prefix === p)!.fromRecord(record, CTX) as string;
-    expect(out('datacite')).to.contain('<nameIdentifier nameIdentifierScheme="ORCID" schemeURI="https://orcid.org">https://orcid.org/0000-0003-1983-9378</nameIdentifier>');
-    expect(out('datacite')).to.contain('<affiliation affiliationIdentifier="https://ror.org/01tm6cn81" affiliationIdentifierScheme="ROR" schemeURI="https://ror.org">University of Gothenburg</affiliation>');
+    expect(out('datacite')).to.contain(
+      '<nameIdentifier nameIdentifierScheme="ORCID" schemeURI="https://orcid.org">https://orcid.org/0000-0003-1983-9378</nameIdentifier>',
+    );
+    expect(out('datacite')).to.contain(
+      '<affiliation affiliationIdentifier="https://ror.org/01tm6cn81" affiliationIdentifierScheme="ROR" schemeURI="https://ror.org">University of Gothenburg</affiliation>',
+    );
     expect(out('mods')).to.contain('<nameIdentifier type="orcid">https://orcid.org/0000-0003-1983-9378</nameIdentifier>');
   });
 });
@@ -176,25 +195,39 @@ describe('where a work was published, in every format that has a place for it', 
   const out = (p: string, r: RecordFields = record): string => CROSSWALKED.find((x) => x.prefix === p)!.fromRecord(r, CTX) as string;
 
   it('OpenAIRE v4: the citation title, volume, issue, start and end page; the ISSNs as related identifiers IsPartOf', () => {
-    expect(out('oai_openaire')).to.contain('<oaire:citationTitle>Chemistry – A European Journal</oaire:citationTitle><oaire:citationVolume>23</oaire:citationVolume><oaire:citationIssue>31</oaire:citationIssue><oaire:citationStartPage>7444</oaire:citationStartPage><oaire:citationEndPage>7447</oaire:citationEndPage>');
-    expect(out('oai_openaire')).to.contain('<datacite:relatedIdentifier relatedIdentifierType="ISSN" relationType="IsPartOf">0947-6539</datacite:relatedIdentifier>');
+    expect(out('oai_openaire')).to.contain(
+      '<oaire:citationTitle>Chemistry – A European Journal</oaire:citationTitle><oaire:citationVolume>23</oaire:citationVolume><oaire:citationIssue>31</oaire:citationIssue><oaire:citationStartPage>7444</oaire:citationStartPage><oaire:citationEndPage>7447</oaire:citationEndPage>',
+    );
+    expect(out('oai_openaire')).to.contain(
+      '<datacite:relatedIdentifier relatedIdentifierType="ISSN" relationType="IsPartOf">0947-6539</datacite:relatedIdentifier>',
+    );
   });
 
   it('DataCite: a related item of type Journal the work IsPublishedIn', () => {
-    expect(out('datacite')).to.contain('<relatedItems><relatedItem relatedItemType="Journal" relationType="IsPublishedIn"><titles><title>Chemistry – A European Journal</title></titles><volume>23</volume><issue>31</issue><firstPage>7444</firstPage><lastPage>7447</lastPage></relatedItem></relatedItems>');
+    expect(out('datacite')).to.contain(
+      '<relatedItems><relatedItem relatedItemType="Journal" relationType="IsPublishedIn"><titles><title>Chemistry – A European Journal</title></titles><volume>23</volume><issue>31</issue><firstPage>7444</firstPage><lastPage>7447</lastPage></relatedItem></relatedItems>',
+    );
   });
 
   it('MODS: a relatedItem of type host with the part the work takes there', () => {
-    expect(out('mods')).to.contain('<relatedItem type="host"><titleInfo><title>Chemistry – A European Journal</title></titleInfo><part><detail type="volume"><number>23</number></detail><detail type="issue"><number>31</number></detail><extent unit="pages"><start>7444</start><end>7447</end></extent></part></relatedItem>');
+    expect(out('mods')).to.contain(
+      '<relatedItem type="host"><titleInfo><title>Chemistry – A European Journal</title></titleInfo><part><detail type="volume"><number>23</number></detail><detail type="issue"><number>31</number></detail><extent unit="pages"><start>7444</start><end>7447</end></extent></part></relatedItem>',
+    );
   });
 
   it('MARC 21: 773 with the title and the related parts as LC writes them', () => {
-    expect(out('marc21')).to.contain('<datafield tag="773" ind1="0" ind2=" "><subfield code="t">Chemistry – A European Journal</subfield><subfield code="g">Vol. 23, no. 31, p. 7444-7447</subfield></datafield>');
+    expect(out('marc21')).to.contain(
+      '<datafield tag="773" ind1="0" ind2=" "><subfield code="t">Chemistry – A European Journal</subfield><subfield code="g">Vol. 23, no. 31, p. 7444-7447</subfield></datafield>',
+    );
   });
 
-  it('says a book chapter\'s book and a conference paper\'s proceedings by their DataCite types, validly in every format', () => {
+  it("says a book chapter's book and a conference paper's proceedings by their DataCite types, validly in every format", () => {
     const chapter: RecordFields = { ...record, resourceType: { general: 'BookChapter', label: 'chapter' }, host: { title: 'A Book', startPage: 'xii' } };
-    const paper: RecordFields = { ...record, resourceType: { coar: 'http://purl.org/coar/resource_type/c_5794', general: 'ConferencePaper', label: 'conference paper' }, host: { title: 'Proc. X', endPage: '9' } };
+    const paper: RecordFields = {
+      ...record,
+      resourceType: { coar: 'http://purl.org/coar/resource_type/c_5794', general: 'ConferencePaper', label: 'conference paper' },
+      host: { title: 'Proc. X', endPage: '9' },
+    };
     expect(out('datacite', chapter)).to.contain('<relatedItem relatedItemType="Book" relationType="IsPublishedIn">');
     expect(out('datacite', paper)).to.contain('<relatedItem relatedItemType="ConferenceProceeding" relationType="IsPublishedIn">');
     expect(out('marc21', paper)).to.contain('<subfield code="g">p. -9</subfield>');
@@ -233,7 +266,10 @@ describe('BCP 47 language tags in every format', () => {
         expect(validate(out, format.prefix as FormatPrefix), format.prefix).to.deep.equal([]);
         if (format.prefix === 'marc21') {
           if (code === undefined) expect(out).to.not.contain('tag="041"');
-          else expect(out).to.contain(`<datafield tag="041" ind1=" " ind2="7"><subfield code="a">${code}</subfield><subfield code="2">${source}</subfield></datafield>`);
+          else
+            expect(out).to.contain(
+              `<datafield tag="041" ind1=" " ind2="7"><subfield code="a">${code}</subfield><subfield code="2">${source}</subfield></datafield>`,
+            );
         } else if (format.prefix === 'mods') expect(out).to.contain(`<languageTerm type="code" authority="rfc5646">${given}</languageTerm>`);
         else if (format.prefix === 'oai_openaire') expect(out).to.contain(`<dc:language>${given}</dc:language>`);
         else expect(out).to.contain(`<language>${given}</language>`);
@@ -243,7 +279,7 @@ describe('BCP 47 language tags in every format', () => {
 });
 
 describe('writing every format of a record at once', () => {
-  it('writes oai_dc and each format the model allows, in the registry\'s order, and leaves the XML a record gives as given', () => {
+  it("writes oai_dc and each format the model allows, in the registry's order, and leaves the XML a record gives as given", () => {
     const record = fields({ id: 'x', dc: { title: 'T' } });
     const policy = createIdPolicy({ namespace: 'example.org' });
     const preparation = { formats: createFormatRegistry(BUILT_IN_FORMATS), policy };

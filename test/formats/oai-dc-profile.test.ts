@@ -22,7 +22,11 @@ const rows: Row[] = [
   [
     'an embargoed doctoral thesis gets embargoedAccess and the embargo end date',
     { dc: { title: ['T'], date: ['2024'] }, resourceType: coar('c_db06', 'Dissertation'), accessRights: 'embargoed', dates: { embargoEnd: '2027-06-30' } },
-    { type: ['info:eu-repo/semantics/doctoralThesis'], rights: ['info:eu-repo/semantics/embargoedAccess'], date: ['2024', 'info:eu-repo/date/embargoEnd/2027-06-30'] },
+    {
+      type: ['info:eu-repo/semantics/doctoralThesis'],
+      rights: ['info:eu-repo/semantics/embargoedAccess'],
+      date: ['2024', 'info:eu-repo/date/embargoEnd/2027-06-30'],
+    },
   ],
   [
     'a metadata-only record is closedAccess',
@@ -58,14 +62,18 @@ const rows: Row[] = [
 
 describe('oai_dc by profile', function () {
   describe('openaire3', function () {
-    eachRow(rows, ([name]) => name, ([, record, expected]) => {
-      const dc = profileDublinCore(record, 'openaire3');
-      expect(dc.type).to.deep.equal(expected.type);
-      expect(dc.rights).to.deep.equal(expected.rights);
-      expect(dc.date).to.deep.equal(expected.date ?? record.dc.date);
-      expect(dc.title).to.deep.equal(record.dc.title);
-      assertValid(dublinCoreToOaiDc(dc), 'oai_dc');
-    });
+    eachRow(
+      rows,
+      ([name]) => name,
+      ([, record, expected]) => {
+        const dc = profileDublinCore(record, 'openaire3');
+        expect(dc.type).to.deep.equal(expected.type);
+        expect(dc.rights).to.deep.equal(expected.rights);
+        expect(dc.date).to.deep.equal(expected.date ?? record.dc.date);
+        expect(dc.title).to.deep.equal(record.dc.title);
+        assertValid(dublinCoreToOaiDc(dc), 'oai_dc');
+      },
+    );
   });
 
   it('leaves Dublin Core as it is under the plain profile', () => {

@@ -9,9 +9,19 @@ import { eachRow } from '../helpers/table';
 const read = (file: string): RecordFields => datacite.read!(fixtureRoot('readers', 'datacite', file));
 
 // Expected values read from the files themselves (test/fixtures/readers/SOURCE.md).
-const DRYAD_CREATORS = ['Ollomo, Benjamin', 'Durand, Patrick', 'Prugnolle, Franck', 'Douzery, Emmanuel J. P.', 'Arnathau, Céline', 'Nkoghe, Dieudonné', 'Leroy, Eric', 'Renaud, François'];
+const DRYAD_CREATORS = [
+  'Ollomo, Benjamin',
+  'Durand, Patrick',
+  'Prugnolle, Franck',
+  'Douzery, Emmanuel J. P.',
+  'Arnathau, Céline',
+  'Nkoghe, Dieudonné',
+  'Leroy, Eric',
+  'Renaud, François',
+];
 const DRYAD_SUBJECTS = ['Phylogeny', 'Malaria', 'Parasites', 'Taxonomy', 'Mitochondrial genome', 'Africa', 'Plasmodium'];
-const DRYAD_CITATION = 'Ollomo B, Durand P, Prugnolle F, Douzery EJP, Arnathau C, Nkoghe D, Leroy E, Renaud F (2009) A new malaria agent in African hominids. PLoS Pathogens 5(5): e1000446.';
+const DRYAD_CITATION =
+  'Ollomo B, Durand P, Prugnolle F, Douzery EJP, Arnathau C, Nkoghe D, Leroy E, Renaud F (2009) A new malaria agent in African hominids. PLoS Pathogens 5(5): e1000446.';
 const DRYAD_RELATED = [
   { identifier: '10.5061/DRYAD.8515/1', type: 'DOI', relation: 'HasPart' },
   { identifier: '10.5061/DRYAD.8515/2', type: 'DOI', relation: 'HasPart' },
@@ -25,7 +35,9 @@ describe('the DataCite reader, on DataCite records published by others', () => {
       dc: {
         title: ['Eating your own Dog Food'],
         subject: ['datacite', 'doi', 'metadata'],
-        description: ['Eating your own dog food is a slang term to describe that an organization should itself use the products and services it provides. For DataCite this means that we should use DOIs with appropriate metadata and strategies for long-term preservation for...'],
+        description: [
+          'Eating your own dog food is a slang term to describe that an organization should itself use the products and services it provides. For DataCite this means that we should use DOIs with appropriate metadata and strategies for long-term preservation for...',
+        ],
         date: ['2016-12-20', '2016-12-20'],
         identifier: ['MS-49-3632-5083'],
       },
@@ -88,22 +100,42 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     expect(r.license).to.equal('http://creativecommons.org/licenses/by-nd/2.0/');
     expect(r.dc.rights).to.deep.equal(['Creative Commons\n      Attribution-NoDerivs 2.0 Generic']);
     expect(r.relatedIdentifiers).to.deep.equal([{ identifier: '10.5272/oldertestpub', type: 'DOI', relation: 'IsPartOf', resourceTypeGeneral: 'Text' }]);
-    expect(r.dc.description?.[0]).to.match(/^Lorem ipsum dolor sit amet, consetetur sadipscing elitr, sed diam nonumy eirmod tempor invidunt ut labore et\n {6}dolore magna/);
+    expect(r.dc.description?.[0]).to.match(
+      /^Lorem ipsum dolor sit amet, consetetur sadipscing elitr, sed diam nonumy eirmod tempor invidunt ut labore et\n {6}dolore magna/,
+    );
     expect(r.dc.description?.[0]).to.match(/no sea takimata sanctus est Lorem ipsum dolor sit amet\.$/);
   });
 
   it('reads persons and organizations with their ORCID iDs and ROR affiliations, leaving a GRID affiliation its name only', () => {
     const r = read('datacite-example-affiliation.xml');
     expect(r.creators).to.deep.equal([
-      { name: 'Miller, Elizabeth', givenName: 'Elizabeth', familyName: 'Miller', nameType: 'person', orcid: '0000-0001-5000-0007', affiliations: [{ name: 'DataCite', ror: 'https://ror.org/04wxnsj81' }] },
       {
-        name: 'Carberry, Josiah', givenName: 'Josiah', familyName: 'Carberry', nameType: 'person', orcid: '0000-0002-1825-0097',
+        name: 'Miller, Elizabeth',
+        givenName: 'Elizabeth',
+        familyName: 'Miller',
+        nameType: 'person',
+        orcid: '0000-0001-5000-0007',
+        affiliations: [{ name: 'DataCite', ror: 'https://ror.org/04wxnsj81' }],
+      },
+      {
+        name: 'Carberry, Josiah',
+        givenName: 'Josiah',
+        familyName: 'Carberry',
+        nameType: 'person',
+        orcid: '0000-0002-1825-0097',
         affiliations: [{ name: 'Brown University', ror: 'https://ror.org/05gq02987' }, { name: 'Wesleyan University' }],
       },
       { name: 'The Psychoceramics Study Group', nameType: 'organization', affiliations: [{ name: 'Brown University', ror: 'https://ror.org/05gq02987' }] },
     ]);
     expect(r.contributors).to.deep.equal([
-      { name: 'Starr, Joan', givenName: 'Joan', familyName: 'Starr', orcid: '0000-0002-7285-027X', affiliations: [{ name: 'California Digital Library', ror: 'https://ror.org/03yrm5c26' }], type: 'ProjectLeader' },
+      {
+        name: 'Starr, Joan',
+        givenName: 'Joan',
+        familyName: 'Starr',
+        orcid: '0000-0002-7285-027X',
+        affiliations: [{ name: 'California Digital Library', ror: 'https://ror.org/03yrm5c26' }],
+        type: 'ProjectLeader',
+      },
     ]);
     expect(r.dc.title).to.deep.equal(['Full DataCite XML Example', 'Demonstration of DataCite Properties.']);
     expect(r.language).to.equal('en-US');
@@ -122,7 +154,12 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     expect(r.dc.coverage).to.deep.equal(['Atlantic Ocean']);
     expect(r.dc.date).to.deep.equal(['2017-09-13']);
     expect(r.fundingReferences).to.deep.equal([
-      { funderName: 'National Science Foundation', funderIdentifier: { type: 'Crossref Funder ID', value: 'https://doi.org/10.13039/100000001' }, awardNumber: 'CBET-106', awardTitle: 'Full DataCite XML Example' },
+      {
+        funderName: 'National Science Foundation',
+        funderIdentifier: { type: 'Crossref Funder ID', value: 'https://doi.org/10.13039/100000001' },
+        awardNumber: 'CBET-106',
+        awardTitle: 'Full DataCite XML Example',
+      },
     ]);
   });
 
@@ -136,9 +173,16 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     // Its relation says the journal is based on the article (IsSourceOf), not that it is published in it: no host is guessed.
     expect(r.host).to.equal(undefined);
     expect(r.contributors).to.deep.equal([
-      { name: 'Georgetown Law Library', nameType: 'organization', affiliations: [{ name: 'Georgetown University', ror: 'https://ror.org/05vzafd60' }], type: 'HostingInstitution' },
+      {
+        name: 'Georgetown Law Library',
+        nameType: 'organization',
+        affiliations: [{ name: 'Georgetown University', ror: 'https://ror.org/05vzafd60' }],
+        type: 'HostingInstitution',
+      },
     ]);
-    expect(r.creators).to.deep.equal([{ name: 'Feldman, Heidi Li', givenName: 'Heidi Li', familyName: 'Feldman', nameType: 'person', orcid: '0000-0003-1905-2698' }]);
+    expect(r.creators).to.deep.equal([
+      { name: 'Feldman, Heidi Li', givenName: 'Heidi Li', familyName: 'Feldman', nameType: 'person', orcid: '0000-0003-1905-2698' },
+    ]);
     expect(r.dates).to.deep.equal({ issued: '1995-11' });
     expect(r.dc.date).to.deep.equal(['2016-04-25']);
     expect(r.dc.format).to.deep.equal(['text/html', 'application/pdf']);
@@ -148,7 +192,8 @@ describe('the DataCite reader, on DataCite records published by others', () => {
 
   it('reads the related item the work is published in (DataCite 4.4 IsPublishedIn) as its host; its identifier stays a related identifier', () => {
     // The shape of DataCite's own relatedItem example (DataCite Metadata Schema 4.4, property 20).
-    const r = datacite.read!(parseFragment(`<resource xmlns="http://datacite.org/schema/kernel-4"><identifier identifierType="DOI">10.5555/x</identifier>
+    const r = datacite.read!(
+      parseFragment(`<resource xmlns="http://datacite.org/schema/kernel-4"><identifier identifierType="DOI">10.5555/x</identifier>
       <relatedItems>
         <relatedItem relatedItemType="Collection" relationType="IsPartOf"><titles><title>Grey literature</title></titles></relatedItem>
         <relatedItem relatedItemType="Journal" relationType="IsPublishedIn">
@@ -156,7 +201,8 @@ describe('the DataCite reader, on DataCite records published by others', () => {
           <titles><title>Physics letters / B</title></titles><publicationYear>2018</publicationYear>
           <volume>776</volume><issue>5</issue><number numberType="Article">12</number><firstPage>249</firstPage><lastPage>264</lastPage>
         </relatedItem>
-      </relatedItems></resource>`)!);
+      </relatedItems></resource>`)!,
+    );
     expect(r.host).to.deep.equal({ title: 'Physics letters / B', volume: '776', issue: '5', startPage: '249', endPage: '264' });
     expect(r.relatedIdentifiers).to.deep.equal([{ identifier: '0370-2693', type: 'ISSN', relation: 'IsPublishedIn', resourceTypeGeneral: 'Journal' }]);
     // A collection the work is part of is no container it was published in.
@@ -168,10 +214,22 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     expect(r.dc.title).to.deep.equal(['Example Title', 'Example Subtitle', 'Example TranslatedTitle', 'Example AlternativeTitle']);
     expect(r.resourceType).to.deep.equal({ general: 'Project', label: 'Research Project' });
     expect(r.creators).to.deep.equal([
-      { name: 'ExampleFamilyName, ExampleGivenName', givenName: 'ExampleGivenName', familyName: 'ExampleFamilyName', nameType: 'person', orcid: '0000-0001-5727-2427', affiliations: [{ name: 'ExampleAffiliation', ror: 'https://ror.org/04wxnsj81' }] },
+      {
+        name: 'ExampleFamilyName, ExampleGivenName',
+        givenName: 'ExampleGivenName',
+        familyName: 'ExampleFamilyName',
+        nameType: 'person',
+        orcid: '0000-0001-5727-2427',
+        affiliations: [{ name: 'ExampleAffiliation', ror: 'https://ror.org/04wxnsj81' }],
+      },
       { name: 'ExampleOrganization', nameType: 'organization' },
     ]);
-    expect(r.contributors?.map((c) => [c.name, c.type])).to.deep.equal([['Doe, Jane', 'Translator'], ['Smith, John', 'ContactPerson'], ['Ross, Cody', 'Editor'], ['Stathis, Kelly', 'Editor']]);
+    expect(r.contributors?.map((c) => [c.name, c.type])).to.deep.equal([
+      ['Doe, Jane', 'Translator'],
+      ['Smith, John', 'ContactPerson'],
+      ['Ross, Cody', 'Editor'],
+      ['Stathis, Kelly', 'Editor'],
+    ]);
     expect(r.publisher).to.equal('Example Publisher');
     expect(r.dates).to.deep.equal({ issued: '2023-01-01' });
     expect(r.dc.date).to.deep.equal(['2020-01-01', '2023-01-01', '2023-01-01', '2023-01-01']);
@@ -216,7 +274,11 @@ describe('the DataCite reader on odd but well-formed XML', () => {
     [
       ['an element of another format', '<dc xmlns="http://www.openarchives.org/OAI/2.0/oai_dc/"><title>T</title></dc>', { dc: {} }],
       ['an empty resource', '<resource xmlns="http://datacite.org/schema/kernel-4"/>', { dc: {} }],
-      ['blank values', '<resource xmlns="http://datacite.org/schema/kernel-4"><identifier identifierType="DOI"> </identifier><titles><title/></titles><creators><creator><creatorName/></creator></creators></resource>', { dc: {} }],
+      [
+        'blank values',
+        '<resource xmlns="http://datacite.org/schema/kernel-4"><identifier identifierType="DOI"> </identifier><titles><title/></titles><creators><creator><creatorName/></creator></creators></resource>',
+        { dc: {} },
+      ],
       [
         'a DOI that is not one, an unknown general type and a year in words',
         '<resource xmlns="http://datacite.org/schema/kernel-4"><identifier identifierType="DOI">doi:nope</identifier><resourceType resourceTypeGeneral="Film">Movie</resourceType><publicationYear>circa 1900</publicationYear></resource>',

@@ -18,7 +18,7 @@ describe('the MARCXML reader', () => {
     });
   });
 
-  it('reads a cataloguer\'s record with ISBD punctuation (Leader/18 a): identifiers, names by role, notes, subjects, links, files', () => {
+  it("reads a cataloguer's record with ISBD punctuation (Leader/18 a): identifiers, names by role, notes, subjects, links, files", () => {
     const leader = '01234nam a2200289 a 4500';
     const f008 = `${'690326s1969    nju'.padEnd(35)}eng  `;
     const xml = `<record xmlns="http://www.loc.gov/MARC21/slim"><leader>${leader}</leader><controlfield tag="001">991000000269703811</controlfield><controlfield tag="008">${f008}</controlfield>${[
@@ -56,7 +56,11 @@ describe('the MARCXML reader', () => {
         coverage: ['Netherlands'],
         rights: ['Embargoed until 2030.', 'CC BY 4.0'],
       },
-      identifiers: [{ type: 'ISBN', value: '9780306406157' }, { type: 'DOI', value: '10.1000/182' }, { type: 'Handle', value: '1765/315' }],
+      identifiers: [
+        { type: 'ISBN', value: '9780306406157' },
+        { type: 'DOI', value: '10.1000/182' },
+        { type: 'Handle', value: '1765/315' },
+      ],
       creators: [{ name: 'Etzioni, Amitai', nameType: 'person' }],
       contributors: [
         { name: 'Smith, Jane', nameType: 'person', type: 'Editor' },
@@ -76,9 +80,20 @@ describe('the MARCXML reader', () => {
   });
 
   describe('773, the host item', () => {
-    const read = (...fields: string[]) => marc21.read!(parseFragment(`<record xmlns="http://www.loc.gov/MARC21/slim"><leader>     nab a22     3u 4500</leader>${field('245', '00', ['a', 'T'])}${fields.join('')}</record>`)!);
-    it('reads LC\'s own $g examples, a date in parentheses aside', () => {
-      expect(read(field('773', '0 ', ['t', 'Horizon'], ['g', 'Vol. 17, no. 98 (Feb. 1948), p. 78-159'])).host).to.deep.equal({ title: 'Horizon', volume: '17', issue: '98', startPage: '78', endPage: '159' });
+    const read = (...fields: string[]) =>
+      marc21.read!(
+        parseFragment(
+          `<record xmlns="http://www.loc.gov/MARC21/slim"><leader>     nab a22     3u 4500</leader>${field('245', '00', ['a', 'T'])}${fields.join('')}</record>`,
+        )!,
+      );
+    it("reads LC's own $g examples, a date in parentheses aside", () => {
+      expect(read(field('773', '0 ', ['t', 'Horizon'], ['g', 'Vol. 17, no. 98 (Feb. 1948), p. 78-159'])).host).to.deep.equal({
+        title: 'Horizon',
+        volume: '17',
+        issue: '98',
+        startPage: '78',
+        endPage: '159',
+      });
     });
     it('keeps a $g in words it does not know as dc:relation text, and takes the enumeration from $q then', () => {
       const r = read(field('773', '0 ', ['t', 'Horizon'], ['g', 'Jan. 1992, p. 38-50'], ['q', '48:3&lt;434']));
@@ -108,7 +123,8 @@ describe('the MARCXML reader', () => {
       '<record xmlns="http://www.loc.gov/MARC21/slim"/>',
       '<record xmlns="http://www.loc.gov/MARC21/slim"><datafield/><datafield tag="245"><subfield/></datafield></record>',
       '<collection xmlns="http://www.loc.gov/MARC21/slim"><record/></collection>',
-    ]) expect(marc21.read!(parseFragment(xml)!), xml).to.deep.equal({ dc: {} });
+    ])
+      expect(marc21.read!(parseFragment(xml)!), xml).to.deep.equal({ dc: {} });
   });
 });
 
@@ -164,11 +180,20 @@ describe('the MODS reader', () => {
         rights: ['CC BY 4.0'],
       },
       identifiers: [
-        { type: 'DOI', value: '10.1000/182' }, { type: 'ISBN', value: '9780306406157' }, { type: 'Handle', value: '1765/315' },
+        { type: 'DOI', value: '10.1000/182' },
+        { type: 'ISBN', value: '9780306406157' },
+        { type: 'Handle', value: '1765/315' },
         { type: 'URL', value: 'https://example.org/items/7' },
       ],
       creators: [
-        { name: 'Etzioni, Amitai', givenName: 'Amitai', familyName: 'Etzioni', nameType: 'person', orcid: '0000-0002-1825-0097', affiliations: [{ name: 'Columbia University' }] },
+        {
+          name: 'Etzioni, Amitai',
+          givenName: 'Amitai',
+          familyName: 'Etzioni',
+          nameType: 'person',
+          orcid: '0000-0002-1825-0097',
+          affiliations: [{ name: 'Columbia University' }],
+        },
         { name: 'Anonymous' },
       ],
       contributors: [{ name: 'Jane Smith', nameType: 'person', type: 'Editor' }],
@@ -189,19 +214,30 @@ describe('the MODS reader', () => {
   });
 
   it('takes the first host relatedItem with a title or part as the host, its issue from detail type issue; a second host title is a dc:relation', () => {
-    const r = mods.read!(parseFragment(`<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo>
+    const r = mods.read!(
+      parseFragment(`<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo>
       <relatedItem type="host"><identifier type="issn">0317-8471</identifier></relatedItem>
       <relatedItem type="host"><part><detail type="issue"><number>4</number></detail><extent unit="pages"><start>e12</start></extent></part></relatedItem>
-      <relatedItem type="host"><titleInfo><title>Series</title></titleInfo></relatedItem></mods>`)!);
+      <relatedItem type="host"><titleInfo><title>Series</title></titleInfo></relatedItem></mods>`)!,
+    );
     expect(r.host).to.deep.equal({ issue: '4', startPage: 'e12' });
     expect(r.dc.relation).to.deep.equal(['Series']);
     expect(r.relatedIdentifiers).to.deep.equal([{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' }]);
   });
 
   it('reads the first record of a modsCollection, and odd records without throwing', () => {
-    expect(mods.read!(parseFragment(`<modsCollection xmlns="http://www.loc.gov/mods/v3" xmlns:xlink="http://www.w3.org/1999/xlink">${MODS.replace(/^<mods [^>]*>/, '<mods>')}</modsCollection>`)!).dc.title)
-      .to.deep.equal(['The modern organization: readings', 'Organizations']);
-    for (const xml of ['<mods xmlns="http://www.loc.gov/mods/v3"/>', '<mods xmlns="http://www.loc.gov/mods/v3"><name/><titleInfo/><accessCondition/><relatedItem/></mods>', '<mods/>']) {
+    expect(
+      mods.read!(
+        parseFragment(
+          `<modsCollection xmlns="http://www.loc.gov/mods/v3" xmlns:xlink="http://www.w3.org/1999/xlink">${MODS.replace(/^<mods [^>]*>/, '<mods>')}</modsCollection>`,
+        )!,
+      ).dc.title,
+    ).to.deep.equal(['The modern organization: readings', 'Organizations']);
+    for (const xml of [
+      '<mods xmlns="http://www.loc.gov/mods/v3"/>',
+      '<mods xmlns="http://www.loc.gov/mods/v3"><name/><titleInfo/><accessCondition/><relatedItem/></mods>',
+      '<mods/>',
+    ]) {
       expect(mods.read!(parseFragment(xml)!), xml).to.deep.equal({ dc: {} });
     }
   });
@@ -211,12 +247,44 @@ describe('the own identifier of a record in a collection', () => {
   const marc = (body: string): string => `<record xmlns="http://www.loc.gov/MARC21/slim">${body}</record>`;
   const m = (body: string): string => `<mods xmlns="http://www.loc.gov/mods/v3">${body}</mods>`;
   const cases: { name: string; format: typeof marc21; xml: string; own: { id: string; from: string } | undefined }[] = [
-    { name: 'a MARC record: its 001, trimmed', format: marc21, xml: marc('<controlfield tag="003">PPT</controlfield><controlfield tag="001"> 991000000269703811 </controlfield>'), own: { id: '991000000269703811', from: 'its 001 control field' } },
-    { name: 'a MARC record with an empty 001: the next non-empty one', format: marc21, xml: marc('<controlfield tag="001"> </controlfield><controlfield tag="001">b</controlfield>'), own: { id: 'b', from: 'its 001 control field' } },
-    { name: 'a MARC record without a 001: none (a 035 is another system\'s number)', format: marc21, xml: marc(field('035', '  ', ['a', '(PPT)b1'])), own: undefined },
-    { name: 'a MODS record: its recordIdentifier before any identifier', format: mods, xml: m('<identifier type="doi">10.1/x</identifier><recordInfo><recordIdentifier source="DLC">r-1</recordIdentifier></recordInfo>'), own: { id: 'r-1', from: 'its recordInfo/recordIdentifier' } },
-    { name: 'a MODS record without recordIdentifier: its first valid top-level identifier', format: mods, xml: m('<relatedItem><identifier>host-1</identifier></relatedItem><identifier invalid="yes">old</identifier><identifier type="hdl">1765/315</identifier><identifier>second</identifier>'), own: { id: '1765/315', from: 'its identifier' } },
-    { name: 'a MODS record with neither: none', format: mods, xml: m('<titleInfo><title>T</title></titleInfo><recordInfo><recordIdentifier> </recordIdentifier></recordInfo>'), own: undefined },
+    {
+      name: 'a MARC record: its 001, trimmed',
+      format: marc21,
+      xml: marc('<controlfield tag="003">PPT</controlfield><controlfield tag="001"> 991000000269703811 </controlfield>'),
+      own: { id: '991000000269703811', from: 'its 001 control field' },
+    },
+    {
+      name: 'a MARC record with an empty 001: the next non-empty one',
+      format: marc21,
+      xml: marc('<controlfield tag="001"> </controlfield><controlfield tag="001">b</controlfield>'),
+      own: { id: 'b', from: 'its 001 control field' },
+    },
+    {
+      name: "a MARC record without a 001: none (a 035 is another system's number)",
+      format: marc21,
+      xml: marc(field('035', '  ', ['a', '(PPT)b1'])),
+      own: undefined,
+    },
+    {
+      name: 'a MODS record: its recordIdentifier before any identifier',
+      format: mods,
+      xml: m('<identifier type="doi">10.1/x</identifier><recordInfo><recordIdentifier source="DLC">r-1</recordIdentifier></recordInfo>'),
+      own: { id: 'r-1', from: 'its recordInfo/recordIdentifier' },
+    },
+    {
+      name: 'a MODS record without recordIdentifier: its first valid top-level identifier',
+      format: mods,
+      xml: m(
+        '<relatedItem><identifier>host-1</identifier></relatedItem><identifier invalid="yes">old</identifier><identifier type="hdl">1765/315</identifier><identifier>second</identifier>',
+      ),
+      own: { id: '1765/315', from: 'its identifier' },
+    },
+    {
+      name: 'a MODS record with neither: none',
+      format: mods,
+      xml: m('<titleInfo><title>T</title></titleInfo><recordInfo><recordIdentifier> </recordIdentifier></recordInfo>'),
+      own: undefined,
+    },
   ];
   for (const c of cases) {
     it(`reads ${c.name}`, () => {
@@ -225,6 +293,9 @@ describe('the own identifier of a record in a collection', () => {
   }
 
   it('is declared by MARCXML and MODS with their containers', () => {
-    expect([marc21, mods].map((f) => [f.collection?.container, f.collection?.record])).to.deep.equal([['collection', 'record'], ['modsCollection', 'mods']]);
+    expect([marc21, mods].map((f) => [f.collection?.container, f.collection?.record])).to.deep.equal([
+      ['collection', 'record'],
+      ['modsCollection', 'mods'],
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { eachRow } from '../helpers/table';
 
 // Expected values read from the samples themselves (formats/SOURCES.md of the shared schemas, test/fixtures/readers/SOURCE.md).
 
-describe('the OpenAIRE v4 reader, on the guidelines\' own samples', () => {
+describe("the OpenAIRE v4 reader, on the guidelines' own samples", () => {
   it('reads the journal article sample: DataCite parts, COAR type and access right, licence, file, version', () => {
     const description = [
       'Visible‐light photoredox catalysis has been utilized in a new',
@@ -29,9 +29,14 @@ describe('the OpenAIRE v4 reader, on the guidelines\' own samples', () => {
         identifier: ['PMC5574022'],
         rights: ['Creative Commons Attribution‐NonCommercial'],
       },
-      identifiers: [{ type: 'URL', value: 'http://europepmc.org/articles/PMC5574022' }, { type: 'DOI', value: '10.1002/chem.201701589' }],
+      identifiers: [
+        { type: 'URL', value: 'http://europepmc.org/articles/PMC5574022' },
+        { type: 'DOI', value: '10.1002/chem.201701589' },
+      ],
       creators: [
-        { name: 'Pettersson, Fredrik' }, { name: 'Bergonzini, Giulia' }, { name: 'Cassani, Carlo' },
+        { name: 'Pettersson, Fredrik' },
+        { name: 'Bergonzini, Giulia' },
+        { name: 'Cassani, Carlo' },
         { name: 'Wallentin, Carl‐Johan', orcid: '0000-0003-1983-9378' },
       ],
       resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', general: 'JournalArticle', label: 'journal article' },
@@ -40,8 +45,18 @@ describe('the OpenAIRE v4 reader, on the guidelines\' own samples', () => {
       publisher: 'John Wiley and Sons Inc.',
       dates: { accepted: '2018-02-25', available: '2019-02-25' },
       language: 'eng',
-      fundingReferences: [{ funderName: 'European Commission', awardNumber: '660668', awardUri: 'http://cordis.europa.eu/project/rcn/195983_en.html', awardTitle: 'ACT against AMR' }],
-      relatedIdentifiers: [{ identifier: '0947-6539', type: 'ISSN', relation: 'IsPartOf' }, { identifier: '1521-3765', type: 'EISSN', relation: 'IsPartOf' }],
+      fundingReferences: [
+        {
+          funderName: 'European Commission',
+          awardNumber: '660668',
+          awardUri: 'http://cordis.europa.eu/project/rcn/195983_en.html',
+          awardTitle: 'ACT against AMR',
+        },
+      ],
+      relatedIdentifiers: [
+        { identifier: '0947-6539', type: 'ISSN', relation: 'IsPartOf' },
+        { identifier: '1521-3765', type: 'EISSN', relation: 'IsPartOf' },
+      ],
       // The citation fields: Chemistry – A European Journal 23(31), 7444-7447.
       host: { title: 'Chemistry', volume: '23', issue: '31', startPage: '7444', endPage: '7447' },
       files: [{ url: 'http://europepmc.org/articles/PMC5574022?pdf=render', mediaType: 'application/pdf', access: 'open' }],
@@ -109,7 +124,12 @@ describe('the oai_dc reader, on harvests of real providers', () => {
     expect(r.dc.date).to.deep.equal(['2003-04-22T13:13:44Z', '2003-04-22T13:13:44Z', '2003-04-22T13:13:44Z']);
     expect(r.dc.format).to.deep.equal(['151500', 'application/pdf']);
     expect(r.dc.language).to.deep.equal(['nl']);
-    expect(r.dc.subject).to.deep.equal(['social movement internet', 'uses of internet', 'effects of virtual organizations', 'information-and communication infrastructure']);
+    expect(r.dc.subject).to.deep.equal([
+      'social movement internet',
+      'uses of internet',
+      'effects of virtual organizations',
+      'information-and communication infrastructure',
+    ]);
     expect(r.dc.title).to.deep.equal(['De vrouwenbeweging online. Een onderzoek naar het gebruik van Internet door vrouwenorganisaties in Nederland .']);
     expect(r.dc.type).to.deep.equal(['Technical Report']);
     expect(r.dc.description?.[0]).to.match(/^THE WOMEN'S MOVEMENT ONLINE\. .* in the information age\.$/);
@@ -138,8 +158,12 @@ describe('the oai_dc reader, on harvests of real providers', () => {
   });
 
   it('reads only the fifteen elements of the Dublin Core namespace, from an oai_dc:dc root', () => {
-    const xml = '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:x="urn:x"><dc:title>T</dc:title><dc:audience>A</dc:audience><x:title>X</x:title><dc:identifier>doi:10.5555/ABC</dc:identifier></oai_dc:dc>';
-    expect(oaiDc.read!(parseFragment(xml)!)).to.deep.equal({ dc: { title: ['T'], identifier: ['doi:10.5555/ABC'] }, identifiers: [{ type: 'DOI', value: '10.5555/ABC' }] });
+    const xml =
+      '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:x="urn:x"><dc:title>T</dc:title><dc:audience>A</dc:audience><x:title>X</x:title><dc:identifier>doi:10.5555/ABC</dc:identifier></oai_dc:dc>';
+    expect(oaiDc.read!(parseFragment(xml)!)).to.deep.equal({
+      dc: { title: ['T'], identifier: ['doi:10.5555/ABC'] },
+      identifiers: [{ type: 'DOI', value: '10.5555/ABC' }],
+    });
     expect(oaiDc.read!(parseFragment('<dc xmlns="http://purl.org/dc/elements/1.1/"><title>T</title></dc>')!)).to.deep.equal({ dc: {} });
   });
 });

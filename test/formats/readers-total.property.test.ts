@@ -14,15 +14,95 @@ import { fixtureRoot, metadataRoots } from '../helpers/xml-fixtures';
 // reader meets values of every shape in the structure it expects.
 
 const VALUES = [
-  'DOI', 'URN', 'HANDLE', 'PURL', 'ISBN', 'ORCID', 'ROR', 'Personal', 'Organizational', 'Issued', 'Accepted', 'Available', 'Funder', 'Editor',
-  'IsPartOf', 'References', 'Text', 'Dataset', 'Film', 'alternative', 'personal', 'corporate', 'code', 'text', 'creator', 'fnd', 'aut', 'host',
-  'original', 'raw object', 'restriction on access', 'use and reproduction', 'marcgt', 'yes', '0', '1', '7', '8', 'a', 'u', 'q', 's', 'x', 'z', 'o',
-  '020', '024', '041', '100', '245', '264', '506', '540', '655', '720', '773', '787', '856',
-  '10.1234/x', 'doi:nope', 'https://orcid.org/0000-0002-1825-0097', '0000-0002-1825-0098', 'https://ror.org/04wxnsj81', '2030-01-31',
-  '2003-04-15T10:18:51Z', '2021-02-30', 'en_US', 'English', 'http://purl.org/coar/access_right/c_f1cf', 'http://purl.org/coar/access_right/c_abf2',
-  'http://purl.org/coar/resource_type/c_6501', 'http://purl.org/coar/resource_type/c_zz99', 'https://creativecommons.org/licenses/by/4.0/',
-  'info:eu-repo/semantics/openAccess', 'application/pdf', 'PDF', '2048', '-1', 'ISSN 0317-8471', 'http://hdl.handle.net/1765/315',
-  'x until 2030-01-31', '01234nam a2200289 a 4500', '', ' ', '\n  ', 'Etzioni, Amitai.', 'Title /', 'a\r\nb', '&amp;<>',
+  'DOI',
+  'URN',
+  'HANDLE',
+  'PURL',
+  'ISBN',
+  'ORCID',
+  'ROR',
+  'Personal',
+  'Organizational',
+  'Issued',
+  'Accepted',
+  'Available',
+  'Funder',
+  'Editor',
+  'IsPartOf',
+  'References',
+  'Text',
+  'Dataset',
+  'Film',
+  'alternative',
+  'personal',
+  'corporate',
+  'code',
+  'text',
+  'creator',
+  'fnd',
+  'aut',
+  'host',
+  'original',
+  'raw object',
+  'restriction on access',
+  'use and reproduction',
+  'marcgt',
+  'yes',
+  '0',
+  '1',
+  '7',
+  '8',
+  'a',
+  'u',
+  'q',
+  's',
+  'x',
+  'z',
+  'o',
+  '020',
+  '024',
+  '041',
+  '100',
+  '245',
+  '264',
+  '506',
+  '540',
+  '655',
+  '720',
+  '773',
+  '787',
+  '856',
+  '10.1234/x',
+  'doi:nope',
+  'https://orcid.org/0000-0002-1825-0097',
+  '0000-0002-1825-0098',
+  'https://ror.org/04wxnsj81',
+  '2030-01-31',
+  '2003-04-15T10:18:51Z',
+  '2021-02-30',
+  'en_US',
+  'English',
+  'http://purl.org/coar/access_right/c_f1cf',
+  'http://purl.org/coar/access_right/c_abf2',
+  'http://purl.org/coar/resource_type/c_6501',
+  'http://purl.org/coar/resource_type/c_zz99',
+  'https://creativecommons.org/licenses/by/4.0/',
+  'info:eu-repo/semantics/openAccess',
+  'application/pdf',
+  'PDF',
+  '2048',
+  '-1',
+  'ISSN 0317-8471',
+  'http://hdl.handle.net/1765/315',
+  'x until 2030-01-31',
+  '01234nam a2200289 a 4500',
+  '',
+  ' ',
+  '\n  ',
+  'Etzioni, Amitai.',
+  'Title /',
+  'a\r\nb',
+  '&amp;<>',
 ];
 
 const CTX: CrosswalkContext = { oaiIdentifier: 'oai:example.org:p', poi: 'http://purl.org/poi/example.org/p', options: { datacentreSymbol: 'X.Y' } };
@@ -38,8 +118,10 @@ function bases(prefix: string): XmlElement[] {
   });
   const given: Record<string, () => XmlElement[]> = {
     oai_dc: () => [...metadataRoots('readers', 'oai_dc', 'pyoai-fake1_00004.xml'), ...metadataRoots('readers', 'oai_dc', 'sickle-ListRecords.xml')],
-    datacite: () => ['datacite.xml', 'datacite_dataset.xml', 'datacite-funderIdentifier.xml', 'datacite-example-affiliation.xml', 'datacite_journal_article.xml']
-      .map((f) => fixtureRoot('readers', 'datacite', f)),
+    datacite: () =>
+      ['datacite.xml', 'datacite_dataset.xml', 'datacite-funderIdentifier.xml', 'datacite-example-affiliation.xml', 'datacite_journal_article.xml'].map((f) =>
+        fixtureRoot('readers', 'datacite', f),
+      ),
     oai_openaire: () => ['sample_journalarticle1.xml', 'sample_minimal.xml', 'invalid-mocksample.xml'].map((f) => fixtureRoot('formats', 'openaire', f)),
     marc21: () => metadataRoots('readers', 'marc21', 'alma-marc21-ListRecords.xml'),
   };
@@ -53,7 +135,7 @@ function decisions(seed: number): (n: number) => number {
     s = (s + 0x6d2b79f5) >>> 0;
     let t = Math.imul(s ^ (s >>> 15), 1 | s);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return (((t ^ (t >>> 14)) >>> 0) % n);
+    return ((t ^ (t >>> 14)) >>> 0) % n;
   };
 }
 
@@ -83,13 +165,16 @@ describe('readers are total', () => {
     it(`${format.prefix}: real and written records, mutated at random, give records the record format accepts, never an exception`, () => {
       const trees = bases(format.prefix);
       expect(trees.length, 'base records').to.be.greaterThan(0);
-      fc.assert(fc.property(fc.nat(trees.length - 1), fc.integer(), fc.integer({ min: 2, max: 8 }), (i, seed, rate) => {
-        const tree = mutate(trees[i]!, decisions(seed), rate);
-        const r = format.read!(tree);
-        for (const v of JSON.stringify(r).match(/"(?:[^"\\]|\\.)*"/g) ?? []) expect(findNonXmlChar(JSON.parse(v) as string)).to.equal(null);
-        const again = parseRecordFields({ id: 'p', ...JSON.parse(JSON.stringify(r)) } as Record<string, unknown>, { internalId: 'p' });
-        expect(again, JSON.stringify(r)).to.deep.equal({ fields: r });
-      }), { numRuns: 400 });
+      fc.assert(
+        fc.property(fc.nat(trees.length - 1), fc.integer(), fc.integer({ min: 2, max: 8 }), (i, seed, rate) => {
+          const tree = mutate(trees[i]!, decisions(seed), rate);
+          const r = format.read!(tree);
+          for (const v of JSON.stringify(r).match(/"(?:[^"\\]|\\.)*"/g) ?? []) expect(findNonXmlChar(JSON.parse(v) as string)).to.equal(null);
+          const again = parseRecordFields({ id: 'p', ...JSON.parse(JSON.stringify(r)) } as Record<string, unknown>, { internalId: 'p' });
+          expect(again, JSON.stringify(r)).to.deep.equal({ fields: r });
+        }),
+        { numRuns: 400 },
+      );
     });
   }
 });

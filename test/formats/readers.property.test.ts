@@ -40,21 +40,24 @@ describe('reading back what every writer writes', () => {
     it(`${format.prefix}: model → ${format.prefix} → model is equal on every field ${format.prefix} carries, and a record the record format accepts`, () => {
       const carried = CARRIED[format.prefix]!;
       let written = 0;
-      fc.assert(fc.property(record, CTX, (raw, ctx) => {
-        const parsed = parseRecordFields(raw as Record<string, unknown>, { internalId: 'p' });
-        fc.pre(!('refusals' in parsed));
-        if ('refusals' in parsed) return;
-        const xml = write(format, parsed.fields, ctx);
-        if (xml === null) return;
-        written++;
-        const root = parseFragment(xml);
-        expect(root, xml).to.not.equal(null);
-        const back = format.read!(root!);
-        expect(carried(back, ctx), xml).to.deep.equal(carried(parsed.fields, ctx));
-        // What a reader lifts is a record of the model as the NDJSON format gives it, in its normal form.
-        const again = parseRecordFields({ id: 'p', ...JSON.parse(JSON.stringify(back)) } as Record<string, unknown>, { internalId: 'p' });
-        expect(again, JSON.stringify(back)).to.deep.equal({ fields: back });
-      }), RUNS);
+      fc.assert(
+        fc.property(record, CTX, (raw, ctx) => {
+          const parsed = parseRecordFields(raw as Record<string, unknown>, { internalId: 'p' });
+          fc.pre(!('refusals' in parsed));
+          if ('refusals' in parsed) return;
+          const xml = write(format, parsed.fields, ctx);
+          if (xml === null) return;
+          written++;
+          const root = parseFragment(xml);
+          expect(root, xml).to.not.equal(null);
+          const back = format.read!(root!);
+          expect(carried(back, ctx), xml).to.deep.equal(carried(parsed.fields, ctx));
+          // What a reader lifts is a record of the model as the NDJSON format gives it, in its normal form.
+          const again = parseRecordFields({ id: 'p', ...JSON.parse(JSON.stringify(back)) } as Record<string, unknown>, { internalId: 'p' });
+          expect(again, JSON.stringify(back)).to.deep.equal({ fields: back });
+        }),
+        RUNS,
+      );
       expect(written, 'records written').to.be.greaterThan(0);
     });
   }

@@ -34,8 +34,9 @@ describe('the published samples through the offline catalog', () => {
     const wrap = (payload: string): string =>
       `<oai_datacite xmlns="http://schema.datacite.org/oai/oai-1.1/"><schemaVersion>4.7</schemaVersion><datacentreSymbol>X</datacentreSymbol><payload>${payload}</payload></oai_datacite>`;
     expect(validate(wrap(resource), 'oai_datacite')).to.deep.equal([]);
-    expect(validate(wrap(resource.replace(/<publicationYear>\d+<\/publicationYear>/, '<publicationYear>20xx</publicationYear>')), 'oai_datacite')[0])
-      .to.match(/publicationYear/);
+    expect(validate(wrap(resource.replace(/<publicationYear>\d+<\/publicationYear>/, '<publicationYear>20xx</publicationYear>')), 'oai_datacite')[0]).to.match(
+      /publicationYear/,
+    );
   });
 
   it('refuses a MARCXML record with a malformed leader, and a MODS record with an unknown element', () => {
@@ -46,7 +47,8 @@ describe('the published samples through the offline catalog', () => {
   it('still validates oai_dc responses as before, and refuses an OpenAIRE record offered as oai_dc', () => {
     const response = (metadata: string): string =>
       `<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-01-01T00:00:00Z</responseDate><request>http://x.org/oai</request><GetRecord><record><header><identifier>oai:x.org:1</identifier><datestamp>2026-01-01T00:00:00Z</datestamp></header><metadata>${metadata}</metadata></record></GetRecord></OAI-PMH>`;
-    const dc = '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></oai_dc:dc>';
+    const dc =
+      '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title></oai_dc:dc>';
     const openaire = read('openaire', 'sample_minimal.xml').replace(/^<\?xml[^>]*>\s*/, '');
     expect(xsdErrors(response(dc))).to.deep.equal([]);
     expect(xsdErrors(response(openaire), 'oai_openaire')).to.deep.equal([]);

@@ -47,6 +47,9 @@ describe('the writers’ version', () => {
       written += out.written.length;
     }
     expect(written).to.be.greaterThan(1000);
-    expect(hash.digest('hex'), `the writers' output moved: raise WRITERS_VERSION (lib/formats/registry.ts, now ${WRITERS_VERSION}) and record its digest`).to.equal(DIGESTS[WRITERS_VERSION]);
+    expect(
+      hash.digest('hex'),
+      `the writers' output moved: raise WRITERS_VERSION (lib/formats/registry.ts, now ${WRITERS_VERSION}) and record its digest`,
+    ).to.equal(DIGESTS[WRITERS_VERSION]);
   });
 });

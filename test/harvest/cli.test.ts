@@ -9,7 +9,11 @@ import { cli, forEachCliDatabase, startCli } from '../loader/helpers';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
 
 function records(n: number): FakeRecord[] {
-  return Array.from({ length: n }, (_, i) => ({ id: String(i + 1), datestamp: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00Z`, title: `Record ${i + 1}` }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: String(i + 1),
+    datestamp: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00Z`,
+    title: `Record ${i + 1}`,
+  }));
 }
 
 describe('oai-steward harvest and sources', function () {
@@ -27,7 +31,9 @@ describe('oai-steward harvest and sources', function () {
       (fake.records[1] as FakeRecord).title = 'nul\u0000';
       const env = { OAI_SEED_DEMO: 'false' };
       const first = await cli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
-      expect(first.stderr).to.match(/^refused: bad page 1 \(oai:bad\.example\.org:2\): record "bad:oai:bad\.example\.org:2", field xml: holds a character XML 1\.0 cannot carry/m);
+      expect(first.stderr).to.match(
+        /^refused: bad page 1 \(oai:bad\.example\.org:2\): record "bad:oai:bad\.example\.org:2", field xml: holds a character XML 1\.0 cannot carry/m,
+      );
       expect(first.stdout).to.equal('bad: inserted 4, updated 0, unchanged 0, deleted 0, refused 1 (5 records, 2 pages); complete\n');
       expect(first.code).to.equal(1);
 

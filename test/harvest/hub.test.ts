@@ -17,16 +17,30 @@ import { HUB_NAMESPACE, harvestOnce, itemsOf, openHub, source, type Hub } from '
 
 /** The source's items as the hub should hold them: `demo:` + identifier, deleted, sets under `source:demo`. */
 async function expectedFrom(src: TestProvider): Promise<{ id: string; deleted: boolean; sets: string }[]> {
-  const rows = (await src.knex('items').select('identifier', 'deleted', 'direct_sets').orderBy('identifier')) as { identifier: string; deleted: unknown; direct_sets: string | null }[];
+  const rows = (await src.knex('items').select('identifier', 'deleted', 'direct_sets').orderBy('identifier')) as {
+    identifier: string;
+    deleted: unknown;
+    direct_sets: string | null;
+  }[];
   return rows.map((r) => ({
     id: `demo:${r.identifier}`,
     deleted: r.deleted === true || r.deleted === 1,
-    sets: ['source:demo', ...(r.direct_sets ?? '').split('\u001f').filter((s) => s !== '').map((s) => `source:demo:${s}`)].sort().join('\u001f'),
+    sets: [
+      'source:demo',
+      ...(r.direct_sets ?? '')
+        .split('\u001f')
+        .filter((s) => s !== '')
+        .map((s) => `source:demo:${s}`),
+    ]
+      .sort()
+      .join('\u001f'),
   }));
 }
 
 async function held(hub: Hub): Promise<{ id: string; deleted: boolean; sets: string }[]> {
-  return (await itemsOf(hub)).map((i) => ({ id: i.id, deleted: i.deleted, sets: i.sets.split('\u001f').sort().join('\u001f') })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return (await itemsOf(hub))
+    .map((i) => ({ id: i.id, deleted: i.deleted, sets: i.sets.split('\u001f').sort().join('\u001f') }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 describe('a hub harvesting another oai-steward', function () {
@@ -57,12 +71,23 @@ describe('a hub harvesting another oai-steward', function () {
 
       // Changes at the source, stamped after the first harvest's responseDate.
       src.writeNow = real - 300;
-      const [changed, deleted, departed] = (await src.knex('items').select('internal_id', 'direct_sets').where({ deleted: false }).whereNotNull('direct_sets').orderBy('pk').limit(3)) as { internal_id: string; direct_sets: string }[];
+      const [changed, deleted, departed] = (await src
+        .knex('items')
+        .select('internal_id', 'direct_sets')
+        .where({ deleted: false })
+        .whereNotNull('direct_sets')
+        .orderBy('pk')
+        .limit(3)) as { internal_id: string; direct_sets: string }[];
       if (!changed || !deleted || !departed) throw new Error('the demo has too few records in sets');
       const fields = (await src.store.recordFields([changed.internal_id])).get(changed.internal_id);
       if (!fields) throw new Error('no model');
       await src.store.writeItems([
-        { internalId: changed.internal_id, metadata: {}, fields: { ...fields, dc: { ...fields.dc, title: ['A title changed at the source'] } }, sets: changed.direct_sets.split('\u001f') },
+        {
+          internalId: changed.internal_id,
+          metadata: {},
+          fields: { ...fields, dc: { ...fields.dc, title: ['A title changed at the source'] } },
+          sets: changed.direct_sets.split('\u001f'),
+        },
         { internalId: 'new at the source', metadata: {}, fields: { dc: { title: ['A new record'], type: ['Text'] } } },
       ]);
       await src.store.deleteItems([deleted.internal_id]);
@@ -74,8 +99,11 @@ describe('a hub harvesting another oai-steward', function () {
       expect(await held(hub)).to.deep.equal(await expectedFrom(src));
       const after = await itemsOf(hub);
       const differ = after.filter((a) => JSON.stringify(a) !== JSON.stringify(before.find((b) => b.id === a.id))).map((a) => a.id);
-      const identifierOf = async (id: string): Promise<string> => `demo:${((await src?.knex('items').where({ internal_id: id }).first('identifier')) as { identifier: string }).identifier}`;
-      expect(differ.sort()).to.deep.equal((await Promise.all(['new at the source', changed.internal_id, deleted.internal_id, departed.internal_id].map(identifierOf))).sort());
+      const identifierOf = async (id: string): Promise<string> =>
+        `demo:${((await src?.knex('items').where({ internal_id: id }).first('identifier')) as { identifier: string }).identifier}`;
+      expect(differ.sort()).to.deep.equal(
+        (await Promise.all(['new at the source', changed.internal_id, deleted.internal_id, departed.internal_id].map(identifierOf))).sort(),
+      );
     });
 
     it('keeps each prefix of a source as harvested, and a full harvest again changes nothing', async () => {
@@ -89,8 +117,15 @@ describe('a hub harvesting another oai-steward', function () {
       expect(again.summary.unchanged).to.be.above(0);
       // A record the source has in both: each served as the source serves it.
       const xmlOf = async (knex: Hub['knex'], id: string, prefix: string): Promise<string | undefined> =>
-        ((await knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where({ 'i.internal_id': id, 'r.prefix': prefix }).first('r.xml')) as { xml: string } | undefined)?.xml;
-      const both = (await src.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where({ 'r.prefix': 'oai_openaire', 'i.deleted': false }).first('i.internal_id', 'i.identifier')) as { internal_id: string; identifier: string };
+        (
+          (await knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where({ 'i.internal_id': id, 'r.prefix': prefix }).first('r.xml')) as
+            { xml: string } | undefined
+        )?.xml;
+      const both = (await src
+        .knex('records as r')
+        .join('items as i', 'i.pk', 'r.item_pk')
+        .where({ 'r.prefix': 'oai_openaire', 'i.deleted': false })
+        .first('i.internal_id', 'i.identifier')) as { internal_id: string; identifier: string };
       for (const prefix of ['oai_dc', 'oai_openaire']) {
         const theirs = await xmlOf(src.knex, both.internal_id, prefix);
         expect(theirs, prefix).to.be.a('string');
@@ -124,7 +159,7 @@ describe('a hub harvesting another oai-steward', function () {
       }
     });
 
-    it('serves the harvested records in every format, XSD-valid, with their provenance and the source\'s identifier', async () => {
+    it("serves the harvested records in every format, XSD-valid, with their provenance and the source's identifier", async () => {
       src = await openTestProvider(kind, { pageSize: 50 });
       const hubDb = db();
       hub = await openHub(hubDb);
@@ -143,15 +178,22 @@ describe('a hub harvesting another oai-steward', function () {
         expect(sets).to.match(/<setSpec>source:demo<\/setSpec>\s*<setName>Test repository<\/setName>/);
         expect(sets).to.match(/<setSpec>source:demo:history<\/setSpec>\s*<setName>History<\/setName>/);
         const page = await oaiGet(served.port, 'verb=ListRecords&metadataPrefix=oai_dc&set=source:demo');
-        expect(page).to.match(/<provenance [^>]*>\s*<originDescription harvestDate="[^"]+" altered="false">\s*<baseURL>http:\/\/localhost\/oai<\/baseURL>\s*<identifier>oai:demo\.oai-steward\.org:/);
+        expect(page).to.match(
+          /<provenance [^>]*>\s*<originDescription harvestDate="[^"]+" altered="false">\s*<baseURL>http:\/\/localhost\/oai<\/baseURL>\s*<identifier>oai:demo\.oai-steward\.org:/,
+        );
         // The source's own identifier stays findable: on the record page, and back from the hub's identifier.
         const hubId = /<identifier>(oai:hub\.example\.org:demo:oai:demo\.oai-steward\.org:[^<]+)<\/identifier>/.exec(page)?.[1] ?? '';
         const sourceId = (createIdPolicy({ namespace: HUB_NAMESPACE }).unmap(hubId) ?? '').replace(/^demo:/, '');
         expect(sourceId).to.match(/^oai:demo\.oai-steward\.org:/);
-        const html = await request(served.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(hubId)}`, headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+        const html = await request(served.port, {
+          query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(hubId)}`,
+          headers: { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+        });
         expect(html.headers['content-type']).to.match(/^text\/html/);
         await expectValidHtml(html.body, 'the record page of a harvested record');
-        expect(html.body).to.include(`<dt>Harvested from</dt><dd><code class="harvested-id" dir="auto">${sourceId}</code> <span class="meta">at <a href="http://localhost/oai" rel="nofollow">http://localhost/oai</a></span></dd>`);
+        expect(html.body).to.include(
+          `<dt>Harvested from</dt><dd><code class="harvested-id" dir="auto">${sourceId}</code> <span class="meta">at <a href="http://localhost/oai" rel="nofollow">http://localhost/oai</a></span></dd>`,
+        );
         expect(createIdPolicy({ namespace: HUB_NAMESPACE }).map(`demo:${sourceId}`).identifier).to.equal(hubId);
       } finally {
         await served.close();

@@ -17,7 +17,17 @@ export const HUB_NAMESPACE = 'hub.example.org';
 export type Hub = Provider & { readonly knex: Knex };
 
 export async function openHub(db: ThrowawayDatabase, env: NodeJS.ProcessEnv = {}): Promise<Hub> {
-  const p = await openProvider(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: HUB_NAMESPACE, OAI_SEED_DEMO: 'false', OAI_REPOSITORY_NAME: 'Test hub', OAI_BASE_URL: 'http://hub.example.org/oai', ...env }));
+  const p = await openProvider(
+    loadConfig({
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'silent',
+      OAI_NAMESPACE: HUB_NAMESPACE,
+      OAI_SEED_DEMO: 'false',
+      OAI_REPOSITORY_NAME: 'Test hub',
+      OAI_BASE_URL: 'http://hub.example.org/oai',
+      ...env,
+    }),
+  );
   return Object.assign(p, { knex: db.knex() });
 }
 
@@ -35,23 +45,32 @@ export async function harvestOnce(
   const waits: number[] = [];
   const refusals: Refusal[] = [];
   const warnings: string[] = [];
-  const summary = await harvestSource({ store: hub.store, formats: hub.formats, repository: { name: 'Test hub', baseUrl: 'http://hub.example.org/oai' } }, src, {
-    client: {
-      backoffBaseMs: 1,
-      backoffMaxMs: 4,
-      sleep: async (ms) => {
-        waits.push(ms);
+  const summary = await harvestSource(
+    { store: hub.store, formats: hub.formats, repository: { name: 'Test hub', baseUrl: 'http://hub.example.org/oai' } },
+    src,
+    {
+      client: {
+        backoffBaseMs: 1,
+        backoffMaxMs: 4,
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
       },
+      onRefusal: (r) => refusals.push(r),
+      onWarning: (w) => warnings.push(w),
+      ...options,
     },
-    onRefusal: (r) => refusals.push(r),
-    onWarning: (w) => warnings.push(w),
-    ...options,
-  });
+  );
   return { summary, waits, refusals, warnings };
 }
 
 /** The hub's items as (internal id, deleted, direct sets), sorted: what two harvests are compared by. */
 export async function itemsOf(hub: Hub): Promise<{ id: string; deleted: boolean; hash: string; sets: string }[]> {
-  const rows = (await hub.knex('items').select('internal_id', 'deleted', 'content_hash', 'direct_sets').orderBy('internal_id')) as { internal_id: string; deleted: unknown; content_hash: string; direct_sets: string | null }[];
+  const rows = (await hub.knex('items').select('internal_id', 'deleted', 'content_hash', 'direct_sets').orderBy('internal_id')) as {
+    internal_id: string;
+    deleted: unknown;
+    content_hash: string;
+    direct_sets: string | null;
+  }[];
   return rows.map((r) => ({ id: r.internal_id, deleted: r.deleted === true || r.deleted === 1, hash: r.content_hash, sets: r.direct_sets ?? '' }));
 }

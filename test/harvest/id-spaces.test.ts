@@ -27,7 +27,10 @@ describe('id spaces that never overwrite each other', function () {
 
     async function harvested(): Promise<Hub> {
       src = await startFakeProvider({ granularity: 'second', pageSize: 10 });
-      src.records.push({ id: 'p1', datestamp: '2020-01-01T00:00:00Z', title: 'Harvested one' }, { id: 'p2', datestamp: '2020-01-02T00:00:00Z', title: 'Harvested two' });
+      src.records.push(
+        { id: 'p1', datestamp: '2020-01-01T00:00:00Z', title: 'Harvested one' },
+        { id: 'p2', datestamp: '2020-01-02T00:00:00Z', title: 'Harvested two' },
+      );
       src.responseDate = new Date(Date.now() - 60_000).toISOString().slice(0, 19) + 'Z';
       hub = await openHub(db());
       const { summary } = await harvestOnce(hub, source('plain', src.baseUrl));
@@ -35,7 +38,7 @@ describe('id spaces that never overwrite each other', function () {
       return hub;
     }
 
-    it('refuses a load into a harvested source\'s space, naming the source, and writes nothing', async () => {
+    it("refuses a load into a harvested source's space, naming the source, and writes nothing", async () => {
       const h = await harvested();
       const before = await itemsOf(h);
       const line = JSON.stringify({ id: 'plain:oai:bad.example.org:p2', dc: { title: ['Loaded over it'] } });
@@ -45,7 +48,7 @@ describe('id spaces that never overwrite each other', function () {
       expect(await itemsOf(h)).to.deep.equal(before);
     });
 
-    it('refuses to delete a harvested record by hand: only its source\'s harvests delete it', async () => {
+    it("refuses to delete a harvested record by hand: only its source's harvests delete it", async () => {
       const h = await harvested();
       const before = await itemsOf(h);
       const run = await cli(db(), ['delete', 'plain:oai:bad.example.org:p1'], { env: ENV });
@@ -68,10 +71,17 @@ describe('id spaces that never overwrite each other', function () {
       hub = await openHub(db());
       const line = JSON.stringify({ id: 'plain:oai:bad.example.org:p1', dc: { title: ['A local item loaded before the source'] } });
       expect((await cli(db(), ['load', '-'], { input: `${line}\n`, env: ENV })).code).to.equal(0);
-      const local = (await hub.knex('items').where('internal_id', 'plain:oai:bad.example.org:p1').first('content_hash', 'datestamp', 'origin')) as { content_hash: string; datestamp: unknown; origin: string | null };
+      const local = (await hub.knex('items').where('internal_id', 'plain:oai:bad.example.org:p1').first('content_hash', 'datestamp', 'origin')) as {
+        content_hash: string;
+        datestamp: unknown;
+        origin: string | null;
+      };
       expect(local.origin).to.equal(null);
       src = await startFakeProvider({ granularity: 'second', pageSize: 10 });
-      src.records.push({ id: 'p1', datestamp: '2020-01-01T00:00:00Z', title: 'Harvested one' }, { id: 'p2', datestamp: '2020-01-02T00:00:00Z', title: 'Harvested two' });
+      src.records.push(
+        { id: 'p1', datestamp: '2020-01-01T00:00:00Z', title: 'Harvested one' },
+        { id: 'p2', datestamp: '2020-01-02T00:00:00Z', title: 'Harvested two' },
+      );
       src.responseDate = new Date(Date.now() - 60_000).toISOString().slice(0, 19) + 'Z';
       const { summary, refusals } = await harvestOnce(hub, source('plain', src.baseUrl));
       expect(summary.inserted).to.equal(1);

@@ -12,11 +12,19 @@ import { startFakeProvider, type FakeProvider, type FakeRecord } from './provide
 import { harvestOnce, itemsOf, openHub, source, type Hub } from './hub';
 
 function records(n: number, start = 1): FakeRecord[] {
-  return Array.from({ length: n }, (_, i) => ({ id: String(start + i), datestamp: `2024-01-${String(start + i).padStart(2, '0')}T12:00:00Z`, title: `Record ${start + i}`, sets: ['physics'] }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: String(start + i),
+    datestamp: `2024-01-${String(start + i).padStart(2, '0')}T12:00:00Z`,
+    title: `Record ${start + i}`,
+    sets: ['physics'],
+  }));
 }
 
 const listRecords = (q: Record<string, string>): boolean => q.verb === 'ListRecords';
-const page = (n: number) => (q: Record<string, string>): boolean => q.verb === 'ListRecords' && (n === 1 ? q.resumptionToken === undefined : q.resumptionToken?.startsWith(`${(n - 1) * 2}|`) === true);
+const page =
+  (n: number) =>
+  (q: Record<string, string>): boolean =>
+    q.verb === 'ListRecords' && (n === 1 ? q.resumptionToken === undefined : q.resumptionToken?.startsWith(`${(n - 1) * 2}|`) === true);
 
 describe('harvesting a misbehaving provider', function () {
   this.timeout(60_000);
@@ -119,7 +127,9 @@ describe('harvesting a misbehaving provider', function () {
       hub = await openHub(db());
       const first = await harvestOnce(hub, source('bad', fake.baseUrl));
       expect(first.summary.completed).to.equal(false);
-      expect(first.summary.error).to.match(/^bad ListRecords oai_dc page 2 \(http:\/\/127\.0\.0\.1:\d+\/oai\?verb=ListRecords&resumptionToken=[^)]+\) is not an OAI-PMH response after 4 attempts \(line \d+: not well-formed XML: .*\); the run stops here, nothing of this page was written, and the next run resumes at it$/);
+      expect(first.summary.error).to.match(
+        /^bad ListRecords oai_dc page 2 \(http:\/\/127\.0\.0\.1:\d+\/oai\?verb=ListRecords&resumptionToken=[^)]+\) is not an OAI-PMH response after 4 attempts \(line \d+: not well-formed XML: .*\); the run stops here, nothing of this page was written, and the next run resumes at it$/,
+      );
       expect((await itemsOf(hub)).map((i) => i.id)).to.deep.equal(['bad:oai:bad.example.org:1', 'bad:oai:bad.example.org:2']);
       const [stopped] = await hub.store.harvestStates('bad');
       expect(stopped?.token).to.match(/^2\|/);

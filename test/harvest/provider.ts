@@ -42,18 +42,29 @@ export interface FakeProvider {
 
 const NS = 'http://www.openarchives.org/OAI/2.0/';
 
-export async function startFakeProvider(options: { granularity: 'day' | 'second'; pageSize: number; gzip?: boolean; deflate?: boolean; slowMs?: number }): Promise<FakeProvider> {
+export async function startFakeProvider(options: {
+  granularity: 'day' | 'second';
+  pageSize: number;
+  gzip?: boolean;
+  deflate?: boolean;
+  slowMs?: number;
+}): Promise<FakeProvider> {
   const state = { records: [] as FakeRecord[], faults: [] as FakeProvider['faults'], requests: [] as SeenRequest[], responseDate: '2024-03-05T10:00:00Z' };
   const day = options.granularity === 'day';
   const stamp = (s: string): string => (day ? s.slice(0, 10) : s);
   const envelope = (q: Record<string, string>, body: string): string =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="${NS}"><responseDate>${state.responseDate}</responseDate>` +
-    `<request${Object.entries(q).map(([k, v]) => ` ${k}="${v}"`).join('')}>http://bad.example.org/oai</request>${body}</OAI-PMH>`;
+    `<request${Object.entries(q)
+      .map(([k, v]) => ` ${k}="${v}"`)
+      .join('')}>http://bad.example.org/oai</request>${body}</OAI-PMH>`;
   const error = (code: string): string => `<error code="${code}">${code}</error>`;
 
   const answer = (q: Record<string, string>): string => {
     if (q.verb === 'Identify') {
-      return envelope(q, `<Identify><repositoryName>A misbehaving repository</repositoryName><baseURL>http://bad.example.org/oai</baseURL><protocolVersion>2.0</protocolVersion><adminEmail>a@example.org</adminEmail><earliestDatestamp>${day ? '2000-01-01' : '2000-01-01T00:00:00Z'}</earliestDatestamp><deletedRecord>persistent</deletedRecord><granularity>${day ? 'YYYY-MM-DD' : 'YYYY-MM-DDThh:mm:ssZ'}</granularity></Identify>`);
+      return envelope(
+        q,
+        `<Identify><repositoryName>A misbehaving repository</repositoryName><baseURL>http://bad.example.org/oai</baseURL><protocolVersion>2.0</protocolVersion><adminEmail>a@example.org</adminEmail><earliestDatestamp>${day ? '2000-01-01' : '2000-01-01T00:00:00Z'}</earliestDatestamp><deletedRecord>persistent</deletedRecord><granularity>${day ? 'YYYY-MM-DD' : 'YYYY-MM-DDThh:mm:ssZ'}</granularity></Identify>`,
+      );
     }
     if (q.verb === 'ListSets') return envelope(q, error('noSetHierarchy'));
     if (q.verb !== 'ListRecords') return envelope(q, error('badVerb'));
@@ -64,7 +75,8 @@ export async function startFakeProvider(options: { granularity: 'day' | 'second'
       offset = Number(o);
       args = JSON.parse(decodeURIComponent(rest.join('|'))) as Record<string, string>;
     }
-    const inRange = (r: FakeRecord): boolean => (args.from === undefined || stamp(r.datestamp) >= args.from) && (args.until === undefined || stamp(r.datestamp) <= args.until);
+    const inRange = (r: FakeRecord): boolean =>
+      (args.from === undefined || stamp(r.datestamp) >= args.from) && (args.until === undefined || stamp(r.datestamp) <= args.until);
     const all = state.records.filter(inRange).sort((a, b) => (a.datestamp < b.datestamp ? -1 : a.datestamp > b.datestamp ? 1 : 0));
     if (all.length === 0) return envelope(q, error('noRecordsMatch'));
     const page = all.slice(offset, offset + options.pageSize);
@@ -78,7 +90,11 @@ export async function startFakeProvider(options: { granularity: 'day' | 'second'
         return `<record>${header}${metadata}</record>`;
       })
       .join('\n');
-    const token = more ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}">${offset + options.pageSize}|${encodeURIComponent(JSON.stringify(args))}</resumptionToken>` : q.resumptionToken !== undefined ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}"/>` : '';
+    const token = more
+      ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}">${offset + options.pageSize}|${encodeURIComponent(JSON.stringify(args))}</resumptionToken>`
+      : q.resumptionToken !== undefined
+        ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}"/>`
+        : '';
     return envelope(q, `<ListRecords>\n${records}\n${token}</ListRecords>`);
   };
 
@@ -92,7 +108,12 @@ export async function startFakeProvider(options: { granularity: 'day' | 'second'
       const accepts = String(req.headers['accept-encoding'] ?? '');
       const coding = options.gzip === true && /gzip/.test(accepts) ? 'gzip' : options.deflate === true && /deflate/.test(accepts) ? 'deflate' : undefined;
       const bytes = coding === 'gzip' ? zlib.gzipSync(body) : coding === 'deflate' ? zlib.deflateSync(body) : Buffer.from(body, 'utf8');
-      res.writeHead(status, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': bytes.length, ...(coding && { 'Content-Encoding': coding }), ...headers });
+      res.writeHead(status, {
+        'Content-Type': 'text/xml; charset=utf-8',
+        'Content-Length': bytes.length,
+        ...(coding && { 'Content-Encoding': coding }),
+        ...headers,
+      });
       res.end(bytes);
     };
     switch (f?.fault) {

@@ -79,7 +79,12 @@ describe('scheduled harvests', function () {
       for (let i = 0; i < 2; i++) {
         const hub = await openHub(db());
         hubs.push(hub);
-        schedulers.push(startHarvestScheduler({ store: hub.store, formats: hub.formats, logger: quiet, config: { sources, repositoryName: 'Test hub', baseUrl: 'http://hub.example.org/oai' } }, { autoStart: false }));
+        schedulers.push(
+          startHarvestScheduler(
+            { store: hub.store, formats: hub.formats, logger: quiet, config: { sources, repositoryName: 'Test hub', baseUrl: 'http://hub.example.org/oai' } },
+            { autoStart: false },
+          ),
+        );
       }
       await Promise.all(schedulers.map((s) => s.tick()));
       // And once more: the source is not due again for an hour.
@@ -105,7 +110,8 @@ describe('scheduled harvests', function () {
         const config = { sources: [source('bad', fake.baseUrl, { schedule })], repositoryName: 'Test hub', baseUrl: 'http://hub.example.org/oai' };
         const scheduler = startHarvestScheduler({ store: hub.store, formats: hub.formats, logger: quiet, config }, { autoStart: false });
         const ticking = scheduler.tick();
-        for (let i = 0; i < 200 && !fake.requests.some((r) => r.query.resumptionToken?.startsWith('2|') === true); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        for (let i = 0; i < 200 && !fake.requests.some((r) => r.query.resumptionToken?.startsWith('2|') === true); i++)
+          await new Promise((resolve) => setTimeout(resolve, 10));
         await scheduler.stop();
         await ticking;
         const [state] = await hub.store.harvestStates('bad');
@@ -125,7 +131,10 @@ describe('scheduled harvests', function () {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-hub-'));
     const dead = await freePort();
     const file = path.join(dir, 'hub.yaml');
-    fs.writeFileSync(file, `sources:\n  - name: down\n    baseUrl: http://127.0.0.1:${dead}/oai\n    schedule: 1h\n    politeness: { timeout: 1, retries: 0 }\n`);
+    fs.writeFileSync(
+      file,
+      `sources:\n  - name: down\n    baseUrl: http://127.0.0.1:${dead}/oai\n    schedule: 1h\n    politeness: { timeout: 1, retries: 0 }\n`,
+    );
     const server = await startTestServer({ OAI_CONFIG: file });
     try {
       const store = server.running.provider.store;

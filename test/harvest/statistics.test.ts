@@ -34,7 +34,11 @@ describe('a harvest growing the hub', function () {
       const hub = await openHub(db());
       try {
         const t0 = Date.UTC(2024, 0, 1) / 1000;
-        fake.records = Array.from({ length: 2100 }, (_, i): FakeRecord => ({ id: String(i + 1), datestamp: new Date((t0 + i) * 1000).toISOString().replace('.000', ''), title: `Record ${i + 1}` }));
+        fake.records = Array.from({ length: 2100 }, (_, i): FakeRecord => ({
+          id: String(i + 1),
+          datestamp: new Date((t0 + i) * 1000).toISOString().replace('.000', ''),
+          title: `Record ${i + 1}`,
+        }));
         type Tx = WriteTransaction & HarvestBookkeeping;
         const refreshedAt: number[] = [];
         // The hub's store, with each transaction's refreshStatistics counted against the items then stored.
@@ -56,9 +60,13 @@ describe('a harvest growing the hub', function () {
               ),
             ),
         });
-        const summary = await harvestSource({ store, formats: hub.formats, repository: { name: 'Test hub', baseUrl: 'http://hub.example.org/oai' } }, source('big', fake.baseUrl), {
-          client: { backoffBaseMs: 1, backoffMaxMs: 4, sleep: async () => {} },
-        });
+        const summary = await harvestSource(
+          { store, formats: hub.formats, repository: { name: 'Test hub', baseUrl: 'http://hub.example.org/oai' } },
+          source('big', fake.baseUrl),
+          {
+            client: { backoffBaseMs: 1, backoffMaxMs: 4, sleep: async () => {} },
+          },
+        );
         expect(summary).to.include({ completed: true, records: 2100, inserted: 2100, pages: 5 });
         expect(refreshedAt).to.deep.equal([1000, 2000]);
       } finally {

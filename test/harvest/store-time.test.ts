@@ -25,7 +25,7 @@ async function datestampsOf(hub: Hub, prefix: string): Promise<Map<number, numbe
   return new Map(rows.map((r) => [Number(r.item_pk), Number(r.datestamp)]));
 }
 
-describe('a hub\'s datestamps are its own time', function () {
+describe("a hub's datestamps are its own time", function () {
   this.timeout(180_000);
 
   forEachThrowawayDatabase((db, kind) => {
@@ -38,7 +38,7 @@ describe('a hub\'s datestamps are its own time', function () {
       src = undefined;
     });
 
-    it('publishes what it harvested with the time it harvested it, the source\'s datestamp in the provenance', async () => {
+    it("publishes what it harvested with the time it harvested it, the source's datestamp in the provenance", async () => {
       src = await openTestProvider(kind, { pageSize: 50 });
       src.now = nowSeconds() - 600;
       const sourceStamps = (await src.knex('items').select('identifier', 'datestamp')) as { identifier: string; datestamp: unknown }[];
@@ -58,7 +58,9 @@ describe('a hub\'s datestamps are its own time', function () {
         expect(texts(page, 'identifier').filter((i) => i.startsWith(`oai:${HUB_NAMESPACE}:`))).to.have.length(sourceStamps.length);
         // Each live record's provenance names the datestamp its source published.
         const byIdentifier = new Map(sourceStamps.map((r) => [r.identifier, formatDatestamp(Number(r.datestamp))]));
-        const origins = [...page.matchAll(/<originDescription[^>]*>\s*<baseURL>[^<]*<\/baseURL>\s*<identifier>([^<]*)<\/identifier>\s*<datestamp>([^<]*)<\/datestamp>/g)];
+        const origins = [
+          ...page.matchAll(/<originDescription[^>]*>\s*<baseURL>[^<]*<\/baseURL>\s*<identifier>([^<]*)<\/identifier>\s*<datestamp>([^<]*)<\/datestamp>/g),
+        ];
         expect(origins.length).to.be.greaterThan(0);
         for (const [, identifier, datestamp] of origins) expect(datestamp, identifier).to.equal(byIdentifier.get(unescapeXml(identifier as string)));
       } finally {
@@ -66,7 +68,7 @@ describe('a hub\'s datestamps are its own time', function () {
       }
     });
 
-    it('keeps the harvested oai_dc byte for byte when it harvests the source\'s MODS too', async () => {
+    it("keeps the harvested oai_dc byte for byte when it harvests the source's MODS too", async () => {
       src = await openTestProvider(kind, { pageSize: 50 });
       src.now = nowSeconds() - 600;
       hub = await openHub(db());

@@ -65,18 +65,41 @@ describe('schedules and the sources section', () => {
   });
 
   it('reads sources with their defaults, and names the first problem', () => {
-    const ok = parseSources([{ name: 'a', baseUrl: 'https://a.example.org/oai' }, { name: 'b.c-d', baseUrl: 'http://b/oai', prefixes: ['oai_dc', 'oai_openaire'], sets: 'physics', schedule: '30m', politeness: { delay: 0.5, timeout: 10, retries: 2 } }]);
+    const ok = parseSources([
+      { name: 'a', baseUrl: 'https://a.example.org/oai' },
+      {
+        name: 'b.c-d',
+        baseUrl: 'http://b/oai',
+        prefixes: ['oai_dc', 'oai_openaire'],
+        sets: 'physics',
+        schedule: '30m',
+        politeness: { delay: 0.5, timeout: 10, retries: 2 },
+      },
+    ]);
     expect(ok).to.deep.equal({
       sources: [
         { name: 'a', baseUrl: 'https://a.example.org/oai', prefixes: ['oai_dc'], sets: [], politeness: { delayMs: 0, timeoutMs: 60_000, retries: 5 } },
-        { name: 'b.c-d', baseUrl: 'http://b/oai', prefixes: ['oai_dc', 'oai_openaire'], sets: ['physics'], schedule: { kind: 'every', seconds: 1800, text: '30m' }, politeness: { delayMs: 500, timeoutMs: 10_000, retries: 2 } },
+        {
+          name: 'b.c-d',
+          baseUrl: 'http://b/oai',
+          prefixes: ['oai_dc', 'oai_openaire'],
+          sets: ['physics'],
+          schedule: { kind: 'every', seconds: 1800, text: '30m' },
+          politeness: { delayMs: 500, timeoutMs: 10_000, retries: 2 },
+        },
       ],
     });
     const cases: [unknown, RegExp][] = [
       [{ name: 'a' }, /^sources must be a list of sources/],
       [[{ name: 'a:b', baseUrl: 'http://a/oai' }], /sources\[0\]\.name must be a word/],
       [[{ name: 'a', baseUrl: 'http://a/oai?verb=Identify' }], /sources\[0\]\.baseUrl must be an http or https URL without a query/],
-      [[{ name: 'a', baseUrl: 'http://a/oai' }, { name: 'a', baseUrl: 'http://b/oai' }], /sources\[1\]\.name "a" is given twice/],
+      [
+        [
+          { name: 'a', baseUrl: 'http://a/oai' },
+          { name: 'a', baseUrl: 'http://b/oai' },
+        ],
+        /sources\[1\]\.name "a" is given twice/,
+      ],
       [[{ name: 'a', baseUrl: 'http://a/oai', schedule: 'hourly' }], /sources\[0\]\.schedule must be/],
       [[{ name: 'a', baseUrl: 'http://a/oai', politeness: { retries: 1.5 } }], /politeness\.retries must be an integer/],
       [[{ name: 'a', baseUrl: 'http://a/oai', url: 'x' }], /sources\[0\]\.url: unknown key/],
@@ -91,7 +114,10 @@ describe('schedules and the sources section', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-sources-'));
     try {
       const file = path.join(dir, 'hub.yaml');
-      fs.writeFileSync(file, 'namespace: hub.example.org\nsources:\n  - name: good\n    baseUrl: https://a.example.org/oai\n  - name: bad\n    baseUrl: ftp://b.example.org/\n');
+      fs.writeFileSync(
+        file,
+        'namespace: hub.example.org\nsources:\n  - name: good\n    baseUrl: https://a.example.org/oai\n  - name: bad\n    baseUrl: ftp://b.example.org/\n',
+      );
       expect(() => loadConfig({}, dir, { file })).to.throw(ConfigError, /hub\.yaml:5: sources\[1\]\.baseUrl must be an http or https URL/);
       fs.writeFileSync(file, 'sources:\n  - name: good\n    baseUrl: https://a.example.org/oai\n    schedule: daily 03:00\n');
       expect(loadConfig({}, dir, { file }).sources.map((s) => [s.name, s.schedule?.text])).to.deep.equal([['good', 'daily 03:00']]);

@@ -16,9 +16,7 @@ import { RELATED_ITEM_TYPE } from '../../lib/formats/mods';
 import { relatedPart } from '../../lib/formats/marc21';
 import { RELATION_OF_ITEM_TYPE } from '../../lib/formats/mods-read';
 import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
-import {
-  coarType, contributors, creators, dcValues, doi, formats, publicationYear, publisher,
-} from '../../lib/model/facts';
+import { coarType, contributors, creators, dcValues, doi, formats, publicationYear, publisher } from '../../lib/model/facts';
 import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
 import { normalizeLanguageTag, primaryLanguage } from '../../lib/model/language';
 import type { Agent, Host, RecordFields, RelatedIdentifier } from '../../lib/model/record';
@@ -27,7 +25,10 @@ import { OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPEN
 const T = (s: string): string => s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 const opt = (s: string | undefined): string | undefined => (s === undefined || T(s) === '' ? undefined : T(s));
 /** The non-blank values of an element, trimmed. */
-const dcList = (r: RecordFields, e: DcElement): string[] => dcValues(r, e).map(T).filter((v) => v !== '');
+const dcList = (r: RecordFields, e: DcElement): string[] =>
+  dcValues(r, e)
+    .map(T)
+    .filter((v) => v !== '');
 const sorted = <V>(values: readonly V[]): string[] => [...new Set(values.map((v) => JSON.stringify(v)))].sort();
 const undefinedless = <O extends object>(o: O): O => JSON.parse(JSON.stringify(o)) as O;
 
@@ -38,7 +39,9 @@ function typedIds(r: RecordFields, ctx: CrosswalkContext, also: readonly { type:
 
 /** The identifiers the MARC and MODS writers write as plain text (otherDcIdentifiers), without those a reader types again. */
 function untypedDcIds(r: RecordFields, ctx: CrosswalkContext): { typed: { type: string; value: string }[]; text: string[] } {
-  const others = otherDcIdentifiers(r, ctx).map(T).filter((v) => v !== '' && v !== ctx.oaiIdentifier && v !== ctx.poi);
+  const others = otherDcIdentifiers(r, ctx)
+    .map(T)
+    .filter((v) => v !== '' && v !== ctx.oaiIdentifier && v !== ctx.poi);
   const typed = others.flatMap((v) => classifyIdentifier(v) ?? []);
   return { typed, text: sorted(others.filter((v) => classifyIdentifier(v) === null)) };
 }
@@ -50,15 +53,20 @@ function agent(a: Agent, carry: { given: boolean; orcid: boolean; affiliations: 
     givenName: carry.given ? opt(a.givenName) : undefined,
     familyName: carry.given ? opt(a.familyName) : undefined,
     orcid: carry.orcid ? a.orcid : undefined,
-    affiliations: carry.affiliations === 'none' || (a.affiliations ?? []).length === 0
-      ? undefined
-      : a.affiliations!.map((af) => undefinedless({ name: T(af.name), ror: carry.affiliations === 'ror' ? af.ror : undefined })),
+    affiliations:
+      carry.affiliations === 'none' || (a.affiliations ?? []).length === 0
+        ? undefined
+        : a.affiliations!.map((af) => undefinedless({ name: T(af.name), ror: carry.affiliations === 'ror' ? af.ror : undefined })),
   });
 }
 
 /** The host's parts, trimmed, those `keep` keeps; undefined when none is left. */
 function hostParts(r: RecordFields, keep: (part: keyof Host, value: string) => boolean = () => true): object | undefined {
-  const out = Object.fromEntries(Object.entries(r.host ?? {}).filter(([k, v]) => opt(v) !== undefined && keep(k as keyof Host, v)).map(([k, v]) => [k, T(v)]));
+  const out = Object.fromEntries(
+    Object.entries(r.host ?? {})
+      .filter(([k, v]) => opt(v) !== undefined && keep(k as keyof Host, v))
+      .map(([k, v]) => [k, T(v)]),
+  );
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -95,7 +103,9 @@ export function carriedByDatacite(r: RecordFields, ctx: CrosswalkContext): objec
     accessRights: r.accessRights,
     rights: dcList(r, 'rights'),
     description: dcList(r, 'description'),
-    funding: (r.fundingReferences ?? []).map((f) => undefinedless({ ...f, funderName: T(f.funderName), awardNumber: opt(f.awardNumber), awardTitle: opt(f.awardTitle) })),
+    funding: (r.fundingReferences ?? []).map((f) =>
+      undefinedless({ ...f, funderName: T(f.funderName), awardNumber: opt(f.awardNumber), awardTitle: opt(f.awardTitle) }),
+    ),
     host: hostParts(r),
   });
 }
@@ -115,11 +125,25 @@ export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): objec
   return undefinedless({
     identifiers: typedIds(r, ctx),
     creators: creators(r).map((a) => agent(a, { given: true, orcid: true, affiliations: 'names' })),
-    contributors: contributors(r).map((c) => ({ ...agent(c, { given: true, orcid: true, affiliations: 'names' }), type: c.type === 'Translator' ? 'Other' : c.type })),
-    funding: (r.fundingReferences ?? []).map((f) => undefinedless({ ...f, funderName: T(f.funderName), awardNumber: opt(f.awardNumber), awardTitle: opt(f.awardTitle) })),
-    related: sorted((r.relatedIdentifiers ?? [])
-      .filter((x) => OPENAIRE_RELATED_IDENTIFIER_TYPES.has(x.type) && OPENAIRE_RELATION_TYPES.has(x.relation))
-      .map((x) => undefinedless({ ...x, identifier: T(x.identifier), resourceTypeGeneral: x.resourceTypeGeneral !== undefined && OPENAIRE_RELATED_GENERAL_TYPES.has(x.resourceTypeGeneral) ? x.resourceTypeGeneral : undefined }))),
+    contributors: contributors(r).map((c) => ({
+      ...agent(c, { given: true, orcid: true, affiliations: 'names' }),
+      type: c.type === 'Translator' ? 'Other' : c.type,
+    })),
+    funding: (r.fundingReferences ?? []).map((f) =>
+      undefinedless({ ...f, funderName: T(f.funderName), awardNumber: opt(f.awardNumber), awardTitle: opt(f.awardTitle) }),
+    ),
+    related: sorted(
+      (r.relatedIdentifiers ?? [])
+        .filter((x) => OPENAIRE_RELATED_IDENTIFIER_TYPES.has(x.type) && OPENAIRE_RELATION_TYPES.has(x.relation))
+        .map((x) =>
+          undefinedless({
+            ...x,
+            identifier: T(x.identifier),
+            resourceTypeGeneral:
+              x.resourceTypeGeneral !== undefined && OPENAIRE_RELATED_GENERAL_TYPES.has(x.resourceTypeGeneral) ? x.resourceTypeGeneral : undefined,
+          }),
+        ),
+    ),
     dates: { accepted: d.accepted, available: d.embargoEnd ?? d.available, issued: d.issued ?? publicationYear(r) },
     language: language === undefined ? undefined : (normalizeLanguageTag(language) ?? T(language)),
     publisher: opt(publisher(r)),
@@ -191,7 +215,9 @@ export function carriedByMarc21(r: RecordFields, ctx: CrosswalkContext): object 
     related: sorted(related.filter((x) => x !== null)),
     relation: sorted([...dcList(r, 'relation'), ...(r.relatedIdentifiers ?? []).filter((_, i) => related[i] === null).map((x) => T(x.identifier))]),
     source: dcList(r, 'source'),
-    files: files.filter((f) => f.mediaType !== undefined || f.size !== undefined).map((f) => undefinedless({ url: f.url, mediaType: f.mediaType, size: f.size })),
+    files: files
+      .filter((f) => f.mediaType !== undefined || f.size !== undefined)
+      .map((f) => undefinedless({ url: f.url, mediaType: f.mediaType, size: f.size })),
     format: dcList(r, 'format'),
     host: hostParts(r, (k, v) => k === 'title' || relatedPart(v, k === 'startPage' || k === 'endPage')),
   });

@@ -94,7 +94,10 @@ export async function openThrowawayDatabase(kind: DatabaseKind): Promise<Throwaw
  *
  * @example forEachThrowawayDatabase((db) => { it('loads', async () => { spawnCli(db().url, …); }); });
  */
-export function forEachThrowawayDatabase(body: (db: () => ThrowawayDatabase, kind: DatabaseKind) => void, options: { migrated?: boolean; timeout?: number } = {}): void {
+export function forEachThrowawayDatabase(
+  body: (db: () => ThrowawayDatabase, kind: DatabaseKind) => void,
+  options: { migrated?: boolean; timeout?: number } = {},
+): void {
   for (const kind of databaseKinds()) {
     describe(`on ${kind}`, function () {
       if (options.timeout !== undefined) this.timeout(options.timeout);

@@ -66,11 +66,17 @@ export function readDoc(xml: string): Doc {
   const first = xml.indexOf(`<${tag}>`);
   const head = first < 0 ? xml : xml.slice(0, first);
   const md = attributes(/<rs:md([^>]*)\/>/.exec(head)?.[1] ?? '');
-  const links = Object.fromEntries([...head.matchAll(/<rs:ln([^>]*)\/>/g)].map((m) => attributes(m[1] as string)).map((a) => [a.rel as string, a.href as string]));
+  const links = Object.fromEntries(
+    [...head.matchAll(/<rs:ln([^>]*)\/>/g)].map((m) => attributes(m[1] as string)).map((a) => [a.rel as string, a.href as string]),
+  );
   const entries = [...xml.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => {
     const body = m[1] as string;
     const lastmod = /<lastmod>([^<]*)<\/lastmod>/.exec(body)?.[1];
-    return { loc: unescapeXml(/<loc>([^<]*)<\/loc>/.exec(body)?.[1] ?? ''), ...(lastmod !== undefined && { lastmod }), md: attributes(/<rs:md([^>]*)\/>/.exec(body)?.[1] ?? '') };
+    return {
+      loc: unescapeXml(/<loc>([^<]*)<\/loc>/.exec(body)?.[1] ?? ''),
+      ...(lastmod !== undefined && { lastmod }),
+      md: attributes(/<rs:md([^>]*)\/>/.exec(body)?.[1] ?? ''),
+    };
   });
   return { root, md, links, entries };
 }

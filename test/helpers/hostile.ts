@@ -74,4 +74,3 @@ export function connect(port: number): Promise<Raw> {
     socket.once('error', reject);
   });
 }
-

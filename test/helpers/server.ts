@@ -306,6 +306,6 @@ export function requestAttributes(xml: string): Record<string, string> {
 
 export function unescapeXml(s: string): string {
   return s.replace(/&(lt|gt|quot|apos|amp|#(\d+));/g, (_m, name: string, dec?: string) =>
-    dec ? String.fromCodePoint(Number(dec)) : ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' } as Record<string, string>)[name] ?? '',
+    dec ? String.fromCodePoint(Number(dec)) : (({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' } as Record<string, string>)[name] ?? ''),
   );
 }

@@ -86,9 +86,7 @@ function errorsAgainst(xml: string, schema: libxml.Document): string[] {
   if (doc.validate(schema)) return [];
   // libxml2 adds its schema-compilation warnings (a namespace imported twice, e.g. xml.xsd under two
   // addresses) to the list of a failed validation: they say nothing about the document.
-  return doc.validationErrors
-    .filter((e) => !/Skipping import of schema/.test(e.message))
-    .map((e) => `${e.line}:${e.column} ${e.message.trim()}`);
+  return doc.validationErrors.filter((e) => !/Skipping import of schema/.test(e.message)).map((e) => `${e.line}:${e.column} ${e.message.trim()}`);
 }
 
 /**

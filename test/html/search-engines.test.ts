@@ -83,19 +83,35 @@ describe('Google Scholar citation_* meta tags', () => {
     expect(tags.filter(([n]) => n === 'citation_conference_title' || n === 'citation_inbook_title')).to.deep.equal([]);
   });
 
-  it('names the container of a conference paper citation_conference_title and of a book chapter citation_inbook_title, with the book\'s ISBN', () => {
-    const paper: RecordFields = { ...IN_JOURNAL, resourceType: { coar: 'http://purl.org/coar/resource_type/c_5794', general: 'ConferencePaper', label: 'conference paper' }, host: { title: 'Proc. ICALP 2021' } };
+  it("names the container of a conference paper citation_conference_title and of a book chapter citation_inbook_title, with the book's ISBN", () => {
+    const paper: RecordFields = {
+      ...IN_JOURNAL,
+      resourceType: { coar: 'http://purl.org/coar/resource_type/c_5794', general: 'ConferencePaper', label: 'conference paper' },
+      host: { title: 'Proc. ICALP 2021' },
+    };
     const chapter: RecordFields = {
-      dc: { title: ['A chapter'] }, resourceType: { general: 'BookChapter', label: 'chapter' }, host: { title: 'A Book', startPage: '3' },
+      dc: { title: ['A chapter'] },
+      resourceType: { general: 'BookChapter', label: 'chapter' },
+      host: { title: 'A Book', startPage: '3' },
       relatedIdentifiers: [{ identifier: '9783161484100', type: 'ISBN', relation: 'IsPartOf' }],
     };
     const named = (r: RecordFields) => citationMeta(r, page('oai:x:c')).filter(([n]) => /_title$|isbn|page$/.test(n) && n !== 'citation_title');
     expect(named(paper)).to.deep.equal([['citation_conference_title', 'Proc. ICALP 2021']]);
-    expect(named(chapter)).to.deep.equal([['citation_inbook_title', 'A Book'], ['citation_isbn', '9783161484100'], ['citation_firstpage', '3']]);
+    expect(named(chapter)).to.deep.equal([
+      ['citation_inbook_title', 'A Book'],
+      ['citation_isbn', '9783161484100'],
+      ['citation_firstpage', '3'],
+    ]);
   });
 
   it('writes dates as Google Scholar asks: a full date with slashes, else the year alone', () => {
-    expect([scholarDate('2010-05-12'), scholarDate('2010-05'), scholarDate('2010'), scholarDate('2003-04-15T10:18:51Z'), scholarDate('15.04.2003')]).to.deep.equal(['2010/05/12', '2010', '2010', '2003/04/15', undefined]);
+    expect([
+      scholarDate('2010-05-12'),
+      scholarDate('2010-05'),
+      scholarDate('2010'),
+      scholarDate('2003-04-15T10:18:51Z'),
+      scholarDate('15.04.2003'),
+    ]).to.deep.equal(['2010/05/12', '2010', '2010', '2003/04/15', undefined]);
   });
 });
 
@@ -112,8 +128,13 @@ describe('schema.org JSON-LD', () => {
       alternateName: 'Über die Parität',
       author: [
         {
-          '@type': 'Person', '@id': 'https://orcid.org/0000-0002-1825-0097', name: 'Curie, Marie', givenName: 'Marie', familyName: 'Curie',
-          identifier: 'https://orcid.org/0000-0002-1825-0097', affiliation: [{ '@type': 'Organization', '@id': 'https://ror.org/01tm6cn81', name: 'University of Gothenburg' }],
+          '@type': 'Person',
+          '@id': 'https://orcid.org/0000-0002-1825-0097',
+          name: 'Curie, Marie',
+          givenName: 'Marie',
+          familyName: 'Curie',
+          identifier: 'https://orcid.org/0000-0002-1825-0097',
+          affiliation: [{ '@type': 'Organization', '@id': 'https://ror.org/01tm6cn81', name: 'University of Gothenburg' }],
         },
         { '@type': 'Organization', name: 'CERN' },
         { '@type': 'Person', name: 'Doe, Jane' },
@@ -153,11 +174,17 @@ describe('schema.org JSON-LD', () => {
 
   it('puts a chapter in its Book with the ISBN, and leaves out a level the record does not name', () => {
     const chapter: RecordFields = {
-      dc: { title: ['A chapter'] }, resourceType: { general: 'BookChapter', label: 'chapter' }, host: { title: 'A Book', volume: '2' },
+      dc: { title: ['A chapter'] },
+      resourceType: { general: 'BookChapter', label: 'chapter' },
+      host: { title: 'A Book', volume: '2' },
       relatedIdentifiers: [{ identifier: '9783161484100', type: 'ISBN', relation: 'IsPartOf' }],
     };
     const ld = recordJsonLd(chapter, { landingPage: page('oai:x:c') });
-    expect(ld.isPartOf).to.deep.equal({ '@type': 'PublicationVolume', volumeNumber: '2', isPartOf: { '@type': 'Book', name: 'A Book', isbn: '9783161484100' } });
+    expect(ld.isPartOf).to.deep.equal({
+      '@type': 'PublicationVolume',
+      volumeNumber: '2',
+      isPartOf: { '@type': 'Book', name: 'A Book', isbn: '9783161484100' },
+    });
     expect(ld).to.not.have.property('pageStart');
     expect(recordJsonLd(DATASET, { landingPage: page('oai:x:d-1') })).to.not.have.property('isPartOf');
   });
@@ -212,11 +239,32 @@ describe('the JSON-LD script element', () => {
   it('is on a live record page once, parses as JSON and says what the model says, however hostile its title', () => {
     const model: RecordFields = { ...ARTICLE, dc: { ...ARTICLE.dc, title: [HOSTILE] } };
     const identifier = 'oai:repo.example.org:a-1';
-    const rec: ItemRecord = { pk: 1, internalId: 'a-1', identifier, datestamp: 1_700_000_000, deleted: false, sets: [], metadata: dublinCoreToOaiDc({ title: ['Shown title'] }) };
-    const item: ItemView = { formats: [{ format: oaiDc, record: rec, tree: parseFragment(rec.metadata as string) }], model, facts: itemFacts(model, POI), poi: POI };
+    const rec: ItemRecord = {
+      pk: 1,
+      internalId: 'a-1',
+      identifier,
+      datestamp: 1_700_000_000,
+      deleted: false,
+      sets: [],
+      metadata: dublinCoreToOaiDc({ title: ['Shown title'] }),
+    };
+    const item: ItemView = {
+      formats: [{ format: oaiDc, record: rec, tree: parseFragment(rec.metadata as string) }],
+      model,
+      facts: itemFacts(model, POI),
+      poi: POI,
+    };
     const html = renderPage({
-      response: { responseDate: 1_700_000_000, baseURL: BASE, requestArgs: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier }, body: { kind: 'GetRecord', record: rec } },
-      repositoryName: 'R', paths, formats: [oaiDc], item,
+      response: {
+        responseDate: 1_700_000_000,
+        baseURL: BASE,
+        requestArgs: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier },
+        body: { kind: 'GetRecord', record: rec },
+      },
+      repositoryName: 'R',
+      paths,
+      formats: [oaiDc],
+      item,
     });
     const head = html.slice(0, html.indexOf('</head>'));
     const found = blocks(html);
@@ -235,8 +283,16 @@ describe('the JSON-LD script element', () => {
     const identifier = 'oai:repo.example.org:gone';
     const rec: ItemRecord = { pk: 2, internalId: 'gone', identifier, datestamp: 1_700_000_000, deleted: true, sets: [], metadata: null };
     const html = renderPage({
-      response: { responseDate: 1_700_000_000, baseURL: BASE, requestArgs: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier }, body: { kind: 'GetRecord', record: rec } },
-      repositoryName: 'R', paths, formats: [oaiDc], item: { formats: [{ format: oaiDc, record: rec, tree: null }], model: { dc: {} }, facts: itemFacts({ dc: {} }, POI), poi: POI },
+      response: {
+        responseDate: 1_700_000_000,
+        baseURL: BASE,
+        requestArgs: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier },
+        body: { kind: 'GetRecord', record: rec },
+      },
+      repositoryName: 'R',
+      paths,
+      formats: [oaiDc],
+      item: { formats: [{ format: oaiDc, record: rec, tree: null }], model: { dc: {} }, facts: itemFacts({ dc: {} }, POI), poi: POI },
     });
     expect(html).to.not.contain('<script');
     expect(html).to.not.contain('citation_');

@@ -16,12 +16,16 @@ describe('Fedora PIDs', () => {
     // 64 characters once "%3A" becomes ":" (66 as written).
     ['n%3A' + 'x'.repeat(62), 'n:' + 'x'.repeat(62)],
   ];
-  eachRow(valid, ([pid, normalized]) => `accepts ${pid} and normalizes it to ${normalized}`, ([pid, normalized]) => {
-    const r = parseFedoraPid(pid);
-    expect(r.ok && r.normalized).to.equal(normalized);
-    expect(r.ok && r.isNormalized).to.equal(pid === normalized);
-    expect(NORMALIZED_PID_RE.test(normalized), 'Fedora regex on the normalized form').to.equal(true);
-  });
+  eachRow(
+    valid,
+    ([pid, normalized]) => `accepts ${pid} and normalizes it to ${normalized}`,
+    ([pid, normalized]) => {
+      const r = parseFedoraPid(pid);
+      expect(r.ok && r.normalized).to.equal(normalized);
+      expect(r.ok && r.isNormalized).to.equal(pid === normalized);
+      expect(NORMALIZED_PID_RE.test(normalized), 'Fedora regex on the normalized form').to.equal(true);
+    },
+  );
 
   const invalid: Array<[string, string]> = [
     ['demo', 'no separator'],
@@ -56,11 +60,15 @@ describe('info:fedora URIs', () => {
     ['info:fedora/demo:1/s:d/m?x=%7e%26%2f&%41=%3d', 'info:fedora/demo:1/s:d/m?A=%3D&x=~%26/', 'method'],
     ['info:fedora/demo:1/s:d/m?p=%C3%A9&p=z', 'info:fedora/demo:1/s:d/m?p=z&p=%C3%A9', 'method'],
   ];
-  eachRow(valid, ([uri, normalized, kind]) => `parses ${uri} as a ${kind} URI normalized to ${normalized}`, ([uri, normalized, kind]) => {
-    const r = parseInfoFedora(uri);
-    expect(r.ok && r.kind).to.equal(kind);
-    expect(r.ok && r.normalized).to.equal(normalized);
-  });
+  eachRow(
+    valid,
+    ([uri, normalized, kind]) => `parses ${uri} as a ${kind} URI normalized to ${normalized}`,
+    ([uri, normalized, kind]) => {
+      const r = parseInfoFedora(uri);
+      expect(r.ok && r.kind).to.equal(kind);
+      expect(r.ok && r.normalized).to.equal(normalized);
+    },
+  );
 
   const invalid: Array<[string, string]> = [
     ['info:fedora/', 'no PID'],

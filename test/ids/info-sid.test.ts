@@ -18,10 +18,14 @@ describe('info:sid', () => {
     ['info:sid/123.example.com', 'info:sid/123.example.com'],
     ['info:sid/x.org:a:b/c?d=e%2f', 'info:sid/x.org:a:b/c?d=e%2f'],
   ];
-  eachRow(valid, ([sid, canonical]) => `accepts ${sid} with canonical form ${canonical}`, ([sid, canonical]) => {
-    const r = parseInfoSid(sid);
-    expect(r.ok && r.canonical).to.equal(canonical);
-  });
+  eachRow(
+    valid,
+    ([sid, canonical]) => `accepts ${sid} with canonical form ${canonical}`,
+    ([sid, canonical]) => {
+      const r = parseInfoSid(sid);
+      expect(r.ok && r.canonical).to.equal(canonical);
+    },
+  );
   const invalid: Array<[string, string]> = [
     ['info:sid/', 'empty DNS-identifier'],
     ['info:sid/1.2.3.4', 'numeric top label'],

@@ -81,8 +81,16 @@ describe('oai-identifier', () => {
 
   describe('namespace-identifier', () => {
     const cases: Array<[string, boolean]> = [
-      ['arXiv.org', true], ['a.b', true], ['oai-stuff.foo.org', true], ['x-.y-', true],
-      ['org', false], ['999', false], ['a.1b', false], ['', false], ['a..b', false], ['a.b.', false],
+      ['arXiv.org', true],
+      ['a.b', true],
+      ['oai-stuff.foo.org', true],
+      ['x-.y-', true],
+      ['org', false],
+      ['999', false],
+      ['a.1b', false],
+      ['', false],
+      ['a..b', false],
+      ['a.b.', false],
     ];
     for (const [ns, ok] of cases) {
       it(`${ok ? 'accepts' : 'rejects'} ${JSON.stringify(ns)}`, () => expect(isValidNamespaceIdentifier(ns)).to.equal(ok));

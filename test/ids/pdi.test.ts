@@ -6,13 +6,22 @@ describe('urn:pdi', () => {
   describe('the examples of the draft', () => {
     const valid: Array<[string, string]> = [
       // 2.5: an encapsulated URL; 3.6.4 unescapes ":" (OTHER) and lowercases remaining hex.
-      ['pdi://oma.eop.gov.us/1994/10/20/http%3a%2f%2fwww%2ewhitehouse%2egov%2f.html.1', 'pdi://oma.eop.gov.us/1994/10/20/http:%2f%2fwww%2ewhitehouse%2egov%2f.html.1'],
+      [
+        'pdi://oma.eop.gov.us/1994/10/20/http%3a%2f%2fwww%2ewhitehouse%2egov%2f.html.1',
+        'pdi://oma.eop.gov.us/1994/10/20/http:%2f%2fwww%2ewhitehouse%2egov%2f.html.1',
+      ],
       ['pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51', 'pdi://oma.eop.gov.us/1997/09/01/1.text.1#char=37,51'],
       ['pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51', 'pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51'],
       ['pdi://video.cnn.co.us/1997/09/30/1234.mpeg.1#sec,23,51', 'pdi://video.cnn.co.us/1997/09/30/1234.mpeg.1#sec,23,51'],
       ['pdi://video.cnn.co.us/1997/09/30/1234.mpeg.1#crop=sec,23,51', 'pdi://video.cnn.co.us/1997/09/30/1234.mpeg.1#crop=sec,23,51'],
-      ['pdi://video.cnn.co.us/1997/09/30/1234.mpeg.1#crop=sec,23,51,(10,10),(20,20)', 'pdi://video.cnn.co.us/1997/09/30/1234.mpeg.1#crop=sec,23,51,(10,10),(20,20)'],
-      ['pdi://oma.eop.gov.us/1997/11/03/4.text.1@103=pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51', 'pdi://oma.eop.gov.us/1997/11/03/4.text.1@103=pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51'],
+      [
+        'pdi://video.cnn.co.us/1997/09/30/1234.mpeg.1#crop=sec,23,51,(10,10),(20,20)',
+        'pdi://video.cnn.co.us/1997/09/30/1234.mpeg.1#crop=sec,23,51,(10,10),(20,20)',
+      ],
+      [
+        'pdi://oma.eop.gov.us/1997/11/03/4.text.1@103=pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51',
+        'pdi://oma.eop.gov.us/1997/11/03/4.text.1@103=pdi://oma.eop.gov.us/1997/09/01/1.text.1#37,51',
+      ],
       ['pdi://oma.eop.gov.us/1997/09/01/1.text.1', 'pdi://oma.eop.gov.us/1997/09/01/1.text.1'],
       ['pdi://oma.eop.gov.us/1997/11/03/4.text.1', 'pdi://oma.eop.gov.us/1997/11/03/4.text.1'],
     ];
@@ -34,11 +43,15 @@ describe('urn:pdi', () => {
       ['pdi://audio.npr.org.us/1997/09/30/1234.au#sec=23,57', /version/, 'fragment without version'],
       ['pdi://documentation.adobe.co.us/1997/09/30/1234.pdf#byte=23,57', /version/, 'fragment without version'],
     ];
-    eachRow(invalid, ([pdi, , why]) => `rejects ${pdi} (${why})`, ([pdi, re]) => {
-      const r = parsePdi(pdi);
-      expect(r.ok).to.equal(false);
-      if (!r.ok) expect(r.errors.join('; ')).to.match(re);
-    });
+    eachRow(
+      invalid,
+      ([pdi, , why]) => `rejects ${pdi} (${why})`,
+      ([pdi, re]) => {
+        const r = parsePdi(pdi);
+        expect(r.ok).to.equal(false);
+        if (!r.ok) expect(r.errors.join('; ')).to.match(re);
+      },
+    );
     it('accepts the image examples once they carry a version', () => {
       expect(parsePdi('pdi://images.satellite.nasa.gov.us/1997/09/30/1234.gif.1#(5,10),(25,30),2').ok).to.equal(true);
       expect(parsePdi('pdi://images.satellite.nasa.gov.us/1997/09/30/1234.gif.1#rect=(5,10),(25,30)').ok).to.equal(true);
@@ -108,9 +121,13 @@ describe('urn:pdi', () => {
       ['pdi://a.us/2000/01/01/1.text.1@5', 'citation without "="'],
       ['pdi://a.us/2000/01/01/1.text.1@5=pdi://a.us/2000/01/01/2.text#1,2', 'cited PDI breaks a MUST'],
     ];
-    eachRow(invalid, ([pdi, why]) => `rejects ${pdi} (${why})`, ([pdi]) => {
-      expect(parsePdi(pdi).ok).to.equal(false);
-    });
+    eachRow(
+      invalid,
+      ([pdi, why]) => `rejects ${pdi} (${why})`,
+      ([pdi]) => {
+        expect(parsePdi(pdi).ok).to.equal(false);
+      },
+    );
   });
 
   describe('lexical equivalence (3.6.4)', () => {
@@ -201,7 +218,8 @@ describe('urn:pdi', () => {
     for (const [latest, next, re] of checks) {
       it(`${re === null ? 'allows' : 'refuses'} ${next} after ${latest}`, () => {
         const r = checkVersionIncrement(latest, next);
-        if (re === null) expect(r).to.equal(null); else expect(r).to.match(re);
+        if (re === null) expect(r).to.equal(null);
+        else expect(r).to.match(re);
       });
     }
   });

@@ -5,18 +5,54 @@ import { isValidOaiIdentifier } from '../../lib/ids/oai-identifier';
 const NS = 'example.org';
 
 describe('id mapping policy', () => {
-  interface Case { name: string; mode: IdMappingMode; id: string; identifier: string; scheme: 'opaque' | 'fedora-pid' }
+  interface Case {
+    name: string;
+    mode: IdMappingMode;
+    id: string;
+    identifier: string;
+    scheme: 'opaque' | 'fedora-pid';
+  }
   const cases: Case[] = [
-    { name: 'auto mode uses a normalized PID as is', mode: 'auto', id: 'demo:A-B.C_D%3AE', identifier: 'oai:example.org:demo:A-B.C_D%3AE', scheme: 'fedora-pid' },
+    {
+      name: 'auto mode uses a normalized PID as is',
+      mode: 'auto',
+      id: 'demo:A-B.C_D%3AE',
+      identifier: 'oai:example.org:demo:A-B.C_D%3AE',
+      scheme: 'fedora-pid',
+    },
     { name: 'auto mode uses a PID without escapes as is', mode: 'auto', id: 'demo:1', identifier: 'oai:example.org:demo:1', scheme: 'fedora-pid' },
     { name: 'auto mode escapes an opaque id', mode: 'auto', id: 'report 12', identifier: 'oai:example.org:report%2012', scheme: 'opaque' },
-    { name: 'auto mode keeps opaque a PID whose escapes opaque escaping would also produce', mode: 'auto', id: 'demo:a%20b', identifier: 'oai:example.org:demo:a%2520b', scheme: 'opaque' },
+    {
+      name: 'auto mode keeps opaque a PID whose escapes opaque escaping would also produce',
+      mode: 'auto',
+      id: 'demo:a%20b',
+      identifier: 'oai:example.org:demo:a%2520b',
+      scheme: 'opaque',
+    },
     { name: 'auto mode keeps opaque a PID with lowercase hex', mode: 'auto', id: 'demo:a%3ab', identifier: 'oai:example.org:demo:a%253ab', scheme: 'opaque' },
-    { name: 'auto mode keeps opaque a PID with an escaped separator', mode: 'auto', id: 'demo%3A1', identifier: 'oai:example.org:demo%253A1', scheme: 'opaque' },
+    {
+      name: 'auto mode keeps opaque a PID with an escaped separator',
+      mode: 'auto',
+      id: 'demo%3A1',
+      identifier: 'oai:example.org:demo%253A1',
+      scheme: 'opaque',
+    },
     { name: 'auto mode uses a PID with a non-UTF-8 escape as is', mode: 'auto', id: 'demo:%FF', identifier: 'oai:example.org:demo:%FF', scheme: 'fedora-pid' },
-    { name: 'auto mode escapes a too-long PID-like id', mode: 'auto', id: 'demo:' + 'x'.repeat(59) + '%3A', identifier: 'oai:example.org:demo:' + 'x'.repeat(59) + '%253A', scheme: 'opaque' },
+    {
+      name: 'auto mode escapes a too-long PID-like id',
+      mode: 'auto',
+      id: 'demo:' + 'x'.repeat(59) + '%3A',
+      identifier: 'oai:example.org:demo:' + 'x'.repeat(59) + '%253A',
+      scheme: 'opaque',
+    },
     { name: 'opaque mode escapes a PID', mode: 'opaque', id: 'demo:A-B.C_D%3AE', identifier: 'oai:example.org:demo:A-B.C_D%253AE', scheme: 'opaque' },
-    { name: 'fedora-pid mode uses a PID that opaque escaping could also produce as is', mode: 'fedora-pid', id: 'demo:a%20b', identifier: 'oai:example.org:demo:a%20b', scheme: 'fedora-pid' },
+    {
+      name: 'fedora-pid mode uses a PID that opaque escaping could also produce as is',
+      mode: 'fedora-pid',
+      id: 'demo:a%20b',
+      identifier: 'oai:example.org:demo:a%20b',
+      scheme: 'fedora-pid',
+    },
     { name: 'opaque mode escapes unicode', mode: 'opaque', id: 'Ünïcødé/1', identifier: 'oai:example.org:%C3%9Cn%C3%AFc%C3%B8d%C3%A9/1', scheme: 'opaque' },
   ];
   for (const c of cases) {
@@ -52,7 +88,9 @@ describe('id mapping policy', () => {
   for (const [mode, id, re] of refusals) {
     it(`${mode} mode refuses ${JSON.stringify(id)} with an error naming it`, () => {
       const policy = createIdPolicy({ namespace: NS, mode });
-      expect(() => policy.map(id)).to.throw(IdMappingError, re).with.property('internalId', id);
+      expect(() => policy.map(id))
+        .to.throw(IdMappingError, re)
+        .with.property('internalId', id);
     });
   }
 

@@ -51,7 +51,11 @@ describe('the real clients harvesting a hub of another oai-steward', function ()
 
   it("Perl's oai_pmh lists every record once, with the source's title, status and sets", async function () {
     const records = parseOutput(await oaiPmh(['-X', 'ListRecords', '--metadataPrefix', 'oai_dc', baseUrl]));
-    assertExactlyOnce(records.map((r) => r.identifier), hubIds, 'oai_pmh ListRecords of the hub');
+    assertExactlyOnce(
+      records.map((r) => r.identifier),
+      hubIds,
+      'oai_pmh ListRecords of the hub',
+    );
     for (const r of records) {
       const seed = expected.get(sourceIdOf(r.identifier));
       expect(seed, r.identifier).to.not.equal(undefined);

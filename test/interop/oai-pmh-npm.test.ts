@@ -65,7 +65,11 @@ for (const pageSize of [100, 7]) {
 
     it('harvests ListRecords oai_dc to the end and sees every seeded record exactly once, with its title and status', async function () {
       const records = (await collect(client.listRecords({ metadataPrefix: 'oai_dc' }))) as HarvestedRecord[];
-      assertExactlyOnce(records.map((r) => r.header.identifier), allIds, 'ListRecords');
+      assertExactlyOnce(
+        records.map((r) => r.header.identifier),
+        allIds,
+        'ListRecords',
+      );
       for (const r of records) {
         const seed = expected.get(r.header.identifier);
         const deleted = r.header.$?.status === 'deleted';
@@ -78,9 +82,21 @@ for (const pageSize of [100, 7]) {
 
     it('harvests ListIdentifiers oai_dc to the end and sees every seeded identifier exactly once', async function () {
       const headers = (await collect(client.listIdentifiers({ metadataPrefix: 'oai_dc' }))) as Header[];
-      assertExactlyOnce(headers.map((h) => h.identifier), allIds, 'ListIdentifiers');
-      const deleted = headers.filter((h) => h.$?.status === 'deleted').map((h) => h.identifier).sort();
-      expect(deleted).to.deep.equal(demoRecords().filter((r) => r.deleted).map((r) => r.identifier).sort());
+      assertExactlyOnce(
+        headers.map((h) => h.identifier),
+        allIds,
+        'ListIdentifiers',
+      );
+      const deleted = headers
+        .filter((h) => h.$?.status === 'deleted')
+        .map((h) => h.identifier)
+        .sort();
+      expect(deleted).to.deep.equal(
+        demoRecords()
+          .filter((r) => r.deleted)
+          .map((r) => r.identifier)
+          .sort(),
+      );
     });
 
     for (const prefix of ['marc21', 'oai_openaire'] as const) {
@@ -88,7 +104,11 @@ for (const pageSize of [100, 7]) {
         const records = (await collect(client.listRecords({ metadataPrefix: prefix }))) as HarvestedRecord[];
         const want = demoIdentifiersIn(prefix);
         expect(want.length).to.be.greaterThan(prefix === 'marc21' ? 280 : 150);
-        assertExactlyOnce(records.map((r) => r.header.identifier), want, `ListRecords ${prefix}`);
+        assertExactlyOnce(
+          records.map((r) => r.header.identifier),
+          want,
+          `ListRecords ${prefix}`,
+        );
         for (const r of records) {
           const seed = expected.get(r.header.identifier);
           const deleted = r.header.$?.status === 'deleted';
@@ -103,7 +123,11 @@ for (const pageSize of [100, 7]) {
       const headers = (await collect(client.listIdentifiers({ metadataPrefix: 'oai_dc', set: 'physics' }))) as Header[];
       const inPhysics = demoRecords().filter((r) => r.sets.some((s) => s === 'physics' || s.startsWith('physics:')));
       expect(inPhysics.length, 'items under physics in the seeds').to.be.greaterThan(0);
-      assertExactlyOnce(headers.map((h) => h.identifier), inPhysics.map((r) => r.identifier), 'ListIdentifiers set=physics');
+      assertExactlyOnce(
+        headers.map((h) => h.identifier),
+        inPhysics.map((r) => r.identifier),
+        'ListIdentifiers set=physics',
+      );
     });
   });
 }

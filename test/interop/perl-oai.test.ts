@@ -24,7 +24,10 @@ function title(xml: string): string | undefined {
 
 /** The title of a printed marc21 (245 $a) or oai_openaire (datacite:title) record. */
 function titleIn(prefix: 'marc21' | 'oai_openaire', xml: string): string | undefined {
-  const re = prefix === 'marc21' ? /<(?:\w+:)?datafield\b[^>]*\btag="245"[^>]*>\s*<(?:\w+:)?subfield\b[^>]*\bcode="a"[^>]*>([^<]*)</ : /<datacite:title(?:\s[^>]*)?>([^<]*)<\/datacite:title>/;
+  const re =
+    prefix === 'marc21'
+      ? /<(?:\w+:)?datafield\b[^>]*\btag="245"[^>]*>\s*<(?:\w+:)?subfield\b[^>]*\bcode="a"[^>]*>([^<]*)</
+      : /<datacite:title(?:\s[^>]*)?>([^<]*)<\/datacite:title>/;
   const m = re.exec(xml);
   return m ? normalizeSpace(xmlText(m[1] as string)) : undefined;
 }
@@ -47,7 +50,11 @@ for (const pageSize of [100, 7]) {
 
     it('harvests ListRecords oai_dc to the end and sees every seeded record exactly once, with its title and status', async function () {
       const records = parseOutput(await oaiPmh(['-X', 'ListRecords', '--metadataPrefix', 'oai_dc', server.baseUrl]));
-      assertExactlyOnce(records.map((r) => r.identifier), allIds, 'oai_pmh ListRecords');
+      assertExactlyOnce(
+        records.map((r) => r.identifier),
+        allIds,
+        'oai_pmh ListRecords',
+      );
       for (const r of records) {
         const seed = expected.get(r.identifier);
         expect(r.deleted, `${r.identifier} deleted`).to.equal(seed?.deleted);
@@ -63,7 +70,11 @@ for (const pageSize of [100, 7]) {
         const records = parseOutput(await oaiPmh(['-X', 'ListRecords', '--metadataPrefix', prefix, server.baseUrl]));
         const want = demoIdentifiersIn(prefix);
         expect(want.length).to.be.greaterThan(prefix === 'marc21' ? 280 : 150);
-        assertExactlyOnce(records.map((r) => r.identifier), want, `oai_pmh ListRecords ${prefix}`);
+        assertExactlyOnce(
+          records.map((r) => r.identifier),
+          want,
+          `oai_pmh ListRecords ${prefix}`,
+        );
         for (const r of records) {
           const seed = expected.get(r.identifier);
           expect(r.deleted, `${r.identifier} deleted`).to.equal(seed?.deleted);
@@ -75,9 +86,21 @@ for (const pageSize of [100, 7]) {
 
     it('harvests ListIdentifiers oai_dc to the end and sees every seeded identifier exactly once', async function () {
       const headers = parseOutput(await oaiPmh(['-X', 'ListIdentifiers', '--metadataPrefix', 'oai_dc', server.baseUrl]));
-      assertExactlyOnce(headers.map((h) => h.identifier), allIds, 'oai_pmh ListIdentifiers');
-      const deleted = headers.filter((h) => h.deleted).map((h) => h.identifier).sort();
-      expect(deleted).to.deep.equal(demoRecords().filter((r) => r.deleted).map((r) => r.identifier).sort());
+      assertExactlyOnce(
+        headers.map((h) => h.identifier),
+        allIds,
+        'oai_pmh ListIdentifiers',
+      );
+      const deleted = headers
+        .filter((h) => h.deleted)
+        .map((h) => h.identifier)
+        .sort();
+      expect(deleted).to.deep.equal(
+        demoRecords()
+          .filter((r) => r.deleted)
+          .map((r) => r.identifier)
+          .sort(),
+      );
     });
   });
 }
@@ -100,9 +123,7 @@ describe("Perl's oai_pmh (HTTP::OAI) asking GetRecord for identifiers that need 
       const seed = byInternalId.get(internalId);
       expect(seed, `${internalId} is in the demo data`).to.not.equal(undefined);
       if (!seed) return;
-      const [record, ...more] = parseOutput(
-        await oaiPmh(['-X', 'GetRecord', '--metadataPrefix', 'oai_dc', '--identifier', seed.identifier, server.baseUrl]),
-      );
+      const [record, ...more] = parseOutput(await oaiPmh(['-X', 'GetRecord', '--metadataPrefix', 'oai_dc', '--identifier', seed.identifier, server.baseUrl]));
       expect(more).to.deep.equal([]);
       expect(record?.identifier).to.equal(seed.identifier);
       expect(record?.deleted).to.equal(seed.deleted);

@@ -45,7 +45,8 @@ function marcRecord(title: string, controlNumber?: string): string {
 }
 
 /** A MARCXML collection, declaring the namespaces its records use (the records declare none of their own). */
-const marcCollection = (...records: string[]): string => `<?xml version="1.0" encoding="UTF-8"?>\n<collection xmlns="${MARC_NS}" ${XSI}>\n${records.join('\n')}\n</collection>\n`;
+const marcCollection = (...records: string[]): string =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<collection xmlns="${MARC_NS}" ${XSI}>\n${records.join('\n')}\n</collection>\n`;
 
 const modsCollection = (...records: string[]): string => `<modsCollection xmlns="${MODS_NS}" version="3.7">\n${records.join('\n')}\n</modsCollection>\n`;
 
@@ -64,7 +65,11 @@ forEachThrowawayDatabase((db) => {
   });
 
   /** Loads one file (or standard input's content, as `-`) and returns the summary and every refusal. */
-  const load = async (name: string, content: string, options: { partial?: boolean } = {}): Promise<{ summary: LoadSummary; refusals: Refusal[]; file: string }> => {
+  const load = async (
+    name: string,
+    content: string,
+    options: { partial?: boolean } = {},
+  ): Promise<{ summary: LoadSummary; refusals: Refusal[]; file: string }> => {
     const file = name === '-' ? '-' : path.join(db().dir, name);
     if (file !== '-') fs.writeFileSync(file, content);
     const refusals: Refusal[] = [];
@@ -74,7 +79,8 @@ forEachThrowawayDatabase((db) => {
     return { summary, refusals, file };
   };
   /** A format of an item as GetRecord reads it, by internal id. */
-  const served = async (internalId: string, prefix: string): Promise<string | null | undefined> => (await p.store.getRecord(p.policy.map(internalId).identifier, prefix))?.metadata;
+  const served = async (internalId: string, prefix: string): Promise<string | null | undefined> =>
+    (await p.store.getRecord(p.policy.map(internalId).identifier, prefix))?.metadata;
   const itemCount = async (): Promise<number> => Number(((await (p.store as KnexStore).knex('items').count({ n: '*' })) as { n: unknown }[])[0]?.n ?? 0);
 
   it('loads a MARCXML collection of two records as two items, each with its own title in oai_dc', async () => {
@@ -129,9 +135,14 @@ forEachThrowawayDatabase((db) => {
   });
 
   it('refuses a collection holding an element that is not one of its records, naming the file and the position', async () => {
-    const { summary, refusals } = await load('odd.xml', modsCollection('<mods version="3.7"><titleInfo><title>T</title></titleInfo></mods>', '<titleInfo><title>Stray</title></titleInfo>'));
+    const { summary, refusals } = await load(
+      'odd.xml',
+      modsCollection('<mods version="3.7"><titleInfo><title>T</title></titleInfo></mods>', '<titleInfo><title>Stray</title></titleInfo>'),
+    );
     expect(summary.committed).to.equal(false);
-    expect(refusals.map((r) => r.reason)).to.deep.equal([`the {${MODS_NS}}modsCollection holds a {${MODS_NS}}titleInfo element as its record 2, not a {${MODS_NS}}mods`]);
+    expect(refusals.map((r) => r.reason)).to.deep.equal([
+      `the {${MODS_NS}}modsCollection holds a {${MODS_NS}}titleInfo element as its record 2, not a {${MODS_NS}}mods`,
+    ]);
   });
 
   it('names the records of a collection on standard input by their own identifiers, and refuses one that names none', async () => {

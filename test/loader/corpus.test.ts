@@ -52,7 +52,11 @@ const REFUSED: Readonly<Record<string, readonly (readonly [field: string, reason
   'sickle/ListRecords.xml': [['metadata.oai_dc', /Character content other than whitespace/]],
   'sickle/ListRecords2.xml': [['metadata.oai_dc', /Character content other than whitespace/]],
   'sickle/ListRecords3.xml': [['metadata.oai_dc', /Character content other than whitespace/]],
-  'sickle/ListRecords4.xml': [['header.identifier', /no identifier/], ['header.datestamp', /no datestamp/], ['metadata.oai_dc', /Character content other than whitespace/]],
+  'sickle/ListRecords4.xml': [
+    ['header.identifier', /no identifier/],
+    ['header.datestamp', /no datestamp/],
+    ['metadata.oai_dc', /Character content other than whitespace/],
+  ],
   'sickle/ListRecordsBroken.xml': [['xml', /not well-formed|not XML/]],
   'sickle/badArgument.xml': [['xml', /OAI-PMH error \(badArgument\)/]],
   'sickle/badResumptionToken.xml': [['xml', /OAI-PMH error \(badResumptionToken\)/]],
@@ -67,7 +71,8 @@ const REFUSED: Readonly<Record<string, readonly (readonly [field: string, reason
 /** Every stored item of the store, a page at a time. */
 async function everyItem(p: Provider): Promise<ScannedItem[]> {
   const out: ScannedItem[] = [];
-  for (let page = await p.store.scanItems(0, 200); page.length > 0; page = await p.store.scanItems((page[page.length - 1] as ScannedItem).pk, 200)) out.push(...page);
+  for (let page = await p.store.scanItems(0, 200); page.length > 0; page = await p.store.scanItems((page[page.length - 1] as ScannedItem).pk, 200))
+    out.push(...page);
   return out;
 }
 
@@ -88,9 +93,14 @@ forEachThrowawayDatabase((db) => {
         for (const r of refusals) {
           expect(r.source, `${name}: the refusal names the file`).to.match(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
           expect(r.field, `${name}: the refusal names a field`).to.not.equal('');
-          if (!(REFUSED[name] ?? []).some(([field, reason]) => r.field === field && reason.test(r.reason))) unexpected.push(`${name}: ${r.source}: record ${JSON.stringify(r.internalId)}, field ${r.field}: ${r.reason}`);
+          if (!(REFUSED[name] ?? []).some(([field, reason]) => r.field === field && reason.test(r.reason)))
+            unexpected.push(`${name}: ${r.source}: record ${JSON.stringify(r.internalId)}, field ${r.field}: ${r.reason}`);
         }
-        for (const [field] of REFUSED[name] ?? []) expect(refusals.map((r) => r.field), `${name} is refused for its ${field}`).to.include(field);
+        for (const [field] of REFUSED[name] ?? [])
+          expect(
+            refusals.map((r) => r.field),
+            `${name} is refused for its ${field}`,
+          ).to.include(field);
       }
       expect(unexpected, 'refusals the corpus should not earn').to.deep.equal([]);
       expect(loaded, 'records written').to.be.greaterThan(100);

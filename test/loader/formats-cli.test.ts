@@ -23,7 +23,10 @@ const policy = createIdPolicy({ namespace: DEMO_NAMESPACE, mode: 'auto' });
 
 /** A published sample as one element: without its XML declaration (the record is spliced into responses as it is). */
 function sample(...p: string[]): string {
-  return fs.readFileSync(path.join(FIXTURES, ...p), 'utf8').replace(/^<\?xml[^>]*\?>\s*/, '').trim();
+  return fs
+    .readFileSync(path.join(FIXTURES, ...p), 'utf8')
+    .replace(/^<\?xml[^>]*\?>\s*/, '')
+    .trim();
 }
 
 const SAMPLES: [id: string, prefix: string, xml: () => string][] = [
@@ -91,10 +94,15 @@ forEachCliDatabase((db) => {
 
     it('loads records in it, validated against its local XSD, and serves them', async () => {
       const file = path.join(db().dir, 'theses.ndjson');
-      fs.writeFileSync(file, [
-        { id: 't1', dc: { title: 'On lattices' }, metadata: { thesis_rec: thesis('On lattices', 'doctor') } },
-        { id: 't2', dc: { title: 'Über Gitter' }, metadata: { thesis_rec: thesis('Über Gitter', 'master') } },
-      ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+      fs.writeFileSync(
+        file,
+        [
+          { id: 't1', dc: { title: 'On lattices' }, metadata: { thesis_rec: thesis('On lattices', 'doctor') } },
+          { id: 't2', dc: { title: 'Über Gitter' }, metadata: { thesis_rec: thesis('Über Gitter', 'master') } },
+        ]
+          .map((r) => JSON.stringify(r))
+          .join('\n') + '\n',
+      );
       const run = await cli(db(), ['load', file], { env });
       expect(run.code, run.stderr).to.equal(0);
       await serving(db(), env, async (port) => {
@@ -108,16 +116,23 @@ forEachCliDatabase((db) => {
         expect(xsdErrorsDeclared(a.body, THESIS_NS, path.join(DECLARED, 'thesis-record.xsd'))).to.deep.equal([]);
         expect(metadataOf(a.body), a.body).to.equal(thesis('Über Gitter', 'master'));
         // Not configured here: a built-in format outside the configuration is not served.
-        expect(errorCodes(checkOai(await request(port, { query: `verb=GetRecord&metadataPrefix=mods&identifier=${id}` })))).to.deep.equal(['cannotDisseminateFormat']);
+        expect(errorCodes(checkOai(await request(port, { query: `verb=GetRecord&metadataPrefix=mods&identifier=${id}` })))).to.deep.equal([
+          'cannotDisseminateFormat',
+        ]);
       });
     });
 
     it('refuses a record invalid for it, naming the element, and writes nothing', async () => {
       const file = path.join(db().dir, 'bad.ndjson');
-      fs.writeFileSync(file, [
-        { id: 't1', dc: { title: 'Fine' }, metadata: { thesis_rec: thesis('Fine', 'doctor') } },
-        { id: 't3', dc: { title: 'Bad' }, metadata: { thesis_rec: thesis('Bad', 'apprentice') } },
-      ].map((r) => JSON.stringify(r)).join('\n') + '\n');
+      fs.writeFileSync(
+        file,
+        [
+          { id: 't1', dc: { title: 'Fine' }, metadata: { thesis_rec: thesis('Fine', 'doctor') } },
+          { id: 't3', dc: { title: 'Bad' }, metadata: { thesis_rec: thesis('Bad', 'apprentice') } },
+        ]
+          .map((r) => JSON.stringify(r))
+          .join('\n') + '\n',
+      );
       const run = await cli(db(), ['load', file], { env });
       expect(run.code).to.equal(1);
       expect(run.stderr).to.match(/bad\.ndjson:2: record "t3", field metadata\.thesis_rec: not valid against .*thesis-record\.xsd.*degree.*'apprentice'/);

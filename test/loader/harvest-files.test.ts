@@ -73,15 +73,21 @@ forEachCliDatabase((db) => {
   };
 
   it('keeps the newest version of a record read more than once, counts the superseded ones, and serves it with its provenance', async () => {
-    const older = write('page-1.xml', page('2024-01-10T00:00:00Z', [
-      { id: 'a', datestamp: '2024-01-05', title: 'A, first version' },
-      { id: 'b', datestamp: '2024-01-06T10:00:00Z', title: 'B' },
-    ]));
-    const newer = write('page-2.xml', page('2024-02-10T00:00:00Z', [
-      { id: 'a', datestamp: '2024-02-01', title: 'A, second version', about: [EARLIER_PROVENANCE, RIGHTS] },
-      { id: 'b', datestamp: '2024-01-06T10:00:00Z', title: 'B' },
-      { id: 'c', datestamp: '2024-02-02T00:00:00Z' },
-    ]));
+    const older = write(
+      'page-1.xml',
+      page('2024-01-10T00:00:00Z', [
+        { id: 'a', datestamp: '2024-01-05', title: 'A, first version' },
+        { id: 'b', datestamp: '2024-01-06T10:00:00Z', title: 'B' },
+      ]),
+    );
+    const newer = write(
+      'page-2.xml',
+      page('2024-02-10T00:00:00Z', [
+        { id: 'a', datestamp: '2024-02-01', title: 'A, second version', about: [EARLIER_PROVENANCE, RIGHTS] },
+        { id: 'b', datestamp: '2024-01-06T10:00:00Z', title: 'B' },
+        { id: 'c', datestamp: '2024-02-02T00:00:00Z' },
+      ]),
+    );
     // The newer file first: an older version read later is superseded too.
     const run = await cli(db(), ['load', '--json', newer, older]);
     expect(run.code, run.stderr).to.equal(0);
@@ -97,7 +103,9 @@ forEachCliDatabase((db) => {
       const provenance = /<about>(<provenance[\s\S]*?<\/provenance>)<\/about>/.exec(a)?.[1] ?? '';
       expect(provenance).to.match(/<originDescription harvestDate="2024-02-10T00:00:00Z" altered="false">/);
       expect(provenance).to.contain(`<baseURL>${BASE}</baseURL><identifier>oai:other.example.org:a</identifier><datestamp>2024-02-01</datestamp>`);
-      expect(provenance).to.contain(`<metadataNamespace>${OAI_DC_NS}</metadataNamespace><originDescription xmlns="${PROVENANCE_NS}" harvestDate="2001-01-01" altered="false">`);
+      expect(provenance).to.contain(
+        `<metadataNamespace>${OAI_DC_NS}</metadataNamespace><originDescription xmlns="${PROVENANCE_NS}" harvestDate="2001-01-01" altered="false">`,
+      );
       expect(a.indexOf('<provenance')).to.be.lessThan(a.indexOf('<rights'));
       expect((a.match(/<about>/g) ?? []).length).to.equal(2);
       const list = await oaiGet(p.port, 'verb=ListRecords&metadataPrefix=oai_dc');
@@ -106,15 +114,21 @@ forEachCliDatabase((db) => {
   });
 
   it('never lets an older harvest, loaded after a newer one, bring back an older version or a deleted record', async () => {
-    const newer = write('newer.xml', page('2024-02-10T00:00:00Z', [
-      { id: 'a', datestamp: '2024-02-01', title: 'A, second version' },
-      { id: 'b', datestamp: '2024-02-02T00:00:00Z' },
-    ]));
-    const older = write('older.xml', page('2024-01-10T00:00:00Z', [
-      { id: 'a', datestamp: '2024-01-05', title: 'A, first version' },
-      { id: 'b', datestamp: '2024-01-06T10:00:00Z', title: 'B, before it was deleted' },
-      { id: 'c', datestamp: '2024-01-07', title: 'C' },
-    ]));
+    const newer = write(
+      'newer.xml',
+      page('2024-02-10T00:00:00Z', [
+        { id: 'a', datestamp: '2024-02-01', title: 'A, second version' },
+        { id: 'b', datestamp: '2024-02-02T00:00:00Z' },
+      ]),
+    );
+    const older = write(
+      'older.xml',
+      page('2024-01-10T00:00:00Z', [
+        { id: 'a', datestamp: '2024-01-05', title: 'A, first version' },
+        { id: 'b', datestamp: '2024-01-06T10:00:00Z', title: 'B, before it was deleted' },
+        { id: 'c', datestamp: '2024-01-07', title: 'C' },
+      ]),
+    );
     expect((await cli(db(), ['load', newer])).code).to.equal(0);
     const before = await datestamps(db().knex());
     // A separate load, later: time never goes back.
@@ -179,16 +193,22 @@ forEachCliDatabase((db) => {
     const run = await cli(db(), ['load', '--json', '--delete-missing', one, two]);
     expect(summaryOf(run)).to.include({ inserted: 1, superseded: 1, deleted: 1 });
     const rows = (await db().knex()('items').select('internal_id', 'deleted').orderBy('internal_id')) as { internal_id: string; deleted: unknown }[];
-    expect(rows.map((r) => [r.internal_id, Boolean(Number(r.deleted)) || r.deleted === true])).to.deep.equal([['local', true], ['oai:other.example.org:a', false]]);
+    expect(rows.map((r) => [r.internal_id, Boolean(Number(r.deleted)) || r.deleted === true])).to.deep.equal([
+      ['local', true],
+      ['oai:other.example.org:a', false],
+    ]);
   });
 
   it('serves NDJSON about containers valid against their schema, and refuses the others naming them', async () => {
     const good = { id: 'g', dc: { title: ['G'] }, about: [RIGHTS] };
-    const file = write('about.ndjson', [
-      JSON.stringify(good),
-      JSON.stringify({ id: 'bad', dc: { title: ['B'] }, about: [`<rights xmlns="${RIGHTS_NS}"><nonsense/></rights>`] }),
-      JSON.stringify({ id: 'alien', dc: { title: ['X'] }, about: ['<x:note xmlns:x="urn:example:notes">hi</x:note>'] }),
-    ].join('\n'));
+    const file = write(
+      'about.ndjson',
+      [
+        JSON.stringify(good),
+        JSON.stringify({ id: 'bad', dc: { title: ['B'] }, about: [`<rights xmlns="${RIGHTS_NS}"><nonsense/></rights>`] }),
+        JSON.stringify({ id: 'alien', dc: { title: ['X'] }, about: ['<x:note xmlns:x="urn:example:notes">hi</x:note>'] }),
+      ].join('\n'),
+    );
     const run = await cli(db(), ['load', '--partial', file]);
     expect(run.code).to.equal(1);
     expect(run.stderr).to.match(/about\.ndjson:2: record "bad", field about\[0\]: not valid against http:\/\/www\.openarchives\.org\/OAI\/2\.0\/rights\.xsd/);
@@ -212,7 +232,9 @@ forEachCliDatabase((db) => {
     expect(after.get('lic')).to.be.greaterThan(before.get('lic') as number);
     await serve(db(), kind(), async (p) => {
       const lic = await getRecord(p, `oai:${DEMO_NAMESPACE}:lic`);
-      expect(lic).to.match(/<about><rights xmlns="http:\/\/www\.openarchives\.org\/OAI\/2\.0\/rights\/"[^>]*><rightsReference ref="https:\/\/creativecommons\.org\/licenses\/by-sa\/4\.0\/"><\/rightsReference><\/rights><\/about>/);
+      expect(lic).to.match(
+        /<about><rights xmlns="http:\/\/www\.openarchives\.org\/OAI\/2\.0\/rights\/"[^>]*><rightsReference ref="https:\/\/creativecommons\.org\/licenses\/by-sa\/4\.0\/"><\/rightsReference><\/rights><\/about>/,
+      );
       expect(await getRecord(p, `oai:${DEMO_NAMESPACE}:plain`)).to.not.contain('<about>');
     });
   });

@@ -34,7 +34,11 @@ export interface CliRun {
 }
 
 /** Starts `oai-steward ARGS…` on a store; the caller may kill it. */
-export function startCli(db: CliDb, args: readonly string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): { child: ChildProcess; done: Promise<CliRun> } {
+export function startCli(
+  db: CliDb,
+  args: readonly string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+): { child: ChildProcess; done: Promise<CliRun> } {
   const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'server', 'cli.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, ...options.env },
@@ -76,7 +80,16 @@ export async function datestamps(knex: Knex): Promise<Map<string, number>> {
 }
 
 /** The summary `load --json` prints. */
-export function summaryOf(run: CliRun): { records: number; inserted: number; updated: number; unchanged: number; deleted: number; refused: number; committed: boolean; dryRun: boolean } {
+export function summaryOf(run: CliRun): {
+  records: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  refused: number;
+  committed: boolean;
+  dryRun: boolean;
+} {
   const line = run.stdout.trim().split('\n').pop() ?? '';
   try {
     return JSON.parse(line) as ReturnType<typeof summaryOf>;

@@ -52,7 +52,9 @@ describe('the loader against hostile XML', function () {
   it('refuses a file of nested internal entities before expanding any, naming the line', async () => {
     const events = await all(readOaiXml(chunked(laughs(10)), 'bare'));
     expect(events.filter((e) => e.kind === 'record')).to.deep.equal([]);
-    expect(faults(events)).to.deep.equal(['2: a DOCTYPE declaration: document type definitions are not read (their entities could expand without bound, or name files and URLs elsewhere); remove it']);
+    expect(faults(events)).to.deep.equal([
+      '2: a DOCTYPE declaration: document type definitions are not read (their entities could expand without bound, or name files and URLs elsewhere); remove it',
+    ]);
   });
 
   it('refuses an external entity rather than dropping it silently', async () => {
@@ -122,7 +124,9 @@ describe('the loader against hostile XML', function () {
 
   it('refuses bytes that are not UTF-8 in a document that declares none, naming the byte', async () => {
     const bad = Buffer.concat([Buffer.from(`<oai_dc:dc ${DC}>\n<dc:title>caf`), Buffer.from([0xe9]), Buffer.from('</dc:title></oai_dc:dc>')]);
-    expect(faults(await all(readOaiXml(chunked(bad), 'bare')))).to.deep.equal([`2: byte ${bad.indexOf(0xe9) + 1} of the input is not UTF-8, the encoding the document is in`]);
+    expect(faults(await all(readOaiXml(chunked(bad), 'bare')))).to.deep.equal([
+      `2: byte ${bad.indexOf(0xe9) + 1} of the input is not UTF-8, the encoding the document is in`,
+    ]);
   });
 
   it('refuses an encoding it cannot read, naming it', async () => {
@@ -154,25 +158,33 @@ describe('the loader against hostile JSON', function () {
 
   it('refuses a JSON array element longer than maxRecordBytes, naming the record and its line', async () => {
     const text = `[\n{"id":"a"},\n{"id":"${'x'.repeat(50_000)}"}\n]`;
-    expect(errors(await all(readJsonArray(chunked(text, 1000), { maxRecordBytes: 10_000 })))).to.deep.equal(['3: record 2, starting on line 3, is longer than 10000 bytes (maxRecordBytes)']);
+    expect(errors(await all(readJsonArray(chunked(text, 1000), { maxRecordBytes: 10_000 })))).to.deep.equal([
+      '3: record 2, starting on line 3, is longer than 10000 bytes (maxRecordBytes)',
+    ]);
   });
 
   it('refuses a record nested deeper than the limit, in NDJSON and in an array', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     expect(errors(await all(readNdjson(chunked(`${deep}\n`))))).to.deep.equal([`1: record 1: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`]);
-    expect(errors(await all(readJsonArray(chunked(`[${deep}]`))))).to.deep.equal([`1: record 1: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`]);
+    expect(errors(await all(readJsonArray(chunked(`[${deep}]`))))).to.deep.equal([
+      `1: record 1: arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`,
+    ]);
   });
 
   it('refuses an NDJSON line that is not UTF-8, naming the line and the byte, and reads the others', async () => {
     const latin = Buffer.concat([Buffer.from('{"id":"a"}\n{"id":"b","dc":{"title":["caf'), Buffer.from([0xe9]), Buffer.from('"]}}\n{"id":"c"}\n')]);
     const entries = await all(readNdjson(chunked(latin, 4)));
-    expect(errors(entries)).to.deep.equal([`2: record 2: byte 30 of the line (byte ${latin.indexOf(0xe9) + 1} of the input) is not UTF-8; the input must be UTF-8 (RFC 8259 8.1)`]);
+    expect(errors(entries)).to.deep.equal([
+      `2: record 2: byte 30 of the line (byte ${latin.indexOf(0xe9) + 1} of the input) is not UTF-8; the input must be UTF-8 (RFC 8259 8.1)`,
+    ]);
     expect(entries.filter((e) => 'value' in e)).to.have.length(2);
   });
 
   it('refuses a JSON array that is not UTF-8, naming the byte', async () => {
     const latin = Buffer.concat([Buffer.from('[{"id":"a"},\n{"id":"caf'), Buffer.from([0xe9]), Buffer.from('"}]')]);
-    expect(errors(await all(readJsonArray(chunked(latin, 3))))).to.deep.equal([`2: line 2: byte ${latin.indexOf(0xe9) + 1} of the input is not UTF-8; the input must be UTF-8 (RFC 8259 8.1)`]);
+    expect(errors(await all(readJsonArray(chunked(latin, 3))))).to.deep.equal([
+      `2: line 2: byte ${latin.indexOf(0xe9) + 1} of the input is not UTF-8; the input must be UTF-8 (RFC 8259 8.1)`,
+    ]);
   });
 
   it('reads UTF-8 cut anywhere between chunks', async () => {
@@ -215,7 +227,9 @@ describe('a load of hostile files', function () {
     (db) => {
       const load = async (name: string, content: Buffer | string): Promise<{ refusals: Refusal[]; committed: boolean; items: number }> => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-hostile-'));
-        const p = await openProvider(loadConfig({ DATABASE_URL: db().url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_SEED_DEMO: 'false', OAI_MAX_RECORD_BYTES: '100000' }));
+        const p = await openProvider(
+          loadConfig({ DATABASE_URL: db().url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_SEED_DEMO: 'false', OAI_MAX_RECORD_BYTES: '100000' }),
+        );
         try {
           const file = path.join(dir, name);
           fs.writeFileSync(file, content);
@@ -233,11 +247,17 @@ describe('a load of hostile files', function () {
         const r = await load('laughs.xml', laughs(10));
         expect(r.committed).to.equal(false);
         expect(r.items).to.equal(0);
-        expect(r.refusals.map((x) => `${path.basename(x.source ?? '')} ${x.reason}`).join()).to.match(/^laughs\.xml:2 a DOCTYPE declaration: document type definitions are not read/);
+        expect(r.refusals.map((x) => `${path.basename(x.source ?? '')} ${x.reason}`).join()).to.match(
+          /^laughs\.xml:2 a DOCTYPE declaration: document type definitions are not read/,
+        );
       });
 
       it('refuses a Latin-1 NDJSON record naming file, line and byte, writing nothing', async () => {
-        const latin = Buffer.concat([Buffer.from('{"id":"ok","dc":{"title":["fine"]}}\n{"id":"cafe","dc":{"title":["caf'), Buffer.from([0xe9]), Buffer.from('"]}}\n')]);
+        const latin = Buffer.concat([
+          Buffer.from('{"id":"ok","dc":{"title":["fine"]}}\n{"id":"cafe","dc":{"title":["caf'),
+          Buffer.from([0xe9]),
+          Buffer.from('"]}}\n'),
+        ]);
         const r = await load('latin.ndjson', latin);
         expect(r.committed).to.equal(false);
         expect(r.items).to.equal(0);
@@ -249,7 +269,9 @@ describe('a load of hostile files', function () {
       it('refuses an NDJSON line over the configured maxRecordBytes, on the reading thread too', async () => {
         const r = await load('huge.ndjson', `{"id":"a","dc":{"title":["${'x'.repeat(200_000)}"]}}\n`);
         expect(r.items).to.equal(0);
-        expect(r.refusals.map((x) => `${path.basename(x.source ?? '')} ${x.reason}`)).to.deep.equal(['huge.ndjson:1 record 1: the line is longer than 100000 bytes (maxRecordBytes)']);
+        expect(r.refusals.map((x) => `${path.basename(x.source ?? '')} ${x.reason}`)).to.deep.equal([
+          'huge.ndjson:1 record 1: the line is longer than 100000 bytes (maxRecordBytes)',
+        ]);
       });
 
       it('stores an ISO-8859-1 XML record as the text it declares', async () => {

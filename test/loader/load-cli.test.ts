@@ -29,7 +29,13 @@ forEachCliDatabase((db) => {
   it('loads the demo records and counts each outcome', async () => {
     const s = await loadDemo();
     const demo = demoSeed();
-    expect(s).to.include({ records: demo.length, inserted: demo.filter((r) => !r.deleted).length, deleted: demo.filter((r) => r.deleted).length, refused: 0, committed: true });
+    expect(s).to.include({
+      records: demo.length,
+      inserted: demo.filter((r) => !r.deleted).length,
+      deleted: demo.filter((r) => r.deleted).length,
+      refused: 0,
+      committed: true,
+    });
   });
 
   it('leaves everything unchanged, datestamps included, when the same file is loaded twice', async () => {
@@ -47,7 +53,14 @@ forEachCliDatabase((db) => {
     expect((await cli(db(), ['load', file])).code).to.equal(0);
     const before = await datestamps(db().knex());
     // The export of a catalogue usually has no datestamp: the store's clock stamps what changed.
-    fs.writeFileSync(file, ndjson([{ id: 'r1', dc: { title: ['Title 1'] } }, { id: 'r2', dc: { title: ['Title 2, corrected'] } }, { id: 'r3', dc: { title: ['Title 3'] } }]));
+    fs.writeFileSync(
+      file,
+      ndjson([
+        { id: 'r1', dc: { title: ['Title 1'] } },
+        { id: 'r2', dc: { title: ['Title 2, corrected'] } },
+        { id: 'r3', dc: { title: ['Title 3'] } },
+      ]),
+    );
     const startedAt = Math.floor(Date.now() / 1000);
     const s = summaryOf(await cli(db(), ['load', '--json', file]));
     expect(s).to.include({ updated: 1, unchanged: 2 });
@@ -61,7 +74,14 @@ forEachCliDatabase((db) => {
     await loadDemo();
     const before = await snapshot(db().knex());
     const file = path.join(db().dir, 'mixed.ndjson');
-    fs.writeFileSync(file, ndjson([{ id: 'good-1', dc: { title: ['A'] } }, { id: 'bad-1', sets: ['no such set'], dc: { title: ['B'] } }, { id: 'good-2', dc: { title: ['C'] } }]));
+    fs.writeFileSync(
+      file,
+      ndjson([
+        { id: 'good-1', dc: { title: ['A'] } },
+        { id: 'bad-1', sets: ['no such set'], dc: { title: ['B'] } },
+        { id: 'good-2', dc: { title: ['C'] } },
+      ]),
+    );
     const run = await cli(db(), ['load', '--json', file]);
     expect(run.code).to.equal(1);
     expect(summaryOf(run)).to.include({ committed: false, refused: 1 });
@@ -71,7 +91,9 @@ forEachCliDatabase((db) => {
     expect(partial.code, 'refusals still make the exit status 1').to.equal(1);
     expect(summaryOf(partial)).to.include({ committed: true, inserted: 2, refused: 1 });
     expect(partial.stderr).to.contain(`${file}:2: record "bad-1", field sets`);
-    const ids = ((await db().knex()('items').select('internal_id').whereIn('internal_id', ['good-1', 'good-2', 'bad-1'])) as { internal_id: string }[]).map((r) => r.internal_id);
+    const ids = ((await db().knex()('items').select('internal_id').whereIn('internal_id', ['good-1', 'good-2', 'bad-1'])) as { internal_id: string }[]).map(
+      (r) => r.internal_id,
+    );
     expect(ids.sort()).to.deep.equal(['good-1', 'good-2']);
   });
 
@@ -142,11 +164,22 @@ forEachCliDatabase((db) => {
     fs.writeFileSync(file, ndjson(['gone', 'kept', 'a', 'b'].map((id) => ({ id, dc: { title: [id] } }))));
     expect((await cli(db(), ['load', file])).code).to.equal(0);
     // Two records a batch: the second "a" (line 4) comes two batches after the first.
-    fs.writeFileSync(file, ndjson([{ id: 'a', dc: { title: ['a'] } }, { id: 'b', dc: { title: ['b'] } }, { id: 'c', dc: { title: ['c'] } }, { id: 'a', dc: { title: ['a twice'] } }, { id: 'kept', dc: { title: ['kept'] }, colour: 'red' }]));
+    fs.writeFileSync(
+      file,
+      ndjson([
+        { id: 'a', dc: { title: ['a'] } },
+        { id: 'b', dc: { title: ['b'] } },
+        { id: 'c', dc: { title: ['c'] } },
+        { id: 'a', dc: { title: ['a twice'] } },
+        { id: 'kept', dc: { title: ['kept'] }, colour: 'red' },
+      ]),
+    );
     const run = await cli(db(), ['load', '--json', '--partial', '--delete-missing', '--batch-size', '2', file]);
     expect(run.code).to.equal(1);
     const refused = run.stderr.split('\n').filter((l) => l.startsWith('refused: '));
-    expect(refused[0]).to.match(new RegExp(`^refused: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4: record "a", field id: the same internal id appears earlier in this load$`));
+    expect(refused[0]).to.match(
+      new RegExp(`^refused: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:4: record "a", field id: the same internal id appears earlier in this load$`),
+    );
     expect(refused[1]).to.contain(`${file}:5: record "kept"`);
     expect(refused).to.have.length(2);
     expect(summaryOf(run)).to.include({ records: 5, inserted: 1, unchanged: 2, deleted: 1, refused: 2, committed: true });
@@ -168,8 +201,15 @@ forEachCliDatabase((db) => {
     expect(refused.code).to.equal(1);
     expect(refused.stderr).to.match(/record "no such item", field id: no item/);
     expect(await snapshot(db().knex())).to.equal(before);
-    const rows = (await db().knex()('items').select('internal_id', 'deleted').whereIn('internal_id', [a, 'Tom & Jerry', live[1]?.id as string])) as { internal_id: string; deleted: unknown }[];
-    expect(Object.fromEntries(rows.map((r) => [r.internal_id, Boolean(Number(r.deleted) || r.deleted === true)]))).to.deep.equal({ [a]: true, 'Tom & Jerry': true, [live[1]?.id as string]: false });
+    const rows = (await db()
+      .knex()('items')
+      .select('internal_id', 'deleted')
+      .whereIn('internal_id', [a, 'Tom & Jerry', live[1]?.id as string])) as { internal_id: string; deleted: unknown }[];
+    expect(Object.fromEntries(rows.map((r) => [r.internal_id, Boolean(Number(r.deleted) || r.deleted === true)]))).to.deep.equal({
+      [a]: true,
+      'Tom & Jerry': true,
+      [live[1]?.id as string]: false,
+    });
   });
 
   it('shows items, deleted items, sets, formats and the datestamp range in stats', async () => {
@@ -177,9 +217,22 @@ forEachCliDatabase((db) => {
     const demo = demoSeed();
     const run = await cli(db(), ['stats', '--json']);
     expect(run.code).to.equal(0);
-    const s = JSON.parse(run.stdout) as { items: number; deleted: number; live: number; sets: Record<string, { items: number }>; formats: Record<string, { items: number }>; earliestDatestamp: string; latestDatestamp: string };
+    const s = JSON.parse(run.stdout) as {
+      items: number;
+      deleted: number;
+      live: number;
+      sets: Record<string, { items: number }>;
+      formats: Record<string, { items: number }>;
+      earliestDatestamp: string;
+      latestDatestamp: string;
+    };
     const stamps = demo.map((r) => r.datestamp).sort();
-    expect(s).to.include({ items: demo.length, deleted: demo.filter((r) => r.deleted).length, earliestDatestamp: stamps[0], latestDatestamp: stamps[stamps.length - 1] });
+    expect(s).to.include({
+      items: demo.length,
+      deleted: demo.filter((r) => r.deleted).length,
+      earliestDatestamp: stamps[0],
+      latestDatestamp: stamps[stamps.length - 1],
+    });
     expect(s.formats.oai_dc?.items).to.equal(demo.length);
     // A set counts the items of its sub-sets (OAI-PMH 2.7.2).
     const inHep = demo.filter((r) => (r.sets ?? []).some((x) => x === 'physics:hep' || x.startsWith('physics:hep:'))).length;
@@ -190,7 +243,10 @@ forEachCliDatabase((db) => {
   });
 
   it('reads standard input and a JSON array as well as NDJSON', async () => {
-    const recs = [{ id: 'a', dc: { title: ['A'] } }, { id: 'b', dc: { title: ['B, with ] and } and "quotes"'] } }];
+    const recs = [
+      { id: 'a', dc: { title: ['A'] } },
+      { id: 'b', dc: { title: ['B, with ] and } and "quotes"'] } },
+    ];
     const stdin = summaryOf(await cli(db(), ['load', '--json', '-'], { input: ndjson(recs) }));
     expect(stdin).to.include({ inserted: 2 });
     const file = path.join(db().dir, 'recs.json');
@@ -202,12 +258,22 @@ forEachCliDatabase((db) => {
 
   it('loads a saved GetRecord response of another repository under its oai-identifier', async () => {
     const sets = path.join(db().dir, 'sets.json');
-    fs.writeFileSync(sets, JSON.stringify([{ spec: 'cs', name: 'Computer Science' }, { spec: 'math', name: 'Mathematics' }]));
+    fs.writeFileSync(
+      sets,
+      JSON.stringify([
+        { spec: 'cs', name: 'Computer Science' },
+        { spec: 'math', name: 'Mathematics' },
+      ]),
+    );
     const file = path.join(ROOT, 'test', 'fixtures', 'spec-examples', 'ex-sec4.1a.xml');
     const first = await cli(db(), ['load', '--json', '--sets', sets, file]);
     expect(first.code, first.stderr).to.equal(0);
     expect(summaryOf(first)).to.include({ inserted: 1 });
-    const row = (await db().knex()('items').select('internal_id', 'identifier', 'datestamp').first()) as { internal_id: string; identifier: string; datestamp: unknown };
+    const row = (await db().knex()('items').select('internal_id', 'identifier', 'datestamp').first()) as {
+      internal_id: string;
+      identifier: string;
+      datestamp: unknown;
+    };
     expect(row.internal_id).to.equal('oai:arXiv.org:cs/0112017');
     expect(row.identifier).to.equal('oai:demo.oai-steward.org:oai:arXiv.org:cs/0112017');
     // Published with the time it was loaded: 2001-12-14 is arXiv's datestamp, not this repository's.
@@ -243,7 +309,8 @@ forEachCliDatabase((db) => {
     const file = path.join(db().dir, 'big.ndjson');
     const n = 20000;
     const out = fs.openSync(file, 'w');
-    for (let i = 0; i < n; i++) fs.writeSync(out, `${JSON.stringify({ id: `big-${i}`, datestamp: '2020-01-01T00:00:00Z', dc: { title: [`Record ${i}`], creator: ['Doe, Jane'] } })}\n`);
+    for (let i = 0; i < n; i++)
+      fs.writeSync(out, `${JSON.stringify({ id: `big-${i}`, datestamp: '2020-01-01T00:00:00Z', dc: { title: [`Record ${i}`], creator: ['Doe, Jane'] } })}\n`);
     fs.closeSync(out);
     const { child, done } = startCli(db(), ['load', '--batch-size', '200', '--progress-interval', '0', file]);
     // Wait until batches have been written inside the transaction, then kill.

@@ -54,7 +54,10 @@ function writeHarvest(file: string, n: number): void {
     `<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">` +
     `<dc:title>Record ${i} of a long harvest, version ${day}</dc:title><dc:creator>Müller, Jürgen</dc:creator></oai_dc:dc></metadata></record>\n`;
   try {
-    fs.writeSync(fd, '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2024-06-01T00:00:00Z</responseDate>');
+    fs.writeSync(
+      fd,
+      '<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2024-06-01T00:00:00Z</responseDate>',
+    );
     fs.writeSync(fd, '<request verb="ListRecords" metadataPrefix="oai_dc">http://other.example.org/oai</request><ListRecords>\n');
     let chunk = '';
     for (let i = 0; i < n; i++) {

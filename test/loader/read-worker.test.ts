@@ -23,25 +23,41 @@ const CLOCK = 1_700_000_000;
 function records(): string[] {
   const lines: string[] = [];
   for (let i = 0; i < 23; i++) {
-    lines.push(JSON.stringify({ id: `r ${i}`, sets: ['a', 'a:b'].slice(0, (i % 3) + 0), dc: { title: [`Title ${i}`], identifier: [`https://example.org/${i}`] } }));
+    lines.push(
+      JSON.stringify({ id: `r ${i}`, sets: ['a', 'a:b'].slice(0, (i % 3) + 0), dc: { title: [`Title ${i}`], identifier: [`https://example.org/${i}`] } }),
+    );
   }
   lines.push(JSON.stringify({ id: 'gone', deleted: true, dc: { title: ['Gone'] } }));
   lines.push('{"id": "broken"');
   lines.push(JSON.stringify({ id: 'odd', dc: { title: ['T'] }, colour: 'red' }));
   lines.push('');
   lines.push(JSON.stringify({ id: 'r 3', dc: { title: ['Again'] } }));
-  lines.push(JSON.stringify({ id: 'dated', datestamp: '2020-01-02T03:04:05Z', dc: { title: ['Dated'] }, resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501' } }));
+  lines.push(
+    JSON.stringify({
+      id: 'dated',
+      datestamp: '2020-01-02T03:04:05Z',
+      dc: { title: ['Dated'] },
+      resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501' },
+    }),
+  );
   return lines;
 }
 
-const SETS = [{ spec: 'a', name: 'A' }, { spec: 'a:b', name: 'B' }];
+const SETS = [
+  { spec: 'a', name: 'A' },
+  { spec: 'a:b', name: 'B' },
+];
 
 for (const kind of databaseKinds()) {
   describe(`reading JSON records on a thread of their own, on ${kind}`, function () {
     this.timeout(60_000);
 
     /** Loads `file` into a fresh store, on the reading thread or not, and returns what came of it. */
-    async function load(file: string, inWorker: boolean, batchSize: number): Promise<{ summary: unknown; refusals: Refusal[]; store: string; bytes: number } | { error: string; store: string }> {
+    async function load(
+      file: string,
+      inWorker: boolean,
+      batchSize: number,
+    ): Promise<{ summary: unknown; refusals: Refusal[]; store: string; bytes: number } | { error: string; store: string }> {
       const db = await openThrowawayDatabase(kind);
       let p: Provider | undefined;
       try {

@@ -92,7 +92,13 @@ describe('the OAI-PMH XML reader', () => {
     it(`reads records with their line, header and canonical metadata when read ${size} bytes at a time`, async () => {
       const events = await all(readOaiXml(chunked(response, size), 'response'));
       const records = events.filter((e): e is XmlRecord => e.kind === 'record');
-      expect(events[0]).to.deep.equal({ kind: 'request', verb: 'ListRecords', metadataPrefix: 'oai_dc', baseURL: 'http://example.org/oai', responseDate: '2002-05-01T19:20:30Z' });
+      expect(events[0]).to.deep.equal({
+        kind: 'request',
+        verb: 'ListRecords',
+        metadataPrefix: 'oai_dc',
+        baseURL: 'http://example.org/oai',
+        responseDate: '2002-05-01T19:20:30Z',
+      });
       expect(records.map((r) => [r.number, r.line, r.identifier, r.datestamp, r.deleted, r.sets])).to.deep.equal([
         [1, 6, 'oai:example.org:1', '2002-01-01', false, ['a']],
         [2, 12, 'oai:example.org:2', '2002-01-02T00:00:00Z', true, []],
@@ -159,12 +165,16 @@ describe('the reader of a collection of bare records', () => {
 
   it('reads a container no format declares as one bare record, as before', async () => {
     const events = await all(readOaiXml(chunked(doc, 100000), 'auto'));
-    expect(events.map((e) => (e.kind === 'record' ? [e.number, e.member ?? false, e.metadata?.slice(0, 16)] : e.kind))).to.deep.equal([[1, false, '<marc:collection']]);
+    expect(events.map((e) => (e.kind === 'record' ? [e.number, e.member ?? false, e.metadata?.slice(0, 16)] : e.kind))).to.deep.equal([
+      [1, false, '<marc:collection'],
+    ]);
   });
 
   it('refuses text between the records of a collection rather than lose it', async () => {
     const events = await all(readOaiXml(chunked(doc.replace('<!-- between records -->', 'stray words'), 100000), 'auto', undefined, shapes));
-    expect(events.map((e) => (e.kind === 'fault' ? e.reason : e.kind))).to.deep.equal([`the {${MARC}}collection holds text between its records ("stray words")`]);
+    expect(events.map((e) => (e.kind === 'fault' ? e.reason : e.kind))).to.deep.equal([
+      `the {${MARC}}collection holds text between its records ("stray words")`,
+    ]);
     // The parser reports text once it meets the next element: the line of the text or the one after.
     expect((events[0] as { line: number }).line).to.be.within(3, 4);
   });

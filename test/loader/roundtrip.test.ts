@@ -33,7 +33,10 @@ async function pages(ctx: ProviderContext, args: [string, string][]): Promise<st
     out.push(xml);
     const m = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(xml);
     if (!m || out.length > 1000) return out;
-    pairs = [['verb', verb], ['resumptionToken', m[1] as string]];
+    pairs = [
+      ['verb', verb],
+      ['resumptionToken', m[1] as string],
+    ];
   }
 }
 
@@ -53,7 +56,10 @@ forEachCliDatabase((db) => {
     try {
       await seedIfEmpty(source);
       const sctx = await source.context();
-      const records = await pages(sctx, [['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc']]);
+      const records = await pages(sctx, [
+        ['verb', 'ListRecords'],
+        ['metadataPrefix', 'oai_dc'],
+      ]);
       const sets = await pages(sctx, [['verb', 'ListSets']]);
       expect(records.length, 'the demo spans several pages').to.be.greaterThan(1);
       const files: string[] = [];
@@ -65,7 +71,7 @@ forEachCliDatabase((db) => {
       // This repository's own export: a migration keeps its datestamps.
       const run = await cli(db(), ['load', '--json', '--keep-datestamps', ...files]);
       expect(run.code, run.stderr).to.equal(0);
-      const count = (await source.store.count({ metadataPrefix: 'oai_dc', until: NOW }));
+      const count = await source.store.count({ metadataPrefix: 'oai_dc', until: NOW });
       expect(summaryOf(run)).to.include({ records: count, refused: 0, committed: true });
       const again = await cli(db(), ['load', '--json', '--keep-datestamps', ...files]);
       expect(summaryOf(again), 'loading the export twice changes nothing').to.include({ unchanged: count });
@@ -73,11 +79,26 @@ forEachCliDatabase((db) => {
       target = await open(db().url);
       const tctx = await target.context();
       const requests: [string, string][][] = [
-        [['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc']],
-        [['verb', 'ListIdentifiers'], ['metadataPrefix', 'oai_dc']],
+        [
+          ['verb', 'ListRecords'],
+          ['metadataPrefix', 'oai_dc'],
+        ],
+        [
+          ['verb', 'ListIdentifiers'],
+          ['metadataPrefix', 'oai_dc'],
+        ],
         [['verb', 'ListSets']],
-        [['verb', 'ListRecords'], ['metadataPrefix', 'oai_dc'], ['set', 'physics']],
-        [['verb', 'ListIdentifiers'], ['metadataPrefix', 'oai_dc'], ['from', '2024-12-30'], ['until', '2024-12-31']],
+        [
+          ['verb', 'ListRecords'],
+          ['metadataPrefix', 'oai_dc'],
+          ['set', 'physics'],
+        ],
+        [
+          ['verb', 'ListIdentifiers'],
+          ['metadataPrefix', 'oai_dc'],
+          ['from', '2024-12-30'],
+          ['until', '2024-12-31'],
+        ],
         [['verb', 'ListMetadataFormats']],
       ];
       for (const r of requests) {
@@ -88,8 +109,16 @@ forEachCliDatabase((db) => {
       const identifiers = [...records.join('').matchAll(/<identifier>([^<]+)<\/identifier>/g)].map((m) => m[1] as string);
       expect(identifiers).to.have.length(count);
       for (const id of identifiers) {
-        const unescaped = id.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-        const req: [string, string][] = [['verb', 'GetRecord'], ['metadataPrefix', 'oai_dc'], ['identifier', unescaped]];
+        const unescaped = id
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, '&');
+        const req: [string, string][] = [
+          ['verb', 'GetRecord'],
+          ['metadataPrefix', 'oai_dc'],
+          ['identifier', unescaped],
+        ];
         const a = normalize(renderResponse(await handleRequest(sctx, req, NOW)));
         const b = normalize(renderResponse(await handleRequest(tctx, req, NOW)));
         expect(a, id).to.contain('<GetRecord>');

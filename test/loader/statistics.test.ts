@@ -40,14 +40,21 @@ if (databaseKinds().includes('postgres')) {
       // The loader's backend reports its statistics as it exits, just after the CLI does.
       let counts: Record<string, number> = {};
       for (let attempt = 0; attempt < 50; attempt++) {
-        const rows = ((await knex.raw('SELECT relname, analyze_count FROM pg_stat_user_tables WHERE schemaname = ? AND relname IN (?, ?)', [schema, 'items', 'identifiers'])) as { rows: { relname: string; analyze_count: string }[] }).rows;
+        const rows = (
+          (await knex.raw('SELECT relname, analyze_count FROM pg_stat_user_tables WHERE schemaname = ? AND relname IN (?, ?)', [
+            schema,
+            'items',
+            'identifiers',
+          ])) as { rows: { relname: string; analyze_count: string }[] }
+        ).rows;
         counts = Object.fromEntries(rows.map((r) => [r.relname, Number(r.analyze_count)]));
         if (counts.items === 2 && counts.identifiers === 2) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(counts).to.deep.equal({ items: 2, identifiers: 2 });
       // What the planner was last told: the 2,000 items written by the second refresh, counted inside the load's transaction.
-      const tuples = ((await knex.raw('SELECT reltuples FROM pg_class WHERE oid = ?::regclass', [`${schema}.items`])) as { rows: { reltuples: number }[] }).rows[0]?.reltuples;
+      const tuples = ((await knex.raw('SELECT reltuples FROM pg_class WHERE oid = ?::regclass', [`${schema}.items`])) as { rows: { reltuples: number }[] })
+        .rows[0]?.reltuples;
       expect(tuples).to.be.within(2000, RECORDS);
     });
   });

@@ -25,7 +25,8 @@ function page(id: string, datestamp: string, metadata: string, prefix = 'oai_dc'
   );
 }
 
-const MODS = (title: string): string => `<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>${title}</title></titleInfo><typeOfResource>text</typeOfResource></mods>`;
+const MODS = (title: string): string =>
+  `<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>${title}</title></titleInfo><typeOfResource>text</typeOfResource></mods>`;
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
@@ -34,10 +35,10 @@ async function after(t: number): Promise<void> {
   while (nowSeconds() <= t) await new Promise((r) => setTimeout(r, 50));
 }
 
-describe('datestamps are this repository\'s time', function () {
+describe("datestamps are this repository's time", function () {
   this.timeout(120_000);
   forEachCliDatabase((db) => {
-    it('publishes a saved page\'s deletion of 2011 with the time it was loaded, so from=<the day before> finds it', async () => {
+    it("publishes a saved page's deletion of 2011 with the time it was loaded, so from=<the day before> finds it", async () => {
       const start = nowSeconds();
       // The page's first record is a deletion of 2011; its second is not valid oai_dc, so --partial leaves it out.
       expect(summaryOf(await cli(db(), ['load', '--json', '--partial', SICKLE_PAGE])).deleted).to.equal(1);
@@ -84,7 +85,7 @@ describe('datestamps are this repository\'s time', function () {
       expect((await datestamps(db().knex())).get('r1')).to.be.at.least(start);
     });
 
-    it('keeps the datestamps of a migration of this repository\'s own records, and never a future one', async () => {
+    it("keeps the datestamps of a migration of this repository's own records, and never a future one", async () => {
       const lines = [
         JSON.stringify({ id: 'r1', datestamp: '2004-01-01T00:00:00Z', dc: { title: ['T'] } }),
         JSON.stringify({ id: 'r2', datestamp: '2099-01-01T00:00:00Z', dc: { title: ['U'] } }),
@@ -95,7 +96,7 @@ describe('datestamps are this repository\'s time', function () {
       expect((await datestamps(db().knex())).has('r2')).to.equal(false);
     });
 
-    it('does not keep the datestamp of another repository\'s record under --keep-datestamps', async () => {
+    it("does not keep the datestamp of another repository's record under --keep-datestamps", async () => {
       const start = nowSeconds();
       await cli(db(), ['load', '--keep-datestamps', SICKLE_PAGE]);
       for (const s of (await datestamps(db().knex())).values()) expect(s).to.be.at.least(start);

@@ -15,7 +15,10 @@ describe('the Dublin Core of a record', () => {
       files: [{ url: 'https://example.org/f.pdf', mediaType: 'application/pdf' }],
       language: 'fr',
       license: 'https://creativecommons.org/licenses/by/4.0/',
-      identifiers: [{ type: 'DOI', value: '10.5555/x' }, { type: 'Handle', value: '1765/315' }],
+      identifiers: [
+        { type: 'DOI', value: '10.5555/x' },
+        { type: 'Handle', value: '1765/315' },
+      ],
     };
     expect(dublinCore(r)).to.deep.equal({
       title: ['T'],
@@ -35,7 +38,10 @@ describe('the Dublin Core of a record', () => {
     const r: RecordFields = {
       dc: { creator: ['Given, A.'], identifier: ['doi:10.5555/x', 'local-7'] },
       creators: [{ name: 'Typed, B.' }],
-      identifiers: [{ type: 'DOI', value: '10.5555/x' }, { type: 'URN', value: 'urn:nbn:de:101-1234' }],
+      identifiers: [
+        { type: 'DOI', value: '10.5555/x' },
+        { type: 'URN', value: 'urn:nbn:de:101-1234' },
+      ],
       publicationYear: '2001',
     };
     expect(dublinCore(r)).to.deep.equal({ creator: ['Given, A.'], identifier: ['doi:10.5555/x', 'local-7', 'urn:nbn:de:101-1234'], date: ['2001'] });

@@ -6,8 +6,20 @@
  */
 import { expect } from 'chai';
 import {
-  citationIdentifier, coarResourceType, embargoEnd, fileLinks, hasResourceIdentifier, identifierUri, keywords, licences,
-  hostOf, openPdf, publicationDate, recordIdentifiers, schemaOrgTypes, serialIssns,
+  citationIdentifier,
+  coarResourceType,
+  embargoEnd,
+  fileLinks,
+  hasResourceIdentifier,
+  identifierUri,
+  keywords,
+  licences,
+  hostOf,
+  openPdf,
+  publicationDate,
+  recordIdentifiers,
+  schemaOrgTypes,
+  serialIssns,
 } from '../../lib/model/facts';
 import type { RecordFields } from '../../lib/model/record';
 import { eachRow } from '../helpers/table';
@@ -19,8 +31,24 @@ describe('the citation identifier', () => {
   eachRow(
     [
       ['a DOI before anything else', dc({ identifier: ['http://hdl.handle.net/1765/315', 'doi:10.5555/X'] }), 'https://doi.org/10.5555/X'],
-      ['a typed DOI', dc({}, { identifiers: [{ type: 'Handle', value: '1765/1' }, { type: 'DOI', value: '10.5555/typed' }] }), 'https://doi.org/10.5555/typed'],
-      ["DSpace's Handle URL, as https through the Handle proxy", dc({ identifier: ['90-9014980-5', 'http://hdl.handle.net/1765/315'] }), 'https://hdl.handle.net/1765/315'],
+      [
+        'a typed DOI',
+        dc(
+          {},
+          {
+            identifiers: [
+              { type: 'Handle', value: '1765/1' },
+              { type: 'DOI', value: '10.5555/typed' },
+            ],
+          },
+        ),
+        'https://doi.org/10.5555/typed',
+      ],
+      [
+        "DSpace's Handle URL, as https through the Handle proxy",
+        dc({ identifier: ['90-9014980-5', 'http://hdl.handle.net/1765/315'] }),
+        'https://hdl.handle.net/1765/315',
+      ],
       ['a Handle written hdl:', dc({ identifier: ['hdl:20.500.12345/678'] }), 'https://hdl.handle.net/20.500.12345/678'],
       ['a Handle before an ARK or a URN', dc({ identifier: ['urn:nbn:de:101-1234', 'hdl:1765/9'] }), 'https://hdl.handle.net/1765/9'],
       ['an ARK through N2T.net', dc({ identifier: ['https://gallica.bnf.fr/ark:/12148/bpt6k5619759j'] }), 'https://n2t.net/ark:/12148/bpt6k5619759j'],
@@ -35,7 +63,11 @@ describe('the citation identifier', () => {
   );
 
   it('names the scheme and the normalized identifier beside the URI', () => {
-    expect(citationIdentifier(dc({ identifier: ['http://hdl.handle.net/1765/315'] }))).to.deep.equal({ scheme: 'Handle', value: '1765/315', uri: 'https://hdl.handle.net/1765/315' });
+    expect(citationIdentifier(dc({ identifier: ['http://hdl.handle.net/1765/315'] }))).to.deep.equal({
+      scheme: 'Handle',
+      value: '1765/315',
+      uri: 'https://hdl.handle.net/1765/315',
+    });
   });
 
   it('has none without a persistent identifier or a POI', () => {
@@ -93,21 +125,45 @@ describe('licences, files and kinds of work', () => {
       { license: 'https://creativecommons.org/licenses/by-sa/4.0/' },
     );
     expect(licences(r)).to.deep.equal(['https://creativecommons.org/licenses/by/4.0/', 'https://creativecommons.org/licenses/by-sa/4.0/']);
-    expect(licences(dc({ rights: ['https://creativecommons.org/licenses/by/4.0/'] }, { license: 'https://creativecommons.org/licenses/by/4.0/' }))).to.deep.equal(['https://creativecommons.org/licenses/by/4.0/']);
+    expect(
+      licences(dc({ rights: ['https://creativecommons.org/licenses/by/4.0/'] }, { license: 'https://creativecommons.org/licenses/by/4.0/' })),
+    ).to.deep.equal(['https://creativecommons.org/licenses/by/4.0/']);
   });
 
   it('links the files with an http(s) location, with their media types', () => {
-    const r = dc({}, { files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf' }, { url: 'ftp://r.org/b' }, { url: 'https://r.org/c.csv' }, { url: 'https://r.org/a.pdf' }] });
+    const r = dc(
+      {},
+      {
+        files: [
+          { url: 'https://r.org/a.pdf', mediaType: 'application/pdf' },
+          { url: 'ftp://r.org/b' },
+          { url: 'https://r.org/c.csv' },
+          { url: 'https://r.org/a.pdf' },
+        ],
+      },
+    );
     expect(fileLinks(r)).to.deep.equal([{ href: 'https://r.org/a.pdf', type: 'application/pdf' }, { href: 'https://r.org/c.csv' }]);
   });
 
   eachRow(
     [
-      ['a COAR doctoral thesis', dc({}, { resourceType: { coar: 'http://purl.org/coar/resource_type/c_db06', general: 'Dissertation', label: 'doctoral thesis' } }), ['https://schema.org/Thesis']],
-      ['a COAR map (narrower than its DataCite Image)', dc({}, { resourceType: { coar: 'http://purl.org/coar/resource_type/c_12cd', general: 'Image', label: 'map' } }), ['https://schema.org/Map']],
+      [
+        'a COAR doctoral thesis',
+        dc({}, { resourceType: { coar: 'http://purl.org/coar/resource_type/c_db06', general: 'Dissertation', label: 'doctoral thesis' } }),
+        ['https://schema.org/Thesis'],
+      ],
+      [
+        'a COAR map (narrower than its DataCite Image)',
+        dc({}, { resourceType: { coar: 'http://purl.org/coar/resource_type/c_12cd', general: 'Image', label: 'map' } }),
+        ['https://schema.org/Map'],
+      ],
       ['a DataCite Software', dc({}, { resourceType: { general: 'Software', label: 'Software' } }), ['https://schema.org/SoftwareSourceCode']],
       ['a DataCite Text (nothing narrower than CreativeWork)', dc({}, { resourceType: { general: 'Text', label: 'Text' } }), []],
-      ['dc:type words', dc({ type: ['info:eu-repo/semantics/article', 'StillImage', 'Text'] }), ['https://schema.org/ScholarlyArticle', 'https://schema.org/ImageObject']],
+      [
+        'dc:type words',
+        dc({ type: ['info:eu-repo/semantics/article', 'StillImage', 'Text'] }),
+        ['https://schema.org/ScholarlyArticle', 'https://schema.org/ImageObject'],
+      ],
       ['a COAR URI in dc:type', dc({ type: ['http://purl.org/coar/resource_type/c_ddb1'] }), ['https://schema.org/Dataset']],
     ] as const,
     ([what]) => `types ${what}`,
@@ -118,12 +174,36 @@ describe('licences, files and kinds of work', () => {
 
   eachRow(
     [
-      ['the first open PDF by its media type', dc({}, { files: [{ url: 'https://r.org/data.csv', mediaType: 'text/csv' }, { url: 'https://r.org/full', mediaType: 'application/pdf' }] }), 'https://r.org/full'],
+      [
+        'the first open PDF by its media type',
+        dc(
+          {},
+          {
+            files: [
+              { url: 'https://r.org/data.csv', mediaType: 'text/csv' },
+              { url: 'https://r.org/full', mediaType: 'application/pdf' },
+            ],
+          },
+        ),
+        'https://r.org/full',
+      ],
       ['a file without a media type by its .pdf path', dc({}, { files: [{ url: 'https://r.org/a.PDF?download=1' }] }), 'https://r.org/a.PDF?download=1'],
       ['no PDF whose media type says otherwise', dc({}, { files: [{ url: 'https://r.org/a.pdf', mediaType: 'text/plain' }] }), undefined],
-      ['no file a reader cannot open (restricted file)', dc({}, { files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf', access: 'restricted' }] }), undefined],
-      ['no file of an embargoed record', dc({}, { accessRights: 'embargoed', files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf' }] }), undefined],
-      ['an open file of an embargoed record', dc({}, { accessRights: 'embargoed', files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf', access: 'open' }] }), 'https://r.org/a.pdf'],
+      [
+        'no file a reader cannot open (restricted file)',
+        dc({}, { files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf', access: 'restricted' }] }),
+        undefined,
+      ],
+      [
+        'no file of an embargoed record',
+        dc({}, { accessRights: 'embargoed', files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf' }] }),
+        undefined,
+      ],
+      [
+        'an open file of an embargoed record',
+        dc({}, { accessRights: 'embargoed', files: [{ url: 'https://r.org/a.pdf', mediaType: 'application/pdf', access: 'open' }] }),
+        'https://r.org/a.pdf',
+      ],
       ['no file outside http(s)', dc({}, { files: [{ url: 'ftp://r.org/a.pdf', mediaType: 'application/pdf' }] }), undefined],
     ] as const,
     ([what]) => `finds the PDF: ${what}`,
@@ -137,13 +217,16 @@ describe('licences, files and kinds of work', () => {
   });
 
   it("finds the serial's ISSN among the record's identifiers and what it is published in, not what it cites", () => {
-    const r = dc({ identifier: ['ISSN 0317-8471'] }, {
-      relatedIdentifiers: [
-        { identifier: '1050-124X', type: 'EISSN', relation: 'IsPublishedIn' },
-        { identifier: '2049-3630', type: 'ISSN', relation: 'Cites' },
-        { identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' },
-      ],
-    });
+    const r = dc(
+      { identifier: ['ISSN 0317-8471'] },
+      {
+        relatedIdentifiers: [
+          { identifier: '1050-124X', type: 'EISSN', relation: 'IsPublishedIn' },
+          { identifier: '2049-3630', type: 'ISSN', relation: 'Cites' },
+          { identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' },
+        ],
+      },
+    );
     expect(serialIssns(r)).to.deep.equal(['0317-8471', '1050-124X']);
   });
 
@@ -157,14 +240,41 @@ describe('where a work was published', () => {
   const ISBN = { identifier: '9783161484100', type: 'ISBN', relation: 'IsPublishedIn' } as const;
   eachRow(
     [
-      ['a journal article with its journal, ISSN and place', dc({}, { host: { title: 'Chemistry', volume: '23', issue: '31', startPage: '7444', endPage: '7447' }, relatedIdentifiers: [ISSN] }),
-        { kind: 'journal', title: 'Chemistry', volume: '23', issue: '31', startPage: '7444', endPage: '7447', issns: ['0947-6539'], isbns: [] }],
+      [
+        'a journal article with its journal, ISSN and place',
+        dc({}, { host: { title: 'Chemistry', volume: '23', issue: '31', startPage: '7444', endPage: '7447' }, relatedIdentifiers: [ISSN] }),
+        { kind: 'journal', title: 'Chemistry', volume: '23', issue: '31', startPage: '7444', endPage: '7447', issns: ['0947-6539'], isbns: [] },
+      ],
       ['a record whose ISSN alone names its serial', dc({ identifier: ['ISSN 0317-8471'] }), { kind: 'journal', issns: ['0317-8471'], isbns: [] }],
-      ['a book chapter, in a book with its ISBN', dc({}, { resourceType: { general: 'BookChapter', label: 'chapter' }, host: { title: 'A Book' }, relatedIdentifiers: [ISBN] }),
-        { kind: 'book', title: 'A Book', issns: [], isbns: ['9783161484100'] }],
-      ['a conference paper of the COAR list, in proceedings', dc({}, { resourceType: { coar: 'http://purl.org/coar/resource_type/c_5794', general: 'ConferencePaper', label: 'conference paper' }, host: { title: ' Proc. X ', volume: ' ' } }),
-        { kind: 'proceedings', title: 'Proc. X', issns: [], isbns: [] }],
-      ['a record citing a serial, not published in one, as nowhere', dc({}, { relatedIdentifiers: [{ ...ISSN, relation: 'Cites' }, { ...ISBN, relation: 'References' }] }), undefined],
+      [
+        'a book chapter, in a book with its ISBN',
+        dc({}, { resourceType: { general: 'BookChapter', label: 'chapter' }, host: { title: 'A Book' }, relatedIdentifiers: [ISBN] }),
+        { kind: 'book', title: 'A Book', issns: [], isbns: ['9783161484100'] },
+      ],
+      [
+        'a conference paper of the COAR list, in proceedings',
+        dc(
+          {},
+          {
+            resourceType: { coar: 'http://purl.org/coar/resource_type/c_5794', general: 'ConferencePaper', label: 'conference paper' },
+            host: { title: ' Proc. X ', volume: ' ' },
+          },
+        ),
+        { kind: 'proceedings', title: 'Proc. X', issns: [], isbns: [] },
+      ],
+      [
+        'a record citing a serial, not published in one, as nowhere',
+        dc(
+          {},
+          {
+            relatedIdentifiers: [
+              { ...ISSN, relation: 'Cites' },
+              { ...ISBN, relation: 'References' },
+            ],
+          },
+        ),
+        undefined,
+      ],
       ['a record saying nothing of it, as nowhere', dc({ source: ['Ecology Letters vol.4 (2001)'] }), undefined],
     ] as const,
     ([what]) => `reads the host of ${what}`,
@@ -198,7 +308,11 @@ describe('dates as W3CDTF', () => {
     [
       ['a typed embargo end', dc({}, { dates: { embargoEnd: '2030-01-31' } }), { date: '2030-01-31' }],
       ['an info:eu-repo term', dc({ date: ['2001', 'info:eu-repo/date/embargoEnd/2030-01-31'] }), { date: '2030-01-31' }],
-      ['an info:eu-repo term with a day that does not exist', dc({ date: ['info:eu-repo/date/embargoEnd/2030-02-30'] }), { malformed: 'info:eu-repo/date/embargoEnd/2030-02-30' }],
+      [
+        'an info:eu-repo term with a day that does not exist',
+        dc({ date: ['info:eu-repo/date/embargoEnd/2030-02-30'] }),
+        { malformed: 'info:eu-repo/date/embargoEnd/2030-02-30' },
+      ],
       ['an info:eu-repo term with a year only', dc({ date: ['info:eu-repo/date/embargoEnd/2030'] }), { malformed: 'info:eu-repo/date/embargoEnd/2030' }],
       ['no embargo', dc({ date: ['2001'] }), { missing: true }],
     ] as const,

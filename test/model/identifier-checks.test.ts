@@ -1,14 +1,26 @@
 import { expect } from 'chai';
 import {
-  checkArk, checkDoi, checkFunderIdentifier, checkHandle, checkIsbn, checkIsni, checkIssn, checkOrcid, checkRor, checkUrl,
-  checkUrn, type Checked,
+  checkArk,
+  checkDoi,
+  checkFunderIdentifier,
+  checkHandle,
+  checkIsbn,
+  checkIsni,
+  checkIssn,
+  checkOrcid,
+  checkRor,
+  checkUrl,
+  checkUrn,
+  type Checked,
 } from '../../lib/model/identifiers';
 
 type Case = readonly [input: string, expected: string | RegExp];
 
 const schemes: Array<{ name: string; check: (s: string) => Checked; cases: readonly Case[] }> = [
   {
-    name: 'DOI', check: checkDoi, cases: [
+    name: 'DOI',
+    check: checkDoi,
+    cases: [
       ['10.1000/182', '10.1000/182'],
       ['doi:10.1002/chem.201701589', '10.1002/chem.201701589'],
       ['https://doi.org/10.82433/B09Z-4K37', '10.82433/B09Z-4K37'],
@@ -20,7 +32,9 @@ const schemes: Array<{ name: string; check: (s: string) => Checked; cases: reado
     ],
   },
   {
-    name: 'Handle', check: checkHandle, cases: [
+    name: 'Handle',
+    check: checkHandle,
+    cases: [
       ['20.500.12345/678', '20.500.12345/678'],
       ['hdl:1721.1/12345', '1721.1/12345'],
       ['https://hdl.handle.net/2027/mdp.39015', '2027/mdp.39015'],
@@ -29,7 +43,9 @@ const schemes: Array<{ name: string; check: (s: string) => Checked; cases: reado
     ],
   },
   {
-    name: 'URN', check: checkUrn, cases: [
+    name: 'URN',
+    check: checkUrn,
+    cases: [
       ['urn:nbn:de:101-1234', 'urn:nbn:de:101-1234'],
       ['URN:NBN:se:uu:diva-160648', 'urn:nbn:se:uu:diva-160648'],
       ['urn:isbn:0451450523', 'urn:isbn:0451450523'],
@@ -39,7 +55,9 @@ const schemes: Array<{ name: string; check: (s: string) => Checked; cases: reado
     ],
   },
   {
-    name: 'ARK', check: checkArk, cases: [
+    name: 'ARK',
+    check: checkArk,
+    cases: [
       ['ark:/13030/tf5p30086k', 'ark:/13030/tf5p30086k'],
       ['ark:13030/tf5p30086k', 'ark:/13030/tf5p30086k'],
       ['https://n2t.net/ark:/13030/tf5p30086k', 'ark:/13030/tf5p30086k'],
@@ -48,7 +66,9 @@ const schemes: Array<{ name: string; check: (s: string) => Checked; cases: reado
     ],
   },
   {
-    name: 'URL', check: checkUrl, cases: [
+    name: 'URL',
+    check: checkUrl,
+    cases: [
       ['https://example.org/a?b=c#d', 'https://example.org/a?b=c#d'],
       ['HTTP://Example.ORG', 'http://example.org/'],
       ['ftp://example.org/x', /not an http or https URL/],
@@ -57,7 +77,9 @@ const schemes: Array<{ name: string; check: (s: string) => Checked; cases: reado
     ],
   },
   {
-    name: 'ISBN', check: checkIsbn, cases: [
+    name: 'ISBN',
+    check: checkIsbn,
+    cases: [
       ['978-3-16-148410-0', '9783161484100'],
       ['0-306-40615-2', '0306406152'],
       ['ISBN 0-8044-2957-X', '080442957X'],
@@ -67,7 +89,9 @@ const schemes: Array<{ name: string; check: (s: string) => Checked; cases: reado
     ],
   },
   {
-    name: 'ISSN', check: checkIssn, cases: [
+    name: 'ISSN',
+    check: checkIssn,
+    cases: [
       ['0317-8471', '0317-8471'],
       ['03178471', '0317-8471'],
       ['2434-561x', '2434-561X'],
@@ -76,7 +100,9 @@ const schemes: Array<{ name: string; check: (s: string) => Checked; cases: reado
     ],
   },
   {
-    name: 'ORCID iD', check: checkOrcid, cases: [
+    name: 'ORCID iD',
+    check: checkOrcid,
+    cases: [
       ['0000-0002-1825-0097', '0000-0002-1825-0097'],
       ['https://orcid.org/0000-0001-5727-2427', '0000-0001-5727-2427'],
       ['0000-0002-1694-233X', '0000-0002-1694-233X'],
@@ -87,7 +113,9 @@ const schemes: Array<{ name: string; check: (s: string) => Checked; cases: reado
     ],
   },
   {
-    name: 'ROR id', check: checkRor, cases: [
+    name: 'ROR id',
+    check: checkRor,
+    cases: [
       ['04wxnsj81', 'https://ror.org/04wxnsj81'],
       ['https://ror.org/04z8jg394', 'https://ror.org/04z8jg394'],
       ['03YRM5C26', 'https://ror.org/03yrm5c26'],
@@ -97,7 +125,9 @@ const schemes: Array<{ name: string; check: (s: string) => Checked; cases: reado
     ],
   },
   {
-    name: 'ISNI', check: checkIsni, cases: [
+    name: 'ISNI',
+    check: checkIsni,
+    cases: [
       ['0000 0001 2281 955X', '000000012281955X'],
       ['0000000121032683', '0000000121032683'],
       ['0000 0001 2281 9550', /not an ISNI/],

@@ -37,7 +37,12 @@ describe('identifiers in their URL forms', () => {
     ['DOI', checkDoi, 'https://www.doi.org/10.1000/182', '10.1000/182'],
     ['DOI', checkDoi, 'doi.org/10.1000/182', '10.1000/182'],
     ['DOI', checkDoi, 'info:doi/10.1000/182', '10.1000/182'],
-    ['DOI', checkDoi, 'https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-0', '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0'],
+    [
+      'DOI',
+      checkDoi,
+      'https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-0',
+      '10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-0',
+    ],
     ['Handle', checkHandle, 'http://hdl.handle.net/1765/315', '1765/315'],
     ['Handle', checkHandle, 'https://www.hdl.handle.net/20.500.12345/678', '20.500.12345/678'],
     ['Handle', checkHandle, 'info:hdl/1765/315', '1765/315'],
@@ -78,7 +83,10 @@ describe('identifiers in their URL forms', () => {
     },
   );
   it('still classifies a resolver URL naming a URN as a URL: only a value typed as a URN is read for one', () => {
-    expect(classifyIdentifier('http://urn.kb.se/resolve?urn=urn:nbn:se:uu:diva-160648')).to.deep.equal({ type: 'URL', value: 'http://urn.kb.se/resolve?urn=urn:nbn:se:uu:diva-160648' });
+    expect(classifyIdentifier('http://urn.kb.se/resolve?urn=urn:nbn:se:uu:diva-160648')).to.deep.equal({
+      type: 'URL',
+      value: 'http://urn.kb.se/resolve?urn=urn:nbn:se:uu:diva-160648',
+    });
   });
   it('classifies the info: URI and www. spellings of DOIs and Handles', () => {
     expect(classifyIdentifier('info:doi/10.1000/182')).to.deep.equal({ type: 'DOI', value: '10.1000/182' });

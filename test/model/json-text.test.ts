@@ -5,7 +5,10 @@ describe('record fields as JSON text', () => {
   const cases = [
     { name: 'plain Dublin Core', fields: { dc: { title: ['T'], creator: ['A', 'B'] } } },
     { name: 'text that JSON escapes', fields: { dc: { title: ['"quoted" \\ back\u2028slash\n', '📚'] } } },
-    { name: 'typed fields', fields: { dc: {}, identifiers: [{ type: 'DOI', value: '10.1/x' }], publicationYear: '2024', files: [{ url: 'https://x/f', size: 12 }] } },
+    {
+      name: 'typed fields',
+      fields: { dc: {}, identifiers: [{ type: 'DOI', value: '10.1/x' }], publicationYear: '2024', files: [{ url: 'https://x/f', size: 12 }] },
+    },
   ] as const;
   for (const c of cases) {
     it(`serializes ${c.name} as JSON.stringify does`, () => {

@@ -23,32 +23,74 @@ function letters(n: number): Listing<string, string, 'ListSets'> & { counted: nu
       listing.counted++;
       return all.length;
     },
-    state: (after: string, cursor: number, completeListSize: number, expires: number) => ({ verb: 'ListSets' as const, after, cursor, completeListSize, expires }),
+    state: (after: string, cursor: number, completeListSize: number, expires: number) => ({
+      verb: 'ListSets' as const,
+      after,
+      cursor,
+      completeListSize,
+      expires,
+    }),
   };
   return listing;
 }
 
 describe('keyset paging', () => {
   const cases: Array<{ name: string; size: number; pageSize: number; start: PageStart<string>; rows: string[]; resumption: unknown; counted: number }> = [
-    { name: 'a list that fits one page has no resumptionToken', size: 3, pageSize: 3, start: { cursor: 0 }, rows: ['a', 'b', 'c'], resumption: undefined, counted: 0 },
+    {
+      name: 'a list that fits one page has no resumptionToken',
+      size: 3,
+      pageSize: 3,
+      start: { cursor: 0 },
+      rows: ['a', 'b', 'c'],
+      resumption: undefined,
+      counted: 0,
+    },
     {
       name: 'a first page that continues counts the list once and issues a token',
-      size: 5, pageSize: 2, start: { cursor: 0 }, rows: ['a', 'b'],
-      resumption: { cursor: 0, completeListSize: 5, expirationDate: NOW + 60, state: { verb: 'ListSets', after: 'b', cursor: 2, completeListSize: 5, expires: NOW + 60 } },
+      size: 5,
+      pageSize: 2,
+      start: { cursor: 0 },
+      rows: ['a', 'b'],
+      resumption: {
+        cursor: 0,
+        completeListSize: 5,
+        expirationDate: NOW + 60,
+        state: { verb: 'ListSets', after: 'b', cursor: 2, completeListSize: 5, expires: NOW + 60 },
+      },
       counted: 1,
     },
     {
       name: 'a middle page keeps the size its token carries and does not count again',
-      size: 5, pageSize: 2, start: { after: 'b', cursor: 2, completeListSize: 5 }, rows: ['c', 'd'],
-      resumption: { cursor: 2, completeListSize: 5, expirationDate: NOW + 60, state: { verb: 'ListSets', after: 'd', cursor: 4, completeListSize: 5, expires: NOW + 60 } },
+      size: 5,
+      pageSize: 2,
+      start: { after: 'b', cursor: 2, completeListSize: 5 },
+      rows: ['c', 'd'],
+      resumption: {
+        cursor: 2,
+        completeListSize: 5,
+        expirationDate: NOW + 60,
+        state: { verb: 'ListSets', after: 'd', cursor: 4, completeListSize: 5, expires: NOW + 60 },
+      },
       counted: 0,
     },
     {
       name: 'the last page of a longer list has an empty token and the final size',
-      size: 5, pageSize: 2, start: { after: 'd', cursor: 4, completeListSize: 5 }, rows: ['e'],
-      resumption: { token: '', cursor: 4, completeListSize: 5 }, counted: 0,
+      size: 5,
+      pageSize: 2,
+      start: { after: 'd', cursor: 4, completeListSize: 5 },
+      rows: ['e'],
+      resumption: { token: '', cursor: 4, completeListSize: 5 },
+      counted: 0,
     },
-    { name: 'a page after the end is empty', size: 5, pageSize: 2, start: { after: 'e', cursor: 5, completeListSize: 5 }, rows: [], resumption: { token: '', cursor: 5, completeListSize: 5 }, counted: 0 },
+    {
+      name: 'a page after the end is empty',
+      size: 5,
+      pageSize: 2,
+      start: { after: 'e', cursor: 5, completeListSize: 5 },
+      rows: [],
+      resumption: { token: '', cursor: 5, completeListSize: 5 },
+      counted: 0,
+    },
   ];
   for (const c of cases) {
     it(c.name, async () => {
@@ -56,7 +98,8 @@ describe('keyset paging', () => {
       const page = await readPage(context(c.pageSize), listing, c.start, NOW);
       expect(page.rows).to.deep.equal(c.rows);
       const r = page.resumption;
-      const shown = r && r.token !== '' ? { cursor: r.cursor, completeListSize: r.completeListSize, expirationDate: r.expirationDate, state: decodeState(r.token) } : r;
+      const shown =
+        r && r.token !== '' ? { cursor: r.cursor, completeListSize: r.completeListSize, expirationDate: r.expirationDate, state: decodeState(r.token) } : r;
       expect(shown).to.deep.equal(c.resumption);
       expect(listing.counted).to.equal(c.counted);
     });

@@ -33,11 +33,27 @@ describe('resumption tokens', () => {
     expect(decodeToken(encodeToken(state, 'k'), 'ListRecords', 'k', 5000).ok).to.equal(true);
   });
 
-  const bad: Array<{ name: string; token: () => string; verb?: 'ListRecords' | 'ListIdentifiers' | 'ListSets'; secret?: string; now?: number; problem: string }> = [
+  const bad: Array<{
+    name: string;
+    token: () => string;
+    verb?: 'ListRecords' | 'ListIdentifiers' | 'ListSets';
+    secret?: string;
+    now?: number;
+    problem: string;
+  }> = [
     { name: 'an expired token', token: () => encodeToken(state, 'k'), now: 5001, problem: 'expired' },
     { name: 'a token of another verb', token: () => encodeToken(state, 'k'), verb: 'ListIdentifiers', problem: 'verb' },
     { name: 'a token signed with another secret', token: () => encodeToken(state, 'other'), problem: 'signature' },
-    { name: 'a token with a changed payload', token: () => { const [v, b, m] = encodeToken(state, 'k').split('.'); const p = JSON.parse(Buffer.from(b as string, 'base64url').toString()); p.c = 0; return `${v}.${Buffer.from(JSON.stringify(p)).toString('base64url')}.${m}`; }, problem: 'signature' },
+    {
+      name: 'a token with a changed payload',
+      token: () => {
+        const [v, b, m] = encodeToken(state, 'k').split('.');
+        const p = JSON.parse(Buffer.from(b as string, 'base64url').toString());
+        p.c = 0;
+        return `${v}.${Buffer.from(JSON.stringify(p)).toString('base64url')}.${m}`;
+      },
+      problem: 'signature',
+    },
     { name: 'a truncated token', token: () => encodeToken(state, 'k').slice(0, -3), problem: 'signature' },
     { name: 'a token of an unknown version', token: () => `2${encodeToken(state, 'k').slice(1)}`, problem: 'malformed' },
     { name: 'a random string', token: () => 'hello', problem: 'malformed' },

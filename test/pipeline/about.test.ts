@@ -47,7 +47,9 @@ describe('about containers', function () {
     const earlier = provenanceAbout({ ...ORIGIN, baseURL: 'http://some.oa.org' }).xml.replace(/ xmlns:xsi="[^"]*" xsi:schemaLocation="[^"]*"/, '');
     const chain = withProvenance([{ xml: earlier }, rightsAbout('https://creativecommons.org/licenses/by/4.0/')], { ...ORIGIN, altered: true });
     expect(chain.map((a) => /^<(\w+)/.exec(a.xml)?.[1])).to.deep.equal(['provenance', 'rights']);
-    expect(chain[0]?.xml).to.contain(`<originDescription xmlns="${PROVENANCE_NS}" harvestDate="2002-02-08T08:55:46Z" altered="false"><baseURL>http://some.oa.org</baseURL>`);
+    expect(chain[0]?.xml).to.contain(
+      `<originDescription xmlns="${PROVENANCE_NS}" harvestDate="2002-02-08T08:55:46Z" altered="false"><baseURL>http://some.oa.org</baseURL>`,
+    );
     expect(xsdErrors(inRecord(chain.map((a) => a.xml)))).to.deep.equal([]);
   });
 
@@ -57,9 +59,17 @@ describe('about containers', function () {
 
   eachRow(
     [
-      ['a dc:rights http URI', { dc: { rights: ['https://creativecommons.org/licenses/by/4.0/', 'All rights reserved'] } }, ['https://creativecommons.org/licenses/by/4.0/']],
+      [
+        'a dc:rights http URI',
+        { dc: { rights: ['https://creativecommons.org/licenses/by/4.0/', 'All rights reserved'] } },
+        ['https://creativecommons.org/licenses/by/4.0/'],
+      ],
       ['a licence field', { dc: {}, license: 'https://creativecommons.org/publicdomain/zero/1.0/' }, ['https://creativecommons.org/publicdomain/zero/1.0/']],
-      ['the same licence twice', { dc: { rights: ['https://creativecommons.org/licenses/by/4.0/'] }, license: 'https://creativecommons.org/licenses/by/4.0/' }, ['https://creativecommons.org/licenses/by/4.0/']],
+      [
+        'the same licence twice',
+        { dc: { rights: ['https://creativecommons.org/licenses/by/4.0/'] }, license: 'https://creativecommons.org/licenses/by/4.0/' },
+        ['https://creativecommons.org/licenses/by/4.0/'],
+      ],
       ['no licence', { dc: { title: ['x'], rights: ['Open'] } }, []],
     ] as const,
     ([what, , expected]) => `finds ${expected.length} licence(s) in ${what}`,

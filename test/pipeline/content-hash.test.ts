@@ -30,8 +30,30 @@ const about: AboutInput[] = [{ xml: '<provenance>a</provenance>' }, { xml: '<p>b
 const rows: readonly [string, boolean, string[], [string, string | null][], AboutInput[], string | undefined][] = [
   ['a tombstone in two sets', true, ['a', 'a:b'], [], [], undefined],
   ['a live item with one format and no fields', false, [], [['oai_dc', '<oai_dc:dc>"quoted" \\ back\nslash</oai_dc:dc>']], [], undefined],
-  ['a live item with formats given out of order, and fields', false, ['x'], [['oai_dc', '<a/>'], ['marc21', '<r>é 山</r>'], ['datacite', '<d/>']], [], '{"dc":{"title":["T"]}}'],
-  ['a live item whose prefixes differ beyond the BMP', false, [], [['p\u{1F600}', '<a/>'], ['p\uFFFD', '<b/>'], ['p', '<c/>']], [], '{}'],
+  [
+    'a live item with formats given out of order, and fields',
+    false,
+    ['x'],
+    [
+      ['oai_dc', '<a/>'],
+      ['marc21', '<r>é 山</r>'],
+      ['datacite', '<d/>'],
+    ],
+    [],
+    '{"dc":{"title":["T"]}}',
+  ],
+  [
+    'a live item whose prefixes differ beyond the BMP',
+    false,
+    [],
+    [
+      ['p\u{1F600}', '<a/>'],
+      ['p\uFFFD', '<b/>'],
+      ['p', '<c/>'],
+    ],
+    [],
+    '{}',
+  ],
   ['a live item with a format without metadata', false, ['s'], [['oai_dc', null]], [], undefined],
   ['a live item with about containers and fields', false, ['s'], [['oai_dc', '<a/>']], about, '{}'],
 ];
@@ -46,8 +68,22 @@ describe('the content hash of an item', function () {
   );
 
   it('changes when one character of one format changes', function () {
-    const a = contentHash(false, [], new Map([['oai_dc', '<a>x</a>'], ['mods', '<m/>']]));
-    const b = contentHash(false, [], new Map([['oai_dc', '<a>y</a>'], ['mods', '<m/>']]));
+    const a = contentHash(
+      false,
+      [],
+      new Map([
+        ['oai_dc', '<a>x</a>'],
+        ['mods', '<m/>'],
+      ]),
+    );
+    const b = contentHash(
+      false,
+      [],
+      new Map([
+        ['oai_dc', '<a>y</a>'],
+        ['mods', '<m/>'],
+      ]),
+    );
     expect(a).to.not.equal(b);
   });
 });

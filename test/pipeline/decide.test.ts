@@ -4,7 +4,17 @@
  * keeps of what it was given, and the plan of a whole batch, each as a table.
  */
 import { expect } from 'chai';
-import { datestampOf, decideBatch, isSuperseded, keptFormatDatestamps, outcomeOf, recordDatestamps, withStoredGiven, type StoredItem, type StoredState } from '../../lib/pipeline/decide';
+import {
+  datestampOf,
+  decideBatch,
+  isSuperseded,
+  keptFormatDatestamps,
+  outcomeOf,
+  recordDatestamps,
+  withStoredGiven,
+  type StoredItem,
+  type StoredState,
+} from '../../lib/pipeline/decide';
 import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
 import { createIdPolicy } from '../../lib/ids/policy';
 import { dublinCoreToOaiDc } from '../../lib/formats/oai-dc';
@@ -14,7 +24,7 @@ import { TEST_NAMESPACE } from '../helpers/db';
 const NOW = 1_800_000_000;
 
 describe('the write decision, without a database', () => {
-  describe('datestampOf: a datestamp is this store\'s time', () => {
+  describe("datestampOf: a datestamp is this store's time", () => {
     const cases: { name: string; outcome: WriteOutcome; stored?: number; given?: number; keep?: boolean; want: number }[] = [
       { name: 'a new item gets the clock, whatever datestamp its source gave', outcome: 'inserted', given: 1_000, want: NOW },
       { name: 'a new item without a datestamp gets the clock', outcome: 'inserted', want: NOW },
@@ -23,8 +33,21 @@ describe('the write decision, without a database', () => {
       { name: 'a migration datestamp equal to the clock is kept', outcome: 'inserted', given: NOW, keep: true, want: NOW },
       { name: 'an unchanged item keeps the stored datestamp', outcome: 'unchanged', stored: 500, given: 900, want: 500 },
       { name: 'a changed item gets the clock even when its source gives a later datestamp', outcome: 'updated', stored: 500, given: NOW - 1, want: NOW },
-      { name: 'a changed item gets the clock when its source gives an older datestamp (a correction)', outcome: 'updated', stored: NOW - 100, given: 200, want: NOW },
-      { name: 'a changed item of a migration does not keep its datestamp: the store holds it already', outcome: 'updated', stored: 500, given: 700, keep: true, want: NOW },
+      {
+        name: 'a changed item gets the clock when its source gives an older datestamp (a correction)',
+        outcome: 'updated',
+        stored: NOW - 100,
+        given: 200,
+        want: NOW,
+      },
+      {
+        name: 'a changed item of a migration does not keep its datestamp: the store holds it already',
+        outcome: 'updated',
+        stored: 500,
+        given: 700,
+        keep: true,
+        want: NOW,
+      },
       { name: 'a change never goes back before a datestamp already published (a clock set back)', outcome: 'updated', stored: NOW + 30, want: NOW + 30 },
       { name: 'a deletion gets the clock', outcome: 'deleted', stored: 500, want: NOW },
     ];
@@ -56,32 +79,90 @@ describe('the write decision, without a database', () => {
     }
   });
 
-  describe('recordDatestamps: a datestamp is a record\'s, an item in one format', () => {
-    const stored = { records: new Map([['oai_dc', { datestamp: 100, hash: 'dc1' }], ['mods', { datestamp: 200, hash: null }]]) };
+  describe("recordDatestamps: a datestamp is a record's, an item in one format", () => {
+    const stored = {
+      records: new Map([
+        ['oai_dc', { datestamp: 100, hash: 'dc1' }],
+        ['mods', { datestamp: 200, hash: null }],
+      ]),
+    };
     const cases: { name: string; outcome: WriteOutcome; hashes: [string, string][]; want: [string, number][] }[] = [
-      { name: 'a record whose digest is the stored one keeps its datestamp when its item changes', outcome: 'updated', hashes: [['oai_dc', 'dc1']], want: [['oai_dc', 100]] },
-      { name: 'a record whose digest changed takes the item\'s new datestamp', outcome: 'updated', hashes: [['oai_dc', 'dc2']], want: [['oai_dc', 500]] },
-      { name: 'a format new to the item takes the item\'s new datestamp, the others keep theirs', outcome: 'updated', hashes: [['oai_dc', 'dc1'], ['marc21', 'm1']], want: [['oai_dc', 100], ['marc21', 500]] },
+      {
+        name: 'a record whose digest is the stored one keeps its datestamp when its item changes',
+        outcome: 'updated',
+        hashes: [['oai_dc', 'dc1']],
+        want: [['oai_dc', 100]],
+      },
+      { name: "a record whose digest changed takes the item's new datestamp", outcome: 'updated', hashes: [['oai_dc', 'dc2']], want: [['oai_dc', 500]] },
+      {
+        name: "a format new to the item takes the item's new datestamp, the others keep theirs",
+        outcome: 'updated',
+        hashes: [
+          ['oai_dc', 'dc1'],
+          ['marc21', 'm1'],
+        ],
+        want: [
+          ['oai_dc', 100],
+          ['marc21', 500],
+        ],
+      },
       { name: 'a record stored without a digest is taken for changed', outcome: 'updated', hashes: [['mods', 'mods1']], want: [['mods', 500]] },
-      { name: 'an unchanged item keeps every record\'s datestamp', outcome: 'unchanged', hashes: [['oai_dc', 'dc1'], ['mods', 'mods1']], want: [['oai_dc', 100], ['mods', 200]] },
+      {
+        name: "an unchanged item keeps every record's datestamp",
+        outcome: 'unchanged',
+        hashes: [
+          ['oai_dc', 'dc1'],
+          ['mods', 'mods1'],
+        ],
+        want: [
+          ['oai_dc', 100],
+          ['mods', 200],
+        ],
+      },
     ];
     for (const c of cases) {
       it(c.name, () => expect([...recordDatestamps(c.outcome, 500, new Map(c.hashes), stored)]).to.deep.equal(c.want));
     }
-    it('every record of a new item takes the item\'s datestamp', () => {
-      expect([...recordDatestamps('inserted', 500, new Map([['oai_dc', 'x'], ['mods', 'y']]), undefined)]).to.deep.equal([['oai_dc', 500], ['mods', 500]]);
+    it("every record of a new item takes the item's datestamp", () => {
+      expect([
+        ...recordDatestamps(
+          'inserted',
+          500,
+          new Map([
+            ['oai_dc', 'x'],
+            ['mods', 'y'],
+          ]),
+          undefined,
+        ),
+      ]).to.deep.equal([
+        ['oai_dc', 500],
+        ['mods', 500],
+      ]);
     });
   });
 
-  describe('keptFormatDatestamps: a migration keeps each record\'s datestamp', () => {
-    const planned = (): Map<string, number> => new Map([['oai_dc', 300], ['mods', 300]]);
+  describe("keptFormatDatestamps: a migration keeps each record's datestamp", () => {
+    const planned = (): Map<string, number> =>
+      new Map([
+        ['oai_dc', 300],
+        ['mods', 300],
+      ]);
     const input = { internalId: 'a', metadata: {}, keepDatestamp: true, datestamp: 300, formatDatestamps: { oai_dc: 100, mods: 400 } };
     it('keeps an earlier datestamp of one format of a new item whose own datestamp was kept, never a later one', () => {
-      expect([...keptFormatDatestamps(input, undefined, 300, planned())]).to.deep.equal([['oai_dc', 100], ['mods', 300]]);
+      expect([...keptFormatDatestamps(input, undefined, 300, planned())]).to.deep.equal([
+        ['oai_dc', 100],
+        ['mods', 300],
+      ]);
     });
-    it('keeps none when the item\'s own datestamp was not kept (a future one, or no migration)', () => {
-      expect([...keptFormatDatestamps(input, undefined, 500, planned())]).to.deep.equal([['oai_dc', 300], ['mods', 300]]);
-      expect([...keptFormatDatestamps({ ...input, keepDatestamp: false }, undefined, 300, planned())]).to.deep.equal([['oai_dc', 300], ['mods', 300]]);
+    it("keeps none when the item's own datestamp was not kept (a future one, or no migration)", () => {
+      expect([...keptFormatDatestamps(input, undefined, 500, planned())]).to.deep.equal([
+        ['oai_dc', 300],
+        ['mods', 300],
+      ]);
+      expect([...keptFormatDatestamps({ ...input, keepDatestamp: false }, undefined, 300, planned())]).to.deep.equal([
+        ['oai_dc', 300],
+        ['mods', 300],
+      ]);
     });
   });
 
@@ -100,25 +181,44 @@ describe('the write decision, without a database', () => {
 
   describe('withStoredGiven: every format given is kept', () => {
     const stored = (over: Partial<StoredItem> = {}): StoredItem => ({
-      pk: 1, internalId: 'a', identifier: 'oai:x:a', datestamp: 1, deleted: false, contentHash: 'h', sourceDatestamp: null, origin: null, sets: [], records: new Map([['oai_dc', { datestamp: 1, hash: 'h' }]]), given: { oai_dc: '<dc/>' }, ...over,
+      pk: 1,
+      internalId: 'a',
+      identifier: 'oai:x:a',
+      datestamp: 1,
+      deleted: false,
+      contentHash: 'h',
+      sourceDatestamp: null,
+      origin: null,
+      sets: [],
+      records: new Map([['oai_dc', { datestamp: 1, hash: 'h' }]]),
+      given: { oai_dc: '<dc/>' },
+      ...over,
     });
     it('a record giving another format adds it to the format given before', () => {
       expect(withStoredGiven({ internalId: 'a', metadata: { mods: '<mods/>' } }, stored()).metadata).to.deep.equal({ oai_dc: '<dc/>', mods: '<mods/>' });
     });
     it('a record giving the same format replaces that format only', () => {
-      expect(withStoredGiven({ internalId: 'a', metadata: { oai_dc: '<new/>' } }, stored({ given: { mods: '<mods/>' } })).metadata).to.deep.equal({ mods: '<mods/>', oai_dc: '<new/>' });
+      expect(withStoredGiven({ internalId: 'a', metadata: { oai_dc: '<new/>' } }, stored({ given: { mods: '<mods/>' } })).metadata).to.deep.equal({
+        mods: '<mods/>',
+        oai_dc: '<new/>',
+      });
     });
     it('a record giving no model keeps the model an earlier record gave', () => {
       const out = withStoredGiven({ internalId: 'a', metadata: { mods: '<mods/>' } }, stored({ given: {}, givenModel: '{"dc":{"title":["T"]}}' }));
       expect(out.fields).to.deep.equal({ dc: { title: ['T'] } });
     });
     it('a record giving its model keeps its own', () => {
-      const out = withStoredGiven({ internalId: 'a', metadata: {}, fields: { dc: { title: ['U'] } } }, stored({ given: {}, givenModel: '{"dc":{"title":["T"]}}' }));
+      const out = withStoredGiven(
+        { internalId: 'a', metadata: {}, fields: { dc: { title: ['U'] } } },
+        stored({ given: {}, givenModel: '{"dc":{"title":["T"]}}' }),
+      );
       expect(out.fields).to.deep.equal({ dc: { title: ['U'] } });
     });
     it('a format the repository no longer offers is not kept', () => {
       const offered = createFormatRegistry();
-      expect(withStoredGiven({ internalId: 'a', metadata: { oai_dc: '<new/>' } }, stored({ given: { mods: '<mods/>' } }), offered).metadata).to.deep.equal({ oai_dc: '<new/>' });
+      expect(withStoredGiven({ internalId: 'a', metadata: { oai_dc: '<new/>' } }, stored({ given: { mods: '<mods/>' } }), offered).metadata).to.deep.equal({
+        oai_dc: '<new/>',
+      });
     });
     it('a tombstone keeps nothing it was given before', () => {
       const input: ItemInput = { internalId: 'a', metadata: { mods: '<mods/>' } };
@@ -134,11 +234,28 @@ describe('the write decision, without a database', () => {
     const formats = createFormatRegistry(BUILT_IN_FORMATS);
     const policy = createIdPolicy({ namespace: TEST_NAMESPACE });
     const preparation = { formats, policy };
-    const empty: StoredState = { items: new Map(), byIdentifier: new Map(), registryByIdentifier: new Map(), registryByInternalId: new Map(), harvested: new Set() };
+    const empty: StoredState = {
+      items: new Map(),
+      byIdentifier: new Map(),
+      registryByIdentifier: new Map(),
+      registryByInternalId: new Map(),
+      harvested: new Set(),
+    };
     const dc = (title: string): string => dublinCoreToOaiDc({ title: [title] });
     const identifierOf = (id: string): string => policy.map(id).identifier;
     const storedItem = (id: string, over: Partial<StoredItem>): StoredItem => ({
-      pk: 7, internalId: id, identifier: identifierOf(id), datestamp: 1_000, deleted: false, contentHash: 'old', sourceDatestamp: null, origin: null, sets: [], records: new Map([['oai_dc', { datestamp: 1_000, hash: null }]]), given: {}, ...over,
+      pk: 7,
+      internalId: id,
+      identifier: identifierOf(id),
+      datestamp: 1_000,
+      deleted: false,
+      contentHash: 'old',
+      sourceDatestamp: null,
+      origin: null,
+      sets: [],
+      records: new Map([['oai_dc', { datestamp: 1_000, hash: null }]]),
+      given: {},
+      ...over,
     });
     const stateOf = (...items: StoredItem[]): StoredState => ({
       ...empty,
@@ -147,7 +264,11 @@ describe('the write decision, without a database', () => {
     });
 
     it('plans a new record given as oai_dc with the clock, not the header datestamp a page gave', () => {
-      const plan = decideBatch([{ internalId: 'a', datestamp: 1_000, versioned: true, metadata: { oai_dc: dc('T') } }], empty, { preparation, tombstonePrefixes: ['oai_dc'], now: NOW });
+      const plan = decideBatch([{ internalId: 'a', datestamp: 1_000, versioned: true, metadata: { oai_dc: dc('T') } }], empty, {
+        preparation,
+        tombstonePrefixes: ['oai_dc'],
+        now: NOW,
+      });
       expect(plan.refusals).to.deep.equal([]);
       expect(plan.planned.map((p) => [p.outcome, p.datestamp, p.sourceDatestamp])).to.deep.equal([['inserted', NOW, 1_000]]);
     });
@@ -155,7 +276,11 @@ describe('the write decision, without a database', () => {
     it('keeps the oai_dc an item was given when a later write gives it as MODS', () => {
       const given = dc('As harvested');
       const mods = '<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>Other</title></titleInfo></mods>';
-      const plan = decideBatch([{ internalId: 'a', metadata: { mods } }], stateOf(storedItem('a', { given: { oai_dc: given } })), { preparation, tombstonePrefixes: ['oai_dc'], now: NOW });
+      const plan = decideBatch([{ internalId: 'a', metadata: { mods } }], stateOf(storedItem('a', { given: { oai_dc: given } })), {
+        preparation,
+        tombstonePrefixes: ['oai_dc'],
+        now: NOW,
+      });
       const p = plan.planned[0];
       expect(p?.records.get('oai_dc')).to.equal(given);
       expect(p?.records.get('mods')).to.equal(mods);
@@ -192,11 +317,23 @@ describe('the write decision, without a database', () => {
     });
 
     it('lists a deletion in every format it had and every format offered, stamped with the clock', () => {
-      const plan = decideBatch([{ internalId: 'a', deleted: true, metadata: {} }], stateOf(storedItem('a', { records: new Map([['marc21', { datestamp: 900, hash: null }], ['oai_dc', { datestamp: 1_000, hash: null }]]), sets: ['s'] })), {
-        preparation,
-        tombstonePrefixes: ['oai_dc', 'mods'],
-        now: NOW,
-      });
+      const plan = decideBatch(
+        [{ internalId: 'a', deleted: true, metadata: {} }],
+        stateOf(
+          storedItem('a', {
+            records: new Map([
+              ['marc21', { datestamp: 900, hash: null }],
+              ['oai_dc', { datestamp: 1_000, hash: null }],
+            ]),
+            sets: ['s'],
+          }),
+        ),
+        {
+          preparation,
+          tombstonePrefixes: ['oai_dc', 'mods'],
+          now: NOW,
+        },
+      );
       const p = plan.planned[0];
       expect([...(p?.records.keys() ?? [])]).to.deep.equal(['marc21', 'mods', 'oai_dc']);
       expect([p?.outcome, p?.datestamp, p?.sets]).to.deep.equal(['deleted', NOW, ['s']]);

@@ -34,15 +34,31 @@ describe('record rules', function () {
 
   describe('dcIdentifiers', function () {
     const cases: readonly { name: string; xml: string; expected: string[] }[] = [
-      { name: 'reads every dc:identifier in document order', xml: `<r ${DC}><dc:identifier>u:1</dc:identifier><dc:title>t</dc:title><dc:identifier>u:2</dc:identifier></r>`, expected: ['u:1', 'u:2'] },
-      { name: 'resolves the namespace whatever its prefix', xml: '<r xmlns:x="http://purl.org/dc/elements/1.1/"><x:identifier>u:1</x:identifier></r>', expected: ['u:1'] },
+      {
+        name: 'reads every dc:identifier in document order',
+        xml: `<r ${DC}><dc:identifier>u:1</dc:identifier><dc:title>t</dc:title><dc:identifier>u:2</dc:identifier></r>`,
+        expected: ['u:1', 'u:2'],
+      },
+      {
+        name: 'resolves the namespace whatever its prefix',
+        xml: '<r xmlns:x="http://purl.org/dc/elements/1.1/"><x:identifier>u:1</x:identifier></r>',
+        expected: ['u:1'],
+      },
       { name: 'reads a default namespace', xml: '<identifier xmlns="http://purl.org/dc/elements/1.1/">u:1</identifier>', expected: ['u:1'] },
       { name: 'ignores an identifier element of another namespace', xml: '<r xmlns:dc="urn:other"><dc:identifier>u:1</dc:identifier></r>', expected: [] },
-      { name: 'ignores a prefix rebound in a child', xml: `<r ${DC}><s xmlns:dc="urn:other"><dc:identifier>u:1</dc:identifier></s><dc:identifier>u:2</dc:identifier></r>`, expected: ['u:2'] },
+      {
+        name: 'ignores a prefix rebound in a child',
+        xml: `<r ${DC}><s xmlns:dc="urn:other"><dc:identifier>u:1</dc:identifier></s><dc:identifier>u:2</dc:identifier></r>`,
+        expected: ['u:2'],
+      },
       { name: 'decodes references and CDATA', xml: `<r ${DC}><dc:identifier>a&amp;b&#x3C;<![CDATA[<c>]]></dc:identifier></r>`, expected: ['a&b<<c>'] },
       { name: 'takes the text of children too, as XPath string values do', xml: `<r ${DC}><dc:identifier>a<b>b</b>c</dc:identifier></r>`, expected: ['abc'] },
       { name: 'reads an empty element as an empty value', xml: `<r ${DC}><dc:identifier/></r>`, expected: [''] },
-      { name: 'skips comments and processing instructions', xml: `<r ${DC}><!-- <dc:identifier>no</dc:identifier> --><?pi x?><dc:identifier>u:1</dc:identifier></r>`, expected: ['u:1'] },
+      {
+        name: 'skips comments and processing instructions',
+        xml: `<r ${DC}><!-- <dc:identifier>no</dc:identifier> --><?pi x?><dc:identifier>u:1</dc:identifier></r>`,
+        expected: ['u:1'],
+      },
     ];
     for (const c of cases) it(c.name, () => expect(dcIdentifiers(c.xml)).to.deep.equal(c.expected));
   });
@@ -80,7 +96,12 @@ describe('the write gate, stages 1 and 2', function () {
   });
 
   it('names every problem of set declarations', () => {
-    expect(setProblems([{ spec: 'a b', name: ' ' }, { spec: 'c', name: 'C', descriptions: ['<x>'] }])).to.deep.equal([
+    expect(
+      setProblems([
+        { spec: 'a b', name: ' ' },
+        { spec: 'c', name: 'C', descriptions: ['<x>'] },
+      ]),
+    ).to.deep.equal([
       'set "a b": not a valid setSpec',
       'set "a b": the name is empty',
       'set "c": a description is not one well-formed XML element: <x> is not closed',

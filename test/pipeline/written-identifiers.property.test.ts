@@ -35,7 +35,7 @@ function prepared(rec: unknown) {
 }
 
 describe('identifiers of what the pipeline writes', () => {
-  it('names every dc:identifier the oai_dc writer writes among the item\'s own identifiers', () => {
+  it("names every dc:identifier the oai_dc writer writes among the item's own identifiers", () => {
     fc.assert(
       fc.property(record, (rec) => {
         const item = prepared(rec);
@@ -48,7 +48,7 @@ describe('identifiers of what the pipeline writes', () => {
     );
   });
 
-  it('lets the judge pass the writers\' identifiers to governance without reading their XML', () => {
+  it("lets the judge pass the writers' identifiers to governance without reading their XML", () => {
     const item = prepared({ id: 'r 1', dc: { title: ['T'], identifier: ['info:fedora/demo:1'] } });
     if (!item) throw new Error('refused');
     expect(item.written).to.include('oai_dc');
@@ -57,7 +57,8 @@ describe('identifiers of what the pipeline writes', () => {
   });
 
   it('reads the identifiers out of XML a record gives, whatever the caller claims', () => {
-    const oaiDc = '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>urn:pdi:given</dc:identifier></oai_dc:dc>';
+    const oaiDc =
+      '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier>urn:pdi:given</dc:identifier></oai_dc:dc>';
     // A caller cannot say the pipeline wrote it: prepareItem builds `written` itself.
     const claimed = { internalId: 'g', metadata: { oai_dc: oaiDc }, written: ['oai_dc'], identifiers: [] };
     const item = prepareItem(claimed, { formats: createFormatRegistry(), policy });

@@ -47,7 +47,14 @@ describe('request admission against hostile clients', function () {
     };
 
     it('serves others while more clients than there are slots drip their request bodies', async () => {
-      const server = await serveApp({ ctx: get().ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 2, retryAfter: 7, bodyTimeoutMs: 5000 });
+      const server = await serveApp({
+        ctx: get().ctx,
+        logger: pino({ level: 'silent' }),
+        compressionLevel: 1,
+        maxInFlight: 2,
+        retryAfter: 7,
+        bodyTimeoutMs: 5000,
+      });
       try {
         for (let i = 0; i < 6; i++) {
           const raw = await open(server.port);
@@ -63,7 +70,14 @@ describe('request admission against hostile clients', function () {
     });
 
     it('answers a body that does not arrive in time with 408 and closes the connection', async () => {
-      const server = await serveApp({ ctx: get().ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 4, retryAfter: 7, bodyTimeoutMs: 500 });
+      const server = await serveApp({
+        ctx: get().ctx,
+        logger: pino({ level: 'silent' }),
+        compressionLevel: 1,
+        maxInFlight: 4,
+        retryAfter: 7,
+        bodyTimeoutMs: 500,
+      });
       try {
         const raw = await open(server.port);
         raw.socket.write(slowPostHead(1000) + 'verb=');
@@ -75,7 +89,14 @@ describe('request admission against hostile clients', function () {
     });
 
     it('refuses a body announced over the limit with 413 before reading any of it', async () => {
-      const server = await serveApp({ ctx: get().ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 4, retryAfter: 7, bodyTimeoutMs: 5000 });
+      const server = await serveApp({
+        ctx: get().ctx,
+        logger: pino({ level: 'silent' }),
+        compressionLevel: 1,
+        maxInFlight: 4,
+        retryAfter: 7,
+        bodyTimeoutMs: 5000,
+      });
       try {
         const raw = await open(server.port);
         raw.socket.write(slowPostHead(300 * 1024 * 1024));
@@ -87,7 +108,14 @@ describe('request admission against hostile clients', function () {
     });
 
     it('cuts a chunked body at the limit instead of reading it to its end', async () => {
-      const server = await serveApp({ ctx: get().ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 4, retryAfter: 7, bodyTimeoutMs: 5000 });
+      const server = await serveApp({
+        ctx: get().ctx,
+        logger: pino({ level: 'silent' }),
+        compressionLevel: 1,
+        maxInFlight: 4,
+        retryAfter: 7,
+        bodyTimeoutMs: 5000,
+      });
       try {
         const raw = await open(server.port);
         raw.socket.write('POST /oai HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n');
@@ -136,7 +164,10 @@ describe('request admission against hostile clients', function () {
         raw.socket.resetAndDestroy();
         for (let i = 0; i < 40 && !lines.some((l) => l.msg === 'client aborted the request'); i++) await new Promise((r) => setTimeout(r, 50));
         expect(lines.map((l) => l.msg)).to.include('client aborted the request');
-        expect(lines.filter((l) => l.level >= 50).map((l) => l.msg), 'nothing at error level').to.deep.equal([]);
+        expect(
+          lines.filter((l) => l.level >= 50).map((l) => l.msg),
+          'nothing at error level',
+        ).to.deep.equal([]);
         const text = (await request(server.port, { path: '/metrics' })).body;
         expect(text).to.match(/^oai_requests_refused_total\{reason="client-abort"\} 1$/m);
       } finally {
@@ -147,7 +178,7 @@ describe('request admission against hostile clients', function () {
 });
 
 describe('a client abort told from the store going away', () => {
-  const req = (destroyed: boolean): Request => ({ socket: { destroyed }, destroyed } as unknown as Request);
+  const req = (destroyed: boolean): Request => ({ socket: { destroyed }, destroyed }) as unknown as Request;
   const cases: { name: string; err: unknown; destroyed: boolean; abort: boolean }[] = [
     { name: 'a reset on a request whose socket is gone', err: { code: 'ECONNRESET' }, destroyed: true, abort: true },
     { name: 'a broken pipe on a request whose socket is gone', err: { code: 'EPIPE' }, destroyed: true, abort: true },

@@ -22,9 +22,20 @@ describe('per-client fairness', function () {
     it('answers a client past its open requests 429 with Retry-After while another client is served', async () => {
       const ctx = { ...get().ctx, store: slowStore(get().ctx.store, 300) };
       const metrics = createMetrics();
-      const server = await serveApp({ ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 64, retryAfter: 7, clients: limits, metrics, ...proxied });
+      const server = await serveApp({
+        ctx,
+        logger: pino({ level: 'silent' }),
+        compressionLevel: 1,
+        maxInFlight: 64,
+        retryAfter: 7,
+        clients: limits,
+        metrics,
+        ...proxied,
+      });
       try {
-        const greedy = Array.from({ length: 6 }, () => request(server.port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc', headers: { 'X-Forwarded-For': '203.0.113.7' } }));
+        const greedy = Array.from({ length: 6 }, () =>
+          request(server.port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc', headers: { 'X-Forwarded-For': '203.0.113.7' } }),
+        );
         await new Promise((r) => setTimeout(r, 50));
         checkOai(await request(server.port, { query: 'verb=Identify', headers: { 'X-Forwarded-For': '198.51.100.1' } }));
         const answers = await Promise.all(greedy);
@@ -44,7 +55,9 @@ describe('per-client fairness', function () {
       const server = await serveApp({ ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 64, retryAfter: 7, clients: limits });
       try {
         const answers = await Promise.all(
-          Array.from({ length: 5 }, (_, i) => request(server.port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc', headers: { 'X-Forwarded-For': `203.0.113.${i + 1}` } })),
+          Array.from({ length: 5 }, (_, i) =>
+            request(server.port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc', headers: { 'X-Forwarded-For': `203.0.113.${i + 1}` } }),
+          ),
         );
         expect(answers.filter((a) => a.status === 429).length).to.be.at.least(3);
       } finally {
@@ -54,10 +67,20 @@ describe('per-client fairness', function () {
 
     it('takes the hop nearest the trusted proxy as the client, not one the client wrote itself', async () => {
       const ctx = { ...get().ctx, store: slowStore(get().ctx.store, 300) };
-      const server = await serveApp({ ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 64, retryAfter: 7, clients: limits, ...proxied });
+      const server = await serveApp({
+        ctx,
+        logger: pino({ level: 'silent' }),
+        compressionLevel: 1,
+        maxInFlight: 64,
+        retryAfter: 7,
+        clients: limits,
+        ...proxied,
+      });
       try {
         const answers = await Promise.all(
-          Array.from({ length: 5 }, (_, i) => request(server.port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc', headers: { 'X-Forwarded-For': `198.51.100.${i + 1}, 203.0.113.7` } })),
+          Array.from({ length: 5 }, (_, i) =>
+            request(server.port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc', headers: { 'X-Forwarded-For': `198.51.100.${i + 1}, 203.0.113.7` } }),
+          ),
         );
         expect(answers.filter((a) => a.status === 429).length).to.be.at.least(3);
       } finally {
@@ -67,7 +90,16 @@ describe('per-client fairness', function () {
 
     it('answers a client past its rate 429 with the seconds until its next request is allowed', async () => {
       const metrics = createMetrics();
-      const server = await serveApp({ ctx: get().ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 64, retryAfter: 7, clients: { ...limits, ratePerMinute: 60, burst: 2 }, metrics, ...proxied });
+      const server = await serveApp({
+        ctx: get().ctx,
+        logger: pino({ level: 'silent' }),
+        compressionLevel: 1,
+        maxInFlight: 64,
+        retryAfter: 7,
+        clients: { ...limits, ratePerMinute: 60, burst: 2 },
+        metrics,
+        ...proxied,
+      });
       try {
         checkOai(await request(server.port, { query: 'verb=Identify' }));
         checkOai(await request(server.port, { query: 'verb=Identify' }));

@@ -76,11 +76,14 @@ describe('request limits', function () {
 
     it('answers a chunked POST body that grows past the limit with 413', async () => {
       const a = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request({ host: '127.0.0.1', port: get().port, method: 'POST', path: '/oai', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } }, (res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        });
+        const req = http.request(
+          { host: '127.0.0.1', port: get().port, method: 'POST', path: '/oai', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+          (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
         req.on('error', reject);
         req.write('verb=Identify&x=');
         for (let i = 0; i < 20; i++) req.write('b'.repeat(8192));
@@ -206,7 +209,10 @@ describe('identifiers that are not even URIs', function () {
     // Found by bench/fuzz.ts: the echo of such an identifier in request/@identifier (anyURI) made the answer invalid.
     for (const id of ['2024-01-01T25:61:61Z', 'oai:x:%zz', '1:2', 'a b:c', 'http://host:port/x', '[::1]', 'a#b#c']) {
       it(`answers GetRecord and ListMetadataFormats of ${JSON.stringify(id)} with a valid idDoesNotExist`, async () => {
-        for (const q of [`verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(id)}`, `verb=ListMetadataFormats&identifier=${encodeURIComponent(id)}`]) {
+        for (const q of [
+          `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(id)}`,
+          `verb=ListMetadataFormats&identifier=${encodeURIComponent(id)}`,
+        ]) {
           expect(errorCodes(await oaiGet(get().port, q)), q).to.deep.equal(['idDoesNotExist']);
         }
       });

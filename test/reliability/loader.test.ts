@@ -51,7 +51,14 @@ function writeLoadFile(dir: string, name: string, added: number, changed: readon
   const lines: string[] = [];
   for (const id of changed) lines.push(JSON.stringify({ id, datestamp: '2025-06-01T00:00:00Z', sets: ['physics'], dc: { title: [`changed by load ${tag}`] } }));
   for (let i = 0; i < added; i++) {
-    lines.push(JSON.stringify({ id: `load-${tag}-${i}`, datestamp: `2025-06-0${1 + (i % 9)}T00:00:00Z`, sets: i % 2 ? ['math'] : [], dc: { title: [`record ${i} of load ${tag}`], creator: ['Test, A'] } }));
+    lines.push(
+      JSON.stringify({
+        id: `load-${tag}-${i}`,
+        datestamp: `2025-06-0${1 + (i % 9)}T00:00:00Z`,
+        sets: i % 2 ? ['math'] : [],
+        dc: { title: [`record ${i} of load ${tag}`], creator: ['Test, A'] },
+      }),
+    );
   }
   const file = path.join(dir, name);
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
@@ -77,7 +84,9 @@ for (const kind of databaseKinds()) {
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it(`leaves the store as it was or completely loaded when SIGKILLed at ${KILL_RUNS} random points, and a rerun completes it`, async () => {
-      const live = demoRecords().filter((d) => !d.deleted).map((d) => d.internalId);
+      const live = demoRecords()
+        .filter((d) => !d.deleted)
+        .map((d) => d.internalId);
       const file = writeLoadFile(dir, 'kill.ndjson', 3000, live.slice(0, 60), 'k');
       const args = ['--batch-size', '100', file];
 
@@ -135,14 +144,28 @@ for (const kind of databaseKinds()) {
       }
       process.stderr.write(`      (full load ${fullMs} ms; kills: ${outcomes.join('; ')})\n`);
       // The kills landed somewhere: at least one run was killed (not all finished before the timer).
-      expect(outcomes.some((o) => o.includes('SIGKILL')), outcomes.join('\n')).to.equal(true);
+      expect(
+        outcomes.some((o) => o.includes('SIGKILL')),
+        outcomes.join('\n'),
+      ).to.equal(true);
     });
 
     it(`never skips or repeats an unchanged record in a harvest while the loader writes (${HARVEST_RUNS} randomized runs)`, async () => {
       for (let run = 0; run < HARVEST_RUNS; run++) {
         const store = await seededStore(kind);
         const running = await startServer(
-          loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: store.url, OAI_BASE_URL: 'http://localhost/oai', OAI_PAGE_SIZE: String(3 + Math.floor(Math.random() * 10)), LOG_LEVEL: 'silent', OAI_SEED_DEMO: 'false' }, dir),
+          loadConfig(
+            {
+              PORT: '0',
+              HOST: '127.0.0.1',
+              DATABASE_URL: store.url,
+              OAI_BASE_URL: 'http://localhost/oai',
+              OAI_PAGE_SIZE: String(3 + Math.floor(Math.random() * 10)),
+              LOG_LEVEL: 'silent',
+              OAI_SEED_DEMO: 'false',
+            },
+            dir,
+          ),
         );
         try {
           const demo = demoRecords();

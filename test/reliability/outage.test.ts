@@ -39,10 +39,12 @@ describe('a PostgreSQL outage while the server runs (a private instance)', funct
   const warn = console.warn;
   const log = console.log;
   let warnings = 0;
-  const quiet = (original: (...a: unknown[]) => void) => (...args: unknown[]) => {
-    if (/Acquire connection error|Connection terminated|Connection Error/.test(String(args[0]))) warnings++;
-    else original(...args);
-  };
+  const quiet =
+    (original: (...a: unknown[]) => void) =>
+    (...args: unknown[]) => {
+      if (/Acquire connection error|Connection terminated|Connection Error/.test(String(args[0]))) warnings++;
+      else original(...args);
+    };
 
   before(async () => {
     console.warn = quiet(warn);
@@ -111,7 +113,9 @@ describe('a PostgreSQL outage while the server runs (a private instance)', funct
     expect(recovered, `statuses while recovering: ${statuses.join(',')}`).to.be.within(0, 5000);
     // Every query, not just the first, works again: no broken pooled connection is left behind.
     for (let round = 0; round < 3; round++) for (const q of QUERIES) checkOai(await request(port(), { query: q }));
-    process.stderr.write(`      (outage recovery: first 200 ${recovered} ms after PostgreSQL accepted connections; ${statuses.length - 1} answers 503 before; ${warnings} knex connection warnings so far)\n`);
+    process.stderr.write(
+      `      (outage recovery: first 200 ${recovered} ms after PostgreSQL accepted connections; ${statuses.length - 1} answers 503 before; ${warnings} knex connection warnings so far)\n`,
+    );
   });
 
   it('survives a second outage in the middle of concurrent harvesting', async () => {

@@ -23,9 +23,7 @@ import { checkOai, forEachProvider, request, resumption, texts } from '../helper
 import { dc, item } from '../helpers/store-fixtures';
 import { forEachDatabase } from '../helpers/db';
 
-const OAI_DC_OPEN =
-  `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` +
-  ` xsi:schemaLocation="${OAI_DC_NS} ${OAI_DC_SCHEMA}">`;
+const OAI_DC_OPEN = `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}"` + ` xsi:schemaLocation="${OAI_DC_NS} ${OAI_DC_SCHEMA}">`;
 
 /** Characters XML 1.0 cannot carry, one string each. */
 const FORBIDDEN_CHARS: string[] = [
@@ -42,9 +40,15 @@ const FORBIDDEN_CHARS: string[] = [
 
 /** Stored metadata that must never be spliced as it is. */
 const CORRUPT_METADATA: { name: string; xml: string }[] = [
-  ...FORBIDDEN_CHARS.map((ch) => ({ name: `a title with U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`, xml: `${OAI_DC_OPEN}<dc:title>a${ch}b</dc:title></oai_dc:dc>` })),
+  ...FORBIDDEN_CHARS.map((ch) => ({
+    name: `a title with U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+    xml: `${OAI_DC_OPEN}<dc:title>a${ch}b</dc:title></oai_dc:dc>`,
+  })),
   { name: ']]> in text', xml: `${OAI_DC_OPEN}<dc:title>a ]]> b</dc:title></oai_dc:dc>` },
-  { name: 'text that closes the envelope', xml: `${OAI_DC_OPEN}<dc:title>x</dc:title></oai_dc:dc></metadata></record><record><header><identifier>oai:evil:1</identifier><datestamp>2020-01-01</datestamp></header><metadata>${OAI_DC_OPEN}</oai_dc:dc>` },
+  {
+    name: 'text that closes the envelope',
+    xml: `${OAI_DC_OPEN}<dc:title>x</dc:title></oai_dc:dc></metadata></record><record><header><identifier>oai:evil:1</identifier><datestamp>2020-01-01</datestamp></header><metadata>${OAI_DC_OPEN}</oai_dc:dc>`,
+  },
   { name: 'an envelope closed early', xml: `${OAI_DC_OPEN}<dc:title>x</dc:title></oai_dc:dc></metadata></record></ListRecords></OAI-PMH>` },
   { name: 'an unclosed element', xml: `${OAI_DC_OPEN}<dc:title>x</dc:title>` },
   { name: 'an XML declaration', xml: `<?xml version="1.0"?>${OAI_DC_OPEN}<dc:title>x</dc:title></oai_dc:dc>` },
@@ -95,7 +99,44 @@ describe('output safety', function () {
     });
 
     it('never accepts a fragment libxml2 finds malformed (random fragments)', () => {
-      const token = fc.constantFrom('<a>', '</a>', '<b x="1">', '</b>', '<p:c xmlns:p="u">', '</p:c>', '<q:d/>', '<e/>', 'text', '&amp;', '&lt;', '&#65;', '&#0;', '&bad;', '&', ']]>', ']]', '<![CDATA[', ']]>', '<!--', '-->', '--', '<?pi x?>', '<?xml v?>', '"', "'", '<', '>', ' ', '\u0001', '\uFFFE', '\uD800', '😀', '<a x="1" x="2">', '<a y=\'<\'>', '</metadata>');
+      const token = fc.constantFrom(
+        '<a>',
+        '</a>',
+        '<b x="1">',
+        '</b>',
+        '<p:c xmlns:p="u">',
+        '</p:c>',
+        '<q:d/>',
+        '<e/>',
+        'text',
+        '&amp;',
+        '&lt;',
+        '&#65;',
+        '&#0;',
+        '&bad;',
+        '&',
+        ']]>',
+        ']]',
+        '<![CDATA[',
+        ']]>',
+        '<!--',
+        '-->',
+        '--',
+        '<?pi x?>',
+        '<?xml v?>',
+        '"',
+        "'",
+        '<',
+        '>',
+        ' ',
+        '\u0001',
+        '\uFFFE',
+        '\uD800',
+        '😀',
+        '<a x="1" x="2">',
+        "<a y='<'>",
+        '</metadata>',
+      );
       fc.assert(
         fc.property(fc.array(token, { maxLength: 12 }), (parts) => {
           const s = parts.join('');
@@ -109,9 +150,17 @@ describe('output safety', function () {
 
     it('accepts every well-formed element built from a random tree', () => {
       const name = fc.constantFrom('a', 'b', 'dc:title', 'x-y.z', 'Ünï', '日本');
-      const text = fc.string({ maxLength: 8 }).map((t) => t.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/gu, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+      const text = fc.string({ maxLength: 8 }).map((t) =>
+        t
+          .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/gu, '')
+          .replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;')
+          .replace(/>/g, '&gt;'),
+      );
       const tree: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => ({
-        node: fc.tuple(name, fc.array(fc.oneof(text, tie('node')), { maxLength: 3 })).map(([n, kids]) => (kids.length ? `<${n}>${kids.join('')}</${n}>` : `<${n}/>`)),
+        node: fc
+          .tuple(name, fc.array(fc.oneof(text, tie('node')), { maxLength: 3 }))
+          .map(([n, kids]) => (kids.length ? `<${n}>${kids.join('')}</${n}>` : `<${n}/>`)),
       })).node;
       fc.assert(
         fc.property(tree, (t) => {
@@ -128,7 +177,15 @@ describe('output safety', function () {
       const record = fc.record({ identifier: nasty, sets: fc.array(nasty, { maxLength: 2 }), metadata: nasty, deleted: fc.boolean() });
       fc.assert(
         fc.property(fc.array(record, { maxLength: 4 }), nasty, (rs, token) => {
-          const records: ItemRecord[] = rs.map((r, i) => ({ pk: i, internalId: String(i), identifier: r.identifier, datestamp: 1_700_000_000, deleted: r.deleted, sets: r.sets, metadata: r.metadata }));
+          const records: ItemRecord[] = rs.map((r, i) => ({
+            pk: i,
+            internalId: String(i),
+            identifier: r.identifier,
+            datestamp: 1_700_000_000,
+            deleted: r.deleted,
+            sets: r.sets,
+            metadata: r.metadata,
+          }));
           const xml = renderResponse({
             responseDate: 1_700_000_000,
             baseURL: 'http://localhost/oai',
@@ -149,7 +206,10 @@ describe('output safety', function () {
           responseDate: 0,
           baseURL: 'http://localhost/oai',
           requestArgs: { verb: 'GetRecord' },
-          body: { kind: 'GetRecord', record: { pk: 1, internalId: 'x', identifier: 'oai:a.b:x', datestamp: 0, deleted: false, sets: [], metadata: '<a/></metadata>' } },
+          body: {
+            kind: 'GetRecord',
+            record: { pk: 1, internalId: 'x', identifier: 'oai:a.b:x', datestamp: 0, deleted: false, sets: [], metadata: '<a/></metadata>' },
+          },
         },
         { onCorrupt: (where) => told.push(where) },
       );
@@ -160,7 +220,8 @@ describe('output safety', function () {
 
   describe('the fast path of checkFragment, shapes learnt from sound fragments', () => {
     const INHERITED = ['xsi'];
-    const body = '<dc:title xml:lang="en">Caf\u00e9 &amp; \u65e5\u672c &lt;b&gt;</dc:title><dc:creator>O\'Brien, \u0395\u03bb\u03ad\u03bd\u03b7</dc:creator><dc:subject/>\n';
+    const body =
+      '<dc:title xml:lang="en">Caf\u00e9 &amp; \u65e5\u672c &lt;b&gt;</dc:title><dc:creator>O\'Brien, \u0395\u03bb\u03ad\u03bd\u03b7</dc:creator><dc:subject/>\n';
     const sound = `${OAI_DC_OPEN}${body}</oai_dc:dc>`;
     before(() => {
       // The full check accepts it twice, which teaches the fast path its root start tag.
@@ -212,7 +273,40 @@ describe('output safety', function () {
     }
 
     it('accepts only what libxml2 finds well-formed (random edits of a sound record)', () => {
-      const token = fc.constantFrom('text', ' ', '&amp;', '&quot;', '&', '&#0;', '&nbsp;', '<dc:x/>', '<dc:y>z</dc:y>', '<dc:t xml:lang="en">', '</dc:t>', '<dc:title>', '</dc:title>', '<q:d/>', '<dc:a b="1" b="2"/>', '<dc:a xmlns:p="">', '<dc:a xsi:type=\'x\'/>', '</oai_dc:dc>', '<oai_dc:dc>', ']]>', '>', '<', '"', "'", '<!--', '-->', '<![CDATA[', '\u0001', '\uFFFE', '\uD800', '\u{1F600}', '\u00e9');
+      const token = fc.constantFrom(
+        'text',
+        ' ',
+        '&amp;',
+        '&quot;',
+        '&',
+        '&#0;',
+        '&nbsp;',
+        '<dc:x/>',
+        '<dc:y>z</dc:y>',
+        '<dc:t xml:lang="en">',
+        '</dc:t>',
+        '<dc:title>',
+        '</dc:title>',
+        '<q:d/>',
+        '<dc:a b="1" b="2"/>',
+        '<dc:a xmlns:p="">',
+        "<dc:a xsi:type='x'/>",
+        '</oai_dc:dc>',
+        '<oai_dc:dc>',
+        ']]>',
+        '>',
+        '<',
+        '"',
+        "'",
+        '<!--',
+        '-->',
+        '<![CDATA[',
+        '\u0001',
+        '\uFFFE',
+        '\uD800',
+        '\u{1F600}',
+        '\u00e9',
+      );
       const edit = fc.tuple(fc.nat(), token);
       let settled = 0;
       fc.assert(
@@ -245,7 +339,10 @@ describe('output safety', function () {
             error = err;
           }
           expect(error, c.name).to.be.instanceOf(RefusedError);
-          expect((error as RefusedError).refusals.map((r) => [r.internalId, r.field]), c.name).to.deep.include(['bad one', 'metadata.oai_dc']);
+          expect(
+            (error as RefusedError).refusals.map((r) => [r.internalId, r.field]),
+            c.name,
+          ).to.deep.include(['bad one', 'metadata.oai_dc']);
         }
         expect(await db.store().count({ metadataPrefix: 'oai_dc', until: 2 ** 31 })).to.equal(0);
       });
@@ -279,12 +376,33 @@ describe('output safety', function () {
         }))
           // PostgreSQL text cannot hold NUL at all: that row exists only on SQLite.
           .filter((r) => sqlite || !r.xml.includes('\u0000'));
-        rows.push({ internalId: 'nasty-id', identifier: `oai:demo.oai-steward.org:${NASTY_IDENTIFIER}`, name: 'an identifier with forbidden characters', xml: dc('fine'), corrupt: false });
+        rows.push({
+          internalId: 'nasty-id',
+          identifier: `oai:demo.oai-steward.org:${NASTY_IDENTIFIER}`,
+          name: 'an identifier with forbidden characters',
+          xml: dc('fine'),
+          corrupt: false,
+        });
         if (!sqlite) for (const r of rows) r.identifier = r.identifier.replace(/\u0000/g, '');
         await knex.transaction(async (trx) => {
-          await trx('sets').insert({ spec: 'corrupt', name: NASTY_TEXT.replace(sqlite ? /(?!)/ : /\u0000/g, ''), descriptions: JSON.stringify(['<x></setDescription></set>', `${OAI_DC_OPEN}<dc:title>\u0001</dc:title></oai_dc:dc>`, dc('a fine description')]) });
+          await trx('sets').insert({
+            spec: 'corrupt',
+            name: NASTY_TEXT.replace(sqlite ? /(?!)/ : /\u0000/g, ''),
+            descriptions: JSON.stringify(['<x></setDescription></set>', `${OAI_DC_OPEN}<dc:title>\u0001</dc:title></oai_dc:dc>`, dc('a fine description')]),
+          });
           for (const r of rows) {
-            const [pk] = (await trx('items').insert({ internal_id: r.internalId, identifier: r.identifier, datestamp: get().now - 60, deleted: false, content_hash: 'x', created: 0, direct_sets: 'corrupt' }, ['pk'])) as ({ pk: number } | number)[];
+            const [pk] = (await trx('items').insert(
+              {
+                internal_id: r.internalId,
+                identifier: r.identifier,
+                datestamp: get().now - 60,
+                deleted: false,
+                content_hash: 'x',
+                created: 0,
+                direct_sets: 'corrupt',
+              },
+              ['pk'],
+            )) as ({ pk: number } | number)[];
             const itemPk = typeof pk === 'object' ? pk.pk : (pk as number);
             await trx('records').insert({ item_pk: itemPk, prefix: 'oai_dc', xml: r.xml, datestamp: get().now - 60 });
             await trx('item_sets').insert({ spec: 'corrupt', item_pk: itemPk, direct: true, datestamp: get().now - 60 });
@@ -292,9 +410,25 @@ describe('output safety', function () {
           }
           if (sqlite) {
             // Bytes that are not UTF-8 at all (a CESU-8 surrogate, a lone continuation byte), as only a raw write can store them.
-            const [pk] = (await trx('items').insert({ internal_id: 'raw-bytes', identifier: 'oai:demo.oai-steward.org:raw-bytes', datestamp: get().now - 60, deleted: false, content_hash: 'x', created: 0, direct_sets: 'corrupt' }, ['pk'])) as ({ pk: number } | number)[];
+            const [pk] = (await trx('items').insert(
+              {
+                internal_id: 'raw-bytes',
+                identifier: 'oai:demo.oai-steward.org:raw-bytes',
+                datestamp: get().now - 60,
+                deleted: false,
+                content_hash: 'x',
+                created: 0,
+                direct_sets: 'corrupt',
+              },
+              ['pk'],
+            )) as ({ pk: number } | number)[];
             const itemPk = typeof pk === 'object' ? pk.pk : (pk as number);
-            await trx.raw(`INSERT INTO records (item_pk, prefix, xml, datestamp) VALUES (?, 'oai_dc', CAST(? || X'EDA080' || X'80' || ? AS TEXT), ?)`, [itemPk, `${OAI_DC_OPEN}<dc:title>`, '</dc:title></oai_dc:dc>', get().now - 60]);
+            await trx.raw(`INSERT INTO records (item_pk, prefix, xml, datestamp) VALUES (?, 'oai_dc', CAST(? || X'EDA080' || X'80' || ? AS TEXT), ?)`, [
+              itemPk,
+              `${OAI_DC_OPEN}<dc:title>`,
+              '</dc:title></oai_dc:dc>',
+              get().now - 60,
+            ]);
             await trx('item_sets').insert({ spec: 'corrupt', item_pk: itemPk, direct: true, datestamp: get().now - 60 });
             inserted.push({ identifier: 'oai:demo.oai-steward.org:raw-bytes', name: 'bytes that are not UTF-8', corrupt: false });
           }
@@ -303,7 +437,9 @@ describe('output safety', function () {
 
       it('answers GetRecord for every corrupt record with a valid document: the header, and metadata only when it is sound', async () => {
         for (const r of inserted) {
-          const xml = checkOai(await request(get().port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(replaceNonXmlChars(r.identifier))}` }));
+          const xml = checkOai(
+            await request(get().port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(replaceNonXmlChars(r.identifier))}` }),
+          );
           if (r.corrupt) expect(xml, r.name).to.contain('<record><header>').and.not.to.contain('<metadata>');
         }
       });

@@ -35,7 +35,7 @@ export interface PrivatePostgres {
 }
 
 function asPostgres(bin: string, args: readonly string[]): string {
-  const cmd = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] as const : [bin, args] as const;
+  const cmd = process.getuid?.() === 0 ? (['runuser', ['-u', 'postgres', '--', bin, ...args]] as const) : ([bin, args] as const);
   return execFileSync(cmd[0], cmd[1], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
 }
 

@@ -28,9 +28,20 @@ export async function storeDigest(knex: Knex, options: { datestamps?: boolean } 
   const idOf = new Map(items.map((r) => [Number(r.pk), r.internal_id]));
   for (const r of items) h.update(JSON.stringify({ ...r, pk: undefined, deleted: Boolean(r.deleted), datestamp: at(r.datestamp) }));
   const records = (await knex('records').select('item_pk', 'prefix', 'xml')) as { item_pk: number; prefix: string; xml: string | null }[];
-  for (const r of records.map((x) => [idOf.get(Number(x.item_pk)), x.prefix, x.xml] as const).sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`))) h.update(JSON.stringify(r));
-  const sets = (await knex('item_sets').select('item_pk', 'spec', 'direct', 'datestamp')) as { item_pk: number; spec: string; direct: unknown; datestamp: unknown }[];
-  for (const r of sets.map((x) => [idOf.get(Number(x.item_pk)), x.spec, Boolean(x.direct), at(x.datestamp)] as const).sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`))) h.update(JSON.stringify(r));
+  for (const r of records
+    .map((x) => [idOf.get(Number(x.item_pk)), x.prefix, x.xml] as const)
+    .sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`)))
+    h.update(JSON.stringify(r));
+  const sets = (await knex('item_sets').select('item_pk', 'spec', 'direct', 'datestamp')) as {
+    item_pk: number;
+    spec: string;
+    direct: unknown;
+    datestamp: unknown;
+  }[];
+  for (const r of sets
+    .map((x) => [idOf.get(Number(x.item_pk)), x.spec, Boolean(x.direct), at(x.datestamp)] as const)
+    .sort((a, b) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`)))
+    h.update(JSON.stringify(r));
   const ids = (await knex('identifiers').select('identifier', 'internal_id', 'scheme').orderBy('identifier')) as unknown[];
   h.update(JSON.stringify(ids));
   const declared = (await knex('sets').select('spec', 'name', 'descriptions').orderBy('spec')) as unknown[];

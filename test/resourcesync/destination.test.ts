@@ -32,7 +32,8 @@ async function published(p: TestProvider, scope: SyncScope): Promise<Record<stri
     });
     for (const r of page) {
       if (r.deleted || r.metadata === null) continue;
-      out[`${ORIGIN}/resourcesync/${scope.metadataPrefix}/record/${encodeURIComponent(r.identifier)}`] = `<?xml version="1.0" encoding="UTF-8"?>\n${r.metadata}\n`;
+      out[`${ORIGIN}/resourcesync/${scope.metadataPrefix}/record/${encodeURIComponent(r.identifier)}`] =
+        `<?xml version="1.0" encoding="UTF-8"?>\n${r.metadata}\n`;
     }
     if (page.length < 100) return out;
     const last = page[page.length - 1] as ItemRecord;
@@ -54,7 +55,10 @@ function at(p: TestProvider, t: number): void {
 async function rounds(p: TestProvider, d: Destination, scope: SyncScope, baseline: () => Promise<void>): Promise<void> {
   // Seven records in one second: more than a page, so pages meet inside that second.
   at(p, T0);
-  await p.store.putSets([{ spec: 'a', name: 'A' }, { spec: 'b', name: 'B' }]);
+  await p.store.putSets([
+    { spec: 'a', name: 'A' },
+    { spec: 'b', name: 'B' },
+  ]);
   await p.store.writeItems([1, 2, 3, 4, 5, 6, 7].map((k) => rec(`r${k}`, `Record ${k}`, [k <= 4 ? 'a' : 'b'])));
   at(p, T0 + 10);
   await baseline();
@@ -73,7 +77,12 @@ async function rounds(p: TestProvider, d: Destination, scope: SyncScope, baselin
   expect(held(d), 'after loads, updates, deletions and a set move').to.deep.equal(await published(p, scope));
 
   // Changes one second apart, a record changed twice, one deleted, and a deleted one written again.
-  for (const [k, w] of [[8, 'again'], [8, 'once more'], [12, ''], [3, 'back']] as const) {
+  for (const [k, w] of [
+    [8, 'again'],
+    [8, 'once more'],
+    [12, ''],
+    [3, 'back'],
+  ] as const) {
     at(p, p.writeNow + 1);
     if (w === '') await p.store.deleteItems([`r${k}`]);
     else await p.store.writeItems([rec(`r${k}`, `Record ${k}, ${w}`, ['a'])]);
@@ -108,7 +117,10 @@ describe('a ResourceSync destination', function () {
       it('ends equal to the live records of the set after every round', async () => {
         const d = new Destination(get().port, `${ORIGIN}/resourcesync/oai_dc@a/capabilitylist.xml`);
         await rounds(get(), d, { metadataPrefix: 'oai_dc', set: 'a' }, () => d.baseline());
-        expect(Object.keys(held(d)).some((u) => u.endsWith(encodeURIComponent(':r4'))), 'r4 left set a').to.equal(false);
+        expect(
+          Object.keys(held(d)).some((u) => u.endsWith(encodeURIComponent(':r4'))),
+          'r4 left set a',
+        ).to.equal(false);
       });
     });
   });

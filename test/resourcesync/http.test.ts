@@ -58,7 +58,10 @@ describe('ResourceSync over HTTP', function () {
           const again = await getRaw(p.port, url, { 'If-None-Match': etag });
           expect(again.status, `${name} with If-None-Match`).to.equal(304);
           expect(again.body.length).to.equal(0);
-          expect((await getRaw(p.port, url, { 'If-None-Match': `"other", ${etag.replace(/^W\//, '')}` })).status, `${name}, weak comparison in a list`).to.equal(304);
+          expect(
+            (await getRaw(p.port, url, { 'If-None-Match': `"other", ${etag.replace(/^W\//, '')}` })).status,
+            `${name}, weak comparison in a list`,
+          ).to.equal(304);
           if (name !== 'robots') {
             const lastModified = a.headers['last-modified'] as string;
             expect(Date.parse(lastModified), name).to.be.greaterThan(0);
@@ -94,7 +97,9 @@ describe('ResourceSync over HTTP', function () {
         const gz = await getRaw(get().port, `${RS}/oai_dc/resourcelist/0.xml`, { 'Accept-Encoding': 'gzip' });
         expect(gz.headers['content-encoding']).to.equal('gzip');
         expect(gz.headers.vary).to.equal('Accept-Encoding');
-        expect(readDoc((await request(get().port, { path: '/resourcesync/oai_dc/resourcelist/0.xml', headers: { 'Accept-Encoding': 'gzip' } })).body).entries).to.have.length.greaterThan(0);
+        expect(
+          readDoc((await request(get().port, { path: '/resourcesync/oai_dc/resourcelist/0.xml', headers: { 'Accept-Encoding': 'gzip' } })).body).entries,
+        ).to.have.length.greaterThan(0);
         const record = await getRaw(get().port, recordUrl('rep-2024-0001'), { 'Accept-Encoding': 'gzip' });
         expect(record.headers['content-encoding']).to.equal(undefined);
         expect(Number(record.headers['content-length'])).to.equal(record.body.length);
@@ -168,7 +173,10 @@ describe('ResourceSync over HTTP', function () {
 
       it('are left out above them: a format with only a deletion offers its Change List alone, an empty set nothing', async () => {
         const p = get();
-        await p.store.putSets([{ spec: 'empty', name: 'Nothing yet' }, { spec: 's', name: 'S' }]);
+        await p.store.putSets([
+          { spec: 'empty', name: 'Nothing yet' },
+          { spec: 's', name: 'S' },
+        ]);
         await p.store.writeItems([rec('one', ['s']), rec('two', ['s'])]);
         p.writeNow += 10;
         await p.store.deleteItems(['two']);
@@ -184,7 +192,12 @@ describe('ResourceSync over HTTP', function () {
         expect((await getRaw(p.port, `${RS}/oai_dc@empty/capabilitylist.xml`)).status).to.equal(404);
         const description = await d.doc(`${ORIGIN}/.well-known/resourcesync`);
         const lists = description.entries.map((e) => e.loc.slice(RS.length));
-        expect(lists).to.include.members(['/oai_dc/capabilitylist.xml', '/datacite/capabilitylist.xml', '/oai_dc@s/capabilitylist.xml', '/datacite@s/capabilitylist.xml']);
+        expect(lists).to.include.members([
+          '/oai_dc/capabilitylist.xml',
+          '/datacite/capabilitylist.xml',
+          '/oai_dc@s/capabilitylist.xml',
+          '/datacite@s/capabilitylist.xml',
+        ]);
         expect(lists.some((l) => l.includes('@empty'))).to.equal(false);
         expect(description.entries.every((e) => e.md.capability === 'capabilitylist')).to.equal(true);
         expect(description.links.describedby).to.equal(`${BASE_URL}?verb=Identify`);

@@ -22,15 +22,25 @@ const DOCS: readonly [SyncDoc, string][] = [
   [{ kind: 'package', scope: DC, part: 12 }, '/resourcesync/oai_dc/resourcedump/12.zip'],
   [{ kind: 'changelist', scope: DC }, '/resourcesync/oai_dc/changelist.xml'],
   [{ kind: 'changelist', scope: DC, from: 1764000000 }, '/resourcesync/oai_dc/changelist.xml?from=2025-11-24T16:00:00Z'],
-  [{ kind: 'changepage', scope: IN_SET, after: { datestamp: 1764000000, pk: 42 } }, "/resourcesync/oai_dc@a:b-c_d.e!f~g*h'i(j)/changelist/20251124T160000Z-42.xml"],
+  [
+    { kind: 'changepage', scope: IN_SET, after: { datestamp: 1764000000, pk: 42 } },
+    "/resourcesync/oai_dc@a:b-c_d.e!f~g*h'i(j)/changelist/20251124T160000Z-42.xml",
+  ],
   [{ kind: 'changepage', scope: DC, after: { datestamp: -86400, pk: 0 } }, '/resourcesync/oai_dc/changelist/19691231T000000Z-0.xml'],
-  [{ kind: 'record', metadataPrefix: 'oai_dc', identifier: 'oai:x.org:a/b?c=d&e#f%20 é' }, '/resourcesync/oai_dc/record/oai%3Ax.org%3Aa%2Fb%3Fc%3Dd%26e%23f%2520%20%C3%A9'],
+  [
+    { kind: 'record', metadataPrefix: 'oai_dc', identifier: 'oai:x.org:a/b?c=d&e#f%20 é' },
+    '/resourcesync/oai_dc/record/oai%3Ax.org%3Aa%2Fb%3Fc%3Dd%26e%23f%2520%20%C3%A9',
+  ],
 ];
 
 describe('ResourceSync paths', () => {
-  eachRow(DOCS, ([doc, path]) => `writes a ${doc.kind} as ${path}`, ([doc, path]) => {
-    expect(syncPath(doc)).to.equal(path);
-  });
+  eachRow(
+    DOCS,
+    ([doc, path]) => `writes a ${doc.kind} as ${path}`,
+    ([doc, path]) => {
+      expect(syncPath(doc)).to.equal(path);
+    },
+  );
 
   eachRow(
     DOCS,
@@ -42,7 +52,11 @@ describe('ResourceSync paths', () => {
   );
 
   it('reads escaped characters of a scope, and a from given as a day', () => {
-    expect(parseSyncPath('/resourcesync/oai_dc%40a%3Ab/changelist.xml', 'from=2025-11-24')).to.deep.equal({ kind: 'changelist', scope: { metadataPrefix: 'oai_dc', set: 'a:b' }, from: 1763942400 });
+    expect(parseSyncPath('/resourcesync/oai_dc%40a%3Ab/changelist.xml', 'from=2025-11-24')).to.deep.equal({
+      kind: 'changelist',
+      scope: { metadataPrefix: 'oai_dc', set: 'a:b' },
+      from: 1763942400,
+    });
   });
 
   const NOT_DOCS: readonly [string, string, string][] = [
@@ -65,19 +79,27 @@ describe('ResourceSync paths', () => {
     ['/resourcesync/oai_dc/capabilitylist.xml/x', '', 'a path below a document'],
     ['/.well-known/resourcesync/', '', 'a trailing slash on the well-known URI'],
   ];
-  eachRow(NOT_DOCS, ([path, query, why]) => `names no document by ${JSON.stringify(path + (query ? `?${query}` : ''))} (${why})`, ([path, query]) => {
-    expect(parseSyncPath(path, query)).to.equal(null);
-  });
+  eachRow(
+    NOT_DOCS,
+    ([path, query, why]) => `names no document by ${JSON.stringify(path + (query ? `?${query}` : ''))} (${why})`,
+    ([path, query]) => {
+      expect(parseSyncPath(path, query)).to.equal(null);
+    },
+  );
 
   const SITEMAPS: readonly [SitemapDoc, string][] = [
     [{ kind: 'robots' }, '/robots.txt'],
     [{ kind: 'sitemap' }, '/sitemap.xml'],
     [{ kind: 'sitemap', part: 7 }, '/sitemap/7.xml'],
   ];
-  eachRow(SITEMAPS, ([, path]) => `writes and reads back ${path}`, ([doc, path]) => {
-    expect(sitemapPath(doc)).to.equal(path);
-    expect(parseSitemapPath(path)).to.deep.equal(doc);
-  });
+  eachRow(
+    SITEMAPS,
+    ([, path]) => `writes and reads back ${path}`,
+    ([doc, path]) => {
+      expect(sitemapPath(doc)).to.equal(path);
+      expect(parseSitemapPath(path)).to.deep.equal(doc);
+    },
+  );
 
   it('names no sitemap by other paths', () => {
     for (const p of ['/sitemap', '/sitemap/', '/sitemap/07.xml', '/sitemap/x.xml', '/sitemap.xml/1']) expect(parseSitemapPath(p), p).to.equal(null);

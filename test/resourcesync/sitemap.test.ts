@@ -76,14 +76,19 @@ describe('pages for search engines', function () {
     });
 
     it("answers a deleted record's page with 410, saying it was deleted and showing its identifier", async () => {
-      const a = await request(get().port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(identifier('b'))}`, headers: { Accept: 'text/html' } });
+      const a = await request(get().port, {
+        query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(identifier('b'))}`,
+        headers: { Accept: 'text/html' },
+      });
       expect(a.status).to.equal(410);
       expect(a.headers['content-type']).to.equal('text/html; charset=utf-8');
       expect(a.headers['content-security-policy']).to.be.a('string');
       expect(a.body).to.contain('This item was withdrawn');
       expect(a.body).to.contain(`<code dir="auto">${identifier('b')}</code>`);
       // Harvesters are not affected: the XML answer stays 200 with a deleted header (OAI-PMH 3.1.2.2).
-      expect(await oaiGet(get().port, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(identifier('b'))}`)).to.contain('<header status="deleted">');
+      expect(await oaiGet(get().port, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(identifier('b'))}`)).to.contain(
+        '<header status="deleted">',
+      );
       const live = await getRaw(get().port, page('a'), { Accept: 'text/html' });
       expect(live.status).to.equal(200);
     });

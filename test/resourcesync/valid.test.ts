@@ -47,10 +47,25 @@ describe('ResourceSync and sitemap documents', function () {
           for (const e of doc.entries) follow(e.loc);
         } else if (!/@/.test(url)) {
           // Records of each format's lists (not every set's: they are the same resources).
-          records.push(...doc.entries.filter((e) => e.md.change !== 'deleted').slice(0, 2).map((e) => e.loc));
+          records.push(
+            ...doc.entries
+              .filter((e) => e.md.change !== 'deleted')
+              .slice(0, 2)
+              .map((e) => e.loc),
+          );
         }
       }
-      for (const kind of ['description sitemapindex', 'description urlset', 'capabilitylist urlset', 'resourcelist sitemapindex', 'resourcelist urlset', 'changelist sitemapindex', 'changelist urlset', 'resourcedump urlset', 'resourcedump-manifest']) {
+      for (const kind of [
+        'description sitemapindex',
+        'description urlset',
+        'capabilitylist urlset',
+        'resourcelist sitemapindex',
+        'resourcelist urlset',
+        'changelist sitemapindex',
+        'changelist urlset',
+        'resourcedump urlset',
+        'resourcedump-manifest',
+      ]) {
         expect(kinds.get(kind), `documents of kind ${kind}: ${JSON.stringify([...kinds])}`).to.be.greaterThan(0);
       }
       // Every format and every set in it was reached.

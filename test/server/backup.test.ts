@@ -120,7 +120,13 @@ describe('oai-steward backup and restore, on sqlite', function () {
     const server = await serve(original, true);
     const file = path.join(original.dir, 'big.ndjson');
     const N = 20_000;
-    fs.writeFileSync(file, Array.from({ length: N }, (_, i) => `${JSON.stringify({ id: `big-${i}`, datestamp: '2020-01-01T00:00:00Z', dc: { title: [`Record ${i}`], creator: ['Doe, Jane'] } })}\n`).join(''));
+    fs.writeFileSync(
+      file,
+      Array.from(
+        { length: N },
+        (_, i) => `${JSON.stringify({ id: `big-${i}`, datestamp: '2020-01-01T00:00:00Z', dc: { title: [`Record ${i}`], creator: ['Doe, Jane'] } })}\n`,
+      ).join(''),
+    );
     try {
       const load = startCli(original, ['load', '--batch-size', '500', file]);
       let finished = false;
@@ -214,7 +220,9 @@ async function throwawayPgDatabase(): Promise<ThrowawayDatabase & { admin: Knex 
 /** The pg_dump and pg_restore lines of docs/operations.md, as written there. */
 function documentedPgCommands(): { dump: string; restore: string } {
   const doc = readMarkdown('docs/operations.md');
-  const lines = codeOf(doc.text).flatMap((c) => c.value.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim());
+  const lines = codeOf(doc.text)
+    .flatMap((c) => c.value.split('\n'))
+    .map((l) => l.replace(/\s+#.*$/, '').trim());
   const dump = lines.find((l) => l.startsWith('pg_dump '));
   const restore = lines.find((l) => l.startsWith('pg_restore '));
   if (!dump || !restore) throw new Error('docs/operations.md shows no pg_dump and pg_restore command');

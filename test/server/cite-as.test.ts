@@ -36,7 +36,10 @@ forEachThrowawayDatabase(
         const linkset = await request(p.port, { path: poi.replace('http://purl.org', ''), headers: { Accept: 'application/linkset+json' } });
         expect((JSON.parse(linkset.body) as { linkset: Array<Record<string, unknown>> }).linkset[0]?.['cite-as']).to.deep.equal([{ href: HANDLE }]);
 
-        const page = await request(p.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(IDENTIFIER)}`, headers: { Accept: BROWSER } });
+        const page = await request(p.port, {
+          query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(IDENTIFIER)}`,
+          headers: { Accept: BROWSER },
+        });
         expect(page.headers['content-type']).to.match(/^text\/html/);
         expect(page.headers.link).to.equal(resolved.headers.link);
         expect(page.body).to.contain(`<dt>Cite as</dt><dd><a class="cite-as" href="${HANDLE}">${HANDLE}</a> <span class="meta">(Handle)</span></dd>`);

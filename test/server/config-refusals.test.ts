@@ -105,7 +105,16 @@ describe('configuration refused at start-up', function () {
 
   it('resolves YAML aliases rather than refusing them', () => {
     const p = file(
-      ['sets:', '  - spec: open', '    name: Open', '    rule: &oa { accessRights: open }', '  - spec: open2', '    name: Open too', '    rule: *oa', 'adminEmails: &who [a@example.org]'].join('\n'),
+      [
+        'sets:',
+        '  - spec: open',
+        '    name: Open',
+        '    rule: &oa { accessRights: open }',
+        '  - spec: open2',
+        '    name: Open too',
+        '    rule: *oa',
+        'adminEmails: &who [a@example.org]',
+      ].join('\n'),
     );
     const c = loadConfig({ OAI_CONFIG: p }, dir);
     expect(c.sets.computed.map((s) => s.spec)).to.deep.equal(['open', 'open2']);
@@ -120,7 +129,11 @@ describe('configuration refused at start-up', function () {
 
   it('exits with status 2 naming the key when the CLI starts with such a configuration', () => {
     const p = file('formats:\n  - prefix: constructor\n');
-    const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server', 'cli.ts'), 'stats', '--config', p], { encoding: 'utf8', timeout: 30_000, cwd: ROOT });
+    const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'server', 'cli.ts'), 'stats', '--config', p], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      cwd: ROOT,
+    });
     expect(r.status).to.equal(2);
     expect(r.stderr).to.match(/^oai-steward: configuration: .*formats\[0\]/);
     expect(r.stderr).not.to.match(/\n\s+at /);
@@ -133,7 +146,9 @@ describe('names from records looked up in tables', () => {
       expect(accessRightOf({ dc: { rights: [name] } })).to.equal(undefined);
     });
     it(`finds no info:eu-repo type for a COAR type ending in "${name}"`, () => {
-      expect(euRepoType({ dc: {}, resourceType: { coar: `http://purl.org/coar/resource_type/${name}`, general: 'Text', label: name } } as never)).to.equal('other');
+      expect(euRepoType({ dc: {}, resourceType: { coar: `http://purl.org/coar/resource_type/${name}`, general: 'Text', label: name } } as never)).to.equal(
+        'other',
+      );
     });
   }
 });

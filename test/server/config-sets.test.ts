@@ -23,20 +23,22 @@ describe('the configuration of sets by rule and of the oai_dc profile', function
   }
 
   it('reads static sets, sets by rule and ready-made sets, rule sets in dependency order', () => {
-    const { config } = load([
-      'sets:',
-      '  - spec: oa_theses',
-      '    name: Open theses',
-      '    rule:',
-      '      all:',
-      '        - inSet: open_access',
-      '        - resourceType: [Dissertation]',
-      '  - preset: open_access',
-      '  - preset: ddc',
-      '  - spec: physics',
-      '    name: Physics',
-      '',
-    ].join('\n'));
+    const { config } = load(
+      [
+        'sets:',
+        '  - spec: oa_theses',
+        '    name: Open theses',
+        '    rule:',
+        '      all:',
+        '        - inSet: open_access',
+        '        - resourceType: [Dissertation]',
+        '  - preset: open_access',
+        '  - preset: ddc',
+        '  - spec: physics',
+        '    name: Physics',
+        '',
+      ].join('\n'),
+    );
     const c = config();
     expect(c.sets.all.map((s) => s.spec)).to.deep.equal(['oa_theses', 'open_access', 'ddc', 'physics']);
     expect(c.sets.computed.map((s) => s.spec)).to.deep.equal(['open_access', 'oa_theses', 'ddc']);
@@ -57,13 +59,25 @@ describe('the configuration of sets by rule and of the oai_dc profile', function
 
   const refusals: (readonly [string, string, string])[] = [
     ['an unknown rule field', 'sets:\n  - spec: x\n    name: X\n    rule:\n      colour: red\n', ':5: sets[0].rule.colour: unknown field "colour"'],
-    ['a rule naming an undeclared set', 'sets:\n  - spec: x\n    name: X\n    rule:\n      any:\n        - hasDoi: true\n        - inSet: nowhere\n', ':7: sets[0].rule.any[1].inSet: names set "nowhere", which is not declared in sets'],
-    ['a cycle of sets', 'sets:\n  - spec: a\n    name: A\n    rule: { inSet: b }\n  - spec: b\n    name: B\n    rule: { inSet: a }\n', ':4: sets[0].rule: sets refer to each other in a cycle: a → b → a'],
+    [
+      'a rule naming an undeclared set',
+      'sets:\n  - spec: x\n    name: X\n    rule:\n      any:\n        - hasDoi: true\n        - inSet: nowhere\n',
+      ':7: sets[0].rule.any[1].inSet: names set "nowhere", which is not declared in sets',
+    ],
+    [
+      'a cycle of sets',
+      'sets:\n  - spec: a\n    name: A\n    rule: { inSet: b }\n  - spec: b\n    name: B\n    rule: { inSet: a }\n',
+      ':4: sets[0].rule: sets refer to each other in a cycle: a → b → a',
+    ],
     ['an unknown preset', 'sets:\n  - preset: opeaire\n', ':2: sets[0].preset: "opeaire" is not a ready-made set'],
     ['an unknown oaiDcProfile', 'oaiDcProfile: openaire4\n', ':1: oaiDcProfile must be plain or openaire3'],
   ];
-  eachRow(refusals, ([name]) => `refuses ${name}, naming the file, the line and the key`, ([, text, message]) => {
-    const { p, config } = load(text);
-    expect(config).to.throw(ConfigError, `${p}${message}`);
-  });
+  eachRow(
+    refusals,
+    ([name]) => `refuses ${name}, naming the file, the line and the key`,
+    ([, text, message]) => {
+      const { p, config } = load(text);
+      expect(config).to.throw(ConfigError, `${p}${message}`);
+    },
+  );
 });

@@ -98,7 +98,11 @@ describe('the configuration', function () {
 
   it('reads a declared format with its namespace, schema and a local XSD relative to the file', () => {
     const c = loadConfig(
-      { OAI_CONFIG: file('formats:\n  - prefix: thing\n    namespace: http://example.org/thing/\n    schema: http://example.org/thing.xsd\n    xsd: thing.xsd\n') },
+      {
+        OAI_CONFIG: file(
+          'formats:\n  - prefix: thing\n    namespace: http://example.org/thing/\n    schema: http://example.org/thing.xsd\n    xsd: thing.xsd\n',
+        ),
+      },
       dir,
     );
     expect(c.formats[1]).to.deep.equal({
@@ -121,7 +125,10 @@ describe('the configuration', function () {
     expect(loadConfig({ OAI_STORED_FORMATS: '' }, dir).storedFormats).to.deep.equal([]);
     expect(loadConfig({ OAI_CONFIG: file('storedFormats: [mods]\n') }, dir).storedFormats).to.deep.equal(['mods']);
     // oai_dc is offered whether the file lists it or not (OAI-PMH 2.0 section 3.4), so it can always be stored.
-    expect(loadConfig({ OAI_CONFIG: file('formats:\n  - prefix: mods\nstoredFormats: [oai_dc, mods]\n') }, dir).storedFormats).to.deep.equal(['oai_dc', 'mods']);
+    expect(loadConfig({ OAI_CONFIG: file('formats:\n  - prefix: mods\nstoredFormats: [oai_dc, mods]\n') }, dir).storedFormats).to.deep.equal([
+      'oai_dc',
+      'mods',
+    ]);
   });
 
   it('lifts a model from the richest format given unless told another order, leaving out formats it does not offer', () => {
@@ -132,31 +139,91 @@ describe('the configuration', function () {
   });
 
   const refusals: { name: string; text?: string; env?: NodeJS.ProcessEnv; message: RegExp }[] = [
-    { name: 'a lift order naming a format that is not offered', env: { OAI_LIFT_ORDER: 'marcxml' }, message: /^OAI_LIFT_ORDER: "marcxml" is not a configured format with a reader/ },
-    { name: 'a lift order naming a declared format, which is never read', text: 'formats:\n  - prefix: thing\n    namespace: http://x/\n    schema: http://x/s.xsd\n    xsd: thing.xsd\nliftOrder: [thing]\n', message: /liftOrder: "thing" is not a configured format with a reader/ },
+    {
+      name: 'a lift order naming a format that is not offered',
+      env: { OAI_LIFT_ORDER: 'marcxml' },
+      message: /^OAI_LIFT_ORDER: "marcxml" is not a configured format with a reader/,
+    },
+    {
+      name: 'a lift order naming a declared format, which is never read',
+      text: 'formats:\n  - prefix: thing\n    namespace: http://x/\n    schema: http://x/s.xsd\n    xsd: thing.xsd\nliftOrder: [thing]\n',
+      message: /liftOrder: "thing" is not a configured format with a reader/,
+    },
     { name: 'a variable that is not a number', env: { OAI_PAGE_SIZE: 'many' }, message: /^OAI_PAGE_SIZE must be an integer from 1 to 10000, not "many"$/ },
     { name: 'a namespace that is not a domain name', env: { OAI_NAMESPACE: 'not a domain' }, message: /^OAI_NAMESPACE is not a domain name/ },
     { name: 'a file that is not YAML', text: 'pageSize: 5\nformats: [\n', message: /oai-steward\.yaml:\d+: not valid YAML/ },
     { name: 'a file whose top level is a list', text: '- a\n- b\n', message: /oai-steward\.yaml:1: the file must be a mapping/ },
     { name: 'a misspelt key', text: 'namespace: example.org\npagesize: 5\n', message: /oai-steward\.yaml:2: unknown key "pagesize"/ },
     { name: 'a key given twice', text: 'pageSize: 5\npageSize: 6\n', message: /oai-steward\.yaml:2: key "pageSize" is given twice/ },
-    { name: 'a value out of range', text: 'namespace: example.org\n\npageSize: 0\n', message: /oai-steward\.yaml:3: pageSize must be an integer from 1 to 10000, not 0$/ },
+    {
+      name: 'a value out of range',
+      text: 'namespace: example.org\n\npageSize: 0\n',
+      message: /oai-steward\.yaml:3: pageSize must be an integer from 1 to 10000, not 0$/,
+    },
     { name: 'a string where a number belongs', text: 'port: eighty\n', message: /oai-steward\.yaml:1: port must be an integer/ },
     { name: 'a boolean that is not one', text: 'seedDemo: maybe\n', message: /oai-steward\.yaml:1: seedDemo must be true or false, not "maybe"/ },
-    { name: 'an address that is not one', text: 'adminEmails: [a@example.org, nobody]\n', message: /oai-steward\.yaml:1: adminEmails: "nobody" is not an e-mail address/ },
-    { name: 'a nested value where a plain one belongs', text: 'repositoryName:\n  en: Name\n', message: /oai-steward\.yaml:1: repositoryName must be a plain value/ },
+    {
+      name: 'an address that is not one',
+      text: 'adminEmails: [a@example.org, nobody]\n',
+      message: /oai-steward\.yaml:1: adminEmails: "nobody" is not an e-mail address/,
+    },
+    {
+      name: 'a nested value where a plain one belongs',
+      text: 'repositoryName:\n  en: Name\n',
+      message: /oai-steward\.yaml:1: repositoryName must be a plain value/,
+    },
     { name: 'formats that are not a list', text: 'formats: oai_dc\n', message: /oai-steward\.yaml:1: formats must be a list/ },
     { name: 'a format without a prefix', text: 'formats:\n  - namespace: http://x/\n', message: /oai-steward\.yaml:2: formats\[0\] has no "prefix"/ },
-    { name: 'a prefix the protocol forbids', text: 'formats:\n  - prefix: "a b"\n', message: /oai-steward\.yaml:2: formats\[0\]\.prefix: "a b" is not a valid metadataPrefix/ },
-    { name: 'a format listed twice', text: 'formats:\n  - prefix: mods\n  - prefix: mods\n', message: /oai-steward\.yaml:3: formats\[1\]\.prefix: format "mods" is listed twice/ },
-    { name: 'an unknown key of a format', text: 'formats:\n  - prefix: mods\n    schemaUrl: x\n', message: /oai-steward\.yaml:3: formats\[0\]\.schemaUrl: unknown key/ },
-    { name: 'a built-in format given another namespace', text: 'formats:\n  - prefix: mods\n    namespace: http://x/\n', message: /oai-steward\.yaml:3: formats\[0\]\.namespace: mods is a built-in format/ },
-    { name: 'an option a built-in format does not take', text: 'formats:\n  - prefix: marc21\n    options:\n      leader: x\n', message: /oai-steward\.yaml:4: formats\[0\]\.options\.leader: marc21 takes no option "leader"/ },
-    { name: 'a declared format without an XSD', text: 'formats:\n  - prefix: thing\n    namespace: http://x/\n    schema: http://x/s.xsd\n', message: /oai-steward\.yaml:2: formats\[0\] \(thing\) is not a built-in format .* so it needs "xsd"/ },
-    { name: 'a declared format whose XSD is missing', text: 'formats:\n  - prefix: thing\n    namespace: http://x/\n    schema: http://x/s.xsd\n    xsd: missing.xsd\n', message: /oai-steward\.yaml:5: formats\[0\]\.xsd: file .*missing\.xsd does not exist/ },
-    { name: 'a stored format that is not offered', env: { OAI_STORED_FORMATS: 'oai_dc,marcxml' }, message: /^OAI_STORED_FORMATS: "marcxml" is not a configured format$/ },
-    { name: 'a stored format the file does not configure', text: 'formats:\n  - prefix: oai_dc\nstoredFormats: [mods]\n', message: /oai-steward\.yaml:3: storedFormats: "mods" is not a configured format/ },
-    { name: 'a declared namespace that is not a URI', text: 'formats:\n  - prefix: thing\n    namespace: thing space\n    schema: http://x/s.xsd\n    xsd: thing.xsd\n', message: /oai-steward\.yaml:3: formats\[0\]\.namespace: "thing space" is not an absolute URI/ },
+    {
+      name: 'a prefix the protocol forbids',
+      text: 'formats:\n  - prefix: "a b"\n',
+      message: /oai-steward\.yaml:2: formats\[0\]\.prefix: "a b" is not a valid metadataPrefix/,
+    },
+    {
+      name: 'a format listed twice',
+      text: 'formats:\n  - prefix: mods\n  - prefix: mods\n',
+      message: /oai-steward\.yaml:3: formats\[1\]\.prefix: format "mods" is listed twice/,
+    },
+    {
+      name: 'an unknown key of a format',
+      text: 'formats:\n  - prefix: mods\n    schemaUrl: x\n',
+      message: /oai-steward\.yaml:3: formats\[0\]\.schemaUrl: unknown key/,
+    },
+    {
+      name: 'a built-in format given another namespace',
+      text: 'formats:\n  - prefix: mods\n    namespace: http://x/\n',
+      message: /oai-steward\.yaml:3: formats\[0\]\.namespace: mods is a built-in format/,
+    },
+    {
+      name: 'an option a built-in format does not take',
+      text: 'formats:\n  - prefix: marc21\n    options:\n      leader: x\n',
+      message: /oai-steward\.yaml:4: formats\[0\]\.options\.leader: marc21 takes no option "leader"/,
+    },
+    {
+      name: 'a declared format without an XSD',
+      text: 'formats:\n  - prefix: thing\n    namespace: http://x/\n    schema: http://x/s.xsd\n',
+      message: /oai-steward\.yaml:2: formats\[0\] \(thing\) is not a built-in format .* so it needs "xsd"/,
+    },
+    {
+      name: 'a declared format whose XSD is missing',
+      text: 'formats:\n  - prefix: thing\n    namespace: http://x/\n    schema: http://x/s.xsd\n    xsd: missing.xsd\n',
+      message: /oai-steward\.yaml:5: formats\[0\]\.xsd: file .*missing\.xsd does not exist/,
+    },
+    {
+      name: 'a stored format that is not offered',
+      env: { OAI_STORED_FORMATS: 'oai_dc,marcxml' },
+      message: /^OAI_STORED_FORMATS: "marcxml" is not a configured format$/,
+    },
+    {
+      name: 'a stored format the file does not configure',
+      text: 'formats:\n  - prefix: oai_dc\nstoredFormats: [mods]\n',
+      message: /oai-steward\.yaml:3: storedFormats: "mods" is not a configured format/,
+    },
+    {
+      name: 'a declared namespace that is not a URI',
+      text: 'formats:\n  - prefix: thing\n    namespace: thing space\n    schema: http://x/s.xsd\n    xsd: thing.xsd\n',
+      message: /oai-steward\.yaml:3: formats\[0\]\.namespace: "thing space" is not an absolute URI/,
+    },
   ];
   for (const r of refusals) {
     it(`refuses ${r.name}, naming where it is`, () => {

@@ -28,7 +28,11 @@ const KINDS: readonly { name: string; before: ItemInput; after: ItemInput }[] = 
   { name: 'the formats it has', before: item('k', { metadata: { oai_dc: dc('T') } }), after: item('k', { metadata: { oai_dc: dc('T'), marc21: MARC } }) },
   { name: 'its sets', before: item('k', { sets: ['s'] }), after: item('k', { sets: ['t'] }) },
   { name: 'its deleted status', before: item('k', { sets: ['s'] }), after: { internalId: 'k', deleted: true, metadata: {} } },
-  { name: 'an about container', before: item('k', { about: [{ xml: rights('https://example.org/l/1') }] }), after: item('k', { about: [{ xml: rights('https://example.org/l/2') }] }) },
+  {
+    name: 'an about container',
+    before: item('k', { about: [{ xml: rights('https://example.org/l/1') }] }),
+    after: item('k', { about: [{ xml: rights('https://example.org/l/2') }] }),
+  },
   { name: 'about containers added', before: item('k'), after: item('k', { about: [{ xml: rights('https://example.org/l/1') }] }) },
 ];
 
@@ -38,7 +42,10 @@ forEachDatabase((db) => {
       it(`moves the datestamp on a change of ${k.name}, even when the record gives the old datestamp, and not when it is written again`, async function () {
         const clock = new ManualClock(T0);
         const store = db.store({ clock: clock.read });
-        await store.putSets([{ spec: 's', name: 'S' }, { spec: 't', name: 'T' }]);
+        await store.putSets([
+          { spec: 's', name: 'S' },
+          { spec: 't', name: 'T' },
+        ]);
         await store.writeItems([k.before, item('other')]);
         const stamp = async (id: string): Promise<number | undefined> => (await store.getHeader(`oai:test.example.org:${id}`))?.datestamp;
         clock.tick(60);
@@ -58,11 +65,21 @@ forEachDatabase((db) => {
     it('leaves every datestamp alone when sets are renamed or described, and moves it when setMemberships changes one item', async function () {
       const clock = new ManualClock(T0);
       const store = db.store({ clock: clock.read });
-      await store.putSets([{ spec: 's', name: 'S' }, { spec: 't', name: 'T' }]);
+      await store.putSets([
+        { spec: 's', name: 'S' },
+        { spec: 't', name: 'T' },
+      ]);
       await store.writeItems([item('a', { sets: ['s'] }), item('b', { sets: ['s'] })]);
       clock.tick(60);
       await store.putSets([{ spec: 's', name: 'Renamed', descriptions: [dc('about s')] }]);
-      expect((await store.setMemberships([{ internalId: 'a', sets: ['s'] }, { internalId: 'b', sets: ['t'] }])).map((r) => r.outcome)).to.deep.equal(['unchanged', 'updated']);
+      expect(
+        (
+          await store.setMemberships([
+            { internalId: 'a', sets: ['s'] },
+            { internalId: 'b', sets: ['t'] },
+          ])
+        ).map((r) => r.outcome),
+      ).to.deep.equal(['unchanged', 'updated']);
       expect((await store.getHeader('oai:test.example.org:a'))?.datestamp).to.equal(T0);
       expect((await store.getHeader('oai:test.example.org:b'))?.datestamp).to.equal(T0 + 60);
       // setMemberships keeps the content hash right: writing b as it now is changes nothing.
@@ -70,7 +87,7 @@ forEachDatabase((db) => {
       expect((await store.writeItems([item('b', { sets: ['t'] })]))[0]?.outcome).to.equal('unchanged');
     });
 
-    it('stamps a record changed with a datestamp of its own with the store\'s clock: a given datestamp is its source\'s', async function () {
+    it("stamps a record changed with a datestamp of its own with the store's clock: a given datestamp is its source's", async function () {
       const clock = new ManualClock(T0 + 1000);
       const store = db.store({ clock: clock.read });
       await store.writeItems([item('x', { datestamp: T0, keepDatestamp: true })]);
@@ -84,7 +101,13 @@ forEachDatabase((db) => {
 forEachCliDatabase((db) => {
   it('moves the datestamp of exactly the records whose metadata, sets, deletion or about changed in a reload', async () => {
     const sets = path.join(db().dir, 'sets.json');
-    fs.writeFileSync(sets, JSON.stringify([{ spec: 's', name: 'S' }, { spec: 't', name: 'T' }]));
+    fs.writeFileSync(
+      sets,
+      JSON.stringify([
+        { spec: 's', name: 'S' },
+        { spec: 't', name: 'T' },
+      ]),
+    );
     const file = path.join(db().dir, 'r.ndjson');
     const stamp = '2020-01-01T00:00:00Z';
     const base = (id: string, extra: object = {}): object => ({ id, datestamp: stamp, sets: ['s'], dc: { title: [`Title ${id}`] }, ...extra });

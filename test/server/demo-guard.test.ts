@@ -42,7 +42,10 @@ async function serveOutcome(db: CliDb, env: NodeJS.ProcessEnv): Promise<CliRun |
 
 function ndjson(db: CliDb, ids: readonly string[]): string {
   const file = path.join(db.dir, 'records.ndjson');
-  fs.writeFileSync(file, ids.map((id) => `${JSON.stringify({ id, datestamp: '2024-01-01T00:00:00Z', dc: { title: [`Record ${id}`], creator: ['Doe, Jane'] } })}\n`).join(''));
+  fs.writeFileSync(
+    file,
+    ids.map((id) => `${JSON.stringify({ id, datestamp: '2024-01-01T00:00:00Z', dc: { title: [`Record ${id}`], creator: ['Doe, Jane'] } })}\n`).join(''),
+  );
   return file;
 }
 

@@ -62,7 +62,11 @@ forEachProvider({ seed: false, pageSize: 2 }, (provider) => {
   it('reports an item that left a set as deleted in harvests of that set from the departure on, and live everywhere else', async () => {
     const p = provider();
     at(p, T0);
-    await p.store.putSets([{ spec: 'a', name: 'A' }, { spec: 'a:b', name: 'B' }, { spec: 'a:c', name: 'C' }]);
+    await p.store.putSets([
+      { spec: 'a', name: 'A' },
+      { spec: 'a:b', name: 'B' },
+      { spec: 'a:c', name: 'C' },
+    ]);
     await p.store.writeItems([item('x', ['a:b']), item('y', ['a:b', 'a:c']), item('w', ['a:b'])]);
     at(p, T0 + 100);
     // x leaves a:b (and so a); y leaves a:b but stays in a:c, so in a.
@@ -109,10 +113,16 @@ forEachProvider({ seed: false, pageSize: 2 }, (provider) => {
   it('records a departure when setMemberships moves an item, and when a deleted record names no set', async () => {
     const p = provider();
     at(p, T0 + 2000);
-    await p.store.putSets([{ spec: 'm', name: 'M' }, { spec: 'n', name: 'N' }]);
+    await p.store.putSets([
+      { spec: 'm', name: 'M' },
+      { spec: 'n', name: 'N' },
+    ]);
     await p.store.writeItems([item('mover', ['m']), item('stayer', ['m']), item('dead', ['m'])]);
     at(p, T0 + 2100);
-    const results = await p.store.setMemberships([{ internalId: 'mover', sets: ['n'] }, { internalId: 'stayer', sets: ['m'] }]);
+    const results = await p.store.setMemberships([
+      { internalId: 'mover', sets: ['n'] },
+      { internalId: 'stayer', sets: ['m'] },
+    ]);
     expect(results.map((r) => r.outcome)).to.deep.equal(['updated', 'unchanged']);
     // A tombstone loaded without its sets (as other providers' deleted headers often are).
     await p.store.writeItems([{ internalId: 'dead', deleted: true, sets: [], metadata: {} }]);
@@ -144,7 +154,11 @@ forEachProvider({ seed: false, pageSize: 2 }, (provider) => {
     });
     const unchanged = ids.filter((id) => !leaving.includes(id)).map(oai);
     const got = seen.map((h) => h.id);
-    for (const id of unchanged) expect(got.filter((g) => g === id), id).to.have.length(1);
+    for (const id of unchanged)
+      expect(
+        got.filter((g) => g === id),
+        id,
+      ).to.have.length(1);
     expect(new Set(got).size).to.equal(got.length);
     // The next incremental harvest, from the last one's responseDate, reports the departures.
     p.now = T0 + 3200;

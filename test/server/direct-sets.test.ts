@@ -19,16 +19,13 @@ const IDS = ['one', 'two', 'three', 'four'] as const;
 /** Every item whose `direct_sets` differs from what `item_sets` says, with both values. */
 async function drift(knex: Knex): Promise<{ pk: number; column: string | null; derived: string | null }[]> {
   const rows = (await knex.raw(`SELECT pk, direct_sets AS "column", ${directSetsColumn(knex, 'items.pk')} AS derived FROM items ORDER BY pk`)) as
-    | { pk: number; column: string | null; derived: string | null }[]
-    | { rows: { pk: number; column: string | null; derived: string | null }[] };
+    { pk: number; column: string | null; derived: string | null }[] | { rows: { pk: number; column: string | null; derived: string | null }[] };
   const list = Array.isArray(rows) ? rows : rows.rows;
   return list.filter((r) => r.column !== r.derived);
 }
 
 type Op =
-  | { kind: 'write'; id: string; sets: string[]; deleted: boolean }
-  | { kind: 'memberships'; id: string; sets: string[] }
-  | { kind: 'delete'; id: string };
+  { kind: 'write'; id: string; sets: string[]; deleted: boolean } | { kind: 'memberships'; id: string; sets: string[] } | { kind: 'delete'; id: string };
 
 const setsArb = fc.subarray([...SPECS]);
 const idArb = fc.constantFrom(...IDS);
@@ -73,7 +70,10 @@ forEachDatabase((db) => {
     const store = db.store();
     await store.putSets(SPECS.map((spec) => ({ spec, name: `Set ${spec}` })));
     await store.writeItems([item('one', { sets: ['c', 'a:b', 'a'] }), item('two')]);
-    const rows = (await db.knex()('items').select('internal_id', 'direct_sets').orderBy('internal_id')) as { internal_id: string; direct_sets: string | null }[];
+    const rows = (await db.knex()('items').select('internal_id', 'direct_sets').orderBy('internal_id')) as {
+      internal_id: string;
+      direct_sets: string | null;
+    }[];
     expect(rows).to.deep.equal([
       { internal_id: 'one', direct_sets: ['a', 'a:b', 'c'].join(SET_SEPARATOR) },
       { internal_id: 'two', direct_sets: null },

@@ -53,7 +53,9 @@ describe('oai-steward doctor', function () {
 
     it('finds the token secret once a server made it, and a configured one', async () => {
       expect((await cli(db(), ['migrate'])).code).to.equal(0);
-      await db().knex()('settings').insert({ key: 'resumption_token_secret', value: 'a'.repeat(64) });
+      await db()
+        .knex()('settings')
+        .insert({ key: 'resumption_token_secret', value: 'a'.repeat(64) });
       expect((await doctor(db())).findings.find((f) => f.check === 'token secret')?.message).to.match(/kept in the store/);
       const short = await doctor(db(), { OAI_TOKEN_SECRET: 'short' });
       expect(short.findings.find((f) => f.check === 'token secret')).to.include({ severity: 'warning' });
@@ -74,7 +76,10 @@ describe('oai-steward doctor', function () {
       const xsd = path.join(db().dir, 'thing.xsd');
       fs.writeFileSync(xsd, '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element name="x" type="no-such-type"/></xs:schema>');
       const config = path.join(db().dir, 'oai-steward.yaml');
-      fs.writeFileSync(config, `formats:\n  - prefix: oai_dc\n  - prefix: thing\n    namespace: http://example.org/thing/\n    schema: http://example.org/thing.xsd\n    xsd: thing.xsd\n`);
+      fs.writeFileSync(
+        config,
+        `formats:\n  - prefix: oai_dc\n  - prefix: thing\n    namespace: http://example.org/thing/\n    schema: http://example.org/thing.xsd\n    xsd: thing.xsd\n`,
+      );
       // The configuration compiles every declared XSD when it is read, so no command (doctor included) runs on it.
       const r = await cli(db(), ['doctor', '--json'], { env: { OAI_CONFIG: config } });
       expect(r.code).to.equal(2);
@@ -110,7 +115,9 @@ describe('oai-steward doctor', function () {
       await recordError(db().knex(), { source: 'far', prefix: 'oai_dc', set: '' }, 'connection refused (127.0.0.1:9)', 1_700_000_000);
       const down = await doctor(db(), { OAI_CONFIG: config });
       expect(down.code).to.equal(1);
-      expect(problems(down.findings).join('\n')).to.contain('sources: far: 1 of 1 lists failed since their last success; oai_dc: connection refused (127.0.0.1:9)');
+      expect(problems(down.findings).join('\n')).to.contain(
+        'sources: far: 1 of 1 lists failed since their last success; oai_dc: connection refused (127.0.0.1:9)',
+      );
     });
 
     it('finds formats written on demand under another configuration a problem, naming rebuild-formats', async () => {
@@ -121,7 +128,9 @@ describe('oai-steward doctor', function () {
       expect(same.findings.find((f) => f.check === 'written formats')?.severity).to.equal('ok');
       const other = await doctor(db(), { ...env, OAI_POI_IN_DC: 'false' });
       expect(other.code).to.equal(1);
-      expect(problems(other.findings).join('\n')).to.match(/^written formats: .*stored w1:\S+, configured w1:\S+\): serve refuses to start; run oai-steward rebuild-formats$/m);
+      expect(problems(other.findings).join('\n')).to.match(
+        /^written formats: .*stored w1:\S+, configured w1:\S+\): serve refuses to start; run oai-steward rebuild-formats$/m,
+      );
       const served = await cli(db(), ['serve'], { env: { ...env, OAI_POI_IN_DC: 'false', PORT: '0' } });
       expect(served.code).to.equal(1);
       expect(served.stderr).to.match(/^oai-steward: this store writes its formats on demand under another formats configuration .*rebuild-formats/m);
@@ -132,7 +141,9 @@ describe('oai-steward doctor', function () {
       expect((await cli(db(), ['seed'])).code).to.equal(0);
       const r = await doctor(db(), { OAI_NAMESPACE: 'repository.example.edu' });
       expect(r.code).to.equal(1);
-      expect(problems(r.findings).join('\n')).to.contain('demo: the store holds the demo repository under demo.oai-steward.org, but the namespace is repository.example.edu');
+      expect(problems(r.findings).join('\n')).to.contain(
+        'demo: the store holds the demo repository under demo.oai-steward.org, but the namespace is repository.example.edu',
+      );
     });
   });
 

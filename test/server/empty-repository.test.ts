@@ -12,7 +12,11 @@ describe('an empty repository without sets', () => {
     const rows: Array<[string, string, string[]]> = [
       ['ListSets is noSetHierarchy', 'verb=ListSets', ['noSetHierarchy']],
       ['ListIdentifiers of a set is noSetHierarchy', 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=a', ['noSetHierarchy']],
-      ['ListRecords of a set in an unknown format reports both errors', 'verb=ListRecords&metadataPrefix=marc&set=a', ['cannotDisseminateFormat', 'noSetHierarchy']],
+      [
+        'ListRecords of a set in an unknown format reports both errors',
+        'verb=ListRecords&metadataPrefix=marc&set=a',
+        ['cannotDisseminateFormat', 'noSetHierarchy'],
+      ],
       ['ListRecords is noRecordsMatch', 'verb=ListRecords&metadataPrefix=oai_dc', ['noRecordsMatch']],
       ['GetRecord is idDoesNotExist', 'verb=GetRecord&identifier=oai%3Ademo.oai-steward.org%3Ax&metadataPrefix=oai_dc', ['idDoesNotExist']],
     ];
@@ -29,7 +33,14 @@ describe('an empty repository without sets', () => {
     });
 
     it('still lists every configured format, oai_dc first, in ListMetadataFormats', async () => {
-      expect(texts(await oaiGet(provider().port, 'verb=ListMetadataFormats'), 'metadataPrefix')).to.deep.equal(['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21', 'mods']);
+      expect(texts(await oaiGet(provider().port, 'verb=ListMetadataFormats'), 'metadataPrefix')).to.deep.equal([
+        'oai_dc',
+        'oai_openaire',
+        'datacite',
+        'oai_datacite',
+        'marc21',
+        'mods',
+      ]);
     });
   });
 });

@@ -16,7 +16,8 @@ async function harvestIdentifiers(p: TestProvider, prefix: string): Promise<{ id
   let query = `verb=ListIdentifiers&metadataPrefix=${prefix}`;
   for (;;) {
     const xml = await oaiGet(p.port, query);
-    for (const m of xml.matchAll(/<header( status="deleted")?><identifier>([^<]*)<\/identifier>/g)) out.push({ identifier: unescapeXml(m[2] as string), deleted: m[1] !== undefined });
+    for (const m of xml.matchAll(/<header( status="deleted")?><identifier>([^<]*)<\/identifier>/g))
+      out.push({ identifier: unescapeXml(m[2] as string), deleted: m[1] !== undefined });
     const token = resumption(xml)?.token;
     if (!token) return out;
     query = `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token)}`;
@@ -84,7 +85,10 @@ describe('the demo repository in every built-in format', () => {
 
     it('lists in each format exactly the items that have it, and every tombstone', async function () {
       this.timeout(120_000);
-      const tombstones = demoRecords().filter((r) => r.deleted).map((r) => r.identifier).sort();
+      const tombstones = demoRecords()
+        .filter((r) => r.deleted)
+        .map((r) => r.identifier)
+        .sort();
       for (const prefix of ALL) {
         const listed = await harvestIdentifiers(provider(), prefix);
         const expected: string[] = [];
@@ -92,8 +96,20 @@ describe('the demo repository in every built-in format', () => {
           if (r.deleted) continue;
           if ((await provider().store.getHeader(r.identifier))?.formats.includes(prefix)) expected.push(r.identifier);
         }
-        expect(listed.filter((h) => !h.deleted).map((h) => h.identifier).sort(), prefix).to.deep.equal(expected.sort());
-        expect(listed.filter((h) => h.deleted).map((h) => h.identifier).sort(), prefix).to.deep.equal(tombstones);
+        expect(
+          listed
+            .filter((h) => !h.deleted)
+            .map((h) => h.identifier)
+            .sort(),
+          prefix,
+        ).to.deep.equal(expected.sort());
+        expect(
+          listed
+            .filter((h) => h.deleted)
+            .map((h) => h.identifier)
+            .sort(),
+          prefix,
+        ).to.deep.equal(tombstones);
       }
     });
 

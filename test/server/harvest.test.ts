@@ -34,7 +34,12 @@ async function harvest(p: TestProvider, verb: string, args: string, between?: (p
     const ids = verb === 'ListSets' ? texts(xml, 'setSpec').filter((_, i, all) => all.indexOf(_) === i) : texts(xml, 'identifier');
     out.ids.push(...ids);
     const r = resumption(xml);
-    out.pages.push({ count: ids.length, ...(r?.cursor !== undefined && { cursor: r.cursor }), ...(r?.completeListSize !== undefined && { completeListSize: r.completeListSize }), token: r?.token ?? '' });
+    out.pages.push({
+      count: ids.length,
+      ...(r?.cursor !== undefined && { cursor: r.cursor }),
+      ...(r?.completeListSize !== undefined && { completeListSize: r.completeListSize }),
+      token: r?.token ?? '',
+    });
     if (!r || r.token === '') return out;
     if (between) await between(page);
     query = `verb=${verb}&resumptionToken=${encodeURIComponent(r.token)}`;
@@ -115,7 +120,8 @@ describe('harvesting to the end', function () {
 
 describe('resumption tokens', function () {
   forEachProvider({ pageSize: 10, tokenLifetime: 3600 }, (provider) => {
-    const firstToken = async (p: TestProvider, query = 'verb=ListRecords&metadataPrefix=oai_dc'): Promise<string> => resumption(await oaiGet(p.port, query))?.token as string;
+    const firstToken = async (p: TestProvider, query = 'verb=ListRecords&metadataPrefix=oai_dc'): Promise<string> =>
+      resumption(await oaiGet(p.port, query))?.token as string;
 
     it('repeating a token returns the same page', async () => {
       const p = provider();
@@ -192,7 +198,11 @@ describe('a harvest while records change', function () {
         const change = [live[page * 3], live[live.length - 1 - page * 5]].filter((d) => d !== undefined);
         const del = live[page * 7 + 40];
         await p.store.writeItems(
-          change.map((d) => ({ internalId: d.internalId, sets: d.sets, metadata: { oai_dc: dublinCoreToOaiDc({ title: [`changed during harvest ${page}`] }) } })),
+          change.map((d) => ({
+            internalId: d.internalId,
+            sets: d.sets,
+            metadata: { oai_dc: dublinCoreToOaiDc({ title: [`changed during harvest ${page}`] }) },
+          })),
         );
         change.forEach((d) => touched.add(d.identifier));
         if (del) {
@@ -234,7 +244,10 @@ describe('infrastructure failures', () => {
   }
 
   it('answers 503 with Retry-After when the store cannot be reached', async () => {
-    const s = await serve({ earliestDatestamp: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })), sampleIdentifier: async () => null });
+    const s = await serve({
+      earliestDatestamp: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+      sampleIdentifier: async () => null,
+    });
     try {
       const a = await request(s.port, { query: 'verb=Identify' });
       expect(a.status).to.equal(503);

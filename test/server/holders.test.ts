@@ -41,11 +41,27 @@ describe('whether a holder row still holds the store', () => {
   const cases: { name: string; row: StoreHolder; expected: boolean }[] = [
     { name: 'a row of this host whose process runs and whose heartbeat is fresh holds it', row: holder({}), expected: true },
     { name: 'a row of this host whose process no longer exists does not', row: holder({ pid: 999 }), expected: false },
-    { name: 'a row of another host with a fresh heartbeat holds it (its pid cannot be checked)', row: holder({ host: 'there.example.org', pid: 999 }), expected: true },
+    {
+      name: 'a row of another host with a fresh heartbeat holds it (its pid cannot be checked)',
+      row: holder({ host: 'there.example.org', pid: 999 }),
+      expected: true,
+    },
     { name: 'a row whose heartbeat is just within the bound holds it', row: holder({ heartbeat: NOW - STALE_SECONDS }), expected: true },
-    { name: 'a row of this host whose process runs holds it however old its heartbeat (a load in one long SQLite transaction cannot beat)', row: holder({ heartbeat: NOW - STALE_SECONDS * 100 }), expected: true },
-    { name: 'a row of another host whose heartbeat is just within the bound holds it', row: holder({ host: 'there.example.org', heartbeat: NOW - STALE_SECONDS }), expected: true },
-    { name: 'a row of another host whose heartbeat is stale does not', row: holder({ host: 'there.example.org', heartbeat: NOW - STALE_SECONDS - 1 }), expected: false },
+    {
+      name: 'a row of this host whose process runs holds it however old its heartbeat (a load in one long SQLite transaction cannot beat)',
+      row: holder({ heartbeat: NOW - STALE_SECONDS * 100 }),
+      expected: true,
+    },
+    {
+      name: 'a row of another host whose heartbeat is just within the bound holds it',
+      row: holder({ host: 'there.example.org', heartbeat: NOW - STALE_SECONDS }),
+      expected: true,
+    },
+    {
+      name: 'a row of another host whose heartbeat is stale does not',
+      row: holder({ host: 'there.example.org', heartbeat: NOW - STALE_SECONDS - 1 }),
+      expected: false,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -94,7 +110,9 @@ describe('the store holders registry', () => {
               () => null,
               (err: unknown) => err,
             );
-            expect((refused as Error | null)?.message, kind).to.equal(`the store is being replaced by ${describeHolder(restore.holder)}; start again when it has finished`);
+            expect((refused as Error | null)?.message, kind).to.equal(
+              `the store is being replaced by ${describeHolder(restore.holder)}; start again when it has finished`,
+            );
           }
           expect((await liveHolders(db().knex())).map((h) => h.kind)).to.deep.equal(['restore']);
         } finally {

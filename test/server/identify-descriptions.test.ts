@@ -75,12 +75,32 @@ describe('Identify descriptions from the configuration', function () {
   }
 
   const refusals: { name: string; text: string; message: RegExp }[] = [
-    { name: 'an eprints description without its required data policy', text: 'identify:\n  eprints:\n    metadataPolicy: { text: x }\n', message: /bad\.yaml:3: identify\.eprints needs "dataPolicy"/ },
+    {
+      name: 'an eprints description without its required data policy',
+      text: 'identify:\n  eprints:\n    metadataPolicy: { text: x }\n',
+      message: /bad\.yaml:3: identify\.eprints needs "dataPolicy"/,
+    },
     { name: 'an unknown description', text: 'identify:\n  frends: [http://x.org/oai]\n', message: /bad\.yaml:2: identify\.frends is not a key here/ },
-    { name: 'a friend that is not a URL', text: 'identify:\n  friends:\n    - http://a.org/oai\n    - not a url\n', message: /bad\.yaml:4: identify\.friends\.1 "not a url" is not an absolute URI/ },
-    { name: 'an icon width that is not a number', text: 'identify:\n  branding:\n    collectionIcon:\n      url: http://x.org/i.png\n      width: wide\n', message: /bad\.yaml:5: identify\.branding\.collectionIcon\.width must be a whole number/ },
-    { name: 'a stylesheet media type the schema forbids', text: 'identify:\n  branding:\n    metadataRendering:\n      - { url: http://x.org/a.css, metadataNamespace: http://x.org/ns, mimeType: text/x-css }\n', message: /identify\.branding\.metadataRendering\.0\.mimeType "text\/x-css" is not a media type/ },
-    { name: 'text XML cannot carry, caught by the schema check', text: 'identify:\n  eprints:\n    metadataPolicy: { text: "a\\x01b" }\n    dataPolicy: { text: y }\n', message: /bad\.yaml:3: identify\.eprints is not valid against http:\/\/www\.openarchives\.org\/OAI\/1\.1\/eprints\.xsd/ },
+    {
+      name: 'a friend that is not a URL',
+      text: 'identify:\n  friends:\n    - http://a.org/oai\n    - not a url\n',
+      message: /bad\.yaml:4: identify\.friends\.1 "not a url" is not an absolute URI/,
+    },
+    {
+      name: 'an icon width that is not a number',
+      text: 'identify:\n  branding:\n    collectionIcon:\n      url: http://x.org/i.png\n      width: wide\n',
+      message: /bad\.yaml:5: identify\.branding\.collectionIcon\.width must be a whole number/,
+    },
+    {
+      name: 'a stylesheet media type the schema forbids',
+      text: 'identify:\n  branding:\n    metadataRendering:\n      - { url: http://x.org/a.css, metadataNamespace: http://x.org/ns, mimeType: text/x-css }\n',
+      message: /identify\.branding\.metadataRendering\.0\.mimeType "text\/x-css" is not a media type/,
+    },
+    {
+      name: 'text XML cannot carry, caught by the schema check',
+      text: 'identify:\n  eprints:\n    metadataPolicy: { text: "a\\x01b" }\n    dataPolicy: { text: y }\n',
+      message: /bad\.yaml:3: identify\.eprints is not valid against http:\/\/www\.openarchives\.org\/OAI\/1\.1\/eprints\.xsd/,
+    },
   ];
   for (const r of refusals) {
     it(`stops start-up for ${r.name}, naming the line and the key`, () => {

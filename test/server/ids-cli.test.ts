@@ -2,17 +2,32 @@ import { expect } from 'chai';
 import { PassThrough, Readable } from 'node:stream';
 import { runIdCommand, type IdCommandDeps } from '../../server/ids/cli';
 
-interface Run { status: number; lines: unknown[]; stderr: string }
+interface Run {
+  status: number;
+  lines: unknown[];
+  stderr: string;
+}
 
 async function run(argv: string[], stdinText = '', deps: IdCommandDeps = {}): Promise<Run> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
-  stdout.on('data', (d: Buffer) => { out += d.toString(); });
-  stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
   const status = await runIdCommand(argv, { stdin: Readable.from([stdinText]), stdout, stderr }, deps);
-  return { status, lines: out.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as unknown), stderr: err };
+  return {
+    status,
+    lines: out
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => JSON.parse(l) as unknown),
+    stderr: err,
+  };
 }
 
 describe('oai-steward id (command line contract)', () => {
@@ -20,10 +35,17 @@ describe('oai-steward id (command line contract)', () => {
     it('writes the contract keys for an oai-identifier, with its POI and request argument, and exits 0', async () => {
       const r = await run(['inspect', 'oai:an.oai.org:ab%3Ccd']);
       expect(r.status).to.equal(0);
-      expect(r.lines).to.deep.equal([{
-        input: 'oai:an.oai.org:ab%3Ccd', scheme: 'oai', valid: true, normalized: 'oai:an.oai.org:ab%3Ccd', errors: [],
-        poi: 'http://purl.org/poi/an.oai.org/ab%3Ccd', requestArgument: 'oai%3Aan.oai.org%3Aab%253Ccd',
-      }]);
+      expect(r.lines).to.deep.equal([
+        {
+          input: 'oai:an.oai.org:ab%3Ccd',
+          scheme: 'oai',
+          valid: true,
+          normalized: 'oai:an.oai.org:ab%3Ccd',
+          errors: [],
+          poi: 'http://purl.org/poi/an.oai.org/ab%3Ccd',
+          requestArgument: 'oai%3Aan.oai.org%3Aab%253Ccd',
+        },
+      ]);
       expect(Object.keys(r.lines[0] as object)).to.deep.equal(['input', 'scheme', 'valid', 'normalized', 'errors', 'poi', 'requestArgument']);
       expect(r.stderr).to.equal('');
     });
@@ -31,8 +53,12 @@ describe('oai-steward id (command line contract)', () => {
     it('gives a POI its oai-identifier', async () => {
       const r = await run(['inspect', 'http://purl.org/poi/arXiv.org/hep-th/9901001']);
       expect(r.lines[0]).to.deep.equal({
-        input: 'http://purl.org/poi/arXiv.org/hep-th/9901001', scheme: 'poi', valid: true,
-        normalized: 'http://purl.org/poi/arXiv.org/hep-th/9901001', errors: [], oaiIdentifier: 'oai:arXiv.org:hep-th/9901001',
+        input: 'http://purl.org/poi/arXiv.org/hep-th/9901001',
+        scheme: 'poi',
+        valid: true,
+        normalized: 'http://purl.org/poi/arXiv.org/hep-th/9901001',
+        errors: [],
+        oaiIdentifier: 'oai:arXiv.org:hep-th/9901001',
       });
     });
 
@@ -90,8 +116,18 @@ describe('oai-steward id (command line contract)', () => {
       const r = await run(['map', '--namespace', 'example.org', 'demo:A-B.C_D%3AE', 'report 12']);
       expect(r.status).to.equal(0);
       expect(r.lines).to.deep.equal([
-        { internalId: 'demo:A-B.C_D%3AE', oaiIdentifier: 'oai:example.org:demo:A-B.C_D%3AE', poi: 'http://purl.org/poi/example.org/demo:A-B.C_D%3AE', requestArgument: 'oai%3Aexample.org%3Ademo%3AA-B.C_D%253AE' },
-        { internalId: 'report 12', oaiIdentifier: 'oai:example.org:report%2012', poi: 'http://purl.org/poi/example.org/report%2012', requestArgument: 'oai%3Aexample.org%3Areport%252012' },
+        {
+          internalId: 'demo:A-B.C_D%3AE',
+          oaiIdentifier: 'oai:example.org:demo:A-B.C_D%3AE',
+          poi: 'http://purl.org/poi/example.org/demo:A-B.C_D%3AE',
+          requestArgument: 'oai%3Aexample.org%3Ademo%3AA-B.C_D%253AE',
+        },
+        {
+          internalId: 'report 12',
+          oaiIdentifier: 'oai:example.org:report%2012',
+          poi: 'http://purl.org/poi/example.org/report%2012',
+          requestArgument: 'oai%3Aexample.org%3Areport%252012',
+        },
       ]);
     });
 
@@ -112,7 +148,12 @@ describe('oai-steward id (command line contract)', () => {
       const r = await run(['unmap', 'oai:example.org:report%2012', 'http://purl.org/poi/example.org/demo:A-B.C_D%3AE']);
       expect(r.status).to.equal(0);
       expect(r.lines.map((l) => (l as { internalId: string }).internalId)).to.deep.equal(['report 12', 'demo:A-B.C_D%3AE']);
-      expect(r.lines[0]).to.deep.equal({ internalId: 'report 12', oaiIdentifier: 'oai:example.org:report%2012', poi: 'http://purl.org/poi/example.org/report%2012', requestArgument: 'oai%3Aexample.org%3Areport%252012' });
+      expect(r.lines[0]).to.deep.equal({
+        internalId: 'report 12',
+        oaiIdentifier: 'oai:example.org:report%2012',
+        poi: 'http://purl.org/poi/example.org/report%2012',
+        requestArgument: 'oai%3Aexample.org%3Areport%252012',
+      });
     });
 
     it('refuses to unmap an identifier of another namespace than --namespace', async () => {
@@ -132,7 +173,10 @@ describe('oai-steward id (command line contract)', () => {
     it('mints through the store with the given date', async () => {
       const calls: string[][] = [];
       const r = await run(['mint-pdi', '--series', 'pubs.example.us', '--format', 'html', '--date', '2024-03-01'], '', {
-        mintPdi: async (series, format, date) => { calls.push([series, format, date]); return 'urn:pdi://pubs.example.us/2024/03/01/1.html.1'; },
+        mintPdi: async (series, format, date) => {
+          calls.push([series, format, date]);
+          return 'urn:pdi://pubs.example.us/2024/03/01/1.html.1';
+        },
       });
       expect(r.status).to.equal(0);
       expect(calls).to.deep.equal([['pubs.example.us', 'html', '2024-03-01']]);
@@ -143,7 +187,10 @@ describe('oai-steward id (command line contract)', () => {
       const dates: string[] = [];
       await run(['mint-pdi', '--series', 'a.us', '--format', 'text'], '', {
         now: () => new Date('2024-03-01T23:30:00-05:00'),
-        mintPdi: async (_s, _f, date) => { dates.push(date); return 'x'; },
+        mintPdi: async (_s, _f, date) => {
+          dates.push(date);
+          return 'x';
+        },
       });
       expect(dates).to.deep.equal(['2024-03-02']);
     });
@@ -158,7 +205,12 @@ describe('oai-steward id (command line contract)', () => {
     for (const [argv, re] of bad) {
       it(`refuses ${argv.slice(1).join(' ')} as a usage error`, async () => {
         let called = false;
-        const r = await run(argv, '', { mintPdi: async () => { called = true; return 'x'; } });
+        const r = await run(argv, '', {
+          mintPdi: async () => {
+            called = true;
+            return 'x';
+          },
+        });
         expect(r.status).to.equal(2);
         expect(r.stderr).to.match(re);
         expect(called).to.equal(false);

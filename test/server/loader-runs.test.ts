@@ -41,7 +41,7 @@ describe("the loader's last run, seen from another process", function () {
       expect((JSON.parse((await cli(db(), ['stats', '--json'])).stdout) as { lastLoad: unknown }).lastLoad).to.equal(null);
     });
 
-    it('shows a committed load of the CLI in a server\'s /metrics and in stats', async () => {
+    it("shows a committed load of the CLI in a server's /metrics and in stats", async () => {
       const before = Date.now();
       const loaded = await cli(db(), ['load', records(db(), [good('a'), good('b'), good('c')])]);
       expect(loaded.code, loaded.stderr).to.equal(0);
@@ -53,7 +53,9 @@ describe("the loader's last run, seen from another process", function () {
       const finished = gauge(text, 'oai_loader_last_run_finished_timestamp_seconds');
       expect(finished).to.be.within(before / 1000, after / 1000);
 
-      const json = JSON.parse((await cli(db(), ['stats', '--json'])).stdout) as { lastLoad: { records: number; refusals: number; read: number; outcome: string; finished: number } };
+      const json = JSON.parse((await cli(db(), ['stats', '--json'])).stdout) as {
+        lastLoad: { records: number; refusals: number; read: number; outcome: string; finished: number };
+      };
       expect(json.lastLoad).to.include({ records: 3, refusals: 0, read: 3, outcome: 'committed', finished: finished * 1000 });
       const text2 = (await cli(db(), ['stats'])).stdout;
       expect(text2).to.contain('  records    3 written, 0 refused, 3 read');
@@ -80,7 +82,14 @@ describe('the store of loader runs', () => {
       for (let i = 1; i <= 105; i++) {
         await recordLoaderRun(db.knex(), { finished: 1_700_000_000_000 + i, records: i, refusals: 0, read: i, seconds: i / 10, outcome: 'committed' });
       }
-      expect(await lastLoaderRun(db.knex())).to.deep.equal({ finished: 1_700_000_000_105, records: 105, refusals: 0, read: 105, seconds: 10.5, outcome: 'committed' });
+      expect(await lastLoaderRun(db.knex())).to.deep.equal({
+        finished: 1_700_000_000_105,
+        records: 105,
+        refusals: 0,
+        read: 105,
+        seconds: 10.5,
+        outcome: 'committed',
+      });
       expect(Number(((await db.knex()('loader_runs').count({ n: '*' }).first()) as { n: number | string }).n)).to.equal(100);
     });
   });

@@ -124,9 +124,19 @@ describe('operator metrics at GET /metrics', function () {
     it('serves an exposition that parses, with every documented metric family declared', async () => {
       const a = await request(port, { path: '/metrics' });
       for (const family of [
-        'oai_requests_total', 'oai_errors_total', 'oai_request_duration_seconds', 'oai_records_served_total', 'oai_response_bytes_total',
-        'oai_load_shed_total', 'oai_token_rejections_total', 'oai_requests_in_flight', 'oai_db_pool_connections',
-        'oai_loader_last_run_records', 'oai_loader_last_run_refusals', 'oai_loader_last_run_duration_seconds', 'oai_loader_last_run_finished_timestamp_seconds',
+        'oai_requests_total',
+        'oai_errors_total',
+        'oai_request_duration_seconds',
+        'oai_records_served_total',
+        'oai_response_bytes_total',
+        'oai_load_shed_total',
+        'oai_token_rejections_total',
+        'oai_requests_in_flight',
+        'oai_db_pool_connections',
+        'oai_loader_last_run_records',
+        'oai_loader_last_run_refusals',
+        'oai_loader_last_run_duration_seconds',
+        'oai_loader_last_run_finished_timestamp_seconds',
       ]) {
         expect(a.body, family).to.contain(`# TYPE ${family} `);
       }
@@ -204,13 +214,17 @@ describe('operator metrics at GET /metrics', function () {
         now = saved;
       }
       const after = await scrape(port);
-      const delta = (reason: string): number => valueOf(after, 'oai_token_rejections_total', { reason }) - valueOf(before, 'oai_token_rejections_total', { reason });
+      const delta = (reason: string): number =>
+        valueOf(after, 'oai_token_rejections_total', { reason }) - valueOf(before, 'oai_token_rejections_total', { reason });
       expect(delta('signature')).to.equal(1);
       expect(delta('malformed')).to.equal(2);
       expect(delta('verb')).to.equal(1);
       expect(delta('expired')).to.equal(1);
       expect(delta('stale')).to.equal(0);
-      expect(valueOf(after, 'oai_errors_total', { verb: 'ListRecords', code: 'badResumptionToken' }) - valueOf(before, 'oai_errors_total', { verb: 'ListRecords', code: 'badResumptionToken' })).to.equal(3);
+      expect(
+        valueOf(after, 'oai_errors_total', { verb: 'ListRecords', code: 'badResumptionToken' }) -
+          valueOf(before, 'oai_errors_total', { verb: 'ListRecords', code: 'badResumptionToken' }),
+      ).to.equal(3);
     });
 
     it('counts load-shed 503s, shows the requests in flight, and the pool in use meanwhile', async () => {
@@ -228,8 +242,14 @@ describe('operator metrics at GET /metrics', function () {
         for (const a of answers) if (a.status !== 503) checkOai(a);
         const after = await scrape(port);
         expect(valueOf(after, 'oai_load_shed_total') - valueOf(before, 'oai_load_shed_total')).to.equal(shed);
-        expect(valueOf(after, 'oai_requests_total', { verb: 'none', status: '503', error: 'none' }) - valueOf(before, 'oai_requests_total', { verb: 'none', status: '503', error: 'none' })).to.equal(shed);
-        expect(valueOf(after, 'oai_requests_total', { verb: 'Identify', status: '200', error: 'none' }) - valueOf(before, 'oai_requests_total', { verb: 'Identify', status: '200', error: 'none' })).to.equal(8 - shed);
+        expect(
+          valueOf(after, 'oai_requests_total', { verb: 'none', status: '503', error: 'none' }) -
+            valueOf(before, 'oai_requests_total', { verb: 'none', status: '503', error: 'none' }),
+        ).to.equal(shed);
+        expect(
+          valueOf(after, 'oai_requests_total', { verb: 'Identify', status: '200', error: 'none' }) -
+            valueOf(before, 'oai_requests_total', { verb: 'Identify', status: '200', error: 'none' }),
+        ).to.equal(8 - shed);
       } finally {
         slow = false;
       }

@@ -14,13 +14,17 @@ import { forEachProvider, request, checkOai, errorCodes } from '../helpers/serve
 
 /** The Accept header of each client (browsers: as they send it for a page load), and what it gets. */
 const CLIENTS: ReadonlyArray<{ client: string; accept: string | undefined; gets: 'html' | 'xml' }> = [
-  { client: 'Chrome / Chromium 156', accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7', gets: 'html' },
+  {
+    client: 'Chrome / Chromium 156',
+    accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7',
+    gets: 'html',
+  },
   { client: 'Firefox 128+', accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', gets: 'html' },
   { client: 'Safari 17', accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', gets: 'html' },
   { client: 'curl', accept: '*/*', gets: 'xml' },
   { client: 'wget', accept: '*/*', gets: 'xml' },
   { client: 'npm oai-pmh (request)', accept: undefined, gets: 'xml' },
-  { client: "Perl oai_pmh (HTTP::OAI, LWP)", accept: undefined, gets: 'xml' },
+  { client: 'Perl oai_pmh (HTTP::OAI, LWP)', accept: undefined, gets: 'xml' },
   { client: 'Python requests and sickle (which uses requests)', accept: '*/*', gets: 'xml' },
 ];
 
@@ -103,7 +107,7 @@ describe('the Accept the harvesting clients of the suite really send', function 
   const live: Array<{ client: string; ask: () => Promise<unknown> }> = [
     { client: 'curl', ask: () => run('curl', ['-s', '-o', '/dev/null', `${url}?verb=Identify`]) },
     { client: 'npm oai-pmh (request)', ask: () => new OaiPmh(url, { retry: false }).identify() },
-    { client: "Perl oai_pmh (HTTP::OAI, LWP)", ask: () => run('/usr/bin/oai_pmh', ['-X', 'Identify', url]) },
+    { client: 'Perl oai_pmh (HTTP::OAI, LWP)', ask: () => run('/usr/bin/oai_pmh', ['-X', 'Identify', url]) },
   ];
   for (const l of live) {
     it(`${l.client} sends the Accept of the table, so it gets XML`, async () => {
@@ -145,7 +149,9 @@ describe('negotiation at the endpoint', () => {
           } else {
             expect(a.headers['content-type'], query).to.equal('text/html; charset=utf-8');
             expect(a.body.startsWith('<!DOCTYPE html>\n<html lang="en">'), query).to.equal(true);
-            expect(a.headers['content-security-policy'], query).to.match(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+            expect(a.headers['content-security-policy'], query).to.match(
+              /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
+            );
             expect(a.headers['x-content-type-options']).to.equal('nosniff');
           }
         }
@@ -208,7 +214,10 @@ describe('negotiation at the endpoint', () => {
     });
 
     it('turns the request form into the request it means with a 303', async () => {
-      const a = await request(provider().port, { path: '/oai/form', query: 'verb=ListRecords&metadataPrefix=oai_dc&set=math%3Alogic&from=&until=2025-01-01&identifier=x' });
+      const a = await request(provider().port, {
+        path: '/oai/form',
+        query: 'verb=ListRecords&metadataPrefix=oai_dc&set=math%3Alogic&from=&until=2025-01-01&identifier=x',
+      });
       expect(a.status).to.equal(303);
       expect(a.headers.location).to.equal('/oai?verb=ListRecords&metadataPrefix=oai_dc&set=math%3Alogic&until=2025-01-01');
     });

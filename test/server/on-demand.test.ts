@@ -28,22 +28,49 @@ const PREFIXES = ['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21'
 /** A provider, and a knex of its throwaway database for the tests to look into its tables. */
 type Opened = Provider & { readonly knex: Knex };
 
-async function providerWith(db: ThrowawayDatabase, symbol: string, mode: 'stored' | 'on-demand', now: number, storedFormats?: readonly string[]): Promise<Opened> {
+async function providerWith(
+  db: ThrowawayDatabase,
+  symbol: string,
+  mode: 'stored' | 'on-demand',
+  now: number,
+  storedFormats?: readonly string[],
+): Promise<Opened> {
   const file = configFile(db, symbol);
-  const env = { DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: file, OAI_WRITTEN_FORMATS: mode, ...(storedFormats && { OAI_STORED_FORMATS: storedFormats.join(',') }) };
+  const env = {
+    DATABASE_URL: db.url,
+    LOG_LEVEL: 'silent',
+    OAI_NAMESPACE: DEMO_NAMESPACE,
+    OAI_CONFIG: file,
+    OAI_WRITTEN_FORMATS: mode,
+    ...(storedFormats && { OAI_STORED_FORMATS: storedFormats.join(',') }),
+  };
   return Object.assign(await openProvider(loadConfig(env), { clock: () => now }), { knex: db.knex() });
 }
 
 function configFile(db: ThrowawayDatabase, symbol: string): string {
   const file = path.join(db.dir, `config-${symbol}.yaml`);
-  fs.writeFileSync(file, ['formats:', '  - prefix: oai_dc', '  - prefix: oai_openaire', '  - prefix: datacite', '  - prefix: oai_datacite', '    options:', `      datacentreSymbol: ${symbol}`, '  - prefix: marc21', '  - prefix: mods', ''].join('\n'));
+  fs.writeFileSync(
+    file,
+    [
+      'formats:',
+      '  - prefix: oai_dc',
+      '  - prefix: oai_openaire',
+      '  - prefix: datacite',
+      '  - prefix: oai_datacite',
+      '    options:',
+      `      datacentreSymbol: ${symbol}`,
+      '  - prefix: marc21',
+      '  - prefix: mods',
+      '',
+    ].join('\n'),
+  );
   return file;
 }
 
 /** Every record of a format, page by page, as the store reads them for ListRecords. */
 async function harvest(p: Provider, prefix: string): Promise<ItemRecord[]> {
   const out: ItemRecord[] = [];
-  for (let after: { datestamp: number; pk: number } | undefined; ; ) {
+  for (let after: { datestamp: number; pk: number } | undefined; ;) {
     const page = await p.store.listRecords({ metadataPrefix: prefix, until: T1 + 10, limit: 37, ...(after && { after }) });
     out.push(...page);
     const last = page[page.length - 1];
@@ -58,7 +85,11 @@ async function everything(p: Opened): Promise<unknown> {
   const sync: Record<string, unknown> = {};
   for (const prefix of PREFIXES) {
     lists[prefix] = (await harvest(p, prefix)).map((r) => [r.identifier, r.datestamp, r.deleted, r.metadata]);
-    sync[prefix] = (await p.store.syncResources({ metadataPrefix: prefix }, { afterPk: 0, throughPk: 1e9, limit: 10_000, withXml: true })).map((r) => [r.identifier, r.contentHash, r.xml]);
+    sync[prefix] = (await p.store.syncResources({ metadataPrefix: prefix }, { afterPk: 0, throughPk: 1e9, limit: 10_000, withXml: true })).map((r) => [
+      r.identifier,
+      r.contentHash,
+      r.xml,
+    ]);
   }
   const scanned = (await p.store.scanItems(0, 10_000)).map((s) => [s.internalId, s.datestamp, s.metadata]);
   const hashes = await p.knex('items').select('internal_id', 'datestamp', 'content_hash').orderBy('pk');
@@ -66,7 +97,9 @@ async function everything(p: Opened): Promise<unknown> {
 }
 
 async function liveRowsWithoutXml(p: Opened): Promise<number> {
-  const [row] = (await p.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where('i.deleted', false).whereNull('r.xml').count({ n: '*' })) as { n: unknown }[];
+  const [row] = (await p.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where('i.deleted', false).whereNull('r.xml').count({ n: '*' })) as {
+    n: unknown;
+  }[];
   return Number(row?.n);
 }
 
@@ -82,7 +115,9 @@ forEachThrowawayDatabase(
         // A record giving one format as XML (kept as given, the others written from its model), and one
         // giving only DataCite XML (its model lifted from it, oai_dc filled from the lifted typed fields).
         const mods = '<mods xmlns="http://www.loc.gov/mods/v3" version="3.7"><titleInfo><title>Given, not crosswalked</title></titleInfo></mods>';
-        const datacite = fs.readFileSync(path.join(__dirname, '../fixtures/readers/datacite/datacite_journal_article.xml'), 'utf8').replace(/^<\?xml[^>]*>\s*/, '');
+        const datacite = fs
+          .readFileSync(path.join(__dirname, '../fixtures/readers/datacite/datacite_journal_article.xml'), 'utf8')
+          .replace(/^<\?xml[^>]*>\s*/, '');
         for (const p of [onDemand, stored]) {
           const given = jsonToItem({ id: 'given-1', dc: { title: 'Crosswalked' }, metadata: { mods } }, p.formats, 'test');
           if (!('item' in given)) throw new Error(JSON.stringify(given.refusals));
@@ -92,23 +127,41 @@ forEachThrowawayDatabase(
         expect((await onDemand.knex('record_fields').whereNotNull('lifted_from').count({ n: '*' }))[0]).to.deep.equal({ n: kind === 'postgres' ? '1' : 1 });
         expect(await liveRowsWithoutXml(stored)).to.equal(0);
         // Every format the pipeline wrote but oai_dc (which every harvester asks for) is a row without XML; what a record gave is kept.
-        const written = (await onDemand.knex('record_fields').select('derived')).reduce((n: number, r: { derived: string }) => n + (JSON.parse(r.derived) as string[]).filter((p) => p !== 'oai_dc').length, 0);
+        const written = (await onDemand.knex('record_fields').select('derived')).reduce(
+          (n: number, r: { derived: string }) => n + (JSON.parse(r.derived) as string[]).filter((p) => p !== 'oai_dc').length,
+          0,
+        );
         expect(written).to.be.greaterThan(1000);
         expect(await liveRowsWithoutXml(onDemand)).to.equal(written);
-        const dcWithout = await onDemand.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where({ 'i.deleted': false, 'r.prefix': 'oai_dc' }).whereNull('r.xml').count({ n: '*' });
+        const dcWithout = await onDemand
+          .knex('records as r')
+          .join('items as i', 'i.pk', 'r.item_pk')
+          .where({ 'i.deleted': false, 'r.prefix': 'oai_dc' })
+          .whereNull('r.xml')
+          .count({ n: '*' });
         expect(Number((dcWithout[0] as { n: unknown }).n)).to.equal(0);
-        const given = (await onDemand.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').where('i.deleted', false).whereNotNull('r.xml').count({ n: '*' })) as { n: unknown }[];
+        const given = (await onDemand
+          .knex('records as r')
+          .join('items as i', 'i.pk', 'r.item_pk')
+          .where('i.deleted', false)
+          .whereNotNull('r.xml')
+          .count({ n: '*' })) as { n: unknown }[];
         expect(Number(given[0]?.n)).to.be.greaterThan(0);
 
         expect(await everything(onDemand)).to.deep.equal(await everything(stored));
         // What a rebuild scans: only what each record gave, in either store; the formats the pipeline wrote are left out.
-        const givenScan = async (p: Opened): Promise<Map<string, unknown>> => new Map((await p.store.scanItems(0, 10_000, { givenOnly: true })).map((s) => [s.internalId, s.metadata]));
+        const givenScan = async (p: Opened): Promise<Map<string, unknown>> =>
+          new Map((await p.store.scanItems(0, 10_000, { givenOnly: true })).map((s) => [s.internalId, s.metadata]));
         const givenOnDemand = await givenScan(onDemand);
         expect(givenOnDemand).to.deep.equal(await givenScan(stored));
         expect(givenOnDemand.get('given-1')).to.deep.equal({ mods });
         expect(givenOnDemand.get('lifted-1')).to.deep.equal({ datacite });
         for (const s of await stored.store.scanItems(0, 10_000)) {
-          expect(Object.keys(givenOnDemand.get(s.internalId) as object).sort(), s.internalId).to.deep.equal(Object.keys(s.metadata).filter((p) => !(s.written ?? []).includes(p)).sort());
+          expect(Object.keys(givenOnDemand.get(s.internalId) as object).sort(), s.internalId).to.deep.equal(
+            Object.keys(s.metadata)
+              .filter((p) => !(s.written ?? []).includes(p))
+              .sort(),
+          );
         }
         const id = ((await onDemand.store.listHeaders({ metadataPrefix: 'mods', until: T1, limit: 1 }))[0] as ItemRecord).identifier;
         for (const prefix of PREFIXES) {
@@ -119,7 +172,9 @@ forEachThrowawayDatabase(
         }
 
         // A membership change recomputes the hash from the formats as written; a deletion leaves a tombstone in every format.
-        const some = (await onDemand.knex('record_fields as f').join('items as i', 'i.pk', 'f.item_pk').select('i.internal_id').orderBy('i.pk').limit(3)) as { internal_id: string }[];
+        const some = (await onDemand.knex('record_fields as f').join('items as i', 'i.pk', 'f.item_pk').select('i.internal_id').orderBy('i.pk').limit(3)) as {
+          internal_id: string;
+        }[];
         const [moved, gone] = some.map((r) => r.internal_id) as [string, string];
         await onDemand.store.putSets([{ spec: 'extra', name: 'Extra' }]);
         await stored.store.putSets([{ spec: 'extra', name: 'Extra' }]);
@@ -148,7 +203,12 @@ forEachThrowawayDatabase(
           const p = await providerWith(fresh, 'A.B', 'on-demand', T0, kept);
           try {
             await seedIfEmpty(p);
-            const rows = (await p.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').join('record_fields as f', 'f.item_pk', 'i.pk').where('i.deleted', false).select('r.prefix', 'r.xml', 'f.derived')) as { prefix: string; xml: string | null; derived: string }[];
+            const rows = (await p
+              .knex('records as r')
+              .join('items as i', 'i.pk', 'r.item_pk')
+              .join('record_fields as f', 'f.item_pk', 'i.pk')
+              .where('i.deleted', false)
+              .select('r.prefix', 'r.xml', 'f.derived')) as { prefix: string; xml: string | null; derived: string }[];
             expect(rows.length).to.be.greaterThan(1000);
             for (const r of rows) {
               const leftToWrite = (JSON.parse(r.derived) as string[]).includes(r.prefix) && !kept.includes(r.prefix);
@@ -177,7 +237,12 @@ forEachThrowawayDatabase(
       } finally {
         await first.close();
       }
-      const before = new Map(((await db().knex()('items').select('internal_id', 'datestamp')) as { internal_id: string; datestamp: unknown }[]).map((r) => [r.internal_id, Number(r.datestamp)]));
+      const before = new Map(
+        ((await db().knex()('items').select('internal_id', 'datestamp')) as { internal_id: string; datestamp: unknown }[]).map((r) => [
+          r.internal_id,
+          Number(r.datestamp),
+        ]),
+      );
 
       const second = await providerWith(db(), 'SECOND.SYMBOL', 'on-demand', T1);
       try {
@@ -197,7 +262,16 @@ forEachThrowawayDatabase(
       } finally {
         await second.close();
       }
-      const config = loadConfig({ DATABASE_URL: db().url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, OAI_CONFIG: configFile(db(), 'SECOND.SYMBOL'), OAI_WRITTEN_FORMATS: 'on-demand', PORT: '0', HOST: '127.0.0.1', OAI_SEED_DEMO: 'false' });
+      const config = loadConfig({
+        DATABASE_URL: db().url,
+        LOG_LEVEL: 'silent',
+        OAI_NAMESPACE: DEMO_NAMESPACE,
+        OAI_CONFIG: configFile(db(), 'SECOND.SYMBOL'),
+        OAI_WRITTEN_FORMATS: 'on-demand',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        OAI_SEED_DEMO: 'false',
+      });
       let refused: unknown;
       try {
         const running = await startServer(config);
@@ -224,7 +298,8 @@ forEachThrowawayDatabase(
         try {
           await seedIfEmpty(reference);
           for (const prefix of PREFIXES) {
-            const byId = (list: ItemRecord[]): unknown[] => list.map((r) => [r.identifier, r.metadata]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+            const byId = (list: ItemRecord[]): unknown[] =>
+              list.map((r) => [r.identifier, r.metadata]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
             expect(byId(await harvest(rebuilt, prefix)), prefix).to.deep.equal(byId(await harvest(reference, prefix)));
           }
         } finally {

@@ -160,8 +160,17 @@ async function spawnServe(env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
       const seen = lines.find(pred);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no such log line within ${timeoutMs} ms; stderr:\n${stderr}\nlines:\n${lines.map((l) => JSON.stringify(l)).join('\n')}`)), timeoutMs);
-        waiters.push({ pred, resolve: (l) => { clearTimeout(timer); resolve(l); } });
+        const timer = setTimeout(
+          () => reject(new Error(`no such log line within ${timeoutMs} ms; stderr:\n${stderr}\nlines:\n${lines.map((l) => JSON.stringify(l)).join('\n')}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          pred,
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        });
         void exited.then(() => reject(new Error(`oai-steward serve exited; stderr:\n${stderr}`)));
       });
     },
@@ -205,13 +214,52 @@ describe('operations: the request log of oai-steward serve', function () {
   }
 
   const cases: { name: string; query: string; post?: boolean; verb?: string; args: Record<string, string>; records: number; errors?: string[] }[] = [
-    { name: 'ListRecords logs its verb, arguments and the number of records returned', query: 'verb=ListRecords&metadataPrefix=oai_dc', verb: 'ListRecords', args: { verb: 'ListRecords', metadataPrefix: 'oai_dc' }, records: 100 },
-    { name: 'ListIdentifiers of a set logs the set among the arguments', query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=math', verb: 'ListIdentifiers', args: { verb: 'ListIdentifiers', metadataPrefix: 'oai_dc', set: 'math' }, records: -1 },
-    { name: 'GetRecord logs one record', query: 'verb=GetRecord&metadataPrefix=oai_dc&identifier=oai%3Ademo.oai-steward.org%3Adata-2024-0001', verb: 'GetRecord', args: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier: 'oai:demo.oai-steward.org:data-2024-0001' }, records: 1 },
+    {
+      name: 'ListRecords logs its verb, arguments and the number of records returned',
+      query: 'verb=ListRecords&metadataPrefix=oai_dc',
+      verb: 'ListRecords',
+      args: { verb: 'ListRecords', metadataPrefix: 'oai_dc' },
+      records: 100,
+    },
+    {
+      name: 'ListIdentifiers of a set logs the set among the arguments',
+      query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=math',
+      verb: 'ListIdentifiers',
+      args: { verb: 'ListIdentifiers', metadataPrefix: 'oai_dc', set: 'math' },
+      records: -1,
+    },
+    {
+      name: 'GetRecord logs one record',
+      query: 'verb=GetRecord&metadataPrefix=oai_dc&identifier=oai%3Ademo.oai-steward.org%3Adata-2024-0001',
+      verb: 'GetRecord',
+      args: { verb: 'GetRecord', metadataPrefix: 'oai_dc', identifier: 'oai:demo.oai-steward.org:data-2024-0001' },
+      records: 1,
+    },
     { name: 'a POST is logged with its method', query: 'verb=Identify', post: true, verb: 'Identify', args: { verb: 'Identify' }, records: 0 },
-    { name: 'an OAI error is logged with its code and HTTP status 200', query: 'verb=ListRecords&metadataPrefix=oai_dc&set=no-such-set', verb: 'ListRecords', args: { verb: 'ListRecords', metadataPrefix: 'oai_dc', set: 'no-such-set' }, records: 0, errors: ['noRecordsMatch'] },
-    { name: 'badVerb is logged with the verb that was asked for', query: 'verb=Nonsense', verb: 'Nonsense', args: { verb: 'Nonsense' }, records: 0, errors: ['badVerb'] },
-    { name: 'badArgument is logged with the verb and arguments that were asked for', query: 'verb=GetRecord&metadataPrefix=oai_dc', verb: 'GetRecord', args: { verb: 'GetRecord', metadataPrefix: 'oai_dc' }, records: 0, errors: ['badArgument'] },
+    {
+      name: 'an OAI error is logged with its code and HTTP status 200',
+      query: 'verb=ListRecords&metadataPrefix=oai_dc&set=no-such-set',
+      verb: 'ListRecords',
+      args: { verb: 'ListRecords', metadataPrefix: 'oai_dc', set: 'no-such-set' },
+      records: 0,
+      errors: ['noRecordsMatch'],
+    },
+    {
+      name: 'badVerb is logged with the verb that was asked for',
+      query: 'verb=Nonsense',
+      verb: 'Nonsense',
+      args: { verb: 'Nonsense' },
+      records: 0,
+      errors: ['badVerb'],
+    },
+    {
+      name: 'badArgument is logged with the verb and arguments that were asked for',
+      query: 'verb=GetRecord&metadataPrefix=oai_dc',
+      verb: 'GetRecord',
+      args: { verb: 'GetRecord', metadataPrefix: 'oai_dc' },
+      records: 0,
+      errors: ['badArgument'],
+    },
   ];
   for (const c of cases) {
     it(`writes one JSON line per request: ${c.name}`, async function () {
@@ -343,10 +391,12 @@ describe('operations: /healthz and stop() of a server started in-process', funct
     const agent = new http.Agent({ keepAlive: true });
     try {
       await new Promise<void>((resolve, reject) => {
-        http.get(`${server.baseUrl}?verb=Identify`, { agent }, (res) => {
-          res.resume();
-          res.on('end', () => resolve());
-        }).on('error', reject);
+        http
+          .get(`${server.baseUrl}?verb=Identify`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve());
+          })
+          .on('error', reject);
       });
       const started = Date.now();
       await server.running.stop();

@@ -40,7 +40,7 @@ forEachThrowawayDatabase((db) => {
     await p.close();
   });
 
-  it('refuses XML a caller passes off as the pipeline\'s own, whatever it claims', async () => {
+  it("refuses XML a caller passes off as the pipeline's own, whatever it claims", async () => {
     const crafted = {
       internalId: 'crafted',
       fields: { dc: { title: ['T'] } },
@@ -93,7 +93,9 @@ forEachThrowawayDatabase((db) => {
     expect((await p.store.recordFields(['h'])).get('h')?.dc.title).to.deep.equal(['Second']);
     // The same version again, or a newer one, is written as usual; a record of the repository's own is never superseded.
     expect((await p.store.writeItems([v2]))[0]?.outcome).to.equal('unchanged');
-    expect((await p.store.writeItems([{ internalId: 'h', datestamp: NOW - 300, metadata: { oai_dc: oaiDc(['title', 'Own']) } }]))[0]?.outcome).to.equal('updated');
+    expect((await p.store.writeItems([{ internalId: 'h', datestamp: NOW - 300, metadata: { oai_dc: oaiDc(['title', 'Own']) } }]))[0]?.outcome).to.equal(
+      'updated',
+    );
   });
 
   it('calls the commit hooks once a write or a whole transaction commits, and not for a refused write', async () => {

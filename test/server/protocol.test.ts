@@ -32,62 +32,260 @@ const rows: Row[] = [
   { name: 'no verb is badVerb', query: '', expect: { errors: ['badVerb'] }, echo: false },
   { name: 'an illegal verb is badVerb', query: 'verb=Nonsense', expect: { errors: ['badVerb'] }, echo: false },
   { name: 'a repeated verb is badVerb', query: 'verb=Identify&verb=ListSets', expect: { errors: ['badVerb'] }, echo: false },
-  { name: 'a repeated argument is badArgument', query: 'verb=ListRecords&metadataPrefix=oai_dc&metadataPrefix=oai_dc', expect: { errors: ['badArgument'] }, echo: false },
+  {
+    name: 'a repeated argument is badArgument',
+    query: 'verb=ListRecords&metadataPrefix=oai_dc&metadataPrefix=oai_dc',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
   { name: 'an unknown argument is badArgument', query: 'verb=ListSets&color=red', expect: { errors: ['badArgument'] }, echo: false },
   { name: 'an empty argument is badArgument', query: 'verb=ListRecords&metadataPrefix=', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'a malformed percent-escape is badArgument', query: 'verb=GetRecord&identifier=%zz&metadataPrefix=oai_dc', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'bytes that are not UTF-8 are badArgument', query: 'verb=GetRecord&identifier=%FF%FE&metadataPrefix=oai_dc', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'several argument errors are reported together', query: 'verb=ListRecords&from=yesterday&foo=1', expect: { errors: ['badArgument', 'badArgument', 'badArgument'] }, echo: false },
+  {
+    name: 'a malformed percent-escape is badArgument',
+    query: 'verb=GetRecord&identifier=%zz&metadataPrefix=oai_dc',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'bytes that are not UTF-8 are badArgument',
+    query: 'verb=GetRecord&identifier=%FF%FE&metadataPrefix=oai_dc',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'several argument errors are reported together',
+    query: 'verb=ListRecords&from=yesterday&foo=1',
+    expect: { errors: ['badArgument', 'badArgument', 'badArgument'] },
+    echo: false,
+  },
   // GetRecord (4.1)
-  { name: 'GetRecord returns a record with oai_dc metadata', query: `verb=GetRecord&identifier=${arg(live.identifier)}&metadataPrefix=oai_dc`, expect: { verb: 'GetRecord' }, echo: true,
-    check: (x) => { expect(texts(x, 'identifier')).to.deep.equal([live.identifier]); expect(x).to.contain('<oai_dc:dc'); } },
-  { name: 'GetRecord of an escaped identifier (doubly encoded, section 2.5) finds it', query: `verb=GetRecord&identifier=${arg(escaped.identifier)}&metadataPrefix=oai_dc`, expect: { verb: 'GetRecord' }, echo: true,
-    check: (x) => expect(texts(x, 'identifier')).to.deep.equal([escaped.identifier]) },
-  { name: 'GetRecord of a deleted item answers a deleted header without metadata', query: `verb=GetRecord&identifier=${arg(deleted.identifier)}&metadataPrefix=oai_dc`, expect: { verb: 'GetRecord' }, echo: true,
-    check: (x) => { expect(x).to.contain('<header status="deleted">'); expect(x).to.not.contain('<metadata>'); } },
-  { name: 'GetRecord of an unknown identifier is idDoesNotExist', query: 'verb=GetRecord&identifier=oai%3Ademo.oai-steward.org%3Anope&metadataPrefix=oai_dc', expect: { errors: ['idDoesNotExist'] }, echo: true },
-  { name: 'GetRecord of an identifier in another case is idDoesNotExist (identity is exact)', query: `verb=GetRecord&identifier=${arg(live.identifier.toUpperCase().replace('OAI:', 'oai:'))}&metadataPrefix=oai_dc`, expect: { errors: ['idDoesNotExist'] }, echo: true },
-  { name: 'GetRecord of an identifier that is not even a URI is idDoesNotExist', query: 'verb=GetRecord&identifier=%3Cscript%3E%22%26&metadataPrefix=oai_dc', expect: { errors: ['idDoesNotExist'] }, echo: true,
-    check: (x) => expect(requestAttributes(x).identifier).to.equal('<script>"&') },
-  { name: 'GetRecord in an unknown format is cannotDisseminateFormat', query: `verb=GetRecord&identifier=${arg(live.identifier)}&metadataPrefix=no_such_format`, expect: { errors: ['cannotDisseminateFormat'] }, echo: true },
-  { name: 'GetRecord of an unknown id in an unknown format reports both', query: 'verb=GetRecord&identifier=oai%3Ax.org%3Ay&metadataPrefix=no_such_format', expect: { errors: ['idDoesNotExist', 'cannotDisseminateFormat'] }, echo: true },
-  { name: 'GetRecord without metadataPrefix is badArgument', query: `verb=GetRecord&identifier=${arg(live.identifier)}`, expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'GetRecord with a syntactically illegal metadataPrefix is badArgument', query: `verb=GetRecord&identifier=${arg(live.identifier)}&metadataPrefix=a%20b`, expect: { errors: ['badArgument'] }, echo: false },
+  {
+    name: 'GetRecord returns a record with oai_dc metadata',
+    query: `verb=GetRecord&identifier=${arg(live.identifier)}&metadataPrefix=oai_dc`,
+    expect: { verb: 'GetRecord' },
+    echo: true,
+    check: (x) => {
+      expect(texts(x, 'identifier')).to.deep.equal([live.identifier]);
+      expect(x).to.contain('<oai_dc:dc');
+    },
+  },
+  {
+    name: 'GetRecord of an escaped identifier (doubly encoded, section 2.5) finds it',
+    query: `verb=GetRecord&identifier=${arg(escaped.identifier)}&metadataPrefix=oai_dc`,
+    expect: { verb: 'GetRecord' },
+    echo: true,
+    check: (x) => expect(texts(x, 'identifier')).to.deep.equal([escaped.identifier]),
+  },
+  {
+    name: 'GetRecord of a deleted item answers a deleted header without metadata',
+    query: `verb=GetRecord&identifier=${arg(deleted.identifier)}&metadataPrefix=oai_dc`,
+    expect: { verb: 'GetRecord' },
+    echo: true,
+    check: (x) => {
+      expect(x).to.contain('<header status="deleted">');
+      expect(x).to.not.contain('<metadata>');
+    },
+  },
+  {
+    name: 'GetRecord of an unknown identifier is idDoesNotExist',
+    query: 'verb=GetRecord&identifier=oai%3Ademo.oai-steward.org%3Anope&metadataPrefix=oai_dc',
+    expect: { errors: ['idDoesNotExist'] },
+    echo: true,
+  },
+  {
+    name: 'GetRecord of an identifier in another case is idDoesNotExist (identity is exact)',
+    query: `verb=GetRecord&identifier=${arg(live.identifier.toUpperCase().replace('OAI:', 'oai:'))}&metadataPrefix=oai_dc`,
+    expect: { errors: ['idDoesNotExist'] },
+    echo: true,
+  },
+  {
+    name: 'GetRecord of an identifier that is not even a URI is idDoesNotExist',
+    query: 'verb=GetRecord&identifier=%3Cscript%3E%22%26&metadataPrefix=oai_dc',
+    expect: { errors: ['idDoesNotExist'] },
+    echo: true,
+    check: (x) => expect(requestAttributes(x).identifier).to.equal('<script>"&'),
+  },
+  {
+    name: 'GetRecord in an unknown format is cannotDisseminateFormat',
+    query: `verb=GetRecord&identifier=${arg(live.identifier)}&metadataPrefix=no_such_format`,
+    expect: { errors: ['cannotDisseminateFormat'] },
+    echo: true,
+  },
+  {
+    name: 'GetRecord of an unknown id in an unknown format reports both',
+    query: 'verb=GetRecord&identifier=oai%3Ax.org%3Ay&metadataPrefix=no_such_format',
+    expect: { errors: ['idDoesNotExist', 'cannotDisseminateFormat'] },
+    echo: true,
+  },
+  {
+    name: 'GetRecord without metadataPrefix is badArgument',
+    query: `verb=GetRecord&identifier=${arg(live.identifier)}`,
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'GetRecord with a syntactically illegal metadataPrefix is badArgument',
+    query: `verb=GetRecord&identifier=${arg(live.identifier)}&metadataPrefix=a%20b`,
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
   // ListMetadataFormats (4.4)
-  { name: 'ListMetadataFormats lists the repository formats', query: 'verb=ListMetadataFormats', expect: { verb: 'ListMetadataFormats' }, echo: true,
-    check: (x) => expect(texts(x, 'metadataPrefix')).to.include('oai_dc') },
-  { name: 'ListMetadataFormats of an item lists its formats', query: `verb=ListMetadataFormats&identifier=${arg(live.identifier)}`, expect: { verb: 'ListMetadataFormats' }, echo: true,
-    check: (x) => expect(texts(x, 'metadataNamespace')).to.include(OAI_DC_NS) },
-  { name: 'ListMetadataFormats of a deleted item still lists oai_dc', query: `verb=ListMetadataFormats&identifier=${arg(deleted.identifier)}`, expect: { verb: 'ListMetadataFormats' }, echo: true },
-  { name: 'ListMetadataFormats of an unknown item is idDoesNotExist', query: 'verb=ListMetadataFormats&identifier=oai%3Ademo.oai-steward.org%3Anope', expect: { errors: ['idDoesNotExist'] }, echo: true },
-  { name: 'ListMetadataFormats with a resumptionToken is badArgument', query: 'verb=ListMetadataFormats&resumptionToken=x', expect: { errors: ['badArgument'] }, echo: false },
+  {
+    name: 'ListMetadataFormats lists the repository formats',
+    query: 'verb=ListMetadataFormats',
+    expect: { verb: 'ListMetadataFormats' },
+    echo: true,
+    check: (x) => expect(texts(x, 'metadataPrefix')).to.include('oai_dc'),
+  },
+  {
+    name: 'ListMetadataFormats of an item lists its formats',
+    query: `verb=ListMetadataFormats&identifier=${arg(live.identifier)}`,
+    expect: { verb: 'ListMetadataFormats' },
+    echo: true,
+    check: (x) => expect(texts(x, 'metadataNamespace')).to.include(OAI_DC_NS),
+  },
+  {
+    name: 'ListMetadataFormats of a deleted item still lists oai_dc',
+    query: `verb=ListMetadataFormats&identifier=${arg(deleted.identifier)}`,
+    expect: { verb: 'ListMetadataFormats' },
+    echo: true,
+  },
+  {
+    name: 'ListMetadataFormats of an unknown item is idDoesNotExist',
+    query: 'verb=ListMetadataFormats&identifier=oai%3Ademo.oai-steward.org%3Anope',
+    expect: { errors: ['idDoesNotExist'] },
+    echo: true,
+  },
+  {
+    name: 'ListMetadataFormats with a resumptionToken is badArgument',
+    query: 'verb=ListMetadataFormats&resumptionToken=x',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
   // ListSets (4.6)
-  { name: 'ListSets lists sets', query: 'verb=ListSets', expect: { verb: 'ListSets' }, echo: true,
-    check: (x) => expect(texts(x, 'setSpec')).to.include.members(['physics', 'physics:hep', 'physics:hep:theory']) },
-  { name: 'ListSets with a bad token is badResumptionToken', query: 'verb=ListSets&resumptionToken=garbage', expect: { errors: ['badResumptionToken'] }, echo: true },
+  {
+    name: 'ListSets lists sets',
+    query: 'verb=ListSets',
+    expect: { verb: 'ListSets' },
+    echo: true,
+    check: (x) => expect(texts(x, 'setSpec')).to.include.members(['physics', 'physics:hep', 'physics:hep:theory']),
+  },
+  {
+    name: 'ListSets with a bad token is badResumptionToken',
+    query: 'verb=ListSets&resumptionToken=garbage',
+    expect: { errors: ['badResumptionToken'] },
+    echo: true,
+  },
   // ListIdentifiers / ListRecords (4.3, 4.5)
-  { name: 'ListIdentifiers pages with a token', query: 'verb=ListIdentifiers&metadataPrefix=oai_dc', expect: { verb: 'ListIdentifiers' }, echo: true,
-    check: (x) => expect(x).to.match(/<resumptionToken expirationDate="[^"]+" completeListSize="285" cursor="0">1\./) },
+  {
+    name: 'ListIdentifiers pages with a token',
+    query: 'verb=ListIdentifiers&metadataPrefix=oai_dc',
+    expect: { verb: 'ListIdentifiers' },
+    echo: true,
+    check: (x) => expect(x).to.match(/<resumptionToken expirationDate="[^"]+" completeListSize="285" cursor="0">1\./),
+  },
   { name: 'ListRecords pages with a token', query: 'verb=ListRecords&metadataPrefix=oai_dc', expect: { verb: 'ListRecords' }, echo: true },
   { name: 'ListRecords without metadataPrefix is badArgument', query: 'verb=ListRecords', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'ListRecords in an unknown format is cannotDisseminateFormat', query: 'verb=ListRecords&metadataPrefix=no_such_format', expect: { errors: ['cannotDisseminateFormat'] }, echo: true },
-  { name: 'ListIdentifiers of an empty range is noRecordsMatch', query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&until=2000-01-01', expect: { errors: ['noRecordsMatch'] }, echo: true },
-  { name: 'ListIdentifiers of an unknown set is noRecordsMatch', query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=nosuchset', expect: { errors: ['noRecordsMatch'] }, echo: true },
-  { name: 'ListRecords from a date in the future is noRecordsMatch', query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2999-01-01', expect: { errors: ['noRecordsMatch'] }, echo: true },
-  { name: 'ListRecords with mixed granularities is badArgument', query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-12-27&until=2024-12-28T00:00:00Z', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'ListRecords with from after until is badArgument', query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-12-28&until=2024-12-27', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'ListRecords with an impossible date is badArgument', query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-02-30', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'ListRecords with a time zone offset is badArgument', query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-12-27T00:00:00%2B01:00', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'ListRecords with fractional seconds is badArgument', query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-12-27T00:00:00.0Z', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'ListRecords with a resumptionToken and another argument is badArgument', query: 'verb=ListRecords&metadataPrefix=oai_dc&resumptionToken=x', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'ListRecords with a garbage token is badResumptionToken', query: 'verb=ListRecords&resumptionToken=garbage', expect: { errors: ['badResumptionToken'] }, echo: true },
-  { name: 'ListRecords with an illegal set spec is badArgument', query: 'verb=ListRecords&metadataPrefix=oai_dc&set=a%20b', expect: { errors: ['badArgument'] }, echo: false },
-  { name: 'a day-granularity range is inclusive at both ends', query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&from=2024-12-29&until=2024-12-29', expect: { verb: 'ListIdentifiers' }, echo: true,
-    check: (x) => { const ds = texts(x, 'datestamp'); expect(ds).to.include('2024-12-29T23:59:59Z'); expect(ds.every((d) => d.startsWith('2024-12-29'))).to.equal(true); } },
-  { name: 'a second-granularity range is inclusive at both ends', query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&from=2024-12-29T23:59:59Z&until=2024-12-30T00:00:00Z', expect: { verb: 'ListIdentifiers' }, echo: true,
-    check: (x) => expect(texts(x, 'datestamp')).to.deep.equal(['2024-12-29T23:59:59Z', '2024-12-30T00:00:00Z']) },
-  { name: 'a set harvest includes the items of its descendants', query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=physics', expect: { verb: 'ListIdentifiers' }, echo: true,
-    check: (x) => { const specs = texts(x, 'setSpec'); expect(specs.some((s) => s.startsWith('physics:'))).to.equal(true); } },
+  {
+    name: 'ListRecords in an unknown format is cannotDisseminateFormat',
+    query: 'verb=ListRecords&metadataPrefix=no_such_format',
+    expect: { errors: ['cannotDisseminateFormat'] },
+    echo: true,
+  },
+  {
+    name: 'ListIdentifiers of an empty range is noRecordsMatch',
+    query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&until=2000-01-01',
+    expect: { errors: ['noRecordsMatch'] },
+    echo: true,
+  },
+  {
+    name: 'ListIdentifiers of an unknown set is noRecordsMatch',
+    query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=nosuchset',
+    expect: { errors: ['noRecordsMatch'] },
+    echo: true,
+  },
+  {
+    name: 'ListRecords from a date in the future is noRecordsMatch',
+    query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2999-01-01',
+    expect: { errors: ['noRecordsMatch'] },
+    echo: true,
+  },
+  {
+    name: 'ListRecords with mixed granularities is badArgument',
+    query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-12-27&until=2024-12-28T00:00:00Z',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'ListRecords with from after until is badArgument',
+    query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-12-28&until=2024-12-27',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'ListRecords with an impossible date is badArgument',
+    query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-02-30',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'ListRecords with a time zone offset is badArgument',
+    query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-12-27T00:00:00%2B01:00',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'ListRecords with fractional seconds is badArgument',
+    query: 'verb=ListRecords&metadataPrefix=oai_dc&from=2024-12-27T00:00:00.0Z',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'ListRecords with a resumptionToken and another argument is badArgument',
+    query: 'verb=ListRecords&metadataPrefix=oai_dc&resumptionToken=x',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'ListRecords with a garbage token is badResumptionToken',
+    query: 'verb=ListRecords&resumptionToken=garbage',
+    expect: { errors: ['badResumptionToken'] },
+    echo: true,
+  },
+  {
+    name: 'ListRecords with an illegal set spec is badArgument',
+    query: 'verb=ListRecords&metadataPrefix=oai_dc&set=a%20b',
+    expect: { errors: ['badArgument'] },
+    echo: false,
+  },
+  {
+    name: 'a day-granularity range is inclusive at both ends',
+    query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&from=2024-12-29&until=2024-12-29',
+    expect: { verb: 'ListIdentifiers' },
+    echo: true,
+    check: (x) => {
+      const ds = texts(x, 'datestamp');
+      expect(ds).to.include('2024-12-29T23:59:59Z');
+      expect(ds.every((d) => d.startsWith('2024-12-29'))).to.equal(true);
+    },
+  },
+  {
+    name: 'a second-granularity range is inclusive at both ends',
+    query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&from=2024-12-29T23:59:59Z&until=2024-12-30T00:00:00Z',
+    expect: { verb: 'ListIdentifiers' },
+    echo: true,
+    check: (x) => expect(texts(x, 'datestamp')).to.deep.equal(['2024-12-29T23:59:59Z', '2024-12-30T00:00:00Z']),
+  },
+  {
+    name: 'a set harvest includes the items of its descendants',
+    query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=physics',
+    expect: { verb: 'ListIdentifiers' },
+    echo: true,
+    check: (x) => {
+      const specs = texts(x, 'setSpec');
+      expect(specs.some((s) => s.startsWith('physics:'))).to.equal(true);
+    },
+  },
 ];
 
 describe('the OAI-PMH endpoint', function () {
@@ -106,7 +304,12 @@ describe('the OAI-PMH endpoint', function () {
         }
         const attrs = requestAttributes(xml);
         if (row.echo) {
-          const sent = Object.fromEntries(row.query.split('&').filter(Boolean).map((kv) => kv.split('=').map(decodeURIComponent)));
+          const sent = Object.fromEntries(
+            row.query
+              .split('&')
+              .filter(Boolean)
+              .map((kv) => kv.split('=').map(decodeURIComponent)),
+          );
           expect(attrs).to.deep.equal(sent);
         } else {
           expect(attrs).to.deep.equal({});

@@ -25,7 +25,13 @@ function page(p: TestProvider, query: string): Promise<Answer> {
 /** The meta tags of a page's head, in order, their content unescaped. */
 function metaTags(html: string): Array<[string, string]> {
   const head = html.slice(0, html.indexOf('</head>'));
-  const unescape = (s: string): string => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const unescape = (s: string): string =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   return [...head.matchAll(/<meta name="(citation_[a-z_]+)" content="([^"]*)">/g)].map((m) => [m[1] as string, unescape(m[2] as string)]);
 }
 
@@ -86,7 +92,12 @@ describe('record pages for search engines', function () {
       expect(values(metaTags(a.body), 'citation_doi')).to.deep.equal(['10.5555/x.data']);
       const [ld] = jsonLd(a.body);
       expect(ld?.['@type']).to.equal('Dataset');
-      expect(ld?.identifier).to.deep.include({ '@type': 'PropertyValue', propertyID: 'DOI', value: 'https://doi.org/10.5555/x.data', url: 'https://doi.org/10.5555/x.data' });
+      expect(ld?.identifier).to.deep.include({
+        '@type': 'PropertyValue',
+        propertyID: 'DOI',
+        value: 'https://doi.org/10.5555/x.data',
+        url: 'https://doi.org/10.5555/x.data',
+      });
       expect(ld?.license).to.equal('https://creativecommons.org/publicdomain/zero/1.0/');
       expect(ld?.distribution).to.deep.equal([{ '@type': 'DataDownload', contentUrl: 'https://repo.example.org/files/d-1/x.csv', encodingFormat: 'text/csv' }]);
     });
@@ -131,8 +142,10 @@ describe('record pages for search engines', function () {
 
     it('asks search engines not to index an error page, which answers 200 as the protocol wants, and nothing else', async () => {
       const robots = '<meta name="robots" content="noindex">';
-      for (const q of ['verb=Nonsense', recordQuery('nope'), 'verb=ListRecords&resumptionToken=expired']) expect((await page(get(), q)).body, q).to.contain(robots);
-      for (const q of ['verb=Identify', 'verb=ListRecords&metadataPrefix=oai_dc', recordQuery('article')]) expect((await page(get(), q)).body, q).to.not.contain(robots);
+      for (const q of ['verb=Nonsense', recordQuery('nope'), 'verb=ListRecords&resumptionToken=expired'])
+        expect((await page(get(), q)).body, q).to.contain(robots);
+      for (const q of ['verb=Identify', 'verb=ListRecords&metadataPrefix=oai_dc', recordQuery('article')])
+        expect((await page(get(), q)).body, q).to.not.contain(robots);
     });
 
     it('keeps the Content-Security-Policy that allows no script at all: the JSON-LD is data, never run', async () => {

@@ -13,7 +13,12 @@ import { parseSetDefinitions } from '../../lib/sets/parse';
 import { setListing, SetChangeRefused } from '../../server/store/sets';
 import type { ItemInput } from '../../lib/store';
 
-const item = (id: string, sets: string[], extra: Partial<ItemInput> = {}): ItemInput => ({ internalId: id, sets, metadata: { oai_dc: dc(`Title of ${id}`) }, ...extra });
+const item = (id: string, sets: string[], extra: Partial<ItemInput> = {}): ItemInput => ({
+  internalId: id,
+  sets,
+  metadata: { oai_dc: dc(`Title of ${id}`) },
+  ...extra,
+});
 
 /** spec → [name, origin] of every declared set. */
 async function declared(knex: Knex): Promise<Record<string, [string, string]>> {
@@ -55,8 +60,16 @@ forEachDatabase((db) => {
     await store.putSets([{ spec: 'physics', name: 'Natural sciences (from a ListSets read first)' }]);
     await store.writeItems([item('a', ['physics'])]);
     expect(await declared(db.knex())).to.deep.equal({ driver: ['Open Access DRIVERset', 'rule'], physics: ['Physics', 'configuration'] });
-    await store.putSets([{ spec: 'driver', name: 'All documents with fulltext' }, { spec: 'physics', name: 'Physik' }, { spec: 'other', name: 'Other' }]);
-    expect(await declared(db.knex())).to.deep.equal({ driver: ['Open Access DRIVERset', 'rule'], other: ['Other', 'input'], physics: ['Physics', 'configuration'] });
+    await store.putSets([
+      { spec: 'driver', name: 'All documents with fulltext' },
+      { spec: 'physics', name: 'Physik' },
+      { spec: 'other', name: 'Other' },
+    ]);
+    expect(await declared(db.knex())).to.deep.equal({
+      driver: ['Open Access DRIVERset', 'rule'],
+      other: ['Other', 'input'],
+      physics: ['Physics', 'configuration'],
+    });
   });
 
   it("keeps a manager's name against later ListSets, and refuses to rename a configured set", async () => {
@@ -76,7 +89,11 @@ forEachDatabase((db) => {
 
   it('retires a set and its descendants: members leave with departures, ListSets drops it, a harvest of it reports them deleted', async () => {
     const store = db.store({ clock });
-    await store.putSets([{ spec: 'old', name: 'Old' }, { spec: 'old:a', name: 'Old A' }, { spec: 'keep', name: 'Keep' }]);
+    await store.putSets([
+      { spec: 'old', name: 'Old' },
+      { spec: 'old:a', name: 'Old A' },
+      { spec: 'keep', name: 'Keep' },
+    ]);
     await store.writeItems([item('x', ['old']), item('y', ['old:a', 'keep']), item('z', ['keep'])]);
     await store.deleteItems(['x']);
     now = T0 + 100;

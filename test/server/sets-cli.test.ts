@@ -40,7 +40,10 @@ forEachCliDatabase((db) => {
   it('retires a rule set removed from the configuration when rebuild-sets runs, and its members leave it', async () => {
     const records = Array.from({ length: 12 }, (_, k) => ({ id: `r${k}`, dc: { title: [`R${k}`] }, ...(k < 10 && { accessRights: 'open' }) }));
     const file = write('records.ndjson', records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-    const withRule = write('with-rule.yaml', 'sets:\n  - spec: oa\n    name: Open access\n    rule:\n      accessRights: [open]\n  - spec: physics\n    name: Physics\n');
+    const withRule = write(
+      'with-rule.yaml',
+      'sets:\n  - spec: oa\n    name: Open access\n    rule:\n      accessRights: [open]\n  - spec: physics\n    name: Physics\n',
+    );
     expect((await cli(db(), ['load', '--config', withRule, file])).code).to.equal(0);
     expect((await listing(withRule)).get('oa')).to.include({ origin: 'rule', live: 10 });
 
@@ -61,8 +64,22 @@ forEachCliDatabase((db) => {
 
   it('renames a set an input declared, and retires it on request, refusing what the configuration declares', async () => {
     const config = write('oai-steward.yaml', 'sets:\n  - spec: physics\n    name: Physics\n');
-    const sets = write('sets.json', JSON.stringify([{ spec: 'old', name: 'Old' }, { spec: 'old:a', name: 'Old A' }]));
-    const file = write('records.ndjson', [{ id: 'a', sets: ['old:a'], dc: { title: ['A'] } }, { id: 'b', sets: ['physics'], dc: { title: ['B'] } }].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const sets = write(
+      'sets.json',
+      JSON.stringify([
+        { spec: 'old', name: 'Old' },
+        { spec: 'old:a', name: 'Old A' },
+      ]),
+    );
+    const file = write(
+      'records.ndjson',
+      [
+        { id: 'a', sets: ['old:a'], dc: { title: ['A'] } },
+        { id: 'b', sets: ['physics'], dc: { title: ['B'] } },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    );
     expect((await cli(db(), ['load', '--config', config, '--sets', sets, file])).code).to.equal(0);
 
     const renamed = await cli(db(), ['sets', 'rename', 'old', 'Older', '--config', config]);

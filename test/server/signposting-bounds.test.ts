@@ -26,7 +26,10 @@ describe('Signposting bounded against hostile records', function () {
           id: 'many-files',
           dc: { title: ['Three thousand files'], identifier: ['doi:10.5555/MANY.1'] },
           identifiers: [{ type: 'DOI', value: '10.5555/MANY.1' }],
-          files: Array.from({ length: 3000 }, (_, i) => ({ url: `https://repo.example.org/files/many/${i}/part-${i}.bin`, mediaType: 'application/octet-stream' })),
+          files: Array.from({ length: 3000 }, (_, i) => ({
+            url: `https://repo.example.org/files/many/${i}/part-${i}.bin`,
+            mediaType: 'application/octet-stream',
+          })),
         },
         { id: 'semicolon', dc: { title: ['A DOI with a semicolon'] }, identifiers: [{ type: 'DOI', value: '10.5555/a;b' }] },
       ];
@@ -53,7 +56,10 @@ describe('Signposting bounded against hostile records', function () {
     });
 
     it('answers the record page of that item with the same bounded header', async () => {
-      const a = await request(provider().port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${toRequestArgument(oaiId('many-files'))}`, headers: { Accept: BROWSER } });
+      const a = await request(provider().port, {
+        query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${toRequestArgument(oaiId('many-files'))}`,
+        headers: { Accept: BROWSER },
+      });
       expect(a.status).to.equal(200);
       expect(Buffer.byteLength(String(a.headers.link))).to.be.at.most(MAX_LINK_HEADER_BYTES);
       expect(requestsParseLinks(String(a.headers.link)).filter((l) => l.rel === 'linkset')).to.have.length(1);

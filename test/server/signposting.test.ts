@@ -69,11 +69,13 @@ describe('FAIR Signposting', () => {
         },
         { id: 'gone', dc: { title: ['Soon deleted'], identifier: ['https://doi.org/10.5555/gone'] } },
       ];
-      await provider().store.writeItems(records.map((r) => {
-        const out = jsonToItem(r, provider().formats, 'signposting test');
-        if (!('item' in out)) throw new Error(JSON.stringify(out.refusals));
-        return out.item;
-      }));
+      await provider().store.writeItems(
+        records.map((r) => {
+          const out = jsonToItem(r, provider().formats, 'signposting test');
+          if (!('item' in out)) throw new Error(JSON.stringify(out.refusals));
+          return out.item;
+        }),
+      );
       await provider().store.deleteItems(['gone']);
     });
 
@@ -87,9 +89,14 @@ describe('FAIR Signposting', () => {
       const formats = (await provider().store.getHeader(oaiId('data-2024-0001')))?.formats ?? [];
       expect(formats).to.include.members(['oai_dc', 'oai_openaire', 'datacite']);
       // One describedby per format the item has, in the order ListMetadataFormats lists them.
-      const ordered = provider().ctx.formats.all().filter((f) => formats.includes(f.prefix));
+      const ordered = provider()
+        .ctx.formats.all()
+        .filter((f) => formats.includes(f.prefix));
       expect(rel(links, 'describedby')).to.deep.equal(
-        ordered.map((f) => ({ href: getRecordUrl(BASE_URL, oaiId('data-2024-0001'), f.prefix), params: { rel: 'describedby', type: 'application/xml', profile: f.namespace } })),
+        ordered.map((f) => ({
+          href: getRecordUrl(BASE_URL, oaiId('data-2024-0001'), f.prefix),
+          params: { rel: 'describedby', type: 'application/xml', profile: f.namespace },
+        })),
       );
       expect(rel(links, 'type').map((l) => l.href)).to.deep.equal(['https://schema.org/AboutPage', 'https://schema.org/Dataset']);
       expect(rel(links, 'license').map((l) => l.href)).to.deep.equal(['https://creativecommons.org/publicdomain/zero/1.0/']);
@@ -112,7 +119,11 @@ describe('FAIR Signposting', () => {
         { href: 'https://repo.example.org/files/paper.pdf', params: { rel: 'item', type: 'application/pdf' } },
         { href: 'https://repo.example.org/files/data.bin', params: { rel: 'item', type: 'application/octet-stream' } },
       ]);
-      expect(rel(links, 'describedby').map((l) => l.params.profile).slice(0, 2)).to.deep.equal(['http://www.openarchives.org/OAI/2.0/oai_dc/', OAIRE_NS]);
+      expect(
+        rel(links, 'describedby')
+          .map((l) => l.params.profile)
+          .slice(0, 2),
+      ).to.deep.equal(['http://www.openarchives.org/OAI/2.0/oai_dc/', OAIRE_NS]);
       expect(rel(links, 'type').map((l) => l.href)).to.include('https://schema.org/SoftwareSourceCode');
     });
 
@@ -131,7 +142,11 @@ describe('FAIR Signposting', () => {
       const ctx = json.linkset[0] as Record<string, Array<Record<string, unknown>>> & { anchor: string };
       expect(ctx.anchor).to.equal(getRecordUrl(BASE_URL, oaiId('with-files'), 'oai_dc'));
       expect(ctx['cite-as']).to.deep.equal([{ href: 'https://doi.org/10.5555/FILES.1' }]);
-      expect(ctx.describedby?.[1]).to.deep.equal({ href: getRecordUrl(BASE_URL, oaiId('with-files'), 'oai_openaire'), type: 'application/xml', profile: [OAIRE_NS] });
+      expect(ctx.describedby?.[1]).to.deep.equal({
+        href: getRecordUrl(BASE_URL, oaiId('with-files'), 'oai_openaire'),
+        type: 'application/xml',
+        profile: [OAIRE_NS],
+      });
       expect(ctx.item).to.deep.equal([
         { href: 'https://repo.example.org/files/paper.pdf', type: 'application/pdf' },
         { href: 'https://repo.example.org/files/data.bin', type: 'application/octet-stream' },
@@ -157,14 +172,20 @@ describe('FAIR Signposting', () => {
     for (const local of ['data-2024-0001', 'no-doi', 'with-files']) {
       it(`puts the resolver's links on the record page of ${local}`, async () => {
         const fromPoi = (await request(provider().port, { path: poiPath(local) })).headers.link;
-        const page = await request(provider().port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(oaiId(local))}`, headers: { Accept: BROWSER } });
+        const page = await request(provider().port, {
+          query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(oaiId(local))}`,
+          headers: { Accept: BROWSER },
+        });
         expect(page.headers['content-type']).to.equal('text/html; charset=utf-8');
         expect(page.headers.link).to.equal(fromPoi);
       });
     }
 
     it('shows the files and every format on the record page', async () => {
-      const page = await request(provider().port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(oaiId('with-files'))}`, headers: { Accept: BROWSER } });
+      const page = await request(provider().port, {
+        query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(oaiId('with-files'))}`,
+        headers: { Accept: BROWSER },
+      });
       expect(page.body).to.contain('<a href="https://repo.example.org/files/paper.pdf" rel="nofollow">');
       expect(page.body).to.contain('id="format-oai_openaire"');
       expect(page.body).to.contain('href="/oai/xml?verb=GetRecord&amp;metadataPrefix=oai_openaire&amp;identifier=oai%3Ademo.oai-steward.org%3Awith-files"');

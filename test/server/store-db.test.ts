@@ -93,7 +93,10 @@ describe('a SQLite connection', function () {
     const knex = createKnex(':memory:');
     try {
       await migrate(knex);
-      for (const [set, index] of [[undefined, 'records_prefix_datestamp'], ['a', 'item_sets_spec_datestamp']] as const) {
+      for (const [set, index] of [
+        [undefined, 'records_prefix_datestamp'],
+        ['a', 'item_sets_spec_datestamp'],
+      ] as const) {
         const page = { metadataPrefix: 'oai_dc', until: 2e9, from: 1, limit: 100, after: { datestamp: 5, pk: 7 }, ...(set ? { set } : {}) };
         const { sql, params: bindings } = listSql(page, 'SELECT i.pk, r.xml', page);
         const plan = ((await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as never[])) as { detail: string }[]).map((r) => r.detail).join('\n');
@@ -132,7 +135,10 @@ forEachDatabase((db) => {
     });
 
     it('refuses to mint a PDI serial for an invalid series or date', async function () {
-      for (const [series, date] of [['pubs.example.us', '2024-5-1'], ['not a series', '2024-05-01']] as const) {
+      for (const [series, date] of [
+        ['pubs.example.us', '2024-5-1'],
+        ['not a series', '2024-05-01'],
+      ] as const) {
         let error: unknown;
         try {
           await mintPdiSerial(db.knex(), series, date);
@@ -147,7 +153,14 @@ forEachDatabase((db) => {
 
 /** One scripted history; its answers must not depend on the database. */
 async function scenario(store: KnexStore, clock: ManualClock): Promise<unknown> {
-  await store.putSets([{ spec: 'b', name: 'b' }, { spec: 'B', name: 'B' }, { spec: 'b:x', name: 'bx' }, { spec: 'é', name: 'not valid' }].slice(0, 3));
+  await store.putSets(
+    [
+      { spec: 'b', name: 'b' },
+      { spec: 'B', name: 'B' },
+      { spec: 'b:x', name: 'bx' },
+      { spec: 'é', name: 'not valid' },
+    ].slice(0, 3),
+  );
   const ids = ['report 12', 'demo:A-B.C_D%3AE', 'Ünïcødé', '100%', 'a<b>?#+', 'Z', 'z', 'deleted one'];
   await store.writeItems(ids.map((id, i) => item(id, { sets: i % 2 ? ['b:x'] : ['B'], datestamp: clock.now - (i % 3) })));
   clock.tick(5);
@@ -158,7 +171,13 @@ async function scenario(store: KnexStore, clock: ManualClock): Promise<unknown> 
     const out: unknown[] = [];
     let after;
     for (;;) {
-      const rows: readonly { datestamp: number; pk: number }[] = await store.listRecords({ metadataPrefix: 'oai_dc', until: clock.now, limit: 3, ...(set ? { set } : {}), ...(after ? { after } : {}) });
+      const rows: readonly { datestamp: number; pk: number }[] = await store.listRecords({
+        metadataPrefix: 'oai_dc',
+        until: clock.now,
+        limit: 3,
+        ...(set ? { set } : {}),
+        ...(after ? { after } : {}),
+      });
       out.push(...rows);
       if (rows.length < 3) return out;
       const last = rows[rows.length - 1] as { datestamp: number; pk: number };

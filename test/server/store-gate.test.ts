@@ -26,16 +26,36 @@ interface Case {
 }
 
 const cases: readonly Case[] = [
-  { name: 'metadata that is not well-formed XML', item: item('broken', { metadata: { oai_dc: `${DC_OPEN}<dc:title>x</oai_dc:dc>` } }), field: 'metadata.oai_dc', reason: /^not well-formed XML: / },
-  { name: 'metadata that is not valid against its format\'s XSD', item: item('colour', { metadata: { oai_dc: `${DC_OPEN}<dc:colour>red</dc:colour></oai_dc:dc>` } }), field: 'metadata.oai_dc', reason: /^not valid against http:\/\/www\.openarchives\.org\/OAI\/2\.0\/oai_dc\.xsd: .*colour/ },
-  { name: 'metadata with a character XML 1.0 cannot carry', item: item('bell', { metadata: { oai_dc: `${DC_OPEN}<dc:title>ring \u0007 ring</dc:title></oai_dc:dc>` } }), field: 'metadata.oai_dc', reason: /^the metadata contains U\+0007, which XML 1.0 cannot carry$/ },
+  {
+    name: 'metadata that is not well-formed XML',
+    item: item('broken', { metadata: { oai_dc: `${DC_OPEN}<dc:title>x</oai_dc:dc>` } }),
+    field: 'metadata.oai_dc',
+    reason: /^not well-formed XML: /,
+  },
+  {
+    name: "metadata that is not valid against its format's XSD",
+    item: item('colour', { metadata: { oai_dc: `${DC_OPEN}<dc:colour>red</dc:colour></oai_dc:dc>` } }),
+    field: 'metadata.oai_dc',
+    reason: /^not valid against http:\/\/www\.openarchives\.org\/OAI\/2\.0\/oai_dc\.xsd: .*colour/,
+  },
+  {
+    name: 'metadata with a character XML 1.0 cannot carry',
+    item: item('bell', { metadata: { oai_dc: `${DC_OPEN}<dc:title>ring \u0007 ring</dc:title></oai_dc:dc>` } }),
+    field: 'metadata.oai_dc',
+    reason: /^the metadata contains U\+0007, which XML 1.0 cannot carry$/,
+  },
   {
     name: 'a malformed dc:identifier found inside metadata given as XML',
     item: item('bad-id-in-xml', { metadata: { oai_dc: `${DC_OPEN}<dc:identifier>oai:wibble.org:ab%3ccd</dc:identifier></oai_dc:dc>` } }),
     field: 'identifiers[0]',
     reason: /^"oai:wibble\.org:ab%3ccd" is not a valid oai-identifier: .*%3C/,
   },
-  { name: 'metadata in a format the registry does not know', item: item('marc', { metadata: { marc21: '<record/>' } }), field: 'metadata.marc21', reason: /^unknown metadataPrefix/ },
+  {
+    name: 'metadata in a format the registry does not know',
+    item: item('marc', { metadata: { marc21: '<record/>' } }),
+    field: 'metadata.marc21',
+    reason: /^unknown metadataPrefix/,
+  },
 ];
 
 /** The refusals a write throws (failing the test when it does not throw). */
@@ -79,7 +99,9 @@ describe('the store write gate', function () {
     });
 
     it('writes valid oai_dc through the same gate', async function () {
-      const results = await store().writeItems([item('fine', { metadata: { oai_dc: `${DC_OPEN}<dc:identifier>oai:wibble.org:fine</dc:identifier></oai_dc:dc>` } })]);
+      const results = await store().writeItems([
+        item('fine', { metadata: { oai_dc: `${DC_OPEN}<dc:identifier>oai:wibble.org:fine</dc:identifier></oai_dc:dc>` } }),
+      ]);
       expect(results.map((r) => r.outcome)).to.deep.equal(['inserted']);
     });
   });
@@ -87,7 +109,7 @@ describe('the store write gate', function () {
 
 describe('the store an opened provider writes through', function () {
   forEachThrowawayDatabase((db) => {
-    it('checks metadata against its format\'s XSD, as the loader does', async function () {
+    it("checks metadata against its format's XSD, as the loader does", async function () {
       const p = await openProvider(loadConfig({ DATABASE_URL: db().url, LOG_LEVEL: 'silent' }));
       try {
         const colour = cases[1] as Case;

@@ -62,9 +62,15 @@ interface RefusalCase {
 const cases: readonly RefusalCase[] = [
   { name: 'an empty internal id', batch: [item('')], internalId: '', field: 'id', reason: /cannot be mapped.*empty/ },
   { name: 'an internal id with a lone surrogate', batch: [item('x\uD800y')], internalId: 'x\uD800y', field: 'id', reason: /cannot be mapped.*surrogate/ },
-  { name: 'the same internal id twice in one batch', batch: [item('twice'), item('twice')], internalId: 'twice', field: 'id', reason: /appears twice in one batch/ },
   {
-    name: 'an invalid oai-identifier among the record\'s identifiers',
+    name: 'the same internal id twice in one batch',
+    batch: [item('twice'), item('twice')],
+    internalId: 'twice',
+    field: 'id',
+    reason: /appears twice in one batch/,
+  },
+  {
+    name: "an invalid oai-identifier among the record's identifiers",
     batch: [item('r1', { identifiers: ['http://example.com/ok', 'oai:test.example.org:ab%3ccd'], source: 'records.ndjson:7' })],
     internalId: 'r1',
     field: 'identifiers[1]',
@@ -143,7 +149,13 @@ const cases: readonly RefusalCase[] = [
     reason: /U\+0007/,
   },
   { name: 'a datestamp in the future', batch: [item('r11', { datestamp: T0 + 3600 })], internalId: 'r11', field: 'datestamp', reason: /future/ },
-  { name: 'a datestamp that is not whole seconds', batch: [item('r12', { datestamp: T0 - 0.5 })], internalId: 'r12', field: 'datestamp', reason: /whole number/ },
+  {
+    name: 'a datestamp that is not whole seconds',
+    batch: [item('r12', { datestamp: T0 - 0.5 })],
+    internalId: 'r12',
+    field: 'datestamp',
+    reason: /whole number/,
+  },
 ];
 
 forEachDatabase((db) => {
@@ -222,7 +234,10 @@ forEachDatabase((db) => {
     });
 
     it('refuses an internal id whose identifier is already held by another item, in either load order', async function () {
-      for (const [first, second] of [['Report', 'report'], ['report', 'Report']] as const) {
+      for (const [first, second] of [
+        ['Report', 'report'],
+        ['report', 'Report'],
+      ] as const) {
         await db.knex()('records').delete();
         await db.knex()('item_sets').delete();
         await db.knex()('record_fields').delete();
@@ -302,7 +317,11 @@ forEachDatabase((db) => {
         [item('alpha'), item('Beta')],
       ];
       const outcomes: string[] = [];
-      for (const order of [[0, 1, 2], [2, 1, 0], [1, 0, 2, 0, 1]]) {
+      for (const order of [
+        [0, 1, 2],
+        [2, 1, 0],
+        [1, 0, 2, 0, 1],
+      ]) {
         for (const t of ['records', 'item_sets', 'record_fields', 'items', 'identifiers']) await db.knex()(t).delete();
         const store = db.store({ clock: () => T0, policy: caseFolding });
         const firstHolder = new Map<string, string>();

@@ -30,7 +30,10 @@ forEachDatabase((db) => {
   describe('the knex store, read side', function () {
     it('pages through every item exactly once, in (datestamp, pk) order, with ties on datestamp', async function () {
       const store = db.store({ clock: () => FAR });
-      await store.putSets([{ spec: 'odd', name: 'Odd' }, { spec: 'odd:x', name: 'Odd x' }]);
+      await store.putSets([
+        { spec: 'odd', name: 'Odd' },
+        { spec: 'odd:x', name: 'Odd x' },
+      ]);
       // 37 items over 4 distinct datestamps: most pages cut through a tie.
       const items = Array.from({ length: 37 }, (_, i) => item(`item ${i}`, { datestamp: T0 + (i % 4), ...(i % 2 ? { sets: ['odd:x'] } : {}) }));
       await store.writeItems(items);
@@ -82,7 +85,10 @@ forEachDatabase((db) => {
       ];
       for (const [set, expected] of cases) {
         const got = await store.listHeaders({ metadataPrefix: 'oai_dc', until: FAR, set, limit: 100 });
-        expect(got.map((h) => h.internalId), set).to.deep.equal(expected);
+        expect(
+          got.map((h) => h.internalId),
+          set,
+        ).to.deep.equal(expected);
         expect(await store.count({ metadataPrefix: 'oai_dc', until: FAR, set }), set).to.equal(expected.length);
       }
       const all = await store.listHeaders({ metadataPrefix: 'oai_dc', until: FAR, limit: 100 });
@@ -192,7 +198,11 @@ forEachDatabase((db) => {
 
     it('refuses sets with an invalid spec or characters XML cannot carry', async function () {
       const store = db.store();
-      for (const bad of [{ spec: 'a::b', name: 'x' }, { spec: 'a b', name: 'x' }, { spec: 'ok', name: 'bell\u0007' }]) {
+      for (const bad of [
+        { spec: 'a::b', name: 'x' },
+        { spec: 'a b', name: 'x' },
+        { spec: 'ok', name: 'bell\u0007' },
+      ]) {
         let error: unknown;
         try {
           await store.putSets([bad]);
@@ -245,7 +255,7 @@ forEachDatabase((db) => {
       clock.tick();
       const r = await store.writeItems([item('one', { sets: ['s'], metadata: { oai_dc: dc('Title of one'), x: '<x/>' } })]);
       expect(r[0]?.outcome).to.equal('updated');
-      expect((await store.getHeader('oai:test.example.org:one'))).to.deep.include({ datestamp: T0 + 2, sets: ['s'], formats: ['oai_dc', 'x'] });
+      expect(await store.getHeader('oai:test.example.org:one')).to.deep.include({ datestamp: T0 + 2, sets: ['s'], formats: ['oai_dc', 'x'] });
     });
 
     it('turns an item into a tombstone when written as deleted, keeping its sets and formats', async function () {
@@ -298,7 +308,10 @@ forEachDatabase((db) => {
     it('writes a large batch in one call across the bound-variable limits', async function () {
       this.timeout(60_000);
       const store = db.store({ clock: () => FAR });
-      await store.putSets([{ spec: 'big', name: 'Big' }, { spec: 'big:part', name: 'Part' }]);
+      await store.putSets([
+        { spec: 'big', name: 'Big' },
+        { spec: 'big:part', name: 'Part' },
+      ]);
       const items = Array.from({ length: 12_000 }, (_, i) => item(`n${i}`, { sets: ['big:part'], datestamp: T0 + (i % 97) }));
       const results = await store.writeItems(items);
       expect(results.every((r) => r.outcome === 'inserted')).to.equal(true);

@@ -17,7 +17,11 @@ forEachDatabase((db) => {
   /** Seven items a:1…a:7 written one second apart (pks 1–7), a:1–a:4 in set `s:t`, the rest in `u`. */
   async function seven(clock: ManualClock) {
     const store = db.store({ clock: clock.read });
-    await store.putSets([{ spec: 's', name: 'S' }, { spec: 's:t', name: 'T' }, { spec: 'u', name: 'U' }]);
+    await store.putSets([
+      { spec: 's', name: 'S' },
+      { spec: 's:t', name: 'T' },
+      { spec: 'u', name: 'U' },
+    ]);
     for (let k = 1; k <= 7; k++) {
       clock.tick();
       await store.writeItems([item(`a:${k}`, { sets: [k <= 4 ? 's:t' : 'u'] })]);
@@ -82,11 +86,22 @@ forEachDatabase((db) => {
     await store.setMemberships([{ internalId: 'a:2', sets: ['u'] }]);
     const changes = await store.syncChanges(DC, START, 100);
     expect(changes.map((c) => [c.pk, c.datestamp - 1_700_000_000, c.deleted])).to.deep.equal([
-      [3, 3, false], [4, 4, false], [6, 6, false], [7, 7, false], [1, 8, false], [5, 9, true], [2, 10, false],
+      [3, 3, false],
+      [4, 4, false],
+      [6, 6, false],
+      [7, 7, false],
+      [1, 8, false],
+      [5, 9, true],
+      [2, 10, false],
     ]);
     expect(changes.find((c) => c.pk === 1)).to.include({ created: 1_700_000_001 });
     const inS = await store.syncChanges({ metadataPrefix: 'oai_dc', set: 's' }, START, 100);
-    expect(inS.map((c) => [c.pk, c.deleted])).to.deep.equal([[3, false], [4, false], [1, false], [2, true]]);
+    expect(inS.map((c) => [c.pk, c.deleted])).to.deep.equal([
+      [3, false],
+      [4, false],
+      [1, false],
+      [2, true],
+    ]);
     const after = await store.syncChanges(DC, { datestamp: 1_700_000_007, pk: 7 }, 2);
     expect(after.map((c) => c.pk)).to.deep.equal([1, 5]);
   });

@@ -14,7 +14,10 @@ forEachDatabase((db) => {
     const knex = db.knex();
     const clock = new ManualClock(1_800_000_000);
     const store = db.store({ clock: clock.read });
-    await store.putSets([{ spec: 'source:plain', name: 'Plain' }, { spec: 'x', name: 'X' }]);
+    await store.putSets([
+      { spec: 'source:plain', name: 'Plain' },
+      { spec: 'x', name: 'X' },
+    ]);
     await store.writeItems([item('local-1', { sets: ['x'] }), item('plain:oai:h:1', { sets: ['source:plain'] }), item('local-2')]);
     clock.tick(60);
     await store.writeItems([item('local-2', { metadata: { oai_dc: dc('Changed'), marcxml: '<record/>' } })]);

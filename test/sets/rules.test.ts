@@ -29,7 +29,15 @@ const dataset: RecordFields = {
   publicationYear: '2019',
 };
 const plainDc: RecordFields = {
-  dc: { title: ['P'], type: ['Text'], identifier: ['doi:10.5555/plain'], rights: ['info:eu-repo/semantics/openAccess'], language: ['EN'], date: ['1999-12-31'], relation: ['info:eu-repo/grantAgreement/EC/FP7/244909'] },
+  dc: {
+    title: ['P'],
+    type: ['Text'],
+    identifier: ['doi:10.5555/plain'],
+    rights: ['info:eu-repo/semantics/openAccess'],
+    language: ['EN'],
+    date: ['1999-12-31'],
+    relation: ['info:eu-repo/grantAgreement/EC/FP7/244909'],
+  },
 };
 const thesisNoFile: RecordFields = {
   dc: { title: ['T'] },
@@ -84,9 +92,13 @@ const cases: Row[] = [
 
 describe('sets by rule', function () {
   describe('each kind of rule', function () {
-    eachRow(cases, ([name]) => name, ([, raw, record, expected]) => {
-      expect(evaluateRule(parseRule(raw), record, new Set())).to.equal(expected);
-    });
+    eachRow(
+      cases,
+      ([name]) => name,
+      ([, raw, record, expected]) => {
+        expect(evaluateRule(parseRule(raw), record, new Set())).to.equal(expected);
+      },
+    );
     it('inSet sees the sets the record is already in', () => {
       const rule = parseRule({ inSet: 'physics' });
       expect(evaluateRule(rule, article, new Set(['physics']))).to.equal(true);
@@ -97,14 +109,22 @@ describe('sets by rule', function () {
   describe('the ready-made definitions', function () {
     const defs = parseSetDefinitions(Object.keys(PRESETS).map((preset) => ({ preset })));
     const rows: (readonly [string, RecordFields, string[]])[] = [
-      ['an open access article with a file is in openaire, driver, open_access and its DDC classes', article, ['ddc:004', 'ddc:530', 'driver', 'open_access', 'openaire']],
+      [
+        'an open access article with a file is in openaire, driver, open_access and its DDC classes',
+        article,
+        ['ddc:004', 'ddc:530', 'driver', 'open_access', 'openaire'],
+      ],
       ['a funded embargoed dataset is in openaire_data only (OpenAIRE v3 takes publications only into openaire)', dataset, ['openaire_data']],
       ['an open Dublin Core record without files is in openaire and open_access but not driver (no full text)', plainDc, ['open_access', 'openaire']],
       ['a restricted thesis without funding is in no ready-made set', thesisNoFile, []],
     ];
-    eachRow(rows, ([name]) => name, ([, record, expected]) => {
-      expect(computedSets(defs, record, [])).to.deep.equal(expected);
-    });
+    eachRow(
+      rows,
+      ([name]) => name,
+      ([, record, expected]) => {
+        expect(computedSets(defs, record, [])).to.deep.equal(expected);
+      },
+    );
   });
 
   describe('sets that refer to other sets', function () {
@@ -119,13 +139,17 @@ describe('sets by rule', function () {
       expect(computedSets(defs, article, [])).to.deep.equal(['open_access']);
     });
     it('lets a rule name a family or one of its sets', () => {
-      const defs = parseSetDefinitions([{ preset: 'ddc' }, { spec: 'cs', name: 'Computing', rule: { inSet: 'ddc:004' } }, { spec: 'any_ddc', name: 'Classified', rule: { inSet: 'ddc' } }]);
+      const defs = parseSetDefinitions([
+        { preset: 'ddc' },
+        { spec: 'cs', name: 'Computing', rule: { inSet: 'ddc:004' } },
+        { spec: 'any_ddc', name: 'Classified', rule: { inSet: 'ddc' } },
+      ]);
       expect(computedSets(defs, article, [])).to.deep.equal(['any_ddc', 'cs', 'ddc:004', 'ddc:530']);
       expect(computedSets(defs, dataset, [])).to.deep.equal([]);
     });
   });
 
-  describe('an item\'s sets with the rules applied', function () {
+  describe("an item's sets with the rules applied", function () {
     const defs = parseSetDefinitions([{ preset: 'open_access' }, { preset: 'ddc' }, { spec: 'physics', name: 'Physics' }]);
     it('keeps the sets a record names and adds the rule sets it satisfies', () => {
       expect(setsWithRules(defs, article, ['physics'])).to.deep.equal(['ddc:004', 'ddc:530', 'open_access', 'physics']);
@@ -154,28 +178,41 @@ describe('sets by rule', function () {
       ['an unknown resource type', [{ spec: 'x', name: 'X', rule: { resourceType: 'Article' } }], [0, 'rule', 'resourceType'], /not a COAR resource type/],
       ['an empty date range', [{ spec: 'x', name: 'X', rule: { issued: { from: 2020, until: 2010 } } }], [0, 'rule', 'issued'], /is empty/],
       ['a bad date', [{ spec: 'x', name: 'X', rule: { issued: { from: '2020-13' } } }], [0, 'rule', 'issued', 'from'], /YYYY/],
-      ['a rule naming an undeclared set', [{ spec: 'x', name: 'X', rule: { not: { inSet: 'nowhere' } } }], [0, 'rule', 'not', 'inSet'], /"nowhere", which is not declared/],
+      [
+        'a rule naming an undeclared set',
+        [{ spec: 'x', name: 'X', rule: { not: { inSet: 'nowhere' } } }],
+        [0, 'rule', 'not', 'inSet'],
+        /"nowhere", which is not declared/,
+      ],
       ['an unknown preset', [{ preset: 'base' }], [0, 'preset'], /not a ready-made set/],
       ['a set declared twice', [{ preset: 'driver' }, { spec: 'driver', name: 'D' }], [1], /declared twice/],
       ['a bad setSpec', [{ spec: 'a b', name: 'X' }], [0, 'spec'], /setSpec/],
       [
         'sets that refer to each other in a cycle',
-        [{ spec: 'a', name: 'A', rule: { inSet: 'b' } }, { spec: 'b', name: 'B', rule: { any: [{ hasDoi: true }, { inSet: 'c' }] } }, { spec: 'c', name: 'C', rule: { inSet: 'a' } }],
+        [
+          { spec: 'a', name: 'A', rule: { inSet: 'b' } },
+          { spec: 'b', name: 'B', rule: { any: [{ hasDoi: true }, { inSet: 'c' }] } },
+          { spec: 'c', name: 'C', rule: { inSet: 'a' } },
+        ],
         [0, 'rule'],
         /cycle: a → b → c → a/,
       ],
       ['a set that refers to itself', [{ spec: 'a', name: 'A', rule: { not: { inSet: 'a' } } }], [0, 'rule'], /cycle: a → a/],
     ];
-    eachRow(refusals, ([name]) => `refuses ${name}, naming where`, ([, raw, path, message]) => {
-      let caught: unknown;
-      try {
-        parseSetDefinitions(raw);
-      } catch (err) {
-        caught = err;
-      }
-      expect(caught).to.be.instanceOf(SetRuleError);
-      expect((caught as SetRuleError).path).to.deep.equal(path);
-      expect((caught as SetRuleError).message).to.match(message);
-    });
+    eachRow(
+      refusals,
+      ([name]) => `refuses ${name}, naming where`,
+      ([, raw, path, message]) => {
+        let caught: unknown;
+        try {
+          parseSetDefinitions(raw);
+        } catch (err) {
+          caught = err;
+        }
+        expect(caught).to.be.instanceOf(SetRuleError);
+        expect((caught as SetRuleError).path).to.deep.equal(path);
+        expect((caught as SetRuleError).message).to.match(message);
+      },
+    );
   });
 });

@@ -14,40 +14,54 @@ import { assertValid } from '../helpers/xsd';
 import { cli, datestamps, forEachCliDatabase, serving } from '../loader/helpers';
 
 const RECORDS = [
-  { id: 'a', datestamp: '2020-01-01T00:00:00Z', sets: ['physics'], dc: { title: ['A'], rights: ['info:eu-repo/semantics/openAccess'], subject: ['ddc:530'], language: ['en'] } },
+  {
+    id: 'a',
+    datestamp: '2020-01-01T00:00:00Z',
+    sets: ['physics'],
+    dc: { title: ['A'], rights: ['info:eu-repo/semantics/openAccess'], subject: ['ddc:530'], language: ['en'] },
+  },
   { id: 'b', datestamp: '2020-01-01T00:00:00Z', dc: { title: ['B'], rights: ['info:eu-repo/semantics/closedAccess'], subject: ['ddc:004'], language: ['fr'] } },
   { id: 'c', datestamp: '2020-01-01T00:00:00Z', dc: { title: ['C'], language: ['de'] } },
   // Typed fields: an open dataset with a file, judged by its fields rather than its Dublin Core.
   {
-    id: 'd', datestamp: '2020-01-01T00:00:00Z', dc: { title: ['D'], creator: ['Curie, Marie'] }, publisher: 'Example', publicationYear: '2023',
-    resourceType: { coar: 'http://purl.org/coar/resource_type/c_ddb1' }, accessRights: 'open',
-    identifiers: [{ type: 'DOI', value: '10.5555/d' }], files: [{ url: 'https://repo.example.org/d.csv', mediaType: 'text/csv' }],
+    id: 'd',
+    datestamp: '2020-01-01T00:00:00Z',
+    dc: { title: ['D'], creator: ['Curie, Marie'] },
+    publisher: 'Example',
+    publicationYear: '2023',
+    resourceType: { coar: 'http://purl.org/coar/resource_type/c_ddb1' },
+    accessRights: 'open',
+    identifiers: [{ type: 'DOI', value: '10.5555/d' }],
+    files: [{ url: 'https://repo.example.org/d.csv', mediaType: 'text/csv' }],
   },
 ];
 
-const config = (language: string): string => [
-  'seedDemo: false',
-  'sets:',
-  '  - preset: open_access',
-  '  - preset: ddc',
-  '  - preset: openaire_data',
-  '  - spec: physics',
-  '    name: Physics',
-  '  - spec: in_language',
-  '    name: In one language',
-  '    rule:',
-  `      language: ${language}`,
-  '  - spec: oa_physics',
-  '    name: Open physics',
-  '    rule:',
-  '      all: [{ inSet: open_access }, { inSet: physics }]',
-  '',
-].join('\n');
+const config = (language: string): string =>
+  [
+    'seedDemo: false',
+    'sets:',
+    '  - preset: open_access',
+    '  - preset: ddc',
+    '  - preset: openaire_data',
+    '  - spec: physics',
+    '    name: Physics',
+    '  - spec: in_language',
+    '    name: In one language',
+    '    rule:',
+    `      language: ${language}`,
+    '  - spec: oa_physics',
+    '    name: Open physics',
+    '    rule:',
+    '      all: [{ inSet: open_access }, { inSet: physics }]',
+    '',
+  ].join('\n');
 
 async function identifiersIn(port: number, set: string): Promise<string[]> {
   const xml = await oaiGet(port, `verb=ListIdentifiers&metadataPrefix=oai_dc&set=${encodeURIComponent(set)}`);
   assertValid(xml);
-  return texts(xml, 'identifier').map((id) => id.slice(`oai:${DEMO_NAMESPACE}:`.length)).sort();
+  return texts(xml, 'identifier')
+    .map((id) => id.slice(`oai:${DEMO_NAMESPACE}:`.length))
+    .sort();
 }
 
 forEachCliDatabase((db) => {

@@ -12,7 +12,13 @@ import { requestsParseLinks } from '../helpers/requests-links';
 const base: SignpostInput = {
   citeAs: 'https://doi.org/10.5555/x',
   deleted: false,
-  describedBy: [{ href: 'https://r.org/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:r.org:1', type: 'application/xml', profile: 'http://www.openarchives.org/OAI/2.0/oai_dc/' }],
+  describedBy: [
+    {
+      href: 'https://r.org/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:r.org:1',
+      type: 'application/xml',
+      profile: 'http://www.openarchives.org/OAI/2.0/oai_dc/',
+    },
+  ],
   types: [],
   licenses: [],
   files: [],

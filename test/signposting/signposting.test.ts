@@ -4,9 +4,7 @@
  * links as a Link header and as RFC 9264 linksets.
  */
 import { expect } from 'chai';
-import {
-  itemFacts, linkHeader, linksetJson, linksetText, normalizeDoi, schemaOrgType, signpostingLinks,
-} from '../../lib/signposting';
+import { itemFacts, linkHeader, linksetJson, linksetText, normalizeDoi, schemaOrgType, signpostingLinks } from '../../lib/signposting';
 import type { SignpostInput } from '../../lib/signposting';
 
 describe('normalizeDoi', () => {
@@ -60,7 +58,7 @@ describe('itemFacts', () => {
     expect(facts.identifiers).to.deep.equal(['https://repo.example.org/x', 'https://doi.org/10.5555/second']);
   });
 
-  it("cites a record with a Handle and no DOI by its Handle, not the POI", () => {
+  it('cites a record with a Handle and no DOI by its Handle, not the POI', () => {
     const facts = itemFacts({ dc: { identifier: ['90-9014980-5', 'http://hdl.handle.net/1765/315'] } }, POI_1);
     expect(facts.citation?.uri).to.equal('https://hdl.handle.net/1765/315');
     expect(facts.identifiers).to.deep.equal(['90-9014980-5']);
@@ -73,21 +71,33 @@ describe('itemFacts', () => {
   });
 
   it('takes licences from the typed licence and dc:rights URLs, not from access rights or text', () => {
-    const facts = itemFacts({ dc: { rights: ['All rights reserved', 'http://purl.org/coar/access_right/c_abf2', 'javascript:alert(1)'] }, license: 'https://creativecommons.org/licenses/by/4.0/' });
+    const facts = itemFacts({
+      dc: { rights: ['All rights reserved', 'http://purl.org/coar/access_right/c_abf2', 'javascript:alert(1)'] },
+      license: 'https://creativecommons.org/licenses/by/4.0/',
+    });
     expect(facts.licenses).to.deep.equal(['https://creativecommons.org/licenses/by/4.0/']);
   });
 
   it('maps the resource type, else dc:type, to schema.org types, leaving out unknown ones', () => {
     expect(itemFacts({ dc: { type: ['Text', 'Dataset'] } }).types).to.deep.equal(['https://schema.org/Dataset']);
-    expect(itemFacts({ dc: { type: ['Dataset'] }, resourceType: { general: 'Software', label: 'Software' } }).types).to.deep.equal(['https://schema.org/SoftwareSourceCode']);
+    expect(itemFacts({ dc: { type: ['Dataset'] }, resourceType: { general: 'Software', label: 'Software' } }).types).to.deep.equal([
+      'https://schema.org/SoftwareSourceCode',
+    ]);
   });
 
   it('lists the files with an http(s) location, with their media types', () => {
     const facts = itemFacts({
       dc: {},
-      files: [{ url: 'https://repo.example.org/files/a.pdf', mediaType: 'application/pdf' }, { url: 'https://repo.example.org/files/b.csv' }, { url: 'javascript:alert(1)' }],
+      files: [
+        { url: 'https://repo.example.org/files/a.pdf', mediaType: 'application/pdf' },
+        { url: 'https://repo.example.org/files/b.csv' },
+        { url: 'javascript:alert(1)' },
+      ],
     });
-    expect(facts.files).to.deep.equal([{ href: 'https://repo.example.org/files/a.pdf', type: 'application/pdf' }, { href: 'https://repo.example.org/files/b.csv' }]);
+    expect(facts.files).to.deep.equal([
+      { href: 'https://repo.example.org/files/a.pdf', type: 'application/pdf' },
+      { href: 'https://repo.example.org/files/b.csv' },
+    ]);
   });
 
   it('finds nothing in an empty record without a POI', () => {
@@ -99,7 +109,13 @@ const POI = 'http://purl.org/poi/demo.example.org/item-1';
 const base: SignpostInput = {
   citeAs: POI,
   deleted: false,
-  describedBy: [{ href: 'http://r.org/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai%3Ademo.example.org%3Aitem-1', type: 'application/xml', profile: 'http://www.openarchives.org/OAI/2.0/oai_dc/' }],
+  describedBy: [
+    {
+      href: 'http://r.org/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai%3Ademo.example.org%3Aitem-1',
+      type: 'application/xml',
+      profile: 'http://www.openarchives.org/OAI/2.0/oai_dc/',
+    },
+  ],
   types: [],
   licenses: [],
   files: [],
@@ -110,7 +126,12 @@ describe('signpostingLinks', () => {
   const cases: Array<{ name: string; input: SignpostInput; links: string[] }> = [
     {
       name: 'cites an item with a DOI by its DOI',
-      input: { ...base, citeAs: 'https://doi.org/10.5555/x', types: ['https://schema.org/Dataset'], licenses: ['https://creativecommons.org/licenses/by/4.0/'] },
+      input: {
+        ...base,
+        citeAs: 'https://doi.org/10.5555/x',
+        types: ['https://schema.org/Dataset'],
+        licenses: ['https://creativecommons.org/licenses/by/4.0/'],
+      },
       links: [
         'cite-as https://doi.org/10.5555/x',
         `describedby ${base.describedBy[0]?.href} application/xml`,
@@ -122,11 +143,20 @@ describe('signpostingLinks', () => {
     {
       name: 'cites an item without a DOI by its POI and types it CreativeWork when nothing more is known',
       input: base,
-      links: [`cite-as ${POI}`, `describedby ${base.describedBy[0]?.href} application/xml`, 'type https://schema.org/AboutPage', 'type https://schema.org/CreativeWork'],
+      links: [
+        `cite-as ${POI}`,
+        `describedby ${base.describedBy[0]?.href} application/xml`,
+        'type https://schema.org/AboutPage',
+        'type https://schema.org/CreativeWork',
+      ],
     },
     {
       name: 'links every file as an item, with its type or application/octet-stream',
-      input: { ...base, files: [{ href: 'https://r.org/a.pdf', type: 'application/pdf' }, { href: 'https://r.org/b.bin' }], linkset: 'http://r.org/poi/demo.example.org/item-1' },
+      input: {
+        ...base,
+        files: [{ href: 'https://r.org/a.pdf', type: 'application/pdf' }, { href: 'https://r.org/b.bin' }],
+        linkset: 'http://r.org/poi/demo.example.org/item-1',
+      },
       links: [
         `cite-as ${POI}`,
         `describedby ${base.describedBy[0]?.href} application/xml`,
@@ -156,7 +186,12 @@ describe('signpostingLinks', () => {
 });
 
 describe('linkHeader, linksetJson and linksetText', () => {
-  const links = signpostingLinks({ ...base, citeAs: 'https://doi.org/10.5555/x', files: [{ href: 'https://r.org/a b.pdf', type: 'application/pdf' }], linkset: 'http://r.org/poi/x/1' });
+  const links = signpostingLinks({
+    ...base,
+    citeAs: 'https://doi.org/10.5555/x',
+    files: [{ href: 'https://r.org/a b.pdf', type: 'application/pdf' }],
+    linkset: 'http://r.org/poi/x/1',
+  });
   const anchor = 'http://r.org/oai?verb=GetRecord&metadataPrefix=oai_dc&identifier=oai%3Ademo.example.org%3Aitem-1';
 
   it('writes a Link header of comma-separated link-values with quoted parameters (RFC 8288 section 3)', () => {

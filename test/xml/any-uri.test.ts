@@ -10,7 +10,14 @@ function echoing(identifier: string): string {
 }
 
 describe('isSurelyAnyUri', () => {
-  const sure = ['oai:demo.oai-steward.org:report%2012', 'oai:arXiv.org:hep-th/9901001', 'http://purl.org/poi/a.org/x?y=1#z', 'urn:isbn:0451450523', 'relative/path', 'info:fedora/demo:1'];
+  const sure = [
+    'oai:demo.oai-steward.org:report%2012',
+    'oai:arXiv.org:hep-th/9901001',
+    'http://purl.org/poi/a.org/x?y=1#z',
+    'urn:isbn:0451450523',
+    'relative/path',
+    'info:fedora/demo:1',
+  ];
   for (const s of sure) {
     it(`accepts ${JSON.stringify(s)}, and so does the schema validator`, () => {
       expect(isSurelyAnyUri(s)).to.equal(true);

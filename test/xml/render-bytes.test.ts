@@ -24,16 +24,30 @@ const record: fc.Arbitrary<ItemRecord> = fc.record({
   deleted: fc.boolean(),
   sets: fc.array(text, { maxLength: 3 }),
   // Stored metadata: well-formed with any text inside, or whatever the store was made to hold.
-  metadata: fc.oneof(long.map((t) => `<x:a xmlns:x="urn:x">${escapeText(t)}</x:a>`), text, fc.constant(null)),
-  about: fc.array(text.map((t) => `<p xmlns="urn:p">${escapeText(t)}</p>`), { maxLength: 2 }),
+  metadata: fc.oneof(
+    long.map((t) => `<x:a xmlns:x="urn:x">${escapeText(t)}</x:a>`),
+    text,
+    fc.constant(null),
+  ),
+  about: fc.array(
+    text.map((t) => `<p xmlns="urn:p">${escapeText(t)}</p>`),
+    { maxLength: 2 },
+  ),
 });
 const response: fc.Arbitrary<OaiResponse> = fc.record({
   responseDate: fc.integer({ min: 0, max: 4e9 }),
   baseURL: text,
   requestArgs: fc.record({ verb: fc.constant('ListRecords' as const), metadataPrefix: text, set: text }),
   body: fc.oneof(
-    fc.record({ kind: fc.constant('ListRecords' as const), records: fc.array(record, { maxLength: 120 }), resumption: fc.record({ token: text, cursor: fc.nat(), completeListSize: fc.nat() }) }),
-    fc.record({ kind: fc.constant('errors' as const), errors: fc.array(fc.record({ code: fc.constant('badArgument' as const), message: text }), { minLength: 1, maxLength: 3 }) }),
+    fc.record({
+      kind: fc.constant('ListRecords' as const),
+      records: fc.array(record, { maxLength: 120 }),
+      resumption: fc.record({ token: text, cursor: fc.nat(), completeListSize: fc.nat() }),
+    }),
+    fc.record({
+      kind: fc.constant('errors' as const),
+      errors: fc.array(fc.record({ code: fc.constant('badArgument' as const), message: text }), { minLength: 1, maxLength: 3 }),
+    }),
   ),
 }) as fc.Arbitrary<OaiResponse>;
 

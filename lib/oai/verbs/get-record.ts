@@ -15,7 +15,12 @@ export async function getRecord(ctx: ProviderContext, identifier: string, metada
   const errors: OaiError[] = [];
   if (!header) errors.push(oaiError('idDoesNotExist', `No item has the identifier ${JSON.stringify(identifier)}.`));
   if (!known || header) {
-    errors.push(oaiError('cannotDisseminateFormat', `The metadata format ${JSON.stringify(metadataPrefix)} is not available for ${header ? 'this item' : 'this repository'}.`));
+    errors.push(
+      oaiError(
+        'cannotDisseminateFormat',
+        `The metadata format ${JSON.stringify(metadataPrefix)} is not available for ${header ? 'this item' : 'this repository'}.`,
+      ),
+    );
   }
   return { kind: 'errors', errors };
 }

@@ -28,11 +28,21 @@ export async function listItems(ctx: ProviderContext, req: ListRequest, now: num
   const plan = req.resumptionToken !== undefined ? resumePlan(ctx, req.verb, req.resumptionToken, now) : await firstPlan(ctx, req, now);
   if ('errors' in plan) return { kind: 'errors', errors: plan.errors };
   if (req.verb === 'ListRecords') {
-    const page = await readPage(ctx, items(ctx, req.verb, plan.filter, (q) => ctx.store.listRecords(q)), plan, now);
+    const page = await readPage(
+      ctx,
+      items(ctx, req.verb, plan.filter, (q) => ctx.store.listRecords(q)),
+      plan,
+      now,
+    );
     if (page.rows.length === 0) return noRecords(plan);
     return { kind: 'ListRecords', records: page.rows, ...(page.resumption && { resumption: page.resumption }) };
   }
-  const page = await readPage(ctx, items(ctx, req.verb, plan.filter, (q) => ctx.store.listHeaders(q)), plan, now);
+  const page = await readPage(
+    ctx,
+    items(ctx, req.verb, plan.filter, (q) => ctx.store.listHeaders(q)),
+    plan,
+    now,
+  );
   if (page.rows.length === 0) return noRecords(plan);
   return { kind: 'ListIdentifiers', headers: page.rows, ...(page.resumption && { resumption: page.resumption }) };
 }
