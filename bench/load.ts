@@ -66,7 +66,7 @@ async function cliLoad(env: NodeJS.ProcessEnv, records: number, dir: string, url
     const started = process.hrtime.bigint();
     const r = spawnSync(
       process.execPath,
-      [...SERVER_NODE_FLAGS, ...preload('bench/peak-rss'), ...entry('server/cli'), 'load', '--json', '--keep-datestamps', '--sets', setsFile, file],
+      [...SERVER_NODE_FLAGS, ...preload('bench/peak-rss'), ...entry('server/cli'), 'load', '--json', '--sets', setsFile, file],
       {
         env: { ...env, DATABASE_URL: url, OAI_BENCH_PEAK_RSS: rssFile },
         stdio: ['ignore', 'pipe', 'inherit'],
