@@ -24,6 +24,26 @@ export function incrementalFrom(lastResponseDate: string, granularity: Granulari
   return formatDatestamp(Math.max(0, dayStart - 86400)).slice(0, 10);
 }
 
+/** How far ahead of this side's clock a source's responseDate may be before the run says so: clocks drift. */
+export const CLOCK_AHEAD_WARNING_SECONDS = 300;
+
+/**
+ * The time a run's list is taken to have been harvested up to, for the next
+ * run's `from` ({@link incrementalFrom}): the source's responseDate, but never
+ * later than this side's clock, since a source whose clock runs ahead (a
+ * responseDate of 2030) would otherwise make every later run ask `from` a
+ * time still to come, and miss every change made before it. `aheadSeconds`:
+ * how far the source's clock ran ahead (0 when it did not); null when the
+ * responseDate cannot be read.
+ *
+ * @example harvestedUpTo('2030-01-01T00:00:00Z', Date.parse('2026-11-27T16:00:00Z') / 1000) // { at: '2026-11-27T16:00:00Z', aheadSeconds: 97_315_200 }
+ */
+export function harvestedUpTo(responseDate: string, nowSeconds: number): { at: string; aheadSeconds: number } | null {
+  const p = parseUtcDatetime(responseDate.trim());
+  if (!p) return null;
+  return p.start > nowSeconds ? { at: formatDatestamp(nowSeconds), aheadSeconds: p.start - nowSeconds } : { at: responseDate.trim(), aheadSeconds: 0 };
+}
+
 /**
  * The granularity an Identify response declares (`YYYY-MM-DD` or
  * `YYYY-MM-DDThh:mm:ssZ`, OAI-PMH 2.0 section 4.2); day when it says nothing usable,

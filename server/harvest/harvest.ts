@@ -19,7 +19,7 @@
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { SourceConfig } from '../../lib/harvest/sources';
-import { granularityOf, inGranularity, incrementalFrom } from '../../lib/harvest/timing';
+import { CLOCK_AHEAD_WARNING_SECONDS, granularityOf, harvestedUpTo, inGranularity, incrementalFrom } from '../../lib/harvest/timing';
 import type { Refusal } from '../../lib/model/refusal';
 import {
   RefusedError,
@@ -315,7 +315,7 @@ class SourceRun {
         continue;
       }
       if (read.fault) throw new HarvestError(`${label} page ${page}: ${read.fault.reason}`);
-      if (first) runResponseDate = read.responseDate ?? null;
+      if (first) runResponseDate = this.upTo(read.responseDate, label);
       const next = read.token !== undefined && read.token !== '' ? read.token : null;
       if (next !== null && next === args.resumptionToken && ++sameToken > MAX_SAME_TOKEN)
         throw new HarvestError(`${label} page ${page}: the source answers the same resumptionToken again and again`);
@@ -337,6 +337,23 @@ class SourceRun {
       args = { verb: 'ListRecords', resumptionToken: next };
     }
     listSummary.completed = true;
+  }
+
+  /**
+   * The time this list is harvested up to: the source's responseDate, never
+   * later than this side's clock (lib/harvest/timing.ts `harvestedUpTo`); a
+   * source clock running ahead is said in the run's warnings.
+   */
+  private upTo(responseDate: string | undefined, label: string): string | null {
+    if (responseDate === undefined) return null;
+    const upTo = harvestedUpTo(responseDate, this.now());
+    if (upTo === null) return responseDate;
+    if (upTo.aheadSeconds > CLOCK_AHEAD_WARNING_SECONDS) {
+      this.options.onWarning?.(
+        `${label}: the source's clock runs ${upTo.aheadSeconds} s ahead of this one (responseDate ${responseDate.trim()}); the next run asks from this side's time, ${upTo.at}, less one granule`,
+      );
+    }
+    return upTo.at;
   }
 
   /** GETs a page and reads it; a page that is not well-formed is asked for again, then stops the run. */

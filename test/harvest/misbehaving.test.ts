@@ -37,6 +37,22 @@ describe('harvesting a misbehaving provider', function () {
   });
 
   forEachThrowawayDatabase((db) => {
+    it("asks the next run from its own time when the source's clock runs years ahead, and says so", async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
+      fake.records = records(3);
+      fake.responseDate = '2030-01-01T00:00:00Z';
+      hub = await openHub(db());
+      const before = Math.floor(Date.now() / 1000);
+      const first = await harvestOnce(hub, source('ahead', fake.baseUrl));
+      expect(first.summary.inserted).to.equal(3);
+      expect(first.warnings.join('\n')).to.match(/clock runs \d+ s ahead of this one \(responseDate 2030-01-01T00:00:00Z\)/);
+      fake.requests.length = 0;
+      await harvestOnce(hub, source('ahead', fake.baseUrl));
+      const asked = fake.requests.find((r) => r.query.verb === 'ListRecords')?.query.from ?? '';
+      // One second before the hub's clock at the first run, not 2029-12-31T23:59:59Z.
+      expect(Date.parse(asked) / 1000).to.be.within(before - 1, Math.floor(Date.now() / 1000));
+    });
+
     it('waits as 503 and 429 ask, backs off on a dropped connection and a slow answer, and decodes gzip', async () => {
       fake = await startFakeProvider({ granularity: 'second', pageSize: 2, gzip: true, slowMs: 400 });
       fake.records = records(5);

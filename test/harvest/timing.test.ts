@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { backoffMs, granularityOf, inGranularity, incrementalFrom, retryAfterMs } from '../../lib/harvest/timing';
+import { backoffMs, granularityOf, harvestedUpTo, inGranularity, incrementalFrom, retryAfterMs } from '../../lib/harvest/timing';
 import { nextRun, parseSchedule, parseSources } from '../../lib/harvest/sources';
 import { loadConfig, ConfigError } from '../../server/config';
 import { markIllegalCharacters } from '../../server/harvest/page';
@@ -20,6 +20,17 @@ describe('the harvester’s arithmetic of time', () => {
     expect(incrementalFrom('2024-03-05T10:00:00Z', 'day')).to.equal('2024-03-04');
     expect(incrementalFrom('2024-03-01T00:00:00Z', 'day')).to.equal('2024-02-29');
     expect(incrementalFrom('yesterday', 'day')).to.equal(null);
+  });
+
+  it("takes a list as harvested up to the source's responseDate, never later than this side's clock", () => {
+    const now = Date.parse('2026-11-27T16:00:00Z') / 1000;
+    expect(harvestedUpTo('2026-11-27T15:59:00Z', now)).to.deep.equal({ at: '2026-11-27T15:59:00Z', aheadSeconds: 0 });
+    expect(harvestedUpTo('2030-01-01T00:00:00Z', now)).to.deep.equal({
+      at: '2026-11-27T16:00:00Z',
+      aheadSeconds: Date.parse('2030-01-01T00:00:00Z') / 1000 - now,
+    });
+    expect(harvestedUpTo('2026-11-27T16:00:01Z', now)).to.deep.equal({ at: '2026-11-27T16:00:00Z', aheadSeconds: 1 });
+    expect(harvestedUpTo('soon', now)).to.equal(null);
   });
 
   it('reads the granularity Identify declares, days when it says nothing usable', () => {
