@@ -19,6 +19,7 @@
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { SourceConfig } from '../../lib/harvest/sources';
+import { followed, tokenTrail } from '../../lib/harvest/tokens';
 import { CLOCK_AHEAD_WARNING_SECONDS, granularityOf, harvestedUpTo, inGranularity, incrementalFrom } from '../../lib/harvest/timing';
 import type { Refusal } from '../../lib/model/refusal';
 import {
@@ -112,8 +113,12 @@ export interface HarvestSummary extends OutcomeCounts {
   lists: { prefix: string; set: string; from: string | null; records: number; completed: boolean }[];
 }
 
-/** Pages written to a list before a provider that keeps answering the same token is stopped. */
-const MAX_SAME_TOKEN = 1;
+/**
+ * Pages of a ListSets read before the run stops asking for more: the sets of
+ * a source are a few thousand at most, and a source answering a new token
+ * for ever would otherwise keep the run (and its memory) growing.
+ */
+const MAX_LIST_SETS_PAGES = 1000;
 
 /**
  * Harvests one source once (under its lock). Never throws for the source's
@@ -231,6 +236,7 @@ class SourceRun {
     ];
     const sets: SetInput[] = [...own];
     let args: Record<string, string> = { verb: 'ListSets' };
+    const trail = tokenTrail();
     for (let page = 1; ; page++) {
       const answer = await this.client.get(args);
       const read = await readPage(answer.body, this.context('ListSets', page));
@@ -242,6 +248,13 @@ class SourceRun {
       }
       sets.push(...read.sets);
       if (read.token === undefined || read.token === '') break;
+      const before = followed(trail, read.token, page);
+      if (before !== null || page >= MAX_LIST_SETS_PAGES) {
+        const why =
+          before !== null ? `answered a resumptionToken it answered on page ${before}, so its list runs in a circle` : `still had more after ${page} pages`;
+        this.options.onWarning?.(`${name}: ListSets page ${page}: the source ${why}; the sets read so far are declared, the others are named by their spec`);
+        break;
+      }
       args = { verb: 'ListSets', resumptionToken: read.token };
     }
     for (const s of sets) {
@@ -299,7 +312,8 @@ class SourceRun {
     this.summary.lists.push(listSummary);
     let args = token !== null ? { verb: 'ListRecords', resumptionToken: token } : fresh();
     let restarts = 0;
-    let sameToken = 0;
+    let trail = tokenTrail();
+    if (token !== null) followed(trail, token, resume ? state.runPages : 0);
     for (let page = resume ? state.runPages + 1 : 1; ; page++) {
       const read = await this.fetchPage(args, prefix, page, label);
       if (read.fault?.code === 'badResumptionToken' && args.resumptionToken !== undefined && restarts < this.source.politeness.retries + 1) {
@@ -312,13 +326,19 @@ class SourceRun {
         await this.deps.store.dropCheckpoint(key);
         args = fresh();
         first = true;
+        // The list is asked for again from its start: its tokens come again, and that is no circle.
+        trail = tokenTrail();
         continue;
       }
       if (read.fault) throw new HarvestError(`${label} page ${page}: ${read.fault.reason}`);
       if (first) runResponseDate = this.upTo(read.responseDate, label);
       const next = read.token !== undefined && read.token !== '' ? read.token : null;
-      if (next !== null && next === args.resumptionToken && ++sameToken > MAX_SAME_TOKEN)
-        throw new HarvestError(`${label} page ${page}: the source answers the same resumptionToken again and again`);
+      const before = next === null ? null : followed(trail, next, page);
+      if (before !== null) {
+        throw new HarvestError(
+          `${label} page ${page}: the source answered a resumptionToken it answered on page ${before} of this run, so its list runs in a circle; the run stops here, every page before it written`,
+        );
+      }
       const written = await this.writePage(read, key, { token: next, from, until, runResponseDate, first, marksSeen, now: this.now() });
       first = false;
       listSummary.records += read.records;

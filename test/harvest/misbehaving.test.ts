@@ -37,6 +37,30 @@ describe('harvesting a misbehaving provider', function () {
   });
 
   forEachThrowawayDatabase((db) => {
+    it('stops a list whose tokens run in a circle at the first token seen again, naming the pages, with every page before it written', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
+      fake.records = records(9);
+      fake.loopAt = 3; // pages 1, 2, 3, then page 3's token is page 1's again
+      hub = await openHub(db());
+      const { summary } = await harvestOnce(hub, source('circle', fake.baseUrl));
+      expect(summary.error).to.match(/page 3: the source answered a resumptionToken it answered on page 1 of this run, so its list runs in a circle/);
+      expect(summary.pages).to.equal(2);
+      expect((await itemsOf(hub)).length).to.equal(4);
+      // Three ListRecords requests, not hundreds.
+      expect(fake.requests.filter((r) => listRecords(r.query))).to.have.length(3);
+    });
+
+    it('stops reading ListSets whose tokens run in a circle, declares the sets read, and harvests the records', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
+      fake.records = records(3);
+      fake.cyclingSets = true;
+      hub = await openHub(db());
+      const { summary, warnings } = await harvestOnce(hub, source('sets', fake.baseUrl));
+      expect(warnings.join('\n')).to.match(/ListSets page 3: the source answered a resumptionToken it answered on page 1, so its list runs in a circle/);
+      expect(fake.requests.filter((r) => r.query.verb === 'ListSets')).to.have.length(3);
+      expect(summary).to.include({ completed: true, inserted: 3 });
+    });
+
     it("asks the next run from its own time when the source's clock runs years ahead, and says so", async () => {
       fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
       fake.records = records(3);

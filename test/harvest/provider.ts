@@ -37,6 +37,10 @@ export interface FakeProvider {
   readonly requests: SeenRequest[];
   /** The responseDate every answer carries. */
   responseDate: string;
+  /** A list that runs in a circle: the page of this number (from 1) answers the token of page 2 again. */
+  loopAt: number | undefined;
+  /** ListSets answers a set a page, its tokens going round S1, S2, S1 … (else noSetHierarchy). */
+  cyclingSets: boolean;
   close(): Promise<void>;
 }
 
@@ -49,7 +53,14 @@ export async function startFakeProvider(options: {
   deflate?: boolean;
   slowMs?: number;
 }): Promise<FakeProvider> {
-  const state = { records: [] as FakeRecord[], faults: [] as FakeProvider['faults'], requests: [] as SeenRequest[], responseDate: '2024-03-05T10:00:00Z' };
+  const state = {
+    records: [] as FakeRecord[],
+    faults: [] as FakeProvider['faults'],
+    requests: [] as SeenRequest[],
+    responseDate: '2024-03-05T10:00:00Z',
+    loopAt: undefined as number | undefined,
+    cyclingSets: false,
+  };
   const day = options.granularity === 'day';
   const stamp = (s: string): string => (day ? s.slice(0, 10) : s);
   const envelope = (q: Record<string, string>, body: string): string =>
@@ -66,7 +77,12 @@ export async function startFakeProvider(options: {
         `<Identify><repositoryName>A misbehaving repository</repositoryName><baseURL>http://bad.example.org/oai</baseURL><protocolVersion>2.0</protocolVersion><adminEmail>a@example.org</adminEmail><earliestDatestamp>${day ? '2000-01-01' : '2000-01-01T00:00:00Z'}</earliestDatestamp><deletedRecord>persistent</deletedRecord><granularity>${day ? 'YYYY-MM-DD' : 'YYYY-MM-DDThh:mm:ssZ'}</granularity></Identify>`,
       );
     }
-    if (q.verb === 'ListSets') return envelope(q, error('noSetHierarchy'));
+    if (q.verb === 'ListSets') {
+      if (!state.cyclingSets) return envelope(q, error('noSetHierarchy'));
+      // No token and S2 answer set s1 and S1; S1 answers set s2 and S2: S1, S2, S1 …
+      const n = q.resumptionToken === 'S1' ? 2 : 1;
+      return envelope(q, `<ListSets><set><setSpec>s${n}</setSpec><setName>Set ${n}</setName></set><resumptionToken>S${n}</resumptionToken></ListSets>`);
+    }
     if (q.verb !== 'ListRecords') return envelope(q, error('badVerb'));
     let offset = 0;
     let args = q;
@@ -90,8 +106,10 @@ export async function startFakeProvider(options: {
         return `<record>${header}${metadata}</record>`;
       })
       .join('\n');
+    // The page of number loopAt points back to page 2: the list runs in a circle.
+    const nextOffset = state.loopAt !== undefined && offset === (state.loopAt - 1) * options.pageSize ? options.pageSize : offset + options.pageSize;
     const token = more
-      ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}">${offset + options.pageSize}|${encodeURIComponent(JSON.stringify(args))}</resumptionToken>`
+      ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}">${nextOffset}|${encodeURIComponent(JSON.stringify(args))}</resumptionToken>`
       : q.resumptionToken !== undefined
         ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}"/>`
         : '';
@@ -162,6 +180,18 @@ export async function startFakeProvider(options: {
     requests: state.requests,
     get responseDate() {
       return state.responseDate;
+    },
+    get loopAt() {
+      return state.loopAt;
+    },
+    set loopAt(v) {
+      state.loopAt = v;
+    },
+    get cyclingSets() {
+      return state.cyclingSets;
+    },
+    set cyclingSets(v) {
+      state.cyclingSets = v;
     },
     set responseDate(v) {
       state.responseDate = v;
