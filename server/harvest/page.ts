@@ -56,6 +56,57 @@ export function markIllegalCharacters(page: string): { text: string; found: stri
 }
 
 /** Where a page of a list harvest comes from. */
+/** What {@link decodeMarkingInvalid} puts for each byte sequence that is not UTF-8, in UTF-8. */
+const MARK_BYTES = Buffer.from(MARK, 'utf8');
+const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A page's bytes as text. Each byte sequence that is not UTF-8 (RFC 3629
+ * section 4: overlong forms, surrogates, code points past U+10FFFF, stray
+ * or missing continuation bytes) becomes the mark, so the record holding it
+ * is refused alone, never stored with U+FFFD in place of what the source
+ * meant (`load` refuses the same bytes). A page that is all UTF-8, as nearly
+ * every page is, is decoded once, in native code.
+ *
+ * @example decodeMarkingInvalid(Buffer.from([0x61, 0xff, 0x62])) // { text: 'a\uFDD0b', invalid: true }
+ */
+export function decodeMarkingInvalid(body: Buffer): { text: string; invalid: boolean } {
+  try {
+    return { text: FATAL_UTF8.decode(body), invalid: false };
+  } catch {
+    const parts: Buffer[] = [];
+    let start = 0;
+    let i = 0;
+    while (i < body.length) {
+      const n = utf8SequenceLength(body, i);
+      if (n > 0) {
+        i += n;
+        continue;
+      }
+      parts.push(body.subarray(start, i), MARK_BYTES);
+      i += 1;
+      start = i;
+    }
+    parts.push(body.subarray(start));
+    return { text: Buffer.concat(parts).toString('utf8'), invalid: true };
+  }
+}
+
+/** The length of the well-formed UTF-8 sequence at `i` (RFC 3629 section 4, Table 3-7 of Unicode), 0 when there is none. */
+function utf8SequenceLength(b: Buffer, i: number): number {
+  const c = b[i] as number;
+  if (c < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf): boolean => i + k < b.length && (b[i + k] as number) >= lo && (b[i + k] as number) <= hi;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
+  if ((c >= 0xe1 && c <= 0xec) || c === 0xee || c === 0xef) return cont(1) && cont(2) ? 3 : 0;
+  if (c === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
+  if (c === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xf1 && c <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}
+
 export interface PageContext {
   readonly source: string;
   readonly sourceBaseUrl: string;
@@ -98,7 +149,10 @@ const FOREIGN = { namespace: '', unmap: (): null => null };
  * alone, named by source, page and identifier; the rest become items.
  */
 export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage> {
-  const { text, found } = markIllegalCharacters(body.toString('utf8'));
+  const decoded = decodeMarkingInvalid(body);
+  const marked = markIllegalCharacters(decoded.text);
+  const text = marked.text;
+  const found = decoded.invalid ? [...marked.found, 'bytes that are not UTF-8'] : marked.found;
   const items: ItemInput[] = [];
   const refusals: Refusal[] = [];
   const sets: SetInput[] = [];
@@ -161,7 +215,12 @@ function convert(
   if (marked) {
     return {
       refusals: [
-        { internalId, source: where, field: 'xml', reason: `holds a character XML 1.0 cannot carry (${found.join(', ')} on this page; XML 1.0 section 2.2)` },
+        {
+          internalId,
+          source: where,
+          field: 'xml',
+          reason: `holds what an XML 1.0 document in UTF-8 cannot carry (${found.join(', ')} on this page; XML 1.0 section 2.2, RFC 3629)`,
+        },
       ],
     };
   }

@@ -50,6 +50,19 @@ describe('harvesting a misbehaving provider', function () {
       expect(fake.requests.filter((r) => listRecords(r.query))).to.have.length(3);
     });
 
+    it("refuses alone a record holding bytes that are not UTF-8, never storing U+FFFD in their place, and writes the page's others", async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
+      fake.records = records(3);
+      fake.faults = [{ when: listRecords, times: 1, fault: 'not-utf8' }];
+      hub = await openHub(db());
+      const { summary, refusals } = await harvestOnce(hub, source('bytes', fake.baseUrl));
+      expect(summary).to.include({ completed: true, inserted: 2, refused: 1 });
+      expect(refusals.map((r) => [r.internalId, r.source])).to.deep.equal([['bytes:oai:bad.example.org:2', 'bytes page 1 (oai:bad.example.org:2)']]);
+      expect(refusals[0]?.reason).to.match(/bytes that are not UTF-8.*RFC 3629/);
+      const stored = (await hub.knex('records').select('xml')) as { xml: string | null }[];
+      expect(stored.some((r) => r.xml?.includes('\uFFFD') === true)).to.equal(false);
+    });
+
     it('stops reading ListSets whose tokens run in a circle, declares the sets read, and harvests the records', async () => {
       fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
       fake.records = records(3);

@@ -21,7 +21,7 @@ export interface FakeRecord {
   sets?: string[];
 }
 
-export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'not-xml' | 'malformed' | 'bad-token';
+export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8';
 
 /** What the provider saw of one request. */
 export interface SeenRequest {
@@ -157,6 +157,15 @@ export async function startFakeProvider(options: {
         return send(200, answer(q).replace('</record>', '</recrod>'));
       case 'bad-token':
         return send(200, envelope(q, error('badResumptionToken')));
+      case 'not-utf8': {
+        // The title of the page's second record holds a byte that is never UTF-8 (RFC 3629): 0xFF.
+        const text = answer(q);
+        const at = text.indexOf('</dc:title>', text.indexOf('</dc:title>') + 1);
+        const body = Buffer.concat([Buffer.from(text.slice(0, at), 'utf8'), Buffer.from([0xff]), Buffer.from(text.slice(at), 'utf8')]);
+        res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': body.length });
+        res.end(body);
+        return;
+      }
       default:
         return send(200, answer(q));
     }

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { backoffMs, granularityOf, harvestedUpTo, inGranularity, incrementalFrom, retryAfterMs } from '../../lib/harvest/timing';
 import { nextRun, parseSchedule, parseSources } from '../../lib/harvest/sources';
 import { loadConfig, ConfigError } from '../../server/config';
-import { markIllegalCharacters } from '../../server/harvest/page';
+import { decodeMarkingInvalid, markIllegalCharacters } from '../../server/harvest/page';
 import { nameFromUrl } from '../../server/harvest/cli';
 
 describe('the harvester’s arithmetic of time', () => {
@@ -150,4 +150,25 @@ describe('characters XML 1.0 cannot carry', () => {
     expect(r.found).to.deep.equal(['U+0007', 'U+0001', 'U+FFFE']);
     expect(markIllegalCharacters('<a>\u00e9\uD83D\uDE00</a>').found).to.deep.equal([]);
   });
+
+  const utf8: { name: string; bytes: number[]; text: string; invalid: boolean }[] = [
+    {
+      name: 'UTF-8 of every length is decoded as it is',
+      bytes: [0x61, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80],
+      text: 'a\u00e9\u20ac\uD83D\uDE00',
+      invalid: false,
+    },
+    { name: 'a stray continuation byte is marked', bytes: [0x61, 0x80, 0x62], text: 'a\uFDD0b', invalid: true },
+    { name: 'a byte that never starts UTF-8 is marked', bytes: [0x61, 0xff, 0x62], text: 'a\uFDD0b', invalid: true },
+    { name: 'an overlong form is marked, byte by byte', bytes: [0xc0, 0xaf], text: '\uFDD0\uFDD0', invalid: true },
+    { name: 'an encoded surrogate (CESU-8) is marked', bytes: [0xed, 0xa0, 0x80, 0x61], text: '\uFDD0\uFDD0\uFDD0a', invalid: true },
+    { name: 'a code point past U+10FFFF is marked', bytes: [0xf4, 0x90, 0x80, 0x80], text: '\uFDD0\uFDD0\uFDD0\uFDD0', invalid: true },
+    { name: 'a sequence cut short by the end is marked', bytes: [0x61, 0xe2, 0x82], text: 'a\uFDD0\uFDD0', invalid: true },
+    { name: 'a U+FFFD the source wrote is kept as it is', bytes: [0xef, 0xbf, 0xbd], text: '\uFFFD', invalid: false },
+  ];
+  for (const c of utf8) {
+    it(`reads a page's bytes: ${c.name}`, () => {
+      expect(decodeMarkingInvalid(Buffer.from(c.bytes))).to.deep.equal({ text: c.text, invalid: c.invalid });
+    });
+  }
 });
