@@ -46,7 +46,21 @@ export interface ClientOptions {
   readonly random?: () => number;
   /** Told of every retry (metrics, progress): the reason and the wait. */
   readonly onRetry?: (reason: string, waitMs: number) => void;
+  /** The most bytes one answer may take, as sent and once inflated. Default {@link DEFAULT_MAX_PAGE_BYTES}. */
+  readonly maxPageBytes?: number;
 }
+
+/**
+ * The most bytes one answer may take, as sent and once gzip or deflate is
+ * inflated: 64 MiB, some times the largest pages real providers send (a
+ * page of 5,000 records is about 17 MB), and far from what a 1 MB gzip bomb
+ * inflates to. Over it the request fails naming the source, the URL and the
+ * cap, and the run stops where the next one resumes.
+ */
+export const DEFAULT_MAX_PAGE_BYTES = 64 * 1024 * 1024;
+
+/** An answer over the cap: not retried, since the same request brings the same answer. */
+class TooLarge extends Error {}
 
 /** An answer with status 200, its body decoded. */
 export interface ClientAnswer {
@@ -91,6 +105,7 @@ export class OaiClient {
         else if (a.status < 500) throw new HarvestError(`${o.source}: ${url} answered HTTP ${a.status}${snippet(a.body)}`);
       } catch (err) {
         if (err instanceof HarvestError) throw err;
+        if (err instanceof TooLarge) throw new HarvestError(`${o.source}: ${url} ${err.message}; the run stops here and the next one resumes at this page`);
         reason = (err as Error).message;
       }
       attempt++;
@@ -110,11 +125,21 @@ export class OaiClient {
   /** One request: the status, Retry-After and the decoded body; rejects on a connection error, a bad coding or the timeout. */
   private once(url: string): Promise<{ status: number; retryAfter?: string; body: Buffer }> {
     const o = this.options;
+    const cap = o.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
     return new Promise((resolve, reject) => {
       const get = url.startsWith('https:') ? https.get : http.get;
       const req = get(url, { headers: { 'User-Agent': o.userAgent, 'Accept-Encoding': 'gzip, deflate', Accept: 'text/xml, application/xml' } }, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let received = 0;
+        res.on('data', (c: Buffer) => {
+          received += c.length;
+          if (received <= cap) chunks.push(c);
+          else {
+            clearTimeout(timer);
+            reject(new TooLarge(`sent more than the cap of ${cap} bytes an answer`));
+            req.destroy();
+          }
+        });
         res.on('aborted', () => reject(new Error('the connection closed in the middle of the answer')));
         res.on('error', reject);
         res.on('end', () => {
@@ -123,10 +148,13 @@ export class OaiClient {
           let body: Buffer = Buffer.concat(chunks);
           try {
             const coding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
-            if (coding === 'gzip' || coding === 'x-gzip') body = zlib.gunzipSync(body);
-            else if (coding === 'deflate') body = inflate(body);
+            // Inflated no further than the cap: a small gzip body can inflate to gigabytes.
+            if (coding === 'gzip' || coding === 'x-gzip') body = zlib.gunzipSync(body, { maxOutputLength: cap });
+            else if (coding === 'deflate') body = inflate(body, cap);
             else if (coding !== '' && coding !== 'identity') return reject(new Error(`an unknown content coding ${JSON.stringify(coding)}`));
           } catch (err) {
+            if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+              return reject(new TooLarge(`sent a ${String(res.headers['content-encoding'])} body that inflates past the cap of ${cap} bytes an answer`));
             return reject(new Error(`the ${String(res.headers['content-encoding'])} body cannot be decoded: ${(err as Error).message}`));
           }
           const ra = res.headers['retry-after'];
@@ -143,11 +171,12 @@ export class OaiClient {
 }
 
 /** `deflate` is zlib-wrapped (RFC 9110 section 8.4.1.2), but some servers send it raw. */
-function inflate(body: Buffer): Buffer {
+function inflate(body: Buffer, cap: number): Buffer {
   try {
-    return zlib.inflateSync(body);
-  } catch {
-    return zlib.inflateRawSync(body);
+    return zlib.inflateSync(body, { maxOutputLength: cap });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw err;
+    return zlib.inflateRawSync(body, { maxOutputLength: cap });
   }
 }
 

@@ -63,7 +63,7 @@ export interface HarvestOptions {
   /** A full harvest; the source's items it never sees become tombstones. */
   readonly deleteMissing?: boolean;
   /** Client settings for tests (tiny backoffs, a recording sleep). */
-  readonly client?: Partial<Pick<ClientOptions, 'backoffBaseMs' | 'backoffMaxMs' | 'retryAfterCapMs' | 'sleep' | 'random'>>;
+  readonly client?: Partial<Pick<ClientOptions, 'backoffBaseMs' | 'backoffMaxMs' | 'retryAfterCapMs' | 'sleep' | 'random' | 'maxPageBytes'>>;
   readonly onRefusal?: (r: Refusal) => void;
   readonly onWarning?: (message: string) => void;
   /** After every committed page. */

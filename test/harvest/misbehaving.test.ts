@@ -63,6 +63,33 @@ describe('harvesting a misbehaving provider', function () {
       expect(stored.some((r) => r.xml?.includes('\uFFFD') === true)).to.equal(false);
     });
 
+    it('stops a run at an answer that inflates past the cap (a gzip bomb), naming the source, the URL and the cap, and resumes there', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2, gzip: true });
+      // Page 2's titles inflate far past a 64 KiB cap while its gzip stays small.
+      fake.records = records(4).map((r, i) => (i >= 2 ? { ...r, title: 'x'.repeat(200_000) } : r));
+      hub = await openHub(db());
+      const capped = { client: { maxPageBytes: 64 * 1024 } };
+      const { summary } = await harvestOnce(hub, source('bomb', fake.baseUrl), capped);
+      expect(summary.error).to.match(
+        /^bomb: http:\/\/127\.0\.0\.1:\d+\/oai\?verb=ListRecords&resumptionToken=\S+ sent a gzip body that inflates past the cap of 65536 bytes/,
+      );
+      expect(summary).to.include({ pages: 1, inserted: 2 });
+      // Not retried: the same request brings the same answer.
+      expect(fake.requests.filter((r) => listRecords(r.query))).to.have.length(2);
+      // The next run, under a cap that fits, resumes at that page.
+      const again = await harvestOnce(hub, source('bomb', fake.baseUrl));
+      expect(again.summary).to.include({ completed: true, inserted: 2 });
+    });
+
+    it('stops a run at an answer larger than the cap as sent', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
+      fake.records = records(2).map((r) => ({ ...r, title: 'y'.repeat(100_000) }));
+      hub = await openHub(db());
+      const { summary } = await harvestOnce(hub, source('large', fake.baseUrl), { client: { maxPageBytes: 64 * 1024 } });
+      expect(summary.error).to.match(/sent more than the cap of 65536 bytes an answer/);
+      expect((await itemsOf(hub)).length).to.equal(0);
+    });
+
     it('stops reading ListSets whose tokens run in a circle, declares the sets read, and harvests the records', async () => {
       fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
       fake.records = records(3);
