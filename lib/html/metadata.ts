@@ -29,7 +29,10 @@ export function dublinCore(tree: XmlElement | null): Map<string, { value: string
     if (c.kind !== 'element' || c.ns !== DC_NS) continue;
     const value = textOf(c);
     if (value === '') continue;
-    out.set(c.local, [...(out.get(c.local) ?? []), { value, lang: langTag(c.lang) }]);
+    // Appended in place: copying the list for every value made a record with thousands of one element quadratic.
+    const values = out.get(c.local);
+    if (values) values.push({ value, lang: langTag(c.lang) });
+    else out.set(c.local, [{ value, lang: langTag(c.lang) }]);
   }
   return out;
 }
