@@ -19,6 +19,29 @@ export function valueHtml(value: string): string {
 }
 
 /**
+ * How many values of one repeated field a page shows before it says how many
+ * more there are. A page is for people reading about a work, not the record
+ * itself: the XML view it links to carries every value, and a harvested record
+ * may repeat a field thousands of times, which no reader scrolls through and
+ * every page view would pay for.
+ */
+export const SHOWN_VALUES = 50;
+
+/**
+ * The first `SHOWN_VALUES` of a field's values, each drawn by `draw` and joined by `separator`, then, when there are
+ * more, `more` of a sentence saying how many (the sentence is plain text, for `more` to wrap in an element).
+ *
+ * @example shownValues(['a', 'b'], (v) => `<span>${v}</span>`, (t) => `<span>${t}</span>`)
+ * // '<span>a</span><span>b</span>'; with 60 values, the first 50 and then '<span>… and 10 more</span>'
+ */
+export function shownValues<T>(values: readonly T[], draw: (value: T) => string, more: (text: string) => string, separator = ''): string {
+  const shown: string[] = [];
+  for (let i = 0; i < values.length && i < SHOWN_VALUES; i++) shown.push(draw(values[i] as T));
+  if (values.length > SHOWN_VALUES) shown.push(more(`… and ${(values.length - SHOWN_VALUES).toLocaleString('en')} more`));
+  return shown.join(separator);
+}
+
+/**
  * Dublin Core values of a parsed oai_dc record, by element name, in record order (empty when it is not oai_dc).
  * Example: `dublinCore(parseFragment(dublinCoreToOaiDc({ title: ['T'] }))).get('title')` → `[{ value: 'T', lang: '' }]`.
  */
@@ -29,7 +52,10 @@ export function dublinCore(tree: XmlElement | null): Map<string, { value: string
     if (c.kind !== 'element' || c.ns !== DC_NS) continue;
     const value = textOf(c);
     if (value === '') continue;
-    out.set(c.local, [...(out.get(c.local) ?? []), { value, lang: langTag(c.lang) }]);
+    // Appended in place: copying the list for every value made a record with thousands of one element quadratic.
+    const values = out.get(c.local);
+    if (values) values.push({ value, lang: langTag(c.lang) });
+    else out.set(c.local, [{ value, lang: langTag(c.lang) }]);
   }
   return out;
 }
@@ -58,7 +84,11 @@ function dublinCoreHtml(dc: Map<string, { value: string; lang: string }[]>): str
   for (const name of DC_ELEMENTS) {
     const values = dc.get(name);
     if (!values) continue;
-    const spans = values.map((v) => `<span dir="auto"${langAttr(v.lang || (PROSE.has(name) ? recordLang : ''))}>${valueHtml(v.value)}</span>`).join('');
+    const spans = shownValues(
+      values,
+      (v) => `<span dir="auto"${langAttr(v.lang || (PROSE.has(name) ? recordLang : ''))}>${valueHtml(v.value)}</span>`,
+      (more) => `<span class="more">${more}</span>`,
+    );
     rows.push(`<dt>${dcLabel(name)}</dt><dd>${spans}</dd>`);
   }
   return `<dl class="facts dc">${rows.join('')}</dl>`;
@@ -77,8 +107,17 @@ function outline(node: XmlElement, depth: number): string {
     .replace(/\s+/g, ' ')
     .trim();
   const own = text === '' ? '' : ` <span dir="auto"${langAttr(langTag(node.lang))}>${valueHtml(text)}</span>`;
-  // Deep trees are cut off: a page shows the shape, the XML link shows everything.
-  const kids = elements.length === 0 ? '' : depth >= 12 ? ' …' : `<ul>${elements.map((e) => outline(e, depth + 1)).join('')}</ul>`;
+  // Deep trees and long runs of elements are cut off: a page shows the shape, the XML link shows everything.
+  const kids =
+    elements.length === 0
+      ? ''
+      : depth >= 12
+        ? ' …'
+        : `<ul>${shownValues(
+            elements,
+            (e) => outline(e, depth + 1),
+            (more) => `<li class="meta">${more}</li>`,
+          )}</ul>`;
   return `<li><span class="el">${esc(node.local)}</span>${attrs}${own}${kids}</li>`;
 }
 

@@ -22,7 +22,7 @@ import { esc, langAttr } from './escape';
 import { ERROR_EXPLANATIONS } from './errors';
 import { shell } from './layout';
 import type { PagePaths } from './layout';
-import { dublinCore, readableMetadata, recordTitle, valueHtml } from './metadata';
+import { dublinCore, readableMetadata, recordTitle, shownValues, valueHtml } from './metadata';
 
 /** One format of an item, with its record and the record parsed. */
 export interface ItemFormatView {
@@ -368,16 +368,17 @@ class Page {
 
   private setLinks(sets: readonly string[]): string {
     if (sets.length === 0) return '';
-    return ` · sets: ${sets
-      .map(
-        (s) =>
-          `<a href="${this.url([
-            ['verb', 'ListRecords'],
-            ['metadataPrefix', 'oai_dc'],
-            ['set', s],
-          ])}"><code>${esc(s)}</code></a>`,
-      )
-      .join(', ')}`;
+    return ` · sets: ${shownValues(
+      sets,
+      (s) =>
+        `<a href="${this.url([
+          ['verb', 'ListRecords'],
+          ['metadataPrefix', 'oai_dc'],
+          ['set', s],
+        ])}"><code>${esc(s)}</code></a>`,
+      (more) => more,
+      ', ',
+    )}`;
   }
 
   /**
@@ -428,7 +429,15 @@ class Page {
       ids.push(['Cite as', `${target} <span class="meta">(${esc(cite.scheme)})</span>`]);
     }
     const others = facts?.identifiers ?? [];
-    if (others.length > 0) ids.push(['Other identifiers', others.map((v) => `<span dir="auto">${valueHtml(v)}</span>`).join('')]);
+    if (others.length > 0)
+      ids.push([
+        'Other identifiers',
+        shownValues(
+          others,
+          (v) => `<span dir="auto">${valueHtml(v)}</span>`,
+          (more) => `<span class="more">${more}</span>`,
+        ),
+      ]);
     // A harvested record: its identifier at the repository it came from (the provenance container).
     const origin = harvestedFrom(record.about ?? []);
     if (origin)
@@ -440,22 +449,34 @@ class Page {
     if (record.sets.length > 0)
       ids.push([
         'Sets',
-        record.sets
-          .map(
-            (s) =>
-              `<span><a href="${this.url([
-                ['verb', 'ListRecords'],
-                ['metadataPrefix', 'oai_dc'],
-                ['set', s],
-              ])}"><code>${esc(s)}</code></a></span>`,
-          )
-          .join(''),
+        shownValues(
+          record.sets,
+          (s) =>
+            `<span><a href="${this.url([
+              ['verb', 'ListRecords'],
+              ['metadataPrefix', 'oai_dc'],
+              ['set', s],
+            ])}"><code>${esc(s)}</code></a></span>`,
+          (more) => `<span class="more">${more}</span>`,
+        ),
       ]);
-    if (facts && facts.licenses.length > 0) ids.push(['Licence', facts.licenses.map((l) => `<span>${valueHtml(l)}</span>`).join('')]);
+    if (facts && facts.licenses.length > 0)
+      ids.push([
+        'Licence',
+        shownValues(
+          facts.licenses,
+          (l) => `<span>${valueHtml(l)}</span>`,
+          (more) => `<span class="more">${more}</span>`,
+        ),
+      ]);
     out.push(`<h2>Identifiers</h2><dl class="facts ids">${ids.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`);
     if (facts && facts.files.length > 0) {
       out.push(
-        `<h2>Files</h2><ul class="files">${facts.files.map((f) => `<li>${valueHtml(f.href)}${f.type ? ` <span class="meta">(${esc(f.type)})</span>` : ''}</li>`).join('')}</ul>`,
+        `<h2>Files</h2><ul class="files">${shownValues(
+          facts.files,
+          (f) => `<li>${valueHtml(f.href)}${f.type ? ` <span class="meta">(${esc(f.type)})</span>` : ''}</li>`,
+          (more) => `<li class="meta">${more}</li>`,
+        )}</ul>`,
       );
     }
     for (const v of views) {

@@ -96,14 +96,17 @@ export function parseFragment(xml: string): XmlElement | null {
       const done = stack.pop() as Open;
       (stack[stack.length - 1] as Open).children.push(finish(done));
     } else if (m[3] !== undefined) {
-      const scope = new Map(top.scope);
+      // An element shares its parent's namespace scope unless it declares one of its own: a copy per element
+      // made a record of many elements allocate a map for each.
+      let scope = top.scope;
       const attrs = new Map<string, string>();
       for (const a of (m[4] ?? '').matchAll(ATTR)) {
         const name = a[1] as string;
         const value = decodeAttr(a[2] ?? a[3] ?? '');
-        if (name === 'xmlns') scope.set('', value);
-        else if (name.startsWith('xmlns:')) scope.set(name.slice(6), value);
-        else attrs.set(name, value);
+        if (name === 'xmlns' || name.startsWith('xmlns:')) {
+          if (scope === top.scope) scope = new Map(top.scope);
+          scope.set(name === 'xmlns' ? '' : name.slice(6), value);
+        } else attrs.set(name, value);
       }
       const open: Open = { name: m[3], attrs, scope, lang: attrs.get('xml:lang') ?? top.lang, children: [] };
       if (m[5] === '/') top.children.push(finish(open));
