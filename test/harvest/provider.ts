@@ -37,6 +37,8 @@ export interface FakeProvider {
   readonly requests: SeenRequest[];
   /** The responseDate every answer carries. */
   responseDate: string;
+  /** The base URL every answer's request element claims it was asked at (a lie: it is not `baseUrl`). */
+  requestUrl: string;
   close(): Promise<void>;
 }
 
@@ -49,14 +51,20 @@ export async function startFakeProvider(options: {
   deflate?: boolean;
   slowMs?: number;
 }): Promise<FakeProvider> {
-  const state = { records: [] as FakeRecord[], faults: [] as FakeProvider['faults'], requests: [] as SeenRequest[], responseDate: '2024-03-05T10:00:00Z' };
+  const state = {
+    records: [] as FakeRecord[],
+    faults: [] as FakeProvider['faults'],
+    requests: [] as SeenRequest[],
+    responseDate: '2024-03-05T10:00:00Z',
+    requestUrl: 'http://bad.example.org/oai',
+  };
   const day = options.granularity === 'day';
   const stamp = (s: string): string => (day ? s.slice(0, 10) : s);
   const envelope = (q: Record<string, string>, body: string): string =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="${NS}"><responseDate>${state.responseDate}</responseDate>` +
     `<request${Object.entries(q)
       .map(([k, v]) => ` ${k}="${v}"`)
-      .join('')}>http://bad.example.org/oai</request>${body}</OAI-PMH>`;
+      .join('')}>${state.requestUrl}</request>${body}</OAI-PMH>`;
   const error = (code: string): string => `<error code="${code}">${code}</error>`;
 
   const answer = (q: Record<string, string>): string => {
@@ -165,6 +173,12 @@ export async function startFakeProvider(options: {
     },
     set responseDate(v) {
       state.responseDate = v;
+    },
+    get requestUrl() {
+      return state.requestUrl;
+    },
+    set requestUrl(v) {
+      state.requestUrl = v;
     },
     close: () =>
       new Promise<void>((resolve) => {
