@@ -525,6 +525,8 @@ export interface ListKey {
  * the last run harvested to its end and the checkpoint of a run under way.
  */
 export interface ListState extends ListKey {
+  /** The base URL the list was last harvested from (migration 014_harvest_base_url); null before it. */
+  readonly baseUrl: string | null;
   readonly lastResponseDate: string | null;
   readonly lastFrom: string | null;
   /** Seconds. */
@@ -568,8 +570,8 @@ export interface PageCheckpoint {
 export interface HarvestState {
   /** The lists of one source (or of every source), in (source, prefix, set) order. */
   harvestStates(source?: string): Promise<ListState[]>;
-  /** One list's state, made when missing. */
-  harvestList(key: ListKey): Promise<ListState>;
+  /** One list's state, made when missing; `baseUrl`, when given, is recorded as the URL it is harvested from. */
+  harvestList(key: ListKey, baseUrl?: string): Promise<ListState>;
   /** Records why a list stopped; the checkpoint stays. */
   recordHarvestError(key: ListKey, message: string, now: number): Promise<void>;
   /** Forgets a list's checkpoint (the list starts again from its `from`). */

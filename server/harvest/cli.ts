@@ -76,8 +76,34 @@ export function nameFromUrl(url: string): string {
   return `${u.hostname}${u.port === '' ? '' : `-${u.port}`}`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 64);
 }
 
-/** The sources a command line names: one ad-hoc source, or configured ones. */
-function sourcesOf(a: HarvestArgs, config: Config): SourceConfig[] | string {
+/**
+ * The sources the store has harvested by their URL, as they were last
+ * harvested: per source, the base URL of its list harvested last and the
+ * prefixes and sets of its lists from that URL. Lists harvested before the
+ * store kept their URL (migration 014_harvest_base_url) name none.
+ *
+ * @example storedSources(await store.harvestStates()) // [{ name: 'physics', baseUrl: 'https://…/oai', prefixes: ['oai_dc'], sets: [], politeness }]
+ */
+export function storedSources(states: readonly ListState[]): SourceConfig[] {
+  const out: SourceConfig[] = [];
+  for (const name of [...new Set(states.map((s) => s.source))]) {
+    const lists = states.filter((s) => s.source === name && s.baseUrl !== null);
+    const last = lists.reduce<ListState | undefined>((m, l) => (m === undefined || (l.lastAttempt ?? 0) > (m.lastAttempt ?? 0) ? l : m), undefined);
+    if (last?.baseUrl == null || !isHttpUrl(last.baseUrl)) continue;
+    const same = lists.filter((l) => l.baseUrl === last.baseUrl);
+    out.push({
+      name,
+      baseUrl: last.baseUrl,
+      prefixes: [...new Set(same.map((l) => l.prefix))],
+      sets: [...new Set(same.map((l) => l.set))].filter((s) => s !== ''),
+      politeness: DEFAULT_POLITENESS,
+    });
+  }
+  return out;
+}
+
+/** The sources a command line names: one ad-hoc source, or configured ones, or ones the store has harvested before. */
+function sourcesOf(a: HarvestArgs, config: Config, stored: readonly SourceConfig[]): SourceConfig[] | string {
   const first = a.positional[0];
   if (first !== undefined && /^https?:/i.test(first)) {
     if (a.positional.length > 1) return 'give one BASE_URL (configured sources are named without it)';
@@ -98,11 +124,13 @@ function sourcesOf(a: HarvestArgs, config: Config): SourceConfig[] | string {
     ];
   }
   if (a.name !== undefined) return '--name is for a BASE_URL';
-  if (config.sources.length === 0) return 'no BASE_URL given and the configuration declares no sources';
-  const unknown = a.positional.filter((n) => !config.sources.some((s) => s.name === n));
+  if (a.positional.length === 0 && config.sources.length === 0) return 'no BASE_URL given and the configuration declares no sources';
+  // A configured source wins over one of the same name the store harvested by its URL.
+  const known = [...config.sources, ...stored.filter((s) => !config.sources.some((c) => c.name === s.name))];
+  const unknown = a.positional.filter((n) => !known.some((s) => s.name === n));
   if (unknown.length > 0)
-    return `no source named ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the configuration (known: ${config.sources.map((s) => s.name).join(', ')})`;
-  const chosen = a.positional.length === 0 ? config.sources : config.sources.filter((s) => a.positional.includes(s.name));
+    return `no source named ${unknown.map((n) => JSON.stringify(n)).join(', ')} in the configuration or harvested before by its URL (known: ${known.map((s) => s.name).join(', ') || 'none'})`;
+  const chosen = a.positional.length === 0 ? config.sources : known.filter((s) => a.positional.includes(s.name));
   return chosen.map((s) => ({ ...s, ...(a.prefixes.length > 0 && { prefixes: a.prefixes }), ...(a.sets.length > 0 && { sets: a.sets }) }));
 }
 
@@ -138,12 +166,27 @@ export async function runHarvestCommand(
     return 0;
   }
   const parsed = parseArgs(args);
-  const sources = typeof parsed === 'string' ? parsed : sourcesOf(parsed, config);
-  if (typeof parsed === 'string' || typeof sources === 'string') {
-    io.stderr.write(`oai-steward harvest: ${typeof parsed === 'string' ? parsed : sources}\n\n${HARVEST_USAGE}`);
+  if (typeof parsed === 'string') {
+    io.stderr.write(`oai-steward harvest: ${parsed}\n\n${HARVEST_USAGE}`);
     return 2;
   }
-  const p = await open();
+  // The store is asked only when a name is not configured (it may be a source harvested before by its URL).
+  const first = parsed.positional[0];
+  const asksStore = first !== undefined && !/^https?:/i.test(first) && parsed.positional.some((n) => !config.sources.some((s) => s.name === n));
+  let p: Provider | undefined = asksStore ? await open() : undefined;
+  let sources: SourceConfig[] | string;
+  try {
+    sources = sourcesOf(parsed, config, p ? storedSources(await p.store.harvestStates()) : []);
+  } catch (err) {
+    await p?.close();
+    throw err;
+  }
+  if (typeof sources === 'string') {
+    await p?.close();
+    io.stderr.write(`oai-steward harvest: ${sources}\n\n${HARVEST_USAGE}`);
+    return 2;
+  }
+  p ??= await open();
   const summaries: HarvestSummary[] = [];
   const bar = terminalBar(io.stderr);
   try {
@@ -214,12 +257,13 @@ export interface SourceReport {
 export async function sourceReports(config: Pick<Config, 'sources'>, p: Pick<Provider, 'store'>, now: number): Promise<SourceReport[]> {
   const states = await p.store.harvestStates();
   const names = [...new Set([...config.sources.map((s) => s.name), ...states.map((s) => s.source)])];
+  const stored = storedSources(states);
   return names.map((name) => {
     const c = config.sources.find((s) => s.name === name);
     const lists = states.filter((s) => s.source === name);
     const lastRun = lists.reduce<number | null>((m, l) => (l.lastAttempt !== null && (m === null || l.lastAttempt > m) ? l.lastAttempt : m), null);
     const next = c?.schedule ? Math.max(now, nextRun(c.schedule, lastRun)) : null;
-    return { name, baseUrl: c?.baseUrl ?? null, schedule: c?.schedule?.text ?? null, nextRun: next, lists };
+    return { name, baseUrl: c?.baseUrl ?? stored.find((s) => s.name === name)?.baseUrl ?? null, schedule: c?.schedule?.text ?? null, nextRun: next, lists };
   });
 }
 

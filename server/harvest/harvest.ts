@@ -273,7 +273,7 @@ class SourceRun {
   /** Harvests one list to its end, a transaction a page. */
   private async list(prefix: string, set: string, granularity: 'day' | 'second'): Promise<void> {
     const key: ListKey = { source: this.source.name, prefix, set };
-    const state = await this.deps.store.harvestList(key);
+    const state = await this.deps.store.harvestList(key, this.source.baseUrl);
     const label = `${this.source.name} ListRecords ${prefix}${set === '' ? '' : ` set ${set}`}`;
     let from: string | null;
     let until: string | null;

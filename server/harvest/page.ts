@@ -173,7 +173,9 @@ export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage
     }
     if (ev.kind === 'request') {
       requestPrefix = ev.metadataPrefix;
-      origin = { baseURL: ev.baseURL ?? ctx.sourceBaseUrl, ...(ev.responseDate !== undefined && { responseDate: ev.responseDate }) };
+      // The provenance names the base URL this harvest asked, never what the response says it was asked at:
+      // a source cannot choose whose records it serves (OAI-PMH 2.0 section 3.2, the request element echoes the request).
+      origin = { baseURL: ctx.sourceBaseUrl, ...(ev.responseDate !== undefined && { responseDate: ev.responseDate }) };
     } else if (ev.kind === 'resumption') {
       token = ev.token;
       completeListSize = ev.completeListSize;

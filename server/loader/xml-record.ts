@@ -115,8 +115,13 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
     const origin = ctx.origin ?? {};
     if (origin.baseURL === undefined)
       refuse('request', 'the response names no baseURL in its request element, so the provenance of its records cannot be recorded');
+    else if (!isAbsoluteHttpUrl(origin.baseURL))
+      refuse(
+        'request',
+        `the baseURL ${JSON.stringify(origin.baseURL)} of its request element is not an absolute http or https URL, so it cannot be recorded as the provenance of its records`,
+      );
     if (origin.responseDate === undefined) refuse('responseDate', 'the response has no responseDate, so the provenance of its records cannot be recorded');
-    if (origin.baseURL !== undefined && origin.responseDate !== undefined) {
+    if (origin.baseURL !== undefined && isAbsoluteHttpUrl(origin.baseURL) && origin.responseDate !== undefined) {
       about = withProvenance(about, {
         harvestDate: origin.responseDate,
         // The metadata is kept as harvested (only its serialization is canonical): altered only when
@@ -126,7 +131,9 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
         baseURL: origin.baseURL,
         identifier: rec.identifier?.trim() ?? '',
         datestamp: rec.datestamp?.trim() ?? '',
-        metadataNamespace: rec.metadataNamespace ?? '',
+        // The namespace of the format harvested (the one the record is stored under), not whatever its
+        // root element claims; XML read into the model only keeps its own namespace.
+        metadataNamespace: (readFrom === undefined ? ctx.formats.get(harvestedPrefix)?.namespace : undefined) ?? rec.metadataNamespace ?? '',
       });
     }
   }
@@ -166,4 +173,14 @@ export function withProvenance(about: readonly AboutInput[], origin: OriginDescr
     else rest.push(a);
   }
   return [provenanceAbout(origin, nested), ...rest];
+}
+
+/** A base URL a provenance can name: absolute, http or https (a `javascript:` or relative one would be served as a link). */
+function isAbsoluteHttpUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }

@@ -13,6 +13,7 @@ interface Row {
   source: string;
   prefix: string;
   set_spec: string;
+  base_url: string | null;
   last_response_date: string | null;
   last_from: string | null;
   last_success: number | string | null;
@@ -39,6 +40,7 @@ function fromRow(r: Row): ListState {
     source: r.source,
     prefix: r.prefix,
     set: r.set_spec,
+    baseUrl: r.base_url ?? null,
     lastResponseDate: r.last_response_date,
     lastFrom: r.last_from,
     lastSuccess: nn(r.last_success),
@@ -70,13 +72,16 @@ export async function readStates(knex: Knex, source?: string): Promise<ListState
 }
 
 /**
- * One list's row, made when missing.
+ * One list's row, made when missing; `baseUrl`, when given, recorded as
+ * the URL the list is harvested from (so the source can be harvested again
+ * by its name).
  *
- * @example await listState(knex, { source: 'arxiv', prefix: 'oai_dc', set: '' })
+ * @example await listState(knex, { source: 'arxiv', prefix: 'oai_dc', set: '' }, 'https://export.arxiv.org/oai2')
  */
-export async function listState(knex: Knex, key: ListKey): Promise<ListState> {
+export async function listState(knex: Knex, key: ListKey, baseUrl?: string): Promise<ListState> {
   const { source, prefix, set } = key;
   await knex('harvest_state').insert({ source, prefix, set_spec: set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
+  if (baseUrl !== undefined) await knex('harvest_state').where({ source, prefix, set_spec: set }).update({ base_url: baseUrl });
   const row = (await knex<Row>('harvest_state').where({ source, prefix, set_spec: set }).first()) as Row;
   return fromRow(row);
 }

@@ -246,8 +246,8 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
     return readStates(this.knex, source);
   }
 
-  harvestList(key: ListKey): Promise<ListState> {
-    return listState(this.knex, key);
+  harvestList(key: ListKey, baseUrl?: string): Promise<ListState> {
+    return listState(this.knex, key, baseUrl);
   }
 
   recordHarvestError(key: ListKey, message: string, now: number): Promise<void> {

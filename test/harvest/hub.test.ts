@@ -178,9 +178,13 @@ describe('a hub harvesting another oai-steward', function () {
         expect(sets).to.match(/<setSpec>source:demo<\/setSpec>\s*<setName>Test repository<\/setName>/);
         expect(sets).to.match(/<setSpec>source:demo:history<\/setSpec>\s*<setName>History<\/setName>/);
         const page = await oaiGet(served.port, 'verb=ListRecords&metadataPrefix=oai_dc&set=source:demo');
+        // The provenance names the URL the hub harvested, not the one the source's request element names (its own idea of its base URL).
+        const harvested = `http://127.0.0.1:${src.port}/oai`;
+        expect(page).to.include(`<baseURL>${harvested}</baseURL>`);
         expect(page).to.match(
-          /<provenance [^>]*>\s*<originDescription harvestDate="[^"]+" altered="false">\s*<baseURL>http:\/\/localhost\/oai<\/baseURL>\s*<identifier>oai:demo\.oai-steward\.org:/,
+          /<provenance [^>]*>\s*<originDescription harvestDate="[^"]+" altered="false">\s*<baseURL>[^<]+<\/baseURL>\s*<identifier>oai:demo\.oai-steward\.org:/,
         );
+        expect(page).to.not.include('<baseURL>http://localhost/oai</baseURL>');
         // The source's own identifier stays findable: on the record page, and back from the hub's identifier.
         const hubId = /<identifier>(oai:hub\.example\.org:demo:oai:demo\.oai-steward\.org:[^<]+)<\/identifier>/.exec(page)?.[1] ?? '';
         const sourceId = (createIdPolicy({ namespace: HUB_NAMESPACE }).unmap(hubId) ?? '').replace(/^demo:/, '');
@@ -192,7 +196,7 @@ describe('a hub harvesting another oai-steward', function () {
         expect(html.headers['content-type']).to.match(/^text\/html/);
         await expectValidHtml(html.body, 'the record page of a harvested record');
         expect(html.body).to.include(
-          `<dt>Harvested from</dt><dd><code class="harvested-id" dir="auto">${sourceId}</code> <span class="meta">at <a href="http://localhost/oai" rel="nofollow">http://localhost/oai</a></span></dd>`,
+          `<dt>Harvested from</dt><dd><code class="harvested-id" dir="auto">${sourceId}</code> <span class="meta">at <a href="${harvested}" rel="nofollow">${harvested}</a></span></dd>`,
         );
         expect(createIdPolicy({ namespace: HUB_NAMESPACE }).map(`demo:${sourceId}`).identifier).to.equal(hubId);
       } finally {

@@ -41,6 +41,8 @@ export interface FakeProvider {
   loopAt: number | undefined;
   /** ListSets answers a set a page, its tokens going round S1, S2, S1 … (else noSetHierarchy). */
   cyclingSets: boolean;
+  /** The base URL every answer's request element claims it was asked at (a lie: it is not `baseUrl`). */
+  requestUrl: string;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function startFakeProvider(options: {
     responseDate: '2024-03-05T10:00:00Z',
     loopAt: undefined as number | undefined,
     cyclingSets: false,
+    requestUrl: 'http://bad.example.org/oai',
   };
   const day = options.granularity === 'day';
   const stamp = (s: string): string => (day ? s.slice(0, 10) : s);
@@ -67,7 +70,7 @@ export async function startFakeProvider(options: {
     `<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="${NS}"><responseDate>${state.responseDate}</responseDate>` +
     `<request${Object.entries(q)
       .map(([k, v]) => ` ${k}="${v}"`)
-      .join('')}>http://bad.example.org/oai</request>${body}</OAI-PMH>`;
+      .join('')}>${state.requestUrl}</request>${body}</OAI-PMH>`;
   const error = (code: string): string => `<error code="${code}">${code}</error>`;
 
   const answer = (q: Record<string, string>): string => {
@@ -204,6 +207,12 @@ export async function startFakeProvider(options: {
     },
     set responseDate(v) {
       state.responseDate = v;
+    },
+    get requestUrl() {
+      return state.requestUrl;
+    },
+    set requestUrl(v) {
+      state.requestUrl = v;
     },
     close: () =>
       new Promise<void>((resolve) => {

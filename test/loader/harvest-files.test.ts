@@ -176,6 +176,16 @@ forEachCliDatabase((db) => {
     expect(await datestamps(db().knex())).to.have.property('size', 0);
   });
 
+  it('refuses a saved page whose request baseURL is not an absolute http or https URL, naming the file and the field', async () => {
+    const file = write('js.xml', page('2024-01-10T00:00:00Z', [{ id: 'a', datestamp: '2024-01-05', title: 'A' }]).replace(BASE, 'javascript:alert(1)'));
+    const run = await cli(db(), ['load', file]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.match(
+      /refused: .*js\.xml:\d+ \(record 1\): record "oai:other\.example\.org:a", field request: the baseURL "javascript:alert\(1\)" of its request element is not an absolute http or https URL/,
+    );
+    expect(await datestamps(db().knex())).to.have.property('size', 0);
+  });
+
   it('refuses a broken later version for its own reason, not as a repeated id', async () => {
     const one = write('y1.xml', page('2024-01-10T00:00:00Z', [{ id: 'a', datestamp: '2024-01-05', title: 'A' }]));
     const two = write('y2.xml', page('2024-02-10T00:00:00Z', [{ id: 'a', datestamp: 'last tuesday', title: 'A2' }]));

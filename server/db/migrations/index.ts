@@ -15,6 +15,7 @@ import * as m010 from './010_lifted_versions';
 import * as m011 from './011_store_holders';
 import * as m012 from './012_item_origins';
 import * as m013 from './013_record_datestamps';
+import * as m014 from './014_harvest_base_url';
 
 interface Migration {
   readonly name: string;
@@ -33,6 +34,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '011_store_holders', module: m011 },
   { name: '012_item_origins', module: m012 },
   { name: '013_record_datestamps', module: m013 },
+  { name: '014_harvest_base_url', module: m014 },
 ];
 
 /**
