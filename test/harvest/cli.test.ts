@@ -32,7 +32,7 @@ describe('oai-steward harvest and sources', function () {
       const env = { OAI_SEED_DEMO: 'false' };
       const first = await cli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
       expect(first.stderr).to.match(
-        /^refused: bad page 1 \(oai:bad\.example\.org:2\): record "bad:oai:bad\.example\.org:2", field xml: holds a character XML 1\.0 cannot carry/m,
+        /^refused: bad page 1 \(oai:bad\.example\.org:2\): record "bad:oai:bad\.example\.org:2", field xml: holds what an XML 1\.0 document in UTF-8 cannot carry/m,
       );
       expect(first.stdout).to.equal('bad: inserted 4, updated 0, unchanged 0, deleted 0, refused 1 (5 records, 2 pages); complete\n');
       expect(first.code).to.equal(1);
