@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { cli, forEachCliDatabase, summaryOf, type CliDb } from './helpers';
+import { openThrowawayDatabase } from '../helpers/db';
 
 const SMALL = 10_000;
 const LARGE = 90_000;
@@ -87,22 +88,40 @@ async function retainedHeap(db: CliDb, n: number, kind: 'ndjson' | 'xml' = 'ndjs
   return Number(m?.[1]);
 }
 
+/**
+ * How much more heap the larger load held than the smaller, the least of two
+ * tries, the second on a fresh store of the same kind: one try of a suite
+ * running two files at a time once measured 2.0 MB where its reruns measured
+ * under 0.1 (the other file's work moving when a late function is compiled),
+ * while what the test is for, records kept per load, grows every try alike.
+ */
+async function growth(db: CliDb, kind: 'ndjson' | 'xml'): Promise<{ grew: number; small: number; large: number }> {
+  const small = await retainedHeap(db, SMALL, kind);
+  const large = await retainedHeap(db, LARGE, kind);
+  if (large - small < BOUND) return { grew: large - small, small, large };
+  const fresh = await openThrowawayDatabase(db.name);
+  try {
+    const small2 = await retainedHeap(fresh, SMALL, kind);
+    const large2 = await retainedHeap(fresh, LARGE, kind);
+    return large2 - small2 < large - small ? { grew: large2 - small2, small: small2, large: large2 } : { grew: large - small, small, large };
+  } finally {
+    await fresh.close();
+  }
+}
+
 forEachCliDatabase((db) => {
   it(`holds no more memory for ${LARGE} records than for ${SMALL}`, async function () {
     this.timeout(300000);
     // The larger load finds the smaller one's records unchanged and inserts the rest; --delete-missing scans them all.
-    const small = await retainedHeap(db(), SMALL);
-    const large = await retainedHeap(db(), LARGE);
-    const grew = large - small;
+    const { grew, small, large } = await growth(db(), 'ndjson');
     process.stderr.write(`      (retained heap before commit: ${small} bytes for ${SMALL} records, ${large} for ${LARGE})\n`);
     expect(grew, `retained heap ${small} bytes for ${SMALL} records, ${large} for ${LARGE}`).to.be.below(BOUND);
   });
 
   it(`holds no more memory for ${LARGE} harvested records, half of them in two versions, than for ${SMALL}`, async function () {
     this.timeout(300000);
-    const small = await retainedHeap(db(), SMALL, 'xml');
-    const large = await retainedHeap(db(), LARGE, 'xml');
+    const { grew, small, large } = await growth(db(), 'xml');
     process.stderr.write(`      (retained heap before commit, XML: ${small} bytes for ${SMALL} records, ${large} for ${LARGE})\n`);
-    expect(large - small, `retained heap ${small} bytes for ${SMALL} records, ${large} for ${LARGE}`).to.be.below(BOUND);
+    expect(grew, `retained heap ${small} bytes for ${SMALL} records, ${large} for ${LARGE}`).to.be.below(BOUND);
   });
 });
