@@ -318,8 +318,13 @@ export interface WriteResult {
  * metadata check of each format, identifier governance.
  */
 export interface WriteStore {
-  /** Declares or renames sets; an invalid set throws an `Error` naming every problem, and nothing is written. */
-  putSets(sets: readonly SetInput[]): Promise<void>;
+  /**
+   * Declares or renames sets; an invalid set throws an `Error` naming every
+   * problem, and nothing is written. A description not valid against its
+   * schema is dropped (the set is declared without it): the sentences
+   * returned name each (lib/pipeline/judge.ts `keptDescriptions`).
+   */
+  putSets(sets: readonly SetInput[]): Promise<string[]>;
   /**
    * Inserts or updates items. The whole gate runs first; any refusal throws
    * a `RefusedError` carrying every refusal, and nothing is written.
@@ -546,6 +551,8 @@ export interface ListState extends ListKey {
   readonly lastError: string | null;
   readonly lastErrorAt: number | null;
   readonly lastAttempt: number | null;
+  /** The base URL the list was harvested from until this call named another (its token and clock were dropped). */
+  readonly movedFrom?: string;
 }
 
 /** What a committed page changes in its list's state. */

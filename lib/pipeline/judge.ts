@@ -59,6 +59,12 @@ export interface FormatChecks {
    * about container is only checked to be one well-formed element.
    */
   readonly about?: FormatCheck;
+  /**
+   * The check of set descriptions (OAI-PMH 2.0 section 4.6: any element of
+   * another namespace, valid against its schema). Without it, a description
+   * is only checked to be one well-formed element.
+   */
+  readonly descriptions?: FormatCheck;
 }
 
 /**
@@ -73,6 +79,7 @@ export interface FormatChecks {
 export function chainChecks(first: FormatChecks, ...more: readonly FormatChecks[]): FormatChecks {
   return {
     ...(first.about && { about: first.about }),
+    ...(first.descriptions && { descriptions: first.descriptions }),
     get(prefix) {
       const base = first.get(prefix);
       if (!base) return undefined;
@@ -286,6 +293,35 @@ export function judgeRecords(items: readonly PreparedItem[], now: number, checks
     else passed.push({ index: s.index, item: withMetadataIdentifiers(s.item, checks) });
   });
   return { refusals, passed };
+}
+
+/**
+ * The set descriptions a repository can serve: each must be valid against
+ * the schema of its namespace (`check`, OAI-PMH 2.0 section 4.6 and
+ * OAI-PMH.xsd's strict `descriptionType`), or every harvester's ListSets
+ * would be invalid. One that is not is dropped, with a sentence naming the
+ * set and why; the set is declared without it. A description that is not
+ * well-formed is left for `setProblems` to refuse.
+ *
+ * @example keptDescriptions([{ spec: 'a', name: 'A', descriptions: ['<notdc/>'] }], checks.descriptions).dropped.length // 1
+ */
+export function keptDescriptions(sets: readonly SetInput[], check?: FormatCheck): { sets: SetInput[]; dropped: string[] } {
+  const all = sets.flatMap((s) => s.descriptions ?? []);
+  if (check === undefined || all.length === 0) return { sets: [...sets], dropped: [] };
+  const verdicts = check.check(all);
+  const dropped: string[] = [];
+  let k = 0;
+  const kept = sets.map((s) => {
+    if (s.descriptions === undefined || s.descriptions.length === 0) return s;
+    const descriptions = s.descriptions.filter((_, i) => {
+      const reasons = verdicts[k + i] ?? [];
+      if (reasons.length > 0) dropped.push(`set ${JSON.stringify(s.spec)}: description ${i + 1} dropped: ${reasons.join('; ')}`);
+      return reasons.length === 0;
+    });
+    k += s.descriptions.length;
+    return { ...s, descriptions };
+  });
+  return { sets: kept, dropped };
 }
 
 /**

@@ -41,6 +41,14 @@ export const PROVENANCE_SCHEMA = `${OAI_NS}provenance.xsd`;
 export const RIGHTS_NS = `${OAI_NS}rights/`;
 /** Where rights.xsd is published. */
 export const RIGHTS_SCHEMA = `${OAI_NS}rights.xsd`;
+/** Where rightsManifest.xsd is published: the `rightsManifest` root of the rights namespace. */
+export const RIGHTS_MANIFEST_SCHEMA = `${OAI_NS}rightsManifest.xsd`;
+/** The `branding` description (OAI-PMH implementation guidelines, branding). */
+export const BRANDING_NS = `${OAI_NS}branding/`;
+export const BRANDING_SCHEMA = `${OAI_NS}branding.xsd`;
+/** The `friends` description (OAI-PMH implementation guidelines, friends). */
+export const FRIENDS_NS = `${OAI_NS}friends/`;
+export const FRIENDS_SCHEMA = `${OAI_NS}friends.xsd`;
 
 /** The Sitemaps 0.9 namespace, of `urlset` and `sitemapindex` (sitemaps.org, the protocol and its two XSDs). */
 export const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';

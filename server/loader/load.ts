@@ -269,7 +269,7 @@ class LoadRun {
   async declareSets(sets: readonly SetInput[], source: string): Promise<void> {
     for (const s of sets) {
       try {
-        await this.transaction().putSets([s]);
+        for (const d of await this.transaction().putSets([s])) this.options.onWarning?.(`${source}: ${d}`);
         this.summary.sets++;
       } catch (err) {
         this.summary.refused++;

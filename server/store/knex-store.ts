@@ -55,7 +55,7 @@ import {
   type StoredGiven,
 } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
-import type { FormatChecks } from '../../lib/pipeline/judge';
+import { keptDescriptions, type FormatChecks } from '../../lib/pipeline/judge';
 import type { RecordFields } from '../../lib/model/record';
 import type { IdPolicyLike, SchemeCheck } from '../../lib/pipeline/governance';
 import type { Preparation } from '../../lib/pipeline/prepare';
@@ -353,14 +353,16 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
     return recordFieldsOf(this.knex, internalIds);
   }
 
-  async putSets(sets: readonly SetInput[]): Promise<void> {
+  async putSets(sets: readonly SetInput[]): Promise<string[]> {
+    const judged = keptDescriptions(sets, this.options.formatChecks?.descriptions);
     await this.committing(
       this.knex.transaction(async (trx) => {
         // The configuration's sets first, so an input's declaration finds them and keeps their names.
         if (this.options.setRules && this.options.setRules.all.length > 0) await declareConfiguredSets(trx, this.options.setRules);
-        await declareInputSets(trx, sets);
+        await declareInputSets(trx, judged.sets);
       }),
     );
+    return judged.dropped;
   }
 
   /**

@@ -15,8 +15,18 @@ import { pathToFileURL } from 'node:url';
 import type { Document } from 'libxmljs2';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { FormatCheck, FormatChecks } from '../../lib/pipeline/judge';
-import { aboutNamespace } from '../../lib/pipeline/about';
-import { PROVENANCE_NS, PROVENANCE_SCHEMA, RIGHTS_NS, RIGHTS_SCHEMA } from '../../lib/xml/namespaces';
+import { parseFragment } from '../../lib/xml/tree';
+import {
+  BRANDING_NS,
+  BRANDING_SCHEMA,
+  FRIENDS_NS,
+  FRIENDS_SCHEMA,
+  PROVENANCE_NS,
+  PROVENANCE_SCHEMA,
+  RIGHTS_MANIFEST_SCHEMA,
+  RIGHTS_NS,
+  RIGHTS_SCHEMA,
+} from '../../lib/xml/namespaces';
 import { libxml } from './libxml';
 import { oneLine, schemaFor, WRAPPER_NS as BATCH_NS } from './schemas';
 
@@ -36,7 +46,12 @@ const SCHEMA_NOTE = /Skipping import of schema/;
 export function createXsdChecks(formats: FormatRegistry): FormatChecks {
   const checks = new Map<string, FormatCheck>();
   return {
-    about: aboutCheck(formats),
+    about: containerCheck(aboutSchema(formats), 'about container', "provenance, rights and the namespaces of this repository's formats"),
+    descriptions: containerCheck(
+      descriptionSchema(formats),
+      'set description',
+      "oai_dc and the namespaces of this repository's formats, provenance, rights, rightsManifest, branding and friends",
+    ),
     get(prefix) {
       const format = formats.get(prefix);
       if (!format) return undefined;
@@ -59,29 +74,57 @@ export function createXsdChecks(formats: FormatRegistry): FormatChecks {
  *
  * @example createXsdChecks(formats).about?.check(['<provenance xmlns="http://www.openarchives.org/OAI/2.0/provenance">…</provenance>']) // [[]]
  */
-function aboutCheck(formats: FormatRegistry): FormatCheck {
-  const known = (ns: string): string | undefined =>
-    ns === PROVENANCE_NS ? PROVENANCE_SCHEMA : ns === RIGHTS_NS ? RIGHTS_SCHEMA : formats.all().find((f) => f.namespace === ns)?.schema;
+function aboutSchema(formats: FormatRegistry): (ns: string, local: string) => string | undefined {
+  return (ns) => (ns === PROVENANCE_NS ? PROVENANCE_SCHEMA : ns === RIGHTS_NS ? RIGHTS_SCHEMA : formats.all().find((f) => f.namespace === ns)?.schema);
+}
+
+/**
+ * Where a set description's schema is: a `setDescription` holds any element
+ * of another namespace, validated strictly (OAI-PMH.xsd `descriptionType`,
+ * `processContents="strict"`), so each must be valid against a schema known
+ * offline. The rights namespace holds two roots of two schemas (the rights
+ * guidelines' section 4 puts a `rightsManifest` in a setDescription).
+ */
+function descriptionSchema(formats: FormatRegistry): (ns: string, local: string) => string | undefined {
+  const about = aboutSchema(formats);
+  return (ns, local) => {
+    if (ns === RIGHTS_NS && local === 'rightsManifest') return RIGHTS_MANIFEST_SCHEMA;
+    if (ns === BRANDING_NS) return BRANDING_SCHEMA;
+    if (ns === FRIENDS_NS) return FRIENDS_SCHEMA;
+    return about(ns, local);
+  };
+}
+
+/**
+ * The check of containers of any namespace (about containers, set
+ * descriptions): each is valid against the schema of its root element's
+ * namespace, which must be known offline (`schemaOf`). OAI-PMH.xsd validates
+ * both strictly, so a container of another namespace could not be served
+ * valid: it is refused, naming it.
+ */
+function containerCheck(schemaOf: (ns: string, local: string) => string | undefined, what: string, knownList: string): FormatCheck {
   return {
     check(xmls) {
       const out: string[][] = xmls.map(() => []);
       // The containers of one namespace are validated together, as a format's records are (see xsdCheck).
-      const byNamespace = new Map<string, { schema: string; indexes: number[] }>();
+      const bySchema = new Map<string, { ns: string; schema: string; indexes: number[] }>();
       xmls.forEach((xml, index) => {
         if (PROLOG.test(xml)) return void out[index]?.push(ONE_ELEMENT);
-        const ns = aboutNamespace(xml);
-        if (ns === null) return;
-        const schema = known(ns);
+        // Not well-formed: the caller's well-formedness check names it.
+        const root = parseFragment(xml);
+        if (root === null) return;
+        const schema = schemaOf(root.ns, root.local);
         if (schema === undefined) {
           return void out[index]?.push(
-            `no schema is known offline for the namespace ${JSON.stringify(ns)}, so the about container could not be served valid (known: provenance, rights and the namespaces of this repository's formats)`,
+            `no schema is known offline for the namespace ${JSON.stringify(root.ns)}, so the ${what} could not be served valid (known: ${knownList})`,
           );
         }
-        const group = byNamespace.get(ns) ?? { schema, indexes: [] };
+        const key = `${root.ns} ${schema}`;
+        const group = bySchema.get(key) ?? { ns: root.ns, schema, indexes: [] };
         group.indexes.push(index);
-        byNamespace.set(ns, group);
+        bySchema.set(key, group);
       });
-      for (const [ns, { schema, indexes }] of byNamespace) {
+      for (const { ns, schema, indexes } of bySchema.values()) {
         const compiled = schemaFor(ns, schema);
         const errors =
           compiled instanceof Error
