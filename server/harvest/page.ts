@@ -160,7 +160,6 @@ export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage
   let token: string | undefined;
   let completeListSize: number | undefined;
   let origin: { baseURL?: string; responseDate?: string } = {};
-  let requestPrefix: string | undefined;
   for await (const ev of readOaiXml(once(text), 'response')) {
     if (ev.kind === 'fault') {
       return {
@@ -172,7 +171,6 @@ export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage
       };
     }
     if (ev.kind === 'request') {
-      requestPrefix = ev.metadataPrefix;
       // The provenance names the base URL this harvest asked, never what the response says it was asked at:
       // a source cannot choose whose records it serves (OAI-PMH 2.0 section 3.2, the request element echoes the request).
       origin = { baseURL: ctx.sourceBaseUrl, ...(ev.responseDate !== undefined && { responseDate: ev.responseDate }) };
@@ -183,7 +181,8 @@ export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage
       sets.push({ ...ev.set, spec: harvestedSet(ctx.source, ev.set.spec) });
     } else {
       records++;
-      const r = convert(ev, ctx, origin, requestPrefix ?? ctx.prefix, found);
+      // The records are in the format this harvest asked for: a source's <request> echo cannot change it.
+      const r = convert(ev, ctx, origin, ctx.prefix, found);
       if ('item' in r) items.push(r.item);
       else refusals.push(...r.refusals);
     }
