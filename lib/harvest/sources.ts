@@ -5,6 +5,9 @@
  * ConfigError naming the line.
  */
 
+import { escapeText } from '../xml/chars';
+import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../xml/namespaces';
+
 /** When a source is harvested inside `serve`. */
 export type Schedule =
   /** Every `seconds`, counted from the last run (its last request, as the store records it). */
@@ -33,6 +36,13 @@ export interface SourceConfig {
   readonly sets: readonly string[];
   readonly schedule?: Schedule;
   readonly politeness: Politeness;
+  /**
+   * The source's id in a registry of repositories (`opendoar:1234`,
+   * `re3data:r3d100010468`, `doaj:…`, `dris:…`, `ror:…`), as the OpenAIRE
+   * Guidelines (4.0, use of OAI-PMH, compatibility of aggregators) ask an
+   * aggregator to name the repositories it harvests.
+   */
+  readonly repositoryId?: string;
 }
 
 export const DEFAULT_POLITENESS: Politeness = { delayMs: 0, timeoutMs: 60_000, retries: 5 };
@@ -40,7 +50,56 @@ export const DEFAULT_POLITENESS: Politeness = { delayMs: 0, timeoutMs: 60_000, r
 /** A source name: it starts every internal id the source brings (`NAME:`), so it holds no colon. */
 export const SOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-const SOURCE_KEYS = new Set(['name', 'baseUrl', 'prefixes', 'sets', 'schedule', 'politeness']);
+const SOURCE_KEYS = new Set(['name', 'baseUrl', 'prefixes', 'sets', 'schedule', 'politeness', 'repositoryId']);
+
+/**
+ * A registry's id of a repository: the OpenAIRE Guidelines' registries
+ * (OpenDOAR, re3data, DOAJ, DRIS; the number without leading zeros) and ROR
+ * for an institution's repository.
+ */
+const REPOSITORY_ID: readonly (readonly [string, RegExp, string])[] = [
+  ['opendoar', /^[1-9]\d{0,9}$/, 'a number without leading zeros'],
+  ['dris', /^[1-9]\d{0,9}$/, 'a number without leading zeros'],
+  ['re3data', /^r3d1\d{8}$/, '"r3d" and nine digits'],
+  ['doaj', /^[A-Za-z0-9][A-Za-z0-9-]{3,63}$/, "the journal's DOAJ id"],
+  ['ror', /^0[a-hj-km-np-tv-z0-9]{6}\d{2}$/, 'nine characters, as in https://ror.org/03yrm5c26'],
+];
+
+/**
+ * Why a repository id is not one a registry gives, or null when it is.
+ *
+ * @example repositoryIdProblem('opendoar:0123') // 'the opendoar id must be a number without leading zeros'
+ */
+export function repositoryIdProblem(id: string): string | null {
+  const colon = id.indexOf(':');
+  const scheme = colon < 0 ? '' : id.slice(0, colon);
+  const rule = REPOSITORY_ID.find(([s]) => s === scheme);
+  if (!rule) return `must be a registry's id: ${REPOSITORY_ID.map(([s]) => `${s}:…`).join(', ')}`;
+  return rule[1].test(id.slice(colon + 1)) ? null : `the ${scheme} id must be ${rule[2]}`;
+}
+
+/**
+ * The description of a source's own set (`source:NAME`): a Dublin Core
+ * record naming the repository, its registry id and its base URL, as a set
+ * description may (OAI-PMH 2.0 section 4.6, setDescription). The registry id
+ * is carried here and not in each record's provenance: provenance.xsd closes
+ * `originDescriptionType` to four elements, so the `repositoryId` element
+ * the OpenAIRE Guidelines propose there would make every record invalid.
+ *
+ * @example sourceSetDescription({ name: 'uu', baseUrl: 'https://x.example/oai', repositoryId: 'opendoar:1234' }, 'Utrecht')
+ */
+export function sourceSetDescription(source: Pick<SourceConfig, 'name' | 'baseUrl' | 'repositoryId'>, repositoryName: string): string {
+  const dc = (el: string, v: string): string => `<dc:${el}>${escapeText(v)}</dc:${el}>`;
+  return (
+    `<oai_dc:dc xmlns:oai_dc="${OAI_DC_NS}" xmlns:dc="${DC_NS}" xmlns:xsi="${XSI_NS}" xsi:schemaLocation="${OAI_DC_NS} ${OAI_DC_SCHEMA}">` +
+    dc('title', repositoryName) +
+    dc('description', `Records harvested by OAI-PMH from ${source.baseUrl} (source ${source.name} of this repository).`) +
+    (source.repositoryId === undefined ? '' : dc('identifier', source.repositoryId)) +
+    dc('identifier', source.baseUrl) +
+    dc('type', 'Collection') +
+    `</oai_dc:dc>`
+  );
+}
 const POLITENESS_KEYS = new Set(['delay', 'timeout', 'retries']);
 
 /**
@@ -121,7 +180,12 @@ export function parseSources(value: unknown): { sources: SourceConfig[] } | { er
       if (retries === null || !Number.isInteger(retries)) return bad('.politeness.retries must be an integer from 0 to 100');
       politeness = { delayMs: Math.round(delay * 1000), timeoutMs: Math.round(timeout * 1000), retries };
     }
-    out.push({ name, baseUrl, prefixes, sets, ...(schedule && { schedule }), politeness });
+    const repositoryId = o.repositoryId;
+    if (repositoryId !== undefined) {
+      const problem = typeof repositoryId === 'string' ? repositoryIdProblem(repositoryId) : 'must be a string';
+      if (problem !== null) return bad(`.repositoryId ${problem}`);
+    }
+    out.push({ name, baseUrl, prefixes, sets, ...(schedule && { schedule }), politeness, ...(typeof repositoryId === 'string' && { repositoryId }) });
   }
   return { sources: out };
 }

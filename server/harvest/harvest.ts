@@ -18,7 +18,7 @@
  *   the source's items the run never saw become tombstones at its end.
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
-import type { SourceConfig } from '../../lib/harvest/sources';
+import { sourceSetDescription, type SourceConfig } from '../../lib/harvest/sources';
 import { followed, tokenTrail } from '../../lib/harvest/tokens';
 import { CLOCK_AHEAD_WARNING_SECONDS, granularityOf, harvestedUpTo, inGranularity, incrementalFrom } from '../../lib/harvest/timing';
 import type { Refusal } from '../../lib/model/refusal';
@@ -232,7 +232,11 @@ class SourceRun {
     const name = this.source.name;
     const own: SetInput[] = [
       { spec: 'source', name: 'Harvested sources' },
-      { spec: harvestedSet(name), name: repositoryName !== undefined && repositoryName !== '' ? repositoryName : name },
+      {
+        spec: harvestedSet(name),
+        name: repositoryName !== undefined && repositoryName !== '' ? repositoryName : name,
+        descriptions: [sourceSetDescription(this.source, repositoryName !== undefined && repositoryName !== '' ? repositoryName : name)],
+      },
     ];
     const sets: SetInput[] = [...own];
     let args: Record<string, string> = { verb: 'ListSets' };
@@ -259,7 +263,7 @@ class SourceRun {
     }
     for (const s of sets) {
       try {
-        await this.deps.store.putSets([s]);
+        for (const d of await this.deps.store.putSets([s])) this.options.onWarning?.(`${name}: ListSets: ${d}`);
       } catch (err) {
         this.options.onWarning?.(`${name}: set ${JSON.stringify(s.spec)} not declared: ${(err as Error).message}`);
       }
@@ -275,6 +279,8 @@ class SourceRun {
     const key: ListKey = { source: this.source.name, prefix, set };
     const state = await this.deps.store.harvestList(key, this.source.baseUrl);
     const label = `${this.source.name} ListRecords ${prefix}${set === '' ? '' : ` set ${set}`}`;
+    if (state.movedFrom !== undefined)
+      this.options.onWarning?.(`${label}: harvested from ${state.movedFrom} until now, from ${this.source.baseUrl} from now on; the list starts afresh`);
     let from: string | null;
     let until: string | null;
     let runResponseDate: string | null = null;

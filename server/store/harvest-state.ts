@@ -80,10 +80,19 @@ export async function readStates(knex: Knex, source?: string): Promise<ListState
  */
 export async function listState(knex: Knex, key: ListKey, baseUrl?: string): Promise<ListState> {
   const { source, prefix, set } = key;
-  await knex('harvest_state').insert({ source, prefix, set_spec: set }).onConflict(['source', 'prefix', 'set_spec']).ignore();
-  if (baseUrl !== undefined) await knex('harvest_state').where({ source, prefix, set_spec: set }).update({ base_url: baseUrl });
-  const row = (await knex<Row>('harvest_state').where({ source, prefix, set_spec: set }).first()) as Row;
-  return fromRow(row);
+  const where = { source, prefix, set_spec: set };
+  await knex('harvest_state').insert(where).onConflict(['source', 'prefix', 'set_spec']).ignore();
+  const before = (await knex<Row>('harvest_state').where(where).first()) as Row;
+  if (baseUrl === undefined || before.base_url === baseUrl) return fromRow(before);
+  // Another base URL is another repository's list: its resumption token and its clock mean nothing
+  // there (OAI-PMH 2.0 section 3.5: a token is the repository's own), so the list starts afresh.
+  const moved = before.base_url !== null && before.base_url !== undefined;
+  const fresh = moved ? { token: null, run_response_date: null, checkpoint_from: null, checkpoint_until: null, last_response_date: null, last_from: null } : {};
+  await knex('harvest_state')
+    .where(where)
+    .update({ base_url: baseUrl, ...fresh });
+  const row = (await knex<Row>('harvest_state').where(where).first()) as Row;
+  return { ...fromRow(row), ...(moved && { movedFrom: before.base_url as string }) };
 }
 
 /**
