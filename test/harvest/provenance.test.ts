@@ -6,6 +6,9 @@
  * claims); `oai-steward harvest NAME` harvests again a source first
  * harvested by its URL, with the URL and options it was harvested with.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
 import { oaiGet, openTestProvider, request, type TestProvider } from '../helpers/server';
@@ -142,6 +145,35 @@ describe('a source once harvested is a source', function () {
       const unknown = await cli(db(), ['harvest', 'nowhere'], { env });
       expect(unknown.code).to.equal(2);
       expect(unknown.stderr).to.match(/no source named "nowhere" in the configuration or harvested before by its URL \(known: archive\)/);
+    });
+
+    it('harvests the configured source when the configuration names one the store harvested before by another URL', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 3 });
+      fake.records = [{ id: '1', datestamp: '2024-01-01T00:00:00Z', title: 'One' }];
+      const moved = await startFakeProvider({ granularity: 'second', pageSize: 3 });
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-moved-'));
+      try {
+        moved.records = [{ id: '2', datestamp: '2024-01-02T00:00:00Z', title: 'Two' }];
+        const env = { OAI_SEED_DEMO: 'false' };
+        expect((await cli(db(), ['harvest', fake.baseUrl, '--name', 'archive'], { env })).code).to.equal(0);
+        // The repository moved; the manager declares it in the configuration under the same name.
+        const file = path.join(dir, 'hub.yaml');
+        fs.writeFileSync(file, `sources:\n  - name: archive\n    baseUrl: ${moved.baseUrl}\n`);
+        const before = fake.requests.length;
+        const again = await cli(db(), ['harvest', 'archive'], { env: { ...env, OAI_CONFIG: file } });
+        expect(again.code, again.stderr).to.equal(0);
+        expect(fake.requests.length).to.equal(before);
+        expect(moved.requests.filter((r) => r.query.verb === 'ListRecords')).to.have.length(1);
+        expect(again.stdout).to.match(/^archive: inserted 1, /);
+        // The old repository's clock and token are not carried over to the new one.
+        expect(again.stderr).to.include(`harvested from ${fake.baseUrl} until now, from ${moved.baseUrl} from now on; the list starts afresh`);
+        expect(moved.requests.find((r) => r.query.verb === 'ListRecords')?.query.from).to.equal(undefined);
+        const sources = await cli(db(), ['sources'], { env: { ...env, OAI_CONFIG: file } });
+        expect(sources.stdout).to.match(new RegExp(`^archive ${moved.baseUrl.replace(/[.]/g, '\\.')}\\n`));
+      } finally {
+        await moved.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 });

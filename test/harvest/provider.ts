@@ -43,6 +43,10 @@ export interface FakeProvider {
   cyclingSets: boolean;
   /** The base URL every answer's request element claims it was asked at (a lie: it is not `baseUrl`). */
   requestUrl: string;
+  /** A metadataPrefix the request element claims instead of the one asked (a lie too). */
+  requestPrefix: string | undefined;
+  /** The sets ListSets answers in one page, descriptions as given (else noSetHierarchy, unless cyclingSets). */
+  sets: { spec: string; name: string; descriptions?: string[] }[];
   close(): Promise<void>;
 }
 
@@ -63,13 +67,15 @@ export async function startFakeProvider(options: {
     loopAt: undefined as number | undefined,
     cyclingSets: false,
     requestUrl: 'http://bad.example.org/oai',
+    requestPrefix: undefined as string | undefined,
+    sets: [] as FakeProvider['sets'],
   };
   const day = options.granularity === 'day';
   const stamp = (s: string): string => (day ? s.slice(0, 10) : s);
   const envelope = (q: Record<string, string>, body: string): string =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="${NS}"><responseDate>${state.responseDate}</responseDate>` +
     `<request${Object.entries(q)
-      .map(([k, v]) => ` ${k}="${v}"`)
+      .map(([k, v]) => ` ${k}="${k === 'metadataPrefix' ? (state.requestPrefix ?? v) : v}"`)
       .join('')}>${state.requestUrl}</request>${body}</OAI-PMH>`;
   const error = (code: string): string => `<error code="${code}">${code}</error>`;
 
@@ -79,6 +85,13 @@ export async function startFakeProvider(options: {
         q,
         `<Identify><repositoryName>A misbehaving repository</repositoryName><baseURL>http://bad.example.org/oai</baseURL><protocolVersion>2.0</protocolVersion><adminEmail>a@example.org</adminEmail><earliestDatestamp>${day ? '2000-01-01' : '2000-01-01T00:00:00Z'}</earliestDatestamp><deletedRecord>persistent</deletedRecord><granularity>${day ? 'YYYY-MM-DD' : 'YYYY-MM-DDThh:mm:ssZ'}</granularity></Identify>`,
       );
+    }
+    if (q.verb === 'ListSets' && state.sets.length > 0) {
+      const sets = state.sets.map(
+        (s) =>
+          `<set><setSpec>${s.spec}</setSpec><setName>${s.name}</setName>${(s.descriptions ?? []).map((d) => `<setDescription>${d}</setDescription>`).join('')}</set>`,
+      );
+      return envelope(q, `<ListSets>${sets.join('')}</ListSets>`);
     }
     if (q.verb === 'ListSets') {
       if (!state.cyclingSets) return envelope(q, error('noSetHierarchy'));
@@ -213,6 +226,18 @@ export async function startFakeProvider(options: {
     },
     set requestUrl(v) {
       state.requestUrl = v;
+    },
+    get requestPrefix() {
+      return state.requestPrefix;
+    },
+    set requestPrefix(v) {
+      state.requestPrefix = v;
+    },
+    get sets() {
+      return state.sets;
+    },
+    set sets(v) {
+      state.sets = v;
     },
     close: () =>
       new Promise<void>((resolve) => {
