@@ -149,6 +149,19 @@ export interface ReadStore {
   countSets(): Promise<number>;
   /** Whether the store answers at all (for /healthz). */
   ping(): Promise<void>;
+  /**
+   * Where this store's reads stand in the primary's history (PostgreSQL: a
+   * WAL position), for a resumption token to carry; absent where reads never
+   * lag writes.
+   */
+  readPosition?(): Promise<string>;
+  /**
+   * Waits, bounded, until this store's reads reflect `position` (default:
+   * everything the primary has committed now); false when they do not in
+   * time. A read replica's list pages wait on it, so a harvest moving between
+   * processes never reads a page older than the one before.
+   */
+  catchUp?(position?: string): Promise<boolean>;
 
   // The reads of ResourceSync and the sitemap (server/http/resourcesync.ts): keyset scans too.
 
@@ -171,6 +184,18 @@ export interface ReadStore {
   syncSetFormats(set: string, prefixes: readonly string[]): Promise<readonly string[]>;
   /** The latest datestamp in the scope and the creation time of its newest item, whichever is later; 0 when empty. */
   syncLatest(scope: SyncScope): Promise<number>;
+}
+
+/**
+ * A read that cannot yet see what an earlier page of the same harvest saw
+ * (a read replica behind its primary): answered 503 with Retry-After, never
+ * with a page that could skip or repeat a record.
+ */
+export class StoreBehindError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreBehindError';
+  }
 }
 
 /** A set as the seeds and the loader declare it. */

@@ -36,6 +36,19 @@ export interface Config {
    * A relative path in the file is relative to the file.
    */
   readonly databaseUrl: string;
+  /**
+   * OAI_READ_REPLICA / `readReplica`: a PostgreSQL hot standby of `database` this process
+   * answers list and GetRecord requests from; writes, the scheduler and everything else
+   * use `database`. Default none.
+   */
+  readonly readReplica: string | undefined;
+  /**
+   * OAI_TOKEN_POSITIONS / `tokenPositions`: resumption tokens carry where their page's reads
+   * stood in the primary's history, so a process on a replica never answers a page older than
+   * the one before (PostgreSQL only). Default: on with `readReplica`; set it on every process
+   * of a deployment that has replicas.
+   */
+  readonly tokenPositions: boolean;
   /** OAI_BASE_URL / `baseUrl`: the baseURL Identify advertises and `request` echoes. Default `http://localhost:$PORT/oai`. */
   readonly baseUrl: string;
   /** OAI_REPOSITORY_NAME / `repositoryName`: Identify's repositoryName. */
@@ -226,11 +239,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     (v) => (readable.has(v) ? null : 'is not a configured format with a reader (a declared format is never read into the model)'),
   );
   const namespaceGiven = get('namespace') !== undefined;
+  const databaseFinal = database === undefined ? path.join(cwd, 'data', 'oai-steward.sqlite') : databaseUrl(database);
+  const postgres = /^postgres(ql)?:\/\//i.test(databaseFinal);
+  const replicaRaw = get('readReplica');
+  const readReplica = str(replicaRaw, '', (v) =>
+    !/^postgres(ql)?:\/\//i.test(v) ? 'must be a postgres:// URL' : !postgres ? 'needs a PostgreSQL database (a replica of it)' : null,
+  );
+  const tokenPositionsRaw = get('tokenPositions');
+  const tokenPositions = bool(tokenPositionsRaw, readReplica !== '');
+  if (tokenPositions && !postgres && tokenPositionsRaw !== undefined) fail(tokenPositionsRaw, 'needs a PostgreSQL database (positions are WAL positions)');
   const config: Config = {
     configFile: file?.path,
     port,
     host: str(get('host'), '') || undefined,
-    databaseUrl: database === undefined ? path.join(cwd, 'data', 'oai-steward.sqlite') : databaseUrl(database),
+    databaseUrl: databaseFinal,
+    readReplica: readReplica || undefined,
+    tokenPositions,
     baseUrl: str(get('baseUrl'), `http://localhost:${port}/oai`, baseUrlProblem),
     repositoryName: str(get('repositoryName'), 'oai-steward demo repository'),
     adminEmails: adminEmails.value,
@@ -349,6 +373,8 @@ export const CONFIG_KEYS = {
   port: { env: 'PORT' },
   host: { env: 'HOST' },
   database: { env: 'DATABASE_URL' },
+  readReplica: { env: 'OAI_READ_REPLICA' },
+  tokenPositions: { env: 'OAI_TOKEN_POSITIONS' },
   baseUrl: { env: 'OAI_BASE_URL' },
   repositoryName: { env: 'OAI_REPOSITORY_NAME' },
   adminEmails: { env: 'OAI_ADMIN_EMAILS' },

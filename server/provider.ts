@@ -22,9 +22,10 @@ import { createMetrics, type Metrics } from './http/metrics';
 import { loadDemo } from './demo';
 import { markDemo } from './demo-guard';
 import { KnexStore } from './store/knex-store';
-import { openDatabase, type StoreConnection } from './store/database';
+import { openDatabase, openReplica, type StoreConnection } from './store/database';
 import { PagePrefetch } from './http/prefetch';
 import type { HolderKind } from './store/holders';
+import type { Replication } from './store/replication';
 import { createXsdChecks } from './xsd/format-checks';
 import { addCatalogs } from './xsd/libxml';
 
@@ -66,7 +67,11 @@ export async function openProvider(
   const formats = options.formats ?? formatsOf(readerConfigOf(config));
   const policy = policyOf(readerConfigOf(config));
   addCatalogs(formats.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
-  const store = createStore(config, db.connection, formats, options.clock);
+  const store = createStore(config, db.connection, formats, options.clock, config.tokenPositions ? { primary: db.connection } : undefined);
+  // A read replica: list and GetRecord requests read it, following the primary (./store/replication.ts);
+  // never migrated (a standby is read-only: it follows the primary's schema).
+  const replica = config.readReplica !== undefined ? openReplica(config.readReplica) : undefined;
+  const reads = replica ? createStore(config, replica.connection, formats, options.clock, { primary: db.connection }) : store;
   return {
     config,
     store,
@@ -77,7 +82,7 @@ export async function openProvider(
     onWrite: (listener) => store.onCommit(listener),
     async context() {
       return {
-        store,
+        store: reads,
         formats,
         repository: {
           name: config.repositoryName,
@@ -95,7 +100,10 @@ export async function openProvider(
         tokenLifetime: config.tokenLifetime,
       };
     },
-    close: () => db.close(),
+    async close() {
+      await replica?.close();
+      await db.close();
+    },
   };
 }
 
@@ -106,7 +114,7 @@ export async function openProvider(
  *
  * @example const store = createStore(config, db.connection, registryFromDeclarations(config.formats));
  */
-export function createStore(config: Config, connection: StoreConnection, formats: FormatRegistry, clock?: () => number): KnexStore {
+export function createStore(config: Config, connection: StoreConnection, formats: FormatRegistry, clock?: () => number, replication?: Replication): KnexStore {
   return new KnexStore({
     knex: connection,
     policy: policyOf(readerConfigOf(config)),
@@ -121,6 +129,7 @@ export function createStore(config: Config, connection: StoreConnection, formats
     storedFormats: config.storedFormats,
     sources: config.sources.map((s) => s.name),
     liftOrder: config.liftOrder,
+    ...(replication && { replication }),
     ...(clock && { clock }),
   });
 }

@@ -29,8 +29,8 @@ export interface Listing<R, K, V extends TokenVerb> {
   keyOf(row: R): K;
   /** completeListSize, counted once, when the harvest begins. */
   count(): Promise<number>;
-  /** The token state that continues after `after`. */
-  state(after: K, cursor: number, completeListSize: number, expires: number): StateOf<V>;
+  /** The token state that continues after `after`; `position`: where the page's reads stood (../../store `readPosition`). */
+  state(after: K, cursor: number, completeListSize: number, expires: number, position?: string): StateOf<V>;
 }
 
 /** One page of rows and its `resumptionToken` element, if it needs one. */
@@ -73,6 +73,8 @@ export async function readPage<R, K, V extends TokenVerb>(ctx: ProviderContext, 
   const last = listing.keyOf(rows[rows.length - 1] as R);
   const completeListSize = start.completeListSize ?? (await listing.count());
   const expires = now + ctx.tokenLifetime;
-  const token = encodeToken(listing.state(last, start.cursor + rows.length, completeListSize, expires), ctx.tokenSecret);
+  // Read after the rows, so the position is at least what the page saw.
+  const position = ctx.store.readPosition ? await ctx.store.readPosition() : undefined;
+  const token = encodeToken(listing.state(last, start.cursor + rows.length, completeListSize, expires, position), ctx.tokenSecret);
   return { rows, resumption: { token, cursor: start.cursor, completeListSize, expirationDate: expires } };
 }

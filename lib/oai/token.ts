@@ -29,6 +29,8 @@ export interface ListTokenState {
   readonly completeListSize: number;
   /** Seconds since the epoch after which the token is refused. */
   readonly expires: number;
+  /** Where the page's reads stood in the primary's history (a PostgreSQL WAL position), when tokens carry it. */
+  readonly position?: string;
 }
 
 /** Where a ListSets harvest stands. */
@@ -85,6 +87,7 @@ export function encodeToken(state: TokenState, secret: string): string {
           c: state.cursor,
           n: state.completeListSize,
           x: state.expires,
+          ...(state.position !== undefined && { w: state.position }),
         };
   const body = Buffer.from(JSON.stringify(compact), 'utf8').toString('base64url');
   return `${VERSION}.${body}.${sign(body, secret)}`;
@@ -145,6 +148,7 @@ function fromCompact(raw: unknown): TokenState | null {
   if (typeof o.p !== 'string' || !isInt(o.u)) return null;
   if (o.s !== undefined && typeof o.s !== 'string') return null;
   if (o.f !== undefined && !isInt(o.f)) return null;
+  if (o.w !== undefined && (typeof o.w !== 'string' || !WAL_POSITION.test(o.w))) return null;
   return {
     verb: o.v === 'LR' ? 'ListRecords' : 'ListIdentifiers',
     metadataPrefix: o.p,
@@ -155,5 +159,9 @@ function fromCompact(raw: unknown): TokenState | null {
     cursor: o.c,
     completeListSize: o.n,
     expires: o.x,
+    ...(typeof o.w === 'string' && { position: o.w }),
   };
 }
+
+/** A PostgreSQL WAL position as `pg_lsn` prints it: two hexadecimal numbers of at most 32 bits. */
+const WAL_POSITION = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/;

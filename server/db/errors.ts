@@ -17,7 +17,7 @@ export function isUnavailable(err: unknown): boolean {
     const o = e as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
     const code = typeof o.code === 'string' ? o.code : '';
     if (NETWORK_CODES.has(code) || /^08/.test(code) || /^57P0/.test(code) || code === '53300') return true;
-    if (o.name === 'KnexTimeoutError') return true;
+    if (o.name === 'KnexTimeoutError' || o.name === 'StoreBehindError') return true;
     if (typeof o.message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(o.message))
       return true;
     e = o.cause;

@@ -113,3 +113,14 @@ export async function settleRestoredSqlite(file: string, before: number): Promis
     await knex.destroy();
   }
 }
+
+/**
+ * Opens a read replica (a PostgreSQL hot standby) as it is: never migrated,
+ * since a standby is read-only and follows its primary's schema.
+ *
+ * @example const replica = openReplica(config.readReplica); … await replica.close();
+ */
+export function openReplica(url: string): OpenedDatabase {
+  const knex = createKnex(url);
+  return { connection: knex, close: () => knex.destroy() };
+}

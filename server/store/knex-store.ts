@@ -77,6 +77,7 @@ import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates,
 import { applyDelete, applyMemberships } from './apply';
 import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, setListing } from './sets';
 import { KnexReadStore } from './read';
+import type { Replication } from './replication';
 import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, type OnDemand } from './on-demand';
 import { scanItems } from './scan';
 import { storeStats } from './stats';
@@ -100,6 +101,8 @@ export interface KnexStoreOptions {
    * Default: none, so given metadata is only checked to be one well-formed element.
    */
   readonly formatChecks?: FormatChecks;
+  /** The primary this store's reads follow (a read replica's store, or a primary's whose tokens carry positions): ./replication.ts. */
+  readonly replication?: Replication;
   /** Seconds since the epoch, UTC; defaults to the system clock. */
   readonly clock?: () => number;
   /** The names of the configured harvest sources: each owns the id space `NAME:` (lib/pipeline/governance.ts). */
@@ -181,7 +184,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
       ...(options.rightsInAbout !== undefined && { rightsInAbout: options.rightsInAbout }),
       ...(options.liftOrder !== undefined && { liftOrder: options.liftOrder }),
     };
-    super(options.knex, onDemandOf(preparation));
+    super(options.knex, onDemandOf(preparation), options.replication);
     this.preparation = preparation;
     this.storedFormats = options.storedFormats && new Set(options.storedFormats);
     this.options = options;

@@ -27,6 +27,7 @@ import { arrayRunner, statementRunner, type RunSql, type RunSqlArrays } from '..
 import { listKey, listSql } from './list-sql';
 import { writeOnDemand, wantedKey, type OnDemand } from './on-demand';
 import * as sync from './sync-read';
+import { replicationReads, type Replication } from './replication';
 
 export { listKey, listSql };
 
@@ -42,14 +43,28 @@ export class KnexReadStore implements ReadStore {
   private recordCols: string | undefined;
   private about: string | undefined;
 
+  /** Where this store's reads stand in the primary's history; only when reads follow a primary (./replication.ts). */
+  readonly readPosition?: () => Promise<string>;
+  /** Waits, bounded, until the reads reflect a position; only when reads follow a primary. */
+  readonly catchUp?: (position?: string) => Promise<boolean>;
+
   /**
    * @param onDemand how to write the formats this store keeps as models only
    *   (./on-demand.ts); without it, a read that meets one throws.
+   * @param replication the primary this store's PostgreSQL reads follow:
+   *   tokens then carry positions and list pages wait for them (./replication.ts).
    */
   constructor(
     readonly knex: Knex,
     readonly onDemand?: OnDemand,
-  ) {}
+    replication?: Replication,
+  ) {
+    if (replication) {
+      const r = replicationReads(knex, replication);
+      this.readPosition = r.readPosition;
+      this.catchUp = r.catchUp;
+    }
+  }
 
   // The read queries a harvest runs on every request are SQL written once and
   // run as prepared statements (server/db/statements.ts): through the knex

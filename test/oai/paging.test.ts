@@ -9,7 +9,7 @@ const NOW = 1000;
 
 /** Only what the pager reads from a context: page size, secret, token lifetime. */
 function context(pageSize: number): ProviderContext {
-  return { pageSize, tokenSecret: SECRET, tokenLifetime: 60 } as unknown as ProviderContext;
+  return { pageSize, tokenSecret: SECRET, tokenLifetime: 60, store: {} } as unknown as ProviderContext;
 }
 
 /** Set specs a..(a+n) as a listing, counting how often it is counted. */

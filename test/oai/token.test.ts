@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { decodeToken, encodeToken } from '../../lib/oai/token';
 import type { ListTokenState } from '../../lib/oai/token';
@@ -18,6 +19,19 @@ describe('resumption tokens', () => {
   it('round-trip every field of a list state', () => {
     const r = decodeToken(encodeToken(state, 'k'), 'ListRecords', 'k', 4000);
     expect(r).to.deep.equal({ ok: true, state });
+  });
+
+  it('round-trip the WAL position a page was read at, and leave it out when there is none', () => {
+    const at = { ...state, position: '0/3000148' };
+    expect(decodeToken(encodeToken(at, 'k'), 'ListRecords', 'k', 4000)).to.deep.equal({ ok: true, state: at });
+    expect(encodeToken(state, 'k')).to.equal(encodeToken({ ...state }, 'k'));
+    expect(Buffer.from(encodeToken(state, 'k').split('.')[1] as string, 'base64url').toString()).to.not.include('"w"');
+  });
+
+  it('refuse a signed token whose position is not a WAL position', () => {
+    const body = Buffer.from(JSON.stringify({ v: 'LR', p: 'oai_dc', u: 2000, a: [1500, 42], c: 100, n: 250, x: 5000, w: "0/1'; --" })).toString('base64url');
+    const mac = createHmac('sha256', 'k').update(`1.${body}`).digest('base64url');
+    expect(decodeToken(`1.${body}.${mac}`, 'ListRecords', 'k', 4000)).to.deep.equal({ ok: false, problem: 'malformed' });
   });
 
   it('round-trip a ListSets state', () => {

@@ -52,6 +52,22 @@ describe('configuration refused at start-up', function () {
     expect(refusal(() => loadConfig({ OAI_CONFIG: p }, dir))).to.match(/formats\[0\]\.options\.__proto__.*takes no option "__proto__"/);
   });
 
+  it('refuses a read replica that is no PostgreSQL URL, or of a SQLite store, and token positions on SQLite', () => {
+    const pg = 'postgres://oai@127.0.0.1:5432/oai';
+    expect(refusal(() => loadConfig({ DATABASE_URL: pg, OAI_READ_REPLICA: 'sqlite:/tmp/x.sqlite' }, dir))).to.match(
+      /^OAI_READ_REPLICA must be a postgres:\/\/ URL/,
+    );
+    expect(refusal(() => loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite', OAI_READ_REPLICA: pg }, dir))).to.match(
+      /^OAI_READ_REPLICA needs a PostgreSQL database \(a replica of it\)/,
+    );
+    expect(refusal(() => loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite', OAI_TOKEN_POSITIONS: 'true' }, dir))).to.match(
+      /^OAI_TOKEN_POSITIONS needs a PostgreSQL database/,
+    );
+    const c = loadConfig({ DATABASE_URL: pg, OAI_READ_REPLICA: 'postgres://oai@127.0.0.1:5433/oai' }, dir);
+    expect([c.readReplica, c.tokenPositions]).to.deep.equal(['postgres://oai@127.0.0.1:5433/oai', true]);
+    expect(loadConfig({ DATABASE_URL: pg }, dir).tokenPositions).to.equal(false);
+  });
+
   const badBaseUrls = [
     ['ftp://example.org/oai', /http/],
     ['javascript:alert(1)', /http/],

@@ -15,18 +15,26 @@ import { readPage, resumeFrom } from '../paging';
 import type { Listing, PageStart } from '../paging';
 import type { ProviderContext } from '../context';
 import type { ResponseBody } from '../response';
-import type { ItemHeader, Keyset, ListFilter, ListPageQuery } from '../../store';
+import { StoreBehindError, type ItemHeader, type Keyset, type ListFilter, type ListPageQuery } from '../../store';
 import type { ListRequest, ListSelection, ListVerb } from '../request';
 
 /** The state of a harvest at a page: the filter and where the page starts. */
 interface PagePlan extends PageStart<Keyset> {
   readonly filter: ListFilter;
+  /** Where the previous page's reads stood (its token's), for a store whose reads may lag. */
+  readonly position?: string;
 }
 
 /** Answers a list verb, first page or continuation. */
 export async function listItems(ctx: ProviderContext, req: ListRequest, now: number): Promise<ResponseBody> {
   const plan = req.resumptionToken !== undefined ? resumePlan(ctx, req.verb, req.resumptionToken, now) : await firstPlan(ctx, req, now);
   if ('errors' in plan) return { kind: 'errors', errors: plan.errors };
+  // A store whose reads may lag its primary (a read replica) first catches up with what the harvest
+  // has seen: the previous page's position, or for a first page everything committed when it was asked,
+  // so no record at or before the harvest's upper bound is missing from the pages (OAI-PMH 2.0 section 3.5.1).
+  if (ctx.store.catchUp && !(await ctx.store.catchUp(plan.position))) {
+    throw new StoreBehindError('the read replica has not yet replayed what this harvest has already seen');
+  }
   if (req.verb === 'ListRecords') {
     const page = await readPage(
       ctx,
@@ -58,7 +66,7 @@ function items<R extends ItemHeader>(
     rows: (after, limit) => read({ ...filter, ...(after && { after }), limit }),
     keyOf: (row) => ({ datestamp: row.keyDatestamp ?? row.datestamp, pk: row.pk }),
     count: () => ctx.store.count(filter),
-    state: (after, cursor, completeListSize, expires) => ({
+    state: (after, cursor, completeListSize, expires, position) => ({
       verb,
       metadataPrefix: filter.metadataPrefix,
       ...(filter.set !== undefined && { set: filter.set }),
@@ -68,6 +76,7 @@ function items<R extends ItemHeader>(
       cursor,
       completeListSize,
       expires,
+      ...(position !== undefined && { position }),
     }),
   };
 }
@@ -107,5 +116,6 @@ function resumePlan(ctx: ProviderContext, verb: ListVerb, token: string, now: nu
     after: s.after,
     cursor: s.cursor,
     completeListSize: s.completeListSize,
+    ...(s.position !== undefined && { position: s.position }),
   };
 }

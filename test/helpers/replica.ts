@@ -1,0 +1,101 @@
+/**
+ * A PostgreSQL primary and a hot standby of it, made for one test under a
+ * temporary folder with PostgreSQL's own tools (initdb, pg_basebackup with
+ * `-R` for the standby's primary_conninfo, pg_ctl), on free ports of
+ * 127.0.0.1, and stopped after. The machine's own cluster accepts no
+ * replication connections and is not the suite's to reconfigure. initdb
+ * refuses to run as root, so as root the tools run as the `postgres` user.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../harness/free-port';
+
+export interface ReplicatedCluster {
+  readonly primaryUrl: string;
+  readonly replicaUrl: string;
+  /** Stops the standby replaying the primary's WAL (pg_wal_replay_pause), or lets it go on. */
+  pauseReplay(): void;
+  resumeReplay(): void;
+  /** Stops both servers and removes the folder. */
+  stop(): void;
+}
+
+/** Where PostgreSQL's server tools are: pg_config's bindir, else Debian's path of PostgreSQL 15. */
+function binDir(): string {
+  try {
+    return execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+  } catch {
+    return '/usr/lib/postgresql/15/bin';
+  }
+}
+
+export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
+  const bin = binDir();
+  const root = process.getuid?.() === 0;
+  const run = (tool: string, args: readonly string[]): string => {
+    const file = path.join(bin, tool);
+    return root
+      ? execFileSync('runuser', ['-u', 'postgres', '--', file, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+      : execFileSync(file, [...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-replica-'));
+  if (root) execFileSync('chown', ['postgres', dir]);
+  const primaryDir = path.join(dir, 'primary');
+  const standbyDir = path.join(dir, 'standby');
+  const [primaryPort, standbyPort] = [await freePort(), await freePort()];
+  const started: string[] = [];
+  const psql = (port: number, sql: string): string =>
+    root
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, 'psql'), '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-Atc', sql], {
+          encoding: 'utf8',
+        })
+      : execFileSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-Atc', sql], { encoding: 'utf8' });
+  const stop = (): void => {
+    for (const d of started.reverse()) {
+      try {
+        run('pg_ctl', ['-D', d, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // Already stopped.
+      }
+    }
+    started.length = 0;
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run('initdb', ['-D', primaryDir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    fs.appendFileSync(
+      path.join(primaryDir, 'postgresql.conf'),
+      [
+        `port = ${primaryPort}`,
+        "listen_addresses = '127.0.0.1'",
+        `unix_socket_directories = '${dir}'`,
+        'wal_level = replica',
+        'max_wal_senders = 4',
+        'fsync = off',
+        'synchronous_commit = off',
+        'shared_buffers = 16MB',
+        '',
+      ].join('\n'),
+    );
+    fs.appendFileSync(path.join(primaryDir, 'pg_hba.conf'), 'host replication postgres 127.0.0.1/32 trust\n');
+    run('pg_ctl', ['-D', primaryDir, '-l', path.join(dir, 'primary.log'), '-w', 'start']);
+    started.push(primaryDir);
+    run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', standbyDir, '-R', '-X', 'stream', '--no-sync']);
+    const conf = path.join(standbyDir, 'postgresql.conf');
+    fs.writeFileSync(conf, fs.readFileSync(conf, 'utf8').replace(`port = ${primaryPort}`, `port = ${standbyPort}`));
+    run('pg_ctl', ['-D', standbyDir, '-l', path.join(dir, 'standby.log'), '-w', 'start']);
+    started.push(standbyDir);
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return {
+    primaryUrl: `postgres://postgres@127.0.0.1:${primaryPort}/postgres`,
+    replicaUrl: `postgres://postgres@127.0.0.1:${standbyPort}/postgres`,
+    pauseReplay: () => void psql(standbyPort, 'SELECT pg_wal_replay_pause()'),
+    resumeReplay: () => void psql(standbyPort, 'SELECT pg_wal_replay_resume()'),
+    stop,
+  };
+}

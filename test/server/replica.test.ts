@@ -1,0 +1,134 @@
+/**
+ * Harvest traffic on a read replica: a real PostgreSQL primary and hot
+ * standby (./../helpers/replica.ts). A process reading the standby answers a
+ * page only once the standby has replayed what the harvest has already seen
+ * (the token's position, or for a first page everything the primary had
+ * committed), else 503 with Retry-After; so a harvest whose requests
+ * alternate between a process on the primary and one on the replica, while
+ * a loader writes, sees every unchanged record exactly once.
+ */
+import { expect } from 'chai';
+import { startReplicatedCluster, type ReplicatedCluster } from '../helpers/replica';
+import { checkOai, request, resumption, texts, startTestServer, type TestServer } from '../helpers/server';
+import type { ItemInput } from '../../lib/store';
+
+const NAMESPACE = 'replica.example.org';
+
+function item(n: number, title = `Record ${n}`): ItemInput {
+  return { internalId: `r${String(n).padStart(4, '0')}`, metadata: {}, fields: { dc: { title: [title] } } };
+}
+
+/** The position a token carries (its `w`), if any. */
+function positionOf(token: string): string | undefined {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] as string, 'base64url').toString('utf8')) as { w?: string };
+  return payload.w;
+}
+
+describe('harvest traffic on a read replica', function () {
+  this.timeout(240_000);
+  let cluster: ReplicatedCluster | undefined;
+  let primary: TestServer | undefined;
+  let replica: TestServer | undefined;
+
+  before(async () => {
+    cluster = await startReplicatedCluster();
+    const common = {
+      DATABASE_URL: cluster.primaryUrl,
+      OAI_SEED_DEMO: 'false',
+      OAI_NAMESPACE: NAMESPACE,
+      OAI_PAGE_SIZE: '20',
+      OAI_TOKEN_SECRET: 'one secret for every process',
+      OAI_RETRY_AFTER: '2',
+    };
+    primary = await startTestServer({ ...common, OAI_TOKEN_POSITIONS: 'true' });
+    replica = await startTestServer({ ...common, OAI_READ_REPLICA: cluster.replicaUrl });
+  });
+  after(async () => {
+    await replica?.stop();
+    await primary?.stop();
+    cluster?.stop();
+  });
+
+  it('gives every unchanged record exactly once to a harvest alternating between the primary and the replica while a loader writes', async () => {
+    const store = (primary as TestServer).running.provider.store;
+    await store.writeItems(Array.from({ length: 200 }, (_, i) => item(i)));
+    // Records written in the second the harvest begins may fall either side of its bound; begin after it.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const ports = [(replica as TestServer).port, (primary as TestServer).port];
+    const seen: string[] = [];
+    const changed = new Set<string>();
+    let query = 'verb=ListIdentifiers&metadataPrefix=oai_dc';
+    let written = 200;
+    const positions: (string | undefined)[] = [];
+    for (let page = 0; page < 50; page++) {
+      const xml = checkOai(await request(ports[page % 2] as number, { query }));
+      seen.push(...texts(xml, 'identifier'));
+      // The loader writes between pages: three records change, three are new.
+      const changes = [0, 1, 2].map((k) => item((page * 7 + k * 13) % 200, `Changed on page ${page}`));
+      for (const c of changes) changed.add(`oai:${NAMESPACE}:${c.internalId}`);
+      await store.writeItems([...changes, item(written++), item(written++), item(written++)]);
+      const next = resumption(xml);
+      if (next === null || next.token === '') break;
+      positions.push(positionOf(next.token));
+      query = `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(next.token)}`;
+    }
+    expect(positions.length).to.be.greaterThan(4);
+    for (const p of positions) expect(p).to.match(/^[0-9A-F]+\/[0-9A-F]+$/);
+    const counts = new Map<string, number>();
+    for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
+    expect(
+      [...counts].filter(([, n]) => n > 1),
+      'repeated',
+    ).to.deep.equal([]);
+    const unchanged = Array.from({ length: 200 }, (_, i) => `oai:${NAMESPACE}:${item(i).internalId}`).filter((id) => !changed.has(id));
+    expect(unchanged.length).to.be.greaterThan(50);
+    expect(
+      unchanged.filter((id) => counts.get(id) !== 1),
+      'unchanged records missing',
+    ).to.deep.equal([]);
+  });
+
+  it('answers 503 with Retry-After while the replica has not replayed what the harvest saw, and the page once it has', async () => {
+    const c = cluster as ReplicatedCluster;
+    const store = (primary as TestServer).running.provider.store;
+    await store.writeItems(Array.from({ length: 50 }, (_, i) => item(1000 + i)));
+    c.pauseReplay();
+    let resumed = false;
+    try {
+      await store.writeItems([item(2000, 'Written while the replica stands still')]);
+      // A first page asked of the replica: the primary has committed a record the replica has not replayed.
+      const first = await request((replica as TestServer).port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc' });
+      expect(first.status).to.equal(503);
+      expect(first.headers['retry-after']).to.equal('2');
+      // A page read on the primary after that write: its token's position is ahead of the replica.
+      const page1 = checkOai(await request((primary as TestServer).port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc' }));
+      const token = resumption(page1)?.token as string;
+      expect(positionOf(token)).to.match(/^[0-9A-F]+\/[0-9A-F]+$/);
+      const query = `verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token)}`;
+      const behind = await request((replica as TestServer).port, { query });
+      expect(behind.status).to.equal(503);
+      c.resumeReplay();
+      resumed = true;
+      const caughtUp = checkOai(await request((replica as TestServer).port, { query }));
+      expect(texts(caughtUp, 'identifier').length).to.be.greaterThan(0);
+      expect(texts(page1, 'identifier').filter((id) => texts(caughtUp, 'identifier').includes(id))).to.deep.equal([]);
+    } finally {
+      if (!resumed) c.resumeReplay();
+    }
+  });
+
+  it('keeps tokens without a position on a process that neither reads a replica nor is told to write them', async () => {
+    const plain = await startTestServer({
+      DATABASE_URL: (cluster as ReplicatedCluster).primaryUrl,
+      OAI_SEED_DEMO: 'false',
+      OAI_NAMESPACE: NAMESPACE,
+      OAI_PAGE_SIZE: '20',
+    });
+    try {
+      const xml = checkOai(await request(plain.port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc' }));
+      expect(positionOf(resumption(xml)?.token as string)).to.equal(undefined);
+    } finally {
+      await plain.stop();
+    }
+  });
+});
