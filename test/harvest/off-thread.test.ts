@@ -105,7 +105,8 @@ describe('scheduled harvests in a process of their own', function () {
       fake.titles = 5_000;
       served = await serveHub(db(), [source('heavy', fake.baseUrl, { schedule: every('1h'), politeness })]);
       const { port } = served;
-      // Idle: the slowest of twenty, so the bound holds this machine's own noise.
+      // Idle: the slowest of twenty, after five that warm the server up, so the bound holds this machine's own noise.
+      for (let i = 0; i < 5; i++) await identifyMs(port);
       const idle: number[] = [];
       for (let i = 0; i < 20; i++) idle.push(await identifyMs(port));
       const bound = 10 * Math.max(...idle);
