@@ -36,7 +36,7 @@ import { harvestSource, type HarvestDeps, type HarvestSummary, type PageEvent } 
  * the record, lib/sets/rules.ts) cannot be sent, so each is sent by the name
  * of the ready-made set it came from and made again there.
  */
-type SentConfig = Omit<Config, 'sets'> & { readonly sets: { readonly all: readonly SentSet[]; readonly computed: readonly SentSet[] } };
+export type SentConfig = Omit<Config, 'sets'> & { readonly sets: { readonly all: readonly SentSet[]; readonly computed: readonly SentSet[] } };
 type SentSet = Omit<SetDefinition, 'family'>;
 
 /** What the parent sends: the run to make, then perhaps `stop`. */
@@ -129,7 +129,13 @@ export function harvestInChild(config: Config, source: SourceConfig, options: { 
       resolve(ended ?? { kind: 'died', message: whyDied(code, signal, stderr, options.memoryMb) });
     });
   });
-  send({ type: 'start', config: sendable(config), source, repository: { name: config.repositoryName, baseUrl: config.baseUrl } });
+  try {
+    child.send({ type: 'start', config: sendable(config), source, repository: { name: config.repositoryName, baseUrl: config.baseUrl } }, () => undefined);
+  } catch (err) {
+    // What cannot be sent (V8's serializer refuses it at once) ends the child before it starts.
+    ended = { kind: 'failed', message: `the run could not be handed to its process: ${err instanceof Error ? err.message : String(err)}` };
+    child.kill('SIGKILL');
+  }
   return {
     outcome,
     stop() {
@@ -148,8 +154,13 @@ function whyDied(code: number | null, signal: NodeJS.Signals | null, stderr: str
   return `its process exited with status ${code ?? 'unknown'}${last ? `: ${last.slice(0, 300)}` : ''}`;
 }
 
-/** The configuration as it can cross to the child (see {@link SentConfig}); one object per set, as in `config`. */
-function sendable(config: Config): SentConfig {
+/**
+ * The configuration as it can cross to the child (see {@link SentConfig}),
+ * each set one object as in `config` (a set is in `all` and in `computed`).
+ *
+ * @example child.send({ type: 'start', config: sendable(config), … })
+ */
+export function sendable(config: Config): SentConfig {
   const sent = new Map<SetDefinition, SentSet>();
   const one = (d: SetDefinition): SentSet => {
     let s = sent.get(d);
@@ -162,8 +173,13 @@ function sendable(config: Config): SentConfig {
   return { ...config, sets: { all: config.sets.all.map(one), computed: config.sets.computed.map(one) } };
 }
 
-/** The configuration the parent sent, with each set family made again from its ready-made set. */
-function received(config: SentConfig): Config {
+/**
+ * The configuration the parent sent ({@link sendable}), with each set family
+ * made again from its ready-made set.
+ *
+ * @example const config = received(message.config);
+ */
+export function received(config: SentConfig): Config {
   const made = new Map<SentSet, SetDefinition>();
   const one = (s: SentSet): SetDefinition => {
     let d = made.get(s);

@@ -49,16 +49,14 @@ async function lastRun(store: SchedulerDeps['store'], source: string): Promise<n
 
 /**
  * Starts the scheduler: a tick at once and every `tickMs` (default 30 s);
- * each run's process gets a heap of `memoryMb` (default the configuration's
- * `harvestMemory`).
+ * each run's process gets a heap of the configuration's `harvestMemory`.
  *
  * @example const scheduler = startHarvestScheduler({ store, config, logger }); … await scheduler.stop();
  */
-export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: number; autoStart?: boolean; memoryMb?: number } = {}): HarvestScheduler {
+export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: number; autoStart?: boolean } = {}): HarvestScheduler {
   const scheduled = deps.config.sources.filter((s): s is SourceConfig & { schedule: NonNullable<SourceConfig['schedule']> } => s.schedule !== undefined);
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const metrics: HarvestMetrics = createHarvestMetrics(deps.store);
-  const memoryMb = options.memoryMb ?? deps.config.harvestMemory;
   const running = new Map<string, Promise<void>>();
   const children = new Set<ChildHarvest>();
   let stopped = false;
@@ -74,7 +72,7 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
       // The list under way, named by the child's last page: where a run whose process died stopped.
       let under: { prefix: string; set: string } | undefined;
       const child = harvestInChild(deps.config, source, {
-        memoryMb,
+        memoryMb: deps.config.harvestMemory,
         hooks: {
           onPage: (e) => {
             under = { prefix: e.prefix, set: e.set };

@@ -7,12 +7,18 @@
  * server's metrics; a child killed by its memory limit is reported in one
  * line naming the source, serving goes on, and the next run resumes.
  */
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import v8 from 'node:v8';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { forEachThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
+import { forEachThrowawayDatabase, openThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { request } from '../helpers/server';
+import { loadConfig } from '../../server/config';
 import { providerApp } from '../../server/provider';
+import { received, sendable } from '../../server/harvest/child';
+import { computedSets } from '../../lib/sets/rules';
 import { startHarvestScheduler, type HarvestScheduler } from '../../server/harvest/scheduler';
 import { parseSchedule, type SourceConfig } from '../../lib/harvest/sources';
 import { startFakeProvider, type FakeProvider } from './provider';
@@ -34,8 +40,8 @@ interface ServedHub {
   close(): Promise<void>;
 }
 
-async function serveHub(db: ThrowawayDatabase, sources: SourceConfig[], options: { memoryMb?: number } = {}): Promise<ServedHub> {
-  const hub = await openHub(db);
+async function serveHub(db: ThrowawayDatabase, sources: SourceConfig[], env: NodeJS.ProcessEnv = {}): Promise<ServedHub> {
+  const hub = await openHub(db, env);
   const logs: Logged[] = [];
   const log =
     (level: Logged['level']) =>
@@ -44,7 +50,7 @@ async function serveHub(db: ThrowawayDatabase, sources: SourceConfig[], options:
     };
   const scheduler = startHarvestScheduler(
     { store: hub.store, config: { ...hub.config, sources }, logger: { info: log('info'), warn: log('warn'), error: log('error') } },
-    { autoStart: false, ...(options.memoryMb !== undefined && { memoryMb: options.memoryMb }) },
+    { autoStart: false },
   );
   const server = http.createServer(await providerApp(hub, { onMetrics: (m) => scheduler.register(m.registry) }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -146,7 +152,7 @@ describe('scheduled harvests in a process of their own', function () {
       fake.records = records(6);
       // The second page is some 50 MB: more than a process with a 64 MiB heap can read.
       fake.faults = [{ when: (q) => q.resumptionToken?.startsWith('2|') === true, times: 1, fault: 'huge' }];
-      served = await serveHub(db(), [source('huge', fake.baseUrl, { schedule: every('1s'), politeness })], { memoryMb: 64 });
+      served = await serveHub(db(), [source('huge', fake.baseUrl, { schedule: every('1s'), politeness })], { OAI_HARVEST_MEMORY: '64' });
       await served.scheduler.tick();
       const errors = served.logs.filter((l) => l.level !== 'info');
       expect(errors).to.have.length(1);
@@ -170,5 +176,30 @@ describe('scheduled harvests in a process of their own', function () {
       const list = await request(served.port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=source:huge' });
       expect([...list.body.matchAll(/<identifier>/g)]).to.have.length(6);
     });
+  });
+
+  it('hands the process the configuration, each set family made again from its ready-made set', async () => {
+    const db = await openThrowawayDatabase('sqlite');
+    try {
+      const file = path.join(db.dir, 'hub.yaml');
+      fs.writeFileSync(file, 'sets:\n  - preset: ddc\n  - preset: open_access\n  - spec: theses\n    name: Theses\n');
+      const config = loadConfig({ OAI_CONFIG: file });
+      // A family is a function: the configuration as it is cannot cross to another process.
+      expect(() => v8.serialize(config)).to.throw(/could not be cloned/);
+      const there = received(v8.deserialize(v8.serialize(sendable(config))) as ReturnType<typeof sendable>);
+      const { sets: _here, ...rest } = config;
+      const { sets: _there, ...restThere } = there;
+      expect(restThere).to.deep.equal(rest);
+      expect(there.sets.all.map((d) => d.spec)).to.deep.equal(['ddc', 'open_access', 'theses']);
+      expect(
+        there.sets.computed.every((d) => there.sets.all.includes(d)),
+        'a computed set is one of all the sets',
+      ).to.equal(true);
+      const record = { dc: { subject: ['ddc:004', 'ddc:510', 'physics'] }, accessRights: 'open' as const };
+      expect(computedSets(there.sets, record, [])).to.deep.equal(computedSets(config.sets, record, []));
+      expect(computedSets(there.sets, record, [])).to.deep.equal(['ddc:004', 'ddc:510', 'open_access']);
+    } finally {
+      await db.close();
+    }
   });
 });
