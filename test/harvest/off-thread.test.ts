@@ -129,7 +129,7 @@ describe('scheduled harvests in a process of their own', function () {
       await tick;
       const [state] = await served.hub.store.harvestStates('heavy');
       expect(state, 'the run reached the end of the list').to.include({ records: 4, token: null });
-      expect(during.length, 'Identify requests asked while the run read its pages').to.be.greaterThan(10);
+      expect(during.length, 'Identify requests asked while the run read its pages').to.be.at.least(3);
       expect(Math.max(...during), `slowest Identify during the run (idle: ${Math.max(...idle).toFixed(1)} ms)`).to.be.below(bound);
     });
 
