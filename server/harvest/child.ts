@@ -150,8 +150,10 @@ export function harvestInChild(config: Config, source: SourceConfig, options: { 
 function whyDied(code: number | null, signal: NodeJS.Signals | null, stderr: string, memoryMb: number): string {
   if (/heap out of memory|heap limit/i.test(stderr)) return `it ran out of memory (harvestMemory: ${memoryMb} MiB)`;
   if (signal !== null) return `its process was killed (${signal})`;
-  const last = stderr.trim().split('\n').pop()?.trim();
-  return `its process exited with status ${code ?? 'unknown'}${last ? `: ${last.slice(0, 300)}` : ''}`;
+  // An uncaught error is printed with its stack and Node's version after it: name the error, not the version.
+  const lines = stderr.split('\n').map((l) => l.trim());
+  const said = lines.find((l) => /^[A-Za-z]*Error\b/.test(l)) ?? lines.filter((l) => l !== '').pop();
+  return `its process exited with status ${code ?? 'unknown'}${said !== undefined ? `: ${said.slice(0, 300)}` : ''}`;
 }
 
 /**

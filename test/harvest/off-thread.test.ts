@@ -133,9 +133,11 @@ describe('scheduled harvests in a process of their own', function () {
       expect(Math.max(...during), `slowest Identify during the run (idle: ${Math.max(...idle).toFixed(1)} ms)`).to.be.below(bound);
     });
 
-    it("writes what the child harvested into the store the server serves, and counts its pages in the server's metrics", async () => {
+    it("writes what the child harvested into the store the server serves, counts its pages in the server's metrics and logs its warnings", async () => {
       fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
       fake.records = records(5);
+      // A source whose clock runs ahead: the run warns of it.
+      fake.responseDate = '2999-01-01T00:00:00Z';
       served = await serveHub(db(), [source('light', fake.baseUrl, { schedule: every('1h') })]);
       await served.scheduler.tick();
       const list = await request(served.port, { query: 'verb=ListIdentifiers&metadataPrefix=oai_dc&set=source:light' });
@@ -143,7 +145,9 @@ describe('scheduled harvests in a process of their own', function () {
       const metrics = await request(served.port, { path: '/metrics' });
       expect(metrics.body).to.match(/^oai_harvest_pages_total\{source="light"\} 3$/m);
       expect(metrics.body).to.match(/^oai_harvest_records_total\{source="light"\} 5$/m);
-      expect(served.logs.filter((l) => l.level !== 'info')).to.deep.equal([]);
+      const warnings = served.logs.filter((l) => l.level !== 'info');
+      expect(warnings.map((l) => [l.level, l.fields])).to.deep.equal([['warn', { source: 'light' }]]);
+      expect(warnings[0]?.message).to.match(/^light ListRecords oai_dc: the source's clock runs \d+ s ahead of this one \(responseDate 2999-01-01T00:00:00Z\)/);
       expect(served.logs.find((l) => l.message === 'scheduled harvest done')?.fields).to.include({ source: 'light', records: 5, inserted: 5 });
     });
 
