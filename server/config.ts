@@ -102,6 +102,12 @@ export interface Config {
    */
   readonly maxRecordBytes: number;
   /**
+   * OAI_HARVEST_MEMORY / `harvestMemory`: the heap (MiB) of the process a scheduled harvest runs in
+   * (`serve` harvests each source in a child process: server/harvest/child.ts); past it that process
+   * dies, the run stops where the next one resumes, and serving goes on. From 64 to 65536. Default 512.
+   */
+  readonly harvestMemory: number;
+  /**
    * OAI_SEED_DEMO / `seedDemo`: load the demo repository from seeds/ when the store is empty (`true`/`false`).
    * Default: true only when no `namespace` is configured, so a repository that names its own namespace
    * never publishes the demo under it unless this says `true` explicitly.
@@ -274,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     clientRate: int(get('clientRate'), 0, 0, 1_000_000),
     clientBurst: int(get('clientBurst'), 20, 1, 100000),
     maxRecordBytes: int(get('maxRecordBytes'), 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    harvestMemory: int(get('harvestMemory'), 512, 64, 65536),
     seedDemo: bool(get('seedDemo'), !namespaceGiven),
     metrics: bool(get('metrics'), true),
     prefetch: bool(get('prefetch'), true),
@@ -394,6 +401,7 @@ export const CONFIG_KEYS = {
   clientRate: { env: 'OAI_CLIENT_RATE' },
   clientBurst: { env: 'OAI_CLIENT_BURST' },
   maxRecordBytes: { env: 'OAI_MAX_RECORD_BYTES' },
+  harvestMemory: { env: 'OAI_HARVEST_MEMORY' },
   seedDemo: { env: 'OAI_SEED_DEMO' },
   metrics: { env: 'OAI_METRICS' },
   prefetch: { env: 'OAI_PREFETCH' },

@@ -39,7 +39,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     const n = await seedIfEmpty(provider);
     if (n > 0) provider.logger.info({ items: n }, 'loaded the demo repository into the empty store');
   }
-  // Sources with a schedule are harvested in this process (server/harvest/scheduler.ts).
+  // Sources with a schedule are harvested from this process, each run in a child process (server/harvest/scheduler.ts).
   const harvests = startHarvestScheduler(provider);
   const app = await providerApp(provider, { onMetrics: (m) => harvests.register(m.registry) });
   // Timeouts are checked every second (Node's default is every 30 s), so a

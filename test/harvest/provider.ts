@@ -3,7 +3,8 @@
  * 127.0.0.1, that misbehaves on purpose: each fault is given with a
  * predicate over the request and how many times it strikes (503 with
  * Retry-After, 429 with an HTTP-date, a connection dropped in the middle of
- * a page, a slow answer, a page that is not XML, badResumptionToken). It
+ * a page, a slow answer, a page that is not XML, badResumptionToken, a
+ * page of some 50 MB). It
  * serves oai_dc records from an array the test changes between harvests,
  * in day or second granularity, gzip-compressed when asked.
  */
@@ -21,7 +22,7 @@ export interface FakeRecord {
   sets?: string[];
 }
 
-export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8';
+export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8' | 'huge';
 
 /** What the provider saw of one request. */
 export interface SeenRequest {
@@ -47,6 +48,8 @@ export interface FakeProvider {
   requestPrefix: string | undefined;
   /** The sets ListSets answers in one page, descriptions as given (else noSetHierarchy, unless cyclingSets). */
   sets: { spec: string; name: string; descriptions?: string[] }[];
+  /** How many `dc:title`s each record has (default 1; the others numbered): records heavy to read and write. */
+  titles: number;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,7 @@ export async function startFakeProvider(options: {
     requestUrl: 'http://bad.example.org/oai',
     requestPrefix: undefined as string | undefined,
     sets: [] as FakeProvider['sets'],
+    titles: 1,
   };
   const day = options.granularity === 'day';
   const stamp = (s: string): string => (day ? s.slice(0, 10) : s);
@@ -79,7 +83,7 @@ export async function startFakeProvider(options: {
       .join('')}>${state.requestUrl}</request>${body}</OAI-PMH>`;
   const error = (code: string): string => `<error code="${code}">${code}</error>`;
 
-  const answer = (q: Record<string, string>): string => {
+  const answer = (q: Record<string, string>, titles: number = state.titles): string => {
     if (q.verb === 'Identify') {
       return envelope(
         q,
@@ -118,7 +122,7 @@ export async function startFakeProvider(options: {
         const header = `<header${r.deleted ? ' status="deleted"' : ''}><identifier>oai:bad.example.org:${r.id}</identifier><datestamp>${stamp(r.datestamp)}</datestamp>${(r.sets ?? []).map((s) => `<setSpec>${s}</setSpec>`).join('')}</header>`;
         const metadata = r.deleted
           ? ''
-          : `<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${r.title}</dc:title><dc:identifier>https://bad.example.org/${r.id}</dc:identifier></oai_dc:dc></metadata>`;
+          : `<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">${Array.from({ length: titles }, (_, i) => `<dc:title>${r.title}${i === 0 ? '' : ` ${i}`}</dc:title>`).join('')}<dc:identifier>https://bad.example.org/${r.id}</dc:identifier></oai_dc:dc></metadata>`;
         return `<record>${header}${metadata}</record>`;
       })
       .join('\n');
@@ -171,6 +175,9 @@ export async function startFakeProvider(options: {
         return send(200, '<html><body>Proxy error <b>502</body></html');
       case 'malformed':
         return send(200, answer(q).replace('</record>', '</recrod>'));
+      case 'huge':
+        // Some 50 MB: each record of the page has 800,000 titles (under the client's 64 MiB cap on an answer).
+        return send(200, answer(q, 800_000));
       case 'bad-token':
         return send(200, envelope(q, error('badResumptionToken')));
       case 'not-utf8': {
@@ -238,6 +245,12 @@ export async function startFakeProvider(options: {
     },
     set sets(v) {
       state.sets = v;
+    },
+    get titles() {
+      return state.titles;
+    },
+    set titles(v) {
+      state.titles = v;
     },
     close: () =>
       new Promise<void>((resolve) => {

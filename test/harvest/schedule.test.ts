@@ -79,12 +79,7 @@ describe('scheduled harvests', function () {
       for (let i = 0; i < 2; i++) {
         const hub = await openHub(db());
         hubs.push(hub);
-        schedulers.push(
-          startHarvestScheduler(
-            { store: hub.store, formats: hub.formats, logger: quiet, config: { sources, repositoryName: 'Test hub', baseUrl: 'http://hub.example.org/oai' } },
-            { autoStart: false },
-          ),
-        );
+        schedulers.push(startHarvestScheduler({ store: hub.store, logger: quiet, config: { ...hub.config, sources } }, { autoStart: false }));
       }
       await Promise.all(schedulers.map((s) => s.tick()));
       // And once more: the source is not due again for an hour.
@@ -107,10 +102,11 @@ describe('scheduled harvests', function () {
         fake.faults = [{ when: (q) => q.resumptionToken?.startsWith('2|') === true, times: 1, fault: 'slow' }];
         const schedule = parseSchedule('2h');
         if (!schedule) throw new Error('unparsed');
-        const config = { sources: [source('bad', fake.baseUrl, { schedule })], repositoryName: 'Test hub', baseUrl: 'http://hub.example.org/oai' };
-        const scheduler = startHarvestScheduler({ store: hub.store, formats: hub.formats, logger: quiet, config }, { autoStart: false });
+        const config = { ...hub.config, sources: [source('bad', fake.baseUrl, { schedule })] };
+        const scheduler = startHarvestScheduler({ store: hub.store, logger: quiet, config }, { autoStart: false });
         const ticking = scheduler.tick();
-        for (let i = 0; i < 200 && !fake.requests.some((r) => r.query.resumptionToken?.startsWith('2|') === true); i++)
+        // The run's process starts first (seconds, on a busy machine running the sources through tsx).
+        for (let i = 0; i < 6000 && !fake.requests.some((r) => r.query.resumptionToken?.startsWith('2|') === true); i++)
           await new Promise((resolve) => setTimeout(resolve, 10));
         await scheduler.stop();
         await ticking;
@@ -139,7 +135,8 @@ describe('scheduled harvests', function () {
     try {
       const store = server.running.provider.store;
       let states = await store.harvestStates('down');
-      for (let i = 0; i < 100 && !states.some((s) => s.lastError !== null); i++) {
+      // The run goes to a process of its own, which takes seconds to start on a busy machine.
+      for (let i = 0; i < 1200 && !states.some((s) => s.lastError !== null); i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         states = await store.harvestStates('down');
       }

@@ -150,6 +150,11 @@ describe('the configuration', function () {
       message: /liftOrder: "thing" is not a configured format with a reader/,
     },
     { name: 'a variable that is not a number', env: { OAI_PAGE_SIZE: 'many' }, message: /^OAI_PAGE_SIZE must be an integer from 1 to 10000, not "many"$/ },
+    {
+      name: 'a harvest heap too small for a harvest to start in',
+      env: { OAI_HARVEST_MEMORY: '16' },
+      message: /^OAI_HARVEST_MEMORY must be an integer from 64 to 65536, not "16"$/,
+    },
     { name: 'a namespace that is not a domain name', env: { OAI_NAMESPACE: 'not a domain' }, message: /^OAI_NAMESPACE is not a domain name/ },
     { name: 'a file that is not YAML', text: 'pageSize: 5\nformats: [\n', message: /oai-steward\.yaml:\d+: not valid YAML/ },
     { name: 'a file whose top level is a list', text: '- a\n- b\n', message: /oai-steward\.yaml:1: the file must be a mapping/ },
