@@ -252,7 +252,17 @@ class SourceRun {
     let args: Record<string, string> = { verb: 'ListSets' };
     const trail = tokenTrail();
     for (let page = 1; ; page++) {
-      const read = await this.client.read(args, (body) => readPage(body, this.context('ListSets', page)));
+      let read: ReadPage;
+      try {
+        read = await this.client.read(args, (body) => readPage(body, this.context('ListSets', page)));
+      } catch (err) {
+        if (!(err instanceof AnswerTooLarge)) throw err;
+        // The sets only name what the records say: their lists are harvested all the same.
+        this.options.onWarning?.(
+          `${name}: ListSets page ${page} (${err.url}) ${err.what}; the sets read so far are declared, the others are named by their spec`,
+        );
+        break;
+      }
       if (read.fault) {
         // noSetHierarchy: a repository without sets (OAI-PMH 2.0 section 3.6); any other fault leaves the names as specs.
         if (read.fault.code !== 'noSetHierarchy')

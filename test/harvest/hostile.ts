@@ -17,6 +17,8 @@ export interface HostileProvider {
   attack: Attack;
   /** Every request's query, in order. */
   readonly requests: Record<string, string>[];
+  /** With a number: ListSets answers one set whose name takes this many bytes (else noSetHierarchy). */
+  setNameBytes: number | undefined;
   /** Bytes of the bombs' bodies sent, as compressed. */
   readonly sent: { bytes: number };
   close(): Promise<void>;
@@ -43,7 +45,7 @@ function record(n: number): string {
 }
 
 export async function startHostileProvider(attack: Attack): Promise<HostileProvider> {
-  const state = { attack, requests: [] as Record<string, string>[], sent: { bytes: 0 } };
+  const state = { attack, requests: [] as Record<string, string>[], sent: { bytes: 0 }, setNameBytes: undefined as number | undefined };
   const server = http.createServer((req, res) => {
     const q = Object.fromEntries(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams);
     state.requests.push(q);
@@ -60,6 +62,8 @@ export async function startHostileProvider(attack: Attack): Promise<HostileProvi
         ),
       );
     }
+    if (q.verb === 'ListSets' && state.setNameBytes !== undefined)
+      return send(envelope(q, `<ListSets><set><setSpec>s</setSpec><setName>${'n'.repeat(state.setNameBytes)}</setName></set></ListSets>`));
     if (q.verb !== 'ListRecords') return send(envelope(q, '<error code="noSetHierarchy">no sets</error>'));
     if (state.attack === 'endless') {
       // Page n answers token n: every token is new, and the list never ends.
@@ -111,6 +115,12 @@ export async function startHostileProvider(attack: Attack): Promise<HostileProvi
       state.attack = v;
     },
     requests: state.requests,
+    get setNameBytes() {
+      return state.setNameBytes;
+    },
+    set setNameBytes(v) {
+      state.setNameBytes = v;
+    },
     sent: state.sent,
     close: () =>
       new Promise<void>((resolve) => {
