@@ -9,11 +9,15 @@
  * names the bound and the page, and the next run resumes there.
  */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
 import { parseSources } from '../../lib/harvest/sources';
 import { readPage } from '../../server/harvest/page';
+import { OaiClient } from '../../server/harvest/client';
 import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
 import { startHostileProvider, type HostileProvider } from './hostile';
@@ -124,6 +128,31 @@ describe('what a source may cost', function () {
       expect(cut.items.map((i) => i.internalId)).to.deep.equal(['cut:oai:cut:1', 'cut:oai:cut:4']);
       expect(cut.refusals.map((r) => r.source)).to.deep.equal(['cut page 1 (oai:cut:2)', 'cut page 1 (oai:cut:3)']);
       expect(JSON.stringify(cut.items[0])).to.include('Müller – 𝔸');
+    });
+  });
+
+  describe('the client', () => {
+    it('inflates deflate sent raw as it inflates deflate sent zlib-wrapped, and gzip', async () => {
+      const text = `<x>${'inflated '.repeat(10_000)}</x>`;
+      const bodies: Record<string, [string, Buffer]> = {
+        raw: ['deflate', zlib.deflateRawSync(text)],
+        wrapped: ['deflate', zlib.deflateSync(text)],
+        gzip: ['gzip', zlib.gzipSync(text)],
+      };
+      const server = http.createServer((req, res) => {
+        const [coding, body] = bodies[new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('kind') ?? ''] as [string, Buffer];
+        res.writeHead(200, { 'Content-Encoding': coding });
+        res.end(body);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/oai`;
+        const client = new OaiClient({ source: 'c', baseUrl, userAgent: 'test', timeoutMs: 10_000, retries: 0, delayMs: 0 });
+        for (const kind of Object.keys(bodies)) expect((await client.get({ kind })).body.toString('utf8'), kind).to.equal(text);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
   });
 
