@@ -43,6 +43,48 @@ export interface SourceConfig {
    * aggregator to name the repositories it harvests.
    */
   readonly repositoryId?: string;
+  /** What one answer, one record and one run may take; absent ones are {@link DEFAULT_HARVEST_LIMITS}. */
+  readonly limits?: Partial<HarvestLimits>;
+}
+
+/** What a source may cost this side: the caps of one answer and one record, and the bounds of one run. */
+export interface HarvestLimits {
+  /** The most bytes one answer may take, as sent and once gzip or deflate is inflated. */
+  readonly pageBytes: number;
+  /** The most bytes one record's metadata (or one about container, or a header's text) may take; a larger record is refused alone. */
+  readonly recordBytes: number;
+  /** Pages one run reads, over all its lists; at the bound the run stops where the next one resumes. */
+  readonly pages: number;
+  /** Records one run reads, over all its lists. */
+  readonly records: number;
+  /** Seconds one run may take. */
+  readonly seconds: number;
+}
+
+/**
+ * The limits of a source that names none:
+ *
+ * - a page of 64 MiB, some times the largest pages real providers send (a
+ *   page of 5,000 records is about 17 MB), far below what a small gzip bomb
+ *   inflates to;
+ * - a record of 8 MiB, the loader's own largest record (a long MODS or MARC
+ *   record is about 100 KB);
+ * - 100,000 pages, 10,000,000 records and 24 hours a run: a full harvest of
+ *   the largest repositories (tens of millions of records at 100 to 1,000 a
+ *   page) takes several runs, each resuming where the last stopped, while a
+ *   source that answers a new token for ever stops within a day.
+ */
+export const DEFAULT_HARVEST_LIMITS: HarvestLimits = Object.freeze({
+  pageBytes: 64 * 1024 * 1024,
+  recordBytes: 8 * 1024 * 1024,
+  pages: 100_000,
+  records: 10_000_000,
+  seconds: 24 * 3600,
+});
+
+/** A source's limits, each one it leaves out the default. */
+export function limitsOf(source: Pick<SourceConfig, 'limits'>): HarvestLimits {
+  return { ...DEFAULT_HARVEST_LIMITS, ...source.limits };
 }
 
 export const DEFAULT_POLITENESS: Politeness = { delayMs: 0, timeoutMs: 60_000, retries: 5 };
@@ -50,7 +92,7 @@ export const DEFAULT_POLITENESS: Politeness = { delayMs: 0, timeoutMs: 60_000, r
 /** A source name: it starts every internal id the source brings (`NAME:`), so it holds no colon. */
 export const SOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-const SOURCE_KEYS = new Set(['name', 'baseUrl', 'prefixes', 'sets', 'schedule', 'politeness', 'repositoryId']);
+const SOURCE_KEYS = new Set(['name', 'baseUrl', 'prefixes', 'sets', 'schedule', 'politeness', 'repositoryId', 'limits']);
 
 /**
  * A registry's id of a repository: the OpenAIRE Guidelines' registries
@@ -101,6 +143,72 @@ export function sourceSetDescription(source: Pick<SourceConfig, 'name' | 'baseUr
   );
 }
 const POLITENESS_KEYS = new Set(['delay', 'timeout', 'retries']);
+const LIMITS_KEYS = ['page', 'record', 'pages', 'records', 'time'];
+
+/**
+ * Reads a size: a number of bytes, or a number with a unit (`64MB`,
+ * `512 KiB`; K, M and G count by 1024, as the loader's limits do). Null when
+ * it is neither.
+ *
+ * @example parseBytes('64MB') // 67108864
+ */
+export function parseBytes(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isInteger(v) && v > 0 ? v : null;
+  if (typeof v !== 'string') return null;
+  const m = /^(\d+)\s*(|B|K|KB|KiB|M|MB|MiB|G|GB|GiB)$/i.exec(v.trim());
+  if (!m) return null;
+  const unit = (m[2] as string).toUpperCase().charAt(0);
+  const n = Number(m[1]) * (unit === 'K' ? 1024 : unit === 'M' ? 1024 ** 2 : unit === 'G' ? 1024 ** 3 : 1);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/**
+ * Reads a duration: seconds, or a number with a unit (`90s`, `30m`, `6h`,
+ * `1d`). Null when it is neither.
+ *
+ * @example parseDuration('6h') // 21600
+ */
+export function parseDuration(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isInteger(v) && v > 0 ? v : null;
+  if (typeof v !== 'string') return null;
+  const m = /^(\d+)\s*(s|m|h|d)$/.exec(v.trim());
+  if (!m) return null;
+  const n = Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd'];
+  return n > 0 ? n : null;
+}
+
+/** Reads a source's `limits` mapping; a string is the problem, with the key at fault. */
+function parseLimits(v: unknown): Partial<HarvestLimits> | string {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return `.limits must be a mapping (${LIMITS_KEYS.join(', ')})`;
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!LIMITS_KEYS.includes(k)) return `.limits.${k}: unknown key (known: ${LIMITS_KEYS.join(', ')})`;
+  const out: { -readonly [K in keyof HarvestLimits]?: HarvestLimits[K] } = {};
+  if (o.page !== undefined) {
+    const n = parseBytes(o.page);
+    if (n === null) return '.limits.page must be a size in bytes (e.g. 64MB, 500KB or 1048576)';
+    out.pageBytes = n;
+  }
+  if (o.record !== undefined) {
+    const n = parseBytes(o.record);
+    if (n === null) return '.limits.record must be a size in bytes (e.g. 8MB)';
+    out.recordBytes = n;
+  }
+  for (const k of ['pages', 'records'] as const) {
+    const n = o[k];
+    if (n === undefined) continue;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) return `.limits.${k} must be a whole number of at least 1`;
+    out[k] = n;
+  }
+  if (o.time !== undefined) {
+    const n = parseDuration(o.time);
+    if (n === null) return '.limits.time must be a duration (90s, 30m, 6h, 1d) or seconds';
+    out.seconds = n;
+  }
+  const page = out.pageBytes ?? DEFAULT_HARVEST_LIMITS.pageBytes;
+  const record = out.recordBytes ?? DEFAULT_HARVEST_LIMITS.recordBytes;
+  if (record > page) return `.limits.record (${record} bytes) must not be larger than .limits.page (${page} bytes): a record is read within a page`;
+  return out;
+}
 
 /**
  * Reads a schedule: an interval (`90s`, `30m`, `6h`, `1d`) or a daily time
@@ -185,7 +293,22 @@ export function parseSources(value: unknown): { sources: SourceConfig[] } | { er
       const problem = typeof repositoryId === 'string' ? repositoryIdProblem(repositoryId) : 'must be a string';
       if (problem !== null) return bad(`.repositoryId ${problem}`);
     }
-    out.push({ name, baseUrl, prefixes, sets, ...(schedule && { schedule }), politeness, ...(typeof repositoryId === 'string' && { repositoryId }) });
+    let limits: Partial<HarvestLimits> | undefined;
+    if (o.limits !== undefined) {
+      const l = parseLimits(o.limits);
+      if (typeof l === 'string') return bad(l);
+      limits = l;
+    }
+    out.push({
+      name,
+      baseUrl,
+      prefixes,
+      sets,
+      ...(schedule && { schedule }),
+      politeness,
+      ...(limits && { limits }),
+      ...(typeof repositoryId === 'string' && { repositoryId }),
+    });
   }
   return { sources: out };
 }

@@ -120,6 +120,7 @@ function sourcesOf(a: HarvestArgs, config: Config, stored: readonly SourceConfig
         prefixes: a.prefixes.length > 0 ? a.prefixes : ['oai_dc'],
         sets: a.sets,
         politeness: configured?.politeness ?? DEFAULT_POLITENESS,
+        ...(configured?.limits && { limits: configured.limits }),
       },
     ];
   }

@@ -16,9 +16,13 @@
  *   XML is asked for again, then the run stops, nothing of it written.
  * - Deleted records become tombstones; with `deleteMissing` (a full run),
  *   the source's items the run never saw become tombstones at its end.
+ * - A run reads at most the source's `limits` (lib/harvest/sources.ts) of
+ *   pages, records and time, checked before each page is asked for: at a
+ *   bound it stops, naming it, where the next run resumes, so a source
+ *   answering a new token for ever ends too.
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
-import { sourceSetDescription, type SourceConfig } from '../../lib/harvest/sources';
+import { limitsOf, sourceSetDescription, type HarvestLimits, type SourceConfig } from '../../lib/harvest/sources';
 import { followed, tokenTrail } from '../../lib/harvest/tokens';
 import { CLOCK_AHEAD_WARNING_SECONDS, granularityOf, harvestedUpTo, inGranularity, incrementalFrom } from '../../lib/harvest/timing';
 import type { Refusal } from '../../lib/model/refusal';
@@ -36,7 +40,7 @@ import {
   type WriteResult,
   type WriteTransaction,
 } from '../../lib/store';
-import { HarvestError, OaiClient, type ClientOptions } from './client';
+import { AnswerTooLarge, HarvestError, OaiClient, type ClientOptions } from './client';
 import { parseIdentify } from './identify';
 import { harvestedSet, readPage, type ReadPage } from './page';
 import { withOtherPrefixes } from './merge';
@@ -77,6 +81,8 @@ export interface HarvestOptions {
   readonly stillDue?: () => Promise<boolean>;
   /** Called between pages; a test (or a stopping server) stops a run there by throwing. */
   readonly betweenPages?: () => void | Promise<void>;
+  /** Milliseconds on a clock that only goes forward: what the run's time bound (`limits.time`) is measured on. Tests pass one they move. */
+  readonly clock?: () => number;
 }
 
 /** A committed page, for progress and metrics. */
@@ -167,6 +173,10 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, opt
 class SourceRun {
   private readonly client: OaiClient;
   private readonly now: () => number;
+  private readonly limits: HarvestLimits;
+  private readonly clock: () => number;
+  /** When the run began, on {@link clock}. */
+  private readonly began: number;
   /** When the planner next hears how many items this run has written. */
   private readonly statistics = new StatisticsSchedule();
 
@@ -177,6 +187,9 @@ class SourceRun {
     private readonly summary: HarvestSummary,
   ) {
     this.now = deps.now ?? (() => Math.floor(Date.now() / 1000));
+    this.limits = limitsOf(source);
+    this.clock = options.clock ?? (() => performance.now());
+    this.began = this.clock();
     const p = source.politeness;
     this.client = new OaiClient({
       source: source.name,
@@ -185,6 +198,7 @@ class SourceRun {
       timeoutMs: p.timeoutMs,
       retries: p.retries,
       delayMs: p.delayMs,
+      maxPageBytes: this.limits.pageBytes,
       ...options.client,
       onRetry: (reason, ms) => {
         summary.retries++;
@@ -242,8 +256,17 @@ class SourceRun {
     let args: Record<string, string> = { verb: 'ListSets' };
     const trail = tokenTrail();
     for (let page = 1; ; page++) {
-      const answer = await this.client.get(args);
-      const read = await readPage(answer.body, this.context('ListSets', page));
+      let read: ReadPage;
+      try {
+        read = await this.client.read(args, (body) => readPage(body, this.context('ListSets', page)));
+      } catch (err) {
+        if (!(err instanceof AnswerTooLarge)) throw err;
+        // The sets only name what the records say: their lists are harvested all the same.
+        this.options.onWarning?.(
+          `${name}: ListSets page ${page} (${err.url}) ${err.what}; the sets read so far are declared, the others are named by their spec`,
+        );
+        break;
+      }
       if (read.fault) {
         // noSetHierarchy: a repository without sets (OAI-PMH 2.0 section 3.6); any other fault leaves the names as specs.
         if (read.fault.code !== 'noSetHierarchy')
@@ -271,7 +294,7 @@ class SourceRun {
   }
 
   private context(prefix: string, page: number): Parameters<typeof readPage>[1] {
-    return { source: this.source.name, sourceBaseUrl: this.source.baseUrl, prefix, page, formats: this.deps.formats };
+    return { source: this.source.name, sourceBaseUrl: this.source.baseUrl, prefix, page, formats: this.deps.formats, maxRecordBytes: this.limits.recordBytes };
   }
 
   /** Harvests one list to its end, a transaction a page. */
@@ -321,6 +344,7 @@ class SourceRun {
     let trail = tokenTrail();
     if (token !== null) followed(trail, token, resume ? state.runPages : 0);
     for (let page = resume ? state.runPages + 1 : 1; ; page++) {
+      this.withinBounds(label, page);
       const read = await this.fetchPage(args, prefix, page, label);
       if (read.fault?.code === 'badResumptionToken' && args.resumptionToken !== undefined && restarts < this.source.politeness.retries + 1) {
         // Tokens expire: start the list again from the checkpoint's from (OAI-PMH 2.0 section 3.5).
@@ -366,6 +390,23 @@ class SourceRun {
   }
 
   /**
+   * Stops the run before asking for `page` when it has read the pages or
+   * records, or taken the time, its source's limits allow: the page before
+   * is committed with its token, so the next run resumes at this one.
+   */
+  private withinBounds(label: string, page: number): void {
+    const l = this.limits;
+    const s = this.summary;
+    const seconds = Math.floor((this.clock() - this.began) / 1000);
+    let why: string | undefined;
+    if (s.pages >= l.pages) why = `has read ${s.pages} pages, the most one run of this source reads (limits.pages)`;
+    else if (s.records >= l.records) why = `has read ${s.records} records, the most one run of this source reads (limits.records: ${l.records})`;
+    else if (seconds >= l.seconds) why = `has taken ${seconds} s, the longest one run of this source takes (limits.time: ${l.seconds} s)`;
+    if (why === undefined) return;
+    throw new HarvestError(`${label} page ${page}: the run ${why}; it stops here, every page before it written, and the next run resumes at this page`);
+  }
+
+  /**
    * The time this list is harvested up to: the source's responseDate, never
    * later than this side's clock (lib/harvest/timing.ts `harvestedUpTo`); a
    * source clock running ahead is said in the run's warnings.
@@ -385,8 +426,16 @@ class SourceRun {
   /** GETs a page and reads it; a page that is not well-formed is asked for again, then stops the run. */
   private async fetchPage(args: Record<string, string>, prefix: string, page: number, label: string): Promise<ReadPage> {
     for (let attempt = 1; ; attempt++) {
-      const answer = await this.client.get(args);
-      const read = await readPage(answer.body, this.context(prefix, page));
+      let answer;
+      try {
+        answer = await this.client.read(args, async (body, url) => ({ url, read: await readPage(body, this.context(prefix, page)) }));
+      } catch (err) {
+        if (!(err instanceof AnswerTooLarge)) throw err;
+        throw new HarvestError(
+          `${label} page ${page} (${err.url}) ${err.what}; the run stops here, nothing of this page was written, and the next run resumes at it`,
+        );
+      }
+      const read = answer.read;
       if (!read.fault?.malformed) return read;
       if (attempt > this.source.politeness.retries) {
         throw new HarvestError(

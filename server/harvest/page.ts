@@ -22,6 +22,7 @@ import type { ItemInput, SetInput } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import { readOaiXml, type XmlRecord } from '../loader/read-oai-xml';
 import { xmlToItem } from '../loader/xml-record';
+import { utf8Tail } from '../loader/limits';
 
 /** Stands for a character XML 1.0 cannot carry (a noncharacter, which no record should hold either). */
 const MARK = '\uFDD0';
@@ -109,6 +110,8 @@ function utf8SequenceLength(b: Buffer, i: number): number {
 
 export interface PageContext {
   readonly source: string;
+  /** The largest record read (its metadata, an about container, a header's text); a larger one is refused alone. */
+  readonly maxRecordBytes: number;
   readonly sourceBaseUrl: string;
   readonly prefix: string;
   /** The page's number in the list (1-based), for messages. */
@@ -145,14 +148,53 @@ export function harvestedSet(source: string, spec?: string): string {
 const FOREIGN = { namespace: '', unmap: (): null => null };
 
 /**
- * Reads one page. Records that cannot be stored are refused here, each
- * alone, named by source, page and identifier; the rest become items.
+ * A page's bytes, as they arrive, as text marked as {@link decodeMarkingInvalid}
+ * and {@link markIllegalCharacters} mark it; `found` gathers what was marked
+ * so far. A UTF-8 sequence or a character reference cut by the end of a
+ * chunk waits for the next.
  */
-export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage> {
-  const decoded = decodeMarkingInvalid(body);
-  const marked = markIllegalCharacters(decoded.text);
-  const text = marked.text;
-  const found = decoded.invalid ? [...marked.found, 'bytes that are not UTF-8'] : marked.found;
+async function* markedText(body: AsyncIterable<Buffer>, found: Set<string>): AsyncGenerator<string> {
+  let carry: Buffer = Buffer.alloc(0);
+  let pending = '';
+  const text = (bytes: Buffer, last: boolean): string => {
+    const decoded = decodeMarkingInvalid(bytes);
+    if (decoded.invalid) found.add('bytes that are not UTF-8');
+    let t = pending + decoded.text;
+    pending = '';
+    if (!last) {
+      // A character reference is at most `&#x10FFFF;` and some leading zeros: an `&` near the end without its `;` waits.
+      const amp = t.lastIndexOf('&');
+      if (amp >= 0 && amp >= t.length - 32 && !t.includes(';', amp)) {
+        pending = t.slice(amp);
+        t = t.slice(0, amp);
+      }
+    }
+    const marked = markIllegalCharacters(t);
+    for (const f of marked.found) found.add(f);
+    return marked.text;
+  };
+  for await (const chunk of body) {
+    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    const keep = utf8Tail(bytes);
+    carry = Buffer.from(bytes.subarray(bytes.length - keep));
+    const t = text(bytes.subarray(0, bytes.length - keep), false);
+    if (t !== '') yield t;
+  }
+  const t = text(carry, true);
+  if (t !== '') yield t;
+}
+
+/**
+ * Reads one page as it arrives (a whole page, or the chunks of an answer
+ * being received): the loader's streaming reader splits it into records,
+ * so nothing holds the page's bytes or text whole. Records that cannot be
+ * stored (too large, not UTF-8, a character XML cannot carry, refused by
+ * the conversion) are refused here, each alone, named by source, page and
+ * identifier; the rest become items.
+ */
+export async function readPage(body: Buffer | AsyncIterable<Buffer>, ctx: PageContext): Promise<ReadPage> {
+  const found = new Set<string>();
+  const text = markedText(Buffer.isBuffer(body) ? once(body) : body, found);
   const items: ItemInput[] = [];
   const refusals: Refusal[] = [];
   const sets: SetInput[] = [];
@@ -160,7 +202,7 @@ export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage
   let token: string | undefined;
   let completeListSize: number | undefined;
   let origin: { baseURL?: string; responseDate?: string } = {};
-  for await (const ev of readOaiXml(once(text), 'response')) {
+  for await (const ev of readOaiXml(text, 'response', { maxRecordBytes: ctx.maxRecordBytes }, [], { refuseOversizedRecords: true })) {
     if (ev.kind === 'fault') {
       return {
         items: [],
@@ -182,7 +224,7 @@ export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage
     } else {
       records++;
       // The records are in the format this harvest asked for: a source's <request> echo cannot change it.
-      const r = convert(ev, ctx, origin, ctx.prefix, found);
+      const r = convert(ev, ctx, origin, ctx.prefix, [...found]);
       if ('item' in r) items.push(r.item);
       else refusals.push(...r.refusals);
     }
@@ -198,8 +240,8 @@ export async function readPage(body: Buffer, ctx: PageContext): Promise<ReadPage
   };
 }
 
-async function* once(text: string): AsyncGenerator<string> {
-  yield text;
+async function* once(body: Buffer): AsyncGenerator<Buffer> {
+  yield body;
 }
 
 function convert(
@@ -225,6 +267,8 @@ function convert(
       ],
     };
   }
+  // What was not kept of it cannot be judged: the size is the one reason given.
+  if (rec.oversized === true) return { refusals: rec.problems.map((p) => ({ internalId, source: where, field: p.field, reason: p.reason })) };
   const r = xmlToItem({ ...rec, ...(identifier !== '' && { identifier }) }, { policy: FOREIGN, formats: ctx.formats, requestPrefix: prefix, origin }, where);
   if ('refusals' in r) return { refusals: r.refusals.map((x) => ({ ...x, internalId })) };
   return {

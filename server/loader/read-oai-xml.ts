@@ -42,6 +42,8 @@ export interface XmlRecord {
   readonly about: readonly string[];
   /** Problems found while reading the record (e.g. two metadata elements). */
   readonly problems: readonly { field: string; reason: string }[];
+  /** Part of the record was larger than `maxRecordBytes` and not kept (with `refuseOversizedRecords`): its problems say which. */
+  readonly oversized?: boolean;
   /** A bare metadata document (no header): its internal id comes from its file's name. */
   readonly bare?: boolean;
   /**
@@ -102,6 +104,17 @@ export interface XmlRequestInfo {
 
 export type XmlEvent = XmlRecord | XmlSet | XmlFault | XmlRequestInfo | XmlResumption;
 
+/** How a response's records are read. */
+export interface ReadOptions {
+  /**
+   * A record of a response larger than `maxRecordBytes` (its metadata, an
+   * about container, a text of its header) is refused alone, a problem of
+   * its own, and the records after it read on; without it the input stops
+   * there. The harvester's choice: one large record never stops a source.
+   */
+  readonly refuseOversizedRecords?: boolean;
+}
+
 /** What the reader expects at the root: an OAI-PMH response, one bare metadata document, or whichever the root says (`auto`). */
 export type XmlInputShape = 'response' | 'bare' | 'auto';
 
@@ -117,6 +130,7 @@ interface RecordState {
   dcIdentifiers: string[];
   about: string[];
   problems: { field: string; reason: string }[];
+  oversized?: boolean;
 }
 
 /**
@@ -135,6 +149,7 @@ export async function* readOaiXml(
   expected: XmlInputShape,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
   collections: readonly CollectionShape[] = [],
+  options: ReadOptions = {},
 ): AsyncGenerator<XmlEvent> {
   let shape: 'response' | 'bare' | 'auto' = expected;
   // index.d.ts omits push's second argument, `terminate` (src/xml_sax_parser.cc).
@@ -159,6 +174,11 @@ export async function* readOaiXml(
   let collection: CollectionShape | undefined;
 
   let resumption: { completeListSize?: number; cursor?: number } | undefined;
+  /** Inside a record's element dropped for its size: how many of its elements are open (0: none dropped). */
+  let skipping = 0;
+  /** The record's texts outside its metadata are no longer kept: one of them outgrew the bound. */
+  let skipText = false;
+  const refuseAlone = options.refuseOversizedRecords === true && shape === 'response';
   const fault = (reason: string, extra: { code?: string; malformed?: boolean } = {}): void => {
     if (!faulted) queue.push({ kind: 'fault', line, reason, ...extra });
     faulted = true;
@@ -185,9 +205,24 @@ export async function* readOaiXml(
     captureFor = undefined;
   };
 
-  /** Refuses the input when what is being collected outgrows the largest record. */
+  /** Refuses the input (or, with `refuseOversizedRecords`, the record) when what is being collected outgrows the largest record. */
   const checkSize = (): void => {
-    if (capture && capture.size > limits.maxRecordBytes) {
+    if (refuseAlone && rec && capture && captureFor !== 'setDescription' && capture.size > limits.maxRecordBytes) {
+      // What was collected is let go at once, and the rest of the element is read past without being kept.
+      rec.problems.push({
+        field: captureFor ?? 'metadata',
+        reason: `is larger than ${bytesText(limits.maxRecordBytes)}, the largest record read from this source`,
+      });
+      rec.oversized = true;
+      skipping = capture.level;
+      capture = undefined;
+      captureFor = undefined;
+    } else if (refuseAlone && rec && !capture && text.length > limits.maxRecordBytes) {
+      rec.problems.push({ field: 'header', reason: `holds a text larger than ${bytesText(limits.maxRecordBytes)}, the largest record read from this source` });
+      rec.oversized = true;
+      text = '';
+      skipText = true;
+    } else if (capture && capture.size > limits.maxRecordBytes) {
       const what =
         captureFor === 'setDescription'
           ? `set ${set?.number ?? ''}: a setDescription`
@@ -203,6 +238,10 @@ export async function* readOaiXml(
     // Checked as each element opens, so a deep document costs time linear in its size.
     if (path.length + (capture?.level ?? 0) >= MAX_XML_DEPTH) {
       fault(`elements nested deeper than ${MAX_XML_DEPTH} levels${rec ? ` in record ${rec.number} (from line ${rec.line})` : ''}`);
+      return;
+    }
+    if (skipping > 0) {
+      skipping++;
       return;
     }
     if (capture) {
@@ -291,6 +330,10 @@ export async function* readOaiXml(
 
   parser.on('endElementNS', (local: string, prefix: string | null) => {
     if (faulted) return;
+    if (skipping > 0) {
+      skipping--;
+      return;
+    }
     if (capture) {
       capture.end(local, prefix);
       if (capture.done) {
@@ -330,6 +373,7 @@ export async function* readOaiXml(
     } else if (name === 'record' && rec) {
       queue.push({ kind: 'record', ...rec });
       rec = undefined;
+      skipText = false;
     } else if (set && parent === 'set') {
       if (name === 'setSpec') set.spec = value;
       else if (name === 'setName') set.name = value;
@@ -346,6 +390,7 @@ export async function* readOaiXml(
       fault(`the {${collection.namespace}}${collection.container} holds text between its records (${JSON.stringify(s.trim().slice(0, 40))})`);
       return;
     }
+    if (skipping > 0 || skipText) return;
     if (capture) capture.text(s);
     else text += s;
     checkSize();
@@ -353,7 +398,7 @@ export async function* readOaiXml(
   parser.on('characters', onText);
   parser.on('cdata', onText);
   parser.on('comment', (s: string) => {
-    if (!faulted && capture) {
+    if (!faulted && capture && skipping === 0) {
       capture.comment(s);
       checkSize();
     }

@@ -71,7 +71,7 @@ describe('harvesting a misbehaving provider', function () {
       const capped = { client: { maxPageBytes: 64 * 1024 } };
       const { summary } = await harvestOnce(hub, source('bomb', fake.baseUrl), capped);
       expect(summary.error).to.match(
-        /^bomb: http:\/\/127\.0\.0\.1:\d+\/oai\?verb=ListRecords&resumptionToken=\S+ sent a gzip body that inflates past the cap of 65536 bytes/,
+        /^bomb ListRecords oai_dc page 2 \(http:\/\/127\.0\.0\.1:\d+\/oai\?verb=ListRecords&resumptionToken=\S+\) sent a gzip body that inflates past the cap of 65536 bytes/,
       );
       expect(summary).to.include({ pages: 1, inserted: 2 });
       // Not retried: the same request brings the same answer.
