@@ -74,6 +74,12 @@ export interface ServeFigures {
   listidentifiers_of_floor: number | null;
   /** ListRecords in each format the store holds, each against its own replay ceiling (oai_dc: the harvest above). */
   listrecords_formats: Record<string, FormatHarvest>;
+  /**
+   * ListRecords in each format with the minimal client (bench/harvest-client.ts `count`: counts
+   * `<record>` in the bytes, never parses), against the server and against the replay of its pages:
+   * the share of the ceiling that is the server's own, not the client's.
+   */
+  minimal_listrecords_formats: Record<string, FormatHarvest>;
   /** The pyoai peer (bench/peer.ts) over the same store, and oai-steward's harvests as ratios to it; null with the note saying why when not measured. */
   peer_listrecords_rps: number | null;
   peer_listidentifiers_rps: number | null;

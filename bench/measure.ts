@@ -157,6 +157,12 @@ export async function runMeasureStep(
       off.push(await listsOnly(false));
       noPrefetch.push(await listsOnly(true, false));
     }
+    // 3b. The minimal client (it counts records in the bytes) against a fresh server, every format.
+    const allFormats = ['oai_dc', ...others];
+    server = await startProvider(env1, o.processes, undefined);
+    log('ListRecords in every format with the minimal client …');
+    const minimal = await runClient<ListsResult>({ task: 'count', baseUrl: server.baseUrl, prefixes: allFormats, ...sampled }, tmp);
+    await server.stop();
     const best = (runs: HarvestResult[], list: 'listRecords' | 'listIdentifiers'): number => Math.max(...runs.map((r) => rps(r[list])));
     const leastCpu = (runs: { cpuSeconds: number }[]): number => round(Math.min(...runs.map((r) => r.cpuSeconds)), 2);
 
@@ -169,6 +175,7 @@ export async function runMeasureStep(
     );
     const formatsCeiling =
       others.length === 0 ? {} : await runClient<ListsResult>({ task: 'lists', baseUrl: server.baseUrl, prefixes: others, gzip: false, ...sampled }, tmp);
+    const minimalCeiling = await runClient<ListsResult>({ task: 'count', baseUrl: server.baseUrl, prefixes: allFormats, ...sampled }, tmp);
     await server.stop();
     const same = (name: string, a: HarvestFigures | undefined, b: HarvestFigures | undefined): void => {
       if (!a || !b || a.items !== b.items || a.pages !== b.pages)
@@ -177,6 +184,13 @@ export async function runMeasureStep(
     same('ListRecords', ceiling.listRecords, h.listRecords);
     same('ListIdentifiers', ceiling.listIdentifiers, h.listIdentifiers);
     for (const p of others) same(`ListRecords ${p}`, formatsCeiling[p], formats[p]);
+    for (const p of allFormats) {
+      same(`ListRecords ${p} (minimal client)`, minimalCeiling[p], minimal[p]);
+      if (minimal[p]?.items !== (p === 'oai_dc' ? h.listRecords : formats[p])?.items)
+        throw new Error(
+          `the minimal client counted ${minimal[p]?.items} records of ${p}, the harvester ${(p === 'oai_dc' ? h.listRecords : formats[p])?.items}`,
+        );
+    }
 
     // 5. The pyoai peer: the same store served by pyoai, the same harvester, every item once.
     const database = databaseKind(storeUrl) === 'postgres' ? 'postgresql' : 'sqlite';
@@ -208,6 +222,8 @@ export async function runMeasureStep(
     });
     const listrecordsFormats: Record<string, FormatHarvest> = { oai_dc: byFormat(lr, ceiling.listRecords) };
     for (const p of others) listrecordsFormats[p] = byFormat(formats[p] as HarvestFigures, formatsCeiling[p] as HarvestFigures);
+    const minimalFormats: Record<string, FormatHarvest> = {};
+    for (const p of allFormats) minimalFormats[p] = byFormat(minimal[p] as HarvestFigures, minimalCeiling[p] as HarvestFigures);
     return {
       harvest_pages: o.harvestPages > 0 ? o.harvestPages : null,
       listrecords_items: lr.items,
@@ -227,6 +243,7 @@ export async function runMeasureStep(
       listidentifiers_of_ceiling: ratio(rps(li), rps(ceiling.listIdentifiers)),
       listidentifiers_of_floor: ratio(rps(li), rps(floor.listIdentifiers)),
       listrecords_formats: listrecordsFormats,
+      minimal_listrecords_formats: minimalFormats,
       peer_listrecords_rps: peer && rps(peer.listRecords),
       peer_listidentifiers_rps: peer && rps(peer.listIdentifiers),
       listrecords_of_peer: peer && ratio(rps(lr), rps(peer.listRecords)),

@@ -89,6 +89,13 @@ function harvestRows(f: BenchFigures): Row[] {
       f.peer_note ?? `oai-steward / pyoai: ${n(f.listrecords_of_peer)} (replay ceiling / pyoai ${n(f.ceiling_listrecords_of_peer)}); ${f.peer_paging} paging`,
     ],
   ];
+  for (const [prefix, h] of Object.entries(f.minimal_listrecords_formats)) {
+    rows.push([
+      `  ${prefix}, minimal client`,
+      `${n(h.rps)} records/s`,
+      `${n(h.of_ceiling)} of its ceiling (${n(h.ceiling_rps)}) read the same way, counting records in the bytes`,
+    ]);
+  }
   for (const [prefix, h] of Object.entries(f.listrecords_formats)) {
     if (prefix === 'oai_dc') continue;
     rows.push([

@@ -119,6 +119,17 @@ const TARGETS: readonly Target[] = [
       return value(h.of_ceiling, 'no ceiling', `${h.rps.toLocaleString('en')} / ${h.ceiling_rps.toLocaleString('en')} records/s, ${f.database}`);
     },
   })),
+  // The server's own share: both rates measured with the minimal client, so the client's parsing lowers neither.
+  ...ALL_FORMATS.map((prefix): Target => ({
+    name: `ListRecords ${prefix} of the replay ceiling, minimal client`,
+    unit: '×',
+    bound: { op: '>=', value: prefix === 'oai_dc' ? 0.5 : 0.4 },
+    read: (f, o) => {
+      const h = f.minimal_listrecords_formats[prefix];
+      if (!h) return { missing: o.formats.includes(prefix) ? 'the store holds no record in this format' : SIX };
+      return value(h.of_ceiling, 'no ceiling', `${h.rps.toLocaleString('en')} / ${h.ceiling_rps.toLocaleString('en')} records/s, ${f.database}`);
+    },
+  })),
   {
     name: 'PostgreSQL ListRecords of the replay ceiling',
     unit: '×',

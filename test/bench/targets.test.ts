@@ -55,6 +55,7 @@ function figures(changes: Partial<BenchFigures> = {}): BenchFigures {
     listidentifiers_of_ceiling: 0.35,
     listidentifiers_of_floor: 0.28,
     listrecords_formats: Object.fromEntries(ALL_FORMATS.map((p) => [p, harvest])),
+    minimal_listrecords_formats: Object.fromEntries(ALL_FORMATS.map((p) => [p, harvest])),
     peer_listrecords_rps: null,
     peer_listidentifiers_rps: null,
     listrecords_of_peer: null,
@@ -206,6 +207,19 @@ const cases: readonly {
     note: /--skip-vacuum/,
   },
   { name: 'half the replay ceiling in mods meets "at least 0.5"', f: {}, target: 'ListRecords mods of the replay ceiling', status: 'met', ratio: 1 },
+  {
+    name: 'the minimal client at 0.4 of the ceiling in mods meets its "at least 0.4"',
+    f: { minimal_listrecords_formats: { oai_dc: harvest, mods: { ...harvest, rps: 48_000, of_ceiling: 0.4 } } },
+    target: 'ListRecords mods of the replay ceiling, minimal client',
+    status: 'met',
+    ratio: 1,
+  },
+  {
+    name: 'the minimal client at 0.4 of the ceiling in oai_dc misses its "at least 0.5"',
+    f: { minimal_listrecords_formats: { oai_dc: { ...harvest, rps: 48_000, of_ceiling: 0.4 } } },
+    target: 'ListRecords oai_dc of the replay ceiling, minimal client',
+    status: 'not met',
+  },
   {
     name: 'a format not offered is not measured',
     f: { listrecords_formats: { oai_dc: harvest } },
