@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import { nextRun, type SourceConfig } from '../../lib/harvest/sources';
-import { harvestSource, type HarvestDeps, type HarvestOptions, type HarvestSummary } from './harvest';
+import { HarvestInterrupted, harvestSource, type HarvestDeps, type HarvestOptions, type HarvestSummary } from './harvest';
 import { createHarvestMetrics, type HarvestMetrics } from './metrics';
 
 /** A running scheduler. */
@@ -30,8 +30,8 @@ export interface SchedulerDeps extends Omit<HarvestDeps, 'repository'> {
   readonly logger: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
-/** Thrown between pages when the scheduler stops. */
-class Stopping extends Error {}
+/** Thrown between pages when the scheduler stops: the run is reported interrupted. */
+class Stopping extends HarvestInterrupted {}
 
 /** When the source last ran (the latest attempt of any of its lists), seconds; null: never. */
 async function lastRun(store: HarvestDeps['store'], source: string): Promise<number | null> {

@@ -38,6 +38,10 @@ import {
   type HarvestBookkeeping,
   type ItemPresence,
   type LoaderRunRecord,
+  type RunKind,
+  type RunReport,
+  type RunTotal,
+  type StoredRun,
   type PoolUse,
   type RepositoryStore,
   type Retirement as RetirementResult,
@@ -68,6 +72,7 @@ import { recordFieldsOf } from './record-fields';
 import { storedGiven } from './given';
 import { demoNamespace, eraseAll, itemsPresent, registeredIdentifiers, setDemoNamespace } from './demo';
 import { lastLoaderRun, recordLoaderRun } from './loader-runs';
+import { lastFailure, latestRuns, recordRun, runTotals } from './runs';
 import { getOrCreateSecret, hasSecret } from './settings';
 import { mintPdiSerial } from './counters';
 import { snapshotOf } from './snapshot';
@@ -290,6 +295,22 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   lastLoaderRun(): Promise<LoaderRunRecord | null> {
     return lastLoaderRun(this.knex);
+  }
+
+  recordRun(run: RunReport): Promise<number> {
+    return recordRun(this.knex, run);
+  }
+
+  latestRuns(kind: RunKind, source: string | null, limit?: number): Promise<StoredRun[]> {
+    return latestRuns(this.knex, kind, source, limit);
+  }
+
+  lastFailure(kind: RunKind, source: string | null): Promise<StoredRun | null> {
+    return lastFailure(this.knex, kind, source);
+  }
+
+  runTotals(): Promise<RunTotal[]> {
+    return runTotals(this.knex);
   }
 
   tokenSecret(): Promise<string> {
