@@ -36,7 +36,12 @@ const FULL_CODES = new Set(['SQLITE_FULL', '53100', 'ENOSPC']);
  * @example storeFailure(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })) // 'the database's disk is full (database or disk is full)'
  */
 export function storeFailure(err: unknown): string | null {
-  const message = err instanceof Error ? (err.message.split('\n')[0]?.trim() ?? '') : String(err);
+  // knex puts the statement before the driver's message ("insert into … - terminating connection …"): the statement says nothing to an operator.
+  const first = err instanceof Error ? (err.message.split('\n')[0]?.trim() ?? '') : String(err);
+  const message =
+    /^(?:select|insert|update|delete|with|begin|commit|rollback|savepoint|release)\b/i.test(first) && first.includes(' - ')
+      ? first.slice(first.lastIndexOf(' - ') + 3)
+      : first;
   const said = message === '' ? '' : ` (${message.length > 200 ? `${message.slice(0, 199)}…` : message})`;
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const o = e as { code?: unknown; cause?: unknown };
