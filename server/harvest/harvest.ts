@@ -200,7 +200,10 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, giv
       given.onRefusal?.(r);
     },
   };
-  const lock = await deps.store.acquireHarvestLock(source.name);
+  const lock = await deps.store.acquireHarvestLock(source.name).catch((err: unknown) => {
+    const failed = storeFailure(err);
+    throw failed === null ? err : new HarvestStoreFailure(source.name, failed, { cause: err });
+  });
   if (!lock) {
     summary.locked = true;
     return summary;
