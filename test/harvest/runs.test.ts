@@ -18,6 +18,7 @@ import type { RunReport, StoredRun } from '../../lib/store';
 import { forEachThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { request } from '../helpers/server';
 import { cli, serving } from '../loader/helpers';
+import { HarvestInterrupted } from '../../server/harvest/harvest';
 import { harvestOnce, openHub, source, HUB_NAMESPACE, type Hub } from './hub';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
 
@@ -122,6 +123,25 @@ describe('the report of every run', function () {
       expect(second.summary.completed).to.equal(true);
       expect((await hub.store.latestRuns('harvest', 'bad')).map((r) => r.outcome)).to.deep.equal(['completed', 'stopped']);
       expect((await hub.store.lastFailure('harvest', 'bad'))?.id).to.equal(failure?.id);
+    });
+
+    it('records a run stopped between two pages as interrupted, and the stop goes on to the caller', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
+      fake.records = records(5);
+      hub = await openHub(db());
+      const stop = new HarvestInterrupted('the server is stopping');
+      const stopped = await harvestOnce(hub, source('bad', fake.baseUrl), {
+        betweenPages: () => {
+          throw stop;
+        },
+      }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(stopped).to.equal(stop);
+      const [run] = await hub.store.latestRuns('harvest', 'bad');
+      expect(run).to.include({ outcome: 'interrupted', error: 'the server is stopping' });
+      expect(run?.counts).to.include({ pages: 1, records: 2, inserted: 2 });
     });
 
     it('keeps the latest runs of each source and the first refusals of a run, and totals that pruning never lowers', async () => {
