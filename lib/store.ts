@@ -678,6 +678,92 @@ export interface LoaderRuns {
   lastLoaderRun(): Promise<LoaderRunRecord | null>;
 }
 
+/** What a run is a run of: a harvest of one source, or a load. */
+export type RunKind = 'harvest' | 'load';
+
+/**
+ * How a run ended: `completed` to its end; `stopped` by the source's fault
+ * or by refused records (a harvest resumes after its last committed page);
+ * `interrupted` by a stop asked for (a signal, a stopping server); `failed`
+ * on the database (connection lost, disk full) or a bug.
+ */
+export type RunOutcome = 'completed' | 'stopped' | 'interrupted' | 'failed';
+
+/** What a run counted. */
+export interface RunCounts {
+  readonly pages: number;
+  /** Records read, refused ones included. */
+  readonly records: number;
+  readonly inserted: number;
+  readonly updated: number;
+  readonly unchanged: number;
+  readonly deleted: number;
+  readonly superseded: number;
+  /** Records refused. */
+  readonly refused: number;
+  /** Requests asked again. */
+  readonly retries: number;
+}
+
+/** One refused record of a run. */
+export interface RunRefusal {
+  /** The list page it was on (a harvest); null for a load. */
+  readonly page: number | null;
+  /** The source's identifier of the record (a harvest) or its internal id (a load); '' when it had none. */
+  readonly identifier: string;
+  readonly field: string;
+  readonly reason: string;
+}
+
+/** A run's report, as recorded at its end. */
+export interface RunReport {
+  readonly kind: RunKind;
+  /** The harvested source; null for a load. */
+  readonly source: string | null;
+  /** Seconds since the Unix epoch. */
+  readonly started: number;
+  readonly ended: number;
+  readonly outcome: RunOutcome;
+  readonly counts: RunCounts;
+  /** The run's first warnings; `warningsOmitted` more were said and not kept. */
+  readonly warnings: readonly string[];
+  readonly warningsOmitted: number;
+  /** Why it did not complete; null when it did. */
+  readonly error: string | null;
+  /** The first refused records; `refusalsOmitted` more were refused and not kept. */
+  readonly refusals: readonly RunRefusal[];
+  readonly refusalsOmitted: number;
+}
+
+/** A run as the store keeps it. */
+export interface StoredRun extends RunReport {
+  readonly id: number;
+}
+
+/** Runs and refused records ever recorded for one kind, source and outcome (pruning never lowers them). */
+export interface RunTotal {
+  readonly kind: RunKind;
+  readonly source: string | null;
+  readonly outcome: RunOutcome;
+  readonly runs: number;
+  readonly refused: number;
+}
+
+/**
+ * The report of every run, kept in the store (bounded: the latest runs of
+ * each kind and source, the first refusals and warnings of each run).
+ */
+export interface RunReports {
+  /** Records a run as it ends; older runs of its kind and source are pruned. Returns its id. */
+  recordRun(run: RunReport): Promise<number>;
+  /** The latest runs, newest first, of a kind and source (null: the loads), with their refusals. */
+  latestRuns(kind: RunKind, source: string | null, limit?: number): Promise<StoredRun[]>;
+  /** The latest run that did not complete, of a kind and source, with its first refusals; null when none is kept. */
+  lastFailure(kind: RunKind, source: string | null): Promise<StoredRun | null>;
+  /** Runs and refused records ever recorded, per kind, source and outcome. */
+  runTotals(): Promise<RunTotal[]>;
+}
+
 /** Values the server keeps in the store across restarts and shares between processes. */
 export interface ServerSettings {
   /** The resumption-token secret, made (32 random bytes, hex) on first use; every process gets the same. */
@@ -806,7 +892,8 @@ export type StoreTransaction = WriteTransaction & LoadBookkeeping & HarvestBookk
  * harvester, the operator's commands and the metrics read and write, and
  * nothing of what is behind it.
  */
-export interface RepositoryStore extends Store, HarvestState, HarvestLocks, LoaderRuns, ServerSettings, SetAdministration, DemoMarkers, SnapshotStore {
+export interface RepositoryStore
+  extends Store, HarvestState, HarvestLocks, LoaderRuns, RunReports, ServerSettings, SetAdministration, DemoMarkers, SnapshotStore {
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Calls `hook` after every write of this store (or a transaction of it) has committed. */
   onCommit(hook: () => void): void;

@@ -9,7 +9,7 @@ import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { decodeForm, handleRequest, itemCount } from '../lib/oai';
 import type { OaiResponse, ProviderContext } from '../lib/oai';
-import type { RecordFieldsStore } from '../lib/store';
+import type { RecordFieldsStore, RunReports } from '../lib/store';
 import { renderResponseBytes } from '../lib/oai/render';
 import { chooseCoding, encodeBody } from './http/encoding';
 import { prefersHtml } from './http/negotiate';
@@ -56,6 +56,8 @@ export interface AppOptions {
    * Without it, the model is lifted from the item's stored XML.
    */
   readonly recordFields?: RecordFieldsStore;
+  /** The runs the store reports: the page of a harvested source's set shows its last failure. */
+  readonly runs?: Pick<RunReports, 'lastFailure' | 'latestRuns'>;
   /** The folder of bulk dumps served at `/dumps/` (server/http/dumps.ts); nothing served when absent. */
   readonly dumpDir?: string;
   /**
@@ -175,6 +177,7 @@ export function createApp(options: AppOptions): express.Express {
             compressionLevel: options.compressionLevel,
             now: now(),
             ...(options.recordFields && { fields: options.recordFields }),
+            ...(options.runs && { runs: options.runs }),
           });
         } else {
           await sendOai(req, res, prepared?.xml ?? renderXml(response, logger), negotiate, options.compressionLevel, ctx.repository.compression);

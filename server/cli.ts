@@ -48,7 +48,9 @@ const USAGE = `usage: oai-steward <command>
   harvest BASE_URL | [NAME…] [options]
                         harvest an OAI-PMH repository, or the configured sources, into this one;
                         incremental and resumable (oai-steward harvest --help)
-  sources [--json]      each harvested source: last success, its from, records, errors, next run
+  sources [NAME] [--json]
+                        each harvested source: last success, its from, records, errors, next run,
+                        its last run; with NAME its latest runs, their warnings and refused records
   remove-demo [--tombstones]
                         take the demo repository out of the store: erased while nothing else
                         was published, else (with --tombstones) its items become deletions
@@ -130,8 +132,12 @@ async function main(argvWithConfig: string[]): Promise<number> {
       );
     case 'harvest':
       return runHarvestCommand(rest, config, () => openProvider(config, { hold: 'harvest' }), process);
-    case 'sources':
-      return runSourcesCommand(rest, config, () => openProvider(config), process);
+    case 'sources': {
+      const code = await runSourcesCommand(rest, config, () => openProvider(config), process);
+      // A store that did not answer may still hold a connection open: the command ends all the same.
+      if (code === 1) setTimeout(() => process.exit(1), 1000).unref();
+      return code;
+    }
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
       const p = needsStore ? await openProvider(config) : undefined;

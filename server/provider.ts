@@ -184,7 +184,9 @@ export function pagePrefetch(p: Provider): PagePrefetch | undefined {
 export async function providerApp(p: Provider, options: { readonly onMetrics?: (m: Metrics) => void } = {}) {
   const ctx = await p.context();
   const prefetch = pagePrefetch(p);
-  const metrics = p.config.metrics ? createMetrics({ pool: () => p.store.poolUse(), loaderRun: () => p.store.lastLoaderRun() }) : undefined;
+  const metrics = p.config.metrics
+    ? createMetrics({ pool: () => p.store.poolUse(), loaderRun: () => p.store.lastLoaderRun(), runTotals: () => p.store.runTotals() })
+    : undefined;
   if (metrics) options.onMetrics?.(metrics);
   return createApp({
     ctx,
@@ -200,6 +202,7 @@ export async function providerApp(p: Provider, options: { readonly onMetrics?: (
     },
     poi: poiResolver(p.store, p.config.baseUrl),
     recordFields: p.store,
+    runs: p.store,
     ...(p.config.dumpDir !== undefined && { dumpDir: p.config.dumpDir }),
     trustProxy: p.config.trustProxy,
     ...(metrics && { metrics }),

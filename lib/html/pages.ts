@@ -7,7 +7,7 @@
 import { formatDatestamp } from '../oai';
 import type { OaiResponse, ResumptionInfo } from '../oai';
 import type { MetadataFormat } from '../formats/format';
-import type { ItemHeader, ItemRecord, SetInfo } from '../store';
+import type { ItemHeader, ItemRecord, SetInfo, StoredRun } from '../store';
 import { getRecordUrl, oaiUrl } from '../oai-url';
 import type { UrlArgs } from '../oai-url';
 import { parseFragment, textOf } from '../xml/tree';
@@ -54,6 +54,17 @@ export interface HomeView {
   readonly setCount: number;
 }
 
+/** What the page of a harvested source's set shows of its harvests: the last run that did not complete. */
+export interface SourceFailureView {
+  readonly source: string;
+  readonly run: StoredRun;
+  /** Whether a later run completed. */
+  readonly completedSince: boolean;
+}
+
+/** Refused records the page of a source's set lists from its last failed run (the rest are counted). */
+const FAILURE_REFUSALS_SHOWN = 10;
+
 /** Everything a page is rendered from. */
 export interface PageInput {
   readonly response: OaiResponse;
@@ -63,6 +74,8 @@ export interface PageInput {
   readonly formats: readonly MetadataFormat[];
   readonly home?: HomeView;
   readonly item?: ItemView;
+  /** On the page of a harvested source's set (`source:NAME`): its last failed harvest. */
+  readonly sourceFailure?: SourceFailureView;
 }
 
 /**
@@ -73,7 +86,8 @@ export function renderPage(input: PageInput): string {
   const { response } = input;
   const body = response.body;
   const page = new Page(input);
-  const { title, main, head } = pageOf(page, body);
+  const { title, main: answer, head } = pageOf(page, body);
+  const main = input.sourceFailure ? afterHeading(answer, page.sourceFailure(input.sourceFailure)) : answer;
   const args = response.requestArgs ?? {};
   return shell({
     title,
@@ -119,6 +133,12 @@ function pageOf(page: Page, body: PageInput['response']['body']): { title: strin
   }
 }
 
+/** `html` put after the page's first heading (or first when it has none). */
+function afterHeading(main: string, html: string): string {
+  const end = main.indexOf('</h1>');
+  return end < 0 ? `${html}\n${main}` : `${main.slice(0, end + 5)}\n${html}${main.slice(end + 5)}`;
+}
+
 function time(seconds: number): string {
   const s = formatDatestamp(seconds);
   return `<time datetime="${s}">${s}</time>`;
@@ -150,6 +170,26 @@ class Page {
   private formatOf(tree: XmlElement | null): string {
     const f = tree && this.input.formats.find((x) => x.namespace === tree.ns);
     return f ? f.prefix : 'oai_dc';
+  }
+
+  /** The last failed harvest of the source whose set this page lists: when, how it ended, why, and its first refused records. */
+  sourceFailure(f: SourceFailureView): string {
+    const r = f.run;
+    const refused = r.refusals
+      .slice(0, FAILURE_REFUSALS_SHOWN)
+      .map(
+        (x) =>
+          `<li>${x.page !== null ? `page ${x.page}, ` : ''}${x.identifier !== '' ? `<code dir="auto">${esc(x.identifier)}</code>, ` : ''}field <code>${esc(x.field)}</code>: <span dir="auto">${esc(x.reason)}</span></li>`,
+      );
+    const more = r.refusals.length - refused.length + r.refusalsOmitted;
+    return (
+      `<section class="box error"><h2>The last harvest of <code dir="auto">${esc(f.source)}</code> that did not complete</h2>` +
+      `<p>It ran from ${time(r.started)} to ${time(r.ended)} and was ${esc(r.outcome)}${r.error !== null ? `: <span dir="auto">${esc(r.error)}</span>` : '.'}</p>` +
+      `<p class="meta">${plural(r.counts.records, 'record', 'records')} read, ${plural(r.counts.refused, 'record', 'records')} refused.${f.completedSince ? ' A later harvest completed.' : ''}</p>` +
+      (refused.length > 0 ? `<ul>${refused.join('')}</ul>` : '') +
+      (more > 0 ? `<p class="meta">… and ${plural(more, 'more refused record', 'more refused records')}.</p>` : '') +
+      '</section>'
+    );
   }
 
   errors(errors: readonly { code: keyof typeof ERROR_EXPLANATIONS; message: string }[]): string {

@@ -57,6 +57,9 @@ export function sqliteFilename(url: string): string {
 const KNEX_LOG = (() => {
   const line = (level: string) => (message: unknown) => {
     const text = message instanceof Error ? message.message : String(message);
+    // A pooled connection the database closed is dropped and replaced by the pool; whoever used it
+    // meets its own error and says so (a harvest's one line, a request's 503), so this adds nothing.
+    if (level === 'warn' && text.startsWith('Connection Error:')) return;
     process.stderr.write(`knex ${level}: ${text.split('\n')[0]}\n`);
   };
   return { warn: line('warn'), error: line('error'), deprecate: line('deprecated'), debug: () => undefined };

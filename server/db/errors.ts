@@ -24,3 +24,31 @@ export function isUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/** SQLite's and PostgreSQL's words for a full disk: SQLITE_FULL, SQLSTATE 53100 (disk_full), and the system's ENOSPC. */
+const FULL_CODES = new Set(['SQLITE_FULL', '53100', 'ENOSPC']);
+
+/**
+ * What a database failure was, in a few words for an operator, or null
+ * when the error is not the database's (a bug, a refusal): the disk is
+ * full, or the connection to the database was lost or could not be made.
+ *
+ * @example storeFailure(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })) // 'the database's disk is full (database or disk is full)'
+ */
+export function storeFailure(err: unknown): string | null {
+  // knex puts the statement before the driver's message ("insert into … - terminating connection …"): the statement says nothing to an operator.
+  const first = err instanceof Error ? (err.message.split('\n')[0]?.trim() ?? '') : String(err);
+  const message =
+    /^(?:select|insert|update|delete|with|begin|commit|rollback|savepoint|release)\b/i.test(first) && first.includes(' - ')
+      ? first.slice(first.lastIndexOf(' - ') + 3)
+      : first;
+  const said = message === '' ? '' : ` (${message.length > 200 ? `${message.slice(0, 199)}…` : message})`;
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const o = e as { code?: unknown; cause?: unknown };
+    if (typeof o.code === 'string' && FULL_CODES.has(o.code)) return `the database's disk is full${said}`;
+    if (o.code === 'SQLITE_BUSY' || o.code === 'SQLITE_LOCKED') return `the database stayed locked by another process${said}`;
+    e = o.cause;
+  }
+  if (isUnavailable(err)) return `the connection to the database was lost or could not be made${said}`;
+  return null;
+}

@@ -29,7 +29,7 @@ import { PRESETS, type SetDefinition, type SetDefinitions } from '../../lib/sets
 import type { SourceConfig } from '../../lib/harvest/sources';
 import type { HarvestLock } from '../../lib/store';
 import { openProvider } from '../provider';
-import { harvestSource, type HarvestDeps, type HarvestSummary, type PageEvent } from './harvest';
+import { HarvestInterrupted, harvestSource, type HarvestDeps, type HarvestSummary, type PageEvent } from './harvest';
 
 /**
  * A configuration as it crosses to the child: set families (a function of
@@ -201,7 +201,11 @@ export function received(config: SentConfig): Config {
 const CHILD_ROLE = 'scheduled-harvest';
 
 /** Thrown between pages once the parent asked the run to stop. */
-class Stopping extends Error {}
+class Stopping extends HarvestInterrupted {
+  constructor() {
+    super('the server is stopping');
+  }
+}
 
 /**
  * A lock already held: the parent holds the source's lock for the run, so

@@ -10,8 +10,9 @@ import type { Provider } from '../provider';
 import { formatRefusal, type CliIo } from '../loader/cli';
 import { DEFAULT_POLITENESS, isHttpUrl, nextRun, SOURCE_NAME, type SourceConfig } from '../../lib/harvest/sources';
 import { formatDatestamp } from '../../lib/oai/dates';
-import { harvestSource, type HarvestOptions, type HarvestSummary } from './harvest';
-import type { ListState } from '../../lib/store';
+import { harvestSource, HarvestStoreFailure, type HarvestOptions, type HarvestSummary } from './harvest';
+import type { ListState, StoredRun } from '../../lib/store';
+import { DeadlineError, RECORD_DEADLINE_MS, withDeadline } from '../runs';
 
 export const HARVEST_USAGE = `usage: oai-steward harvest BASE_URL [options]
        oai-steward harvest [NAME…] [options]
@@ -32,12 +33,19 @@ export const HARVEST_USAGE = `usage: oai-steward harvest BASE_URL [options]
 Exit status: 0 harvested, 1 records refused or a source failed, 2 usage error.
 `;
 
-export const SOURCES_USAGE = `usage: oai-steward sources [--json]
+export const SOURCES_USAGE = `usage: oai-steward sources [NAME] [--json]
 
   Each harvested or configured source: its lists (prefix and set), the last
   successful harvest and the from it asked, records and refusals, the last
-  error, and when a scheduled source runs next.
+  error, when a scheduled source runs next, and how its last run ended.
+  With NAME, that source with its latest runs: each run's outcome, counts,
+  warnings and refused records (page, identifier, field, reason).
+
+Exit status: 0 shown, 1 the store did not answer, 2 usage error or no such source.
 `;
+
+/** How long \`sources\` waits for the store before it says so (milliseconds): it never hangs. */
+export const SOURCES_DEADLINE_MS = 30_000;
 
 interface HarvestArgs {
   positional: string[];
@@ -190,10 +198,13 @@ export async function runHarvestCommand(
   p ??= await open();
   const summaries: HarvestSummary[] = [];
   const bar = terminalBar(io.stderr);
+  let failure: HarvestStoreFailure | undefined;
   try {
     for (const source of sources) {
-      summaries.push(
-        await harvestSource({ store: p.store, formats: p.formats, repository: { name: config.repositoryName, baseUrl: config.baseUrl } }, source, {
+      const summary = await harvestSource(
+        { store: p.store, formats: p.formats, repository: { name: config.repositoryName, baseUrl: config.baseUrl } },
+        source,
+        {
           ...(parsed.from !== undefined && { from: parsed.from }),
           ...(parsed.until !== undefined && { until: parsed.until }),
           deleteMissing: parsed.deleteMissing,
@@ -204,16 +215,28 @@ export async function runHarvestCommand(
               `${e.source} ${e.prefix}${e.set === '' ? '' : ` ${e.set}`}: page ${e.page}, ${e.listRecords}${e.completeListSize !== undefined ? ` of ${e.completeListSize}` : ''} records`,
             ),
           ...extra,
-        }),
-      );
+        },
+      ).catch((err: unknown) => {
+        // The database ended the run: the sources after it would meet the same database.
+        if (!(err instanceof HarvestStoreFailure)) throw err;
+        failure = err;
+        return undefined;
+      });
       bar.clear();
+      if (summary === undefined) break;
+      summaries.push(summary);
     }
   } finally {
     bar.clear();
-    await p.close();
+    // A store that failed may not answer its closing either: never wait on it for long.
+    await (failure ? withDeadline(p.close(), RECORD_DEADLINE_MS, 'the store').catch(() => undefined) : p.close());
   }
   if (parsed.json) io.stdout.write(`${JSON.stringify(summaries)}\n`);
   else for (const s of summaries) io.stdout.write(`${summaryLine(s)}\n`);
+  if (failure) {
+    io.stderr.write(`oai-steward harvest: ${failure.message}\n`);
+    return 1;
+  }
   return summaries.every((s) => s.completed && s.refused === 0) ? 0 : 1;
 }
 
@@ -252,42 +275,99 @@ export interface SourceReport {
   /** Seconds; null when it never ran or is not scheduled. */
   readonly nextRun: number | null;
   readonly lists: readonly ListState[];
+  /** Its latest run, with its warnings and refused records; null when none is recorded. */
+  readonly lastRun: StoredRun | null;
+  /** With `sources NAME`: its latest runs, newest first. */
+  readonly runs?: readonly StoredRun[];
 }
 
-/** Every configured source, and every source the store has state of. */
-export async function sourceReports(config: Pick<Config, 'sources'>, p: Pick<Provider, 'store'>, now: number): Promise<SourceReport[]> {
+/** Every configured source, and every source the store has state of; with `only`, that one source and its latest runs. */
+export async function sourceReports(config: Pick<Config, 'sources'>, p: Pick<Provider, 'store'>, now: number, only?: string): Promise<SourceReport[]> {
   const states = await p.store.harvestStates();
-  const names = [...new Set([...config.sources.map((s) => s.name), ...states.map((s) => s.source)])];
+  const names = [...new Set([...config.sources.map((s) => s.name), ...states.map((s) => s.source)])].filter((n) => only === undefined || n === only);
   const stored = storedSources(states);
-  return names.map((name) => {
+  const out: SourceReport[] = [];
+  for (const name of names) {
     const c = config.sources.find((s) => s.name === name);
     const lists = states.filter((s) => s.source === name);
     const lastRun = lists.reduce<number | null>((m, l) => (l.lastAttempt !== null && (m === null || l.lastAttempt > m) ? l.lastAttempt : m), null);
     const next = c?.schedule ? Math.max(now, nextRun(c.schedule, lastRun)) : null;
-    return { name, baseUrl: c?.baseUrl ?? stored.find((s) => s.name === name)?.baseUrl ?? null, schedule: c?.schedule?.text ?? null, nextRun: next, lists };
-  });
+    const runs = await p.store.latestRuns('harvest', name, only === undefined ? 1 : undefined);
+    out.push({
+      name,
+      baseUrl: c?.baseUrl ?? stored.find((s) => s.name === name)?.baseUrl ?? null,
+      schedule: c?.schedule?.text ?? null,
+      nextRun: next,
+      lists,
+      lastRun: runs[0] ?? null,
+      ...(only !== undefined && { runs }),
+    });
+  }
+  return out;
 }
 
-/** `oai-steward sources`. */
-export async function runSourcesCommand(args: readonly string[], config: Config, open: () => Promise<Provider>, io: CliIo): Promise<number> {
+/** A run in a line: when, how it ended, what it counted. */
+export function runLine(r: StoredRun): string {
+  const c = r.counts;
+  const counts = `${c.pages} pages, ${c.records} records: inserted ${c.inserted}, updated ${c.updated}, unchanged ${c.unchanged}, deleted ${c.deleted}${c.superseded > 0 ? `, superseded ${c.superseded}` : ''}, refused ${c.refused}${c.retries > 0 ? `, ${c.retries} retries` : ''}`;
+  return `${formatDatestamp(r.started)} to ${formatDatestamp(r.ended)}: ${r.outcome}${r.error !== null ? ` (${r.error})` : ''}; ${counts}`;
+}
+
+/** A run as `sources NAME` shows it: its line, its warnings, its refused records. */
+function runLines(r: StoredRun, indent: string): string[] {
+  const out = [`${indent}${runLine(r)}`];
+  for (const w of r.warnings) out.push(`${indent}  warning: ${w}`);
+  if (r.warningsOmitted > 0) out.push(`${indent}  … and ${r.warningsOmitted} more warnings`);
+  for (const x of r.refusals)
+    out.push(`${indent}  refused: ${x.page !== null ? `page ${x.page}, ` : ''}${x.identifier !== '' ? `${x.identifier}, ` : ''}field ${x.field}: ${x.reason}`);
+  if (r.refusalsOmitted > 0) out.push(`${indent}  … and ${r.refusalsOmitted} more refused records`);
+  return out;
+}
+
+/**
+ * `oai-steward sources`: never waits on the store longer than
+ * `deadlineMs` (a store that does not answer is said in one line, exit status 1).
+ */
+export async function runSourcesCommand(
+  args: readonly string[],
+  config: Config,
+  open: () => Promise<Provider>,
+  io: CliIo,
+  options: { readonly deadlineMs?: number } = {},
+): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout.write(SOURCES_USAGE);
     return 0;
   }
-  const unknown = args.find((a) => a !== '--json');
-  if (unknown !== undefined) {
-    io.stderr.write(`oai-steward sources: unknown argument ${unknown}\n\n${SOURCES_USAGE}`);
+  const unknown = args.find((a) => a.startsWith('-') && a !== '--json');
+  const names = args.filter((a) => !a.startsWith('-'));
+  if (unknown !== undefined || names.length > 1) {
+    io.stderr.write(`oai-steward sources: ${unknown !== undefined ? `unknown argument ${unknown}` : 'name one source'}\n\n${SOURCES_USAGE}`);
     return 2;
   }
-  const p = await open();
+  const only = names[0];
   let reports: SourceReport[];
+  const read = async (): Promise<SourceReport[]> => {
+    const p = await open();
+    try {
+      return await sourceReports(config, p, Math.floor(Date.now() / 1000), only);
+    } finally {
+      await p.close();
+    }
+  };
   try {
-    reports = await sourceReports(config, p, Math.floor(Date.now() / 1000));
-  } finally {
-    await p.close();
+    reports = await withDeadline(read(), options.deadlineMs ?? SOURCES_DEADLINE_MS, 'the store');
+  } catch (err) {
+    if (!(err instanceof DeadlineError)) throw err;
+    io.stderr.write(`oai-steward sources: ${err.message}; nothing shown (is another process holding it, or its disk full?)\n`);
+    return 1;
+  }
+  if (only !== undefined && reports.length === 0) {
+    io.stderr.write(`oai-steward sources: no source named ${JSON.stringify(only)} in the configuration or the store\n`);
+    return 2;
   }
   if (args.includes('--json')) {
-    io.stdout.write(`${JSON.stringify(reports)}\n`);
+    io.stdout.write(`${JSON.stringify(only !== undefined ? reports[0] : reports)}\n`);
     return 0;
   }
   if (reports.length === 0) io.stdout.write('no sources: none is configured and none was harvested\n');
@@ -303,6 +383,12 @@ export async function runSourcesCommand(args: readonly string[], config: Config,
       io.stdout.write(
         `  ${l.prefix}${l.set === '' ? '' : ` set ${l.set}`}: ${state}; ${l.records} records, ${l.refused} refused${l.lastError !== null ? `; last error ${at(l.lastErrorAt)}: ${l.lastError}` : ''}\n`,
       );
+    }
+    if (r.runs !== undefined) {
+      io.stdout.write(r.runs.length === 0 ? '  no run recorded\n' : '  runs, newest first:\n');
+      for (const run of r.runs) io.stdout.write(`${runLines(run, '    ').join('\n')}\n`);
+    } else if (r.lastRun !== null) {
+      io.stdout.write(`  last run ${runLine(r.lastRun)}\n`);
     }
   }
   return 0;

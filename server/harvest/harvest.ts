@@ -20,6 +20,10 @@
  *   pages, records and time, checked before each page is asked for: at a
  *   bound it stops, naming it, where the next run resumes, so a source
  *   answering a new token for ever ends too.
+ * - Every run is reported in the store as it ends (lib/store.ts
+ *   `RunReports`): its outcome, counts, warnings and refused records; a run
+ *   the database ends (a connection lost, a full disk) is reported when the
+ *   store still takes it, and ends with {@link HarvestStoreFailure}, one line.
  */
 import type { FormatRegistry } from '../../lib/formats/registry';
 import { limitsOf, sourceSetDescription, type HarvestLimits, type SourceConfig } from '../../lib/harvest/sources';
@@ -38,8 +42,14 @@ import {
   type OutcomeCounts,
   type TransactionalStore,
   type WriteResult,
+  type RunCounts,
+  type RunOutcome,
+  type RunReports,
   type WriteTransaction,
 } from '../../lib/store';
+import { RunLog, runRefusal } from '../../lib/run-report';
+import { storeFailure } from '../db/errors';
+import { RECORD_DEADLINE_MS, recordRunQuietly, withDeadline } from '../runs';
 import { AnswerTooLarge, HarvestError, OaiClient, type ClientOptions } from './client';
 import { parseIdentify } from './identify';
 import { harvestedSet, readPage, type ReadPage } from './page';
@@ -51,7 +61,7 @@ export { HarvestError };
 /** What a harvest needs of an opened provider. */
 export interface HarvestDeps {
   /** The store: its harvest state and locks, and transactions that keep a page's checkpoint with its items. */
-  readonly store: TransactionalStore<WriteTransaction & HarvestBookkeeping> & HarvestState & HarvestLocks;
+  readonly store: TransactionalStore<WriteTransaction & HarvestBookkeeping> & HarvestState & HarvestLocks & RunReports;
   readonly formats: FormatRegistry;
   /** The harvesting repository, named in the User-Agent. */
   readonly repository: { readonly name: string; readonly baseUrl: string };
@@ -120,6 +130,34 @@ export interface HarvestSummary extends OutcomeCounts {
 }
 
 /**
+ * Thrown (by a `betweenPages` hook, say) to stop a run that is asked to
+ * stop: the run is reported `interrupted`, and the error goes on to the
+ * caller.
+ */
+export class HarvestInterrupted extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HarvestInterrupted';
+  }
+}
+
+/**
+ * A run the database ended (a connection lost, a full disk): its message is
+ * the one line a person reads, saying what happened, that nothing after the
+ * last committed page was written, and to run again.
+ */
+export class HarvestStoreFailure extends Error {
+  constructor(
+    readonly source: string,
+    readonly what: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${source}: ${what}; nothing after the last committed page was written; run the harvest again to resume`, options);
+    this.name = 'HarvestStoreFailure';
+  }
+}
+
+/**
  * Pages of a ListSets read before the run stops asking for more: the sets of
  * a source are a few thousand at most, and a source answering a new token
  * for ever would otherwise keep the run (and its memory) growing.
@@ -127,12 +165,15 @@ export interface HarvestSummary extends OutcomeCounts {
 const MAX_LIST_SETS_PAGES = 1000;
 
 /**
- * Harvests one source once (under its lock). Never throws for the source's
- * faults: they end the run with `error` in the summary and in the state.
+ * Harvests one source once (under its lock) and reports the run in the
+ * store. Never throws for the source's faults: they end the run with
+ * `error` in the summary and in the state. Throws
+ * {@link HarvestStoreFailure} when the database ended the run (the lock
+ * released or gone with its session), and what a hook threw.
  *
  * @example const s = await harvestSource(deps, { name: 'arxiv', baseUrl, prefixes: ['oai_dc'], sets: [], politeness });
  */
-export async function harvestSource(deps: HarvestDeps, source: SourceConfig, options: HarvestOptions = {}): Promise<HarvestSummary> {
+export async function harvestSource(deps: HarvestDeps, source: SourceConfig, given: HarvestOptions = {}): Promise<HarvestSummary> {
   const summary: HarvestSummary = {
     source: source.name,
     completed: false,
@@ -150,24 +191,85 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, opt
     restarted: 0,
     lists: [],
   };
-  const lock = await deps.store.acquireHarvestLock(source.name);
+  const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
+  const started = now();
+  const log = new RunLog();
+  let page: () => number | null = () => null;
+  const options: HarvestOptions = {
+    ...given,
+    onWarning: (m) => {
+      log.warning(m);
+      given.onWarning?.(m);
+    },
+    onRefusal: (r) => {
+      log.refusal(runRefusal(r, source.name, page()));
+      given.onRefusal?.(r);
+    },
+  };
+  const lock = await deps.store.acquireHarvestLock(source.name).catch((err: unknown) => {
+    const failed = storeFailure(err);
+    throw failed === null ? err : new HarvestStoreFailure(source.name, failed, { cause: err });
+  });
   if (!lock) {
     summary.locked = true;
     return summary;
   }
+  let outcome: RunOutcome = 'completed';
+  let failure: unknown;
+  let failed: string | null = null;
   try {
     if (options.stillDue && !(await options.stillDue())) {
       summary.skipped = true;
       return summary;
     }
-    await new SourceRun(deps, source, options, summary).run();
+    const run = new SourceRun(deps, source, options, summary);
+    page = () => run.page;
+    await run.run();
   } catch (err) {
-    if (!(err instanceof HarvestError)) throw err;
-    summary.error = err.message;
+    if (err instanceof HarvestError) {
+      summary.error = err.message;
+      outcome = 'stopped';
+    } else {
+      failure = err;
+      failed = storeFailure(err);
+      outcome = err instanceof HarvestInterrupted ? 'interrupted' : 'failed';
+      summary.error = failed ?? (err instanceof Error ? err.message : String(err));
+    }
   } finally {
-    await lock.release();
+    // After a database failure the lock went with its session (PostgreSQL) or lapses with this
+    // process (SQLite): a release that fails then has nothing to add to why the run ended.
+    try {
+      await withDeadline(lock.release(), RECORD_DEADLINE_MS, 'the store');
+    } catch (err) {
+      if (failure === undefined && !summary.skipped) {
+        failed = storeFailure(err);
+        if (failed === null) failure = err;
+      }
+    }
   }
+  if (!summary.skipped) {
+    const report = log.report({
+      kind: 'harvest',
+      source: source.name,
+      started,
+      ended: now(),
+      outcome,
+      counts: pick(summary),
+      error: summary.error ?? null,
+    });
+    const unrecorded = await recordRunQuietly(deps.store, report);
+    // After a database failure the one line says everything; another about the report would hide it.
+    if (unrecorded !== null && failed === null) given.onWarning?.(`${source.name}: ${unrecorded}`);
+  }
+  if (failed !== null && outcome === 'failed') throw new HarvestStoreFailure(source.name, failed, { cause: failure });
+  if (failure !== undefined) throw failure;
   return summary;
+}
+
+/** The counts of a summary a run's report keeps. */
+function pick(s: HarvestSummary): RunCounts {
+  const { pages, records, inserted, updated, unchanged, deleted, superseded, refused, retries } = s;
+  return { pages, records, inserted, updated, unchanged, deleted, superseded, refused, retries };
 }
 
 class SourceRun {
@@ -179,6 +281,8 @@ class SourceRun {
   private readonly began: number;
   /** When the planner next hears how many items this run has written. */
   private readonly statistics = new StatisticsSchedule();
+  /** The list page read last, which the refusals of its records are reported with. */
+  page: number | null = null;
 
   constructor(
     private readonly deps: HarvestDeps,
@@ -232,7 +336,10 @@ class SourceRun {
         await this.list(l.prefix, l.set, granularity);
       } catch (err) {
         const message = err instanceof HarvestError ? err.message : `${source.name}: ${(err as Error).message}`;
-        await this.deps.store.recordHarvestError({ source: source.name, ...l }, message, this.now());
+        // A database that failed may not take this either, nor answer soon: it never hides why the run stopped.
+        await withDeadline(this.deps.store.recordHarvestError({ source: source.name, ...l }, message, this.now()), RECORD_DEADLINE_MS, 'the store').catch(
+          () => undefined,
+        );
         // Not the source's fault (the database, a stop): the caller's to handle; the checkpoint stays.
         throw err;
       }
@@ -425,6 +532,7 @@ class SourceRun {
 
   /** GETs a page and reads it; a page that is not well-formed is asked for again, then stops the run. */
   private async fetchPage(args: Record<string, string>, prefix: string, page: number, label: string): Promise<ReadPage> {
+    this.page = page;
     for (let attempt = 1; ; attempt++) {
       let answer;
       try {

@@ -18,6 +18,7 @@ import type { Config } from '../config';
 import { nextRun, type SourceConfig } from '../../lib/harvest/sources';
 import type { HarvestDeps } from './harvest';
 import { harvestInChild, type ChildHarvest, type ChildOutcome } from './child';
+import { recordRunQuietly } from '../runs';
 import { createHarvestMetrics, type HarvestMetrics } from './metrics';
 
 /** A running scheduler. */
@@ -33,7 +34,7 @@ export interface HarvestScheduler {
 /** What the scheduler needs of an opened provider. */
 export interface SchedulerDeps {
   /** This process's store: when each source last ran, its lock, and the error of a run whose process died. */
-  readonly store: Pick<HarvestDeps['store'], 'harvestStates' | 'acquireHarvestLock' | 'recordHarvestError'>;
+  readonly store: Pick<HarvestDeps['store'], 'harvestStates' | 'acquireHarvestLock' | 'recordHarvestError' | 'recordRun'>;
   /** The whole configuration: each run's process opens the store from it. */
   readonly config: Config;
   readonly logger: Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -71,11 +72,15 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
       if (stopped || !(await due())) return;
       // The list under way, named by the child's last page: where a run whose process died stopped.
       let under: { prefix: string; set: string } | undefined;
+      // What the child committed, for the report of a run whose process died (the child reports the others).
+      const done = { started: now(), pages: 0, records: 0 };
       const child = harvestInChild(deps.config, source, {
         memoryMb: deps.config.harvestMemory,
         hooks: {
           onPage: (e) => {
             under = { prefix: e.prefix, set: e.set };
+            done.pages++;
+            done.records += e.records;
             metrics.page(e);
           },
           onRetry: (name) => metrics.retry(name),
@@ -90,14 +95,19 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
       } finally {
         children.delete(child);
       }
-      await report(source, outcome, under);
+      await report(source, outcome, under, done);
     } finally {
       await lock.release();
     }
   };
 
   /** Logs how a run ended; a run whose process died is also recorded as its list's error (and attempt), so it waits for its schedule. */
-  const report = async (source: SourceConfig, outcome: ChildOutcome, under: { prefix: string; set: string } | undefined): Promise<void> => {
+  const report = async (
+    source: SourceConfig,
+    outcome: ChildOutcome,
+    under: { prefix: string; set: string } | undefined,
+    done: { started: number; pages: number; records: number },
+  ): Promise<void> => {
     if (outcome.kind === 'stopped') return;
     if (outcome.kind === 'failed') {
       deps.logger.error({ source: source.name, error: outcome.message }, 'scheduled harvest failed');
@@ -110,6 +120,21 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
         ? [under]
         : source.prefixes.flatMap((prefix) => (source.sets.length === 0 ? [{ prefix, set: '' }] : source.sets.map((set) => ({ prefix, set }))));
       for (const l of lists) await deps.store.recordHarvestError({ source: source.name, ...l }, message, now());
+      const zero = { inserted: 0, updated: 0, unchanged: 0, deleted: 0, superseded: 0, refused: 0, retries: 0 };
+      const unrecorded = await recordRunQuietly(deps.store, {
+        kind: 'harvest',
+        source: source.name,
+        started: done.started,
+        ended: now(),
+        outcome: 'failed',
+        counts: { ...zero, pages: done.pages, records: done.records },
+        warnings: [],
+        warningsOmitted: 0,
+        error: message,
+        refusals: [],
+        refusalsOmitted: 0,
+      });
+      if (unrecorded !== null) deps.logger.warn({ source: source.name }, unrecorded);
       return;
     }
     const summary = outcome.summary;

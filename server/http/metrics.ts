@@ -14,7 +14,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { decodeToken, VERBS } from '../../lib/oai';
 import type { OaiResponse } from '../../lib/oai';
-import type { PoolUse } from '../../lib/store';
+import type { PoolUse, RunTotal } from '../../lib/store';
 
 export type { PoolUse };
 
@@ -76,7 +76,14 @@ const VERB_SET: ReadonlySet<string> = new Set(VERBS);
  * const metrics = createMetrics({ pool: () => provider.store.poolUse() });
  * const app = createApp({ ...options, metrics });
  */
-export function createMetrics(options: { readonly pool?: () => PoolUse | undefined; readonly loaderRun?: () => Promise<LoaderRun | null> } = {}): Metrics {
+export function createMetrics(
+  options: {
+    readonly pool?: () => PoolUse | undefined;
+    readonly loaderRun?: () => Promise<LoaderRun | null>;
+    /** Runs ever recorded in the store (lib/store.ts `RunReports.runTotals`), whichever process ran them. */
+    readonly runTotals?: () => Promise<readonly RunTotal[]>;
+  } = {},
+): Metrics {
   const registry = new Registry();
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> =>
@@ -188,6 +195,37 @@ export function createMetrics(options: { readonly pool?: () => PoolUse | undefin
       'When the last load run on this store finished (Unix time; 0 when none ran).',
       (r) => r.finished / 1000,
     );
+  }
+
+  if (options.runTotals) {
+    // One read of the store per scrape feeds both counters, as for the loader's gauges.
+    const readTotals = options.runTotals;
+    let reading: Promise<readonly RunTotal[]> | undefined;
+    const totals = (): Promise<readonly RunTotal[]> => {
+      reading ??= readTotals().finally(() => setImmediate(() => (reading = undefined)));
+      return reading;
+    };
+    const runCounter = (name: string, help: string, pick: (t: RunTotal) => number): void => {
+      new Counter({
+        name,
+        help,
+        labelNames: ['kind', 'source', 'outcome'] as const,
+        registers,
+        async collect() {
+          // A store that cannot be read leaves the counter as it was: the rest of the scrape is still served.
+          const all = await totals().catch(() => undefined);
+          if (all === undefined) return;
+          this.reset();
+          for (const t of all) this.inc({ kind: t.kind, source: t.source ?? '', outcome: t.outcome }, pick(t));
+        },
+      });
+    };
+    runCounter(
+      'oai_runs_total',
+      'Runs recorded in the store (harvests of a source, loads), whichever process ran them, by kind, source (empty for a load) and outcome (completed, stopped, interrupted, failed).',
+      (t) => t.runs,
+    );
+    runCounter('oai_run_refused_records_total', 'Records refused by those runs, by kind, source and outcome of the run.', (t) => t.refused);
   }
 
   return {

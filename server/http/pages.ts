@@ -9,10 +9,10 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { renderPage, requestFromForm, PAGE_CSS } from '../../lib/html';
-import type { HomeView, PagePaths } from '../../lib/html';
+import type { HomeView, PagePaths, SourceFailureView } from '../../lib/html';
 import { decodeForm } from '../../lib/oai';
 import type { OaiResponse, ProviderContext } from '../../lib/oai';
-import type { RecordFieldsStore } from '../../lib/store';
+import type { RecordFieldsStore, RunReports } from '../../lib/store';
 import { linkHeader } from '../../lib/signposting';
 import { oaiUrl } from '../../lib/oai-url';
 import { chooseCoding, encodeBody } from './encoding';
@@ -59,6 +59,24 @@ export interface PageOptions {
   readonly now: number;
   /** Where items' record models are stored, for the record page's facts (server/http/item.ts). */
   readonly fields?: RecordFieldsStore;
+  /** The runs the store reports, for the page of a harvested source's set (its last failure). */
+  readonly runs?: Pick<RunReports, 'lastFailure' | 'latestRuns'>;
+}
+
+/**
+ * The source whose set (`source:NAME`, or one of its sets `source:NAME:SPEC`) a list request names, or undefined.
+ * Example: `harvestedSourceOf('source:arxiv:physics')` → `'arxiv'`.
+ */
+export function harvestedSourceOf(set: string | undefined): string | undefined {
+  const m = set === undefined ? null : /^source:([^:]+)/.exec(set);
+  return m?.[1];
+}
+
+/** The last failed harvest of a source, and whether a later one completed; undefined when none is kept. */
+async function sourceFailureOf(runs: NonNullable<PageOptions['runs']>, source: string): Promise<SourceFailureView | undefined> {
+  const [failure, latest] = await Promise.all([runs.lastFailure('harvest', source), runs.latestRuns('harvest', source, 1)]);
+  if (!failure) return undefined;
+  return { source, run: failure, completedSince: latest[0] !== undefined && latest[0].id !== failure.id };
 }
 
 /**
@@ -77,6 +95,10 @@ export async function sendPage(req: Request, res: Response, response: OaiRespons
   let home: HomeView | undefined;
   let link: string | undefined;
   let item: Awaited<ReturnType<typeof loadItem>> = null;
+  let sourceFailure: SourceFailureView | undefined;
+  const harvested =
+    body.kind === 'ListRecords' || body.kind === 'ListIdentifiers' || body.kind === 'errors' ? harvestedSourceOf(response.requestArgs?.set) : undefined;
+  if (harvested !== undefined && o.runs) sourceFailure = await sourceFailureOf(o.runs, harvested);
   if (body.kind === 'Identify') {
     const formats = ctx.formats.all();
     const counts = await Promise.all(
@@ -96,6 +118,7 @@ export async function sendPage(req: Request, res: Response, response: OaiRespons
     formats: ctx.formats.all(),
     ...(home && { home }),
     ...(item && { item: { ...item, ...(item.poi !== null && { resolver: resolverPath(item.poi) }) } }),
+    ...(sourceFailure && { sourceFailure }),
   });
   const coding = chooseCoding(req.headers['accept-encoding'], ctx.repository.compression as ('gzip' | 'deflate')[]);
   const encoded = await encodeBody(Buffer.from(html, 'utf8'), coding, o.compressionLevel);

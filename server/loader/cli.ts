@@ -6,7 +6,10 @@
  */
 import readline from 'node:readline';
 import v8 from 'node:v8';
-import { RefusedError, type LoaderRunRecord } from '../../lib/store';
+import { RefusedError, type LoaderRunRecord, type RunOutcome, type RunReport, type RunReports } from '../../lib/store';
+import { NO_COUNTS, RunLog, runRefusal } from '../../lib/run-report';
+import { storeFailure } from '../db/errors';
+import { recordRunQuietly } from '../runs';
 import { type Refusal } from '../../lib/model/refusal';
 import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
@@ -178,6 +181,9 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   const p = await open();
   let summary: LoadSummary;
   const started = performance.now();
+  // The run's report in the store (lib/store.ts `RunReports`): its refused records and warnings, bounded.
+  const log = new RunLog();
+  const startedAt = Math.floor(Date.now() / 1000);
   try {
     summary = await runLoad(p, inputs, {
       dryRun: parsed.dryRun,
@@ -188,12 +194,24 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       ...(parsed.setsFile !== undefined && { setsFile: parsed.setsFile }),
       counter,
       progress: startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval }),
-      onRefusal: (r) => io.stderr.write(`refused: ${formatRefusal(r)}\n`),
-      onWarning: (m) => io.stderr.write(`warning: ${m}\n`),
+      onRefusal: (r) => {
+        log.refusal(runRefusal(r, null, null));
+        io.stderr.write(`refused: ${formatRefusal(r)}\n`);
+      },
+      onWarning: (m) => {
+        log.warning(m);
+        io.stderr.write(`warning: ${m}\n`);
+      },
       ...(process.env.OAI_STEWARD_REPORT_MEMORY === '1' && { probe: () => io.stderr.write(`${memoryLine()}\n`) }),
+    }).catch(async (err: unknown) => {
+      const why = storeFailure(err) ?? (err instanceof Error ? err.message : String(err));
+      await recordLoadRun(p.store, log, { started: startedAt, outcome: 'failed', error: why });
+      throw err;
     });
     // Kept in the store, so a server's /metrics and `stats` show it (server/store/loader-runs.ts).
     await p.store.recordLoaderRun(runRecordOf(summary, (performance.now() - started) / 1000));
+    const unrecorded = await recordLoadRun(p.store, log, { started: startedAt, summary });
+    if (unrecorded !== null) io.stderr.write(`warning: ${unrecorded}\n`);
   } finally {
     await p.close();
   }
@@ -211,6 +229,55 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
     io.stdout.write(`${counts} (${summary.records} records${summary.sets > 0 ? `, ${summary.sets} sets` : ''}); ${what}\n`);
   }
   return ok ? 0 : 1;
+}
+
+/**
+ * Records a load run's report in the store (lib/store.ts `RunReports`)
+ * with what `log` gathered: its outcome is the summary's (`completed`, or
+ * `stopped` when refused records rolled it back) unless given (`failed`,
+ * or `interrupted` for a load a signal stopped). Never throws and never
+ * waits long on a store that is gone; answers why the report was not
+ * recorded, or null.
+ *
+ * @example await recordLoadRun(p.store, log, { started, outcome: 'interrupted', error: 'stopped by SIGINT; nothing was written' });
+ */
+export function recordLoadRun(
+  store: Pick<RunReports, 'recordRun'>,
+  log: RunLog,
+  run: { readonly started: number; readonly outcome?: RunOutcome; readonly summary?: LoadSummary; readonly error?: string },
+): Promise<string | null> {
+  return recordRunQuietly(store, loadRunReport(log, run));
+}
+
+/** A load run's report: see {@link recordLoadRun}. */
+export function loadRunReport(
+  log: RunLog,
+  run: { readonly started: number; readonly outcome?: RunOutcome; readonly summary?: LoadSummary; readonly error?: string },
+): RunReport {
+  const s = run.summary;
+  const rolledBack = s !== undefined && !s.committed && !s.dryRun;
+  if (s?.dryRun === true) log.warning('a dry run: nothing was written');
+  return log.report({
+    kind: 'load',
+    source: null,
+    started: run.started,
+    ended: Math.floor(Date.now() / 1000),
+    outcome: run.outcome ?? (rolledBack ? 'stopped' : 'completed'),
+    counts:
+      s === undefined
+        ? NO_COUNTS
+        : {
+            ...NO_COUNTS,
+            records: s.records,
+            inserted: s.inserted,
+            updated: s.updated,
+            unchanged: s.unchanged,
+            deleted: s.deleted,
+            superseded: s.superseded,
+            refused: s.refused,
+          },
+    error: run.error ?? (rolledBack ? 'refused records roll the whole load back; nothing was written' : null),
+  });
 }
 
 /** What a load's summary says for the store's record of loader runs. */

@@ -38,6 +38,10 @@ import {
   type HarvestBookkeeping,
   type ItemPresence,
   type LoaderRunRecord,
+  type RunKind,
+  type RunReport,
+  type RunTotal,
+  type StoredRun,
   type PoolUse,
   type RepositoryStore,
   type Retirement as RetirementResult,
@@ -68,6 +72,7 @@ import { recordFieldsOf } from './record-fields';
 import { storedGiven } from './given';
 import { demoNamespace, eraseAll, itemsPresent, registeredIdentifiers, setDemoNamespace } from './demo';
 import { lastLoaderRun, recordLoaderRun } from './loader-runs';
+import { lastFailure, latestRuns, recordRun, runTotals } from './runs';
 import { getOrCreateSecret, hasSecret } from './settings';
 import { mintPdiSerial } from './counters';
 import { snapshotOf } from './snapshot';
@@ -163,6 +168,32 @@ const systemClock = (): number => Math.floor(Date.now() / 1000);
  * await store.putSets([{ spec: 'a', name: 'A' }]);
  * await store.writeItems([{ internalId: 'x 1', sets: ['a'], metadata: {}, fields: { dc: { title: ['T'] } } }]);
  */
+/**
+ * `knex.transaction(fn)`, failing with what `fn` threw when the rollback
+ * that follows fails too: nothing was committed either way, and the
+ * rollback's error would hide why. SQLite rolls a transaction back by itself
+ * on a full disk or an I/O error (SQLite, "Response To Errors Within A
+ * Transaction"), so knex's ROLLBACK (or ROLLBACK TO SAVEPOINT) finds
+ * nothing to roll back; a PostgreSQL connection the server terminated
+ * cannot even send it.
+ */
+async function transact<T>(knex: Knex, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  let thrown: unknown;
+  try {
+    return await knex.transaction(async (trx) => {
+      try {
+        return await fn(trx);
+      } catch (err) {
+        thrown = err;
+        throw err;
+      }
+    });
+  } catch (err) {
+    if (thrown !== undefined && err !== thrown && err instanceof Error && /^ROLLBACK\b/.test(err.message)) throw thrown;
+    throw err;
+  }
+}
+
 export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTransaction, LoadBookkeeping, HarvestState, HarvestBookkeeping, HarvestLocks {
   private readonly options: KnexStoreOptions;
   private readonly clock: () => number;
@@ -232,7 +263,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
    * @example await store.transaction(async (tx) => { await tx.putSets(sets); await tx.writeItems(items); });
    */
   async transaction<T>(fn: (tx: KnexStore) => Promise<T>): Promise<T> {
-    return this.committing(this.knex.transaction(async (trx) => fn(new KnexStore({ ...this.options, knex: trx }, { hooks: this.commitHooks }))));
+    return this.committing(transact(this.knex, async (trx) => fn(new KnexStore({ ...this.options, knex: trx }, { hooks: this.commitHooks }))));
   }
 
   /** Records the ids a load has seen in a temporary table of this store's connection; call it inside {@link transaction}. */
@@ -293,6 +324,22 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   lastLoaderRun(): Promise<LoaderRunRecord | null> {
     return lastLoaderRun(this.knex);
+  }
+
+  recordRun(run: RunReport): Promise<number> {
+    return recordRun(this.knex, run);
+  }
+
+  latestRuns(kind: RunKind, source: string | null, limit?: number): Promise<StoredRun[]> {
+    return latestRuns(this.knex, kind, source, limit);
+  }
+
+  lastFailure(kind: RunKind, source: string | null): Promise<StoredRun | null> {
+    return lastFailure(this.knex, kind, source);
+  }
+
+  runTotals(): Promise<RunTotal[]> {
+    return runTotals(this.knex);
   }
 
   tokenSecret(): Promise<string> {
@@ -359,7 +406,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
   async putSets(sets: readonly SetInput[]): Promise<string[]> {
     const judged = keptDescriptions(sets, this.options.formatChecks?.descriptions);
     await this.committing(
-      this.knex.transaction(async (trx) => {
+      transact(this.knex, async (trx) => {
         // The configuration's sets first, so an input's declaration finds them and keeps their names.
         if (this.options.setRules && this.options.setRules.all.length > 0) await declareConfiguredSets(trx, this.options.setRules);
         await declareInputSets(trx, judged.sets);
@@ -375,29 +422,29 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
    * @example await store.declareSetsFromInput(['5:12']) // ['5', '5:12']
    */
   async declareSetsFromInput(specs: readonly string[]): Promise<string[]> {
-    return this.committing(this.knex.transaction((trx) => declareSetsFromInput(trx, specs)));
+    return this.committing(transact(this.knex, (trx) => declareSetsFromInput(trx, specs)));
   }
 
   /** Renames a set an input declared; the name sticks (./sets.ts `renameSet`). */
   async renameSet(spec: string, name: string): Promise<void> {
-    await this.committing(this.knex.transaction((trx) => renameSet(trx, spec, name, this.clock())));
+    await this.committing(transact(this.knex, (trx) => renameSet(trx, spec, name, this.clock())));
   }
 
   /** Retires sets and their descendants: their members leave them, with departures (./sets.ts `retireSets`). */
   async retireSets(specs: readonly string[]): Promise<RetirementResult> {
-    return this.committing(this.knex.transaction((trx) => retireSets(trx, specs, this.clock())));
+    return this.committing(transact(this.knex, (trx) => retireSets(trx, specs, this.clock())));
   }
 
   /** Retires the sets the configuration declared and no longer does (./sets.ts `retireUnconfiguredSets`). */
   async retireUnconfiguredSets(): Promise<RetirementResult> {
     const defs = this.options.setRules ?? { all: [], computed: [] };
-    return this.committing(this.knex.transaction((trx) => retireUnconfiguredSets(trx, defs, this.clock())));
+    return this.committing(transact(this.knex, (trx) => retireUnconfiguredSets(trx, defs, this.clock())));
   }
 
   async checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]> {
     // Sets a batch would declare are declared for the check, then rolled back with it.
     try {
-      await this.knex.transaction(async (trx) => {
+      await transact(this.knex, async (trx) => {
         const out = await writePipeline(trx, items, this.writeOptions(), true);
         throw new CheckOnly('refusals' in out ? out.refusals : []);
       });
@@ -411,7 +458,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
   async writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]> {
     if (items.length === 0) return [];
     return this.committing(
-      this.knex.transaction(async (trx) => {
+      transact(this.knex, async (trx) => {
         const out = await writePipeline(trx, items, this.writeOptions());
         if ('refusals' in out) throw new RefusedError(out.refusals);
         return out.results;
@@ -422,13 +469,13 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
   async deleteItems(internalIds: readonly string[], options: DeleteOptions = {}): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
     return this.committing(
-      this.knex.transaction((trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom)),
+      transact(this.knex, (trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom)),
     );
   }
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
     if (changes.length === 0) return [];
-    return this.committing(this.knex.transaction((trx) => applyMemberships(trx, changes, this.clock(), this.onDemand)));
+    return this.committing(transact(this.knex, (trx) => applyMemberships(trx, changes, this.clock(), this.onDemand)));
   }
 
   /** Calls the commit hooks once a write of this (unbound) store has committed. */

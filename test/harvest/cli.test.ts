@@ -50,7 +50,9 @@ describe('oai-steward harvest and sources', function () {
       expect(sources.code).to.equal(0);
       // A source harvested by its URL is listed with that URL (it can be harvested again by its name).
       expect(sources.stdout.startsWith(`bad ${fake.baseUrl}\n`)).to.equal(true);
-      expect(sources.stdout).to.match(/^bad \S+\n  oai_dc: last success \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, from 2024-03-05T09:59:59Z; 6 records, 1 refused\n$/);
+      expect(sources.stdout).to.match(
+        /^bad \S+\n  oai_dc: last success \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, from 2024-03-05T09:59:59Z; 6 records, 1 refused\n  last run \S+ to \S+: completed; 1 pages, 1 records: inserted 1, updated 0, unchanged 0, deleted 0, refused 0\n$/,
+      );
       const json = JSON.parse((await cli(db(), ['sources', '--json'], { env })).stdout) as { name: string; lists: { records: number }[] }[];
       expect(json.map((s) => [s.name, s.lists[0]?.records])).to.deep.equal([['bad', 6]]);
     });

@@ -167,6 +167,10 @@ describe('scheduled harvests in a process of their own', function () {
       let [state] = await served.hub.store.harvestStates('huge');
       expect(state).to.include({ runPages: 1, lastError: errors[0]?.message });
       expect(state?.token).to.match(/^2\|/);
+      // The run is in the source's report too, as failed, with the page it committed.
+      const [died] = await served.hub.store.latestRuns('harvest', 'huge');
+      expect(died).to.deep.include({ outcome: 'failed', error: errors[0]?.message });
+      expect(died?.counts).to.deep.include({ pages: 1, records: 2 });
       expect(await identifyMs(served.port)).to.be.a('number');
       // The source is due again a second after the run that died; that run resumes at the page it died on.
       for (let i = 0; i < 100 && state?.token !== null; i++) {

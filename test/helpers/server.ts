@@ -136,6 +136,7 @@ export async function openTestProvider(kind: DatabaseKind, options: TestProvider
     now: () => clocks.now,
     poi: poiResolver(p.store, BASE_URL),
     recordFields: p.store,
+    runs: p.store,
     ...(prefetch && { prefetch }),
     ...options.app,
   });

@@ -16,6 +16,7 @@ import * as m011 from './011_store_holders';
 import * as m012 from './012_item_origins';
 import * as m013 from './013_record_datestamps';
 import * as m014 from './014_harvest_base_url';
+import * as m015 from './015_runs';
 
 interface Migration {
   readonly name: string;
@@ -35,6 +36,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '012_item_origins', module: m012 },
   { name: '013_record_datestamps', module: m013 },
   { name: '014_harvest_base_url', module: m014 },
+  { name: '015_runs', module: m015 },
 ];
 
 /**

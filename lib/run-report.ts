@@ -1,0 +1,94 @@
+/**
+ * A run's report as it is gathered (lib/store.ts `RunReport`): its warnings
+ * and refused records, each kept up to a bound and counted beyond it, so a
+ * run refusing a million records holds a thousand of them, not a million.
+ */
+import type { Refusal } from './model/refusal';
+import type { RunCounts, RunKind, RunOutcome, RunRefusal, RunReport } from './store';
+
+/** Refused records a run keeps (the rest are counted). */
+export const MAX_RUN_REFUSALS = 1000;
+/** Warnings a run keeps (the rest are counted). */
+export const MAX_RUN_WARNINGS = 50;
+/** Characters kept of one warning, reason, identifier or error: enough for any message of this program, not for a page a source sends. */
+export const MAX_RUN_TEXT = 2000;
+
+/** Counts of a run that has done nothing yet. */
+export const NO_COUNTS: RunCounts = Object.freeze({
+  pages: 0,
+  records: 0,
+  inserted: 0,
+  updated: 0,
+  unchanged: 0,
+  deleted: 0,
+  superseded: 0,
+  refused: 0,
+  retries: 0,
+});
+
+/**
+ * `text` cut to `max` characters (never in the middle of a surrogate pair), with `…` when cut.
+ *
+ * @example clip('abcdef', 4) // 'abc…'
+ */
+export function clip(text: string, max: number = MAX_RUN_TEXT): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * A refused record as a run reports it. A harvested record's identifier is
+ * the source's (its internal id less `NAME:`); a record read without one is
+ * named by where it was read when that says it in parentheses.
+ *
+ * @example runRefusal({ internalId: 'arxiv:oai:x:1', source: 'arxiv page 2 (oai:x:1)', field: 'xml', reason: '…' }, 'arxiv', 2) // { page: 2, identifier: 'oai:x:1', … }
+ */
+export function runRefusal(r: Refusal, source: string | null, page: number | null): RunRefusal {
+  let identifier = r.internalId;
+  if (source !== null && identifier.startsWith(`${source}:`)) identifier = identifier.slice(source.length + 1);
+  if (identifier === '' && r.source !== undefined) identifier = /\(([^()]*)\)$/.exec(r.source)?.[1] ?? '';
+  return { page, identifier: clip(identifier), field: clip(r.field, 200), reason: clip(r.reason) };
+}
+
+/** The warnings and refused records of one run, each kept up to its bound and counted beyond it. */
+export class RunLog {
+  readonly warnings: string[] = [];
+  warningsOmitted = 0;
+  readonly refusals: RunRefusal[] = [];
+  refusalsOmitted = 0;
+
+  constructor(private readonly bounds: { readonly refusals: number; readonly warnings: number } = { refusals: MAX_RUN_REFUSALS, warnings: MAX_RUN_WARNINGS }) {}
+
+  warning(message: string): void {
+    if (this.warnings.length < this.bounds.warnings) this.warnings.push(clip(message));
+    else this.warningsOmitted++;
+  }
+
+  refusal(r: RunRefusal): void {
+    if (this.refusals.length < this.bounds.refusals) this.refusals.push(r);
+    else this.refusalsOmitted++;
+  }
+
+  /** The report of the run with what it gathered. */
+  report(run: {
+    readonly kind: RunKind;
+    readonly source: string | null;
+    readonly started: number;
+    readonly ended: number;
+    readonly outcome: RunOutcome;
+    readonly counts: RunCounts;
+    readonly error: string | null;
+  }): RunReport {
+    return {
+      ...run,
+      error: run.error === null ? null : clip(run.error),
+      warnings: [...this.warnings],
+      warningsOmitted: this.warningsOmitted,
+      refusals: [...this.refusals],
+      refusalsOmitted: this.refusalsOmitted,
+    };
+  }
+}
