@@ -19,6 +19,7 @@ import { runDumpCommand } from './dump/cli';
 import type { Retirement } from './store/sets';
 import { runHarvestCommand, runSourcesCommand } from './harvest/cli';
 import { openGuarded, runOpsCommand } from './ops/cli';
+import { StoreRefusedError } from './store/database';
 
 const USAGE = `usage: oai-steward <command>
 
@@ -62,10 +63,14 @@ from a YAML file; a variable wins over the file (see docs/configuration.md). A c
 cannot be used stops the command with exit status 2.
 `;
 
+/** The configuration the command runs under, once read (for the line a refused store prints). */
+let configRead: Config | undefined;
+
 async function main(argvWithConfig: string[]): Promise<number> {
   const { file, rest: argv } = splitConfigFlag(argvWithConfig);
   // Read once, up front: a bad file stops every command before it touches the store.
   const config: Config = loadConfig(process.env, process.cwd(), file === undefined ? {} : { file });
+  configRead = config;
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
@@ -90,11 +95,11 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'load':
       return runLoadCommand(rest, () => openGuarded(config), process);
     case 'delete':
-      return runDeleteCommand(rest, () => openProvider(config), process);
+      return runDeleteCommand(rest, () => openExisting(config), process);
     case 'dump':
-      return runDumpCommand(rest, () => openProvider(config), process);
+      return runDumpCommand(rest, () => openExisting(config), process);
     case 'stats':
-      return runStatsCommand(rest, () => openProvider(config), process);
+      return runStatsCommand(rest, () => openExisting(config), process);
     case 'rebuild-formats':
       return rebuildCommand(config, 'formats', rest, (p) => rebuildFormats(p.store, p.formats));
     case 'rebuild-sets':
@@ -109,7 +114,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return runSetsCommand(
         rest,
         async () => {
-          const p = await openProvider(config);
+          const p = await openExisting(config);
           return { store: p.store, configured: config.sets, close: () => p.close() };
         },
         process,
@@ -118,7 +123,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return runCheckCommand(
         rest,
         async () => {
-          const p = await openProvider(config);
+          const p = await openExisting(config);
           return {
             store: p.store,
             formats: p.formats,
@@ -129,12 +134,12 @@ async function main(argvWithConfig: string[]): Promise<number> {
         process,
       );
     case 'harvest':
-      return runHarvestCommand(rest, config, () => openProvider(config, { hold: 'harvest' }), process);
+      return runHarvestCommand(rest, config, () => openProvider(config, { hold: 'harvest', create: false }), process);
     case 'sources':
-      return runSourcesCommand(rest, config, () => openProvider(config), process);
+      return runSourcesCommand(rest, config, () => openExisting(config), process);
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
-      const p = needsStore ? await openProvider(config) : undefined;
+      const p = needsStore ? await openExisting(config) : undefined;
       try {
         return await runIdCommand(
           rest,
@@ -170,6 +175,29 @@ async function main(argvWithConfig: string[]): Promise<number> {
 }
 
 /**
+ * Opens the store for a command that never creates one (every command but
+ * serve, migrate, seed and load): a missing store, or one whose schema is
+ * older than this code, is refused with exit status 2 (./store/database.ts).
+ */
+function openExisting(config: Config): Promise<Provider> {
+  return openProvider(config, { create: false });
+}
+
+/**
+ * The one line a refused store prints (exit status 2): for a store that is
+ * not there, also where the configuration was looked for, since the usual
+ * cause is a command run without it (a cron line from another folder).
+ */
+function refusalLine(err: StoreRefusedError, config: Config | undefined): string {
+  if (err.refusal !== 'missing' || config === undefined) return err.message;
+  return (
+    `${err.message}; this command does not create a store (serve, migrate, seed and load do). The database was taken from ${config.databaseFrom}` +
+    `${config.configFile === undefined ? '' : ` (configuration ${config.configFile})`}: name the repository's configuration with --config FILE or OAI_CONFIG=FILE, ` +
+    'or create the store with oai-steward migrate'
+  );
+}
+
+/**
  * `rebuild-formats` and `rebuild-sets`: one transaction over every item; a
  * refusal writes nothing and names the items, otherwise the summary (or
  * `--json`) lists the items that got a new datestamp.
@@ -180,7 +208,7 @@ async function rebuildCommand(
   rest: readonly string[],
   rebuild: (p: Provider) => Promise<{ items: number; restamped: number; restampedIds: readonly string[]; retired?: Retirement }>,
 ): Promise<number> {
-  const p = await openProvider(config);
+  const p = await openExisting(config);
   try {
     let summary;
     try {
@@ -212,6 +240,12 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (err: unknown) => {
+    if (err instanceof StoreRefusedError) {
+      // A store this command must not touch: one line, exit status 2 (a unit manager does not restart on it, docs/operations.md#version-skew).
+      process.stderr.write(`oai-steward: ${refusalLine(err, configRead)}\n`);
+      process.exitCode = 2;
+      return;
+    }
     // A person reads this: the message, never a stack trace (kept for a developer who asks with OAI_DEBUG).
     const detail = err instanceof Error ? (process.env.OAI_DEBUG ? (err.stack ?? err.message) : err.message) : String(err);
     process.stderr.write(`oai-steward: ${err instanceof ConfigError ? `configuration: ${err.message}` : detail}\n`);

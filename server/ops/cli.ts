@@ -83,7 +83,8 @@ export async function runOpsCommand(command: keyof typeof OPS_USAGE, args: reado
       if (bad !== undefined) return usageError(`unknown argument ${bad}`);
       const report = await runDoctor(config);
       io.stdout.write(args.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
-      return report.ok ? 0 : 1;
+      // A store every command refuses is refused here too (exit status 2), after the findings are printed.
+      return report.refused !== null ? 2 : report.ok ? 0 : 1;
     }
     case 'backup':
     case 'restore': {
@@ -108,7 +109,7 @@ export async function runOpsCommand(command: keyof typeof OPS_USAGE, args: reado
     case 'remove-demo': {
       const bad = args.find((a) => a !== '--tombstones');
       if (bad !== undefined) return usageError(`unknown argument ${bad}`);
-      const p = await openProvider(config);
+      const p = await openProvider(config, { create: false });
       try {
         const r = await removeDemo(p, { tombstones: args.includes('--tombstones') });
         switch (r.outcome) {

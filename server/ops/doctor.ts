@@ -15,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 import type { Config } from '../config';
 import type { MigrationStatus, RepositoryStore } from '../../lib/store';
 import { databaseKind, sqliteFilename } from '../db/connection';
+import { LATEST_MIGRATION } from '../db/migrations';
 import { openExistingDatabase, type ExistingDatabase } from '../store/database';
 import { formatsOf, readerConfigOf } from '../conversion';
 import { addCatalogs } from '../xsd/libxml';
@@ -58,6 +59,12 @@ export type DoctorCheck = (ctx: DoctorContext) => Promise<readonly Finding[]>;
 export interface DoctorReport {
   /** False when any finding is a problem. */
   readonly ok: boolean;
+  /**
+   * Set when the store is one every command refuses (exit status 2, as they
+   * do): none where the configuration points, or one a newer oai-steward
+   * migrated. The findings still say everything the doctor could look at.
+   */
+  readonly refused: 'missing' | 'newer' | null;
   readonly findings: readonly Finding[];
 }
 
@@ -108,7 +115,12 @@ const configuration: DoctorCheck = async ({ config }) => {
 /** The store answers, and what it holds. */
 const answers: DoctorCheck = async ({ config, migrations }) => {
   if (migrations === null) {
-    return [problem('store', `no store at ${redactUrl(config.databaseUrl)} (run oai-steward migrate, or serve, to create it)`)];
+    return [
+      problem(
+        'store',
+        `no store at ${redactUrl(config.databaseUrl)}: the database was taken from ${config.databaseFrom}; name the repository's configuration (--config FILE or OAI_CONFIG=FILE), or create the store with oai-steward migrate`,
+      ),
+    ];
   }
   return [ok('store', `${databaseKind(config.databaseUrl)} store at ${redactUrl(config.databaseUrl)} answers`)];
 };
@@ -128,7 +140,14 @@ const schema: DoctorCheck = async ({ migrations, pendingMigrations }) => {
   const unknown = migrations.unknown;
   const data = { applied: names, pending: pendingMigrations };
   if (unknown.length > 0)
-    return [problem('schema', `the store has migrations this version does not know (${unknown.join(', ')}): it was made by a newer oai-steward`, data)];
+    return [
+      problem(
+        'schema',
+        `the store has schema ${names[names.length - 1] ?? '-'}, newer than this oai-steward's ${LATEST_MIGRATION} (it does not know ${unknown.join(', ')}): ` +
+          'run the oai-steward version that migrated it, or restore a backup taken before (oai-steward restore FILE); every command refuses this store',
+        data,
+      ),
+    ];
   if (pendingMigrations.length > 0) {
     return [
       problem(
@@ -335,16 +354,21 @@ async function openExisting(config: Config): Promise<{ db: ExistingDatabase | nu
 export async function runDoctor(config: Config, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<DoctorReport> {
   const opened = await openExisting(config);
   const findings: Finding[] = [];
+  let missing = false;
+  let newer = false;
   try {
     const db = opened.db;
     const migrations = db ? await db.migrations() : null;
+    missing = opened.finding === undefined && (migrations === null || !migrations.tracked);
+    newer = (migrations?.unknown.length ?? 0) > 0;
     let made: RepositoryStore | undefined;
     const ctx: DoctorContext = {
       config,
       migrations,
       pendingMigrations: migrations?.pending ?? [],
-      // Made when a check first asks (a configuration whose formats cannot be built fails that check alone).
-      store: () => (db === null ? null : (made ??= createStore(config, db.connection, formatsOf(readerConfigOf(config))))),
+      // Made when a check first asks (a configuration whose formats cannot be built fails that check alone);
+      // never on a newer schema, which this code would misread.
+      store: () => (db === null || newer ? null : (made ??= createStore(config, db.connection, formatsOf(readerConfigOf(config))))),
     };
     for (const check of checks) {
       if (check === answers && opened.finding) {
@@ -360,7 +384,8 @@ export async function runDoctor(config: Config, checks: readonly DoctorCheck[] =
   } finally {
     await opened.db?.close();
   }
-  return { ok: findings.every((f) => f.severity !== 'problem'), findings };
+  const refused = missing ? 'missing' : newer ? 'newer' : null;
+  return { ok: findings.every((f) => f.severity !== 'problem'), refused, findings };
 }
 
 /** The report as text for a terminal: one line per finding. */

@@ -147,14 +147,14 @@ describe('oai-steward doctor', function () {
     });
   });
 
-  it('finds a missing SQLite store a problem without creating it', async () => {
+  it('finds a missing SQLite store a problem without creating it, with exit status 2 as every command', async () => {
     const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'oai-steward-doctor-'));
     try {
       const file = path.join(dir, 'nothing-here.sqlite');
       const fake = { url: `sqlite:${file}`, dir } as CliDb;
       const r = await doctor(fake);
-      expect(r.code).to.equal(1);
-      expect(problems(r.findings).join('\n')).to.contain(`store: no store at sqlite:${file}`);
+      expect(r.code).to.equal(2);
+      expect(problems(r.findings).join('\n')).to.contain(`store: no store at sqlite:${file}: the database was taken from DATABASE_URL`);
       expect(fs.existsSync(file)).to.equal(false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
