@@ -46,6 +46,12 @@ export interface Provider {
   onWrite(listener: () => void): void;
   /** Builds the protocol context (reads the token secret from the store when not configured). */
   context(): Promise<ProviderContext>;
+  /**
+   * Empties SQLite's write-ahead log into the store's file (nothing on
+   * PostgreSQL): what an interrupted command does before it closes, so no
+   * large log of rolled-back pages is left beside the store.
+   */
+  checkpoint(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -113,6 +119,7 @@ function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options:
         tokenLifetime: config.tokenLifetime,
       };
     },
+    checkpoint: () => db.checkpoint(),
     close: () => db.close(),
   };
 }

@@ -14,6 +14,8 @@ import { DEFAULT_BATCH_SIZE, runLoad, type LoadSummary } from './load';
 import { startProgress } from './progress';
 import { formatStats } from './stats';
 import { internalIdFor } from './xml-record';
+import { interruptedStatus, watchInterrupts } from '../interrupt';
+import { isDiskFull, isUnavailable } from '../db/errors';
 
 /** The process's streams, injectable for tests. */
 export interface CliIo {
@@ -178,6 +180,17 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   const p = await open();
   let summary: LoadSummary;
   const started = performance.now();
+  // SIGINT/SIGTERM stop the load after the batch being written; it rolls back (../interrupt.ts).
+  const interrupt = watchInterrupts();
+  const bar = startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval });
+  let read = 0;
+  const progress = {
+    update: (records: number, bytes: number) => {
+      read = records;
+      bar.update(records, bytes);
+    },
+    finish: () => bar.finish(),
+  };
   try {
     summary = await runLoad(p, inputs, {
       dryRun: parsed.dryRun,
@@ -187,15 +200,36 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       batchSize: parsed.batchSize ?? DEFAULT_BATCH_SIZE,
       ...(parsed.setsFile !== undefined && { setsFile: parsed.setsFile }),
       counter,
-      progress: startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval }),
+      progress,
+      interrupt,
       onRefusal: (r) => io.stderr.write(`refused: ${formatRefusal(r)}\n`),
       onWarning: (m) => io.stderr.write(`warning: ${m}\n`),
       ...(process.env.OAI_STEWARD_REPORT_MEMORY === '1' && { probe: () => io.stderr.write(`${memoryLine()}\n`) }),
     });
-    // Kept in the store, so a server's /metrics and `stats` show it (server/store/loader-runs.ts).
+    // Kept in the store, so a server's /metrics and `stats` show it (server/store/loader-runs.ts); an
+    // interrupted run is recorded as `interrupted` (runRecordOf): the place a record of runs learns of it.
     await p.store.recordLoaderRun(runRecordOf(summary, (performance.now() - started) / 1000));
+    if (summary.interrupted) await p.checkpoint();
+  } catch (err) {
+    // The database went away or its disk filled: one line saying what became of the load, no stack.
+    const lost = isUnavailable(err) ? 'the database connection was lost' : isDiskFull(err) ? "the database's disk is full" : undefined;
+    if (lost === undefined) throw err;
+    io.stderr.write(
+      `oai-steward load: stopped after ${read} records read: ${lost} (${firstLine(err)}); nothing was committed, the store is as it was before the load ` +
+        `(a load is one transaction); ${isDiskFull(err) ? 'free space where the database writes, then run' : 'once the database answers, run'} the same command again\n`,
+    );
+    return 1;
   } finally {
-    await p.close();
+    interrupt.dispose();
+    await p.close().catch(() => undefined);
+  }
+  const signal = interrupt.received();
+  if (summary.interrupted && signal !== undefined) {
+    io.stderr.write(
+      `oai-steward load: interrupted by ${signal} after ${read} records read: nothing was committed, the store is as it was before the load ` +
+        '(a load is one transaction, rolled back after the batch being written); run the same command again to load\n',
+    );
+    return interruptedStatus(signal);
   }
   const ok = summary.refused === 0;
   if (parsed.json) {
@@ -221,8 +255,13 @@ export function runRecordOf(summary: LoadSummary, seconds: number): LoaderRunRec
     refusals: summary.refused,
     read: summary.records,
     seconds,
-    outcome: summary.dryRun ? 'dry-run' : summary.committed ? 'committed' : 'refused',
+    outcome: summary.interrupted ? 'interrupted' : summary.dryRun ? 'dry-run' : summary.committed ? 'committed' : 'refused',
   };
+}
+
+/** An error's first line (a driver's message may go on with a stack or the statement). */
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 }
 
 /**

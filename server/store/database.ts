@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import type { MigrationStatus } from '../../lib/store';
 import { createKnex, databaseKind, sqliteFilename, type DriverLog } from '../db/connection';
 import { LATEST_MIGRATION, migrate, migrationStatus } from '../db/migrations';
+import { checkpointLog } from '../db/dialect';
 import { clearHoldersBefore, hasHolders, holdStore, type HolderKind, type StoreHold } from './holders';
 
 /** A connection to a store's database, for a store to be made on (server/store/knex-store.ts). */
@@ -20,6 +21,8 @@ export type StoreConnection = Knex;
 export interface OpenedDatabase {
   /** What a store is made on. */
   readonly connection: StoreConnection;
+  /** Empties SQLite's write-ahead log into the file (../db/dialect.ts `checkpointLog`); nothing on PostgreSQL. */
+  checkpoint(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -122,6 +125,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   }
   return {
     connection: knex,
+    checkpoint: () => checkpointLog(knex),
     async close() {
       // A row that cannot be deleted (the store already gone) stops holding the store once its heartbeat is stale.
       await hold?.release().catch(() => undefined);
@@ -149,7 +153,7 @@ export async function openExistingDatabase(url: string): Promise<ExistingDatabas
     await knex.destroy();
     throw err;
   }
-  return { connection: knex, migrations: () => migrationStatus(knex), close: () => knex.destroy() };
+  return { connection: knex, migrations: () => migrationStatus(knex), checkpoint: () => checkpointLog(knex), close: () => knex.destroy() };
 }
 
 /**

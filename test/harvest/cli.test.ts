@@ -30,6 +30,8 @@ describe('oai-steward harvest and sources', function () {
       fake.records = records(5);
       (fake.records[1] as FakeRecord).title = 'nul\u0000';
       const env = { OAI_SEED_DEMO: 'false' };
+      // Only serve, migrate, seed and load make a store; a harvest needs one.
+      expect((await cli(db(), ['migrate'], { env })).code).to.equal(0);
       const first = await cli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
       expect(first.stderr).to.match(
         /^refused: bad page 1 \(oai:bad\.example\.org:2\): record "bad:oai:bad\.example\.org:2", field xml: holds what an XML 1\.0 document in UTF-8 cannot carry/m,
@@ -61,6 +63,8 @@ describe('oai-steward harvest and sources', function () {
       const third = (q: Record<string, string>): boolean => q.resumptionToken?.startsWith('4|') === true;
       fake.faults = [{ when: third, times: 1, fault: 'slow' }];
       const env = { OAI_SEED_DEMO: 'false' };
+      // Only serve, migrate, seed and load make a store; a harvest needs one.
+      expect((await cli(db(), ['migrate'], { env })).code).to.equal(0);
       const run = startCli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
       for (let i = 0; i < 400 && !fake.requests.some((r) => third(r.query)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(fake.requests.some((r) => third(r.query))).to.equal(true);
