@@ -20,6 +20,7 @@ import type { Retirement } from './store/sets';
 import { runHarvestCommand, runSourcesCommand } from './harvest/cli';
 import { openGuarded, runOpsCommand } from './ops/cli';
 import { StoreRefusedError } from './store/database';
+import { InterruptedError, interruptedStatus, watchInterrupts, type Interruption } from './interrupt';
 
 const USAGE = `usage: oai-steward <command>
 
@@ -55,8 +56,10 @@ const USAGE = `usage: oai-steward <command>
                         was published, else (with --tombstones) its items become deletions
   backup FILE           copy the SQLite store to FILE, consistent while serving or loading
   restore FILE          replace the SQLite store by a backup (with no server running)
-  doctor [--json]       check configuration, store, schema, token secret, formats and their
-                        XSDs, the dump folder; exit status 1 on a problem
+  doctor [--json] [--quick]
+                        check configuration, store, schema, tables, stored records, identifiers,
+                        disk, token secret, formats and their XSDs, the dump folder; exit status
+                        1 on a problem, 2 on a store every command refuses
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
 from a YAML file; a variable wins over the file (see docs/configuration.md). A configuration that
@@ -101,13 +104,13 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'stats':
       return runStatsCommand(rest, () => openExisting(config), process);
     case 'rebuild-formats':
-      return rebuildCommand(config, 'formats', rest, (p) => rebuildFormats(p.store, p.formats));
+      return rebuildCommand(config, 'formats', rest, (p, interrupt) => rebuildFormats(p.store, p.formats, { interrupt }));
     case 'rebuild-sets':
       // One transaction: the sets the configuration no longer declares are retired (their items leave them), then every item's rule sets recomputed.
-      return rebuildCommand(config, 'sets', rest, (p) =>
+      return rebuildCommand(config, 'sets', rest, (p, interrupt) =>
         p.store.transaction(async (tx) => {
           const retired = await tx.retireUnconfiguredSets();
-          return { ...(await rebuildSets(tx, p.formats)), retired };
+          return { ...(await rebuildSets(tx, p.formats, { interrupt })), retired };
         }),
       );
     case 'sets':
@@ -206,14 +209,23 @@ async function rebuildCommand(
   config: Config,
   what: 'formats' | 'sets',
   rest: readonly string[],
-  rebuild: (p: Provider) => Promise<{ items: number; restamped: number; restampedIds: readonly string[]; retired?: Retirement }>,
+  rebuild: (p: Provider, interrupt: Interruption) => Promise<{ items: number; restamped: number; restampedIds: readonly string[]; retired?: Retirement }>,
 ): Promise<number> {
   const p = await openExisting(config);
+  // SIGINT/SIGTERM stop the rebuild after the page being written; its one transaction rolls back (./interrupt.ts).
+  const interrupt = watchInterrupts();
   try {
     let summary;
     try {
-      summary = await rebuild(p);
+      summary = await rebuild(p, interrupt);
     } catch (err) {
+      if (err instanceof InterruptedError) {
+        await p.checkpoint();
+        process.stderr.write(
+          `oai-steward: rebuild-${what} interrupted by ${err.signal}: nothing was changed (a rebuild is one transaction, rolled back); run the same command again to rebuild\n`,
+        );
+        return interruptedStatus(err.signal);
+      }
       // Nothing was written (one transaction): say which items and why.
       if (!(err instanceof RefusedError)) throw err;
       process.stderr.write(`oai-steward: rebuild-${what} refused, nothing changed:\n${err.message}\n`);
@@ -231,6 +243,7 @@ async function rebuildCommand(
     );
     return 0;
   } finally {
+    interrupt.dispose();
     await p.close();
   }
 }

@@ -11,6 +11,7 @@ import { formatRefusal, type CliIo } from '../loader/cli';
 import { DEFAULT_POLITENESS, isHttpUrl, nextRun, SOURCE_NAME, type SourceConfig } from '../../lib/harvest/sources';
 import { formatDatestamp } from '../../lib/oai/dates';
 import { harvestSource, type HarvestOptions, type HarvestSummary } from './harvest';
+import { InterruptedError, interruptedStatus, watchInterrupts } from '../interrupt';
 import type { ListState } from '../../lib/store';
 
 export const HARVEST_USAGE = `usage: oai-steward harvest BASE_URL [options]
@@ -189,6 +190,9 @@ export async function runHarvestCommand(
   p ??= await open();
   const summaries: HarvestSummary[] = [];
   const bar = terminalBar(io.stderr);
+  // SIGINT/SIGTERM stop the run between pages: every page is committed with its list's checkpoint (../interrupt.ts).
+  const interrupt = watchInterrupts();
+  const committed = { pages: 0, records: 0 };
   try {
     for (const source of sources) {
       summaries.push(
@@ -198,16 +202,30 @@ export async function runHarvestCommand(
           deleteMissing: parsed.deleteMissing,
           onRefusal: (r) => bar.around(() => io.stderr.write(`refused: ${formatRefusal(r)}\n`)),
           onWarning: (m) => bar.around(() => io.stderr.write(`warning: ${m}\n`)),
-          onPage: (e) =>
+          onPage: (e) => {
+            committed.pages++;
+            committed.records += e.records;
             bar.draw(
               `${e.source} ${e.prefix}${e.set === '' ? '' : ` ${e.set}`}: page ${e.page}, ${e.listRecords}${e.completeListSize !== undefined ? ` of ${e.completeListSize}` : ''} records`,
-            ),
+            );
+          },
+          betweenPages: () => interrupt.check(),
           ...extra,
         }),
       );
       bar.clear();
     }
+  } catch (err) {
+    if (!(err instanceof InterruptedError)) throw err;
+    bar.clear();
+    await p.checkpoint();
+    io.stderr.write(
+      `oai-steward harvest: interrupted by ${err.signal} after ${committed.pages} pages (${committed.records} records) committed in this run, ` +
+        "each with its list's checkpoint; the page being fetched was not written: run the same command again to resume where it stopped\n",
+    );
+    return interruptedStatus(err.signal);
   } finally {
+    interrupt.dispose();
     bar.clear();
     await p.close();
   }

@@ -17,6 +17,7 @@
  * - Deleted records become tombstones; with `deleteMissing` (a full run),
  *   the source's items the run never saw become tombstones at its end.
  */
+import { InterruptedError } from '../interrupt';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { SourceConfig } from '../../lib/harvest/sources';
 import { followed, tokenTrail } from '../../lib/harvest/tokens';
@@ -218,7 +219,8 @@ class SourceRun {
         await this.list(l.prefix, l.set, granularity);
       } catch (err) {
         const message = err instanceof HarvestError ? err.message : `${source.name}: ${(err as Error).message}`;
-        await this.deps.store.recordHarvestError({ source: source.name, ...l }, message, this.now());
+        // An interruption is no failure of the list: its checkpoint says where the next run resumes.
+        if (!(err instanceof InterruptedError)) await this.deps.store.recordHarvestError({ source: source.name, ...l }, message, this.now());
         // Not the source's fault (the database, a stop): the caller's to handle; the checkpoint stays.
         throw err;
       }

@@ -12,6 +12,17 @@ import type { MigrationStatus } from '../../lib/store';
 import { createKnex, databaseKind, sqliteFilename, type DriverLog } from '../db/connection';
 import { LATEST_MIGRATION, migrate, migrationStatus } from '../db/migrations';
 import { checkpointLog } from '../db/dialect';
+import {
+  expectedShape,
+  itemCount,
+  publishedPage,
+  schemaDrift,
+  schemaShape,
+  storedRecordPage,
+  type PublishedRow,
+  type SchemaDrift,
+  type StoredRecordRow,
+} from './inspect';
 import { clearHoldersBefore, hasHolders, holdStore, type HolderKind, type StoreHold } from './holders';
 
 /** A connection to a store's database, for a store to be made on (server/store/knex-store.ts). */
@@ -134,9 +145,21 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   };
 }
 
+/** What `doctor` reads of a store to find damage (./inspect.ts). */
+export interface StoreInspection {
+  /** How the schema differs from the one the migrations make on a new store. */
+  schemaDrift(): Promise<SchemaDrift>;
+  /** A page of stored records after `(pk, prefix)`; with `every`, a sample (./inspect.ts `storedRecordPage`). */
+  records(after: { pk: number; prefix: string } | null, limit: number, every?: number): Promise<StoredRecordRow[]>;
+  itemCount(): Promise<number>;
+  /** A page of the identifiers items were published under. */
+  published(after: string | null, limit: number): Promise<PublishedRow[]>;
+}
+
 /** A database opened as it is, for a look (`doctor`): nothing is created or migrated. */
 export interface ExistingDatabase extends OpenedDatabase {
   migrations(): Promise<MigrationStatus>;
+  readonly inspection: StoreInspection;
 }
 
 /**
@@ -153,7 +176,18 @@ export async function openExistingDatabase(url: string): Promise<ExistingDatabas
     await knex.destroy();
     throw err;
   }
-  return { connection: knex, migrations: () => migrationStatus(knex), checkpoint: () => checkpointLog(knex), close: () => knex.destroy() };
+  return {
+    connection: knex,
+    migrations: () => migrationStatus(knex),
+    inspection: {
+      schemaDrift: async () => schemaDrift(await expectedShape(knex, url), await schemaShape(knex)),
+      records: (after, limit, every) => storedRecordPage(knex, after, limit, every),
+      itemCount: () => itemCount(knex),
+      published: (after, limit) => publishedPage(knex, after, limit),
+    },
+    checkpoint: () => checkpointLog(knex),
+    close: () => knex.destroy(),
+  };
 }
 
 /**
