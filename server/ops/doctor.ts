@@ -156,7 +156,7 @@ const schema: DoctorCheck = async ({ migrations, pendingMigrations }) => {
       problem(
         'schema',
         `the store has schema ${names[names.length - 1] ?? '-'}, newer than this oai-steward's ${LATEST_MIGRATION} (it does not know ${unknown.join(', ')}): ` +
-          'run the oai-steward version that migrated it, or restore a backup taken before (oai-steward restore FILE); every command refuses this store',
+          'upgrade to the version that migrated it, or restore a backup taken before (oai-steward restore FILE); every command refuses this store',
         data,
       ),
     ];

@@ -92,7 +92,7 @@ async function refuseSkew(knex: Knex, url: string, create: boolean): Promise<voi
     throw new StoreRefusedError(
       'newer',
       `the store at ${where} has schema ${storeSchema}, newer than this oai-steward's ${LATEST_MIGRATION} (it does not know ${status.unknown.join(', ')}): ` +
-        'run the oai-steward version that migrated it (upgrade this one), or restore a backup taken before that upgrade (oai-steward restore FILE); nothing was changed',
+        'upgrade to the version that migrated it, or restore a backup taken before that upgrade (oai-steward restore FILE); nothing was changed',
       schema,
     );
   }

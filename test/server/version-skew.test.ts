@@ -157,7 +157,7 @@ describe('a store from another version', function () {
         expect(r.killed, `${what} outlived ${bound} ms`).to.equal(false);
         expect(r.code, what).to.equal(2);
         const line =
-          /^oai-steward: the store at .* has schema 099_future, newer than this oai-steward's \d{3}_\w+ \(it does not know 099_future\): run the oai-steward version that migrated it.*restore a backup.*$/m;
+          /^oai-steward: the store at .* has schema 099_future, newer than this oai-steward's \d{3}_\w+ \(it does not know 099_future\): upgrade to the version that migrated it.*restore a backup.*$/m;
         if (args[0] === 'doctor') {
           expect(r.stdout, what).to.match(/^PROBLEM {2}schema {8}the store has schema 099_future, newer than this oai-steward's/m);
         } else {
