@@ -12,6 +12,8 @@ const path = require('node:path');
  */
 const LONGEST_FIRST = [
   'test/reliability/loader.test.ts',
+  'test/server/version-skew.test.ts',
+  'test/loader/interrupt.test.ts',
   'test/dumps/memory.test.ts',
   'test/resourcesync/valid.test.ts',
   'test/loader/memory.test.ts',

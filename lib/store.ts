@@ -667,7 +667,8 @@ export interface LoaderRunRecord {
   readonly read: number;
   /** How long the run took, in seconds. */
   readonly seconds: number;
-  readonly outcome: 'committed' | 'refused' | 'dry-run';
+  /** `interrupted`: stopped by a signal (SIGINT, SIGTERM) and rolled back, nothing written. */
+  readonly outcome: 'committed' | 'refused' | 'dry-run' | 'interrupted';
 }
 
 /** The loader's runs, kept in the store. */

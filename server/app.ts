@@ -4,6 +4,7 @@
  * OAI-PMH answer; protocol errors are HTTP 200, only infrastructure failures
  * are HTTP errors (OAI-PMH 3.1.2.2).
  */
+import crypto from 'node:crypto';
 import express from 'express';
 import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
@@ -249,12 +250,12 @@ export function createApp(options: AppOptions): express.Express {
     }
     if (isClientAbort(err, req)) {
       // The client hung up: nothing failed here, and nothing is left to answer.
-      logger.info({ url: req.originalUrl.slice(0, 200) }, 'client aborted the request');
+      logger.info({ url: loggedUrl(req.originalUrl).slice(0, 200) }, 'client aborted the request');
       metrics?.refused('client-abort');
       return;
     }
     const unavailable = isUnavailable(err);
-    logger.error({ err, url: req.originalUrl }, unavailable ? 'store unavailable' : 'request failed');
+    logger.error({ err, url: loggedUrl(req.originalUrl) }, unavailable ? 'store unavailable' : 'request failed');
     if (res.headersSent) {
       res.destroy();
       return;
@@ -324,6 +325,31 @@ async function sendOai(req: Request, res: Response, xml: Buffer, negotiated: boo
   res.set('Content-Length', String(body.length)).end(body);
 }
 
+/**
+ * A resumption token as the log shows it: a digest of it, the same for the
+ * same token (a harvest's pages can still be followed in the log), a line
+ * short whatever the token's length, and nothing a reader of the log could
+ * continue the list with.
+ *
+ * @example tokenDigest('2|…') // 'sha256:1f0c2a9be43d7c51'
+ */
+export function tokenDigest(token: string): string {
+  return `sha256:${crypto.hash('sha256', token, 'hex').slice(0, 16)}`;
+}
+
+/** A request URL as the log shows it: its resumption token as {@link tokenDigest}. */
+function loggedUrl(url: string): string {
+  return url.replace(/([?&]resumptionToken=)([^&#]*)/g, (_, key: string, token: string) => {
+    let decoded = token;
+    try {
+      decoded = decodeURIComponent(token.replace(/\+/g, ' '));
+    } catch {
+      // Not percent-encoded as it should be: the digest is of what was sent.
+    }
+    return `${key}${tokenDigest(decoded)}`;
+  });
+}
+
 function logRequest(
   logger: Logger,
   req: Request,
@@ -336,12 +362,13 @@ function logRequest(
   // OAI-PMH 3.2 leaves the request attributes out of badVerb and badArgument
   // answers; the log still says what was asked (bounded: it is client input).
   const asked = pairs && Object.fromEntries(pairs.slice(0, 16).map(([k, v]) => [k.slice(0, 64), v.slice(0, 512)]));
+  const args = response.requestArgs ?? asked;
   logger.info(
     {
       method: req.method,
       client: req.ip,
       verb: response.requestArgs?.verb ?? asked?.verb,
-      args: response.requestArgs ?? asked,
+      args: args?.resumptionToken === undefined ? args : { ...args, resumptionToken: tokenDigest(args.resumptionToken) },
       status: res.statusCode,
       errors: body.kind === 'errors' ? body.errors.map((e) => e.code) : undefined,
       records: itemCount(body),

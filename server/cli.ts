@@ -19,6 +19,8 @@ import { runDumpCommand } from './dump/cli';
 import type { Retirement } from './store/sets';
 import { runHarvestCommand, runSourcesCommand } from './harvest/cli';
 import { openGuarded, runOpsCommand } from './ops/cli';
+import { StoreRefusedError } from './store/database';
+import { InterruptedError, interruptedStatus, watchInterrupts, type Interruption } from './interrupt';
 
 const USAGE = `usage: oai-steward <command>
 
@@ -56,18 +58,24 @@ const USAGE = `usage: oai-steward <command>
                         was published, else (with --tombstones) its items become deletions
   backup FILE           copy the SQLite store to FILE, consistent while serving or loading
   restore FILE          replace the SQLite store by a backup (with no server running)
-  doctor [--json]       check configuration, store, schema, token secret, formats and their
-                        XSDs, the dump folder; exit status 1 on a problem
+  doctor [--json] [--quick]
+                        check configuration, store, schema, tables, stored records, identifiers,
+                        disk, token secret, formats and their XSDs, the dump folder; exit status
+                        1 on a problem, 2 on a store every command refuses
 
 Configuration comes from the environment and, with --config FILE (or OAI_CONFIG=FILE),
 from a YAML file; a variable wins over the file (see docs/configuration.md). A configuration that
 cannot be used stops the command with exit status 2.
 `;
 
+/** The configuration the command runs under, once read (for the line a refused store prints). */
+let configRead: Config | undefined;
+
 async function main(argvWithConfig: string[]): Promise<number> {
   const { file, rest: argv } = splitConfigFlag(argvWithConfig);
   // Read once, up front: a bad file stops every command before it touches the store.
   const config: Config = loadConfig(process.env, process.cwd(), file === undefined ? {} : { file });
+  configRead = config;
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
@@ -92,26 +100,26 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'load':
       return runLoadCommand(rest, () => openGuarded(config), process);
     case 'delete':
-      return runDeleteCommand(rest, () => openProvider(config), process);
+      return runDeleteCommand(rest, () => openExisting(config), process);
     case 'dump':
-      return runDumpCommand(rest, () => openProvider(config), process);
+      return runDumpCommand(rest, () => openExisting(config), process);
     case 'stats':
-      return runStatsCommand(rest, () => openProvider(config), process);
+      return runStatsCommand(rest, () => openExisting(config), process);
     case 'rebuild-formats':
-      return rebuildCommand(config, 'formats', rest, (p) => rebuildFormats(p.store, p.formats));
+      return rebuildCommand(config, 'formats', rest, (p, interrupt) => rebuildFormats(p.store, p.formats, { interrupt }));
     case 'rebuild-sets':
       // One transaction: the sets the configuration no longer declares are retired (their items leave them), then every item's rule sets recomputed.
-      return rebuildCommand(config, 'sets', rest, (p) =>
+      return rebuildCommand(config, 'sets', rest, (p, interrupt) =>
         p.store.transaction(async (tx) => {
           const retired = await tx.retireUnconfiguredSets();
-          return { ...(await rebuildSets(tx, p.formats)), retired };
+          return { ...(await rebuildSets(tx, p.formats, { interrupt })), retired };
         }),
       );
     case 'sets':
       return runSetsCommand(
         rest,
         async () => {
-          const p = await openProvider(config);
+          const p = await openExisting(config);
           return { store: p.store, configured: config.sets, close: () => p.close() };
         },
         process,
@@ -120,7 +128,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
       return runCheckCommand(
         rest,
         async () => {
-          const p = await openProvider(config);
+          const p = await openExisting(config);
           return {
             store: p.store,
             formats: p.formats,
@@ -131,16 +139,16 @@ async function main(argvWithConfig: string[]): Promise<number> {
         process,
       );
     case 'harvest':
-      return runHarvestCommand(rest, config, () => openProvider(config, { hold: 'harvest' }), process);
+      return runHarvestCommand(rest, config, () => openProvider(config, { hold: 'harvest', create: false }), process);
     case 'sources': {
-      const code = await runSourcesCommand(rest, config, () => openProvider(config), process);
+      const code = await runSourcesCommand(rest, config, () => openExisting(config), process);
       // A store that did not answer may still hold a connection open: the command ends all the same.
       if (code === 1) setTimeout(() => process.exit(1), 1000).unref();
       return code;
     }
     case 'id': {
       const needsStore = rest[0] === 'mint-pdi';
-      const p = needsStore ? await openProvider(config) : undefined;
+      const p = needsStore ? await openExisting(config) : undefined;
       try {
         return await runIdCommand(
           rest,
@@ -176,6 +184,29 @@ async function main(argvWithConfig: string[]): Promise<number> {
 }
 
 /**
+ * Opens the store for a command that never creates one (every command but
+ * serve, migrate, seed and load): a missing store, or one whose schema is
+ * older than this code, is refused with exit status 2 (./store/database.ts).
+ */
+function openExisting(config: Config): Promise<Provider> {
+  return openProvider(config, { create: false });
+}
+
+/**
+ * The one line a refused store prints (exit status 2): for a store that is
+ * not there, also where the configuration was looked for, since the usual
+ * cause is a command run without it (a cron line from another folder).
+ */
+function refusalLine(err: StoreRefusedError, config: Config | undefined): string {
+  if (err.refusal !== 'missing' || config === undefined) return err.message;
+  return (
+    `${err.message}; this command does not create a store (serve, migrate, seed and load do). The database was taken from ${config.databaseFrom}` +
+    `${config.configFile === undefined ? '' : ` (configuration ${config.configFile})`}: name the repository's configuration with --config FILE or OAI_CONFIG=FILE, ` +
+    'or create the store with oai-steward migrate'
+  );
+}
+
+/**
  * `rebuild-formats` and `rebuild-sets`: one transaction over every item; a
  * refusal writes nothing and names the items, otherwise the summary (or
  * `--json`) lists the items that got a new datestamp.
@@ -184,14 +215,23 @@ async function rebuildCommand(
   config: Config,
   what: 'formats' | 'sets',
   rest: readonly string[],
-  rebuild: (p: Provider) => Promise<{ items: number; restamped: number; restampedIds: readonly string[]; retired?: Retirement }>,
+  rebuild: (p: Provider, interrupt: Interruption) => Promise<{ items: number; restamped: number; restampedIds: readonly string[]; retired?: Retirement }>,
 ): Promise<number> {
-  const p = await openProvider(config);
+  const p = await openExisting(config);
+  // SIGINT/SIGTERM stop the rebuild after the page being written; its one transaction rolls back (./interrupt.ts).
+  const interrupt = watchInterrupts();
   try {
     let summary;
     try {
-      summary = await rebuild(p);
+      summary = await rebuild(p, interrupt);
     } catch (err) {
+      if (err instanceof InterruptedError) {
+        await p.checkpoint();
+        process.stderr.write(
+          `oai-steward: rebuild-${what} interrupted by ${err.signal}: nothing was changed (a rebuild is one transaction, rolled back); run the same command again to rebuild\n`,
+        );
+        return interruptedStatus(err.signal);
+      }
       // Nothing was written (one transaction): say which items and why.
       if (!(err instanceof RefusedError)) throw err;
       process.stderr.write(`oai-steward: rebuild-${what} refused, nothing changed:\n${err.message}\n`);
@@ -209,6 +249,7 @@ async function rebuildCommand(
     );
     return 0;
   } finally {
+    interrupt.dispose();
     await p.close();
   }
 }
@@ -218,6 +259,12 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (err: unknown) => {
+    if (err instanceof StoreRefusedError) {
+      // A store this command must not touch: one line, exit status 2 (a unit manager does not restart on it, docs/operations.md#version-skew).
+      process.stderr.write(`oai-steward: ${refusalLine(err, configRead)}\n`);
+      process.exitCode = 2;
+      return;
+    }
     // A person reads this: the message, never a stack trace (kept for a developer who asks with OAI_DEBUG).
     const detail = err instanceof Error ? (process.env.OAI_DEBUG ? (err.stack ?? err.message) : err.message) : String(err);
     process.stderr.write(`oai-steward: ${err instanceof ConfigError ? `configuration: ${err.message}` : detail}\n`);

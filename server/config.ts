@@ -49,6 +49,11 @@ export interface Config {
    * of a deployment that has replicas.
    */
   readonly tokenPositions: boolean;
+  /**
+   * Where `databaseUrl` came from, for a person told that no store is there: the variable
+   * (`DATABASE_URL`), the file's key (`FILE:LINE: database`), or the default in the working directory.
+   */
+  readonly databaseFrom: string;
   /** OAI_BASE_URL / `baseUrl`: the baseURL Identify advertises and `request` echoes. Default `http://localhost:$PORT/oai`. */
   readonly baseUrl: string;
   /** OAI_REPOSITORY_NAME / `repositoryName`: Identify's repositoryName. */
@@ -261,6 +266,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     databaseUrl: databaseFinal,
     readReplica: readReplica || undefined,
     tokenPositions,
+    databaseFrom:
+      database === undefined
+        ? `the default (data/oai-steward.sqlite in the working directory ${cwd}: no --config FILE, OAI_CONFIG or DATABASE_URL names another)`
+        : database.label,
     baseUrl: str(get('baseUrl'), `http://localhost:${port}/oai`, baseUrlProblem),
     repositoryName: str(get('repositoryName'), 'oai-steward demo repository'),
     adminEmails: adminEmails.value,

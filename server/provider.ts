@@ -22,7 +22,7 @@ import { createMetrics, type Metrics } from './http/metrics';
 import { loadDemo } from './demo';
 import { markDemo } from './demo-guard';
 import { KnexStore } from './store/knex-store';
-import { openDatabase, openReplica, type StoreConnection } from './store/database';
+import { openDatabase, openReplica, type OpenedDatabase, type StoreConnection } from './store/database';
 import { PagePrefetch } from './http/prefetch';
 import type { HolderKind } from './store/holders';
 import type { Replication } from './store/replication';
@@ -47,20 +47,44 @@ export interface Provider {
   onWrite(listener: () => void): void;
   /** Builds the protocol context (reads the token secret from the store when not configured). */
   context(): Promise<ProviderContext>;
+  /**
+   * Empties SQLite's write-ahead log into the store's file (nothing on
+   * PostgreSQL): what an interrupted command does before it closes, so no
+   * large log of rolled-back pages is left beside the store.
+   */
+  checkpoint(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Opens the store named by the configuration and migrates it; with `hold`,
  * registers the process as a holder of the store until `close`
- * (./store/holders.ts: a restore is refused meanwhile).
+ * (./store/holders.ts: a restore is refused meanwhile). With `create:
+ * false` (every command but serve, migrate, seed and load) a missing store
+ * or an older schema is refused instead (./store/database.ts
+ * `StoreRefusedError`); a store a newer oai-steward migrated always is.
+ * Nothing stays open when it fails: the database is closed on every path.
  */
 export async function openProvider(
   config: Config,
-  options: { logger?: Logger; clock?: () => number; formats?: FormatRegistry; hold?: HolderKind } = {},
+  options: { logger?: Logger; clock?: () => number; formats?: FormatRegistry; hold?: HolderKind; create?: boolean } = {},
 ): Promise<Provider> {
   const logger = options.logger ?? pino({ level: config.logLevel });
-  const db = await openDatabase(config.databaseUrl, options.hold !== undefined ? { hold: options.hold } : {});
+  const db = await openDatabase(config.databaseUrl, {
+    log: logger,
+    ...(options.hold !== undefined && { hold: options.hold }),
+    ...(options.create !== undefined && { create: options.create }),
+  });
+  try {
+    return providerOn(config, db, logger, options);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+/** The provider over an opened database (what openProvider builds once the store is open). */
+function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options: { clock?: () => number; formats?: FormatRegistry }): Provider {
   // The formats the configuration names (built-in ones with their options, declared ones with their
   // local XSD), built as the loader's reading thread builds them (./conversion.ts).
   const readerConfig = options.formats ? undefined : readerConfigOf(config);
@@ -100,6 +124,7 @@ export async function openProvider(
         tokenLifetime: config.tokenLifetime,
       };
     },
+    checkpoint: () => db.checkpoint(),
     async close() {
       await replica?.close();
       await db.close();

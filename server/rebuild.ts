@@ -37,6 +37,8 @@ export interface RebuildOptions {
   readonly batchSize?: number;
   /** How many restamped ids the summary lists. Default 100. */
   readonly listLimit?: number;
+  /** Asked after each page: throws ./interrupt.ts `InterruptedError` to stop, and the one transaction rolls back. */
+  readonly interrupt?: { check(): void };
 }
 
 /**
@@ -75,6 +77,7 @@ export async function rewriteEveryItem(
         restamped++;
         if (restampedIds.length < listLimit) restampedIds.push(r.internalId);
       }
+      options.interrupt?.check();
     }
     return { items, restamped, restampedIds };
   });

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import pino from 'pino';
 
 /** Options beyond the URL. */
 export interface ConnectionOptions {
@@ -20,6 +21,8 @@ export interface ConnectionOptions {
   readonly searchPath?: string | readonly string[];
   /** Pool bounds; SQLite always uses a single connection. */
   readonly pool?: { readonly min?: number; readonly max?: number };
+  /** Where knex's own warnings go (default: JSON lines on standard error). */
+  readonly log?: DriverLog;
 }
 
 /** Which driver a URL selects. */
@@ -50,20 +53,37 @@ export function sqliteFilename(url: string): string {
 }
 
 /**
- * knex's own warnings, one line each on standard error: during a database
- * outage it would otherwise print a stack trace for every failed connection
- * attempt (the requests themselves are answered 503 and logged by the app).
+ * Where knex and the drivers say what goes wrong beside a query (a
+ * connection lost, a pool error): a pino logger's methods, so the log stays
+ * one JSON object a line whatever they say (server/provider.ts hands its own).
  */
-const KNEX_LOG = (() => {
-  const line = (level: string) => (message: unknown) => {
-    const text = message instanceof Error ? message.message : String(message);
+export interface DriverLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** Without a logger of the caller's: JSON lines on standard error, written at once (a command may end right after). */
+const STDERR_LOG: DriverLog = pino({ level: 'warn' }, pino.destination({ dest: 2, sync: true }));
+
+/**
+ * knex's `log` option over a {@link DriverLog}: one line each, the first line of
+ * the message (during a database outage knex would otherwise print a stack trace
+ * for every failed connection attempt; the requests themselves are answered 503
+ * and logged by the app).
+ */
+function knexLog(log: DriverLog): NonNullable<Knex.Config['log']> {
+  const first = (message: unknown): string => (message instanceof Error ? message.message : String(message)).split('\n')[0] ?? '';
+  return {
     // A pooled connection the database closed is dropped and replaced by the pool; whoever used it
     // meets its own error and says so (a harvest's one line, a request's 503), so this adds nothing.
-    if (level === 'warn' && text.startsWith('Connection Error:')) return;
-    process.stderr.write(`knex ${level}: ${text.split('\n')[0]}\n`);
+    warn: (m: unknown) => {
+      if (!first(m).startsWith('Connection Error:')) log.warn({ source: 'knex' }, first(m));
+    },
+    error: (m: unknown) => log.error({ source: 'knex' }, first(m)),
+    deprecate: (method: unknown, alternative: unknown) => log.warn({ source: 'knex' }, `${String(method)} is deprecated: use ${String(alternative)}`),
+    debug: () => undefined,
   };
-  return { warn: line('warn'), error: line('error'), deprecate: line('deprecated'), debug: () => undefined };
-})();
+}
 
 // SQLite pragmas applied to every new connection. page_size takes effect only
 // on a new, empty database (before WAL is set; an existing file keeps its own):
@@ -99,7 +119,7 @@ export function createKnex(url: string, options: ConnectionOptions = {}): Knex {
 export function connectionConfig(url: string, options: ConnectionOptions = {}): Knex.Config {
   if (databaseKind(url) === 'postgres') {
     const config: Knex.Config = {
-      log: KNEX_LOG,
+      log: knexLog(options.log ?? STDERR_LOG),
       client: 'pg',
       connection: url,
       pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
@@ -111,7 +131,7 @@ export function connectionConfig(url: string, options: ConnectionOptions = {}): 
   }
   const filename = sqliteFilename(url);
   return {
-    log: KNEX_LOG,
+    log: knexLog(options.log ?? STDERR_LOG),
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,

@@ -115,3 +115,15 @@ export function aboutColumn(knex: Knex, itemPk: string): string {
     ? `(SELECT string_agg(xml, chr(31) ORDER BY position) FROM item_about WHERE item_pk = ${itemPk})`
     : `(SELECT group_concat(xml, char(31) ORDER BY position) FROM item_about WHERE item_pk = ${itemPk})`;
 }
+
+/**
+ * Moves SQLite's write-ahead log into the database file and empties it
+ * (`PRAGMA wal_checkpoint(TRUNCATE)`): after an interrupted load the log can
+ * hold hundreds of megabytes of pages the load wrote and rolled back, which
+ * the next process would otherwise read through. PostgreSQL keeps its own
+ * log: nothing to do there.
+ */
+export async function checkpointLog(knex: Knex): Promise<void> {
+  if (isPostgres(knex)) return;
+  await knex.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+}

@@ -52,3 +52,19 @@ export function storeFailure(err: unknown): string | null {
   if (isUnavailable(err)) return `the connection to the database was lost or could not be made${said}`;
   return null;
 }
+
+/**
+ * Whether an error says the disk the database writes to is full: SQLite's
+ * SQLITE_FULL ("database or disk is full"), PostgreSQL's disk_full
+ * (SQLSTATE 53100), or the system's ENOSPC.
+ */
+export function isDiskFull(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    if (typeof e !== 'object') return false;
+    const o = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (o.code === 'SQLITE_FULL' || o.code === '53100' || o.code === 'ENOSPC') return true;
+    if (typeof o.message === 'string' && /database or disk is full|No space left on device/i.test(o.message)) return true;
+    e = o.cause;
+  }
+  return false;
+}

@@ -9,6 +9,7 @@ import type { FormatRegistry } from '../../lib/formats/registry';
 import type { SnapshotStore } from '../../lib/store';
 import type { Config } from '../config';
 import { writeDump } from './write';
+import { InterruptedError, interruptedStatus, watchInterrupts } from '../interrupt';
 
 export const DUMP_USAGE = `usage: oai-steward dump DIR [--since DATESTAMP] [--prefix P]… [--json]
 
@@ -92,6 +93,8 @@ export async function runDumpCommand(args: readonly string[], open: () => Promis
     return 2;
   }
   const p = await open();
+  // SIGINT/SIGTERM stop the dump after the page being written; nothing in DIR is replaced (../interrupt.ts).
+  const interrupt = watchInterrupts();
   try {
     const offered = p.formats.all().map((f) => f.prefix);
     const unknown = parsed.prefixes.filter((x) => !offered.includes(x));
@@ -105,13 +108,13 @@ export async function runDumpCommand(args: readonly string[], open: () => Promis
     let pages = 0;
     let heap = 0;
     const manifest = await writeDump(p.store, {
-      ...(gc && {
-        onPage: () => {
-          if (++pages % 20 !== 1) return;
-          gc();
-          heap = Math.max(heap, process.memoryUsage().heapUsed);
-        },
-      }),
+      onPage: () => {
+        // A safe point: an interruption stops the dump here, its partial files removed (./write.ts).
+        interrupt.check();
+        if (!gc || ++pages % 20 !== 1) return;
+        gc();
+        heap = Math.max(heap, process.memoryUsage().heapUsed);
+      },
       dir: parsed.dir,
       baseURL: p.config.baseUrl,
       prefixes: parsed.prefixes.length > 0 ? offered.filter((x) => parsed.prefixes.includes(x)) : offered,
@@ -129,9 +132,16 @@ export async function runDumpCommand(args: readonly string[], open: () => Promis
     }
     return 0;
   } catch (err) {
+    if (err instanceof InterruptedError) {
+      io.stderr.write(
+        `oai-steward dump: interrupted by ${err.signal}: nothing in ${parsed.dir} was replaced (its previous dump, if any, stays whole; the partial files were removed); run the same command again to dump\n`,
+      );
+      return interruptedStatus(err.signal);
+    }
     io.stderr.write(`oai-steward dump: ${(err as Error).message}\n`);
     return 1;
   } finally {
+    interrupt.dispose();
     await p.close();
   }
 }

@@ -11,6 +11,7 @@ import { formatRefusal, type CliIo } from '../loader/cli';
 import { DEFAULT_POLITENESS, isHttpUrl, nextRun, SOURCE_NAME, type SourceConfig } from '../../lib/harvest/sources';
 import { formatDatestamp } from '../../lib/oai/dates';
 import { harvestSource, HarvestStoreFailure, type HarvestOptions, type HarvestSummary } from './harvest';
+import { InterruptedError, interruptedStatus, watchInterrupts } from '../interrupt';
 import type { ListState, StoredRun } from '../../lib/store';
 import { DeadlineError, RECORD_DEADLINE_MS, withDeadline } from '../runs';
 
@@ -199,6 +200,9 @@ export async function runHarvestCommand(
   const summaries: HarvestSummary[] = [];
   const bar = terminalBar(io.stderr);
   let failure: HarvestStoreFailure | undefined;
+  // SIGINT/SIGTERM stop the run between pages: every page is committed with its list's checkpoint (../interrupt.ts).
+  const interrupt = watchInterrupts();
+  const committed = { pages: 0, records: 0 };
   try {
     for (const source of sources) {
       const summary = await harvestSource(
@@ -210,10 +214,14 @@ export async function runHarvestCommand(
           deleteMissing: parsed.deleteMissing,
           onRefusal: (r) => bar.around(() => io.stderr.write(`refused: ${formatRefusal(r)}\n`)),
           onWarning: (m) => bar.around(() => io.stderr.write(`warning: ${m}\n`)),
-          onPage: (e) =>
+          onPage: (e) => {
+            committed.pages++;
+            committed.records += e.records;
             bar.draw(
               `${e.source} ${e.prefix}${e.set === '' ? '' : ` ${e.set}`}: page ${e.page}, ${e.listRecords}${e.completeListSize !== undefined ? ` of ${e.completeListSize}` : ''} records`,
-            ),
+            );
+          },
+          betweenPages: () => interrupt.check(),
           ...extra,
         },
       ).catch((err: unknown) => {
@@ -226,7 +234,17 @@ export async function runHarvestCommand(
       if (summary === undefined) break;
       summaries.push(summary);
     }
+  } catch (err) {
+    if (!(err instanceof InterruptedError)) throw err;
+    bar.clear();
+    await p.checkpoint();
+    io.stderr.write(
+      `oai-steward harvest: interrupted by ${err.signal} after ${committed.pages} pages (${committed.records} records) committed in this run, ` +
+        "each with its list's checkpoint; the page being fetched was not written: run the same command again to resume where it stopped\n",
+    );
+    return interruptedStatus(err.signal);
   } finally {
+    interrupt.dispose();
     bar.clear();
     // A store that failed may not answer its closing either: never wait on it for long.
     await (failure ? withDeadline(p.close(), RECORD_DEADLINE_MS, 'the store').catch(() => undefined) : p.close());

@@ -25,6 +25,7 @@
  *   the database ends (a connection lost, a full disk) is reported when the
  *   store still takes it, and ends with {@link HarvestStoreFailure}, one line.
  */
+import { InterruptedError } from '../interrupt';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import { limitsOf, sourceSetDescription, type HarvestLimits, type SourceConfig } from '../../lib/harvest/sources';
 import { followed, tokenTrail } from '../../lib/harvest/tokens';
@@ -232,7 +233,7 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, giv
     } else {
       failure = err;
       failed = storeFailure(err);
-      outcome = err instanceof HarvestInterrupted ? 'interrupted' : 'failed';
+      outcome = err instanceof HarvestInterrupted || err instanceof InterruptedError ? 'interrupted' : 'failed';
       summary.error = failed ?? (err instanceof Error ? err.message : String(err));
     }
   } finally {
@@ -336,10 +337,12 @@ class SourceRun {
         await this.list(l.prefix, l.set, granularity);
       } catch (err) {
         const message = err instanceof HarvestError ? err.message : `${source.name}: ${(err as Error).message}`;
-        // A database that failed may not take this either, nor answer soon: it never hides why the run stopped.
-        await withDeadline(this.deps.store.recordHarvestError({ source: source.name, ...l }, message, this.now()), RECORD_DEADLINE_MS, 'the store').catch(
-          () => undefined,
-        );
+        // An interruption is no failure of the list: its checkpoint says where the next run resumes. A database
+        // that failed may not take this either, nor answer soon: it never hides why the run stopped.
+        if (!(err instanceof InterruptedError || err instanceof HarvestInterrupted))
+          await withDeadline(this.deps.store.recordHarvestError({ source: source.name, ...l }, message, this.now()), RECORD_DEADLINE_MS, 'the store').catch(
+            () => undefined,
+          );
         // Not the source's fault (the database, a stop): the caller's to handle; the checkpoint stays.
         throw err;
       }

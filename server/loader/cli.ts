@@ -17,6 +17,8 @@ import { DEFAULT_BATCH_SIZE, runLoad, type LoadSummary } from './load';
 import { startProgress } from './progress';
 import { formatStats } from './stats';
 import { internalIdFor } from './xml-record';
+import { interruptedStatus, watchInterrupts } from '../interrupt';
+import { isDiskFull, isUnavailable } from '../db/errors';
 
 /** The process's streams, injectable for tests. */
 export interface CliIo {
@@ -184,6 +186,17 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   // The run's report in the store (lib/store.ts `RunReports`): its refused records and warnings, bounded.
   const log = new RunLog();
   const startedAt = Math.floor(Date.now() / 1000);
+  // SIGINT/SIGTERM stop the load after the batch being written; it rolls back (../interrupt.ts).
+  const interrupt = watchInterrupts();
+  const bar = startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval });
+  let read = 0;
+  const progress = {
+    update: (records: number, bytes: number) => {
+      read = records;
+      bar.update(records, bytes);
+    },
+    finish: () => bar.finish(),
+  };
   try {
     summary = await runLoad(p, inputs, {
       dryRun: parsed.dryRun,
@@ -193,7 +206,8 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       batchSize: parsed.batchSize ?? DEFAULT_BATCH_SIZE,
       ...(parsed.setsFile !== undefined && { setsFile: parsed.setsFile }),
       counter,
-      progress: startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval }),
+      progress,
+      interrupt,
       onRefusal: (r) => {
         log.refusal(runRefusal(r, null, null));
         io.stderr.write(`refused: ${formatRefusal(r)}\n`);
@@ -208,12 +222,36 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       await recordLoadRun(p.store, log, { started: startedAt, outcome: 'failed', error: why });
       throw err;
     });
-    // Kept in the store, so a server's /metrics and `stats` show it (server/store/loader-runs.ts).
+    // Kept in the store, so a server's /metrics and `stats` show it (server/store/loader-runs.ts); an
+    // interrupted run is recorded as `interrupted` (runRecordOf): the place a record of runs learns of it.
     await p.store.recordLoaderRun(runRecordOf(summary, (performance.now() - started) / 1000));
-    const unrecorded = await recordLoadRun(p.store, log, { started: startedAt, summary });
+    const unrecorded = await recordLoadRun(p.store, log, {
+      started: startedAt,
+      summary,
+      ...(summary.interrupted === true && { outcome: 'interrupted' as const, error: 'stopped by a signal; nothing was written' }),
+    });
     if (unrecorded !== null) io.stderr.write(`warning: ${unrecorded}\n`);
+    if (summary.interrupted) await p.checkpoint();
+  } catch (err) {
+    // The database went away or its disk filled: one line saying what became of the load, no stack.
+    const lost = isUnavailable(err) ? 'the database connection was lost' : isDiskFull(err) ? "the database's disk is full" : undefined;
+    if (lost === undefined) throw err;
+    io.stderr.write(
+      `oai-steward load: stopped after ${read} records read: ${lost} (${firstLine(err)}); nothing was committed, the store is as it was before the load ` +
+        `(a load is one transaction); ${isDiskFull(err) ? 'free space where the database writes, then run' : 'once the database answers, run'} the same command again\n`,
+    );
+    return 1;
   } finally {
-    await p.close();
+    interrupt.dispose();
+    await p.close().catch(() => undefined);
+  }
+  const signal = interrupt.received();
+  if (summary.interrupted && signal !== undefined) {
+    io.stderr.write(
+      `oai-steward load: interrupted by ${signal} after ${read} records read: nothing was committed, the store is as it was before the load ` +
+        '(a load is one transaction, rolled back after the batch being written); run the same command again to load\n',
+    );
+    return interruptedStatus(signal);
   }
   const ok = summary.refused === 0;
   if (parsed.json) {
@@ -288,8 +326,13 @@ export function runRecordOf(summary: LoadSummary, seconds: number): LoaderRunRec
     refusals: summary.refused,
     read: summary.records,
     seconds,
-    outcome: summary.dryRun ? 'dry-run' : summary.committed ? 'committed' : 'refused',
+    outcome: summary.interrupted ? 'interrupted' : summary.dryRun ? 'dry-run' : summary.committed ? 'committed' : 'refused',
   };
+}
+
+/** An error's first line (a driver's message may go on with a stack or the statement). */
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 }
 
 /**

@@ -45,6 +45,7 @@ import { readableInWorker, readInWorker } from './read-worker';
 import type { ReaderConfig } from '../conversion';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_BATCH_INPUT_BYTES } from './limits';
 import { StatisticsSchedule } from '../store/statistics';
+import { InterruptedError } from '../interrupt';
 
 export { readSetsFile };
 
@@ -110,6 +111,12 @@ export interface LoadOptions {
    * a load keeps in memory (cli.ts, `OAI_STEWARD_REPORT_MEMORY`).
    */
   readonly probe?: () => void;
+  /**
+   * Asked at each safe point (after a batch is written): throws
+   * ../interrupt.ts `InterruptedError` once the command was asked to stop, and
+   * the load rolls back (`interrupted` in its summary).
+   */
+  readonly interrupt?: { check(): void };
 }
 
 /** What a load did (or, for a dry run or a failed load, would have done). */
@@ -129,6 +136,12 @@ export interface LoadSummary extends OutcomeCounts {
   /** Whether the transaction was committed. */
   committed: boolean;
   dryRun: boolean;
+  /**
+   * Present when a signal stopped the load: it was rolled back after the batch
+   * being written, nothing committed. Where the run is recorded as interrupted
+   * (cli.ts `runRecordOf`, and any record of runs a store keeps) this is what tells.
+   */
+  interrupted?: true;
 }
 
 /** Why two versions of one record with one datestamp are refused. */
@@ -166,7 +179,8 @@ export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options:
     });
     load.summary.committed = true;
   } catch (err) {
-    if (!(err instanceof Rollback)) throw err;
+    if (err instanceof InterruptedError) load.summary.interrupted = true;
+    else if (!(err instanceof Rollback)) throw err;
   } finally {
     options.progress?.finish();
   }
@@ -247,6 +261,8 @@ class LoadRun {
         if (this.batch.length >= this.batchSize || ctx.counter.bytesRead - batchStart >= MAX_BATCH_INPUT_BYTES) {
           await this.flush();
           batchStart = ctx.counter.bytesRead;
+          // A safe point: the batch before this one is written; an interruption rolls the load back here.
+          this.options.interrupt?.check();
         }
       }
     } catch (err) {
@@ -296,6 +312,7 @@ class LoadRun {
       if (items.length === 0) continue;
       if (this.writing) await this.write(items);
       else await this.check(items);
+      this.options.interrupt?.check();
     }
   }
 
@@ -306,7 +323,10 @@ class LoadRun {
       this.options.onWarning?.('--delete-missing skipped: some input could not be read as records, so which items it held is unknown');
       return;
     }
-    for await (const missing of this.seenIds().missing(this.batchSize)) this.count(await this.transaction().deleteItems(missing));
+    for await (const missing of this.seenIds().missing(this.batchSize)) {
+      this.count(await this.transaction().deleteItems(missing));
+      this.options.interrupt?.check();
+    }
   }
 
   /** Forgets the ids seen, and rolls back a dry run or a refused load. */

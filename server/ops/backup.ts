@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { databaseKind, sqliteFilename } from '../db/connection';
 import { BackupError, copySqliteStore, openCheckedBackup, sealSqliteCopy } from '../db/sqlite-backup';
-import { holdSqliteForRestore, settleRestoredSqlite } from '../store/database';
+import { holdSqliteForRestore, settleRestoredSqlite, StoreRefusedError } from '../store/database';
 import { StoreInUseError, type StoreHold } from '../store/holders';
 
 export { BackupError };
@@ -67,7 +67,8 @@ export async function backupStore(databaseUrl: string, file: string): Promise<Ba
   const store = storeFile(databaseUrl, 'backup');
   const target = path.resolve(file);
   if (target === store) throw new BackupError(`backup: ${file} is the store itself; name another file`);
-  if (!fs.existsSync(store)) throw new BackupError(`backup: the store ${store} does not exist`);
+  // A missing store is a command run without its configuration, more often than not: refused as every command refuses it (exit status 2).
+  if (!fs.existsSync(store)) throw new StoreRefusedError('missing', `no store at ${store} (no such file)`);
   if (!fs.existsSync(path.dirname(target))) throw new BackupError(`backup: the folder ${path.dirname(target)} does not exist`);
   const partial = `${target}.partial-${process.pid}`;
   fs.rmSync(partial, { force: true });

@@ -38,11 +38,20 @@ export const OPS_USAGE: Readonly<Record<'remove-demo' | 'backup' | 'restore' | '
   or a harvest holds the store (docs/operations.md#who-holds-the-store).
   Resumption tokens issued before the backup continue after the restore.
 `,
-  doctor: `usage: oai-steward doctor [--json]
+  doctor: `usage: oai-steward doctor [--json] [--quick]
 
-  Checks the configuration, the store (reachable, schema version, counts),
-  the token secret, every format's XSD, the dump folder, and a demo repository
-  where it does not belong. Changes nothing. Exit status 1 when a problem is found.
+  Checks the configuration, the store (reachable, schema version, its tables
+  and indexes against the ones the migrations make, every stored record still
+  well-formed and matching its digest, the identifiers published against the
+  configured namespace and idPolicy, room and write access on its disk), the
+  token secret, every format's XSD, the dump folder, and a demo repository
+  where it does not belong. Each PROBLEM names the command that mends it.
+  Changes nothing.
+
+  --quick   read a sample of the stored records and identifiers, not all
+
+  Exit status: 0 no problem, 1 a problem found, 2 no store where the
+  configuration points or one a newer oai-steward migrated.
 `,
 };
 
@@ -79,11 +88,12 @@ export async function runOpsCommand(command: keyof typeof OPS_USAGE, args: reado
   };
   switch (command) {
     case 'doctor': {
-      const bad = args.find((a) => a !== '--json');
+      const bad = args.find((a) => a !== '--json' && a !== '--quick');
       if (bad !== undefined) return usageError(`unknown argument ${bad}`);
-      const report = await runDoctor(config);
+      const report = await runDoctor(config, undefined, { quick: args.includes('--quick') });
       io.stdout.write(args.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
-      return report.ok ? 0 : 1;
+      // A store every command refuses is refused here too (exit status 2), after the findings are printed.
+      return report.refused !== null ? 2 : report.ok ? 0 : 1;
     }
     case 'backup':
     case 'restore': {
@@ -108,7 +118,7 @@ export async function runOpsCommand(command: keyof typeof OPS_USAGE, args: reado
     case 'remove-demo': {
       const bad = args.find((a) => a !== '--tombstones');
       if (bad !== undefined) return usageError(`unknown argument ${bad}`);
-      const p = await openProvider(config);
+      const p = await openProvider(config, { create: false });
       try {
         const r = await removeDemo(p, { tombstones: args.includes('--tombstones') });
         switch (r.outcome) {

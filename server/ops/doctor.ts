@@ -15,7 +15,12 @@ import { pathToFileURL } from 'node:url';
 import type { Config } from '../config';
 import type { MigrationStatus, RepositoryStore } from '../../lib/store';
 import { databaseKind, sqliteFilename } from '../db/connection';
-import { openExistingDatabase, type ExistingDatabase } from '../store/database';
+import { LATEST_MIGRATION } from '../db/migrations';
+import { openExistingDatabase, type ExistingDatabase, type StoreInspection } from '../store/database';
+import { checkFragment } from '../../lib/xml/fragment';
+import { recordHash } from '../../lib/pipeline/content-hash';
+import { IdMappingError } from '../../lib/ids/policy';
+import { policyOf } from '../conversion';
 import { formatsOf, readerConfigOf } from '../conversion';
 import { addCatalogs } from '../xsd/libxml';
 import { schemaFor } from '../xsd/schemas';
@@ -49,6 +54,14 @@ export interface DoctorContext {
   readonly migrations: MigrationStatus | null;
   /** Migrations still to apply (empty when the schema is current, or when there is no store). */
   readonly pendingMigrations: readonly string[];
+  /**
+   * What the checks for damage read (../store/inspect.ts), when the store
+   * exists, answers and its schema is this code's (no migration pending or
+   * unknown); null otherwise.
+   */
+  readonly inspection: StoreInspection | null;
+  /** `--quick`: the stored records and identifiers are sampled rather than read whole. */
+  readonly quick: boolean;
 }
 
 /** One check: what it finds in a context. */
@@ -58,6 +71,12 @@ export type DoctorCheck = (ctx: DoctorContext) => Promise<readonly Finding[]>;
 export interface DoctorReport {
   /** False when any finding is a problem. */
   readonly ok: boolean;
+  /**
+   * Set when the store is one every command refuses (exit status 2, as they
+   * do): none where the configuration points, or one a newer oai-steward
+   * migrated. The findings still say everything the doctor could look at.
+   */
+  readonly refused: 'missing' | 'newer' | null;
   readonly findings: readonly Finding[];
 }
 
@@ -108,7 +127,12 @@ const configuration: DoctorCheck = async ({ config }) => {
 /** The store answers, and what it holds. */
 const answers: DoctorCheck = async ({ config, migrations }) => {
   if (migrations === null) {
-    return [problem('store', `no store at ${redactUrl(config.databaseUrl)} (run oai-steward migrate, or serve, to create it)`)];
+    return [
+      problem(
+        'store',
+        `no store at ${redactUrl(config.databaseUrl)}: the database was taken from ${config.databaseFrom}; name the repository's configuration (--config FILE or OAI_CONFIG=FILE), or create the store with oai-steward migrate`,
+      ),
+    ];
   }
   return [ok('store', `${databaseKind(config.databaseUrl)} store at ${redactUrl(config.databaseUrl)} answers`)];
 };
@@ -128,7 +152,14 @@ const schema: DoctorCheck = async ({ migrations, pendingMigrations }) => {
   const unknown = migrations.unknown;
   const data = { applied: names, pending: pendingMigrations };
   if (unknown.length > 0)
-    return [problem('schema', `the store has migrations this version does not know (${unknown.join(', ')}): it was made by a newer oai-steward`, data)];
+    return [
+      problem(
+        'schema',
+        `the store has schema ${names[names.length - 1] ?? '-'}, newer than this oai-steward's ${LATEST_MIGRATION} (it does not know ${unknown.join(', ')}): ` +
+          'upgrade to the version that migrated it, or restore a backup taken before (oai-steward restore FILE); every command refuses this store',
+        data,
+      ),
+    ];
   if (pendingMigrations.length > 0) {
     return [
       problem(
@@ -304,11 +335,238 @@ const sources: DoctorCheck = async ({ config, store, migrations, pendingMigratio
   });
 };
 
+/** What undoes damage done to a store outside oai-steward: its last backup. */
+function restoreAdvice(config: Config): string {
+  return databaseKind(config.databaseUrl) === 'postgres'
+    ? 'restore the last backup (pg_restore, docs/operations.md#backup-and-restore)'
+    : 'restore the last backup (oai-steward restore FILE)';
+}
+
+/** At most `n` examples, for a line a person reads. */
+const firstOf = (examples: readonly string[], n = 3): string => examples.slice(0, n).join('; ');
+
+/**
+ * The tables and indexes against the ones the migrations make on a new
+ * store of the same kind: one dropped or altered outside oai-steward breaks
+ * the next load or answer, and nothing else tells.
+ */
+const tables: DoctorCheck = async ({ config, inspection }) => {
+  if (inspection === null) return [];
+  let drift;
+  try {
+    drift = await inspection.schemaDrift();
+  } catch (err) {
+    return [warning('tables', `the expected tables could not be made to compare with (${(err as Error).message.split('\n')[0]}): tables not checked`)];
+  }
+  const out: Finding[] = [];
+  const fix = `the store was changed outside oai-steward: ${restoreAdvice(config)}`;
+  for (const t of drift.missingTables) out.push(problem('tables', `table ${t} is missing: ${fix}`, { table: t }));
+  for (const t of drift.alteredTables) out.push(problem('tables', `table ${t}: ${fix}`, { table: t.split(':')[0] }));
+  for (const i of drift.missingIndexes)
+    out.push(problem('tables', `index ${i} is missing (lists and loads slow down as the store grows): ${fix}`, { index: i }));
+  for (const i of drift.alteredIndexes) out.push(problem('tables', `index ${i}: ${fix}`, { index: i.split(':')[0] }));
+  return out.length > 0 ? out : [ok('tables', 'every table and index is as the migrations make it')];
+};
+
+/** Records a page of the scan, and how many the sampled (`--quick`) check reads at most. */
+const PAGE = 500;
+const QUICK_RECORDS = 2000;
+
+/**
+ * Every stored record (or, with `--quick`, a sample spread over the store):
+ * its XML still a well-formed element (a record that is not is served
+ * without its metadata), and still what its digest (`records.hash`) was
+ * computed over. One page in memory at a time.
+ */
+const records: DoctorCheck = async ({ inspection, quick }) => {
+  if (inspection === null) return [];
+  const every = quick ? Math.max(1, Math.ceil((await inspection.itemCount()) / (QUICK_RECORDS / 4))) : 1;
+  let after: { pk: number; prefix: string } | null = null;
+  let read = 0;
+  const broken: string[] = [];
+  const altered: string[] = [];
+  let brokenCount = 0;
+  let alteredCount = 0;
+  for (;;) {
+    const page = await inspection.records(after, PAGE, every);
+    for (const r of page) {
+      if (r.xml === null) continue;
+      read++;
+      const where = `${JSON.stringify(r.internalId)} ${r.prefix}`;
+      const bad = checkFragment(r.xml);
+      if (bad !== null) {
+        if (++brokenCount <= 3) broken.push(`${where}: ${bad}`);
+      } else if (r.hash !== null && recordHash(r.deleted, r.sets, r.prefix, r.xml, r.about) !== r.hash) {
+        if (++alteredCount <= 3) altered.push(where);
+      }
+    }
+    const last = page[page.length - 1];
+    if (last === undefined || page.length < PAGE || (quick && read >= QUICK_RECORDS)) break;
+    after = { pk: last.pk, prefix: last.prefix };
+  }
+  const scope = quick ? `${read} sampled stored records` : `all ${read} stored records`;
+  const fix = 'load these records again from their source (oai-steward load FILE), or restore the last backup';
+  const out: Finding[] = [];
+  if (brokenCount > 0)
+    out.push(
+      problem('records', `${brokenCount} of ${scope} are no longer well-formed XML, served without their metadata (${firstOf(broken)}): ${fix}`, {
+        read,
+        broken: brokenCount,
+      }),
+    );
+  if (alteredCount > 0)
+    out.push(
+      problem(
+        'records',
+        `${alteredCount} of ${scope} no longer match the digest they were stored with, changed outside oai-steward (${firstOf(altered)}): ${fix}`,
+        {
+          read,
+          altered: alteredCount,
+        },
+      ),
+    );
+  return out.length > 0 ? out : [ok('records', `${scope} are well-formed XML and match their digests`, { read, sampled: quick })];
+};
+
+/** Identifiers the `--quick` check reads at most. */
+const QUICK_IDENTIFIERS = 2000;
+
+/**
+ * The configured namespace and id policy against the identifiers items were
+ * published under: an identifier once published never changes (OAI-PMH 2.0
+ * section 2.4), so a configuration that would make others is a mistake in
+ * the configuration, not in the store.
+ */
+const identifiers: DoctorCheck = async ({ config, inspection, quick }) => {
+  if (inspection === null) return [];
+  const policy = policyOf(readerConfigOf(config));
+  const prefix = `oai:${config.namespace}:`;
+  let after: string | null = null;
+  let read = 0;
+  let elsewhere = 0;
+  let otherPolicy = 0;
+  const namespaces = new Map<string, string>();
+  const policyExamples: string[] = [];
+  for (;;) {
+    const page = await inspection.published(after, PAGE);
+    for (const r of page) {
+      read++;
+      if (!r.identifier.startsWith(prefix)) {
+        elsewhere++;
+        const ns = /^oai:([^:]+):/.exec(r.identifier)?.[1] ?? r.identifier;
+        if (!namespaces.has(ns)) namespaces.set(ns, r.identifier);
+        continue;
+      }
+      let made: string;
+      try {
+        made = policy.map(r.internalId).identifier;
+      } catch (err) {
+        if (!(err instanceof IdMappingError)) throw err;
+        made = '(none: the policy refuses it)';
+      }
+      if (made !== r.identifier && ++otherPolicy <= 3) policyExamples.push(`${r.identifier} from internal id ${JSON.stringify(r.internalId)}, now ${made}`);
+    }
+    const last = page[page.length - 1];
+    if (last === undefined || page.length < PAGE || (quick && read >= QUICK_IDENTIFIERS)) break;
+    after = last.identifier;
+  }
+  const scope = quick ? `${read} sampled items` : `${read} items`;
+  const out: Finding[] = [];
+  if (elsewhere > 0) {
+    const [ns, example] = [...namespaces][0] as [string, string];
+    out.push(
+      problem(
+        'identifiers',
+        `${elsewhere} of ${scope} were published under the namespace ${[...namespaces.keys()].join(', ')} (e.g. ${example}), not the configured ${config.namespace}: ` +
+          `Identify would announce ${config.namespace} beside them, and a published identifier never changes; set namespace back to ${ns} (namespace: or OAI_NAMESPACE)`,
+        { namespaces: [...namespaces.keys()], items: elsewhere },
+      ),
+    );
+  }
+  if (otherPolicy > 0) {
+    out.push(
+      problem(
+        'identifiers',
+        `${otherPolicy} of ${scope} were published under identifiers the configured idPolicy ${config.idPolicy} does not make (${firstOf(policyExamples)}): ` +
+          'set idPolicy back to the policy they were published under (idPolicy: or OAI_ID_POLICY)',
+        { items: otherPolicy },
+      ),
+    );
+  }
+  return out.length > 0 ? out : [ok('identifiers', `${scope} published under ${config.namespace} as the idPolicy ${config.idPolicy} makes them`, { read })];
+};
+
+/** Less free space than this where the store or the dumps are written is a problem: the next write may fail. */
+const LOW_SPACE = 64 * 1024 * 1024;
+
+/**
+ * The places the repository writes (the SQLite store's folder, the dump
+ * folder): writable, and with room on their disk. A full disk makes a
+ * load fail with "database or disk is full"; PostgreSQL's disk is the
+ * database server's, out of sight here.
+ */
+const disk: DoctorCheck = async ({ config }) => {
+  const places: { what: string; dir: string; file?: string }[] = [];
+  if (databaseKind(config.databaseUrl) === 'sqlite') {
+    const file = sqliteFilename(config.databaseUrl);
+    if (file !== ':memory:' && fs.existsSync(file)) places.push({ what: 'the store', dir: path.dirname(path.resolve(file)), file: path.resolve(file) });
+  }
+  if (config.dumpDir !== undefined && fs.existsSync(config.dumpDir)) places.push({ what: 'the dump folder', dir: config.dumpDir });
+  const out: Finding[] = [];
+  for (const p of places) {
+    for (const target of [p.dir, ...(p.file === undefined ? [] : [p.file, `${p.file}-wal`].filter((f) => fs.existsSync(f)))]) {
+      try {
+        fs.accessSync(target, fs.constants.W_OK);
+      } catch {
+        out.push(problem('disk', `${target} (${p.what}) is not writable by this user: give the service's user write access to it (chown, docs/operations.md)`));
+      }
+    }
+    const stats = fs.statfsSync(p.dir);
+    const free = stats.bavail * stats.bsize;
+    const mb = (n: number): string => `${Math.floor(n / (1024 * 1024))} MB`;
+    if (free < LOW_SPACE) {
+      out.push(
+        problem(
+          'disk',
+          `the disk holding ${p.dir} (${p.what}) has ${mb(free)} free: writes fail with "database or disk is full"; free space there, or move it`,
+          {
+            dir: p.dir,
+            free,
+          },
+        ),
+      );
+    } else {
+      const size = p.file === undefined ? 0 : fs.statSync(p.file).size;
+      if (free < size)
+        out.push(
+          warning('disk', `the disk holding ${p.dir} has ${mb(free)} free, less than the store's ${mb(size)}: a large load may fill it`, { dir: p.dir, free }),
+        );
+      else out.push(ok('disk', `${p.dir} (${p.what}) is writable, ${mb(free)} free`, { dir: p.dir, free }));
+    }
+  }
+  return out;
+};
+
 /**
  * Every check, in the order they are reported. A feature with
  * configuration of its own (sources to harvest, say) adds its check here.
  */
-export const DOCTOR_CHECKS: readonly DoctorCheck[] = [configuration, answers, schema, counts, tokenSecret, formats, writtenFormats, sources, dumps, demo];
+export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
+  configuration,
+  answers,
+  schema,
+  tables,
+  records,
+  identifiers,
+  disk,
+  counts,
+  tokenSecret,
+  formats,
+  writtenFormats,
+  sources,
+  dumps,
+  demo,
+];
 
 /**
  * Opens the store without creating or migrating it: null when a SQLite file
@@ -332,19 +590,26 @@ async function openExisting(config: Config): Promise<{ db: ExistingDatabase | nu
  *
  * @example const report = await runDoctor(loadConfig()); process.exitCode = report.ok ? 0 : 1;
  */
-export async function runDoctor(config: Config, checks: readonly DoctorCheck[] = DOCTOR_CHECKS): Promise<DoctorReport> {
+export async function runDoctor(config: Config, checks: readonly DoctorCheck[] = DOCTOR_CHECKS, options: { quick?: boolean } = {}): Promise<DoctorReport> {
   const opened = await openExisting(config);
   const findings: Finding[] = [];
+  let missing = false;
+  let newer = false;
   try {
     const db = opened.db;
     const migrations = db ? await db.migrations() : null;
+    missing = opened.finding === undefined && (migrations === null || !migrations.tracked);
+    newer = (migrations?.unknown.length ?? 0) > 0;
     let made: RepositoryStore | undefined;
     const ctx: DoctorContext = {
       config,
       migrations,
       pendingMigrations: migrations?.pending ?? [],
-      // Made when a check first asks (a configuration whose formats cannot be built fails that check alone).
-      store: () => (db === null ? null : (made ??= createStore(config, db.connection, formatsOf(readerConfigOf(config))))),
+      inspection: db !== null && migrations !== null && migrations.tracked && migrations.pending.length === 0 && !newer ? db.inspection : null,
+      quick: options.quick === true,
+      // Made when a check first asks (a configuration whose formats cannot be built fails that check alone);
+      // never on a newer schema, which this code would misread.
+      store: () => (db === null || newer ? null : (made ??= createStore(config, db.connection, formatsOf(readerConfigOf(config))))),
     };
     for (const check of checks) {
       if (check === answers && opened.finding) {
@@ -360,7 +625,8 @@ export async function runDoctor(config: Config, checks: readonly DoctorCheck[] =
   } finally {
     await opened.db?.close();
   }
-  return { ok: findings.every((f) => f.severity !== 'problem'), findings };
+  const refused = missing ? 'missing' : newer ? 'newer' : null;
+  return { ok: findings.every((f) => f.severity !== 'problem'), refused, findings };
 }
 
 /** The report as text for a terminal: one line per finding. */

@@ -30,6 +30,8 @@ describe('oai-steward harvest and sources', function () {
       fake.records = records(5);
       (fake.records[1] as FakeRecord).title = 'nul\u0000';
       const env = { OAI_SEED_DEMO: 'false' };
+      // Only serve, migrate, seed and load make a store; a harvest needs one.
+      expect((await cli(db(), ['migrate'], { env })).code).to.equal(0);
       const first = await cli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
       expect(first.stderr).to.match(
         /^refused: bad page 1 \(oai:bad\.example\.org:2\): record "bad:oai:bad\.example\.org:2", field xml: holds what an XML 1\.0 document in UTF-8 cannot carry/m,
@@ -63,6 +65,8 @@ describe('oai-steward harvest and sources', function () {
       const third = (q: Record<string, string>): boolean => q.resumptionToken?.startsWith('4|') === true;
       fake.faults = [{ when: third, times: 1, fault: 'slow' }];
       const env = { OAI_SEED_DEMO: 'false' };
+      // Only serve, migrate, seed and load make a store; a harvest needs one.
+      expect((await cli(db(), ['migrate'], { env })).code).to.equal(0);
       const run = startCli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
       for (let i = 0; i < 400 && !fake.requests.some((r) => third(r.query)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(fake.requests.some((r) => third(r.query))).to.equal(true);
@@ -70,6 +74,27 @@ describe('oai-steward harvest and sources', function () {
       expect((await run.done).signal).to.equal('SIGKILL');
       const again = await cli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
       expect(again.stdout).to.equal('bad: inserted 3, updated 0, unchanged 0, deleted 0, refused 0 (3 records, 2 pages, 1 lists resumed); complete\n');
+      expect(again.code).to.equal(0);
+    });
+
+    it('stops on SIGINT after the page being written, says what it kept, exits 130, and the next run resumes', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2, slowMs: 3000 });
+      fake.records = records(7);
+      const third = (q: Record<string, string>): boolean => q.resumptionToken?.startsWith('4|') === true;
+      fake.faults = [{ when: third, times: 1, fault: 'slow' }];
+      const env = { OAI_SEED_DEMO: 'false' };
+      expect((await cli(db(), ['migrate'], { env })).code).to.equal(0);
+      const run = startCli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
+      for (let i = 0; i < 400 && !fake.requests.some((r) => third(r.query)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(fake.requests.some((r) => third(r.query))).to.equal(true);
+      run.child.kill('SIGINT');
+      const stopped = await run.done;
+      expect(stopped.code, stopped.stderr).to.equal(130);
+      expect(stopped.stderr).to.match(
+        /^oai-steward harvest: interrupted by SIGINT after 3 pages \(6 records\) committed in this run, each with its list's checkpoint; .*run the same command again to resume where it stopped$/m,
+      );
+      const again = await cli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
+      expect(again.stdout).to.equal('bad: inserted 1, updated 0, unchanged 0, deleted 0, refused 0 (1 records, 1 pages, 1 lists resumed); complete\n');
       expect(again.code).to.equal(0);
     });
 

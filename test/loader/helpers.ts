@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { forEachThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
+import { forEachThrowawayDatabase, type DatabaseKind, type ThrowawayDatabase } from '../helpers/db';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { loadConfig } from '../../server/config';
 import { openProvider, providerApp } from '../../server/provider';
@@ -21,7 +21,7 @@ export type CliDb = ThrowawayDatabase;
  * Defines `describe('on <database>')` per database; each test gets a fresh
  * store (migrated by the CLI on first use) and a temporary folder.
  */
-export function forEachCliDatabase(body: (db: () => CliDb) => void): void {
+export function forEachCliDatabase(body: (db: () => CliDb, kind: DatabaseKind) => void): void {
   forEachThrowawayDatabase(body, { timeout: 120_000 });
 }
 

@@ -137,6 +137,67 @@ describe('oai-steward doctor', function () {
       expect(served.stderr).not.to.match(/\n\s+at /);
     });
 
+    it('finds a table dropped outside oai-steward a problem, naming the restore', async () => {
+      expect((await cli(db(), ['seed'])).code).to.equal(0);
+      await db().knex().schema.dropTable('record_fields');
+      const r = await doctor(db());
+      expect(r.code).to.equal(1);
+      expect(problems(r.findings)).to.include(
+        `tables: table record_fields is missing: the store was changed outside oai-steward: restore the last backup (${db().name === 'sqlite' ? 'oai-steward restore FILE' : 'pg_restore, docs/operations.md#backup-and-restore'})`,
+      );
+      expect(r.text).to.match(/^PROBLEM {2}tables {8}table record_fields is missing/m);
+    });
+
+    it('finds a truncated stored record and one altered behind its digest, in a full scan', async () => {
+      expect((await cli(db(), ['seed'])).code).to.equal(0);
+      const knex = db().knex();
+      const [first, second] = (await knex('records as r')
+        .join('items as i', 'i.pk', 'r.item_pk')
+        .whereNotNull('r.xml')
+        .where('r.prefix', 'oai_dc')
+        .select('r.item_pk', 'r.xml', 'i.internal_id')
+        .orderBy('r.item_pk')
+        .limit(2)) as { item_pk: number; xml: string; internal_id: string }[];
+      if (!first || !second) throw new Error('the demo has stored oai_dc records');
+      await knex('records')
+        .where({ item_pk: first.item_pk, prefix: 'oai_dc' })
+        .update({ xml: first.xml.slice(0, Math.floor(first.xml.length / 2)) });
+      await knex('records')
+        .where({ item_pk: second.item_pk, prefix: 'oai_dc' })
+        .update({ xml: second.xml.replace('</dc:title>', ' (edited)</dc:title>') });
+      const r = await doctor(db());
+      expect(r.code).to.equal(1);
+      const found = problems(r.findings).join('\n');
+      expect(found).to.match(
+        new RegExp(
+          `^records: 1 of all \\d+ stored records are no longer well-formed XML, served without their metadata \\(${JSON.stringify(first.internal_id)} oai_dc: .*\\): load these records again`,
+          'm',
+        ),
+      );
+      expect(found).to.match(
+        new RegExp(
+          `^records: 1 of all \\d+ stored records no longer match the digest they were stored with, changed outside oai-steward \\(${JSON.stringify(second.internal_id)} oai_dc\\)`,
+          'm',
+        ),
+      );
+      const quick = await cli(db(), ['doctor', '--quick', '--json']);
+      expect((JSON.parse(quick.stdout) as { findings: Finding[] }).findings.find((f) => f.check === 'records')?.message).to.match(/sampled stored records/);
+    });
+
+    it('finds the configured namespace differing from the one items were published under a problem', async () => {
+      const file = path.join(db().dir, 'r.ndjson');
+      fs.writeFileSync(file, ['r1', 'r2'].map((id) => JSON.stringify({ id, dc: { title: [`Title ${id}`] } })).join('\n'));
+      const env = { OAI_NAMESPACE: 'old.example.edu', OAI_SEED_DEMO: 'false' };
+      expect((await cli(db(), ['load', file], { env })).code).to.equal(0);
+      expect((await doctor(db(), env)).code, 'the namespace they were published under is fine').to.equal(0);
+      const r = await doctor(db(), { ...env, OAI_NAMESPACE: 'changed.example.edu' });
+      expect(r.code).to.equal(1);
+      expect(problems(r.findings).join('\n')).to.contain(
+        'identifiers: 2 of 2 items were published under the namespace old.example.edu (e.g. oai:old.example.edu:r1), not the configured changed.example.edu: ' +
+          'Identify would announce changed.example.edu beside them, and a published identifier never changes; set namespace back to old.example.edu',
+      );
+    });
+
     it('finds the demo under another namespace a problem', async () => {
       expect((await cli(db(), ['seed'])).code).to.equal(0);
       const r = await doctor(db(), { OAI_NAMESPACE: 'repository.example.edu' });
@@ -147,14 +208,14 @@ describe('oai-steward doctor', function () {
     });
   });
 
-  it('finds a missing SQLite store a problem without creating it', async () => {
+  it('finds a missing SQLite store a problem without creating it, with exit status 2 as every command', async () => {
     const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'oai-steward-doctor-'));
     try {
       const file = path.join(dir, 'nothing-here.sqlite');
       const fake = { url: `sqlite:${file}`, dir } as CliDb;
       const r = await doctor(fake);
-      expect(r.code).to.equal(1);
-      expect(problems(r.findings).join('\n')).to.contain(`store: no store at sqlite:${file}`);
+      expect(r.code).to.equal(2);
+      expect(problems(r.findings).join('\n')).to.contain(`store: no store at sqlite:${file}: the database was taken from DATABASE_URL`);
       expect(fs.existsSync(file)).to.equal(false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

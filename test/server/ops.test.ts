@@ -22,6 +22,7 @@ import { freePort } from '../../harness/free-port';
 import type { TestServer } from '../helpers/server';
 import { assertValid } from '../helpers/xsd';
 import type { KnexStore } from '../../server/store/knex-store';
+import { tokenDigest } from '../../server/app';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -283,14 +284,16 @@ describe('operations: the request log of oai-steward serve', function () {
     });
   }
 
-  it('logs the resumption token of a follow-up page as its argument', async function () {
+  it('logs the resumption token of a follow-up page as a short digest of it, never the token', async function () {
     const first: { body?: string } = {};
     await logged('verb=ListIdentifiers&metadataPrefix=oai_dc', undefined, first);
     const token = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(first.body ?? '')?.[1];
     expect(token, 'a resumption token on page 1').to.be.a('string');
     const lines = await logged(`verb=ListIdentifiers&resumptionToken=${encodeURIComponent(token as string)}`);
     expect(lines).to.have.length(1);
-    expect(lines[0]?.args).to.deep.equal({ verb: 'ListIdentifiers', resumptionToken: token });
+    expect(lines[0]?.args).to.deep.equal({ verb: 'ListIdentifiers', resumptionToken: tokenDigest(token as string) });
+    expect(tokenDigest(token as string)).to.match(/^sha256:[0-9a-f]{16}$/);
+    expect(JSON.stringify(lines[0]), 'a reader of the log cannot continue the list').not.to.contain(token as string);
     expect(lines[0]?.records).to.equal(100);
   });
 

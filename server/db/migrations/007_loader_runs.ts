@@ -10,7 +10,8 @@
  * - `refusals`: records refused;
  * - `read`: records read, refused ones included;
  * - `duration_ms`: from the start of the run to its end;
- * - `outcome`: `committed`, `refused` (nothing written) or `dry-run`.
+ * - `outcome`: `committed`, `refused` (nothing written) or `dry-run`; later
+ *   also `interrupted` (stopped by a signal, nothing written).
  */
 import type { Knex } from 'knex';
 

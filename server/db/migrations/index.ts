@@ -61,18 +61,25 @@ export async function migrate(knex: Knex): Promise<void> {
   await knex.migrate.latest({ migrationSource });
 }
 
+/** The name of the newest migration this code knows: the schema version it reads and writes. */
+export const LATEST_MIGRATION: string = (MIGRATIONS[MIGRATIONS.length - 1] as Migration).name;
+
 /**
- * What the schema holds and lacks, without changing it (`doctor`): a
- * database no oai-steward has migrated has every migration pending (and
- * knex's own listing would create its table, so it is not asked).
+ * What the schema holds and lacks, without changing it: a database no
+ * oai-steward has migrated has every migration pending. The applied
+ * migrations are read from knex's table directly: knex's own listing
+ * would create its table, and its `latest` refuses a migration it does
+ * not know with a message that names neither version
+ * (server/store/database.ts refuses such a store in one line before knex is asked).
  *
  * @example (await migrationStatus(knex)).pending // ['011_store_holders']
  */
 export async function migrationStatus(knex: Knex): Promise<MigrationStatus> {
-  const known = (await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m));
+  const known = MIGRATIONS.map((m) => m.name);
   if (!(await knex.schema.hasTable('knex_migrations'))) return { tracked: false, applied: [], pending: known, unknown: [] };
-  const [applied, pendingList] = (await knex.migrate.list({ migrationSource })) as [({ name: string } | string)[], ({ file: string } | { name: string })[]];
-  const names = applied.map((m) => (typeof m === 'string' ? m : m.name));
+  const rows = (await knex('knex_migrations').select('name').orderBy('id')) as { name: string }[];
+  const applied = rows.map((r) => r.name);
+  const done = new Set(applied);
   const knownSet = new Set(known);
-  return { tracked: true, applied: names, pending: pendingList.map((m) => ('name' in m ? m.name : m.file)), unknown: names.filter((n) => !knownSet.has(n)) };
+  return { tracked: true, applied, pending: known.filter((n) => !done.has(n)), unknown: applied.filter((n) => !knownSet.has(n)) };
 }

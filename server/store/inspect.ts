@@ -1,0 +1,216 @@
+/**
+ * What `doctor` reads of a store to find damage, without changing it: the
+ * shape of its schema (tables, their columns, indexes), compared with the
+ * shape the migrations make on a new store; its stored records a page at a
+ * time (so a full scan holds one page in memory), with what each record's
+ * digest (`records.hash`) was computed over; and the identifiers its
+ * registry published, a page at a time.
+ */
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AboutInput } from '../../lib/store';
+import { createKnex } from '../db/connection';
+import { isPostgres, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
+import { migrate } from '../db/migrations';
+
+/** A schema's tables (name → column names, sorted) and indexes (name → table and columns). */
+export interface SchemaShape {
+  readonly tables: ReadonlyMap<string, readonly string[]>;
+  readonly indexes: ReadonlyMap<string, string>;
+}
+
+/** How a store's schema differs from what its migrations make. */
+export interface SchemaDrift {
+  /** Tables the migrations make that the store lacks. */
+  readonly missingTables: readonly string[];
+  /** Tables whose columns differ: `table: lacks a, b; has c` . */
+  readonly alteredTables: readonly string[];
+  readonly missingIndexes: readonly string[];
+  /** Indexes whose table or columns differ. */
+  readonly alteredIndexes: readonly string[];
+}
+
+/** knex's own tables: their shape is knex's business. */
+const KNEX_TABLES = new Set(['knex_migrations', 'knex_migrations_lock']);
+
+/** The shape of the schema `knex` reaches (its first search-path schema on PostgreSQL). */
+export async function schemaShape(knex: Knex): Promise<SchemaShape> {
+  const tables = new Map<string, string[]>();
+  const indexes = new Map<string, string>();
+  if (isPostgres(knex)) {
+    const cols = (await knex.raw(
+      `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, column_name`,
+    )) as { rows: { table_name: string; column_name: string }[] };
+    for (const r of cols.rows)
+      if (!KNEX_TABLES.has(r.table_name)) (tables.get(r.table_name) ?? tables.set(r.table_name, []).get(r.table_name))?.push(r.column_name);
+    const idx = (await knex.raw(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()`)) as {
+      rows: { tablename: string; indexname: string; indexdef: string }[];
+    };
+    for (const r of idx.rows) {
+      if (KNEX_TABLES.has(r.tablename)) continue;
+      // The definition names the schema (a throwaway one for the expected shape): only what follows ON … USING matters.
+      indexes.set(r.indexname, `${r.tablename} ${r.indexdef.replace(/^.* USING /, '')}`);
+    }
+  } else {
+    const names = (await knex.raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)) as { name: string }[];
+    for (const { name } of names) {
+      if (KNEX_TABLES.has(name)) continue;
+      const cols = (await knex.raw(`SELECT name FROM pragma_table_info(?)`, [name])) as { name: string }[];
+      tables.set(
+        name,
+        cols.map((c) => c.name),
+      );
+      const list = (await knex.raw(`SELECT name, "unique" AS u FROM pragma_index_list(?)`, [name])) as { name: string; u: number }[];
+      for (const i of list) {
+        // SQLite names the indexes of a primary key and of UNIQUE constraints itself, after the table: compare them by what they cover.
+        const info = (await knex.raw(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`, [i.name])) as { name: string }[];
+        const key = i.name.startsWith('sqlite_autoindex_') ? `${name}(${info.map((c) => c.name).join(',')})` : i.name;
+        indexes.set(key, `${name} ${toInt(i.u) === 1 ? 'unique ' : ''}(${info.map((c) => c.name).join(', ')})`);
+      }
+    }
+  }
+  for (const cols of tables.values()) cols.sort();
+  return { tables, indexes };
+}
+
+/**
+ * The shape the migrations make on a new store of the same kind as `knex`:
+ * SQLite in memory; PostgreSQL in a throwaway schema of the same database,
+ * dropped at once (the only thing doctor writes, and it leaves nothing).
+ */
+export async function expectedShape(knex: Knex, url: string): Promise<SchemaShape> {
+  if (!isPostgres(knex)) {
+    const fresh = createKnex(':memory:');
+    try {
+      await migrate(fresh);
+      return await schemaShape(fresh);
+    } finally {
+      await fresh.destroy();
+    }
+  }
+  const schema = `oai_steward_doctor_${crypto.randomBytes(6).toString('hex')}`;
+  await knex.raw('CREATE SCHEMA ??', [schema]);
+  const fresh = createKnex(url, { searchPath: schema, pool: { min: 0, max: 1 } });
+  try {
+    await migrate(fresh);
+    return await schemaShape(fresh);
+  } finally {
+    await fresh.destroy();
+    await knex.raw('DROP SCHEMA ?? CASCADE', [schema]);
+  }
+}
+
+/** How `actual` differs from `expected` (tables and indexes the store has beyond them are not counted). */
+export function schemaDrift(expected: SchemaShape, actual: SchemaShape): SchemaDrift {
+  const missingTables: string[] = [];
+  const alteredTables: string[] = [];
+  for (const [table, cols] of expected.tables) {
+    const has = actual.tables.get(table);
+    if (has === undefined) {
+      missingTables.push(table);
+      continue;
+    }
+    const lacks = cols.filter((c) => !has.includes(c));
+    const extra = has.filter((c) => !cols.includes(c));
+    if (lacks.length > 0 || extra.length > 0) {
+      alteredTables.push(
+        `${table}: ${[lacks.length > 0 ? `lacks ${lacks.join(', ')}` : '', extra.length > 0 ? `has ${extra.join(', ')}` : ''].filter((s) => s !== '').join('; ')}`,
+      );
+    }
+  }
+  const missingIndexes: string[] = [];
+  const alteredIndexes: string[] = [];
+  for (const [name, def] of expected.indexes) {
+    const has = actual.indexes.get(name);
+    // An index of a missing table is said once, by its table.
+    if (has === undefined) {
+      if (!missingTables.includes(def.split(' ')[0] ?? '')) missingIndexes.push(name);
+    } else if (has !== def) alteredIndexes.push(`${name}: ${has}, expected ${def}`);
+  }
+  return { missingTables, alteredTables, missingIndexes, alteredIndexes };
+}
+
+/** One stored record and what its digest (`records.hash`, lib/pipeline/content-hash.ts `recordHash`) covers. */
+export interface StoredRecordRow {
+  readonly pk: number;
+  readonly internalId: string;
+  readonly prefix: string;
+  /** Null for a tombstone, and for a format written on demand. */
+  readonly xml: string | null;
+  /** Null for a record written before records had one. */
+  readonly hash: string | null;
+  readonly deleted: boolean;
+  /** The item's direct sets, as the write path hashed them. */
+  readonly sets: readonly string[];
+  readonly about: readonly AboutInput[];
+}
+
+/**
+ * A page of stored records after `(pk, prefix)` in that order; with `every`
+ * above 1 only the items whose key is a multiple of it (a sample spread over
+ * the whole store).
+ */
+export async function storedRecordPage(knex: Knex, after: { pk: number; prefix: string } | null, limit: number, every = 1): Promise<StoredRecordRow[]> {
+  const q = knex('records as r')
+    .join('items as i', 'i.pk', 'r.item_pk')
+    .select('r.item_pk as pk', 'r.prefix', 'r.xml', 'r.hash', 'i.internal_id', 'i.deleted', 'i.direct_sets')
+    .orderBy([
+      { column: 'r.item_pk', order: 'asc' },
+      { column: 'r.prefix', order: 'asc' },
+    ])
+    .limit(limit);
+  if (after !== null) q.whereRaw('(r.item_pk > ? OR (r.item_pk = ? AND r.prefix > ?))', [after.pk, after.pk, after.prefix]);
+  if (every > 1) q.whereRaw('r.item_pk % ? = 0', [every]);
+  const rows = (await q) as {
+    pk: unknown;
+    prefix: string;
+    xml: string | null;
+    hash: string | null;
+    internal_id: string;
+    deleted: unknown;
+    direct_sets: string | null;
+  }[];
+  const pks = [...new Set(rows.map((r) => toInt(r.pk)))];
+  const about = new Map<number, AboutInput[]>();
+  if (pks.length > 0) {
+    const aboutRows = (await knex('item_about').whereIn('item_pk', pks).select('item_pk', 'xml', 'compare_as').orderBy(['item_pk', 'position'])) as {
+      item_pk: unknown;
+      xml: string;
+      compare_as: string | null;
+    }[];
+    for (const a of aboutRows) {
+      const pk = toInt(a.item_pk);
+      (about.get(pk) ?? about.set(pk, []).get(pk))?.push(a.compare_as === null ? { xml: a.xml } : { xml: a.xml, compareAs: a.compare_as });
+    }
+  }
+  return rows.map((r) => ({
+    pk: toInt(r.pk),
+    internalId: r.internal_id,
+    prefix: r.prefix,
+    xml: r.xml,
+    hash: r.hash,
+    deleted: toBool(r.deleted),
+    sets: r.direct_sets === null ? [] : r.direct_sets.split(SET_SEPARATOR),
+    about: about.get(toInt(r.pk)) ?? [],
+  }));
+}
+
+/** The number of items, to spread a sample over them. */
+export async function itemCount(knex: Knex): Promise<number> {
+  const row = (await knex('items').count({ n: '*' }).first()) as { n: unknown } | undefined;
+  return toInt(row?.n ?? 0);
+}
+
+/** One identifier the registry published, with the internal id it was mapped from. */
+export interface PublishedRow {
+  readonly identifier: string;
+  readonly internalId: string;
+}
+
+/** A page of the identifiers the items were published under, after `after` in binary order. */
+export async function publishedPage(knex: Knex, after: string | null, limit: number): Promise<PublishedRow[]> {
+  const q = knex('items').select('identifier', 'internal_id').orderBy('identifier').limit(limit);
+  if (after !== null) q.where('identifier', '>', after);
+  const rows = (await q) as { identifier: string; internal_id: string }[];
+  return rows.map((r) => ({ identifier: r.identifier, internalId: r.internal_id }));
+}
