@@ -7,7 +7,7 @@
 import readline from 'node:readline';
 import v8 from 'node:v8';
 import { RefusedError, type LoaderRunRecord } from '../../lib/store';
-import { type Refusal } from '../../lib/model/refusal';
+import { formatRefusal, refusalReport } from './refusal-report';
 import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
 import { DEFAULT_BATCH_SIZE, runLoad, type LoadSummary } from './load';
@@ -57,12 +57,7 @@ export const STATS_USAGE = `usage: oai-steward stats [--json]
   and the loader's last run on this store (records written, refused, duration, when).
 `;
 
-/** Formats one refusal as a line: `file:line: record "id", field F: why`. */
-export function formatRefusal(r: Refusal): string {
-  const where = r.source ? `${r.source}: ` : '';
-  const record = r.internalId === '' ? '' : `record ${JSON.stringify(r.internalId)}, `;
-  return `${where}${record}field ${r.field}: ${r.reason}`;
-}
+export { formatRefusal };
 
 /**
  * What the process holds, for `OAI_STEWARD_REPORT_MEMORY=1` (the loader's
@@ -178,6 +173,8 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   const p = await open();
   let summary: LoadSummary;
   const started = performance.now();
+  // Refusals of one cause (a format the configuration does not declare) are named once, then counted.
+  const refusals = refusalReport((line) => io.stderr.write(`${line}\n`));
   try {
     summary = await runLoad(p, inputs, {
       dryRun: parsed.dryRun,
@@ -188,13 +185,14 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       ...(parsed.setsFile !== undefined && { setsFile: parsed.setsFile }),
       counter,
       progress: startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval }),
-      onRefusal: (r) => io.stderr.write(`refused: ${formatRefusal(r)}\n`),
+      onRefusal: (r) => refusals.refuse(r),
       onWarning: (m) => io.stderr.write(`warning: ${m}\n`),
       ...(process.env.OAI_STEWARD_REPORT_MEMORY === '1' && { probe: () => io.stderr.write(`${memoryLine()}\n`) }),
     });
     // Kept in the store, so a server's /metrics and `stats` show it (server/store/loader-runs.ts).
     await p.store.recordLoaderRun(runRecordOf(summary, (performance.now() - started) / 1000));
   } finally {
+    refusals.finish();
     await p.close();
   }
   const ok = summary.refused === 0;
