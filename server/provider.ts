@@ -85,6 +85,7 @@ export async function openProvider(
           adminEmails: config.adminEmails,
           namespace: config.namespace,
           compression: config.compression,
+          createdAt: await store.createdAt(),
           descriptions: [
             ...describeRepository(config.identify).map(([, xml]) => xml),
             ...(config.dumpDir !== undefined ? [dumpsDescription(new URL(DUMPS_PATH, config.baseUrl).href)] : []),
