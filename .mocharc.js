@@ -24,6 +24,7 @@ const LONGEST_FIRST = [
   'test/reliability/fuzz.test.ts',
   'test/bench/bench-smoke.test.ts',
   'test/deploy/nginx.test.ts',
+  'test/deploy/restart.test.ts',
   'test/server/backup.test.ts',
   'test/server/demo-guard.test.ts',
   'test/reliability/outage.test.ts',

@@ -771,6 +771,11 @@ export interface ServerSettings {
   tokenSecret(): Promise<string>;
   /** Whether the store keeps a resumption-token secret yet (nothing is made). */
   hasTokenSecret(): Promise<boolean>;
+  /**
+   * When the store was created (seconds since the epoch), kept from the first ask on; for a store made
+   * before it was kept, the time its first migration ran. Identify's earliestDatestamp while it holds no record.
+   */
+  createdAt(): Promise<number>;
   /** The next serial of a urn:pdi document series for one GMT date (`YYYY-MM-DD`), starting at 1 (urn:pdi 2.4). */
   mintPdiSerial(series: string, date: string): Promise<number>;
 }

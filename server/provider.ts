@@ -114,6 +114,7 @@ function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options:
           adminEmails: config.adminEmails,
           namespace: config.namespace,
           compression: config.compression,
+          createdAt: await store.createdAt(),
           descriptions: [
             ...describeRepository(config.identify).map(([, xml]) => xml),
             ...(config.dumpDir !== undefined ? [dumpsDescription(new URL(DUMPS_PATH, config.baseUrl).href)] : []),

@@ -2,7 +2,8 @@
  * `oai-steward serve`: open the store (migrating it, refusing a store that
  * holds the demo under another namespace, and loading the demo repository
  * when it is empty and `seedDemo` allows), then serve until
- * SIGINT/SIGTERM, finishing in-flight responses before closing the store.
+ * SIGINT/SIGTERM, finishing in-flight responses (up to {@link SHUTDOWN_GRACE_MS})
+ * before closing the store.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,14 +13,29 @@ import { openProvider, providerApp, seedIfEmpty } from './provider';
 import { refuseForeignDemo } from './demo-guard';
 import type { Provider } from './provider';
 import { startHarvestScheduler } from './harvest/scheduler';
+import { trackConnections } from './http/drain';
+
+/**
+ * How long a stopping server lets responses in flight finish before cutting
+ * them off: a 5,000-record page of 17 MB to a slow harvester takes seconds.
+ * deploy/systemd/oai-steward@.service allows more (TimeoutStopSec) for the
+ * store to close after it, so systemd never kills a process still draining.
+ */
+export const SHUTDOWN_GRACE_MS = 30_000;
+/** What closing the store and the harvest scheduler may take after the drain, before the process gives up. */
+const CLOSE_GRACE_MS = 5_000;
 
 /** A running server. */
 export interface RunningServer {
   readonly provider: Provider;
   readonly server: http.Server;
   readonly port: number;
-  /** Stops accepting, lets in-flight responses finish, then closes the store. */
-  stop(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight responses finish (each reaching the
+   * client whole; those still going after `graceMs`, by default
+   * {@link SHUTDOWN_GRACE_MS}, are cut off), then closes the store.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Starts serving; resolves once the port is listening. */
@@ -49,6 +65,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 5_000;
+  const connections = trackConnections(server);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -57,7 +74,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   } catch (err) {
     await harvests.stop();
     await provider.close();
-    throw err;
+    throw listenError(err, config);
   }
   const port = (server.address() as AddressInfo).port;
   provider.logger.info({ port, baseURL: config.baseUrl, database: redact(config.databaseUrl) }, 'oai-steward serving');
@@ -66,18 +83,32 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     provider,
     server,
     port,
-    stop() {
+    stop(graceMs = SHUTDOWN_GRACE_MS) {
       stopping ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
-        await harvests.stop();
+        // No new harvest starts while the answers drain; one running stops at its next page.
+        const harvestsStopped = harvests.stop();
+        const inFlight = connections.inFlight();
+        const { finished, cut } = await connections.drain(graceMs);
+        if (cut > 0) provider.logger.warn({ finished, cut, graceMs }, 'stopping: responses still in flight at the deadline were cut off');
+        else if (inFlight > 0) provider.logger.info({ finished }, 'stopping: every response in flight finished');
+        await harvestsStopped;
         await provider.close();
       })();
       return stopping;
     },
   };
+}
+
+/** A listening error as a person can act on it: a busy port named, with how to choose another. */
+export function listenError(err: unknown, config: Pick<Config, 'port' | 'host'>): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const where = `port ${config.port}${config.host ? ` on ${config.host}` : ''}`;
+  if (code === 'EADDRINUSE')
+    return new Error(
+      `${where} is already in use (by another program, or an oai-steward still running): stop it, or choose another port, e.g. PORT=${config.port === 65535 ? 3000 : config.port + 1} npm start (or \`port:\` in the configuration file)`,
+    );
+  if (code === 'EACCES') return new Error(`${where} may not be opened by this user (ports below 1024 need privileges): choose another with PORT or \`port:\``);
+  return err;
 }
 
 /** Hides a password in a database URL before it is logged. */
@@ -89,8 +120,8 @@ function redact(url: string): string {
 export async function serveUntilSignal(config: Config): Promise<void> {
   const running = await startServer(config);
   const shutdown = (signal: string): void => {
-    running.provider.logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => process.exit(1), 30_000);
+    running.provider.logger.info({ signal, graceMs: SHUTDOWN_GRACE_MS }, 'shutting down: no new connections, finishing the responses in flight');
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + CLOSE_GRACE_MS);
     force.unref();
     running.stop().then(
       () => process.exit(0),

@@ -19,7 +19,7 @@
  * | abstract, tableOfContents, note                  | dc.description                                               |
  * | subject topic, name, titleInfo, occupation, genre; classification | dc.subject                                   |
  * | subject geographic, temporal, hierarchicalGeographic, cartographics | dc.coverage                                |
- * | identifier/@type doi, hdl, urn, ark, uri, isbn, issn | identifiers of that scheme; other identifiers (oai, local, untyped) dc.identifier; @invalid="yes" none |
+ * | identifier/@type doi, hdl, urn, ark, uri, isbn, issn | identifiers of that scheme; other identifiers (oai, local, untyped) dc.identifier, "displayLabel: value" when labelled (a URL stays bare); @invalid="yes" none |
  * | location/url @access "raw object"; other url     | files; dc.identifier                                         |
  * | relatedItem with an identifier                   | relatedIdentifiers: relation from @otherType (DataCite's words) or @type (host IsPartOf, constituent HasPart, otherVersion IsVersionOf, …) |
  * | the first relatedItem/@type="host" with a titleInfo or part: titleInfo; part detail volume, issue (number); extent unit pages (or page) start, end | host: title, volume, issue, startPage, endPage |
@@ -141,7 +141,7 @@ export function readMods(root: XmlElement): RecordFields {
     if (attr(i, 'invalid') === 'yes') continue;
     const scheme = schemeOf(attr(i, 'type'));
     if (scheme !== undefined) addIdentifier(d, scheme, text(i));
-    else addDc(d, 'identifier', text(i));
+    else addDc(d, 'identifier', labelled(text(i), attr(i, 'displayLabel')));
   }
   for (const u of kids(mods, 'location').flatMap((l) => kids(l, 'url'))) {
     const access = attr(u, 'access');
@@ -283,4 +283,15 @@ export function modsOwnId(root: XmlElement): { id: string; from: string } | unde
     if (id !== '') return { id, from: 'its identifier' };
   }
   return undefined;
+}
+
+/**
+ * A local identifier with the label MODS gives it (`displayLabel`, MODS 3.7 identifier): a shelf mark
+ * "342, 19. 9" means nothing without "Signatur". A URL stays bare, so it is still one.
+ *
+ * @example labelled('342, 19. 9', 'Signatur') // 'Signatur: 342, 19. 9'
+ */
+function labelled(value: string, label: string | undefined): string {
+  const l = label?.replace(/\s+/g, ' ').trim().replace(/:$/, '') ?? '';
+  return l === '' || value === '' || /^https?:\/\//i.test(value) ? value : `${l}: ${value}`;
 }

@@ -19,6 +19,12 @@ export interface RepositoryInfo {
    * (lib/oai/descriptions.ts), one root element each.
    */
   readonly descriptions?: readonly string[];
+  /**
+   * When the store was created (seconds): Identify's earliestDatestamp while
+   * the repository holds no record, a time it truly existed at (a harvest
+   * from it misses nothing); the epoch when absent.
+   */
+  readonly createdAt?: number;
 }
 
 /** Everything a request is answered from. */

@@ -26,7 +26,7 @@ import { parseRecordFields, RECORD_FIELD_KEYS } from '../model/from-json';
 import { SET_SPEC } from '../model/header';
 import { findNonXmlChar } from '../model/text';
 import type { AboutInput, ItemInput } from '../store';
-import type { Refusal } from '../model/refusal';
+import { undeclaredFormat, type Refusal } from '../model/refusal';
 
 const KEYS = new Set<string>(['id', 'datestamp', 'sets', 'deleted', 'dc', 'metadata', 'about', ...RECORD_FIELD_KEYS]);
 
@@ -82,8 +82,10 @@ export function jsonToItem(value: unknown, formats: FormatRegistry, source: stri
     if (typeof rec.metadata !== 'object' || rec.metadata === null || Array.isArray(rec.metadata)) refuse('metadata', 'must map metadataPrefix to XML text');
     else {
       for (const [prefix, xml] of Object.entries(rec.metadata as Record<string, unknown>)) {
-        if (!formats.get(prefix)) refuse(`metadata.${prefix}`, 'unknown metadataPrefix (not in the format registry)');
-        else if (typeof xml !== 'string' || xml.trim() === '') refuse(`metadata.${prefix}`, 'must be a non-empty XML string');
+        if (!formats.get(prefix)) {
+          const { reason, cause } = undeclaredFormat(prefix, undefined);
+          refusals.push({ internalId: id, source, field: `metadata.${prefix}`, reason, cause });
+        } else if (typeof xml !== 'string' || xml.trim() === '') refuse(`metadata.${prefix}`, 'must be a non-empty XML string');
         else {
           const bad = findNonXmlChar(xml);
           if (bad) refuse(`metadata.${prefix}`, `holds a character XML 1.0 cannot carry (${bad})`);

@@ -10,7 +10,7 @@ import { RefusedError, type LoaderRunRecord, type RunOutcome, type RunReport, ty
 import { NO_COUNTS, RunLog, runRefusal } from '../../lib/run-report';
 import { storeFailure } from '../db/errors';
 import { recordRunQuietly } from '../runs';
-import { type Refusal } from '../../lib/model/refusal';
+import { formatRefusal, refusalReport } from './refusal-report';
 import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
 import { DEFAULT_BATCH_SIZE, runLoad, type LoadSummary } from './load';
@@ -62,12 +62,7 @@ export const STATS_USAGE = `usage: oai-steward stats [--json]
   and the loader's last run on this store (records written, refused, duration, when).
 `;
 
-/** Formats one refusal as a line: `file:line: record "id", field F: why`. */
-export function formatRefusal(r: Refusal): string {
-  const where = r.source ? `${r.source}: ` : '';
-  const record = r.internalId === '' ? '' : `record ${JSON.stringify(r.internalId)}, `;
-  return `${where}${record}field ${r.field}: ${r.reason}`;
-}
+export { formatRefusal };
 
 /**
  * What the process holds, for `OAI_STEWARD_REPORT_MEMORY=1` (the loader's
@@ -197,6 +192,8 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
     },
     finish: () => bar.finish(),
   };
+  // Refusals of one cause (a format the configuration does not declare) are named once, then counted.
+  const refusals = refusalReport((line) => io.stderr.write(`${line}\n`));
   try {
     summary = await runLoad(p, inputs, {
       dryRun: parsed.dryRun,
@@ -210,7 +207,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       interrupt,
       onRefusal: (r) => {
         log.refusal(runRefusal(r, null, null));
-        io.stderr.write(`refused: ${formatRefusal(r)}\n`);
+        refusals.refuse(r);
       },
       onWarning: (m) => {
         log.warning(m);
@@ -243,6 +240,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
     return 1;
   } finally {
     interrupt.dispose();
+    refusals.finish();
     await p.close().catch(() => undefined);
   }
   const signal = interrupt.received();

@@ -14,7 +14,7 @@ import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
 import type { IdPolicy } from '../../lib/ids/policy';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { AboutInput, ItemInput } from '../../lib/store';
-import type { Refusal } from '../../lib/model/refusal';
+import { undeclaredFormat, type Refusal } from '../../lib/model/refusal';
 import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/pipeline/about';
 import type { XmlRecord } from './read-oai-xml';
 
@@ -102,9 +102,10 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
         // XML the repository reads into the model but does not serve as it is (e.g. DataCite kernel-3).
         readFrom = { namespace: ns, xml: rec.metadata };
         harvestedPrefix = reader.prefix;
-      } else if (prefix === undefined) refuse('metadata', `no metadata format of this repository has the namespace ${JSON.stringify(ns)}`);
-      else if (!ctx.formats.get(prefix)) refuse('metadata', `unknown metadataPrefix ${JSON.stringify(prefix)} (not in the format registry)`);
-      else {
+      } else if (prefix === undefined || !ctx.formats.get(prefix)) {
+        const { reason, cause } = undeclaredFormat(prefix, ns);
+        refusals.push({ internalId, source, field: 'metadata', reason, cause });
+      } else {
         metadata[prefix] = rec.metadata;
         harvestedPrefix = prefix;
       }

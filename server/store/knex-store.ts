@@ -73,7 +73,7 @@ import { storedGiven } from './given';
 import { demoNamespace, eraseAll, itemsPresent, registeredIdentifiers, setDemoNamespace } from './demo';
 import { lastLoaderRun, recordLoaderRun } from './loader-runs';
 import { lastFailure, latestRuns, recordRun, runTotals } from './runs';
-import { getOrCreateSecret, hasSecret } from './settings';
+import { getOrCreateCreated, getOrCreateSecret, hasSecret } from './settings';
 import { mintPdiSerial } from './counters';
 import { snapshotOf } from './snapshot';
 import { poolUse } from '../db/pool';
@@ -344,6 +344,11 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   tokenSecret(): Promise<string> {
     return getOrCreateSecret(this.knex);
+  }
+
+  /** When the store was created (./settings.ts `getOrCreateCreated`): Identify's earliestDatestamp while it holds no record. */
+  createdAt(): Promise<number> {
+    return getOrCreateCreated(this.knex, this.clock);
   }
 
   hasTokenSecret(): Promise<boolean> {

@@ -33,3 +33,36 @@ export async function getOrCreateSecret(knex: Knex, key = 'resumption_token_secr
 export async function hasSecret(knex: Knex, key = 'resumption_token_secret'): Promise<boolean> {
   return (await knex('settings').select('value').where('key', key).first()) !== undefined;
 }
+
+/**
+ * When the store was created, in seconds since the epoch: kept in `settings`
+ * (`store_created`), so every process and every later version answers the
+ * same. A store made before the row was kept gets, once, the time its first
+ * migration ran (`knex_migrations.migration_time`, the oldest trace of its
+ * making), else `now`. Race-safe as {@link getOrCreateSecret}.
+ *
+ * @example await getOrCreateCreated(knex, () => Math.floor(Date.now() / 1000)) // 1795780800
+ */
+export async function getOrCreateCreated(knex: Knex, now: () => number, key = 'store_created'): Promise<number> {
+  const read = async (): Promise<number | undefined> => {
+    const row = (await knex('settings').select('value').where('key', key).first()) as { value: string } | undefined;
+    return row === undefined ? undefined : Number(row.value);
+  };
+  const existing = await read();
+  if (existing !== undefined && Number.isFinite(existing)) return existing;
+  const first = (await knex('knex_migrations').min({ t: 'migration_time' }).first()) as { t: unknown } | undefined;
+  const migrated = secondsOf(first?.t);
+  await knex('settings')
+    .insert({ key, value: String(migrated ?? now()) })
+    .onConflict('key')
+    .ignore();
+  const created = await read();
+  if (created === undefined || !Number.isFinite(created)) throw new Error(`settings row ${key} vanished`);
+  return created;
+}
+
+/** A time as the drivers return `migration_time` (a Date from pg; milliseconds, or text, from SQLite), in whole seconds. */
+function secondsOf(v: unknown): number | undefined {
+  const ms = v instanceof Date ? v.getTime() : typeof v === 'number' ? v : typeof v === 'string' ? (/^\d+$/.test(v) ? Number(v) : Date.parse(v)) : NaN;
+  return Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1000) : undefined;
+}

@@ -8,13 +8,11 @@
  * processes; the advertised baseURL, the resumption URLs and the pages'
  * links are the public ones, never a backend's; the client address the
  * proxy saw reaches the log (trustProxy), and a forged X-Forwarded-For does
- * not; compressed answers pass through untouched.
+ * not; compressed answers pass through untouched; /metrics is not found
+ * through it, however it is spelled.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { freePort } from '../../harness/free-port';
 import { httpRequest, type HttpAnswer } from '../../harness/http-request';
@@ -22,125 +20,18 @@ import { databaseKinds, openThrowawayDatabase, type ThrowawayDatabase } from '..
 import { checkOai, resumption, texts } from '../helpers/server';
 import { cli } from '../loader/helpers';
 import { projectPath } from '../../server/paths';
+import { HOST, PUBLIC, startNginx, startServe, stopServe, type Nginx, type Server } from './nginx-helpers';
 
-const NGINX = '/usr/sbin/nginx';
-const PUBLIC = 'http://repository.example.edu/oai';
-const HOST = 'repository.example.edu';
 /** The harvester's own address: another loopback address than the one nginx and the servers use, so the log can tell them apart. */
 const CLIENT_ADDRESS = '127.0.0.2';
 const PAGE_SIZE = 20;
 const DEMO_ITEMS = 285;
 
-/** A child process whose standard output is JSON lines (pino), kept as they arrive. */
-interface Server {
-  readonly port: number;
-  readonly child: ChildProcess;
-  readonly lines: Record<string, unknown>[];
-}
-
-function startServe(db: ThrowawayDatabase, port: number): Promise<Server> {
-  const child = spawn(process.execPath, ['-r', 'tsx/cjs', projectPath('server', 'cli.ts'), 'serve'], {
-    cwd: projectPath(),
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      OAI_BASE_URL: PUBLIC,
-      OAI_TRUST_PROXY: 'loopback',
-      OAI_PAGE_SIZE: String(PAGE_SIZE),
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: Record<string, unknown>[] = [];
-  let buffered = '';
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve on ${port} did not start: ${stderr}`)), 60_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve on ${port} exited ${String(code)}: ${stderr}`));
-    });
-    child.stdout?.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
-        buffered = buffered.slice(nl + 1);
-        lines.push(line);
-        if (line.msg === 'oai-steward serving') {
-          clearTimeout(timer);
-          child.removeAllListeners('exit');
-          resolve({ port, child, lines });
-        }
-      }
-    });
-  });
-}
-
-/** Replaces `from` by `to` where it stands exactly `times` times in `text`, or fails: the test must follow the shipped file. */
-function replaceExactly(text: string, from: string, to: string, times = 1): string {
-  const found = text.split(from).length - 1;
-  if (found !== times) throw new Error(`deploy/nginx/oai-steward.conf: expected ${JSON.stringify(from)} ${times} time(s), found ${found}`);
-  return text.split(from).join(to);
-}
-
-/**
- * The site file of deploy/ with the test's ports (the two servers', and nginx's on the loopback
- * address only), wrapped in a main configuration for a temporary prefix.
- */
-function nginxConfig(dir: string, listen: number, backends: readonly number[]): string {
-  let site = fs.readFileSync(projectPath('deploy', 'nginx', 'oai-steward.conf'), 'utf8');
-  site = replaceExactly(site, 'server 127.0.0.1:3001 ', `server 127.0.0.1:${backends[0]} `);
-  site = replaceExactly(site, 'server 127.0.0.1:3002 ', `server 127.0.0.1:${backends[1]} `);
-  site = replaceExactly(site, '    listen 80;\n', `    listen 127.0.0.1:${listen};\n`);
-  site = replaceExactly(site, '    listen [::]:80;\n', '');
-  fs.writeFileSync(path.join(dir, 'oai-steward.conf'), site);
-  return [
-    // As root, nginx's workers would switch to nobody, who cannot write the temporary prefix.
-    ...(process.getuid?.() === 0 ? ['user root;'] : []),
-    'worker_processes 1;',
-    'daemon off;',
-    `pid ${dir}/nginx.pid;`,
-    `error_log ${dir}/error.log warn;`,
-    'events { worker_connections 256; }',
-    'http {',
-    "  log_format upstream '$request_uri $upstream_addr $status';",
-    `  access_log ${dir}/access.log upstream;`,
-    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`),
-    `  include ${dir}/oai-steward.conf;`,
-    '}',
-    '',
-  ].join('\n');
-}
-
-/** Installs Debian's nginx the way the suite installs its other programs, when it is missing. */
-function ensureNginx(): void {
-  if (fs.existsSync(NGINX)) return;
-  execFileSync('sh', [projectPath('scripts', 'system-deps.sh')], { stdio: 'inherit' });
-  if (!fs.existsSync(NGINX)) throw new Error(`${NGINX} is still missing after scripts/system-deps.sh`);
-}
-
-async function waitForPort(port: number, log: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await httpRequest({ port, path: '/healthz', timeoutMs: 1000 });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`nginx did not answer on ${port}: ${fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''}`);
-}
-
 for (const kind of databaseKinds()) {
   describe(`deploy/nginx in front of two oai-steward processes, on ${kind}`, function () {
     this.timeout(180_000);
     let db: ThrowawayDatabase;
-    let dir: string;
-    let nginx: ChildProcess | undefined;
+    let nginx: Nginx | undefined;
     let nginxPort: number;
     const servers: Server[] = [];
     const agent = new http.Agent({ keepAlive: true, localAddress: CLIENT_ADDRESS } as http.AgentOptions);
@@ -150,50 +41,27 @@ for (const kind of databaseKinds()) {
       httpRequest({ port: nginxPort, path: query === '' ? pathname : `${pathname}?${query}`, headers: { Host: HOST, ...headers }, agent });
 
     before(async function () {
-      ensureNginx();
       db = await openThrowawayDatabase(kind);
       // The demo first, once: two processes starting on an empty store would both load it.
       const seeded = await cli(db, ['seed'], { env: { OAI_NAMESPACE: '' } });
       expect(seeded.code, seeded.stderr).to.equal(0);
-      for (let i = 0; i < 2; i++) servers.push(await startServe(db, await freePort()));
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-steward-nginx-'));
+      for (let i = 0; i < 2; i++) servers.push(await startServe(db, await freePort(), { OAI_PAGE_SIZE: String(PAGE_SIZE) }));
       nginxPort = await freePort();
-      fs.writeFileSync(
-        path.join(dir, 'nginx.conf'),
-        nginxConfig(
-          dir,
-          nginxPort,
-          servers.map((s) => s.port),
-        ),
+      nginx = await startNginx(
+        nginxPort,
+        servers.map((s) => s.port),
       );
-      execFileSync(NGINX, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { stdio: 'pipe' });
-      nginx = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { stdio: 'ignore' });
-      await waitForPort(nginxPort, path.join(dir, 'error.log'));
     });
 
     after(async function () {
       agent.destroy();
-      const exits = [nginx, ...servers.map((s) => s.child)]
-        .filter((c): c is ChildProcess => c !== undefined && c.exitCode === null)
-        .map(
-          (c) =>
-            new Promise<void>((resolve) => {
-              const force = setTimeout(() => c.kill('SIGKILL'), 20_000);
-              c.once('exit', () => {
-                clearTimeout(force);
-                resolve();
-              });
-              c.kill(c === nginx ? 'SIGQUIT' : 'SIGTERM');
-            }),
-        );
-      await Promise.all(exits);
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      await nginx?.stop();
+      await Promise.all(servers.map((s) => stopServe(s, 'SIGTERM', 20_000)));
       await db?.close();
     });
 
     it('harvests a full ListRecords through it, the pages alternating between the two processes', async () => {
-      const accessLog = path.join(dir, 'access.log');
-      const logged = fs.existsSync(accessLog) ? fs.readFileSync(accessLog, 'utf8').split('\n').length - 1 : 0;
+      const logged = nginx?.accessLog().length ?? 0;
       const ids: string[] = [];
       let query = 'verb=ListRecords&metadataPrefix=oai_dc';
       let pages = 0;
@@ -210,11 +78,7 @@ for (const kind of databaseKinds()) {
       // nginx writes its access log line when a request ends.
       let lines: string[] = [];
       for (let i = 0; i < 50; i++) {
-        lines = fs
-          .readFileSync(accessLog, 'utf8')
-          .split('\n')
-          .slice(logged)
-          .filter((l) => l.includes('verb=ListRecords'));
+        lines = (nginx?.accessLog() ?? []).slice(logged).filter((l) => l.includes('verb=ListRecords'));
         if (lines.length >= pages + 1) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -293,6 +157,15 @@ for (const kind of databaseKinds()) {
         .join('\n');
       expect(active).to.match(/location \/ \{[^}]*proxy_buffering off;[^}]*\}/);
       expect(active).to.match(/proxy_set_header X-Forwarded-Proto \$scheme;/);
+    });
+
+    it('answers 404 for /metrics however it is asked, while each process serves it on its own port', async () => {
+      for (const s of servers) expect((await httpRequest({ port: s.port, path: '/metrics' })).status, `/metrics on ${s.port}`).to.equal(200);
+      for (const pathname of ['/metrics', '/metrics/', '/METRICS', '/Metrics/', '/%6detrics', '//metrics', '/metrics?name[]=oai_requests_total']) {
+        const a = await httpRequest({ port: nginxPort, path: pathname, headers: { Host: HOST }, agent });
+        expect(a.status, pathname).to.equal(404);
+        expect(a.body, pathname).not.to.contain('oai_requests_total');
+      }
     });
   });
 }

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { projectPath } from '../../server/paths';
+import { SHUTDOWN_GRACE_MS } from '../../server/serve';
 
 const UNIT = projectPath('deploy', 'systemd', 'oai-steward@.service');
 const ANALYZE = '/usr/bin/systemd-analyze';
@@ -74,6 +75,37 @@ describe('deploy/systemd/oai-steward@.service', () => {
     expect(s.get('Environment')).to.include.members(['PORT=%i', 'HOST=127.0.0.1']);
     // A configuration or store the operator must fix (exit status 2) is not restarted in a loop.
     expect(s.get('RestartPreventExitStatus')).to.deep.equal(['2']);
+  });
+
+  it('trusts the nginx of deploy/ on this host, so each harvester is a client of its own', () => {
+    expect(serviceSettings().get('Environment')).to.include('OAI_TRUST_PROXY=loopback');
+  });
+
+  it('waits longer before killing than the server lets responses in flight finish, with time to close the store', () => {
+    const stop = serviceSettings().get('TimeoutStopSec');
+    expect(stop).to.have.length(1);
+    expect(Number(stop?.[0])).to.be.at.least(SHUTDOWN_GRACE_MS / 1000 + 5);
+  });
+
+  it('is installed, in docs/operations.md, with its state folder made for its user before that user migrates', () => {
+    const doc = fs.readFileSync(projectPath('docs', 'operations.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## As a service'));
+    const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const steps = block.split('\n').map((l) => l.trim());
+    const at = (re: RegExp): number => {
+      const i = steps.findIndex((l) => re.test(l));
+      expect(i, `a step matching ${String(re)} in:\n${block}`).to.be.at.least(0);
+      return i;
+    };
+    const user = at(/^useradd --system .*oai-steward$/);
+    const state = at(/^install -d -o oai-steward -g oai-steward( -m \d+)? \/var\/lib\/oai-steward\b/);
+    const config = at(/oai-steward\.yaml \/etc\/oai-steward\//);
+    const migrate = at(/^runuser -u oai-steward -- .*\bmigrate$/);
+    const enable = at(/^systemctl enable --now oai-steward@3001 oai-steward@3002$/);
+    expect(user).to.be.below(state);
+    expect(state).to.be.below(migrate);
+    expect(config).to.be.below(migrate);
+    expect(migrate).to.be.below(enable);
   });
 
   it('is read by systemd-analyze verify without a word of complaint', function () {

@@ -225,6 +225,18 @@ describe('the MODS reader', () => {
     expect(r.relatedIdentifiers).to.deep.equal([{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' }]);
   });
 
+  it('keeps the displayLabel of a local identifier with its value (a shelf mark alone means nothing), a labelled URL bare', () => {
+    const r = mods.read!(
+      parseFragment(`<mods xmlns="http://www.loc.gov/mods/v3"><titleInfo><title>T</title></titleInfo>
+      <identifier type="local" displayLabel="Signatur">342, 19. 9</identifier>
+      <identifier displayLabel="  Call number: ">QA 76.9</identifier>
+      <identifier type="local">A-7</identifier>
+      <identifier type="uri" displayLabel="Catalogue">https://example.org/c/7</identifier>
+      <identifier displayLabel="Online">https://example.org/items/7</identifier></mods>`)!,
+    );
+    expect(r.dc.identifier).to.deep.equal(['Signatur: 342, 19. 9', 'Call number: QA 76.9', 'A-7', 'https://example.org/items/7']);
+  });
+
   it('reads the first record of a modsCollection, and odd records without throwing', () => {
     expect(
       mods.read!(

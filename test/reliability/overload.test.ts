@@ -4,7 +4,9 @@
  * A server with a limit of 4 over a store that answers slowly is driven with
  * many concurrent requests: every answer is a correct OAI-PMH response or a
  * 503 with Retry-After, the 503s come at once, the limit frees up again, and
- * memory stays bounded.
+ * memory stays bounded. "At once" is proved by order, never by a clock: while
+ * every store call is held at a gate, the requests past the limit are all
+ * answered 503 before a single store call has completed.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,18 +21,35 @@ import { demoRecords } from '../helpers/demo-records';
 const LIMIT = 4;
 const DELAY_MS = 150;
 
-/** A store whose reads take DELAY_MS longer, so requests pile up. */
-function slowStore(store: ReadStore): ReadStore {
-  return new Proxy(store, {
+/** A store whose calls wait at a gate until the test opens it, then take DELAY_MS longer, so requests pile up. */
+interface GatedStore {
+  readonly store: ReadStore;
+  /** Store calls that have returned (or thrown) so far. */
+  completed(): number;
+  /** Lets every held call, and every later one, through. */
+  open(): void;
+}
+
+function gatedStore(store: ReadStore): GatedStore {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let completed = 0;
+  const gated = new Proxy(store, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver) as unknown;
       if (typeof v !== 'function') return v;
       return async (...args: unknown[]) => {
+        await gate;
         await new Promise((r) => setTimeout(r, DELAY_MS));
-        return (v as (...a: unknown[]) => unknown).apply(target, args);
+        try {
+          return await (v as (...a: unknown[]) => unknown).apply(target, args);
+        } finally {
+          completed++;
+        }
       };
     },
   });
+  return { store: gated, completed: () => completed, open };
 }
 
 describe('load shedding', function () {
@@ -38,8 +57,10 @@ describe('load shedding', function () {
   forEachProvider({ pageSize: 50 }, (get) => {
     let server: http.Server | undefined;
     let port = 0;
+    let gated: GatedStore;
     before(async () => {
-      const ctx = { ...get().ctx, store: slowStore(get().ctx.store) };
+      gated = gatedStore(get().ctx.store);
+      const ctx = { ...get().ctx, store: gated.store };
       const app = createApp({ ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: LIMIT, retryAfter: 7 });
       server = http.createServer({ keepAlive: false }, app);
       await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
@@ -50,40 +71,47 @@ describe('load shedding', function () {
       await new Promise((resolve) => server?.close(resolve));
     });
 
+    /** Requests that all read the store (Identify is left out: an answer that needs no store call would free its slot). */
     const queries = (): string[] => {
       const ids = demoRecords().filter((d) => !d.deleted);
       return [
         'verb=ListRecords&metadataPrefix=oai_dc',
         'verb=ListIdentifiers&metadataPrefix=oai_dc&set=physics',
-        'verb=Identify',
         ...ids.slice(0, 5).map((d) => `verb=GetRecord&metadataPrefix=oai_dc&identifier=${toRequestArgument(d.identifier)}`),
       ];
     };
 
-    it(`answers ${LIMIT * 10} concurrent requests with correct answers or an immediate 503 with Retry-After`, async () => {
+    it(`answers ${LIMIT * 10} concurrent requests with correct answers, or with a 503 and Retry-After before any store call completes`, async () => {
       const qs = queries();
-      const answers = await Promise.all(
-        Array.from({ length: LIMIT * 10 }, async (_, i) => {
-          const t = Date.now();
-          const a = await request(port, { query: qs[i % qs.length] as string, headers: { Connection: 'close' } });
-          return { a, ms: Date.now() - t };
-        }),
-      );
-      let ok = 0;
-      let shed = 0;
-      for (const { a, ms } of answers) {
+      const total = LIMIT * 10;
+      // Each 503 notes how many store calls had completed when it arrived; the gate stays shut until every
+      // request past the limit has been answered, so the admitted ones cannot finish (nor free a slot) before.
+      const shedAt: number[] = [];
+      let allShed!: () => void;
+      const shedDone = new Promise<void>((resolve) => (allShed = resolve));
+      const answers = Array.from({ length: total }, async (_, i) => {
+        const a = await request(port, { query: qs[i % qs.length] as string, headers: { Connection: 'close' } });
         if (a.status === 503) {
-          shed++;
+          shedAt.push(gated.completed());
+          if (shedAt.length === total - LIMIT) allShed();
+        }
+        return a;
+      });
+      await shedDone;
+      expect(gated.completed(), 'store calls completed before the gate opened').to.equal(0);
+      gated.open();
+      let ok = 0;
+      for (const a of await Promise.all(answers)) {
+        if (a.status === 503) {
           expect(a.headers['retry-after']).to.equal('7');
-          // At once: without waiting for the store (each store call takes DELAY_MS).
-          expect(ms).to.be.lessThan(DELAY_MS * 4);
         } else {
           checkOai(a);
           ok++;
         }
       }
-      expect(ok).to.be.at.least(LIMIT);
-      expect(shed).to.be.at.least(LIMIT * 10 - LIMIT * 3);
+      expect(ok).to.equal(LIMIT);
+      expect(shedAt).to.have.length(total - LIMIT);
+      expect(shedAt.every((n) => n === 0)).to.equal(true);
     });
 
     it('serves again once the requests in flight have finished', async () => {

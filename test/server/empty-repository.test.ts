@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { forEachProvider, oaiGet, errorCodes, texts } from '../helpers/server';
 import { item } from '../helpers/store-fixtures';
+import { formatDatestamp } from '../../lib/oai/dates';
 
 describe('an empty repository without sets', () => {
   forEachProvider({ seed: false }, (provider) => {
@@ -26,10 +27,27 @@ describe('an empty repository without sets', () => {
       });
     }
 
-    it('answers Identify with a valid description and the epoch as earliestDatestamp', async () => {
+    it("answers Identify with a valid description and the store's creation time as earliestDatestamp, not the epoch", async () => {
       const xml = await oaiGet(provider().port, 'verb=Identify');
-      expect(texts(xml, 'earliestDatestamp')).to.deep.equal(['1970-01-01T00:00:00Z']);
+      const kept = (await provider().knex('settings').select('value').where('key', 'store_created').first()) as { value: string } | undefined;
+      const created = Number(kept?.value);
+      // The store was made by the migrations this test's provider ran, before the request.
+      const migrated = (await provider().knex('knex_migrations').select('migration_time').orderBy('id').first()) as { migration_time: unknown };
+      const migratedMs = migrated.migration_time instanceof Date ? migrated.migration_time.getTime() : Number(migrated.migration_time);
+      expect(created).to.equal(Math.floor(migratedMs / 1000));
+      expect(created).to.be.at.most(Math.floor(Date.now() / 1000));
+      expect(texts(xml, 'earliestDatestamp')).to.deep.equal([formatDatestamp(created)]);
+      expect(texts(xml, 'earliestDatestamp')).not.to.deep.equal(['1970-01-01T00:00:00Z']);
       expect(texts(xml, 'sampleIdentifier')).to.deep.equal(['oai:demo.oai-steward.org:sample']);
+    });
+
+    it('keeps the creation time once: a later ask, or another process, reads the same', async () => {
+      const first = await provider().store.createdAt();
+      await provider().knex('settings').where('key', 'store_created').delete();
+      // A store made before the time was kept: its first migration's time, kept from now on.
+      const again = await provider().store.createdAt();
+      expect(again).to.equal(first);
+      expect(await provider().store.createdAt()).to.equal(first);
     });
 
     it('still lists every configured format, oai_dc first, in ListMetadataFormats', async () => {

@@ -318,7 +318,7 @@ describe('operations: SIGTERM to oai-steward serve', function () {
     const held = await holdPost(serve.baseUrl, 'verb=ListRecords&metadataPrefix=oai_dc');
     await sleep(300); // the request reaches the server before the signal
     serve.child.kill('SIGTERM');
-    await serve.waitForLine((l) => l.msg === 'shutting down: finishing in-flight requests' && l.signal === 'SIGTERM');
+    await serve.waitForLine((l) => l.msg === 'shutting down: no new connections, finishing the responses in flight' && l.signal === 'SIGTERM');
     // The listening socket closes as the signal is handled; poll briefly rather than race the log pipe.
     let refused = await tryConnect(serve.port);
     for (let i = 0; i < 20 && refused !== 'ECONNREFUSED'; i++) refused = (await sleep(25), await tryConnect(serve.port));
@@ -391,6 +391,8 @@ describe('operations: /healthz and stop() of a server started in-process', funct
   });
 
   it('closes idle keep-alive connections at once instead of waiting for them to time out', async function () {
+    // Longer than this test may take: a stop that waited for the idle socket to time out would fail by the test's timeout.
+    server.running.server.keepAliveTimeout = 10 * 60_000;
     const agent = new http.Agent({ keepAlive: true });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -401,10 +403,7 @@ describe('operations: /healthz and stop() of a server started in-process', funct
           })
           .on('error', reject);
       });
-      const started = Date.now();
       await server.running.stop();
-      // keepAliveTimeout is 5 s: a stop that waited for the idle socket would take that long.
-      expect(Date.now() - started).to.be.lessThan(2_000);
     } finally {
       agent.destroy();
     }

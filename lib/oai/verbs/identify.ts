@@ -23,7 +23,11 @@ export function oaiIdentifierDescription(namespace: string, sampleIdentifier: st
   return root.end({ headless: true });
 }
 
-/** Identify (OAI-PMH 4.2). earliestDatestamp is the oldest item's, or the epoch for an empty repository. */
+/**
+ * Identify (OAI-PMH 4.2). earliestDatestamp is the oldest record's; for an empty repository, the
+ * store's creation time (the epoch when the context does not know it): OAI-PMH 4.2 asks for a
+ * datestamp guaranteed to be no later than any in the repository, and 1970 says nothing true.
+ */
 export async function identify(ctx: ProviderContext): Promise<ResponseBody> {
   const [earliest, sample] = await Promise.all([ctx.store.earliestDatestamp(), ctx.store.sampleIdentifier()]);
   const { repository: r } = ctx;
@@ -33,7 +37,7 @@ export async function identify(ctx: ProviderContext): Promise<ResponseBody> {
       repositoryName: r.name,
       baseURL: r.baseURL,
       adminEmails: r.adminEmails,
-      earliestDatestamp: earliest ?? 0,
+      earliestDatestamp: earliest ?? r.createdAt ?? 0,
       deletedRecord: 'persistent',
       compression: r.compression,
       // An empty repository has no real item to show; the container still needs a syntactically valid sample.
