@@ -9,6 +9,7 @@ import type { Agent, Contributor, Host, RecordFields, TypedIdentifier } from './
 import {
   ACCESS_RIGHTS,
   COAR_RESOURCE_TYPE_PREFIX,
+  COAR_OF_DATACITE_GENERAL,
   COAR_TYPES,
   schemaOrgType,
   schemaOrgTypeOf,
@@ -75,6 +76,20 @@ export function doi(record: RecordFields): string | undefined {
 export function coarType(record: RecordFields): CoarType | undefined {
   const c = record.resourceType?.coar;
   return c === undefined ? undefined : COAR_TYPES.get(c);
+}
+
+/**
+ * The COAR resource type OpenAIRE v4 is written with: the record's own, else
+ * the one of its DataCite resourceTypeGeneral (COAR Resource Types 3.2 to
+ * DataCite, vocabularies.ts `COAR_OF_DATACITE_GENERAL`); undefined for a record
+ * with neither.
+ *
+ * @example openaireCoarType({ dc: {}, resourceType: { general: 'Software', label: 'Code' } })?.label // 'software'
+ */
+export function openaireCoarType(record: RecordFields): CoarType | undefined {
+  const own = coarType(record);
+  if (own !== undefined || record.resourceType === undefined) return own;
+  return COAR_TYPES.get(COAR_RESOURCE_TYPE_PREFIX + COAR_OF_DATACITE_GENERAL[record.resourceType.general]);
 }
 
 /** MARC Leader/06 and MODS typeOfResource of the record: from its COAR type, else its DataCite type, else text. @example bibliographicType({ dc: {} }) // { leader06: 'a', typeOfResource: 'text' } */
