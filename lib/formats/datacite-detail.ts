@@ -42,7 +42,7 @@ import { isXmlLang } from '../model/language';
 import { nonBlank } from './reader-rules';
 import { attr, kid, kids, listOf, text } from './xml-in';
 
-/** The fields of the model that hold DataCite as given (./record.ts, "What DataCite kernel-4 says beyond"). */
+/** The fields of the model that hold DataCite as given (../model/record.ts, "What DataCite kernel-4 says beyond"). */
 export type DataciteDetail = Pick<
   RecordFields,
   | 'titles'

@@ -36,6 +36,16 @@
  * The host's ISSN or ISBN stays a relatedIdentifier (12), where the record
  * keeps it, rather than the related item's optional relatedItemIdentifier.
  *
+ * What a record keeps as DataCite gave it (./datacite-detail.ts: `titles`,
+ * `publisherIdentifier`, `publisherLang`, `subjects`, `typedDates`,
+ * `alternateIdentifiers`, `sizes`, `version`, `rightsList`, `descriptions`,
+ * `geoLocations`, `relatedItems`; name identifiers of any scheme, affiliation
+ * identifiers and the language of names on the agents) is written first, as
+ * given, and each row above after it only where it says something those do
+ * not: DataCite in is DataCite out, element for element and attribute for
+ * attribute (test/formats/datacite-lossless.test.ts). A related identifier
+ * that is a related item's own identifier is written once, in the item.
+ *
  * Not carried: dc.type, dc.source, dc.relation, dc.coverage (free text
  * DataCite has no plain-text place for), file URLs (DataCite describes the
  * resource, its DOI leads to the files).

@@ -9,61 +9,19 @@
  * (lib/model/identifiers.ts: an ISBN without hyphens, a ROR id as its URL),
  * and a language tag without regard to case (RFC 5646 section 2.1.1).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import { datacite } from '../../lib/formats/datacite';
 import { oaiDatacite } from '../../lib/formats/oai-datacite';
 import { isNotOffered, type CrosswalkContext } from '../../lib/formats/format';
 import { parseFragment, type XmlElement } from '../../lib/xml/tree';
-import { checkFunderIdentifier, checkIdentifier, checkRelatedIdentifier, type Checked } from '../../lib/model/identifiers';
-import { FUNDER_IDENTIFIER_TYPES } from '../../lib/model/vocabularies';
-import { missingFrom, type Canonical } from '../helpers/xml-embeds';
+import { dataciteCanonical as canonical, missingFrom } from '../helpers/xml-embeds';
 import { validate } from '../helpers/xsd';
+import { kernel4Files } from '../helpers/datacite-corpus';
 
-const CORPUS = path.resolve(__dirname, '..', 'fixtures', 'realworld');
-const KERNEL_4 = 'http://datacite.org/schema/kernel-4';
 const ctx: CrosswalkContext = { oaiIdentifier: 'oai:x.org:1', options: { datacentreSymbol: 'X.Y' } };
 
-const normal = (c: Checked, text: string): string => ('value' in c ? c.value : text);
-
-/** Identifiers in their scheme's normal form, language tags in lower case; other text as it is. */
-const canonical: Canonical = (el, text) => {
-  const type = (name: string): string => el.attrs.get(name) ?? '';
-  switch (el.local) {
-    case 'identifier':
-      return type('identifierType') === 'DOI' ? normal(checkIdentifier('DOI', text), text) : text;
-    case 'relatedIdentifier':
-      return normal(checkRelatedIdentifier(type('relatedIdentifierType'), text), text);
-    case 'relatedItemIdentifier':
-      return normal(checkRelatedIdentifier(type('relatedItemIdentifierType'), text), text);
-    case 'funderIdentifier': {
-      const t = FUNDER_IDENTIFIER_TYPES.find((x) => x === type('funderIdentifierType'));
-      return t === undefined ? text : normal(checkFunderIdentifier(t, text), text);
-    }
-    case 'language':
-      return text.toLowerCase();
-    default:
-      return text;
-  }
-};
-
-/** Every DataCite XML file of the corpus, with its root: kernel-4 ones are the round trip's. */
-function kernel4Files(): { name: string; root: XmlElement }[] {
-  const out: { name: string; root: XmlElement }[] = [];
-  for (const dir of ['datacite-bolognese', path.join('samples', 'datacite')]) {
-    for (const f of fs.readdirSync(path.join(CORPUS, dir)).sort()) {
-      if (!f.endsWith('.xml')) continue;
-      const xml = fs.readFileSync(path.join(CORPUS, dir, f), 'utf8').replace(/^\uFEFF?<\?xml[^>]*\?>\s*/, '');
-      const root = parseFragment(xml);
-      if (root !== null && root.ns === KERNEL_4) out.push({ name: `${dir}/${f}`, root });
-    }
-  }
-  return out;
-}
-
 /** The written document's root, or a failure naming why the format was not offered. */
-function written(result: ReturnType<typeof datacite.fromRecord>): string {
+function written(result: ReturnType<NonNullable<typeof datacite.fromRecord>>): string {
   if (result === undefined || isNotOffered(result)) throw new Error(`not offered: ${JSON.stringify(result)}`);
   return result;
 }

@@ -17,6 +17,8 @@
  * identifier in its scheme's normal form.
  */
 import type { XmlElement } from '../../lib/xml/tree';
+import { checkFunderIdentifier, checkIdentifier, checkRelatedIdentifier, type Checked } from '../../lib/model/identifiers';
+import { FUNDER_IDENTIFIER_TYPES } from '../../lib/model/vocabularies';
 
 /** A leaf's text in the form to compare (the element gives its name and attributes); the identity by default. */
 export type Canonical = (el: XmlElement, text: string) => string;
@@ -96,3 +98,29 @@ export function missingFrom(input: XmlElement, output: XmlElement, canonical: Ca
   }
   return out;
 }
+
+const normal = (c: Checked, text: string): string => ('value' in c ? c.value : text);
+
+/**
+ * DataCite's leaves as the model keeps them: identifiers in their scheme's normal form (lib/model/identifiers.ts:
+ * an ISBN without hyphens, a ROR id as its URL), a language tag without regard to case (RFC 5646 section 2.1.1).
+ */
+export const dataciteCanonical: Canonical = (el, text) => {
+  const type = (name: string): string => el.attrs.get(name) ?? '';
+  switch (el.local) {
+    case 'identifier':
+      return type('identifierType') === 'DOI' ? normal(checkIdentifier('DOI', text), text) : text;
+    case 'relatedIdentifier':
+      return normal(checkRelatedIdentifier(type('relatedIdentifierType'), text), text);
+    case 'relatedItemIdentifier':
+      return normal(checkRelatedIdentifier(type('relatedItemIdentifierType'), text), text);
+    case 'funderIdentifier': {
+      const t = FUNDER_IDENTIFIER_TYPES.find((x) => x === type('funderIdentifierType'));
+      return t === undefined ? text : normal(checkFunderIdentifier(t, text), text);
+    }
+    case 'language':
+      return text.toLowerCase();
+    default:
+      return text;
+  }
+};
