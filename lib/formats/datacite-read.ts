@@ -132,6 +132,7 @@ function propsOf(root: XmlElement): DataciteProps {
           type: attr(rid, 'relatedItemIdentifierType'),
           relation: attr(i, 'relationType'),
           resourceTypeGeneral: attr(i, 'relatedItemType'),
+          inRelatedItem: true,
         };
       }),
     ],

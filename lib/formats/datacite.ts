@@ -349,14 +349,8 @@ function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
   // A related item's identifier is also a related identifier of the model (for every format); written once, in the item.
   const items = record.relatedItems ?? [];
   const inItem = (r: RelatedIdentifier): boolean =>
-    items.some(
-      (i) =>
-        i.identifier !== undefined &&
-        i.identifier.value.toLowerCase() === r.identifier.toLowerCase() &&
-        i.relation === r.relation &&
-        i.itemType === r.resourceTypeGeneral &&
-        (i.identifier.type === undefined || i.identifier.type === r.type),
-    );
+    r.inRelatedItem === true &&
+    items.some((i) => i.identifier !== undefined && i.identifier.value.toLowerCase() === r.identifier.toLowerCase() && i.relation === r.relation);
   const hostGiven = items.some((i) => isHostItem(i.relation, i.itemType));
 
   const givenSizes = record.sizes ?? [];

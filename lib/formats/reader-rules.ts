@@ -377,6 +377,8 @@ export interface RelatedInput {
   readonly schemeUri?: string | undefined;
   readonly schemeType?: string | undefined;
   readonly relationTypeInformation?: string | undefined;
+  /** The identifier of a related item, not a relatedIdentifier of its own (../model/record.ts `RelatedIdentifier`). */
+  readonly inRelatedItem?: boolean | undefined;
 }
 
 const byLowerCase = <T extends string>(list: readonly T[], v: string | undefined): T | undefined => {
@@ -410,10 +412,20 @@ export function addRelated(d: Draft, p: RelatedInput): void {
     const v = nonBlank(p[k]);
     if (v !== undefined) more[k] = v;
   }
-  const r: RelatedIdentifier = { identifier: checked.value, type, relation, ...(general !== undefined && { resourceTypeGeneral: general }), ...more };
+  const r: RelatedIdentifier = {
+    identifier: checked.value,
+    type,
+    relation,
+    ...(general !== undefined && { resourceTypeGeneral: general }),
+    ...more,
+    ...(p.inRelatedItem === true && { inRelatedItem: true }),
+  };
   // The same relation said twice is said once; one that says anything more about it is another statement.
   const key = (x: RelatedIdentifier): string => JSON.stringify([x.identifier, x.type, x.relation, x.resourceTypeGeneral, ...RELATED_DETAIL.map((k) => x[k])]);
-  if (!d.relatedIdentifiers.some((x) => key(x) === key(r))) d.relatedIdentifiers.push(r);
+  // A related item's identifier the record also gives as a relatedIdentifier is that one (read first), said once.
+  const same = d.relatedIdentifiers.findIndex((x) => key(x) === key(r));
+  if (same < 0) d.relatedIdentifiers.push(r);
+  else if (r.inRelatedItem !== true && d.relatedIdentifiers[same]?.inRelatedItem === true) d.relatedIdentifiers[same] = r;
 }
 
 /** The parts of a host as a format names them, before the model's checks. */

@@ -442,7 +442,7 @@ function readFunding(v: unknown, path: string, refuse: Refuse): FundingReference
 }
 
 function readRelated(v: unknown, path: string, refuse: Refuse): RelatedIdentifier | undefined {
-  const o = readObject(v, path, ['identifier', 'type', 'relation', 'resourceTypeGeneral', ...RELATED_DETAIL_KEYS], refuse);
+  const o = readObject(v, path, ['identifier', 'type', 'relation', 'resourceTypeGeneral', 'inRelatedItem', ...RELATED_DETAIL_KEYS], refuse);
   if (!o) return undefined;
   const { r, failed } = tracked(refuse);
   const more = readTexts(o, path, RELATED_DETAIL_KEYS, r);
@@ -451,7 +451,16 @@ function readRelated(v: unknown, path: string, refuse: Refuse): RelatedIdentifie
   const general = o.resourceTypeGeneral === undefined ? undefined : readEnum(o.resourceTypeGeneral, `${path}.resourceTypeGeneral`, DATACITE_RESOURCE_TYPES, r);
   const identifier = readChecked(o.identifier, `${path}.identifier`, r, (s) => (type === undefined ? { value: s } : checkRelatedIdentifier(type, s)));
   if (failed() || type === undefined || relation === undefined || identifier === undefined) return undefined;
-  return { identifier, type, relation, ...(general !== undefined && { resourceTypeGeneral: general }), ...more };
+  if (o.inRelatedItem !== undefined && o.inRelatedItem !== true) r(`${path}.inRelatedItem`, 'must be true when given');
+  if (failed()) return undefined;
+  return {
+    identifier,
+    type,
+    relation,
+    ...(general !== undefined && { resourceTypeGeneral: general }),
+    ...more,
+    ...(o.inRelatedItem === true && { inRelatedItem: true }),
+  };
 }
 
 /**

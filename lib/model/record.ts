@@ -114,6 +114,11 @@ export interface RelatedIdentifier {
   readonly schemeType?: string;
   /** DataCite 4.5+ relationTypeInformation: what the relation says beyond its type. */
   readonly relationTypeInformation?: string;
+  /**
+   * True for the identifier of a DataCite related item (relatedItemIdentifier) that the record does not also
+   * give as a relatedIdentifier of its own: every format sees it here, and DataCite writes it once, in the item.
+   */
+  readonly inRelatedItem?: boolean;
 }
 
 /** A title with its type and language (DataCite title, OpenAIRE datacite:title). */

@@ -218,7 +218,7 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     const r = read('datacite_journal_article.xml');
     expect(r.relatedIdentifiers).to.deep.equal([
       { identifier: '0040-4411', type: 'ISSN', relation: 'IsPublishedIn', resourceTypeGeneral: 'Journal' },
-      { identifier: '0040-4411', type: 'ISSN', relation: 'IsSourceOf', resourceTypeGeneral: 'Journal' },
+      { identifier: '0040-4411', type: 'ISSN', relation: 'IsSourceOf', resourceTypeGeneral: 'Journal', inRelatedItem: true },
     ]);
     expect(r.dc.relation).to.deep.equal(['Texas Law Review']);
     // Its relation says the journal is based on the article (IsSourceOf), not that it is published in it: no host is guessed.
@@ -255,7 +255,9 @@ describe('the DataCite reader, on DataCite records published by others', () => {
       </relatedItems></resource>`)!,
     );
     expect(r.host).to.deep.equal({ title: 'Physics letters / B', volume: '776', issue: '5', startPage: '249', endPage: '264' });
-    expect(r.relatedIdentifiers).to.deep.equal([{ identifier: '0370-2693', type: 'ISSN', relation: 'IsPublishedIn', resourceTypeGeneral: 'Journal' }]);
+    expect(r.relatedIdentifiers).to.deep.equal([
+      { identifier: '0370-2693', type: 'ISSN', relation: 'IsPublishedIn', resourceTypeGeneral: 'Journal', inRelatedItem: true },
+    ]);
     // A collection the work is part of is no container it was published in.
     expect(r.dc.relation).to.deep.equal(['Grey literature']);
   });
