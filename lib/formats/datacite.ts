@@ -69,6 +69,7 @@ import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap, type Attr } from './xml-out';
 import { DATACITE_KERNEL_3_NS, readDatacite } from './datacite-read';
 import { isHostItem } from './datacite-lift';
+import { accessOf } from './reader-rules';
 
 export const DATACITE_NS = 'http://datacite.org/schema/kernel-4';
 export const DATACITE_SCHEMA = 'http://schema.datacite.org/meta/kernel-4/metadata.xsd';
@@ -376,7 +377,8 @@ function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
   if (record.license !== undefined && !rightsUris.has(record.license)) rights.push(leaf('rights', record.license, ['rightsURI', record.license]));
   if (record.accessRights !== undefined) {
     const a = ACCESS_RIGHTS[record.accessRights];
-    if (!rightsUris.has(a.uri)) rights.push(leaf('rights', a.label, ['rightsURI', a.uri]));
+    // An access right a given statement already names (a COAR URI, an info:eu-repo term) is not said twice.
+    if (!givenRights.some((r) => accessOf(r.uri) === record.accessRights)) rights.push(leaf('rights', a.label, ['rightsURI', a.uri]));
   }
   for (const r of dcValues(record, 'rights')) if (!rightsTexts.has(r) && !rightsUris.has(httpCoar(r) ?? r)) rights.push(leaf('rights', r));
 

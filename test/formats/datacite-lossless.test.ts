@@ -161,6 +161,17 @@ describe('DataCite kernel-4 in, DataCite out: what a Zenodo record says', () => 
     expect(rights[0]!.attrs.get('rightsURI')).to.equal('https://creativecommons.org/licenses/by/4.0/legalcode');
   });
 
+  it("writes Zenodo's access term and licence as the two statements they were, adding no third", () => {
+    const rights = `<rightsList><rights rightsURI="info:eu-repo/semantics/openAccess">Open Access</rights><rights rightsURI="https://creativecommons.org/licenses/by/4.0/legalcode">Creative Commons Attribution 4.0 International</rights></rightsList>`;
+    const r = datacite.read!(parseFragment(input.replace(/<rightsList>[\s\S]*<\/rightsList>/, rights))!);
+    expect(r.accessRights).to.equal('open');
+    const written_ = parseFragment(written(datacite.fromRecord!(r, ctx)))!;
+    expect(kids(written_, 'rights').map((e) => e.attrs.get('rightsURI'))).to.deep.equal([
+      'info:eu-repo/semantics/openAccess',
+      'https://creativecommons.org/licenses/by/4.0/legalcode',
+    ]);
+  });
+
   it('keeps the description types TechnicalInfo and Other', () => {
     expect(kids(out, 'description').map((e) => e.attrs.get('descriptionType'))).to.deep.equal(['Abstract', 'TechnicalInfo', 'Other']);
   });
