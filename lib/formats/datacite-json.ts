@@ -259,6 +259,7 @@ function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: D
           type: text(rid.relatedItemIdentifierType, `${p}.relatedItemIdentifierType`),
           relation: text(o.relationType, `${p}.relationType`),
           resourceTypeGeneral: text(o.relatedItemType, `${p}.relatedItemType`),
+          inRelatedItem: true,
         };
       }),
     ],

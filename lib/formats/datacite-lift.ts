@@ -15,7 +15,7 @@
  * | 5 publicationYear                    | publicationYear (four digits; other text dc.date)                 |
  * | 6 subject                            | dc.subject                                                       |
  * | 7 contributor                        | contributors with contributorType (kernel-3's Funder: a fundingReference) |
- * | 8 date Issued, Accepted, Available   | dates.issued, accepted, available (the embargo end when the access right is embargoed); other dates dc.date |
+ * | 8 date Issued, Accepted, Available   | dates.issued, accepted, available (the embargo end when the access right is embargoed); Coverage dc.coverage; other dates dc.date |
  * | 9 language                           | language (BCP 47; other text dc.language)                         |
  * | 10 resourceType                      | resourceType: general, label                                      |
  * | 11 alternateIdentifier               | identifiers of the model's schemes; others dc.identifier          |
@@ -27,13 +27,14 @@
  * | 18 geoLocationPlace                  | dc.coverage                                                       |
  * | 19 fundingReference                  | fundingReferences                                                 |
  *
- * Not lifted, for the model has no place for them: a related item's
- * relatedItemType (the writer says it from the work's own type), creators,
- * number, publisher and edition; sizes (a size belongs to
- * a file, and DataCite names no file), version, geolocation points, boxes and
- * polygons, name identifiers other than ORCID (ISNI, ROR of an
- * organization), subject schemes and classification codes, date information,
- * the xml:lang of values.
+ * Name identifiers of every scheme, affiliation identifiers, the language of
+ * a name, the scheme URI of a funder identifier, the language of an award
+ * title and what a related identifier says beyond its type and relation are
+ * kept on the fields above (./reader-rules.ts). What the shared fields have
+ * no place for (titles and descriptions with their type and language,
+ * subjects with their scheme, every date with its type, sizes, version,
+ * rights statements whole, geolocations, related items with every property)
+ * the XML reader keeps as given beside them (./datacite-detail.ts).
  *
  * Pure: no I/O, no clock.
  */
@@ -144,8 +145,12 @@ export function liftDatacite(d: Draft, p: DataciteProps): void {
   setYear(d, p.publicationYear);
   for (const s of p.subjects ?? []) addDc(d, 'subject', s);
   for (const date of p.dates ?? []) {
-    const kind = DATE_KINDS[(date.type?.trim().toLowerCase() ?? '') as keyof typeof DATE_KINDS];
+    const type = date.type?.trim().toLowerCase() ?? '';
+    const kind = DATE_KINDS[type as keyof typeof DATE_KINDS];
     if (kind !== undefined) setDate(d, kind, date.date);
+    // DataCite to Dublin Core Mapping (4.4, and dateType Coverage of 4.6): a Coverage date is the temporal
+    // coverage of the resource (dcterms:temporal, a refinement of dc:coverage), not a date of the resource.
+    else if (type === 'coverage') addDc(d, 'coverage', date.date);
     else addDc(d, 'date', date.date);
   }
   setLanguage(d, p.language);

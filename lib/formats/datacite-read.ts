@@ -18,6 +18,7 @@ import type { XmlElement } from '../xml/tree';
 import { isHostItem, liftDatacite, type DataciteProps } from './datacite-lift';
 import { draft, finish, type AgentInput, type FundingInput, type RelatedInput } from './reader-rules';
 import { attr, kid, kids, listOf, text } from './xml-in';
+import { dataciteDetailOf, withoutRepeats } from './datacite-detail';
 
 export const DATACITE_KERNEL_3_NS = 'http://datacite.org/schema/kernel-3';
 const DATACITE_KERNEL_4_NS = 'http://datacite.org/schema/kernel-4';
@@ -36,8 +37,14 @@ export function agentOf(el: XmlElement, nameElement: string): AgentInput {
     nameType: attr(name, 'nameType'),
     givenName: text(kid(el, 'givenName')),
     familyName: text(kid(el, 'familyName')),
-    ids: kids(el, 'nameIdentifier').map((i) => ({ value: text(i), scheme: attr(i, 'nameIdentifierScheme') })),
-    affiliations: kids(el, 'affiliation').map((a) => ({ name: text(a), id: attr(a, 'affiliationIdentifier'), scheme: attr(a, 'affiliationIdentifierScheme') })),
+    ids: kids(el, 'nameIdentifier').map((i) => ({ value: text(i), scheme: attr(i, 'nameIdentifierScheme'), schemeUri: attr(i, 'schemeURI') })),
+    affiliations: kids(el, 'affiliation').map((a) => ({
+      name: text(a),
+      id: attr(a, 'affiliationIdentifier'),
+      scheme: attr(a, 'affiliationIdentifierScheme'),
+      schemeUri: attr(a, 'schemeURI'),
+    })),
+    lang: attr(name, 'xml:lang'),
   };
 }
 
@@ -53,6 +60,10 @@ export function relatedOf(root: XmlElement): RelatedInput[] {
     type: attr(r, 'relatedIdentifierType'),
     relation: attr(r, 'relationType'),
     resourceTypeGeneral: attr(r, 'resourceTypeGeneral'),
+    relatedMetadataScheme: attr(r, 'relatedMetadataScheme'),
+    schemeUri: attr(r, 'schemeURI'),
+    schemeType: attr(r, 'schemeType'),
+    relationTypeInformation: attr(r, 'relationTypeInformation'),
   }));
 }
 
@@ -63,13 +74,16 @@ export function fundingOf(lists: readonly XmlElement[]): FundingInput[] {
     .map((f) => {
       const id = kid(f, 'funderIdentifier');
       const award = kid(f, 'awardNumber');
+      const title = kid(f, 'awardTitle');
       return {
         funderName: text(kid(f, 'funderName')),
         funderIdentifier: text(id),
         funderIdentifierType: attr(id, 'funderIdentifierType'),
         awardNumber: text(award),
         awardUri: attr(award, 'awardURI'),
-        awardTitle: text(kid(f, 'awardTitle')),
+        awardTitle: text(title),
+        funderIdentifierSchemeUri: attr(id, 'schemeURI'),
+        awardTitleLang: attr(title, 'xml:lang'),
       };
     });
 }
@@ -118,6 +132,7 @@ function propsOf(root: XmlElement): DataciteProps {
           type: attr(rid, 'relatedItemIdentifierType'),
           relation: attr(i, 'relationType'),
           resourceTypeGeneral: attr(i, 'relatedItemType'),
+          inRelatedItem: true,
         };
       }),
     ],
@@ -147,6 +162,8 @@ function propsOf(root: XmlElement): DataciteProps {
  */
 export function readDatacite(root: XmlElement): RecordFields {
   const d = draft();
-  if (root.local === 'resource' && (root.ns === DATACITE_KERNEL_4_NS || root.ns === DATACITE_KERNEL_3_NS)) liftDatacite(d, propsOf(root));
-  return finish(d);
+  if (!(root.local === 'resource' && (root.ns === DATACITE_KERNEL_4_NS || root.ns === DATACITE_KERNEL_3_NS))) return finish(d);
+  liftDatacite(d, propsOf(root));
+  const record = finish(d);
+  return { ...record, ...withoutRepeats(record, dataciteDetailOf(root)) };
 }

@@ -36,17 +36,40 @@
  * The host's ISSN or ISBN stays a relatedIdentifier (12), where the record
  * keeps it, rather than the related item's optional relatedItemIdentifier.
  *
+ * What a record keeps as DataCite gave it (./datacite-detail.ts: `titles`,
+ * `publisherIdentifier`, `publisherLang`, `subjects`, `typedDates`,
+ * `alternateIdentifiers`, `sizes`, `version`, `rightsList`, `descriptions`,
+ * `geoLocations`, `relatedItems`; name identifiers of any scheme, affiliation
+ * identifiers and the language of names on the agents) is written first, as
+ * given, and each row above after it only where it says something those do
+ * not: DataCite in is DataCite out, element for element and attribute for
+ * attribute (test/formats/datacite-lossless.test.ts). A related identifier
+ * that is a related item's own identifier is written once, in the item.
+ *
  * Not carried: dc.type, dc.source, dc.relation, dc.coverage (free text
  * DataCite has no plain-text place for), file URLs (DataCite describes the
  * resource, its DOI leads to the files).
  */
-import type { Agent, FundingReference, RecordFields } from '../model/record';
+import type {
+  Agent,
+  FundingReference,
+  GeoLocation,
+  GeoPoint,
+  NameIdentifier,
+  RecordFields,
+  RelatedIdentifier,
+  RelatedItem,
+  RelatedItemAgent,
+  TitleEntry,
+} from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
 import { contributors, creators, dcValues, doi, formats, hostKind, publicationYear, publisher, titles, type HostKind } from '../model/facts';
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap, type Attr } from './xml-out';
 import { DATACITE_KERNEL_3_NS, readDatacite } from './datacite-read';
+import { isHostItem } from './datacite-lift';
+import { accessOf } from './reader-rules';
 
 export const DATACITE_NS = 'http://datacite.org/schema/kernel-4';
 export const DATACITE_SCHEMA = 'http://schema.datacite.org/meta/kernel-4/metadata.xsd';
@@ -64,28 +87,62 @@ export function dataciteLacks(record: RecordFields): string | null {
 }
 
 /**
+ * Whether a name identifier given as written already says the agent's checked ORCID iD (any spelling of it).
+ */
+function saysOrcid(ids: readonly NameIdentifier[], orcid: string): boolean {
+  const bare = orcid.replace(/-/g, '');
+  return ids.some((i) =>
+    i.value
+      .replace(/[^0-9Xx]/g, '')
+      .toUpperCase()
+      .endsWith(bare),
+  );
+}
+
+/**
  * A DataCite `creator` or `contributor` element, in the kernel-4 namespace
  * under `prefix` (`''` for DataCite itself, `'datacite:'` inside OpenAIRE).
- * OpenAIRE v4's DataCite 4.1 copy has no affiliation identifier, so `ror`
- * says whether ROR ids are written.
+ * OpenAIRE v4's DataCite 4.1 copy has no affiliation identifier, no
+ * language of a name and no scheme URI other than ORCID's, so `full` says
+ * whether DataCite 4.7's are written: the name identifiers as given (every
+ * scheme), then the checked ORCID iD unless one of them says it; affiliation
+ * identifiers as given, else the checked ROR id.
  *
  * @example agentElement('', 'creator', { name: 'A' }, true) // '<creator><creatorName>A</creatorName></creator>'
  */
-export function agentElement(prefix: string, kind: 'creator' | 'contributor', a: Agent, ror: boolean, ...extra: Attr[]): string {
+export function agentElement(prefix: string, kind: 'creator' | 'contributor', a: Agent, full: boolean, ...extra: Attr[]): string {
   const nameType = a.nameType === 'person' ? 'Personal' : a.nameType === 'organization' ? 'Organizational' : undefined;
+  const given = full ? (a.nameIdentifiers ?? []) : [];
   return wrap(
     `${prefix}${kind}`,
     [
-      leaf(`${prefix}${kind}Name`, a.name, ['nameType', nameType]),
+      leaf(`${prefix}${kind}Name`, a.name, ['nameType', nameType], ['xml:lang', full ? a.lang : undefined]),
       a.givenName !== undefined ? leaf(`${prefix}givenName`, a.givenName) : '',
       a.familyName !== undefined ? leaf(`${prefix}familyName`, a.familyName) : '',
-      a.orcid !== undefined
+      ...given.map((i) => leaf(`${prefix}nameIdentifier`, i.value, ['nameIdentifierScheme', i.scheme], ['schemeURI', i.schemeUri])),
+      a.orcid !== undefined && !saysOrcid(given, a.orcid)
         ? leaf(`${prefix}nameIdentifier`, `https://orcid.org/${a.orcid}`, ['nameIdentifierScheme', 'ORCID'], ['schemeURI', 'https://orcid.org'])
         : '',
       ...(a.affiliations ?? []).map((af) =>
-        ror && af.ror !== undefined
-          ? leaf(`${prefix}affiliation`, af.name, ['affiliationIdentifier', af.ror], ['affiliationIdentifierScheme', 'ROR'], ['schemeURI', 'https://ror.org'])
-          : leaf(`${prefix}affiliation`, af.name),
+        !full
+          ? leaf(`${prefix}affiliation`, af.name)
+          : af.identifier !== undefined
+            ? leaf(
+                `${prefix}affiliation`,
+                af.name,
+                ['affiliationIdentifier', af.identifier],
+                ['affiliationIdentifierScheme', af.identifierScheme],
+                ['schemeURI', af.schemeUri],
+              )
+            : af.ror !== undefined
+              ? leaf(
+                  `${prefix}affiliation`,
+                  af.name,
+                  ['affiliationIdentifier', af.ror],
+                  ['affiliationIdentifierScheme', 'ROR'],
+                  ['schemeURI', 'https://ror.org'],
+                )
+              : leaf(`${prefix}affiliation`, af.name),
       ),
     ],
     ...extra,
@@ -93,16 +150,25 @@ export function agentElement(prefix: string, kind: 'creator' | 'contributor', a:
 }
 
 /**
- * A DataCite `fundingReference` element (the same shape in kernel-4 and, in its own namespace, in OpenAIRE v4), under `prefix`.
+ * A DataCite `fundingReference` element (the same shape in kernel-4 and, in its own namespace, in OpenAIRE v4), under `prefix`;
+ * the funder identifier's scheme URI and the award title's language only in DataCite itself (`prefix` '').
  *
  * @example fundingElement('', { funderName: 'F' }) // '<fundingReference><funderName>F</funderName></fundingReference>'
  */
 export function fundingElement(prefix: string, f: FundingReference): string {
+  const full = prefix === '';
   return wrap(`${prefix}fundingReference`, [
     leaf(`${prefix}funderName`, f.funderName),
-    f.funderIdentifier ? leaf(`${prefix}funderIdentifier`, f.funderIdentifier.value, ['funderIdentifierType', f.funderIdentifier.type]) : '',
+    f.funderIdentifier
+      ? leaf(
+          `${prefix}funderIdentifier`,
+          f.funderIdentifier.value,
+          ['funderIdentifierType', f.funderIdentifier.type],
+          ['schemeURI', full ? f.funderIdentifierSchemeUri : undefined],
+        )
+      : '',
     f.awardNumber !== undefined || f.awardUri !== undefined ? leaf(`${prefix}awardNumber`, f.awardNumber ?? '', ['awardURI', f.awardUri]) : '',
-    f.awardTitle !== undefined ? leaf(`${prefix}awardTitle`, f.awardTitle) : '',
+    f.awardTitle !== undefined ? leaf(`${prefix}awardTitle`, f.awardTitle, ['xml:lang', full ? f.awardTitleLang : undefined]) : '',
   ]);
 }
 
@@ -116,45 +182,216 @@ export const RELATED_ITEM_TYPE_OF_HOST: Readonly<Record<HostKind, string>> = { j
  * @example hostItem({ dc: {}, host: { title: 'Chemistry', volume: '23' } }) // '<relatedItems><relatedItem relatedItemType="Journal" relationType="IsPublishedIn"><titles><title>Chemistry</title></titles><volume>23</volume></relatedItem></relatedItems>'
  */
 export function hostItem(record: RecordFields): string {
+  const h = hostElement(record);
+  return h === '' ? '' : wrap('relatedItems', [h]);
+}
+
+/** The `relatedItem` of the record's host, or ''. */
+function hostElement(record: RecordFields): string {
   const h = record.host;
   if (h === undefined) return '';
   const part = (name: string, v: string | undefined): string => (v !== undefined ? leaf(name, v) : '');
-  return wrap('relatedItems', [
-    wrap(
-      'relatedItem',
-      [
-        h.title !== undefined ? wrap('titles', [leaf('title', h.title)]) : '',
-        part('volume', h.volume),
-        part('issue', h.issue),
-        part('firstPage', h.startPage),
-        part('lastPage', h.endPage),
-      ],
-      ['relatedItemType', RELATED_ITEM_TYPE_OF_HOST[hostKind(record)]],
-      ['relationType', 'IsPublishedIn'],
+  return wrap(
+    'relatedItem',
+    [
+      h.title !== undefined ? wrap('titles', [leaf('title', h.title)]) : '',
+      part('volume', h.volume),
+      part('issue', h.issue),
+      part('firstPage', h.startPage),
+      part('lastPage', h.endPage),
+    ],
+    ['relatedItemType', RELATED_ITEM_TYPE_OF_HOST[hostKind(record)]],
+    ['relationType', 'IsPublishedIn'],
+  );
+}
+
+/** A `title` with its type and language. */
+function titleElement(t: TitleEntry): string {
+  return leaf('title', t.value, ['titleType', t.type], ['xml:lang', t.lang]);
+}
+
+/** A related item's creator or contributor (names only, as DataCite 4.4+ has them there). */
+function itemAgentElement(kind: 'creator' | 'contributor', a: RelatedItemAgent): string {
+  const nameType = a.nameType === 'person' ? 'Personal' : a.nameType === 'organization' ? 'Organizational' : undefined;
+  return wrap(
+    kind,
+    [
+      leaf(`${kind}Name`, a.name, ['nameType', nameType], ['xml:lang', a.lang]),
+      a.givenName !== undefined ? leaf('givenName', a.givenName) : '',
+      a.familyName !== undefined ? leaf('familyName', a.familyName) : '',
+    ],
+    ['contributorType', kind === 'contributor' ? (a.type ?? 'Other') : undefined],
+  );
+}
+
+/** A `relatedItem` with every property, in the order of the schema's sequence (DataCite 4.7 property 20). */
+function relatedItemElement(i: RelatedItem): string {
+  const part = (name: string, v: string | undefined): string => (v !== undefined ? leaf(name, v) : '');
+  const id = i.identifier;
+  return wrap(
+    'relatedItem',
+    [
+      id === undefined
+        ? ''
+        : leaf(
+            'relatedItemIdentifier',
+            id.value,
+            ['relatedItemIdentifierType', id.type],
+            ['relatedMetadataScheme', id.relatedMetadataScheme],
+            ['schemeURI', id.schemeUri],
+            ['schemeType', id.schemeType],
+          ),
+      wrap(
+        'creators',
+        (i.creators ?? []).map((c) => itemAgentElement('creator', c)),
+      ),
+      wrap('titles', (i.titles ?? []).map(titleElement)),
+      part('publicationYear', i.publicationYear),
+      part('volume', i.volume),
+      part('issue', i.issue),
+      i.number === undefined ? '' : leaf('number', i.number.value, ['numberType', i.number.type]),
+      part('firstPage', i.firstPage),
+      part('lastPage', i.lastPage),
+      part('publisher', i.publisher),
+      part('edition', i.edition),
+      wrap(
+        'contributors',
+        (i.contributors ?? []).map((c) => itemAgentElement('contributor', c)),
+      ),
+    ],
+    ['relatedItemType', i.itemType],
+    ['relationType', i.relation],
+    ['relationTypeInformation', i.relationTypeInformation],
+  );
+}
+
+/** A `geoLocation` (DataCite 4.7 property 18). */
+function geoLocationElement(g: GeoLocation): string {
+  const point = (name: string, p: GeoPoint): string => wrap(name, [leaf('pointLongitude', String(p.longitude)), leaf('pointLatitude', String(p.latitude))]);
+  return wrap('geoLocation', [
+    ...(g.places ?? []).map((p) => leaf('geoLocationPlace', p)),
+    ...(g.points ?? []).map((p) => point('geoLocationPoint', p)),
+    ...(g.boxes ?? []).map((b) =>
+      wrap('geoLocationBox', [
+        leaf('westBoundLongitude', String(b.west)),
+        leaf('eastBoundLongitude', String(b.east)),
+        leaf('southBoundLatitude', String(b.south)),
+        leaf('northBoundLatitude', String(b.north)),
+      ]),
+    ),
+    ...(g.polygons ?? []).map((p) =>
+      wrap('geoLocationPolygon', [...p.points.map((q) => point('polygonPoint', q)), p.inPoint !== undefined ? point('inPolygonPoint', p.inPoint) : '']),
     ),
   ]);
 }
 
+/** A COAR access right URI in its http form (the model's), for comparing with one as written. */
+const httpCoar = (uri: string | undefined): string | undefined => uri?.replace(/^https:\/\/purl\.org\/coar\//, 'http://purl.org/coar/');
+
 /**
  * The children of a kernel-4 `resource` for a record that has the mandatory
- * properties (check with `dataciteLacks` first).
+ * properties (check with `dataciteLacks` first). What the record keeps as
+ * DataCite gave it (titles, subjects, dates, alternate identifiers, sizes,
+ * rights, descriptions, related items) is written first, and each shared
+ * field after it where it says something those do not.
  */
 function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
   const primary = doi(record) as string;
-  const ts = titles(record);
   const dates = record.dates ?? {};
   const available = dates.embargoEnd ?? dates.available;
-  const alternates: [string, string][] = [];
-  for (const i of record.identifiers ?? []) if (!(i.type === 'DOI' && i.value === primary)) alternates.push([i.type, i.value]);
-  alternates.push(['OAI', ctx.oaiIdentifier]);
-  if (ctx.poi !== undefined) alternates.push(['PURL', ctx.poi]);
-  const rights: string[] = [];
-  if (record.license !== undefined) rights.push(leaf('rights', record.license, ['rightsURI', record.license]));
+
+  const givenTitles = record.titles ?? [];
+  const titleValues = new Set(givenTitles.map((t) => t.value));
+  const moreTitles = titles(record).filter((t) => !titleValues.has(t));
+  const titleElements = [
+    ...givenTitles.map(titleElement),
+    ...moreTitles.map((t, i) => leaf('title', t, ['titleType', i === 0 && givenTitles.length === 0 ? undefined : 'AlternativeTitle'])),
+  ];
+
+  const givenSubjects = record.subjects ?? [];
+  const subjectValues = new Set(givenSubjects.map((x) => x.value));
+  const subjectElements = [
+    ...givenSubjects.map((x) =>
+      leaf(
+        'subject',
+        x.value,
+        ['subjectScheme', x.scheme],
+        ['schemeURI', x.schemeUri],
+        ['valueURI', x.valueUri],
+        ['classificationCode', x.classificationCode],
+        ['xml:lang', x.lang],
+      ),
+    ),
+    ...dcValues(record, 'subject')
+      .filter((x) => !subjectValues.has(x))
+      .map((x) => leaf('subject', x)),
+  ];
+
+  const givenDates = record.typedDates ?? [];
+  const saysDate = (type: string, value: string): boolean => givenDates.some((d) => d.type === type && d.value.startsWith(value));
+  const dateElements = [
+    ...givenDates.map((d) => leaf('date', d.value, ['dateType', d.type], ['dateInformation', d.information])),
+    ...(
+      [
+        ['Issued', dates.issued],
+        ['Accepted', dates.accepted],
+        ['Available', available],
+      ] as const
+    ).flatMap(([type, value]) => (value !== undefined && !saysDate(type, value) ? [leaf('date', value, ['dateType', type])] : [])),
+  ];
+
+  const givenAlternates = record.alternateIdentifiers ?? [];
+  const saysId = (value: string): boolean => givenAlternates.some((a) => a.value.toLowerCase().includes(value.toLowerCase()));
+  const alternates: [string, string][] = givenAlternates.map((a) => [a.type, a.value]);
+  for (const i of record.identifiers ?? []) if (!(i.type === 'DOI' && i.value === primary) && !saysId(i.value)) alternates.push([i.type, i.value]);
+  if (!saysId(ctx.oaiIdentifier)) alternates.push(['OAI', ctx.oaiIdentifier]);
+  if (ctx.poi !== undefined && !saysId(ctx.poi)) alternates.push(['PURL', ctx.poi]);
+
+  // A related item's identifier is also a related identifier of the model (for every format); written once, in the item.
+  const items = record.relatedItems ?? [];
+  const inItem = (r: RelatedIdentifier): boolean =>
+    r.inRelatedItem === true &&
+    items.some((i) => i.identifier !== undefined && i.identifier.value.toLowerCase() === r.identifier.toLowerCase() && i.relation === r.relation);
+  const hostGiven = items.some((i) => isHostItem(i.relation, i.itemType));
+
+  const givenSizes = record.sizes ?? [];
+  const sizes = [
+    ...givenSizes,
+    ...(record.files ?? []).flatMap((f) => (f.size !== undefined && !givenSizes.includes(`${f.size} bytes`) ? [`${f.size} bytes`] : [])),
+  ];
+
+  const givenRights = record.rightsList ?? [];
+  const rightsUris = new Set(givenRights.flatMap((r) => httpCoar(r.uri) ?? []));
+  const rightsTexts = new Set(givenRights.flatMap((r) => [r.text, r.uri].filter((v): v is string => v !== undefined)));
+  const rights: string[] = givenRights.map((r) =>
+    leaf(
+      'rights',
+      r.text ?? '',
+      ['rightsURI', r.uri],
+      ['rightsIdentifier', r.identifier],
+      ['rightsIdentifierScheme', r.identifierScheme],
+      ['schemeURI', r.schemeUri],
+      ['xml:lang', r.lang],
+    ),
+  );
+  if (record.license !== undefined && !rightsUris.has(record.license)) rights.push(leaf('rights', record.license, ['rightsURI', record.license]));
   if (record.accessRights !== undefined) {
     const a = ACCESS_RIGHTS[record.accessRights];
-    rights.push(leaf('rights', a.label, ['rightsURI', a.uri]));
+    // An access right a given statement already names (a COAR URI, an info:eu-repo term) is not said twice.
+    if (!givenRights.some((r) => accessOf(r.uri) === record.accessRights)) rights.push(leaf('rights', a.label, ['rightsURI', a.uri]));
   }
-  for (const r of dcValues(record, 'rights')) rights.push(leaf('rights', r));
+  for (const r of dcValues(record, 'rights')) if (!rightsTexts.has(r) && !rightsUris.has(httpCoar(r) ?? r)) rights.push(leaf('rights', r));
+
+  const givenDescriptions = record.descriptions ?? [];
+  const descriptionValues = new Set(givenDescriptions.map((d) => d.value));
+  const descriptionElements = [
+    ...givenDescriptions.map((d) => leaf('description', d.value, ['descriptionType', d.type], ['xml:lang', d.lang])),
+    ...dcValues(record, 'description')
+      .filter((d) => !descriptionValues.has(d))
+      .map((d) => leaf('description', d, ['descriptionType', 'Abstract'])),
+  ];
+
+  const pi = record.publisherIdentifier;
   const rt = record.resourceType;
   return [
     leaf('identifier', primary, ['identifierType', 'DOI']),
@@ -162,26 +399,23 @@ function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
       'creators',
       creators(record).map((c) => agentElement('', 'creator', c, true)),
     ),
-    wrap(
-      'titles',
-      ts.map((t, i) => leaf('title', t, ['titleType', i === 0 ? undefined : 'AlternativeTitle'])),
+    wrap('titles', titleElements),
+    leaf(
+      'publisher',
+      publisher(record) as string,
+      ['xml:lang', record.publisherLang],
+      ['publisherIdentifier', pi?.value],
+      ['publisherIdentifierScheme', pi?.scheme],
+      ['schemeURI', pi?.schemeUri],
     ),
-    leaf('publisher', publisher(record) as string),
     leaf('publicationYear', publicationYear(record) as string),
     rt ? leaf('resourceType', rt.label, ['resourceTypeGeneral', rt.general]) : '',
-    wrap(
-      'subjects',
-      dcValues(record, 'subject').map((s) => leaf('subject', s)),
-    ),
+    wrap('subjects', subjectElements),
     wrap(
       'contributors',
       contributors(record).map((c) => agentElement('', 'contributor', c, true, ['contributorType', c.type])),
     ),
-    wrap('dates', [
-      dates.issued !== undefined ? leaf('date', dates.issued, ['dateType', 'Issued']) : '',
-      dates.accepted !== undefined ? leaf('date', dates.accepted, ['dateType', 'Accepted']) : '',
-      available !== undefined ? leaf('date', available, ['dateType', 'Available']) : '',
-    ]),
+    wrap('dates', dateElements),
     record.language !== undefined ? leaf('language', record.language) : '',
     wrap(
       'alternateIdentifiers',
@@ -189,34 +423,39 @@ function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
     ),
     wrap(
       'relatedIdentifiers',
-      (record.relatedIdentifiers ?? []).map((r) =>
-        leaf(
-          'relatedIdentifier',
-          r.identifier,
-          ['relatedIdentifierType', r.type],
-          ['relationType', r.relation],
-          ['resourceTypeGeneral', r.resourceTypeGeneral],
+      (record.relatedIdentifiers ?? [])
+        .filter((r) => !inItem(r))
+        .map((r) =>
+          leaf(
+            'relatedIdentifier',
+            r.identifier,
+            ['relatedIdentifierType', r.type],
+            ['relationType', r.relation],
+            ['resourceTypeGeneral', r.resourceTypeGeneral],
+            ['relatedMetadataScheme', r.relatedMetadataScheme],
+            ['schemeURI', r.schemeUri],
+            ['schemeType', r.schemeType],
+            ['relationTypeInformation', r.relationTypeInformation],
+          ),
         ),
-      ),
     ),
     wrap(
       'sizes',
-      (record.files ?? []).flatMap((f) => (f.size !== undefined ? [leaf('size', `${f.size} bytes`)] : [])),
+      sizes.map((x) => leaf('size', x)),
     ),
     wrap(
       'formats',
       formats(record).map((f) => leaf('format', f)),
     ),
+    record.version !== undefined ? leaf('version', record.version) : '',
     wrap('rightsList', rights),
-    wrap(
-      'descriptions',
-      dcValues(record, 'description').map((d) => leaf('description', d, ['descriptionType', 'Abstract'])),
-    ),
+    wrap('descriptions', descriptionElements),
+    wrap('geoLocations', (record.geoLocations ?? []).map(geoLocationElement)),
     wrap(
       'fundingReferences',
       (record.fundingReferences ?? []).map((f) => fundingElement('', f)),
     ),
-    hostItem(record),
+    wrap('relatedItems', [...items.map(relatedItemElement), hostGiven ? '' : hostElement(record)]),
   ].join('');
 }
 

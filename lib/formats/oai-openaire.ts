@@ -7,7 +7,8 @@
  * An item has this format when its record has what the guidelines make
  * mandatory and a record can always say: a title (field 1, Title), a
  * resource type from the COAR vocabulary of the guidelines (field 11,
- * Resource Type), an access right (field 15, Access Rights), and a resource
+ * Resource Type: the record's COAR type, else the COAR concept of its
+ * DataCite resourceTypeGeneral), an access right (field 15, Access Rights), and a resource
  * identifier (field 14, Resource Identifier: a DOI, Handle, URN, ARK or URL
  * of the record, else the item's POI as a PURL). Creator, language and
  * publisher are "mandatory if applicable" and written when the record has
@@ -27,7 +28,7 @@
  * | language (else dc.language)           | 8 dc:language                                                        |
  * | publisher (else dc.publisher)         | 9 dc:publisher                                                       |
  * | dates issued (else publicationYear)   | 10 datacite:date/@dateType="Issued"                                   |
- * | resourceType COAR                     | 11 oaire:resourceType/@uri, @resourceTypeGeneral, text the label       |
+ * | resourceType COAR (else from general) | 11 oaire:resourceType/@uri, @resourceTypeGeneral, text the label (a type derived from DataCite's resourceTypeGeneral by COAR Resource Types 3.2: COAR's label) |
  * | dc.description                        | 12 dc:description                                                     |
  * | files mediaType, dc.format            | 13 dc:format                                                          |
  * | DOI / Handle / URN / ARK / URL / POI  | 14 datacite:identifier/@identifierType (the first of that order)      |
@@ -59,7 +60,7 @@ import {
   OPENAIRE_RELATION_TYPES,
   type OpenAireResourceType,
 } from '../model/vocabularies';
-import { coarType, contributors, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles } from '../model/facts';
+import { contributors, openaireCoarType, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles } from '../model/facts';
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { DC_NS } from '../xml/namespaces';
@@ -109,7 +110,7 @@ function resourceIdentifier(record: RecordFields, ctx: CrosswalkContext): [type:
 export function openaireLacks(record: RecordFields, ctx: CrosswalkContext): string | null {
   const missing: string[] = [];
   if (titles(record).length === 0) missing.push('a title');
-  if (coarType(record) === undefined) missing.push('a COAR resource type of the OpenAIRE v4 list');
+  if (openaireCoarType(record) === undefined) missing.push('a resource type (COAR, or a DataCite resourceTypeGeneral)');
   if (record.accessRights === undefined) missing.push('an access right');
   if (resourceIdentifier(record, ctx) === undefined) missing.push('a DOI, Handle, URN, ARK, URL or POI');
   return missing.length === 0 ? null : `OpenAIRE v4 needs ${missing.join(', ')}`;
@@ -120,12 +121,12 @@ export function openaireLacks(record: RecordFields, ctx: CrosswalkContext): stri
  *
  * @example
  * recordToOpenaire({ dc: { title: ['T'] } }, { oaiIdentifier: 'oai:x.org:1', poi: 'http://purl.org/poi/x.org/1', options: {} })
- * // → { notOffered: 'OpenAIRE v4 needs a COAR resource type of the OpenAIRE v4 list, an access right' }
+ * // → { notOffered: 'OpenAIRE v4 needs a resource type (COAR, or a DataCite resourceTypeGeneral), an access right' }
  */
 export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): CrosswalkResult {
   const lacks = openaireLacks(record, ctx);
   if (lacks !== null) return { notOffered: lacks };
-  const type = coarType(record)!;
+  const type = openaireCoarType(record)!;
   const [idType, idValue] = resourceIdentifier(record, ctx)!;
   const alternates: [string, string][] = [];
   for (const i of record.identifiers ?? []) if (i.value !== idValue) alternates.push([i.type, i.value]);
@@ -192,7 +193,13 @@ export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): C
     ]),
     language !== undefined ? leaf('dc:language', language) : '',
     pub !== undefined ? leaf('dc:publisher', pub) : '',
-    leaf('oaire:resourceType', record.resourceType?.label ?? type.label, ['resourceTypeGeneral', type.openaire], ['uri', type.uri]),
+    // A type derived from resourceTypeGeneral is COAR's concept, named by COAR's label (OpenAIRE v4 field 11).
+    leaf(
+      'oaire:resourceType',
+      record.resourceType?.coar !== undefined ? record.resourceType.label : type.label,
+      ['resourceTypeGeneral', type.openaire],
+      ['uri', type.uri],
+    ),
     ...dcValues(record, 'description').map((d) => leaf('dc:description', d)),
     ...formats(record).map((f) => leaf('dc:format', f)),
     leaf('datacite:identifier', idValue, ['identifierType', idType]),

@@ -29,6 +29,7 @@ import type {
   Contributor,
   FundingReference,
   Host,
+  NameIdentifier,
   RecordDates,
   RecordFields,
   RecordFile,
@@ -60,7 +61,7 @@ import {
 } from '../model/vocabularies';
 import { accessRightOf } from '../model/facts';
 import { calendarDate, parseW3cdtf } from '../model/dates';
-import { normalizeLanguageTag } from '../model/language';
+import { isXmlLang, normalizeLanguageTag } from '../model/language';
 import { HOST_PARTS, isMediaType } from '../model/from-json';
 import { trimXml } from './xml-in';
 
@@ -215,9 +216,16 @@ export interface AgentInput {
   readonly nameType?: string | undefined;
   readonly givenName?: string | undefined;
   readonly familyName?: string | undefined;
-  /** Name identifiers with their scheme (ORCID is the one the model holds). */
-  readonly ids?: readonly { readonly value: string; readonly scheme?: string | undefined }[];
-  readonly affiliations?: readonly { readonly name?: string | undefined; readonly id?: string | undefined; readonly scheme?: string | undefined }[];
+  /** Name identifiers with their scheme (ORCID is the one the model holds checked; every one with a scheme is kept as given). */
+  readonly ids?: readonly { readonly value: string; readonly scheme?: string | undefined; readonly schemeUri?: string | undefined }[];
+  readonly affiliations?: readonly {
+    readonly name?: string | undefined;
+    readonly id?: string | undefined;
+    readonly scheme?: string | undefined;
+    readonly schemeUri?: string | undefined;
+  }[];
+  /** The language of the name (xml:lang). */
+  readonly lang?: string | undefined;
 }
 
 function nameTypeOf(t: string | undefined): Agent['nameType'] {
@@ -232,7 +240,10 @@ function nameTypeOf(t: string | undefined): Agent['nameType'] {
  * with a family name, the name is "Family, Given", as DataCite writes
  * creatorName. An ORCID iD is taken from an identifier of scheme ORCID or an
  * orcid.org URL, when its check character holds; a ROR id of an affiliation
- * likewise. An organization keeps only its name and affiliations.
+ * likewise. An organization keeps only its name, affiliations and name
+ * identifiers. Every name identifier with a scheme, and every affiliation
+ * identifier, is also kept as given (DataCite's nameIdentifier and
+ * affiliationIdentifier, of any scheme: ROR, ISNI, Wikidata, GND…).
  *
  * @example toAgent({ name: 'Miller, E.', nameType: 'Personal', ids: [{ value: '0000-0001-5000-0007', scheme: 'ORCID' }] })
  * // → { name: 'Miller, E.', nameType: 'person', orcid: '0000-0001-5000-0007' }
@@ -258,8 +269,35 @@ export function toAgent(p: AgentInput): Agent | undefined {
     if (n === undefined) continue;
     const id = nonBlank(a.id);
     const ror = id !== undefined && (a.scheme?.trim().toLowerCase() === 'ror' || /ror\.org\//i.test(id)) ? checkRor(id) : undefined;
-    affiliations.push({ name: n, ...(ror !== undefined && 'value' in ror && { ror: ror.value }) });
+    const scheme = nonBlank(a.scheme);
+    const schemeUri = nonBlank(a.schemeUri);
+    const rorId = ror !== undefined && 'value' in ror ? ror.value : undefined;
+    // A ROR id written the way the DataCite writer writes it says no more than `ror`.
+    const plainRor = rorId !== undefined && id === rorId && scheme === 'ROR' && (schemeUri === undefined || schemeUri === 'https://ror.org');
+    affiliations.push({
+      name: n,
+      ...(ror !== undefined && 'value' in ror && { ror: ror.value }),
+      ...(id !== undefined && !plainRor && { identifier: id }),
+      ...(id !== undefined && !plainRor && scheme !== undefined && { identifierScheme: scheme }),
+      ...(id !== undefined && !plainRor && schemeUri !== undefined && { schemeUri }),
+    });
   }
+  const nameIdentifiers: NameIdentifier[] = [];
+  for (const id of p.ids ?? []) {
+    const value = nonBlank(id.value);
+    const scheme = nonBlank(id.scheme);
+    const schemeUri = nonBlank(id.schemeUri);
+    if (value === undefined || scheme === undefined) continue;
+    // The checked ORCID iD written the way every writer writes it says no more than `orcid`.
+    const plainOrcid =
+      orcid !== undefined &&
+      scheme.toLowerCase() === 'orcid' &&
+      value === `https://orcid.org/${orcid}` &&
+      (schemeUri === undefined || schemeUri === 'https://orcid.org');
+    if (!plainOrcid) nameIdentifiers.push({ value, scheme, ...(schemeUri !== undefined && { schemeUri }) });
+  }
+  const lang = nonBlank(p.lang);
+  const xmlLang = lang !== undefined && isXmlLang(lang) ? lang : undefined;
   return {
     name,
     ...(person && given !== undefined && { givenName: given }),
@@ -267,6 +305,8 @@ export function toAgent(p: AgentInput): Agent | undefined {
     ...(nameType !== undefined && { nameType }),
     ...(person && orcid !== undefined && { orcid }),
     ...(affiliations.length > 0 && { affiliations }),
+    ...(nameIdentifiers.length > 0 && { nameIdentifiers }),
+    ...(xmlLang !== undefined && { lang: xmlLang }),
   };
 }
 
@@ -291,6 +331,8 @@ export interface FundingInput {
   readonly awardNumber?: string | undefined;
   readonly awardUri?: string | undefined;
   readonly awardTitle?: string | undefined;
+  readonly funderIdentifierSchemeUri?: string | undefined;
+  readonly awardTitleLang?: string | undefined;
 }
 
 /**
@@ -311,12 +353,17 @@ export function toFunding(p: FundingInput): FundingReference | undefined {
   const uri = nonBlank(p.awardUri);
   const awardUri = uri === undefined ? undefined : checkUrl(uri);
   const awardTitle = nonBlank(p.awardTitle);
+  const schemeUri = nonBlank(p.funderIdentifierSchemeUri);
+  const titleLang = nonBlank(p.awardTitleLang);
+  const awardTitleLang = titleLang !== undefined && isXmlLang(titleLang) ? titleLang : undefined;
   return {
     funderName,
     ...(idType !== undefined && checked !== undefined && 'value' in checked && { funderIdentifier: { type: idType, value: checked.value } }),
     ...(awardNumber !== undefined && { awardNumber }),
     ...(awardUri !== undefined && 'value' in awardUri && { awardUri: awardUri.value }),
     ...(awardTitle !== undefined && { awardTitle }),
+    ...(schemeUri !== undefined && { funderIdentifierSchemeUri: schemeUri }),
+    ...(awardTitle !== undefined && awardTitleLang !== undefined && { awardTitleLang }),
   };
 }
 
@@ -326,12 +373,21 @@ export interface RelatedInput {
   readonly type?: string | undefined;
   readonly relation?: string | undefined;
   readonly resourceTypeGeneral?: string | undefined;
+  readonly relatedMetadataScheme?: string | undefined;
+  readonly schemeUri?: string | undefined;
+  readonly schemeType?: string | undefined;
+  readonly relationTypeInformation?: string | undefined;
+  /** The identifier of a related item, not a relatedIdentifier of its own (../model/record.ts `RelatedIdentifier`). */
+  readonly inRelatedItem?: boolean | undefined;
 }
 
 const byLowerCase = <T extends string>(list: readonly T[], v: string | undefined): T | undefined => {
   const l = v?.trim().toLowerCase();
   return l === undefined ? undefined : list.find((x) => x.toLowerCase() === l);
 };
+
+/** What DataCite says of a related identifier besides its identifier, type, relation and general type. */
+export const RELATED_DETAIL = ['relatedMetadataScheme', 'schemeUri', 'schemeType', 'relationTypeInformation'] as const;
 
 /**
  * Adds a related identifier: its type and relation from DataCite's lists
@@ -351,14 +407,25 @@ export function addRelated(d: Draft, p: RelatedInput): void {
     return;
   }
   const general = byLowerCase(DATACITE_RESOURCE_TYPES, p.resourceTypeGeneral);
-  const r: RelatedIdentifier = { identifier: checked.value, type, relation, ...(general !== undefined && { resourceTypeGeneral: general }) };
-  // The same relation said twice is said once; one that also names the related resource's type is another statement.
-  if (
-    !d.relatedIdentifiers.some(
-      (x) => x.identifier === r.identifier && x.type === r.type && x.relation === r.relation && x.resourceTypeGeneral === r.resourceTypeGeneral,
-    )
-  )
-    d.relatedIdentifiers.push(r);
+  const more: { -readonly [K in (typeof RELATED_DETAIL)[number]]?: string } = {};
+  for (const k of RELATED_DETAIL) {
+    const v = nonBlank(p[k]);
+    if (v !== undefined) more[k] = v;
+  }
+  const r: RelatedIdentifier = {
+    identifier: checked.value,
+    type,
+    relation,
+    ...(general !== undefined && { resourceTypeGeneral: general }),
+    ...more,
+    ...(p.inRelatedItem === true && { inRelatedItem: true }),
+  };
+  // The same relation said twice is said once; one that says anything more about it is another statement.
+  const key = (x: RelatedIdentifier): string => JSON.stringify([x.identifier, x.type, x.relation, x.resourceTypeGeneral, ...RELATED_DETAIL.map((k) => x[k])]);
+  // A related item's identifier the record also gives as a relatedIdentifier is that one (read first), said once.
+  const same = d.relatedIdentifiers.findIndex((x) => key(x) === key(r));
+  if (same < 0) d.relatedIdentifiers.push(r);
+  else if (r.inRelatedItem !== true && d.relatedIdentifiers[same]?.inRelatedItem === true) d.relatedIdentifiers[same] = r;
 }
 
 /** The parts of a host as a format names them, before the model's checks. */

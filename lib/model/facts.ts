@@ -5,10 +5,11 @@
  *
  * Pure: no I/O, no clock.
  */
-import type { Agent, Contributor, Host, RecordFields, TypedIdentifier } from './record';
+import type { Agent, Contributor, Host, RecordFields, RelatedIdentifier, TypedIdentifier } from './record';
 import {
   ACCESS_RIGHTS,
   COAR_RESOURCE_TYPE_PREFIX,
+  COAR_OF_DATACITE_GENERAL,
   COAR_TYPES,
   schemaOrgType,
   schemaOrgTypeOf,
@@ -17,7 +18,7 @@ import {
   type CoarType,
   type OpenAireResourceType,
 } from './vocabularies';
-import { classifyIdentifier, encodeUriName, isHttpUrl, normalizeDoi, type IdentifierType } from './identifiers';
+import { classifyIdentifier, encodeUriName, IDENTIFIER_TYPES, isHttpUrl, normalizeDoi, type IdentifierType } from './identifiers';
 import { calendarDate, parseW3cdtf, type W3cdtf } from './dates';
 import type { DcElement, DublinCore } from './dublin-core';
 import { own } from './own';
@@ -75,6 +76,20 @@ export function doi(record: RecordFields): string | undefined {
 export function coarType(record: RecordFields): CoarType | undefined {
   const c = record.resourceType?.coar;
   return c === undefined ? undefined : COAR_TYPES.get(c);
+}
+
+/**
+ * The COAR resource type OpenAIRE v4 is written with: the record's own, else
+ * the one of its DataCite resourceTypeGeneral (COAR Resource Types 3.2 to
+ * DataCite, vocabularies.ts `COAR_OF_DATACITE_GENERAL`); undefined for a record
+ * with neither.
+ *
+ * @example openaireCoarType({ dc: {}, resourceType: { general: 'Software', label: 'Code' } })?.label // 'software'
+ */
+export function openaireCoarType(record: RecordFields): CoarType | undefined {
+  const own = coarType(record);
+  if (own !== undefined || record.resourceType === undefined) return own;
+  return COAR_TYPES.get(COAR_RESOURCE_TYPE_PREFIX + COAR_OF_DATACITE_GENERAL[record.resourceType.general]);
 }
 
 /** MARC Leader/06 and MODS typeOfResource of the record: from its COAR type, else its DataCite type, else text. @example bibliographicType({ dc: {} }) // { leader06: 'a', typeOfResource: 'text' } */
@@ -227,6 +242,13 @@ export function identifierUri(id: TypedIdentifier): string {
  * oai_dc as the DataCite it came as; a record that gives its Dublin Core is
  * written as it gives it.
  *
+ * Two typed fields join what the record gives, as DataCite to Dublin Core
+ * Mapping 4.4 maps them: the publication date (the issued date, else the
+ * year) leads `date`, so other dates (Created, Updated, a Valid range) never
+ * stand in for it; and every related identifier (relationType HasPart,
+ * IsPartOf, References, …) the record does not already name is a `relation`,
+ * as a URI where its scheme has one.
+ *
  * @example dublinCore({ dc: { title: ['T'] }, creators: [{ name: 'Curie, Marie' }], identifiers: [{ type: 'DOI', value: '10.5555/x' }] })
  * // → { title: ['T'], creator: ['Curie, Marie'], identifier: ['https://doi.org/10.5555/x'] }
  */
@@ -245,7 +267,16 @@ export function dublinCore(r: RecordFields): DublinCore {
     (r.contributors ?? []).map((a) => a.name),
   );
   fill('publisher', [r.publisher]);
-  fill('date', [r.dates?.issued ?? r.publicationYear]);
+  const published = r.dates?.issued ?? r.publicationYear;
+  const dates = dcValues(r, 'date');
+  const first = dates[0]?.trim();
+  // A first date that is the publication date, or the same date more precisely (not a range from it), leads already.
+  if (published !== undefined && !(first !== undefined && first.startsWith(published) && !first.includes('/'))) {
+    dc.date = [published, ...(r.dc.date ?? []).filter((v) => v.trim() !== published)];
+  }
+  const relations = new Set(dcValues(r, 'relation').map((v) => v.trim()));
+  const related = (r.relatedIdentifiers ?? []).map(relationUri).filter((u) => !relations.has(u));
+  if (related.length > 0) dc.relation = [...(r.dc.relation ?? []), ...new Set(related)];
   fill('type', [r.resourceType?.label]);
   fill(
     'format',
@@ -262,6 +293,21 @@ export function dublinCore(r: RecordFields): DublinCore {
   const extra = (r.identifiers ?? []).filter((i) => !named.has(`${i.type} ${i.value}`)).map(identifierUri);
   if (extra.length > 0) dc.identifier = [...(r.dc.identifier ?? []), ...extra];
   return dc;
+}
+
+/**
+ * A related identifier as a Dublin Core relation: the URI of a scheme the model
+ * types (`identifierUri`), an http(s) URL or a value that names its own scheme
+ * as it is, else the value after its DataCite relatedIdentifierType.
+ *
+ * @example relationUri({ identifier: '10.5061/DRYAD.8515/1', type: 'DOI', relation: 'HasPart' }) // 'https://doi.org/10.5061/DRYAD.8515/1'
+ * @example relationUri({ identifier: '19478877', type: 'PMID', relation: 'IsReferencedBy' }) // 'PMID:19478877'
+ */
+export function relationUri(x: RelatedIdentifier): string {
+  const typed = (IDENTIFIER_TYPES as readonly string[]).includes(x.type) ? identifierUri({ type: x.type as IdentifierType, value: x.identifier }) : undefined;
+  if (typed !== undefined) return typed;
+  if (isHttpUrl(x.identifier) || x.identifier.toLowerCase().startsWith(`${x.type.toLowerCase()}:`)) return x.identifier;
+  return `${x.type}:${x.identifier}`;
 }
 
 /** What an item is cited by: the scheme, the identifier in its normalized form, and its URI. */

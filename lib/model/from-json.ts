@@ -17,7 +17,7 @@ import { DC_ELEMENTS } from './dublin-core';
 import type { DublinCore, DcElement } from './dublin-core';
 import type { Refusal } from './refusal';
 import { calendarDate } from './dates';
-import { normalizeLanguageTag } from './language';
+import { isXmlLang, normalizeLanguageTag } from './language';
 import { findNonXmlChar } from './text';
 import { checkFunderIdentifier, checkIdentifier, checkOrcid, checkRelatedIdentifier, checkRor, checkUrl, IDENTIFIER_TYPES, type Checked } from './identifiers';
 import type {
@@ -25,8 +25,14 @@ import type {
   Agent,
   Contributor,
   FundingReference,
+  GeoLocation,
+  GeoPoint,
   Host,
+  NameIdentifier,
   RecordDates,
+  RelatedItem,
+  RelatedItemAgent,
+  TitleEntry,
   RecordFields,
   RecordFile,
   RelatedIdentifier,
@@ -38,6 +44,10 @@ import {
   COAR_RESOURCE_TYPE_PREFIX,
   COAR_TYPES,
   DATACITE_CONTRIBUTOR_TYPES,
+  DATACITE_DATE_TYPES,
+  DATACITE_DESCRIPTION_TYPES,
+  DATACITE_NUMBER_TYPES,
+  DATACITE_TITLE_TYPES,
   DATACITE_RELATED_IDENTIFIER_TYPES,
   DATACITE_RELATION_TYPES,
   DATACITE_RESOURCE_TYPES,
@@ -61,6 +71,18 @@ export const RECORD_FIELD_KEYS = [
   'relatedIdentifiers',
   'host',
   'files',
+  'titles',
+  'publisherIdentifier',
+  'publisherLang',
+  'subjects',
+  'typedDates',
+  'alternateIdentifiers',
+  'sizes',
+  'version',
+  'rightsList',
+  'descriptions',
+  'geoLocations',
+  'relatedItems',
 ] as const;
 
 /** The parts of `host` (./record.ts `Host`), in citation order. */
@@ -156,6 +178,7 @@ export function parseRecordFields(rec: Obj, origin: RecordOrigin): { fields: Rec
   }
   const files = list('files', (v, p) => readFile(v, p, refuse));
   if (files) fields.files = files;
+  readDataciteDetail(rec, fields, list, refuse);
 
   // COAR access rights: an embargo ends on a date; OpenAIRE v4 writes it as the "Available" date.
   if (
@@ -263,7 +286,7 @@ function readTypedIdentifier(v: unknown, path: string, refuse: Refuse): TypedIde
   return value === undefined ? undefined : { type, value };
 }
 
-const AGENT_KEYS = ['name', 'givenName', 'familyName', 'nameType', 'orcid', 'affiliations'];
+const AGENT_KEYS = ['name', 'givenName', 'familyName', 'nameType', 'orcid', 'affiliations', 'nameIdentifiers', 'lang'];
 
 function readAgent(v: unknown, path: string, refuse: Refuse, contributor: boolean): Agent | Contributor | undefined {
   const o = readObject(v, path, contributor ? [...AGENT_KEYS, 'type'] : AGENT_KEYS, refuse);
@@ -299,14 +322,30 @@ function readAgent(v: unknown, path: string, refuse: Refuse, contributor: boolea
       const affs: Affiliation[] = [];
       o.affiliations.forEach((a, i) => {
         const p = `${path}.affiliations[${i}]`;
-        const ao = readObject(a, p, ['name', 'ror'], r);
+        const ao = readObject(a, p, ['name', 'ror', 'identifier', 'identifierScheme', 'schemeUri'], r);
         if (!ao) return;
         const n = readText(ao.name, `${p}.name`, r);
         const ror = ao.ror === undefined ? undefined : readChecked(ao.ror, `${p}.ror`, r, checkRor);
-        if (n !== undefined) affs.push({ name: n, ...(ror !== undefined && { ror }) });
+        const more = readTexts(ao, p, ['identifier', 'identifierScheme', 'schemeUri'], r);
+        if (n !== undefined) affs.push({ name: n, ...(ror !== undefined && { ror }), ...more });
       });
       out.affiliations = affs;
     }
+  }
+  if (o.nameIdentifiers !== undefined) {
+    const ids = readList(o.nameIdentifiers, `${path}.nameIdentifiers`, r, (v, p) => {
+      const io = readObject(v, p, ['value', 'scheme', 'schemeUri'], r);
+      if (!io) return undefined;
+      const value = readText(io.value, `${p}.value`, r);
+      const scheme = readText(io.scheme, `${p}.scheme`, r);
+      const more = readTexts(io, p, ['schemeUri'], r);
+      return value === undefined || scheme === undefined ? undefined : ({ value, scheme, ...more } as NameIdentifier);
+    });
+    if (ids) out.nameIdentifiers = ids;
+  }
+  if (o.lang !== undefined) {
+    const l = readLang(o.lang, `${path}.lang`, r);
+    if (l !== undefined) out.lang = l;
   }
   if (contributor) {
     const t = readEnum(o.type, `${path}.type`, DATACITE_CONTRIBUTOR_TYPES, r);
@@ -362,7 +401,12 @@ function readDates(v: unknown, refuse: Refuse): RecordDates | undefined {
 }
 
 function readFunding(v: unknown, path: string, refuse: Refuse): FundingReference | undefined {
-  const o = readObject(v, path, ['funderName', 'funderIdentifier', 'awardNumber', 'awardUri', 'awardTitle'], refuse);
+  const o = readObject(
+    v,
+    path,
+    ['funderName', 'funderIdentifier', 'awardNumber', 'awardUri', 'awardTitle', 'funderIdentifierSchemeUri', 'awardTitleLang'],
+    refuse,
+  );
   if (!o) return undefined;
   const { r, failed } = tracked(refuse);
   const funderName = readText(o.funderName, `${path}.funderName`, r);
@@ -388,20 +432,35 @@ function readFunding(v: unknown, path: string, refuse: Refuse): FundingReference
     const a = readText(o.awardTitle, `${path}.awardTitle`, r);
     if (a !== undefined) out.awardTitle = a;
   }
+  Object.assign(out, readTexts(o, path, ['funderIdentifierSchemeUri'], r));
+  if (o.awardTitleLang !== undefined) {
+    const l = readLang(o.awardTitleLang, `${path}.awardTitleLang`, r);
+    if (l !== undefined) out.awardTitleLang = l;
+  }
   if (failed() || funderName === undefined) return undefined;
   return { funderName, ...out };
 }
 
 function readRelated(v: unknown, path: string, refuse: Refuse): RelatedIdentifier | undefined {
-  const o = readObject(v, path, ['identifier', 'type', 'relation', 'resourceTypeGeneral'], refuse);
+  const o = readObject(v, path, ['identifier', 'type', 'relation', 'resourceTypeGeneral', 'inRelatedItem', ...RELATED_DETAIL_KEYS], refuse);
   if (!o) return undefined;
   const { r, failed } = tracked(refuse);
+  const more = readTexts(o, path, RELATED_DETAIL_KEYS, r);
   const type = readEnum(o.type, `${path}.type`, DATACITE_RELATED_IDENTIFIER_TYPES, r);
   const relation = readEnum(o.relation, `${path}.relation`, DATACITE_RELATION_TYPES, r);
   const general = o.resourceTypeGeneral === undefined ? undefined : readEnum(o.resourceTypeGeneral, `${path}.resourceTypeGeneral`, DATACITE_RESOURCE_TYPES, r);
   const identifier = readChecked(o.identifier, `${path}.identifier`, r, (s) => (type === undefined ? { value: s } : checkRelatedIdentifier(type, s)));
   if (failed() || type === undefined || relation === undefined || identifier === undefined) return undefined;
-  return { identifier, type, relation, ...(general !== undefined && { resourceTypeGeneral: general }) };
+  if (o.inRelatedItem !== undefined && o.inRelatedItem !== true) r(`${path}.inRelatedItem`, 'must be true when given');
+  if (failed()) return undefined;
+  return {
+    identifier,
+    type,
+    relation,
+    ...(general !== undefined && { resourceTypeGeneral: general }),
+    ...more,
+    ...(o.inRelatedItem === true && { inRelatedItem: true }),
+  };
 }
 
 /**
@@ -459,4 +518,267 @@ function readFile(v: unknown, path: string, refuse: Refuse): RecordFile | undefi
   }
   if (failed() || url === undefined) return undefined;
   return { url, ...out };
+}
+
+/** What a related identifier may say besides its identifier, type, relation and general type (DataCite 4.7 property 12). */
+const RELATED_DETAIL_KEYS = ['relatedMetadataScheme', 'schemeUri', 'schemeType', 'relationTypeInformation'] as const;
+
+/** An array read item by item (each refused item left out), or undefined with a refusal when it is not an array. */
+function readList<T>(v: unknown, path: string, refuse: Refuse, item: (v: unknown, path: string) => T | undefined): T[] | undefined {
+  if (!Array.isArray(v)) {
+    refuse(path, 'must be an array');
+    return undefined;
+  }
+  const out: T[] = [];
+  v.forEach((x, i) => {
+    const r = item(x, `${path}[${i}]`);
+    if (r !== undefined) out.push(r);
+  });
+  return out;
+}
+
+/** The optional text keys of an object that are given, each a non-empty string. */
+function readTexts<K extends string>(o: Obj, path: string, keys: readonly K[], refuse: Refuse): { [P in K]?: string } {
+  const out: { [P in K]?: string } = {};
+  for (const k of keys) {
+    if (o[k] === undefined) continue;
+    const t = readText(o[k], `${path}.${k}`, refuse);
+    if (t !== undefined) out[k] = t;
+  }
+  return out;
+}
+
+/** An xml:lang value (XML 1.0 section 2.12), or a refusal. */
+function readLang(v: unknown, path: string, refuse: Refuse): string | undefined {
+  if (typeof v === 'string' && isXmlLang(v)) return v;
+  refuse(path, 'must be a language tag as xml:lang takes it, e.g. en or en-GB');
+  return undefined;
+}
+
+/** A decimal degree within a bound, or a refusal. */
+function readDegrees(v: unknown, path: string, bound: number, refuse: Refuse): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= bound) return v;
+  refuse(path, `must be a number of degrees from -${bound} to ${bound}`);
+  return undefined;
+}
+
+function readPoint(v: unknown, path: string, refuse: Refuse): GeoPoint | undefined {
+  const o = readObject(v, path, ['latitude', 'longitude'], refuse);
+  if (!o) return undefined;
+  const latitude = readDegrees(o.latitude, `${path}.latitude`, 90, refuse);
+  const longitude = readDegrees(o.longitude, `${path}.longitude`, 180, refuse);
+  return latitude === undefined || longitude === undefined ? undefined : { latitude, longitude };
+}
+
+/** An object of text keys (the first required), an enum key, and a language, as the DataCite detail lists have them. */
+function readEntry<T>(
+  v: unknown,
+  path: string,
+  refuse: Refuse,
+  spec: {
+    readonly required: string;
+    readonly texts: readonly string[];
+    readonly enumKey?: { readonly key: string; readonly values: readonly string[]; readonly required: boolean };
+  },
+): T | undefined {
+  const keys = [spec.required, ...spec.texts, 'lang', ...(spec.enumKey ? [spec.enumKey.key] : [])];
+  const o = readObject(v, path, keys, refuse);
+  if (!o) return undefined;
+  const { r, failed } = tracked(refuse);
+  const first = readText(o[spec.required], `${path}.${spec.required}`, r);
+  const out: Record<string, string | undefined> = { ...readTexts(o, path, spec.texts, r) };
+  if (spec.enumKey && (o[spec.enumKey.key] !== undefined || spec.enumKey.required)) {
+    const e = readEnum(o[spec.enumKey.key], `${path}.${spec.enumKey.key}`, spec.enumKey.values, r);
+    if (e !== undefined) out[spec.enumKey.key] = e;
+  }
+  if (o.lang !== undefined) {
+    const l = readLang(o.lang, `${path}.lang`, r);
+    if (l !== undefined) out.lang = l;
+  }
+  if (failed() || first === undefined) return undefined;
+  return { [spec.required]: first, ...out } as T;
+}
+
+function readTitle(v: unknown, path: string, refuse: Refuse): TitleEntry | undefined {
+  return readEntry<TitleEntry>(v, path, refuse, { required: 'value', texts: [], enumKey: { key: 'type', values: DATACITE_TITLE_TYPES, required: false } });
+}
+
+function readItemAgent(v: unknown, path: string, refuse: Refuse, contributor: boolean): RelatedItemAgent | undefined {
+  const o = readObject(v, path, ['name', 'nameType', 'givenName', 'familyName', 'lang', ...(contributor ? ['type'] : [])], refuse);
+  if (!o) return undefined;
+  const { r, failed } = tracked(refuse);
+  const name = readText(o.name, `${path}.name`, r);
+  const out: { -readonly [K in keyof RelatedItemAgent]?: RelatedItemAgent[K] } = { ...readTexts(o, path, ['givenName', 'familyName'], r) };
+  if (o.nameType !== undefined) {
+    const t = readEnum(o.nameType, `${path}.nameType`, ['person', 'organization'] as const, r);
+    if (t) out.nameType = t;
+  }
+  if (o.lang !== undefined) {
+    const l = readLang(o.lang, `${path}.lang`, r);
+    if (l !== undefined) out.lang = l;
+  }
+  if (contributor) {
+    const t = readEnum(o.type, `${path}.type`, DATACITE_CONTRIBUTOR_TYPES, r);
+    if (t) out.type = t;
+  }
+  return failed() || name === undefined ? undefined : { name, ...out };
+}
+
+const ITEM_PARTS = ['publicationYear', 'volume', 'issue', 'firstPage', 'lastPage', 'publisher', 'edition', 'relationTypeInformation'] as const;
+
+function readRelatedItem(v: unknown, path: string, refuse: Refuse): RelatedItem | undefined {
+  const o = readObject(v, path, ['itemType', 'relation', 'identifier', 'creators', 'titles', 'number', 'contributors', ...ITEM_PARTS], refuse);
+  if (!o) return undefined;
+  const { r, failed } = tracked(refuse);
+  const itemType = readEnum(o.itemType, `${path}.itemType`, DATACITE_RESOURCE_TYPES, r);
+  const relation = readEnum(o.relation, `${path}.relation`, DATACITE_RELATION_TYPES, r);
+  const out: { -readonly [K in keyof RelatedItem]?: RelatedItem[K] } = { ...readTexts(o, path, ITEM_PARTS, r) };
+  if (o.identifier !== undefined) {
+    const p = `${path}.identifier`;
+    const io = readObject(o.identifier, p, ['value', 'type', ...RELATED_DETAIL_KEYS.filter((k) => k !== 'relationTypeInformation')], r);
+    if (io) {
+      const value = readText(io.value, `${p}.value`, r);
+      const type = io.type === undefined ? undefined : readEnum(io.type, `${p}.type`, DATACITE_RELATED_IDENTIFIER_TYPES, r);
+      const more = readTexts(io, p, ['relatedMetadataScheme', 'schemeUri', 'schemeType'], r);
+      if (value !== undefined) out.identifier = { value, ...(type !== undefined && { type }), ...more };
+    }
+  }
+  if (o.number !== undefined) {
+    const p = `${path}.number`;
+    const no = readObject(o.number, p, ['value', 'type'], r);
+    if (no) {
+      const value = readText(no.value, `${p}.value`, r);
+      const type = no.type === undefined ? undefined : readEnum(no.type, `${p}.type`, DATACITE_NUMBER_TYPES, r);
+      if (value !== undefined) out.number = { value, ...(type !== undefined && { type }) };
+    }
+  }
+  if (o.titles !== undefined) {
+    const t = readList(o.titles, `${path}.titles`, r, (x, p) => readTitle(x, p, r));
+    if (t) out.titles = t;
+  }
+  for (const k of ['creators', 'contributors'] as const) {
+    if (o[k] === undefined) continue;
+    const a = readList(o[k], `${path}.${k}`, r, (x, p) => readItemAgent(x, p, r, k === 'contributors'));
+    if (a) out[k] = a;
+  }
+  if (failed() || itemType === undefined || relation === undefined) return undefined;
+  return { itemType, relation, ...out };
+}
+
+function readGeoLocation(v: unknown, path: string, refuse: Refuse): GeoLocation | undefined {
+  const o = readObject(v, path, ['places', 'points', 'boxes', 'polygons'], refuse);
+  if (!o) return undefined;
+  const { r, failed } = tracked(refuse);
+  const out: { -readonly [K in keyof GeoLocation]?: GeoLocation[K] } = {};
+  if (o.places !== undefined) {
+    const places = readList(o.places, `${path}.places`, r, (x, p) => readText(x, p, r));
+    if (places) out.places = places;
+  }
+  if (o.points !== undefined) {
+    const points = readList(o.points, `${path}.points`, r, (x, p) => readPoint(x, p, r));
+    if (points) out.points = points;
+  }
+  if (o.boxes !== undefined) {
+    const boxes = readList(o.boxes, `${path}.boxes`, r, (x, p) => {
+      const bo = readObject(x, p, ['west', 'east', 'south', 'north'], r);
+      if (!bo) return undefined;
+      const west = readDegrees(bo.west, `${p}.west`, 180, r);
+      const east = readDegrees(bo.east, `${p}.east`, 180, r);
+      const south = readDegrees(bo.south, `${p}.south`, 90, r);
+      const north = readDegrees(bo.north, `${p}.north`, 90, r);
+      return west === undefined || east === undefined || south === undefined || north === undefined ? undefined : { west, east, south, north };
+    });
+    if (boxes) out.boxes = boxes;
+  }
+  if (o.polygons !== undefined) {
+    const polygons = readList(o.polygons, `${path}.polygons`, r, (x, p) => {
+      const po = readObject(x, p, ['points', 'inPoint'], r);
+      if (!po) return undefined;
+      const points = readList(po.points, `${p}.points`, r, (y, q) => readPoint(y, q, r));
+      const inPoint = po.inPoint === undefined ? undefined : readPoint(po.inPoint, `${p}.inPoint`, r);
+      if (points === undefined || points.length === 0) return undefined;
+      return { points, ...(inPoint !== undefined && { inPoint }) };
+    });
+    if (polygons) out.polygons = polygons;
+  }
+  return failed() ? undefined : out;
+}
+
+type Mutable = { -readonly [K in keyof RecordFields]: RecordFields[K] };
+type ListOf = <T>(key: string, item: (v: unknown, path: string) => T | undefined) => T[] | undefined;
+
+/** Reads the fields that hold DataCite as given (./record.ts, "What DataCite kernel-4 says beyond"). */
+function readDataciteDetail(rec: Obj, fields: Mutable, list: ListOf, refuse: Refuse): void {
+  const titles = list('titles', (v, p) => readTitle(v, p, refuse));
+  if (titles) fields.titles = titles;
+  if (rec.publisherIdentifier !== undefined) {
+    const o = readObject(rec.publisherIdentifier, 'publisherIdentifier', ['value', 'scheme', 'schemeUri'], refuse);
+    const value = o === undefined ? undefined : readText(o.value, 'publisherIdentifier.value', refuse);
+    if (o !== undefined && value !== undefined) fields.publisherIdentifier = { value, ...readTexts(o, 'publisherIdentifier', ['scheme', 'schemeUri'], refuse) };
+  }
+  if (rec.publisherLang !== undefined) {
+    const l = readLang(rec.publisherLang, 'publisherLang', refuse);
+    if (l !== undefined) fields.publisherLang = l;
+  }
+  const subjects = list('subjects', (v, p) =>
+    readEntry<NonNullable<RecordFields['subjects']>[number]>(v, p, refuse, {
+      required: 'value',
+      texts: ['scheme', 'schemeUri', 'valueUri', 'classificationCode'],
+    }),
+  );
+  if (subjects) fields.subjects = subjects;
+  const typedDates = list('typedDates', (v, p) => {
+    const o = readObject(v, p, ['value', 'type', 'information'], refuse);
+    if (!o) return undefined;
+    const { r, failed } = tracked(refuse);
+    const value = readText(o.value, `${p}.value`, r);
+    const type = readEnum(o.type, `${p}.type`, DATACITE_DATE_TYPES, r);
+    const more = readTexts(o, p, ['information'], r);
+    return failed() || value === undefined || type === undefined ? undefined : { value, type, ...more };
+  });
+  if (typedDates) fields.typedDates = typedDates;
+  const alternates = list('alternateIdentifiers', (v, p) => {
+    const o = readObject(v, p, ['value', 'type'], refuse);
+    if (!o) return undefined;
+    const value = readText(o.value, `${p}.value`, refuse);
+    const type = readText(o.type, `${p}.type`, refuse);
+    return value === undefined || type === undefined ? undefined : { value, type };
+  });
+  if (alternates) fields.alternateIdentifiers = alternates;
+  const sizes = list('sizes', (v, p) => readText(v, p, refuse));
+  if (sizes) fields.sizes = sizes;
+  if (rec.version !== undefined) {
+    const t = readText(rec.version, 'version', refuse);
+    if (t !== undefined) fields.version = t;
+  }
+  const rights = list('rightsList', (v, p) => {
+    const o = readObject(v, p, ['text', 'uri', 'identifier', 'identifierScheme', 'schemeUri', 'lang'], refuse);
+    if (!o) return undefined;
+    const { r, failed } = tracked(refuse);
+    const out: { -readonly [K in keyof NonNullable<RecordFields['rightsList']>[number]]?: string } = readTexts(
+      o,
+      p,
+      ['text', 'uri', 'identifier', 'identifierScheme', 'schemeUri'],
+      r,
+    );
+    if (o.lang !== undefined) {
+      const l = readLang(o.lang, `${p}.lang`, r);
+      if (l !== undefined) out.lang = l;
+    }
+    if (!failed() && Object.keys(out).length === 0) r(p, 'needs at least one of text, uri, identifier');
+    return failed() ? undefined : out;
+  });
+  if (rights) fields.rightsList = rights;
+  const descriptions = list('descriptions', (v, p) =>
+    readEntry<NonNullable<RecordFields['descriptions']>[number]>(v, p, refuse, {
+      required: 'value',
+      texts: [],
+      enumKey: { key: 'type', values: DATACITE_DESCRIPTION_TYPES, required: true },
+    }),
+  );
+  if (descriptions) fields.descriptions = descriptions;
+  const geo = list('geoLocations', (v, p) => readGeoLocation(v, p, refuse));
+  if (geo) fields.geoLocations = geo;
+  const items = list('relatedItems', (v, p) => readRelatedItem(v, p, refuse));
+  if (items) fields.relatedItems = items;
 }

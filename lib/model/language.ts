@@ -49,3 +49,14 @@ export function normalizeLanguageTag(value: string): string | null {
 export function primaryLanguage(tag: string): string {
   return (tag.split('-')[0] ?? tag).toLowerCase();
 }
+
+/**
+ * Whether a value may be an `xml:lang` (XML 1.0 section 2.12; the `xs:language` pattern of XML Schema Part 2,
+ * which DataCite's xml.xsd uses): letters, then hyphenated runs of up to eight letters or digits.
+ *
+ * @example isXmlLang('en') // true
+ * @example isXmlLang('en_US') // false
+ */
+export function isXmlLang(value: string): boolean {
+  return /^[a-zA-Z]{1,8}(-[a-zA-Z0-9]{1,8})*$/.test(value);
+}

@@ -7,7 +7,18 @@
  */
 import type { DublinCore } from './dublin-core';
 import type { IdentifierType } from './identifiers';
-import type { AccessRight, ContributorType, DataCiteResourceType, FunderIdentifierType, RelatedIdentifierType, RelationType } from './vocabularies';
+import type {
+  AccessRight,
+  ContributorType,
+  DataCiteDateType,
+  DataCiteDescriptionType,
+  DataCiteTitleType,
+  DataCiteNumberType,
+  DataCiteResourceType,
+  FunderIdentifierType,
+  RelatedIdentifierType,
+  RelationType,
+} from './vocabularies';
 
 /** A typed identifier of the record itself, in its scheme's normalized form. */
 export interface TypedIdentifier {
@@ -20,6 +31,23 @@ export interface Affiliation {
   readonly name: string;
   /** https://ror.org/… (checked, with its check digits). */
   readonly ror?: string;
+  /** The affiliation's identifier as given (DataCite 4.3+ affiliationIdentifier), of any scheme. */
+  readonly identifier?: string;
+  /** Its scheme (affiliationIdentifierScheme: ROR, ISNI, GRID, …). */
+  readonly identifierScheme?: string;
+  /** The scheme's URI (schemeURI). */
+  readonly schemeUri?: string;
+}
+
+/**
+ * An identifier of a person or organisation in any scheme, as DataCite's
+ * nameIdentifier gives it (ORCID, ROR, ISNI, Wikidata, GND, …): the value as
+ * written, its scheme, the scheme's URI.
+ */
+export interface NameIdentifier {
+  readonly value: string;
+  readonly scheme: string;
+  readonly schemeUri?: string;
 }
 
 /** A creator: a person or an organisation. */
@@ -32,6 +60,10 @@ export interface Agent {
   /** The bare ORCID iD, 0000-0000-0000-000X (persons only). */
   readonly orcid?: string;
   readonly affiliations?: readonly Affiliation[];
+  /** Every name identifier as given, of any scheme (the ORCID iD too, as written); `orcid` is the checked one. */
+  readonly nameIdentifiers?: readonly NameIdentifier[];
+  /** The language of the name (xml:lang of creatorName, contributorName). */
+  readonly lang?: string;
 }
 
 /** A contributor: an agent and its DataCite contributorType. */
@@ -64,6 +96,10 @@ export interface FundingReference {
   readonly awardNumber?: string;
   readonly awardUri?: string;
   readonly awardTitle?: string;
+  /** The funder identifier's scheme URI (DataCite funderIdentifier/@schemeURI). */
+  readonly funderIdentifierSchemeUri?: string;
+  /** The language of the award title (xml:lang). */
+  readonly awardTitleLang?: string;
 }
 
 /** An identifier of a related resource and how the record relates to it (DataCite relatedIdentifier). */
@@ -72,6 +108,128 @@ export interface RelatedIdentifier {
   readonly type: RelatedIdentifierType;
   readonly relation: RelationType;
   readonly resourceTypeGeneral?: DataCiteResourceType;
+  /** DataCite relatedMetadataScheme, schemeURI and schemeType (for HasMetadata and IsMetadataFor). */
+  readonly relatedMetadataScheme?: string;
+  readonly schemeUri?: string;
+  readonly schemeType?: string;
+  /** DataCite 4.5+ relationTypeInformation: what the relation says beyond its type. */
+  readonly relationTypeInformation?: string;
+  /**
+   * True for the identifier of a DataCite related item (relatedItemIdentifier) that the record does not also
+   * give as a relatedIdentifier of its own: every format sees it here, and DataCite writes it once, in the item.
+   */
+  readonly inRelatedItem?: boolean;
+}
+
+/** A title with its type and language (DataCite title, OpenAIRE datacite:title). */
+export interface TitleEntry {
+  readonly value: string;
+  /** Absent for the main title. */
+  readonly type?: DataCiteTitleType;
+  readonly lang?: string;
+}
+
+/** A subject with its scheme (DataCite subject). */
+export interface SubjectEntry {
+  readonly value: string;
+  readonly scheme?: string;
+  readonly schemeUri?: string;
+  readonly valueUri?: string;
+  readonly classificationCode?: string;
+  readonly lang?: string;
+}
+
+/**
+ * A date with its DataCite dateType: one date or a range (RFC 3339 / ISO 8601
+ * as DataCite 4.7 property 8 writes it, `start/end`, either side open),
+ * text as given, and the dateInformation that says more.
+ */
+export interface TypedDate {
+  readonly value: string;
+  readonly type: DataCiteDateType;
+  readonly information?: string;
+}
+
+/** A description with its DataCite descriptionType and language. */
+export interface DescriptionEntry {
+  readonly value: string;
+  readonly type: DataCiteDescriptionType;
+  readonly lang?: string;
+}
+
+/** A rights statement as DataCite 4.7 property 16 gives it: text, URI, identifier (e.g. SPDX) and language together. */
+export interface RightsEntry {
+  readonly text?: string;
+  readonly uri?: string;
+  /** e.g. CC-BY-4.0. */
+  readonly identifier?: string;
+  /** e.g. SPDX. */
+  readonly identifierScheme?: string;
+  readonly schemeUri?: string;
+  readonly lang?: string;
+}
+
+/** An identifier of the record in a scheme the model does not type (or as written), with DataCite's alternateIdentifierType. */
+export interface AlternateIdentifier {
+  readonly value: string;
+  readonly type: string;
+}
+
+/** A point on the earth, WGS 84 decimal degrees. */
+export interface GeoPoint {
+  readonly latitude: number;
+  readonly longitude: number;
+}
+
+/** A spatial extent (DataCite geoLocation): places by name, points, boxes and polygons, as given. */
+export interface GeoLocation {
+  readonly places?: readonly string[];
+  readonly points?: readonly GeoPoint[];
+  readonly boxes?: readonly { readonly west: number; readonly east: number; readonly south: number; readonly north: number }[];
+  readonly polygons?: readonly { readonly points: readonly GeoPoint[]; readonly inPoint?: GeoPoint }[];
+}
+
+/** A publisher's identifier (DataCite 4.5+ publisherIdentifier, its scheme and scheme URI). */
+export interface PublisherIdentifier {
+  readonly value: string;
+  readonly scheme?: string;
+  readonly schemeUri?: string;
+}
+
+/** A creator or contributor of a related item (DataCite 4.4 relatedItem): a name, its type and parts. */
+export interface RelatedItemAgent {
+  readonly name: string;
+  readonly nameType?: 'person' | 'organization';
+  readonly givenName?: string;
+  readonly familyName?: string;
+  readonly lang?: string;
+  /** A contributor's contributorType. */
+  readonly type?: ContributorType;
+}
+
+/** A related item with every property DataCite 4.4-4.7 gives it (property 20), as given. */
+export interface RelatedItem {
+  readonly itemType: DataCiteResourceType;
+  readonly relation: RelationType;
+  readonly relationTypeInformation?: string;
+  readonly identifier?: {
+    readonly value: string;
+    readonly type?: RelatedIdentifierType;
+    readonly relatedMetadataScheme?: string;
+    readonly schemeUri?: string;
+    readonly schemeType?: string;
+  };
+  readonly creators?: readonly RelatedItemAgent[];
+  readonly titles?: readonly TitleEntry[];
+  readonly publicationYear?: string;
+  readonly volume?: string;
+  readonly issue?: string;
+  readonly number?: { readonly value: string; readonly type?: DataCiteNumberType };
+  readonly firstPage?: string;
+  readonly lastPage?: string;
+  readonly publisher?: string;
+  readonly edition?: string;
+  readonly contributors?: readonly RelatedItemAgent[];
 }
 
 /**
@@ -125,4 +283,31 @@ export interface RecordFields {
   /** Where the work was published: its container and place there. */
   readonly host?: Host;
   readonly files?: readonly RecordFile[];
+
+  // What DataCite kernel-4 says beyond the fields above, as given (DataCite 4.7). A writer of DataCite writes
+  // these first and the fields above where they say something these do not; other writers read the fields above.
+  /** Titles with their type and language. */
+  readonly titles?: readonly TitleEntry[];
+  /** The publisher's identifier. */
+  readonly publisherIdentifier?: PublisherIdentifier;
+  /** The language of the publisher's name (xml:lang). */
+  readonly publisherLang?: string;
+  /** Subjects with scheme, scheme URI, value URI, classification code and language. */
+  readonly subjects?: readonly SubjectEntry[];
+  /** Every date with its type, ranges as ranges. */
+  readonly typedDates?: readonly TypedDate[];
+  /** Identifiers of the record with their alternateIdentifierType, as given. */
+  readonly alternateIdentifiers?: readonly AlternateIdentifier[];
+  /** Sizes as DataCite gives them (free text: "15 pages", "6 MB"). */
+  readonly sizes?: readonly string[];
+  /** The version of the resource (DataCite property 15). */
+  readonly version?: string;
+  /** Rights statements, each whole. */
+  readonly rightsList?: readonly RightsEntry[];
+  /** Descriptions with their type and language. */
+  readonly descriptions?: readonly DescriptionEntry[];
+  /** Spatial coverage. */
+  readonly geoLocations?: readonly GeoLocation[];
+  /** Related items with every property. */
+  readonly relatedItems?: readonly RelatedItem[];
 }

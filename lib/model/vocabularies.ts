@@ -227,6 +227,35 @@ export const DATACITE_CONTRIBUTOR_TYPES = [
 ] as const;
 export type ContributorType = (typeof DATACITE_CONTRIBUTOR_TYPES)[number];
 
+/** DataCite kernel-4.7 `titleType` (datacite-titleType-v4.xsd). */
+export const DATACITE_TITLE_TYPES = ['AlternativeTitle', 'Subtitle', 'TranslatedTitle', 'Other'] as const;
+export type DataCiteTitleType = (typeof DATACITE_TITLE_TYPES)[number];
+
+/** DataCite kernel-4.7 `dateType` (datacite-dateType-v4.xsd; Coverage is new in 4.6). */
+export const DATACITE_DATE_TYPES = [
+  'Accepted',
+  'Available',
+  'Collected',
+  'Copyrighted',
+  'Coverage',
+  'Created',
+  'Issued',
+  'Other',
+  'Submitted',
+  'Updated',
+  'Valid',
+  'Withdrawn',
+] as const;
+export type DataCiteDateType = (typeof DATACITE_DATE_TYPES)[number];
+
+/** DataCite kernel-4.7 `descriptionType` (datacite-descriptionType-v4.xsd). */
+export const DATACITE_DESCRIPTION_TYPES = ['Abstract', 'Methods', 'SeriesInformation', 'TableOfContents', 'TechnicalInfo', 'Other'] as const;
+export type DataCiteDescriptionType = (typeof DATACITE_DESCRIPTION_TYPES)[number];
+
+/** DataCite kernel-4.7 `numberType` of a related item (datacite-numberType-v4.xsd). */
+export const DATACITE_NUMBER_TYPES = ['Article', 'Chapter', 'Report', 'Other'] as const;
+export type DataCiteNumberType = (typeof DATACITE_NUMBER_TYPES)[number];
+
 /** DataCite `funderIdentifierType` (the same five values in kernel-4.7 and in OpenAIRE v4). */
 export const FUNDER_IDENTIFIER_TYPES = ['Crossref Funder ID', 'ROR', 'ISNI', 'GRID', 'Other'] as const;
 export type FunderIdentifierType = (typeof FUNDER_IDENTIFIER_TYPES)[number];
@@ -341,6 +370,94 @@ export const COAR_TYPES: ReadonlyMap<string, CoarType> = new Map(
     return [uri, { uri, label, datacite, openaire, leader06, typeOfResource, ...(marcgt !== undefined && { marcgt }) }];
   }),
 );
+
+/**
+ * The COAR resource type of each DataCite 4.7 `resourceTypeGeneral`: the
+ * concept of COAR Resource Types 3.2 (http://purl.org/coar/resource_type/)
+ * that matches it, among the concepts the OpenAIRE v4 schema accepts
+ * (openaire-4/oaire-resourceType-v4.xsd), so that every DataCite record with a
+ * type can be written as oai_openaire. Where COAR has no concept for the
+ * general type (Award, Collection, Event, Instrument, Model, Output
+ * Management Plan, Physical Object, Project, Service, Standard, Study
+ * Registration), it is COAR's "other" (c_1843), which says no more than
+ * DataCite did. A COAR type the record gives wins over this table (facts.ts
+ * `openaireCoarType`).
+ */
+export const COAR_OF_DATACITE_GENERAL: Readonly<Record<DataCiteResourceType, string>> = {
+  Audiovisual: 'c_8a7e',
+  Award: 'c_1843',
+  Book: 'c_2f33',
+  BookChapter: 'c_3248',
+  Collection: 'c_1843',
+  ComputationalNotebook: 'c_5ce6',
+  ConferencePaper: 'c_5794',
+  ConferenceProceeding: 'c_f744',
+  DataPaper: 'c_beb9',
+  Dataset: 'c_ddb1',
+  Dissertation: 'c_46ec',
+  Event: 'c_1843',
+  Image: 'c_c513',
+  Instrument: 'c_1843',
+  InteractiveResource: 'c_e9a0',
+  Journal: 'c_0640',
+  JournalArticle: 'c_6501',
+  Model: 'c_1843',
+  OutputManagementPlan: 'c_1843',
+  PeerReview: 'c_efa0',
+  PhysicalObject: 'c_1843',
+  Poster: 'c_6670',
+  Preprint: 'c_816b',
+  Presentation: 'c_8544',
+  Project: 'c_1843',
+  Report: 'c_93fc',
+  Service: 'c_1843',
+  Software: 'c_5ce6',
+  Sound: 'c_18cc',
+  Standard: 'c_1843',
+  StudyRegistration: 'c_1843',
+  Text: 'c_18cf',
+  Workflow: 'c_393c',
+  Other: 'c_1843',
+};
+
+/**
+ * The COAR Version Types 1.0 (http://purl.org/coar/version/), the values
+ * OpenAIRE v4 allows in `oaire:version/@uri` (openaire-4/oaire-versions-v4.xsd).
+ */
+export const COAR_VERSION_TYPES = {
+  AO: { uri: 'http://purl.org/coar/version/c_b1a7d7d4d402bcce', label: "author's original" },
+  SMUR: { uri: 'http://purl.org/coar/version/c_71e4c1898caa6e32', label: 'submitted manuscript under review' },
+  AM: { uri: 'http://purl.org/coar/version/c_ab4af688f83e57aa', label: 'accepted manuscript' },
+  P: { uri: 'http://purl.org/coar/version/c_fa2ee174bc00049f', label: 'proof' },
+  VoR: { uri: 'http://purl.org/coar/version/c_970fb48d4fbd8a85', label: 'version of record' },
+  CVoR: { uri: 'http://purl.org/coar/version/c_e19f295774971610', label: 'corrected version of record' },
+  EVoR: { uri: 'http://purl.org/coar/version/c_dc82b40f9837b551', label: 'enhanced version of record' },
+  NA: { uri: 'http://purl.org/coar/version/c_be7fb7dd8ff6fe43', label: 'not applicable (or unknown)' },
+} as const;
+
+/**
+ * The version of each controlled vocabulary above and where its values were
+ * copied from: the audit table of docs/metadata-formats.md, which a test holds
+ * to this list.
+ */
+export const VOCABULARY_VERSIONS: readonly { readonly vocabulary: string; readonly version: string; readonly source: string }[] = [
+  { vocabulary: 'DataCite resourceTypeGeneral', version: '4.7', source: 'datacite-4/include/datacite-resourceType-v4.xsd' },
+  { vocabulary: 'DataCite relationType', version: '4.7', source: 'datacite-4/include/datacite-relationType-v4.xsd' },
+  { vocabulary: 'DataCite relatedIdentifierType', version: '4.7', source: 'datacite-4/include/datacite-relatedIdentifierType-v4.xsd' },
+  { vocabulary: 'DataCite contributorType', version: '4.7', source: 'datacite-4/include/datacite-contributorType-v4.xsd' },
+  { vocabulary: 'DataCite dateType', version: '4.7', source: 'datacite-4/include/datacite-dateType-v4.xsd' },
+  { vocabulary: 'DataCite descriptionType', version: '4.7', source: 'datacite-4/include/datacite-descriptionType-v4.xsd' },
+  { vocabulary: 'DataCite titleType', version: '4.7', source: 'datacite-4/include/datacite-titleType-v4.xsd' },
+  { vocabulary: 'DataCite numberType', version: '4.7', source: 'datacite-4/include/datacite-numberType-v4.xsd' },
+  { vocabulary: 'DataCite funderIdentifierType', version: '4.7', source: 'datacite-4/include/datacite-funderIdentifierType-v4.xsd' },
+  {
+    vocabulary: 'COAR Resource Types',
+    version: '3.2 (the concepts OpenAIRE v4 accepts; mapping to DataCite resourceTypeGeneral both ways)',
+    source: 'openaire-4/oaire-resourceType-v4.xsd; http://purl.org/coar/resource_type/',
+  },
+  { vocabulary: 'COAR Access Rights', version: '1.0', source: 'openaire-4/oaire-accessRight-v4.xsd; http://purl.org/coar/access_right/' },
+  { vocabulary: 'COAR Version Types', version: '1.0', source: 'openaire-4/oaire-versions-v4.xsd; http://purl.org/coar/version/' },
+];
 
 /**
  * For a record typed only by DataCite `resourceTypeGeneral`: the MARC

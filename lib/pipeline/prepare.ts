@@ -172,7 +172,7 @@ function writeOne(
  * another one, what it would serve is not what its content hashes (and so
  * its datestamps) stand for, until `rebuild-formats` re-stamps what changed.
  *
- * @example preparationFingerprint(preparation) // 'w1:9f2c…'
+ * @example preparationFingerprint(preparation) // 'w2:9f2c…'
  */
 export function preparationFingerprint(p: Preparation): string {
   const formats = p.formats.all().flatMap((f) => (f.prefix === 'oai_dc' || f.fromRecord ? [[f.prefix, sortedEntries(f.options ?? {})]] : []));

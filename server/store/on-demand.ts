@@ -33,7 +33,7 @@ export interface OnDemand {
   readonly fingerprint: string;
 }
 
-/** @example onDemandOf(preparation).fingerprint // 'w1:…' */
+/** @example onDemandOf(preparation).fingerprint // 'w2:…' */
 export function onDemandOf(preparation: Preparation): OnDemand {
   return { preparation, fingerprint: preparationFingerprint(preparation) };
 }

@@ -42,7 +42,16 @@ describe('the DataCite reader, on DataCite records published by others', () => {
         identifier: ['MS-49-3632-5083'],
       },
       identifiers: [{ type: 'DOI', value: '10.5438/4K3M-NYVG' }],
-      creators: [{ name: 'Fenner, Martin', givenName: 'Martin', familyName: 'Fenner', orcid: '0000-0003-1419-2405' }],
+      creators: [
+        {
+          name: 'Fenner, Martin',
+          givenName: 'Martin',
+          familyName: 'Fenner',
+          orcid: '0000-0003-1419-2405',
+          // As written: the bare iD under the http scheme URI, which the DataCite writer writes again.
+          nameIdentifiers: [{ value: '0000-0003-1419-2405', scheme: 'ORCID', schemeUri: 'http://orcid.org/' }],
+        },
+      ],
       resourceType: { general: 'Text', label: 'BlogPosting' },
       publisher: 'DataCite',
       publicationYear: '2016',
@@ -52,6 +61,14 @@ describe('the DataCite reader, on DataCite records published by others', () => {
         { identifier: '10.5438/55E5-T5C0', type: 'DOI', relation: 'References' },
         { identifier: '10.5438/0000-00SS', type: 'DOI', relation: 'IsPartOf' },
       ],
+      // What the shared fields have no place for, as DataCite gave it.
+      typedDates: [
+        { value: '2016-12-20', type: 'Created' },
+        { value: '2016-12-20', type: 'Issued' },
+        { value: '2016-12-20', type: 'Updated' },
+      ],
+      alternateIdentifiers: [{ value: 'MS-49-3632-5083', type: 'Local accession number' }],
+      version: '1.0',
     });
   });
 
@@ -65,6 +82,8 @@ describe('the DataCite reader, on DataCite records published by others', () => {
       publisher: 'Dryad Digital Repository',
       publicationYear: '2011',
       relatedIdentifiers: DRYAD_RELATED,
+      alternateIdentifiers: [{ value: DRYAD_CITATION, type: 'citation' }],
+      version: '1',
     });
   });
 
@@ -75,9 +94,17 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     expect(r.dc.rights).to.deep.equal(['info:eu-repo/semantics/openAccess', 'Open Access']);
   });
 
-  it('reads funder identifiers of every type, an ISNI in its URL form and with spaces among them; a bad ISBN stays text', () => {
+  it('reads funder identifiers of every type, an ISNI in its URL form and with spaces among them, with their scheme URIs; a bad ISBN stays text', () => {
     const r = read('datacite-funderIdentifier.xml');
-    expect(r.fundingReferences).to.deep.equal([
+    const scheme = new Map([
+      ['National Science Foundation (NSF)', 'http://www.isni.org/isni/'],
+      ['European Commission', 'https://doi.org/'],
+      ['University of Washington', 'http://www.isni.org/isni/'],
+      ['National Library of Ireland.', 'http://viaf.org/viaf/'],
+      ['DataCite', 'https://ror.org/'],
+    ]);
+    expect(r.fundingReferences?.map((f) => f.funderIdentifierSchemeUri)).to.deep.equal(r.fundingReferences?.map((f) => scheme.get(f.funderName)));
+    expect(r.fundingReferences?.map(({ funderIdentifierSchemeUri: _, ...f }) => f)).to.deep.equal([
       { funderName: 'National Science Foundation (NSF)', funderIdentifier: { type: 'ISNI', value: '0000000119587073' } },
       { funderName: 'Acme Inc', funderIdentifier: { type: 'Other', value: '1234' } },
       { funderName: 'European Commission', funderIdentifier: { type: 'Crossref Funder ID', value: 'https://doi.org/10.13039/501100000780' } },
@@ -90,8 +117,19 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     // 937-0-4523-12357-6 has fourteen digits: not an ISBN, so not typed, and not lost.
     expect(r.identifiers).to.deep.equal([{ type: 'DOI', value: '10.5072/testpub' }]);
     expect(r.dc.identifier).to.deep.equal(['937-0-4523-12357-6']);
-    expect(r.creators).to.deep.equal([{ name: 'Smith, John', nameType: 'person' }, { name: 'つまらないものですが' }]);
-    expect(r.contributors).to.deep.equal([{ name: 'Doe, John', orcid: '0000-0001-5393-1421', type: 'DataCollector' }]);
+    expect(r.creators).to.deep.equal([
+      { name: 'Smith, John', nameType: 'person' },
+      // An ISNI of a name is no ORCID iD: kept as given, with its scheme URI.
+      { name: 'つまらないものですが', nameIdentifiers: [{ value: '0000000134596520', scheme: 'ISNI', schemeUri: 'http://isni.org/isni/' }] },
+    ]);
+    expect(r.contributors).to.deep.equal([
+      {
+        name: 'Doe, John',
+        orcid: '0000-0001-5393-1421',
+        nameIdentifiers: [{ value: '0000-0001-5393-1421', scheme: 'ORCID', schemeUri: 'http://orcid.org/' }],
+        type: 'DataCollector',
+      },
+    ]);
     expect(r.language).to.equal('ger');
     expect(r.dc.title).to.deep.equal(['Właściwości rzutowań podprzestrzeniowych', 'Translation of Polish titles']);
     expect(r.dc.subject).to.deep.equal(['830 German & related literatures', 'Polish Literature']);
@@ -106,7 +144,7 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     expect(r.dc.description?.[0]).to.match(/no sea takimata sanctus est Lorem ipsum dolor sit amet\.$/);
   });
 
-  it('reads persons and organizations with their ORCID iDs and ROR affiliations, leaving a GRID affiliation its name only', () => {
+  it('reads persons and organizations with their ORCID iDs and ROR affiliations, a GRID affiliation with its identifier as given', () => {
     const r = read('datacite-example-affiliation.xml');
     expect(r.creators).to.deep.equal([
       {
@@ -116,6 +154,7 @@ describe('the DataCite reader, on DataCite records published by others', () => {
         nameType: 'person',
         orcid: '0000-0001-5000-0007',
         affiliations: [{ name: 'DataCite', ror: 'https://ror.org/04wxnsj81' }],
+        nameIdentifiers: [{ value: '0000-0001-5000-0007', scheme: 'ORCID', schemeUri: 'http://orcid.org/' }],
       },
       {
         name: 'Carberry, Josiah',
@@ -123,7 +162,11 @@ describe('the DataCite reader, on DataCite records published by others', () => {
         familyName: 'Carberry',
         nameType: 'person',
         orcid: '0000-0002-1825-0097',
-        affiliations: [{ name: 'Brown University', ror: 'https://ror.org/05gq02987' }, { name: 'Wesleyan University' }],
+        affiliations: [
+          { name: 'Brown University', ror: 'https://ror.org/05gq02987' },
+          { name: 'Wesleyan University', identifier: 'grid.268117.b', identifierScheme: 'GRID', schemeUri: 'https://grid.ac/institutes/' },
+        ],
+        nameIdentifiers: [{ value: '0000-0002-1825-0097', scheme: 'ORCID', schemeUri: 'http://orcid.org/' }],
       },
       { name: 'The Psychoceramics Study Group', nameType: 'organization', affiliations: [{ name: 'Brown University', ror: 'https://ror.org/05gq02987' }] },
     ]);
@@ -134,6 +177,7 @@ describe('the DataCite reader, on DataCite records published by others', () => {
         familyName: 'Starr',
         orcid: '0000-0002-7285-027X',
         affiliations: [{ name: 'California Digital Library', ror: 'https://ror.org/03yrm5c26' }],
+        nameIdentifiers: [{ value: '0000-0002-7285-027X', scheme: 'ORCID', schemeUri: 'http://orcid.org/' }],
         type: 'ProjectLeader',
       },
     ]);
@@ -145,7 +189,13 @@ describe('the DataCite reader, on DataCite records published by others', () => {
       { type: 'URL', value: 'https://schema.datacite.org/meta/kernel-4.2/example/datacite-example-full-v4.2.xml' },
     ]);
     expect(r.relatedIdentifiers).to.deep.equal([
-      { identifier: 'https://data.datacite.org/application/citeproc+json/10.5072/example-full', type: 'URL', relation: 'HasMetadata' },
+      {
+        identifier: 'https://data.datacite.org/application/citeproc+json/10.5072/example-full',
+        type: 'URL',
+        relation: 'HasMetadata',
+        relatedMetadataScheme: 'citeproc+json',
+        schemeUri: 'https://github.com/citation-style-language/schema/raw/master/csl-data.json',
+      },
       { identifier: 'arXiv:0706.0001', type: 'arXiv', relation: 'IsReviewedBy', resourceTypeGeneral: 'Text' },
     ]);
     expect(r.license).to.equal('https://creativecommons.org/publicdomain/zero/1.0/legalcode');
@@ -159,6 +209,7 @@ describe('the DataCite reader, on DataCite records published by others', () => {
         funderIdentifier: { type: 'Crossref Funder ID', value: 'https://doi.org/10.13039/100000001' },
         awardNumber: 'CBET-106',
         awardTitle: 'Full DataCite XML Example',
+        funderIdentifierSchemeUri: 'https://doi.org/',
       },
     ]);
   });
@@ -167,7 +218,7 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     const r = read('datacite_journal_article.xml');
     expect(r.relatedIdentifiers).to.deep.equal([
       { identifier: '0040-4411', type: 'ISSN', relation: 'IsPublishedIn', resourceTypeGeneral: 'Journal' },
-      { identifier: '0040-4411', type: 'ISSN', relation: 'IsSourceOf', resourceTypeGeneral: 'Journal' },
+      { identifier: '0040-4411', type: 'ISSN', relation: 'IsSourceOf', resourceTypeGeneral: 'Journal', inRelatedItem: true },
     ]);
     expect(r.dc.relation).to.deep.equal(['Texas Law Review']);
     // Its relation says the journal is based on the article (IsSourceOf), not that it is published in it: no host is guessed.
@@ -204,12 +255,14 @@ describe('the DataCite reader, on DataCite records published by others', () => {
       </relatedItems></resource>`)!,
     );
     expect(r.host).to.deep.equal({ title: 'Physics letters / B', volume: '776', issue: '5', startPage: '249', endPage: '264' });
-    expect(r.relatedIdentifiers).to.deep.equal([{ identifier: '0370-2693', type: 'ISSN', relation: 'IsPublishedIn', resourceTypeGeneral: 'Journal' }]);
+    expect(r.relatedIdentifiers).to.deep.equal([
+      { identifier: '0370-2693', type: 'ISSN', relation: 'IsPublishedIn', resourceTypeGeneral: 'Journal', inRelatedItem: true },
+    ]);
     // A collection the work is part of is no container it was published in.
     expect(r.dc.relation).to.deep.equal(['Grey literature']);
   });
 
-  it('reads the newest kernel (4.6): every title, the types new in 4.6, and what the model has no place for left out', () => {
+  it('reads the newest kernel (4.6): every title, the types new in 4.6, an organization with its ROR id and the language of its name', () => {
     const r = read('datacite-example-full-v4.6.xml');
     expect(r.dc.title).to.deep.equal(['Example Title', 'Example Subtitle', 'Example TranslatedTitle', 'Example AlternativeTitle']);
     expect(r.resourceType).to.deep.equal({ general: 'Project', label: 'Research Project' });
@@ -222,7 +275,12 @@ describe('the DataCite reader, on DataCite records published by others', () => {
         orcid: '0000-0001-5727-2427',
         affiliations: [{ name: 'ExampleAffiliation', ror: 'https://ror.org/04wxnsj81' }],
       },
-      { name: 'ExampleOrganization', nameType: 'organization' },
+      {
+        name: 'ExampleOrganization',
+        nameType: 'organization',
+        nameIdentifiers: [{ value: 'https://ror.org/04wxnsj81', scheme: 'ROR', schemeUri: 'https://ror.org' }],
+        lang: 'en',
+      },
     ]);
     expect(r.contributors?.map((c) => [c.name, c.type])).to.deep.equal([
       ['Doe, Jane', 'Translator'],
@@ -232,7 +290,9 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     ]);
     expect(r.publisher).to.equal('Example Publisher');
     expect(r.dates).to.deep.equal({ issued: '2023-01-01' });
-    expect(r.dc.date).to.deep.equal(['2020-01-01', '2023-01-01', '2023-01-01', '2023-01-01']);
+    // DataCite 4.6's Coverage date is the resource's temporal coverage (dc:coverage), not one of its dates.
+    expect(r.dc.date).to.deep.equal(['2023-01-01', '2023-01-01', '2023-01-01']);
+    expect(r.typedDates?.find((d) => d.type === 'Coverage')).to.deep.equal({ value: '2020-01-01', type: 'Coverage' });
     expect(r.relatedIdentifiers).to.deep.equal([
       { identifier: 'RRID:AB_90755', type: 'RRID', relation: 'References' },
       { identifier: 'CSTR:AB_12345', type: 'CSTR', relation: 'References' },
@@ -241,7 +301,18 @@ describe('the DataCite reader, on DataCite records published by others', () => {
     ]);
     expect(r.license).to.equal('https://creativecommons.org/licenses/by/4.0/');
     expect(r.dc.rights).to.deep.equal(['Creative Commons Attribution 4.0 International']);
-    expect(r.dc.coverage).to.deep.equal(['Vancouver, British Columbia, Canada']);
+    expect(r.dc.coverage).to.deep.equal(['2020-01-01', 'Vancouver, British Columbia, Canada']);
+    expect(r.geoLocations).to.deep.equal([{ places: ['Vancouver, British Columbia, Canada'], points: [{ latitude: 49.2827, longitude: -123.1207 }] }]);
+    expect(r.publisherIdentifier).to.deep.equal({ value: 'https://ror.org/04z8jg394', scheme: 'ROR', schemeUri: 'https://ror.org/' });
+    expect(r.publisherLang).to.equal('en');
+    expect(r.titles?.map((t) => [t.type, t.lang])).to.deep.equal([
+      [undefined, 'en'],
+      ['Subtitle', 'en'],
+      ['TranslatedTitle', 'fr'],
+      ['AlternativeTitle', 'en'],
+    ]);
+    expect(r.sizes).to.deep.equal(['1 MB']);
+    expect(r.version).to.equal('1');
     expect(r.dc.subject).to.deep.equal(['FOS: Computer and information sciences', 'Digital curation and preservation', 'Example Subject']);
   });
 
@@ -287,17 +358,30 @@ describe('the DataCite reader on odd but well-formed XML', () => {
       [
         'an organization with a given name and an ORCID iD (which only persons have)',
         '<resource xmlns="http://datacite.org/schema/kernel-4"><creators><creator><creatorName nameType="Organizational">Lab</creatorName><givenName>G</givenName><nameIdentifier nameIdentifierScheme="ORCID">0000-0002-1825-0097</nameIdentifier></creator></creators></resource>',
-        { dc: {}, creators: [{ name: 'Lab', nameType: 'organization' }] },
+        { dc: {}, creators: [{ name: 'Lab', nameType: 'organization', nameIdentifiers: [{ value: '0000-0002-1825-0097', scheme: 'ORCID' }] }] },
       ],
       [
         'an embargo without its end date, and a bad ORCID check character',
         '<resource xmlns="http://datacite.org/schema/kernel-4"><creators><creator><creatorName>A</creatorName><nameIdentifier nameIdentifierScheme="ORCID">0000-0002-1825-0098</nameIdentifier></creator></creators><rightsList><rights rightsURI="http://purl.org/coar/access_right/c_f1cf">embargoed access</rights></rightsList></resource>',
-        { dc: { rights: ['http://purl.org/coar/access_right/c_f1cf'] }, creators: [{ name: 'A' }] },
+        {
+          dc: { rights: ['http://purl.org/coar/access_right/c_f1cf'] },
+          creators: [{ name: 'A', nameIdentifiers: [{ value: '0000-0002-1825-0098', scheme: 'ORCID' }] }],
+          rightsList: [{ text: 'embargoed access', uri: 'http://purl.org/coar/access_right/c_f1cf' }],
+        },
       ],
       [
         'an embargo ending on its Available date, and a time that keeps its day',
         '<resource xmlns="http://datacite.org/schema/kernel-4"><dates><date dateType="Available">2030-01-31</date><date dateType="Issued">2003-04-15T23:18:51-05:00</date></dates><rightsList><rights rightsURI="http://purl.org/coar/access_right/c_f1cf"/></rightsList></resource>',
-        { dc: {}, accessRights: 'embargoed', dates: { embargoEnd: '2030-01-31', issued: '2003-04-15' } },
+        {
+          dc: {},
+          accessRights: 'embargoed',
+          dates: { embargoEnd: '2030-01-31', issued: '2003-04-15' },
+          // The time of day is kept as written beside the calendar date the shared field holds.
+          typedDates: [
+            { value: '2030-01-31', type: 'Available' },
+            { value: '2003-04-15T23:18:51-05:00', type: 'Issued' },
+          ],
+        },
       ],
     ] as const,
     ([what]) => `reads ${what} without throwing, typing only what the model accepts`,

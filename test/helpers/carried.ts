@@ -16,7 +16,7 @@ import { RELATED_ITEM_TYPE } from '../../lib/formats/mods';
 import { relatedPart } from '../../lib/formats/marc21';
 import { RELATION_OF_ITEM_TYPE } from '../../lib/formats/mods-read';
 import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
-import { coarType, contributors, creators, dcValues, doi, formats, publicationYear, publisher } from '../../lib/model/facts';
+import { coarType, contributors, creators, dcValues, doi, formats, openaireCoarType, publicationYear, publisher } from '../../lib/model/facts';
 import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
 import { normalizeLanguageTag, primaryLanguage } from '../../lib/model/language';
 import type { Agent, Host, RecordFields, RelatedIdentifier } from '../../lib/model/record';
@@ -120,7 +120,7 @@ export function carriedByDatacite(r: RecordFields, ctx: CrosswalkContext): objec
  */
 export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): object {
   const d = r.dates ?? {};
-  const coar = coarType(r);
+  const coar = openaireCoarType(r);
   const language = r.language ?? dcValues(r, 'language')[0];
   return undefinedless({
     identifiers: typedIds(r, ctx),
@@ -147,7 +147,7 @@ export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): objec
     dates: { accepted: d.accepted, available: d.embargoEnd ?? d.available, issued: d.issued ?? publicationYear(r) },
     language: language === undefined ? undefined : (normalizeLanguageTag(language) ?? T(language)),
     publisher: opt(publisher(r)),
-    resourceType: coar === undefined ? undefined : { coar: coar.uri, label: T(r.resourceType?.label ?? coar.label) },
+    resourceType: coar === undefined ? undefined : { coar: coar.uri, label: T(r.resourceType?.coar !== undefined ? r.resourceType.label : coar.label) },
     title: dcList(r, 'title'),
     description: dcList(r, 'description'),
     formats: [...new Set(formats(r).map(T))],

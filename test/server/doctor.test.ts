@@ -129,7 +129,7 @@ describe('oai-steward doctor', function () {
       const other = await doctor(db(), { ...env, OAI_POI_IN_DC: 'false' });
       expect(other.code).to.equal(1);
       expect(problems(other.findings).join('\n')).to.match(
-        /^written formats: .*stored w1:\S+, configured w1:\S+\): serve refuses to start; run oai-steward rebuild-formats$/m,
+        /^written formats: .*stored w\d+:\S+, configured w\d+:\S+\): serve refuses to start; run oai-steward rebuild-formats$/m,
       );
       const served = await cli(db(), ['serve'], { env: { ...env, OAI_POI_IN_DC: 'false', PORT: '0' } });
       expect(served.code).to.equal(1);
