@@ -14,6 +14,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Document } from 'libxmljs2';
 import type { FormatRegistry } from '../../lib/formats/registry';
+import { rootNamespaceOf } from '../../lib/formats/format';
 import type { FormatCheck, FormatChecks } from '../../lib/pipeline/judge';
 import { aboutNamespace } from '../../lib/pipeline/about';
 import { PROVENANCE_NS, PROVENANCE_SCHEMA, RIGHTS_NS, RIGHTS_SCHEMA } from '../../lib/xml/namespaces';
@@ -43,7 +44,7 @@ export function createXsdChecks(formats: FormatRegistry): FormatChecks {
       let c = checks.get(prefix);
       // A declared format is validated against its own local XSD, not looked up by its published URL.
       const schemaAt = format.localSchema ? pathToFileURL(format.localSchema.xsd).href : format.schema;
-      if (!c) checks.set(prefix, (c = xsdCheck(prefix, schemaAt, format.namespace)));
+      if (!c) checks.set(prefix, (c = xsdCheck(prefix, schemaAt, rootNamespaceOf(format))));
       return c;
     },
   };
@@ -61,7 +62,7 @@ export function createXsdChecks(formats: FormatRegistry): FormatChecks {
  */
 function aboutCheck(formats: FormatRegistry): FormatCheck {
   const known = (ns: string): string | undefined =>
-    ns === PROVENANCE_NS ? PROVENANCE_SCHEMA : ns === RIGHTS_NS ? RIGHTS_SCHEMA : formats.all().find((f) => f.namespace === ns)?.schema;
+    ns === PROVENANCE_NS ? PROVENANCE_SCHEMA : ns === RIGHTS_NS ? RIGHTS_SCHEMA : formats.all().find((f) => rootNamespaceOf(f) === ns)?.schema;
   return {
     check(xmls) {
       const out: string[][] = xmls.map(() => []);
