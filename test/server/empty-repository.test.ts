@@ -40,6 +40,7 @@ describe('an empty repository without sets', () => {
         'oai_datacite',
         'marc21',
         'mods',
+        'edm',
       ]);
     });
   });
