@@ -280,7 +280,7 @@ const resource = (name: string, uri: string): string => empty(name, ['rdf:resour
  *
  * @example
  * recordToEdm(record, { oaiIdentifier: 'oai:x.org:1', options: { dataProvider: 'Example Museum', provider: 'Example Aggregator' } })
- * // → '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" …><edm:ProvidedCHO rdf:about="oai:x.org:1">…</rdf:RDF>'
+ * // → '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" …><edm:ProvidedCHO rdf:about="oai:x.org:1#cho">…</rdf:RDF>'
  */
 export function recordToEdm(r: RecordFields, ctx: CrosswalkContext): CrosswalkResult {
   const lacks = edmLacks(r, ctx);

@@ -152,7 +152,7 @@ const rows: Row[] = [
   [
     'core recommends a licence in dc:rights',
     'core',
-    item({ ...withDc({ rights: ['All rights reserved'] }), license: undefined } as RecordFields),
+    item({ ...without('license'), dc: { ...good.dc, rights: ['All rights reserved'] } }),
     ['license:dc.rights'],
   ],
   ['core judges no record that is deleted', 'core', item(good, { deleted: true }), []],
