@@ -42,7 +42,8 @@ const USAGE = `usage: oai-steward <command>
                         sets rename SPEC NAME, sets retire SPEC… (oai-steward sets --help)
   check --profile P [--json]
                         how the records meet an aggregator's guideline (openaire4, openaire3,
-                        driver, base, dini), rule by rule; exit status 1 when a mandatory rule fails
+                        driver, base, dini, europeana, core), rule by rule; exit status 1 when a
+                        mandatory rule fails
   id …                  inspect, map, unmap identifiers and mint PDIs (oai-steward id --help)
   dump DIR [--since DATESTAMP] [--prefix P]…
                         write a bulk dump: per format a gzipped ListRecords document, the records

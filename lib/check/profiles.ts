@@ -37,6 +37,7 @@ import {
   licences,
   openAireType,
   publicationDate,
+  doi,
   publisher,
   recordIdentifiers,
   titles,
@@ -45,6 +46,7 @@ import {
 import { computedSets, PRESETS, type SetDefinitions } from '../sets/rules';
 import { parseSetDefinitions } from '../sets/parse';
 import { isHttpUrl } from '../model/identifiers';
+import { edmType, europeanaRights, hasSubjectOrType, isShownAt, isShownBy } from '../formats/edm';
 
 /** What the rules see of one item. */
 export interface CheckItem {
@@ -91,7 +93,7 @@ export interface Profile {
   readonly rules: readonly ProfileRule[];
 }
 
-export const PROFILE_NAMES = ['openaire4', 'openaire3', 'driver', 'base', 'dini'] as const;
+export const PROFILE_NAMES = ['openaire4', 'openaire3', 'driver', 'base', 'dini', 'europeana', 'core'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 // ------------------------------------------------------------------ what an item says
@@ -475,8 +477,144 @@ const dini: Profile = {
   ],
 };
 
+const EDM_MG = 'Europeana Data Model Mapping Guidelines v2.4';
+const EPF = 'Europeana Publishing Framework';
+const EUROPEANA_TR = 'Europeana, technical requirements for data providers';
+
+/** A text: Europeana asks its language (EDM MG: dc:language is mandatory for edm:type TEXT). */
+const isEdmText = (i: CheckItem): boolean => live(i) && edmType(i.fields) === 'TEXT';
+
+// Europeana's mandatory properties (EDM MG, "mandatory properties" of edm:ProvidedCHO and ore:Aggregation), judged
+// on the model as the edm writer reads it (lib/formats/edm.ts): a record that meets them all is written as edm once
+// the repository names its data provider and provider (the format rule says so for every item).
+const europeana: Profile = {
+  name: 'europeana',
+  title: `${EDM_MG}, with the ${EPF}`,
+  rules: [
+    offers(
+      'edm',
+      `${EUROPEANA_TR}: OAI-PMH, with the metadata in EDM (metadataPrefix edm; the options dataProvider and provider name the institutions)`,
+      'mandatory',
+    ),
+    present(
+      'rights',
+      `${EDM_MG}, ore:Aggregation edm:rights (M): one of the rights statements Europeana accepts`,
+      'mandatory',
+      'license',
+      (i) => europeanaRights(i.fields) !== undefined,
+      'a rights statement Europeana accepts (a Creative Commons licence or public domain tool, or a rightsstatements.org statement)',
+    ),
+    present(
+      'edm-type',
+      `${EDM_MG}, edm:ProvidedCHO edm:type (M): TEXT, IMAGE, SOUND, VIDEO or 3D`,
+      'mandatory',
+      'resourceType',
+      (i) => edmType(i.fields) !== undefined,
+      'a resource type (or dc:type) EDM names: text, image, sound, video or 3D',
+    ),
+    present(
+      'title-or-description',
+      `${EDM_MG}, edm:ProvidedCHO dc:title or dc:description (M)`,
+      'mandatory',
+      'dc.title',
+      (i) => titles(i.fields).length > 0 || (i.fields.dc.description ?? []).some((d) => d.trim() !== ''),
+      'a title or a description',
+    ),
+    present(
+      'subject-or-type',
+      `${EDM_MG}, edm:ProvidedCHO dc:subject, dc:type, dcterms:spatial or dcterms:temporal (M)`,
+      'mandatory',
+      'dc.subject',
+      (i) => hasSubjectOrType(i.fields),
+      'a subject or a type',
+    ),
+    present(
+      'link',
+      `${EDM_MG}, ore:Aggregation edm:isShownAt or edm:isShownBy (M)`,
+      'mandatory',
+      'identifiers',
+      (i) => isShownAt(i.fields) !== undefined || isShownBy(i.fields) !== undefined,
+      'a link to the object: a landing page (a URL, DOI, Handle or ARK) or a file',
+    ),
+    present(
+      'language',
+      `${EDM_MG}, edm:ProvidedCHO dc:language (MA): mandatory for edm:type TEXT`,
+      'mandatory',
+      'language',
+      (i) => languages(i.fields).length > 0,
+      'the language of a text',
+      isEdmText,
+    ),
+    present(
+      'is-shown-by',
+      `${EPF}, content tier 1 and above: edm:isShownBy, a direct link to the media file (R)`,
+      'recommended',
+      'files',
+      (i) => isShownBy(i.fields) !== undefined,
+      'a file Europeana can show (edm:isShownBy)',
+    ),
+    present('creator', `${EDM_MG}, edm:ProvidedCHO dc:creator (R)`, 'recommended', 'creators', (i) => creators(i.fields).length > 0, 'a creator'),
+  ],
+};
+
+const CORE = "CORE, Data Provider's Guide (core.ac.uk/documentation/data-providers-guide)";
+
+/** The record's files CORE could harvest: its http(s) files. */
+const hasFile = (i: CheckItem): boolean => live(i) && fileLinks(i.fields).length > 0;
+
+/**
+ * Whether the Dublin Core the item serves links its full text as CORE asks: a
+ * dc:identifier that is one of its files' absolute URLs; a relative one
+ * (`/bitstream/…`) is named as such.
+ */
+function fullTextLink(i: CheckItem): Finding | null {
+  const files = new Set(fileLinks(i.fields).map((f) => f.href));
+  const ids = served(i, 'identifier');
+  if (ids.some((v) => files.has(v) && isHttpUrl(v))) return null;
+  const relative = ids.find((v) => /^\.{0,2}\/[^/]/.test(v));
+  if (relative !== undefined) return { field: 'dc.identifier', reason: `relative: ${JSON.stringify(relative)} is not an absolute URL of the full text` };
+  return missing('dc.identifier', `a dc:identifier with the absolute URL of the full text (the record's file ${[...files][0] ?? ''})`);
+}
+
+// CORE harvests oai_dc and reads the full text from the link it finds there. Its other requirement, that robots.txt
+// lets its harvester fetch the files, is the web server's, not a record's: this check cannot see it (docs/readiness-check.md).
+const core: Profile = {
+  name: 'core',
+  title: CORE,
+  rules: [
+    offers('oai_dc', `${CORE}: metadata in Dublin Core (oai_dc) over OAI-PMH`, 'mandatory'),
+    {
+      id: 'fulltext-link',
+      source: `${CORE}: a direct, absolute link to the full text in dc:identifier`,
+      level: 'mandatory',
+      applies: hasFile,
+      check: fullTextLink,
+    },
+    present('title', `${CORE}: descriptive metadata (dc:title)`, 'mandatory', 'dc.title', (i) => served(i, 'title').length > 0, 'dc:title'),
+    present('creator', `${CORE}: descriptive metadata (dc:creator)`, 'recommended', 'dc.creator', (i) => served(i, 'creator').length > 0, 'dc:creator'),
+    dated('date', `${CORE}: descriptive metadata (dc:date, W3CDTF)`, 'recommended', 'dc.date', servedDate, 'dc:date'),
+    present(
+      'doi',
+      `${CORE}: the DOI in dc:identifier, to match the record with its publisher's`,
+      'recommended',
+      'dc.identifier',
+      (i) => recordIdentifiers(servedRecord(i)).some((x) => x.type === 'DOI'),
+      'the DOI in dc:identifier',
+      (i) => live(i) && doi(i.fields) !== undefined,
+    ),
+    present(
+      'license',
+      `${CORE}: the licence in dc:rights`,
+      'recommended',
+      'dc.rights',
+      (i) => licences(servedRecord(i)).length > 0,
+      'a licence URL in dc:rights',
+    ),
+  ],
+};
+
 /** Every profile by name. */
-export const PROFILES: Readonly<Record<ProfileName, Profile>> = { openaire4, openaire3, driver, base, dini };
+export const PROFILES: Readonly<Record<ProfileName, Profile>> = { openaire4, openaire3, driver, base, dini, europeana, core };
 
 // ------------------------------------------------------------------ tallying
 

@@ -16,6 +16,10 @@ import type { XmlElement } from '../xml/tree';
 export interface CrosswalkOptions {
   /** The DataCite data centre (repository) symbol oai_datacite names, e.g. "TIB.EXAMPLE". */
   readonly datacentreSymbol?: string;
+  /** The institution whose records `edm` disseminates (edm:dataProvider), the name Europeana shows. */
+  readonly dataProvider?: string;
+  /** The aggregator or institution Europeana receives `edm` records from (edm:provider). */
+  readonly provider?: string;
 }
 
 /** The item a record is crosswalked for: its identifiers under governance, and the format's options. */
@@ -66,6 +70,12 @@ export interface MetadataFormat {
   /** The published schema address (schemaLocation); schemas/catalog.xml maps it to the local copy. */
   readonly schema: string;
   readonly namespace: string;
+  /**
+   * The namespace of the format's root element, when it is not `namespace`:
+   * EDM's metadataNamespace is the EDM namespace, its records' root is
+   * `rdf:RDF`. Records are recognized, and their XSD found, by it ({@link rootNamespaceOf}).
+   */
+  readonly rootNamespace?: string;
   /** Shipped with the project, its schema in schemas/ (as opposed to declared in the repository configuration). */
   readonly builtIn?: boolean;
   /** Builds the serialized metadata from Dublin Core fields; absent for formats loaded as XML only. */
@@ -112,6 +122,16 @@ export interface MetadataFormat {
    * no such container.
    */
   readonly collection?: FormatCollection;
+}
+
+/**
+ * The namespace a format's records have at their root: `rootNamespace`, else
+ * the metadataNamespace.
+ *
+ * @example rootNamespaceOf(edm) // 'http://www.w3.org/1999/02/22-rdf-syntax-ns#'
+ */
+export function rootNamespaceOf(f: Pick<MetadataFormat, 'namespace' | 'rootNamespace'>): string {
+  return f.rootNamespace ?? f.namespace;
 }
 
 /** A format's container of records, and how each record names itself. */

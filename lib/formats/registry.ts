@@ -10,6 +10,7 @@
  */
 import type { MetadataFormat } from './format';
 import { datacite } from './datacite';
+import { edm } from './edm';
 import { marc21 } from './marc21';
 import { mods } from './mods';
 import { oaiDatacite } from './oai-datacite';
@@ -20,7 +21,7 @@ import { oaiOpenaire } from './oai-openaire';
  * Every built-in format, oai_dc first. A repository offers oai_dc alone unless
  * it passes more of these to `createFormatRegistry`.
  */
-export const BUILT_IN_FORMATS: readonly MetadataFormat[] = [oaiDc, oaiOpenaire, datacite, oaiDatacite, marc21, mods];
+export const BUILT_IN_FORMATS: readonly MetadataFormat[] = [oaiDc, oaiOpenaire, datacite, oaiDatacite, marc21, mods, edm];
 
 /**
  * The version of what the built-in writers write. A store that writes formats

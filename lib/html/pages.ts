@@ -6,7 +6,7 @@
  */
 import { formatDatestamp } from '../oai';
 import type { OaiResponse, ResumptionInfo } from '../oai';
-import type { MetadataFormat } from '../formats/format';
+import { rootNamespaceOf, type MetadataFormat } from '../formats/format';
 import type { ItemHeader, ItemRecord, SetInfo, StoredRun } from '../store';
 import { getRecordUrl, oaiUrl } from '../oai-url';
 import type { UrlArgs } from '../oai-url';
@@ -168,7 +168,7 @@ class Page {
   }
 
   private formatOf(tree: XmlElement | null): string {
-    const f = tree && this.input.formats.find((x) => x.namespace === tree.ns);
+    const f = tree && this.input.formats.find((x) => rootNamespaceOf(x) === tree.ns);
     return f ? f.prefix : 'oai_dc';
   }
 

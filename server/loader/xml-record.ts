@@ -13,6 +13,7 @@ import { parseUtcDatetime } from '../../lib/oai/dates';
 import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
 import type { IdPolicy } from '../../lib/ids/policy';
 import type { FormatRegistry } from '../../lib/formats/registry';
+import { rootNamespaceOf } from '../../lib/formats/format';
 import type { AboutInput, ItemInput } from '../../lib/store';
 import { undeclaredFormat, type Refusal } from '../../lib/model/refusal';
 import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/pipeline/about';
@@ -95,7 +96,7 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
     else {
       // The prefix the response was requested in; else the format whose namespace the root element is in.
       const ns = rec.metadataNamespace ?? '';
-      const byNs = ctx.formats.all().find((f) => f.namespace === ns);
+      const byNs = ctx.formats.all().find((f) => rootNamespaceOf(f) === ns);
       const reader = ctx.formats.all().find((f) => f.read !== undefined && f.alsoReads?.includes(ns) === true);
       const prefix = byNs ? (ctx.requestPrefix ?? byNs.prefix) : reader ? undefined : ctx.requestPrefix;
       if (reader && !byNs) {

@@ -24,6 +24,7 @@ import { policyOf } from '../conversion';
 import { formatsOf, readerConfigOf } from '../conversion';
 import { addCatalogs } from '../xsd/libxml';
 import { schemaFor } from '../xsd/schemas';
+import { rootNamespaceOf } from '../../lib/formats/format';
 import { demoHolding } from '../demo-guard';
 import { createStore } from '../provider';
 import { MANIFEST_NAME, type DumpManifest } from '../dump/manifest';
@@ -217,7 +218,7 @@ const formats: DoctorCheck = async ({ config }) => {
   addCatalogs(registry.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
   return registry.all().map((f) => {
     const at = f.localSchema ? pathToFileURL(f.localSchema.xsd).href : f.schema;
-    const compiled = schemaFor(f.namespace, at);
+    const compiled = schemaFor(rootNamespaceOf(f), at);
     return compiled instanceof Error
       ? problem('formats', `${f.prefix}: its XSD ${at} does not compile offline: ${compiled.message}`, { prefix: f.prefix, schema: at })
       : ok('formats', `${f.prefix}: XSD ${f.localSchema ? f.localSchema.xsd : f.schema} compiled`, { prefix: f.prefix, schema: at });

@@ -14,6 +14,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Document } from 'libxmljs2';
 import type { FormatRegistry } from '../../lib/formats/registry';
+import { rootNamespaceOf } from '../../lib/formats/format';
 import type { FormatCheck, FormatChecks } from '../../lib/pipeline/judge';
 import { parseFragment } from '../../lib/xml/tree';
 import {
@@ -58,7 +59,7 @@ export function createXsdChecks(formats: FormatRegistry): FormatChecks {
       let c = checks.get(prefix);
       // A declared format is validated against its own local XSD, not looked up by its published URL.
       const schemaAt = format.localSchema ? pathToFileURL(format.localSchema.xsd).href : format.schema;
-      if (!c) checks.set(prefix, (c = xsdCheck(prefix, schemaAt, format.namespace)));
+      if (!c) checks.set(prefix, (c = xsdCheck(prefix, schemaAt, rootNamespaceOf(format))));
       return c;
     },
   };
@@ -75,7 +76,7 @@ export function createXsdChecks(formats: FormatRegistry): FormatChecks {
  * @example createXsdChecks(formats).about?.check(['<provenance xmlns="http://www.openarchives.org/OAI/2.0/provenance">…</provenance>']) // [[]]
  */
 function aboutSchema(formats: FormatRegistry): (ns: string, local: string) => string | undefined {
-  return (ns) => (ns === PROVENANCE_NS ? PROVENANCE_SCHEMA : ns === RIGHTS_NS ? RIGHTS_SCHEMA : formats.all().find((f) => f.namespace === ns)?.schema);
+  return (ns) => (ns === PROVENANCE_NS ? PROVENANCE_SCHEMA : ns === RIGHTS_NS ? RIGHTS_SCHEMA : formats.all().find((f) => rootNamespaceOf(f) === ns)?.schema);
 }
 
 /**

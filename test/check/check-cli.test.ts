@@ -110,8 +110,31 @@ forEachCliDatabase((db) => {
   });
 
   it('refuses an unknown profile with exit status 2', async () => {
-    const run = await cli(db(), ['check', '--profile', 'core'], { env: ENV });
+    const run = await cli(db(), ['check', '--profile', 'rioxx'], { env: ENV });
     expect(run.code).to.equal(2);
-    expect(run.stderr).to.contain('--profile must be one of openaire4, openaire3, driver, base, dini');
+    expect(run.stderr).to.contain('--profile must be one of openaire4, openaire3, driver, base, dini, europeana, core');
+  });
+
+  it('judges the records by CORE and by Europeana: the full-text link in oai_dc, and edm offered only with the institutions configured', async () => {
+    const pdf = 'https://repo.example.org/files/a.pdf';
+    await load([
+      {
+        ...linked('a', { identifier: ['https://repo.example.org/a', pdf], rights: ['https://creativecommons.org/licenses/by/4.0/'], creator: ['Lens, Lea'] }),
+        files: [{ url: pdf, mediaType: 'application/pdf' }],
+      },
+      { ...linked('b'), files: [{ url: 'https://repo.example.org/files/b.pdf' }] },
+    ]);
+    const core = await cli(db(), ['check', '--profile', 'core', '--json'], { env: ENV });
+    expect(core.code, core.stderr).to.equal(1);
+    const report = JSON.parse(core.stdout) as CheckReport;
+    const fulltext = report.rules.find((r) => r.id === 'fulltext-link');
+    expect(fulltext).to.deep.include({ checked: 2, satisfied: 1 });
+    expect(fulltext?.failures.map((f) => f.identifier)).to.deep.equal(['oai:demo.oai-steward.org:b']);
+    // The default configuration names no data provider: no record has edm, and the check says so first.
+    const europeana = await cli(db(), ['check', '--profile', 'europeana'], { env: ENV });
+    expect(europeana.code, europeana.stderr).to.equal(1);
+    expect(europeana.stdout).to.match(/FAIL\s+0\/2\s+mandatory\s+format-edm/);
+    expect(europeana.stdout).to.match(/FAIL\s+1\/2\s+mandatory\s+rights/);
+    expect(europeana.stdout).to.match(/ok\s+2\/2\s+mandatory\s+language/);
   });
 });

@@ -190,7 +190,8 @@ describe('readiness profiles', function () {
   });
 
   it('names a guideline section for every rule', () => {
-    for (const p of Object.values(PROFILES)) for (const r of p.rules) expect(r.source, `${p.name} ${r.id}`).to.match(/Guidelines|Golden Rules|DINI/);
+    for (const p of Object.values(PROFILES))
+      for (const r of p.rules) expect(r.source, `${p.name} ${r.id}`).to.match(/Guidelines|Golden Rules|DINI|Europeana|CORE/);
   });
 
   it('reports a date that is there but not W3CDTF as malformed, not missing', () => {

@@ -7,6 +7,7 @@ import { poiFromOaiIdentifier } from '../../lib/ids/poi';
 import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
 import { type MetadataFormat } from '../../lib/formats/format';
 import { parseRecordFields } from '../../lib/model/from-json';
+import { identifierUri } from '../../lib/model/facts';
 import { type RecordFields } from '../../lib/model/record';
 import { SHAPES } from '../fixtures/formats/records';
 import { validate, xsdErrors, type FormatPrefix } from '../helpers/xsd';
@@ -14,7 +15,7 @@ import { validate, xsdErrors, type FormatPrefix } from '../helpers/xsd';
 const CTX: CrosswalkContext = {
   oaiIdentifier: 'oai:example.org:item-1',
   poi: 'http://purl.org/poi/example.org/item-1',
-  options: { datacentreSymbol: 'EXAMPLE.REPO' },
+  options: { datacentreSymbol: 'EXAMPLE.REPO', dataProvider: 'Example Museum', provider: 'Example Aggregator' },
 };
 const CROSSWALKED = BUILT_IN_FORMATS.filter((f): f is MetadataFormat & Required<Pick<MetadataFormat, 'fromRecord'>> => f.fromRecord !== undefined);
 
@@ -46,6 +47,7 @@ describe('the built-in crosswalks', () => {
       ['oai_datacite', 'http://schema.datacite.org/oai/oai-1.1/', 'http://schema.datacite.org/oai/oai-1.1/oai.xsd'],
       ['marc21', 'http://www.loc.gov/MARC21/slim', 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'],
       ['mods', 'http://www.loc.gov/mods/v3', 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd'],
+      ['edm', 'http://www.europeana.eu/schemas/edm/', 'http://www.europeana.eu/schemas/edm/EDM.xsd'],
     ]);
     expect(BUILT_IN_FORMATS.every((f) => f.builtIn === true)).to.equal(true);
     expect(
@@ -111,6 +113,9 @@ describe('the built-in crosswalks', () => {
         contributors: [{ name: hostile[4], type: 'Editor' }],
         resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', label: hostile[0] },
         accessRights: 'open',
+        // A licence and a language: what EDM asks of a text besides (Europeana's mandatory properties).
+        license: 'https://creativecommons.org/licenses/by/4.0/',
+        language: 'en',
         publisher: hostile[1],
         publicationYear: 2020,
         fundingReferences: [{ funderName: hostile[2], awardNumber: hostile[3], awardTitle: hostile[4] }],
@@ -119,7 +124,9 @@ describe('the built-in crosswalks', () => {
       if (isNotOffered(out)) throw new Error(out.notOffered);
       expect(validate(out, format.prefix as FormatPrefix)).to.deep.equal([]);
       const values = valuesOf(out);
-      for (const h of [...hostile, '10.1234/a<b>&"c"'])
+      // EDM names a DOI by its resolver URI (dc:identifier, edm:isShownAt), in which these characters are percent-encoded.
+      const doiText = format.prefix === 'edm' ? identifierUri(record.identifiers![0]!) : '10.1234/a<b>&"c"';
+      for (const h of [...hostile, doiText])
         expect(
           values.some((v) => v.includes(h)),
           JSON.stringify(h),
@@ -271,7 +278,7 @@ describe('BCP 47 language tags in every format', () => {
               `<datafield tag="041" ind1=" " ind2="7"><subfield code="a">${code}</subfield><subfield code="2">${source}</subfield></datafield>`,
             );
         } else if (format.prefix === 'mods') expect(out).to.contain(`<languageTerm type="code" authority="rfc5646">${given}</languageTerm>`);
-        else if (format.prefix === 'oai_openaire') expect(out).to.contain(`<dc:language>${given}</dc:language>`);
+        else if (format.prefix === 'oai_openaire' || format.prefix === 'edm') expect(out).to.contain(`<dc:language>${given}</dc:language>`);
         else expect(out).to.contain(`<language>${given}</language>`);
       }
     });

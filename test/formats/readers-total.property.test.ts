@@ -105,7 +105,11 @@ const VALUES = [
   '&amp;<>',
 ];
 
-const CTX: CrosswalkContext = { oaiIdentifier: 'oai:example.org:p', poi: 'http://purl.org/poi/example.org/p', options: { datacentreSymbol: 'X.Y' } };
+const CTX: CrosswalkContext = {
+  oaiIdentifier: 'oai:example.org:p',
+  poi: 'http://purl.org/poi/example.org/p',
+  options: { datacentreSymbol: 'X.Y', dataProvider: 'Example Museum', provider: 'Example Aggregator' },
+};
 
 /** Real records and the writers' output for every shape of record, as trees, by format. */
 function bases(prefix: string): XmlElement[] {
@@ -124,6 +128,7 @@ function bases(prefix: string): XmlElement[] {
       ),
     oai_openaire: () => ['sample_journalarticle1.xml', 'sample_minimal.xml', 'invalid-mocksample.xml'].map((f) => fixtureRoot('formats', 'openaire', f)),
     marc21: () => metadataRoots('readers', 'marc21', 'alma-marc21-ListRecords.xml'),
+    edm: () => ['Item_35834473.xml', 'europeana_record_edm_external_sorted.xml'].map((f) => fixtureRoot('formats', 'edm', f)),
   };
   return [...written, ...(given[prefix]?.() ?? [])];
 }

@@ -151,7 +151,14 @@ export const CTX: fc.Arbitrary<CrosswalkContext> = fc
       oaiIdentifier: fc.constantFrom('oai:example.org:p', 'oai:example.org:a%2Fb&c'),
       poi: maybe(fc.constant('http://purl.org/poi/example.org/p')),
       options: fc.oneof(
-        { weight: 4, arbitrary: fc.record({ datacentreSymbol: fc.constantFrom('X.Y', 'A&B <c>') }) },
+        {
+          weight: 4,
+          arbitrary: fc.record({
+            datacentreSymbol: fc.constantFrom('X.Y', 'A&B <c>'),
+            dataProvider: fc.constantFrom('Example Museum', 'A&B <c> Archive'),
+            provider: fc.constantFrom('Example Aggregator', 'Europeana "Test"'),
+          }),
+        },
         { weight: 1, arbitrary: fc.constant({}) },
       ),
     },

@@ -16,11 +16,13 @@ import { RELATED_ITEM_TYPE } from '../../lib/formats/mods';
 import { relatedPart } from '../../lib/formats/marc21';
 import { RELATION_OF_ITEM_TYPE } from '../../lib/formats/mods-read';
 import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
-import { coarType, contributors, creators, dcValues, doi, formats, openaireCoarType, publicationYear, publisher } from '../../lib/model/facts';
+import { coarType, contributors, creators, dcValues, doi, dublinCore, formats, openaireCoarType, publicationYear, publisher } from '../../lib/model/facts';
 import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
 import { normalizeLanguageTag, primaryLanguage } from '../../lib/model/language';
-import type { Agent, Host, RecordFields, RelatedIdentifier } from '../../lib/model/record';
-import { OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES } from '../../lib/model/vocabularies';
+import type { Agent, Host, RecordFields, RecordFile, RelatedIdentifier } from '../../lib/model/record';
+import { COAR_TYPES, OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES } from '../../lib/model/vocabularies';
+import { DCTERMS_RELATION, edmCreators, edmType, europeanaRights, relatedUri } from '../../lib/formats/edm';
+import { RELATION_OF_DCTERMS } from '../../lib/formats/edm-read';
 
 const T = (s: string): string => s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 const opt = (s: string | undefined): string | undefined => (s === undefined || T(s) === '' ? undefined : T(s));
@@ -274,5 +276,78 @@ export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
     license: r.license,
     accessRights: r.accessRights,
     host: hostParts(r),
+  });
+}
+
+/**
+ * EDM (lib/formats/edm.ts): Dublin Core, dates issued, the language, the COAR
+ * type with its label, the edm:type, creators' names and the ORCID iD of
+ * each edm:Agent, files, the access right, the licence as Europeana's
+ * statement, and the relations dcterms names with a URI. Lost: given and
+ * family names, affiliations and name types; contributor types; the
+ * general type beside a COAR concept (edm:type says the kind); accepted,
+ * available and embargo dates (and so an embargoed access right); funding;
+ * the host; a licence Europeana does not list, beside the one it does.
+ */
+export function carriedByEdm(r: RecordFields): object {
+  return edmCarried(r, r);
+}
+
+/**
+ * The same of a record lifted from EDM: the reader sets a resource type from
+ * edm:type when no COAR concept says it, which is that edm:type and no dc:type.
+ */
+export function carriedBackFromEdm(b: RecordFields): object {
+  const rt = b.resourceType;
+  return edmCarried(rt !== undefined && rt.coar === undefined ? ({ ...b, resourceType: undefined } as unknown as RecordFields) : b, b);
+}
+
+function edmCarried(r: RecordFields, typed: RecordFields): object {
+  const rt = r.resourceType;
+  const coar = rt?.coar === undefined ? undefined : COAR_TYPES.get(rt.coar);
+  const publishers = [...(r.publisher !== undefined ? [r.publisher] : []), ...dcValues(r, 'publisher')].map(T).filter((v) => v !== '');
+  const related = (r.relatedIdentifiers ?? []).map((x) => {
+    const property = DCTERMS_RELATION[x.relation];
+    const uri = property !== undefined ? relatedUri(x) : undefined;
+    const c = uri === undefined ? null : classifyIdentifier(uri);
+    return c === null || property === undefined
+      ? { text: T(uri ?? x.identifier) }
+      : { related: { identifier: c.value, type: c.type, relation: RELATION_OF_DCTERMS[property] } };
+  });
+  // A file's attributes are its URL's first edm:WebResource's: one URI names one resource.
+  const files = r.files ?? [];
+  const first = (url: string): RecordFile => files.find((f) => f.url === url)!;
+  return undefinedless({
+    title: dcList(r, 'title'),
+    description: dcList(r, 'description'),
+    creators: edmCreators(r).map((c) => undefinedless({ name: T(c.name), orcid: c.agent?.replace('https://orcid.org/', '') })),
+    contributors: contributors(r)
+      .map((c) => T(c.name))
+      .filter((n) => n !== ''),
+    publishers,
+    issued: r.dates?.issued ?? r.publicationYear,
+    date: dcList(r, 'date'),
+    languages: sorted([...(r.language !== undefined ? [r.language] : []), ...dcList(r, 'language')].map((l) => normalizeLanguageTag(l) ?? l)),
+    subject: dcList(r, 'subject'),
+    coverage: dcList(r, 'coverage'),
+    coar: coar === undefined ? undefined : { coar: coar.uri, label: T(rt!.label) === '' ? coar.label : T(rt!.label) },
+    types: sorted(
+      [...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []), ...dcList(r, 'type')].filter(
+        (v) => v !== '',
+      ),
+    ),
+    edmType: edmType(typed),
+    format: dcList(r, 'format'),
+    identifiers: sorted((dublinCore(r).identifier ?? []).map(T).filter((v) => v !== '')),
+    source: dcList(r, 'source'),
+    relation: sorted([...dcList(r, 'relation'), ...related.flatMap((x) => ('text' in x ? [x.text] : []))]),
+    related: sorted(related.flatMap((x) => ('related' in x ? [x.related] : []))),
+    rights: dcList(r, 'rights'),
+    accessRights: r.accessRights === 'embargoed' ? undefined : r.accessRights,
+    license: europeanaRights(r),
+    files: files.map((f) => {
+      const w = first(f.url);
+      return undefinedless({ url: f.url, mediaType: w.mediaType, size: w.size, access: w.access });
+    }),
   });
 }

@@ -21,7 +21,7 @@ import { RS_NS, SITEMAP_NS } from '../../lib/xml/namespaces';
 
 const SCHEMAS = path.resolve(__dirname, '..', '..', 'schemas');
 
-/** The metadata formats the helper knows: prefix → namespace and published schema address (resolved by the catalog). */
+/** The metadata formats the helper knows: prefix → the namespace of their root element and published schema address (resolved by the catalog). */
 export const FORMAT_SCHEMAS = {
   oai_dc: { namespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/', schema: 'http://www.openarchives.org/OAI/2.0/oai_dc.xsd' },
   oai_openaire: { namespace: 'http://namespace.openaire.eu/schema/oaire/', schema: 'https://www.openaire.eu/schema/repo-lit/4.0/openaire.xsd' },
@@ -29,6 +29,8 @@ export const FORMAT_SCHEMAS = {
   oai_datacite: { namespace: 'http://schema.datacite.org/oai/oai-1.1/', schema: 'http://schema.datacite.org/oai/oai-1.1/oai.xsd' },
   marc21: { namespace: 'http://www.loc.gov/MARC21/slim', schema: 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd' },
   mods: { namespace: 'http://www.loc.gov/mods/v3', schema: 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd' },
+  // EDM's records are rdf:RDF: their root's namespace is RDF's, whose schema is EDM.xsd (the metadataNamespace is EDM's).
+  edm: { namespace: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#', schema: 'http://www.europeana.eu/schemas/edm/EDM.xsd' },
 } as const;
 export type FormatPrefix = keyof typeof FORMAT_SCHEMAS;
 

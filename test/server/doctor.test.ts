@@ -45,7 +45,7 @@ describe('oai-steward doctor', function () {
       expect(new Set(by('schema')[0]?.data?.applied as string[])).to.deep.equal(new Set(names));
       expect(by('counts')[0]?.data).to.include({ items: 285, live: 275, deleted: 10, sets: 12 });
       expect(by('token secret')[0]?.message).to.match(/not made yet|kept in the store/);
-      expect(by('formats').map((f) => f.data?.prefix)).to.deep.equal(['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21', 'mods']);
+      expect(by('formats').map((f) => f.data?.prefix)).to.deep.equal(['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21', 'mods', 'edm']);
       expect(by('formats').every((f) => f.severity === 'ok')).to.equal(true);
       expect(r.text).to.match(/^ok {7}store {9}/m);
       expect(r.text).to.contain('no problem found');

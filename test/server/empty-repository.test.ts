@@ -58,6 +58,7 @@ describe('an empty repository without sets', () => {
         'oai_datacite',
         'marc21',
         'mods',
+        'edm',
       ]);
     });
   });
