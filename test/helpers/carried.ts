@@ -16,11 +16,30 @@ import { RELATED_ITEM_TYPE } from '../../lib/formats/mods';
 import { relatedPart } from '../../lib/formats/marc21';
 import { RELATION_OF_ITEM_TYPE } from '../../lib/formats/mods-read';
 import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
-import { coarType, contributors, creators, dcValues, doi, formats, publicationYear, publisher } from '../../lib/model/facts';
+import {
+  accessRightOf,
+  bibliographicType,
+  citationSource,
+  coarType,
+  coarTypeOfRecord,
+  contributors,
+  creators,
+  dcValues,
+  doi,
+  formats,
+  publicationYear,
+  publisher,
+} from '../../lib/model/facts';
+import { parseW3cdtf } from '../../lib/model/dates';
 import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
 import { normalizeLanguageTag, primaryLanguage } from '../../lib/model/language';
 import type { Agent, Host, RecordFields, RelatedIdentifier } from '../../lib/model/record';
-import { OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES } from '../../lib/model/vocabularies';
+import {
+  DCMI_OF_TYPE_OF_RESOURCE,
+  OPENAIRE_RELATED_GENERAL_TYPES,
+  OPENAIRE_RELATED_IDENTIFIER_TYPES,
+  OPENAIRE_RELATION_TYPES,
+} from '../../lib/model/vocabularies';
 
 const T = (s: string): string => s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 const opt = (s: string | undefined): string | undefined => (s === undefined || T(s) === '' ? undefined : T(s));
@@ -120,8 +139,9 @@ export function carriedByDatacite(r: RecordFields, ctx: CrosswalkContext): objec
  */
 export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): object {
   const d = r.dates ?? {};
-  const coar = coarType(r);
+  const coar = coarTypeOfRecord(r);
   const language = r.language ?? dcValues(r, 'language')[0];
+  const issued = d.issued ?? r.publicationYear ?? dcValues(r, 'date').find((x) => parseW3cdtf(x) !== null) ?? publicationYear(r);
   return undefinedless({
     identifiers: typedIds(r, ctx),
     creators: creators(r).map((a) => agent(a, { given: true, orcid: true, affiliations: 'names' })),
@@ -144,14 +164,14 @@ export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): objec
           }),
         ),
     ),
-    dates: { accepted: d.accepted, available: d.embargoEnd ?? d.available, issued: d.issued ?? publicationYear(r) },
+    dates: { accepted: d.accepted, available: d.embargoEnd ?? d.available, issued: issued === undefined ? undefined : T(issued) },
     language: language === undefined ? undefined : (normalizeLanguageTag(language) ?? T(language)),
     publisher: opt(publisher(r)),
-    resourceType: coar === undefined ? undefined : { coar: coar.uri, label: T(r.resourceType?.label ?? coar.label) },
+    resourceType: coar === undefined ? undefined : { coar: coar.uri, label: T(r.resourceType?.coar !== undefined ? r.resourceType.label : coar.label) },
     title: dcList(r, 'title'),
     description: dcList(r, 'description'),
     formats: [...new Set(formats(r).map(T))],
-    accessRights: r.accessRights,
+    accessRights: accessRightOf(r),
     source: dcList(r, 'source'),
     subject: dcList(r, 'subject'),
     license: r.license,
@@ -159,6 +179,13 @@ export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): objec
     files: (r.files ?? []).map((f) => undefinedless({ url: f.url, mediaType: f.mediaType, access: f.access })),
     host: hostParts(r),
   });
+}
+
+/** The ISO 639 code MARC 041 holds for a language tag or code (its primary subtag), or undefined for a language's name. */
+function marcLanguageCode(v: string): string | undefined {
+  const tag = normalizeLanguageTag(v);
+  const code = tag === null ? undefined : primaryLanguage(tag);
+  return code !== undefined && /^[a-z]{2,3}$/.test(code) ? code : undefined;
 }
 
 /** The related identifier MARC's reader makes of one written in 773/787: an ISSN in $x, an ISBN in $z, else what its value spells. */
@@ -173,9 +200,11 @@ function marcRelated(x: RelatedIdentifier): RelatedIdentifier | null {
 /**
  * MARC 21 (lib/formats/marc21.ts): Dublin Core by LoC's crosswalk, and the
  * typed fields MARC has a place for. Lost: given and family names, ORCID
- * iDs, affiliations; funder identifiers, award URIs and titles; every date
- * but the publication year (else the first dc:date) and the embargo end;
- * the BCP 47 tag beyond its primary language subtag; the label of a COAR
+ * iDs, affiliations; funder identifiers, award URIs and titles; accepted
+ * and available dates, and which of the dates is typed (260 $c holds each as
+ * written: the year is read typed, the others as dc:date); the BCP 47 tag
+ * beyond its primary language subtag, and which language is the typed one
+ * (041 holds every code); the label of a COAR
  * type with a marcgt term; the general type of a record without a COAR type
  * of the list (its label is a 655 like a dc:type); a related identifier's
  * type where neither $x, $z nor its value says it (then it is a dc:relation),
@@ -192,21 +221,21 @@ export function carriedByMarc21(r: RecordFields, ctx: CrosswalkContext): object 
   const bareFiles = files.filter((f) => f.mediaType === undefined && f.size === undefined);
   const others = untypedDcIds(r, ctx);
   const related = (r.relatedIdentifiers ?? []).map(marcRelated);
-  const code = r.language === undefined ? undefined : primaryLanguage(r.language);
+  const typedDate = r.publicationYear ?? r.dates?.issued;
+  const dates = [...(typedDate !== undefined ? [typedDate] : []), ...dcList(r, 'date')];
   return undefinedless({
     identifiers: typedIds(r, ctx, [...others.typed, ...bareFiles.map((f) => ({ type: 'URL', value: f.url }))]),
     otherIdentifiers: others.text,
-    language: code !== undefined && /^[a-z]{2,3}$/.test(code) ? code : undefined,
+    languages: sorted([...(r.language !== undefined ? [r.language] : []), ...dcList(r, 'language')].map((v) => marcLanguageCode(v) ?? v)),
     title: dcList(r, 'title'),
     publisher: opt(publisher(r)),
-    date: publicationYear(r) ?? dcList(r, 'date')[0],
+    dates: sorted(dates),
     description: [...dcList(r, 'coverage'), ...dcList(r, 'description')],
     accessRights: r.accessRights,
     embargoEnd: r.accessRights === undefined ? undefined : r.dates?.embargoEnd,
     funding: (r.fundingReferences ?? []).map((f) => undefinedless({ funderName: T(f.funderName), awardNumber: opt(f.awardNumber) })),
     rights: dcList(r, 'rights'),
     license: r.license,
-    dcLanguage: dcList(r, 'language'),
     subject: dcList(r, 'subject'),
     resourceType: coar === undefined ? undefined : { coar: coar.uri, general: coar.datacite, label: coar.marcgt !== undefined ? coar.label : T(rt!.label) },
     type: [...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []), ...dcList(r, 'type')],
@@ -246,20 +275,28 @@ export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
   const coar = coarType(r);
   const rt = r.resourceType;
   const d = r.dates ?? {};
-  const issued = d.issued ?? publicationYear(r);
+  const issued = d.issued ?? r.publicationYear;
   const others = untypedDcIds(r, ctx);
+  const bt = bibliographicType(r);
+  const restates = bt.typeOfResource !== undefined && coar?.typeOfResource !== bt.typeOfResource;
+  const dcmi = restates ? DCMI_OF_TYPE_OF_RESOURCE[bt.typeOfResource!] : undefined;
+  const citation = r.host === undefined ? citationSource(r) : undefined;
   const funding = (r.fundingReferences ?? []).map((f) => T([f.funderName, f.awardNumber, f.awardTitle].filter((x) => x !== undefined).join(', ')));
   return undefinedless({
     title: dcList(r, 'title'),
     creators: creators(r).map((a) => agent(a, { given: true, orcid: true, affiliations: 'names' })),
     contributors: contributors(r).map((c) => ({ ...agent(c, { given: true, orcid: true, affiliations: 'names' }), type: c.type })),
     resourceType: coar === undefined ? undefined : { coar: coar.uri, general: coar.datacite, label: T(rt!.label) },
-    type: [...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []), ...dcList(r, 'type')],
+    type: sorted([
+      ...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []),
+      ...dcList(r, 'type'),
+      ...(dcmi !== undefined ? [dcmi] : []),
+      ...(restates && bt.manuscript === true ? ['manuscript'] : []),
+    ]),
     publisher: opt(publisher(r)),
-    dates: { issued, accepted: d.accepted, available: d.available, embargoEnd: r.accessRights === undefined ? undefined : d.embargoEnd },
-    date: issued === undefined ? dcList(r, 'date') : [],
-    language: r.language,
-    dcLanguage: dcList(r, 'language'),
+    dates: { accepted: d.accepted, available: d.available, embargoEnd: r.accessRights === undefined ? undefined : d.embargoEnd },
+    date: sorted([...(issued !== undefined ? [issued] : []), ...dcList(r, 'date')]),
+    languages: sorted([...(r.language !== undefined ? [r.language] : []), ...dcList(r, 'language').map((v) => normalizeLanguageTag(v) ?? v)]),
     formats: [...new Set(formats(r).map(T))],
     description: [...dcList(r, 'description'), ...funding],
     subject: dcList(r, 'subject'),
@@ -267,12 +304,12 @@ export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
     identifiers: typedIds(r, ctx, others.typed),
     otherIdentifiers: others.text,
     files: (r.files ?? []).map((f) => f.url),
-    source: dcList(r, 'source'),
+    source: dcList(r, 'source').filter((x) => x !== citation),
     relation: dcList(r, 'relation'),
     related: sorted((r.relatedIdentifiers ?? []).map(modsRelated)),
     rights: dcList(r, 'rights'),
     license: r.license,
     accessRights: r.accessRights,
-    host: hostParts(r),
+    host: citation !== undefined ? { title: citation } : hostParts(r),
   });
 }
