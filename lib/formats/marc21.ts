@@ -34,12 +34,12 @@
  * | dc.rights; license                         | 540 ## $a (LoC: Rights → 540); 540 ## $u licence URI            |
  * | language, dc.language that is no code      | 546 ## $a (LoC: Language → 546)                                 |
  * | dc.subject                                 | 653 ## $a (LoC: Subject → 653)                                  |
- * | resourceType                               | 655 #7 $a marcgt term $2 marcgt, else the label $2 local, $0 the COAR URI |
+ * | resourceType                               | 655 #7 $a marcgt term $2 marcgt (when the label is COAR's), else the label $2 local, $0 the COAR URI |
  * | dc.type                                    | 655 #7 $a $2 local (LoC: Type → 655 #7 $2 local)                |
  * | creators (else dc.creator)                 | 720 1# (person), 2# (organization) or ## $a $e author (LoC: Creator → 720) |
  * | contributors (else dc.contributor)         | 720 $a $e the contributor type in lower case (LoC: Contributor → 720) |
  * | host                                       | 773 0# $t title $g "Vol. 23, no. 31, p. 7444-7447" (LC's own $g example form: volume, issue, pages; a part holding a comma or parenthesis, or pages a hyphen, would not read back and is left out) |
- * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $i relation $x (ISSN), $z (ISBN) or $o                   |
+ * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $i relation $x (ISSN), $z (ISBN) or $o (prefixed "(type)" unless its value spells its scheme) |
  * | dc.source                                  | 786 0# $n (LoC: Source → 786 0# $n)                             |
  * | dc.relation; other relatedIdentifiers      | 787 0# $n (LoC: Relation → 787 0# $n); 787 08 $i relation $x, $z or $o identifier |
  * | identifiers URL; files; dc.format          | 856 40 $u (LoC: Identifier as URI → 856 $u); $u $q media type $s size; $q (LoC: Format → 856 $q) |
@@ -50,6 +50,7 @@
 import type { Agent, Host, RecordFields } from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
 import { normalizeLanguageTag, primaryLanguage } from '../model/language';
+import { classifyIdentifier } from '../model/identifiers';
 import { bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, publisher, titles } from '../model/facts';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
@@ -211,7 +212,8 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   for (const s of dcValues(record, 'subject')) fields.push(['653', ' ', ' ', [['a', s]]]);
   if (record.resourceType) {
     const c = coarType(record);
-    const term = c?.marcgt;
+    // The marcgt term stands for the COAR label; a label of the record's own is kept as written instead.
+    const term = c !== undefined && record.resourceType.label === c.label ? c.marcgt : undefined;
     fields.push([
       '655',
       ' ',
@@ -249,8 +251,11 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
       ]);
   }
   for (const r of record.relatedIdentifiers ?? []) {
-    // 76X-78X: $x an ISSN, $z an ISBN, $o any other identifier; $i the relationship, in DataCite's words.
-    const code = r.type === 'ISSN' || r.type === 'EISSN' || r.type === 'LISSN' ? 'x' : r.type === 'ISBN' ? 'z' : 'o';
+    // 76X-78X: $x an ISSN, $z an ISBN, $o any other identifier; $i the relationship, in DataCite's words. In $o, an
+    // identifier whose value does not spell its scheme carries the scheme in parentheses first, as MARC writes a
+    // source there ("(OCoLC)…"): (arXiv)0706.0001, (EISSN)1562-6865.
+    const code = r.type === 'ISSN' ? 'x' : r.type === 'ISBN' ? 'z' : 'o';
+    const spelled = classifyIdentifier(r.identifier)?.type === r.type;
     const host = r.relation === 'IsPartOf' || r.relation === 'IsPublishedIn';
     fields.push([
       host ? '773' : '787',
@@ -258,7 +263,7 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
       '8',
       [
         ['i', r.relation],
-        [code, r.identifier],
+        [code, code !== 'o' || spelled ? r.identifier : `(${r.type})${r.identifier}`],
       ],
     ]);
   }

@@ -37,7 +37,13 @@
  * mods) gives an empty record.
  */
 import type { RecordFields } from '../model/record';
-import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_RELATION_TYPES, DCMI_OF_TYPE_OF_RESOURCE } from '../model/vocabularies';
+import {
+  COAR_RESOURCE_TYPE_PREFIX,
+  COAR_TYPES,
+  DATACITE_RELATED_IDENTIFIER_TYPES,
+  DATACITE_RELATION_TYPES,
+  DCMI_OF_TYPE_OF_RESOURCE,
+} from '../model/vocabularies';
 import type { XmlElement } from '../xml/tree';
 import {
   accessOf,
@@ -252,7 +258,9 @@ function datesOf(o: XmlElement): { local: string; type: string | undefined; valu
 function readOrigin(d: Draft, o: XmlElement): void {
   for (const p of kids(o, 'publisher')) setPublisher(d, text(p));
   for (const e of datesOf(o)) {
-    if (e.local === 'dateIssued') setDate(d, 'issued', e.value);
+    // A typed date is a calendar date: a date with its time stays as written, in dc:date, keeping its precision.
+    if (/T/.test(e.value)) addDc(d, 'date', e.value);
+    else if (e.local === 'dateIssued') setDate(d, 'issued', e.value);
     else if (e.local === 'dateOther' && (e.type === 'accepted' || e.type === 'available')) setDate(d, e.type, e.value);
     else if (['dateCreated', 'dateCaptured', 'dateValid', 'dateModified', 'copyrightDate', 'dateOther'].includes(e.local)) addDc(d, 'date', e.value);
   }
@@ -264,8 +272,13 @@ function readRelatedItem(d: Draft, r: XmlElement): void {
   const relation = DATACITE_RELATION_TYPES.find((x) => x === other) ?? (type === undefined ? undefined : RELATION_OF_ITEM_TYPE[type]);
   for (const i of kids(r, 'identifier')) {
     const idType = attr(i, 'type');
-    // The MODS identifier types of the model's schemes, else a DataCite type name as ./mods.ts writes it (arXiv, PMID, …).
-    const scheme = schemeOf(idType) ?? idType;
+    // A DataCite type name as ./mods.ts writes it (EISSN, PURL, arXiv, PMID, …), else the MODS identifier types of the model's schemes.
+    const scheme =
+      idType !== undefined && (DATACITE_RELATED_IDENTIFIER_TYPES as readonly string[]).includes(idType)
+        ? idType
+        : idType?.toLowerCase() === 'issn-l'
+          ? 'LISSN'
+          : (schemeOf(idType) ?? idType);
     if (relation !== undefined && scheme !== undefined) addRelated(d, { identifier: text(i), type: scheme, relation });
     else addDc(d, 'relation', text(i));
   }

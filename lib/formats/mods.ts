@@ -27,11 +27,11 @@
  * | identifiers; the oai-identifier; the POI; other dc.identifier | identifier/@type doi, hdl, urn, ark, uri, isbn, issn; @type="oai"; @type="uri"; untyped (LoC: identifier → identifier) |
  * | identifiers URL; files                   | location/url/@access "object in context"; location/url/@access "raw object" |
  * | dc.source                                | relatedItem/@type="original" titleInfo/title (LoC: source → relatedItem original); a bibliographic citation (facts.ts `citationSource`: volume, issue or pages, as DSpace and the DRIVER guidelines write the journal there) of a record without `host` is the host, relatedItem/@type="host" |
- * | dc.relation; relatedIdentifiers          | relatedItem titleInfo/title (LoC: relation → relatedItem); relatedItem/@type from the relation (host, constituent, otherVersion, …) or @otherType, identifier/@type |
+ * | dc.relation; relatedIdentifiers          | relatedItem titleInfo/title (LoC: relation → relatedItem); relatedItem/@type from the relation (host, constituent, otherVersion, …), and @otherType @otherTypeAuth="datacite" the relation where @type does not say it alone, identifier/@type |
  * | host                                     | relatedItem/@type="host": titleInfo/title; part: detail/@type volume and issue (number), extent/@unit="pages" start, end (MODS User Guidelines, relatedItem and part) |
  * | dc.rights; license                       | accessCondition/@type="use and reproduction" (LoC: rights → accessCondition); with @xlink:href the licence URI |
  * | accessRights, dates.embargoEnd           | accessCondition/@type="restriction on access" @xlink:href the COAR URI, text the label (and "until" the embargo end) |
- * | fundingReferences                        | note/@type="funding": funder, award number, award title            |
+ * | fundingReferences                        | name/@type="corporate" role "funder" (MARC relator fnd); note/@type="funding" the award number, the award title, each as given |
  */
 import type { Agent, RecordFields, RelatedIdentifier } from '../model/record';
 import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, DCMI_OF_TYPE_OF_RESOURCE } from '../model/vocabularies';
@@ -41,7 +41,7 @@ import { normalizeLanguageTag } from '../model/language';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
-import { modsOwnId, readMods } from './mods-read';
+import { modsOwnId, readMods, RELATION_OF_ITEM_TYPE } from './mods-read';
 
 export const MODS_NS = 'http://www.loc.gov/mods/v3';
 export const MODS_SCHEMA = 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd';
@@ -71,17 +71,16 @@ export const RELATED_ITEM_TYPE: Partial<Record<RelatedIdentifier['relation'], st
   Reviews: 'reviewOf',
 };
 
+/** identifier/@type of a related identifier (the Standard Identifier Source Codes); a type they do not name (EISSN, PURL, arXiv, …) is written in DataCite's word, which the reader takes back. */
 const RELATED_ID_TYPE: Partial<Record<RelatedIdentifier['type'], string>> = {
   DOI: 'doi',
   Handle: 'hdl',
   URN: 'urn',
   ARK: 'ark',
   URL: 'uri',
-  PURL: 'uri',
   ISBN: 'isbn',
   ISSN: 'issn',
-  EISSN: 'issn',
-  LISSN: 'issn',
+  LISSN: 'issn-l',
 };
 
 /**
@@ -216,6 +215,8 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
     ...ts.map((t, i) => wrap('titleInfo', [leaf('title', t)], ['type', i === 0 ? undefined : 'alternative'])),
     ...creators(record).map((c) => name(c, 'creator')),
     ...contributors(record).map((c) => name(c, c.type === 'Other' ? 'contributor' : c.type.toLowerCase())),
+    // The funder as a name in the role funder (MARC relator fnd), as the reader takes it.
+    ...(record.fundingReferences ?? []).map((f) => name({ name: f.funderName, nameType: 'organization' }, 'funder')),
     bt.typeOfResource !== undefined ? leaf('typeOfResource', bt.typeOfResource, ['manuscript', bt.manuscript === true ? 'yes' : undefined]) : '',
     coar?.marcgt !== undefined ? leaf('genre', coar.marcgt, ['authority', 'marcgt']) : '',
     rt?.coar !== undefined
@@ -256,11 +257,15 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
     ...dcValues(record, 'relation').map((r) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', r)])])),
     ...(record.relatedIdentifiers ?? []).map((r) => {
       const type = RELATED_ITEM_TYPE[r.relation];
+      // Where @type stands for several relations (host for IsPartOf and IsPublishedIn), @otherType keeps DataCite's word
+      // (MODS 3.6+: otherType with otherTypeAuth names the relationship in another vocabulary).
+      const exact = type !== undefined && RELATION_OF_ITEM_TYPE[type] === r.relation;
       return wrap(
         'relatedItem',
         [leaf('identifier', r.identifier, ['type', RELATED_ID_TYPE[r.type] ?? r.type])],
         ['type', type],
-        ['otherType', type === undefined ? r.relation : undefined],
+        ['otherType', exact ? undefined : r.relation],
+        ['otherTypeAuth', exact ? undefined : 'datacite'],
       );
     }),
     hostItem(record),
@@ -274,8 +279,9 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
           ['xlink:href', access.uri],
         )
       : '',
-    ...(record.fundingReferences ?? []).map((f) =>
-      leaf('note', [f.funderName, f.awardNumber, f.awardTitle].filter((x) => x !== undefined).join(', '), ['type', 'funding']),
+    // Each value as given, never joined into one: MODS has no award element, so the award's number and title are funding notes.
+    ...(record.fundingReferences ?? []).flatMap((f) =>
+      [f.awardNumber, f.awardTitle].filter((x) => x !== undefined).map((x) => leaf('note', x, ['type', 'funding'])),
     ),
     '</mods>',
   ].join('');

@@ -12,9 +12,7 @@
  */
 import type { CrosswalkContext } from '../../lib/formats/format';
 import { otherDcIdentifiers } from '../../lib/formats/format';
-import { RELATED_ITEM_TYPE } from '../../lib/formats/mods';
 import { relatedPart } from '../../lib/formats/marc21';
-import { RELATION_OF_ITEM_TYPE } from '../../lib/formats/mods-read';
 import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
 import {
   accessRightOf,
@@ -188,13 +186,14 @@ function marcLanguageCode(v: string): string | undefined {
   return code !== undefined && /^[a-z]{2,3}$/.test(code) ? code : undefined;
 }
 
-/** The related identifier MARC's reader makes of one written in 773/787: an ISSN in $x, an ISBN in $z, else what its value spells. */
+/** The related identifier MARC's reader makes of one written in 773/787: an ISSN in $x, an ISBN in $z, else in $o by its value or the scheme before it. */
 function marcRelated(x: RelatedIdentifier): RelatedIdentifier | null {
   const id = T(x.identifier);
-  if (x.type === 'ISSN' || x.type === 'EISSN' || x.type === 'LISSN') return { identifier: id, type: 'ISSN', relation: x.relation };
-  if (x.type === 'ISBN') return { identifier: id, type: 'ISBN', relation: x.relation };
-  const c = classifyIdentifier(id);
-  return c === null ? null : { identifier: c.value, type: c.type, relation: x.relation };
+  if (x.type === 'ISSN' || x.type === 'ISBN') return { identifier: id, type: x.type, relation: x.relation };
+  const c = classifyIdentifier(x.identifier);
+  if (c !== null && c.type === x.type) return { identifier: c.value, type: c.type, relation: x.relation };
+  const checked = checkRelatedIdentifier(x.type, id);
+  return { identifier: 'value' in checked ? checked.value : id, type: x.type, relation: x.relation };
 }
 
 /**
@@ -204,11 +203,9 @@ function marcRelated(x: RelatedIdentifier): RelatedIdentifier | null {
  * and available dates, and which of the dates is typed (260 $c holds each as
  * written: the year is read typed, the others as dc:date); the BCP 47 tag
  * beyond its primary language subtag, and which language is the typed one
- * (041 holds every code); the label of a COAR
- * type with a marcgt term; the general type of a record without a COAR type
+ * (041 holds every code); the general type of a record without a COAR type
  * of the list (its label is a 655 like a dc:type); a related identifier's
- * type where neither $x, $z nor its value says it (then it is a dc:relation),
- * EISSN and LISSN (ISSNs), its resource type; a file's access, and a file
+ * resource type; a file's access, and a file
  * without media type or size (a bare 856 $u is an identifier). Coverage is a
  * general note (500), read back as a description. A host's volume, issue
  * or page that 773 $g could not hold as written (a comma, a parenthesis, a
@@ -237,7 +234,7 @@ export function carriedByMarc21(r: RecordFields, ctx: CrosswalkContext): object 
     rights: dcList(r, 'rights'),
     license: r.license,
     subject: dcList(r, 'subject'),
-    resourceType: coar === undefined ? undefined : { coar: coar.uri, general: coar.datacite, label: coar.marcgt !== undefined ? coar.label : T(rt!.label) },
+    resourceType: coar === undefined ? undefined : { coar: coar.uri, general: coar.datacite, label: T(rt!.label) },
     type: [...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []), ...dcList(r, 'type')],
     creators: creators(r).map((a) => agent(a, { given: false, orcid: false, affiliations: 'none' })),
     contributors: contributors(r).map((c) => ({ ...agent(c, { given: false, orcid: false, affiliations: 'none' }), type: c.type })),
@@ -254,8 +251,7 @@ export function carriedByMarc21(r: RecordFields, ctx: CrosswalkContext): object 
 
 /** The related identifier MODS's reader makes of one written as a relatedItem. */
 function modsRelated(x: RelatedIdentifier): object {
-  const modsType = RELATED_ITEM_TYPE[x.relation];
-  const relation = modsType === undefined ? x.relation : RELATION_OF_ITEM_TYPE[modsType];
+  const relation = x.relation;
   const type = x.type === 'PURL' ? 'URL' : x.type === 'EISSN' || x.type === 'LISSN' ? 'ISSN' : x.type;
   const checked = checkRelatedIdentifier(type, T(x.identifier));
   return { identifier: 'value' in checked ? checked.value : T(x.identifier), type, relation };
@@ -263,12 +259,11 @@ function modsRelated(x: RelatedIdentifier): object {
 
 /**
  * MODS 3.7 (lib/formats/mods.ts): Dublin Core by LoC's mapping, and the
- * typed fields MODS has a place for. Lost: ROR ids of affiliations; the
- * relation of a related item where MODS's relatedItem/@type stands for
- * several (host is IsPartOf, otherVersion IsVersionOf, …), its resource type,
+ * typed fields MODS has a place for. Lost: ROR ids of affiliations; a
+ * related item's resource type,
  * PURL (a URI), EISSN and LISSN (ISSNs); the general type of a record
  * without a COAR type of the list (its label is a genre like a dc:type);
- * funding (a note, read back as a description); a file's media type, size
+ * funding but its funder (a name of role funder): the award number and title are notes, read back as descriptions; a file's media type, size
  * and access.
  */
 export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
@@ -281,7 +276,7 @@ export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
   const restates = bt.typeOfResource !== undefined && coar?.typeOfResource !== bt.typeOfResource;
   const dcmi = restates ? DCMI_OF_TYPE_OF_RESOURCE[bt.typeOfResource!] : undefined;
   const citation = r.host === undefined ? citationSource(r) : undefined;
-  const funding = (r.fundingReferences ?? []).map((f) => T([f.funderName, f.awardNumber, f.awardTitle].filter((x) => x !== undefined).join(', ')));
+  const funding = (r.fundingReferences ?? []).flatMap((f) => [f.awardNumber, f.awardTitle].map(opt).filter((x) => x !== undefined));
   return undefinedless({
     title: dcList(r, 'title'),
     creators: creators(r).map((a) => agent(a, { given: true, orcid: true, affiliations: 'names' })),
@@ -299,6 +294,7 @@ export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
     languages: sorted([...(r.language !== undefined ? [r.language] : []), ...dcList(r, 'language').map((v) => normalizeLanguageTag(v) ?? v)]),
     formats: [...new Set(formats(r).map(T))],
     description: [...dcList(r, 'description'), ...funding],
+    funders: (r.fundingReferences ?? []).map((f) => T(f.funderName)),
     subject: dcList(r, 'subject'),
     coverage: dcList(r, 'coverage'),
     identifiers: typedIds(r, ctx, others.typed),
