@@ -24,6 +24,7 @@ import { DC_ELEMENTS } from '../model/dublin-core';
 import { dublinCore } from '../model/facts';
 import { classifyIdentifier, type IdentifierType } from '../model/identifiers';
 import { normalizeLanguageTag } from '../model/language';
+import { COAR_TYPES } from '../model/vocabularies';
 import type { Agent, FundingReference, Host, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType } from '../model/record';
 import { parseFragment } from '../xml/tree';
 import type { CrosswalkContext, MetadataFormat } from './format';
@@ -112,7 +113,7 @@ const DC_PROBES: { readonly [E in DcElement]: { readonly values: readonly string
   creator: { values: ['Probe, Creator', 'Probe Institute'], without: ['creators'] },
   subject: { values: ['probe subject', 'second subject'] },
   description: { values: ['Probe abstract.', 'Probe note.'] },
-  publisher: { values: ['Probe Press'], without: ['publisher'] },
+  publisher: { values: ['Probe Press', 'Second Press'], without: ['publisher'] },
   contributor: { values: ['Probe, Contributor', 'Second, Contributor'], without: ['contributors'] },
   date: { values: ['2005-08-08', '1889-04'], without: ['publicationYear', 'dates'] },
   type: { values: ['Probe type', 'Second type'] },
@@ -184,14 +185,17 @@ const agentProbes = (key: 'creators' | 'contributors'): FieldProbe[] =>
   );
 
 const RESOURCE_TYPE_PARTS: { readonly [K in keyof ResourceType]-?: FieldProbe } = {
-  coar: typed(
-    'resourceType.coar',
-    (base) => ({ ...base, resourceType: { coar: 'http://purl.org/coar/resource_type/c_db06', general: 'Dissertation', label: 'doctoral thesis' } }),
-    (r) => [r.resourceType?.coar],
-  ),
+  coar: {
+    ...typed(
+      'resourceType.coar',
+      (base) => ({ ...base, resourceType: { coar: 'http://purl.org/coar/resource_type/c_db06', general: 'Dissertation', label: 'doctoral thesis' } }),
+      (r) => [r.resourceType?.coar],
+    ),
+    when: { says: 'of the OpenAIRE v4 list', holds: (r) => r.resourceType?.coar === undefined || COAR_TYPES.has(r.resourceType.coar) },
+  },
   general: typed(
     'resourceType.general',
-    (base) => ({ ...base, resourceType: { general: 'Software', label: 'Software' } }),
+    (base) => ({ ...base, resourceType: { general: 'Dissertation', label: 'Dissertation' } }),
     (r) => [r.resourceType?.general],
   ),
   label: {
@@ -200,7 +204,7 @@ const RESOURCE_TYPE_PARTS: { readonly [K in keyof ResourceType]-?: FieldProbe } 
       (base) => ({ ...base, resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', general: 'JournalArticle', label: 'Research article' } }),
       (r) => [r.resourceType?.label],
     ),
-    when: { says: 'with a COAR type', holds: (r) => r.resourceType?.coar !== undefined },
+    when: { says: 'with a COAR type of the list', holds: (r) => r.resourceType?.coar !== undefined && COAR_TYPES.has(r.resourceType.coar) },
   },
 };
 
@@ -221,13 +225,15 @@ const DATE_PARTS: { readonly [K in keyof RecordDates]-?: string } = {
   embargoEnd: '2030-01-31',
 };
 
-const dateProbes = (Object.keys(DATE_PARTS) as (keyof RecordDates)[]).map((k) =>
-  typed(
+const dateProbes = (Object.keys(DATE_PARTS) as (keyof RecordDates)[]).map((k): FieldProbe => ({
+  ...typed(
     `dates.${k}`,
     (base) => ({ ...base, ...(k === 'embargoEnd' && { accessRights: 'embargoed' as const }), dates: { [k]: DATE_PARTS[k] } }),
     (r) => [r.dates?.[k]],
   ),
-);
+  // DataCite and OpenAIRE have one Available date, which under an embargo is its end.
+  ...(k === 'available' && { when: { says: 'without an embargo end', holds: (r: RecordFields) => r.dates?.embargoEnd === undefined } }),
+}));
 
 const PROBE_FUNDING: Required<FundingReference> = {
   funderName: 'European Commission',
@@ -238,7 +244,7 @@ const PROBE_FUNDING: Required<FundingReference> = {
 };
 const FUNDING_PARTS: { readonly [K in keyof FundingReference]-?: (f: FundingReference) => readonly (string | undefined)[] } = {
   funderName: (f) => [f.funderName],
-  funderIdentifier: (f) => [f.funderIdentifier === undefined ? undefined : `${f.funderIdentifier.type} ${f.funderIdentifier.value}`],
+  funderIdentifier: (f) => [f.funderIdentifier === undefined ? undefined : `${f.funderIdentifier.type} ${trim(f.funderIdentifier.value)}`],
   awardNumber: (f) => [f.awardNumber],
   awardUri: (f) => [f.awardUri],
   awardTitle: (f) => [f.awardTitle],
@@ -248,15 +254,18 @@ const FUNDING_PARTS: { readonly [K in keyof FundingReference]-?: (f: FundingRefe
 const PROBE_RELATED: readonly RelatedIdentifier[] = [
   { identifier: '10.5555/cited', type: 'DOI', relation: 'Cites', resourceTypeGeneral: 'Dataset' },
   { identifier: 'arXiv:0706.0001', type: 'arXiv', relation: 'IsSupplementTo', resourceTypeGeneral: 'Text' },
+  // Of DataCite 4.5 and later: unknown to OpenAIRE v4's DataCite 4.1 lists.
+  { identifier: 'swh:1:dir:d198bc9d7a6bcf6db04f476d29314f157507d505', type: 'SWHID', relation: 'HasTranslation', resourceTypeGeneral: 'Presentation' },
 ];
 const RELATED_PARTS: { readonly [K in keyof RelatedIdentifier]-?: (x: RelatedIdentifier) => string | undefined } = {
   identifier: (x) => x.identifier,
-  type: (x) => `${x.identifier} ${x.type}`,
-  relation: (x) => `${x.identifier} ${x.relation}`,
-  resourceTypeGeneral: (x) => (x.resourceTypeGeneral === undefined ? undefined : `${x.identifier} ${x.resourceTypeGeneral}`),
+  type: (x) => `${trim(x.identifier)} ${x.type}`,
+  relation: (x) => `${trim(x.identifier)} ${x.relation}`,
+  resourceTypeGeneral: (x) => (x.resourceTypeGeneral === undefined ? undefined : `${trim(x.identifier)} ${x.resourceTypeGeneral}`),
 };
 
-const PROBE_HOST: Required<Host> = { title: 'Journal of Probes', volume: '23', issue: '4', startPage: '101', endPage: '110' };
+// Parts as journals write them, commas, parentheses and dashes included.
+const PROBE_HOST: Required<Host> = { title: 'Journal of Probes', volume: '5, suppl.', issue: '(3)', startPage: 'S1-2', endPage: 'S9–S12' };
 
 const PROBE_FILE: Required<RecordFile> = { url: 'https://repository.example.org/files/probe.pdf', mediaType: 'application/pdf', size: 2048, access: 'open' };
 const FILE_PARTS: { readonly [K in keyof RecordFile]-?: (f: RecordFile) => string | undefined } = {
@@ -285,18 +294,28 @@ export const FIELD_PROBES: { readonly [K in keyof RecordFields]-?: readonly Fiel
     ...agentProbes('contributors'),
     typed(
       'contributors.type',
-      (base) => ({ ...base, contributors: [{ name: 'Probe, Editor', type: 'Editor' }] }),
+      (base) => ({
+        ...base,
+        contributors: [
+          { name: 'Probe, Editor', type: 'Editor' },
+          { name: 'Probe, Translator', type: 'Translator' },
+        ],
+      }),
       // Other is the type of a contributor whose role is not said (a dc:contributor's, facts.ts `contributors`).
-      (r) => (r.contributors ?? []).filter((c) => c.type !== 'Other').map((c) => `${c.name} ${c.type}`),
+      (r) => (r.contributors ?? []).filter((c) => c.type !== 'Other').map((c) => `${trim(c.name)} ${c.type}`),
     ),
   ],
   resourceType: [...Object.values(RESOURCE_TYPE_PARTS), labelWithoutCoar],
   accessRights: [
-    typed(
-      'accessRights',
-      (base) => ({ ...base, accessRights: 'restricted' }),
-      (r) => [r.accessRights],
-    ),
+    {
+      ...typed(
+        'accessRights',
+        (base) => ({ ...base, accessRights: 'restricted' }),
+        (r) => [r.accessRights],
+      ),
+      // COAR: an embargo ends on a date; a reader keeps an embargo without one as rights text (reader-rules.ts).
+      when: { says: 'an embargo with its end date', holds: (r) => r.accessRights !== 'embargoed' || r.dates?.embargoEnd !== undefined },
+    },
   ],
   license: [
     typed(
@@ -351,7 +370,8 @@ export const FIELD_PROBES: { readonly [K in keyof RecordFields]-?: readonly Fiel
   files: (Object.keys(FILE_PARTS) as (keyof RecordFile)[]).map((k) =>
     typed(
       `files.${k}`,
-      (base) => ({ ...base, files: [PROBE_FILE] }),
+      // A file with its media type and size, and one with its address alone.
+      (base) => ({ ...base, files: [PROBE_FILE, { url: 'https://repository.example.org/files/data.csv' }] }),
       (r) => (r.files ?? []).map((f) => FILE_PARTS[k](f)),
     ),
   ),

@@ -177,7 +177,9 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   // LoC: Date → 260 $c, every date in its precision ($c is repeatable): the typed one first, then the record's dc:date.
   const typedDate = record.publicationYear ?? record.dates?.issued;
   const dates = [...new Set([...(typedDate !== undefined ? [typedDate] : []), ...dcValues(record, 'date')])];
-  if (pub !== undefined || dates.length > 0) fields.push(['260', ' ', ' ', [['b', pub], ...dates.map((c) => ['c', c] as const)]]);
+  // LoC: Publisher → 260 $b, every one ($b is repeatable).
+  const pubs = [...new Set([...(pub !== undefined ? [pub] : []), ...dcValues(record, 'publisher')])];
+  if (pubs.length > 0 || dates.length > 0) fields.push(['260', ' ', ' ', [...pubs.map((b) => ['b', b] as const), ...dates.map((c) => ['c', c] as const)]]);
   for (const c of dcValues(record, 'coverage')) fields.push(['500', ' ', ' ', [['a', c]]]);
   if (record.accessRights !== undefined) {
     const a = ACCESS_RIGHTS[record.accessRights];

@@ -259,7 +259,8 @@ function readOrigin(d: Draft, o: XmlElement): void {
   for (const p of kids(o, 'publisher')) setPublisher(d, text(p));
   for (const e of datesOf(o)) {
     // A typed date is a calendar date: a date with its time stays as written, in dc:date, keeping its precision.
-    if (/T/.test(e.value)) addDc(d, 'date', e.value);
+    const dated = ['dateIssued', 'dateCreated', 'dateCaptured', 'dateValid', 'dateModified', 'copyrightDate', 'dateOther'].includes(e.local);
+    if (dated && /^\d{4}-\d{2}-\d{2}T/.test(e.value)) addDc(d, 'date', e.value);
     else if (e.local === 'dateIssued') setDate(d, 'issued', e.value);
     else if (e.local === 'dateOther' && (e.type === 'accepted' || e.type === 'available')) setDate(d, e.type, e.value);
     else if (['dateCreated', 'dateCaptured', 'dateValid', 'dateModified', 'copyrightDate', 'dateOther'].includes(e.local)) addDc(d, 'date', e.value);

@@ -228,7 +228,8 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
       .filter((t) => !restated.has(t))
       .map((t) => leaf('genre', t)),
     wrap('originInfo', [
-      pub !== undefined ? leaf('publisher', pub) : '',
+      // LoC: Publisher → originInfo/publisher, every one.
+      ...[...new Set([...(pub !== undefined ? [pub] : []), ...dcValues(record, 'publisher')])].map((p) => leaf('publisher', p)),
       issued !== undefined ? modsDate('dateIssued', issued, true) : '',
       // LC's Dublin Core to MODS mapping: Date → dateIssued (the first, the key date, when no typed date is), the others dateOther.
       ...dcDates.map((d, i) => modsDate(issued === undefined ? 'dateIssued' : 'dateOther', d, issued === undefined && i === 0)),

@@ -322,9 +322,9 @@ export function hostCitation(h: Host): string | undefined {
 /**
  * The Dublin Core a record says, as oai_dc writes it: each element as the
  * record gives it, with the typed counterparts it does not already say
- * joined to it: creators, contributors and the publisher (an element the
- * record leaves empty is filled from them; a reader puts a name in `dc` only
- * when no typed field takes it), the dates (the issued date or year first,
+ * joined to it: creators and contributors (an element the record leaves
+ * empty is filled from them; a reader puts a name in `dc` only when no typed
+ * field takes it), the publisher first, the dates (the issued date or year first,
  * then accepted and available: Dublin Core's date is any date of the
  * resource's life), the resource type's label, the files' media types, the
  * language first (every language stays: a record in Latin and Old English
@@ -359,7 +359,7 @@ export function dublinCore(r: RecordFields): DublinCore {
     'contributor',
     (r.contributors ?? []).map((a) => a.name),
   );
-  fill('publisher', [r.publisher]);
+  join('publisher', [r.publisher]);
   const d = r.dates ?? {};
   join('date', [d.issued ?? r.publicationYear, d.accepted, d.available]);
   join('type', [r.resourceType?.label]);
