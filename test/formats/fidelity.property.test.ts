@@ -14,7 +14,9 @@ import { CTX, record } from '../helpers/arbitrary-record';
 const RUNS = { numRuns: 25 };
 const matrix = fidelityMatrix(BUILT_IN_FORMATS);
 
-describe('the fidelity matrix on random records', () => {
+describe('the fidelity matrix on random records', function () {
+  // Each pair writes and reads four formats' XML per field and record: seconds, not the default's milliseconds.
+  this.timeout(120000);
   it('probes every built-in format', () => {
     expect(matrix.formats).to.deep.equal(BUILT_IN_FORMATS.map((f) => f.prefix));
   });
