@@ -111,6 +111,9 @@ const COAR_OF_WORD: Readonly<Record<string, string>> = {
   text: 'c_18cf',
 };
 
+/** The COAR types by their labels, for a dc:type that is one. */
+const COAR_OF_LABEL: ReadonlyMap<string, CoarType> = new Map([...COAR_TYPES.values()].map((c) => [c.label, c]));
+
 /**
  * The COAR row of the record's resource type: its typed COAR type, else the
  * first dc:type that names one (a COAR URI, a COAR label, an info:eu-repo
@@ -123,13 +126,12 @@ const COAR_OF_WORD: Readonly<Record<string, string>> = {
 export function coarTypeOfRecord(record: RecordFields): CoarType | undefined {
   const typed = coarType(record);
   if (typed !== undefined || record.resourceType !== undefined) return typed;
-  const byLabel = new Map([...COAR_TYPES.values()].map((c) => [c.label, c]));
   for (const v of dcValues(record, 'type')) {
     const t = v.trim();
     const key = t.toLowerCase().replace(/^https?:\/\/purl\.org\/dc\/dcmitype\//, '');
     const found =
       COAR_TYPES.get(t.replace(/^https:/, 'http:')) ??
-      byLabel.get(key) ??
+      COAR_OF_LABEL.get(key) ??
       (Object.hasOwn(COAR_OF_WORD, key) ? COAR_TYPES.get(COAR_RESOURCE_TYPE_PREFIX + COAR_OF_WORD[key]) : undefined);
     if (found !== undefined) return found;
   }
