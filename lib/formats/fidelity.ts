@@ -237,7 +237,7 @@ const dateProbes = (Object.keys(DATE_PARTS) as (keyof RecordDates)[]).map((k): F
 
 const PROBE_FUNDING: Required<FundingReference> = {
   funderName: 'European Commission',
-  funderIdentifier: { type: 'Crossref Funder ID', value: '501100000780' },
+  funderIdentifier: { type: 'Crossref Funder ID', value: 'https://doi.org/10.13039/501100000780' },
   awardNumber: '101000001',
   awardUri: 'https://cordis.europa.eu/project/id/101000001',
   awardTitle: 'Probe project',
