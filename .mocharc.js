@@ -19,6 +19,7 @@ const LONGEST_FIRST = [
   'test/loader/memory.test.ts',
   'test/loader/corpus.test.ts',
   'test/server/formats.test.ts',
+  'test/formats/fidelity.property.test.ts',
   'test/dumps/delta.test.ts',
   'test/dumps/roundtrip.test.ts',
   'test/reliability/fuzz.test.ts',

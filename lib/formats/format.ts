@@ -10,6 +10,7 @@
 import type { DublinCore } from '../model/dublin-core';
 import type { RecordFields } from '../model/record';
 import { dcValues } from '../model/facts';
+import { classifyIdentifier } from '../model/identifiers';
 import type { XmlElement } from '../xml/tree';
 
 /** Per-format settings from the repository configuration. */
@@ -48,12 +49,13 @@ export function isNotOffered(r: CrosswalkResult): r is NotOffered {
 }
 
 /**
- * The values of `dc.identifier` that no typed identifier or governance identifier already says.
+ * The values of `dc.identifier` that no typed identifier (in any spelling its scheme has) or governance identifier already says.
  *
  * @example otherDcIdentifiers({ dc: { identifier: ['oai:x.org:1', 'local-7'] } }, { oaiIdentifier: 'oai:x.org:1', options: {} }) // ['local-7']
  */
 export function otherDcIdentifiers(record: RecordFields, ctx: CrosswalkContext): string[] {
   const known = new Set<string>([ctx.oaiIdentifier, ...(ctx.poi !== undefined ? [ctx.poi] : [])]);
+  const typed = new Set((record.identifiers ?? []).map((i) => `${i.type} ${i.value}`));
   for (const i of record.identifiers ?? []) {
     known.add(i.value);
     if (i.type === 'DOI') {
@@ -61,7 +63,12 @@ export function otherDcIdentifiers(record: RecordFields, ctx: CrosswalkContext):
       known.add(`doi:${i.value}`);
     }
   }
-  return [...new Set(dcValues(record, 'identifier'))].filter((v) => !known.has(v));
+  // A typed identifier in another spelling (http://hdl.handle.net/1765/315 of the Handle 1765/315) is that identifier, written once.
+  const spelled = (v: string): boolean => {
+    const c = classifyIdentifier(v);
+    return c !== null && c.type !== 'URL' && typed.has(`${c.type} ${c.value}`);
+  };
+  return [...new Set(dcValues(record, 'identifier'))].filter((v) => !known.has(v) && !spelled(v));
 }
 
 /** One metadata format as ListMetadataFormats shows it. */

@@ -23,7 +23,7 @@
  * | 648, 651, 662                                    | dc.coverage                                                   |
  * | 655 with $0 a COAR type of the OpenAIRE list; other 655 | resourceType (COAR, its label); dc.type                |
  * | the first 773 with $t, $g or $q                  | host: title from $t; volume, issue, pages from $g when every part of it reads as "Vol. …", "no. …", "p. …-…" (a date in parentheses aside), else its enumeration from $q ("23:31<7444"); a $g that does not read so stays dc.relation |
- * | 773, 787 $i $x $z $o                             | relatedIdentifiers: relation from $i (DataCite's words; 773 else IsPartOf), ISSN from $x, ISBN from $z, $o by the scheme its value spells; else dc.relation |
+ * | 773, 787 $i $x $z $o                             | relatedIdentifiers: relation from $i (DataCite's words; 773 else IsPartOf), ISSN from $x, ISBN from $z, $o by a DataCite scheme in parentheses before it, else by the scheme its value spells; else dc.relation |
  * | 786 $n $t $o; 787 $n; other 76X-78X $t            | dc.source; dc.relation                                        |
  * | 856 $u with $q or $s; 856 $u; 856 $q             | files (media type, size); dc.identifier; dc.format            |
  *
@@ -40,7 +40,7 @@
  */
 import type { RecordFields } from '../model/record';
 import { classifyIdentifier, type IdentifierType } from '../model/identifiers';
-import { DATACITE_RELATION_TYPES } from '../model/vocabularies';
+import { DATACITE_RELATED_IDENTIFIER_TYPES, DATACITE_RELATION_TYPES } from '../model/vocabularies';
 import type { XmlElement } from '../xml/tree';
 import {
   accessOf,
@@ -287,6 +287,12 @@ function readLink(d: Draft, f: Field, clean: (s: string | undefined) => string |
   for (const x of all(f, 'x')) related(x, 'ISSN');
   for (const z of all(f, 'z')) related(z, 'ISBN');
   for (const o of all(f, 'o')) {
+    // "(arXiv)0706.0001": the scheme in parentheses first, as ./marc21.ts writes an identifier whose value does not spell it.
+    const said = /^\(([^()]+)\)(.+)$/s.exec(o);
+    if (said !== null && (DATACITE_RELATED_IDENTIFIER_TYPES as readonly string[]).includes(said[1]!)) {
+      related(said[2]!, said[1]);
+      continue;
+    }
     const c = classifyIdentifier(o);
     related(c === null ? o : c.value, c?.type);
   }

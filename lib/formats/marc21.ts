@@ -10,7 +10,10 @@
  *
  * The leader is "     n?m a22     3u 4500": record length and base address
  * left blank (MARCXML does not need them), status n (new), type of record
- * (Leader/06) from the resource type (vocabularies.ts), bibliographic level
+ * (Leader/06) from the resource type, else the DCMI Type or MODS
+ * typeOfResource words of dc:type (facts.ts `bibliographicType`: a
+ * photograph k, a manuscript t, mixed material p, software m; `a` only for
+ * text or a record that says no type), bibliographic level
  * m, Unicode (a), encoding level 3 (abbreviated), descriptive form u.
  * Fields are written in tag order.
  *
@@ -21,22 +24,22 @@
  * | identifiers DOI, Handle, URN               | 024 7# $a $2 doi / hdl / urn                                   |
  * | the POI                                    | 024 7# $a $2 uri                                               |
  * | identifiers ARK, the oai-identifier, other dc.identifier | 024 8# $a (LoC: Identifier → 024 8#)              |
- * | language                                   | 041 #7 $a the primary language subtag $2 iso639-1 (two letters) / iso639-3 (three) |
+ * | language, dc.language codes                | 041 #7 $a each primary language subtag $2 iso639-1 (two letters) / iso639-3 (three): every language |
  * | dc.title                                   | 245 00 $a the first (LoC: Title → 245 00); 246 33 $a the others |
- * | publisher (else dc.publisher), publicationYear (else dates, dc.date) | 260 ## $b $c (LoC: Publisher → 260 $b, Date → 260 $c) |
+ * | publisher (else dc.publisher); publicationYear (else dates.issued), dc.date | 260 ## $b; $c each date as written (LoC: Publisher → 260 $b, Date → 260 $c) |
  * | dc.coverage                                | 500 ## $a (LoC: Coverage → 500)                                 |
  * | accessRights, dates.embargoEnd             | 506 0# (open) or 1# $a label $g embargo end $u COAR URI          |
  * | dc.description                             | 520 ## $a (LoC: Description → 520)                              |
  * | fundingReferences                          | 536 ## $a funder $c award number                               |
  * | dc.rights; license                         | 540 ## $a (LoC: Rights → 540); 540 ## $u licence URI            |
- * | dc.language                                | 546 ## $a (LoC: Language → 546)                                 |
+ * | language, dc.language that is no code      | 546 ## $a (LoC: Language → 546)                                 |
  * | dc.subject                                 | 653 ## $a (LoC: Subject → 653)                                  |
- * | resourceType                               | 655 #7 $a marcgt term $2 marcgt, else the label $2 local, $0 the COAR URI |
+ * | resourceType                               | 655 #7 $a marcgt term $2 marcgt (when the label is COAR's), else the label $2 local, $0 the COAR URI |
  * | dc.type                                    | 655 #7 $a $2 local (LoC: Type → 655 #7 $2 local)                |
  * | creators (else dc.creator)                 | 720 1# (person), 2# (organization) or ## $a $e author (LoC: Creator → 720) |
  * | contributors (else dc.contributor)         | 720 $a $e the contributor type in lower case (LoC: Contributor → 720) |
  * | host                                       | 773 0# $t title $g "Vol. 23, no. 31, p. 7444-7447" (LC's own $g example form: volume, issue, pages; a part holding a comma or parenthesis, or pages a hyphen, would not read back and is left out) |
- * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $i relation $x (ISSN), $z (ISBN) or $o                   |
+ * | relatedIdentifiers IsPartOf, IsPublishedIn | 773 08 $i relation $x (ISSN), $z (ISBN) or $o (prefixed "(type)" unless its value spells its scheme) |
  * | dc.source                                  | 786 0# $n (LoC: Source → 786 0# $n)                             |
  * | dc.relation; other relatedIdentifiers      | 787 0# $n (LoC: Relation → 787 0# $n); 787 08 $i relation $x, $z or $o identifier |
  * | identifiers URL; files; dc.format          | 856 40 $u (LoC: Identifier as URI → 856 $u); $u $q media type $s size; $q (LoC: Format → 856 $q) |
@@ -46,8 +49,9 @@
  */
 import type { Agent, Host, RecordFields } from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
-import { primaryLanguage } from '../model/language';
-import { bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, publicationYear, publisher, titles } from '../model/facts';
+import { normalizeLanguageTag, primaryLanguage } from '../model/language';
+import { classifyIdentifier } from '../model/identifiers';
+import { bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, publisher, titles } from '../model/facts';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
@@ -150,33 +154,32 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
     if (/^https?:\/\//.test(v)) urls.push(v);
     else fields.push(['024', '8', ' ', [['a', v]]]);
   }
-  // MARC 041 holds a language code, not a tag: the primary subtag of a BCP 47 tag (en of en-US) is an ISO 639 code.
-  const code = record.language === undefined ? undefined : primaryLanguage(record.language);
-  if (code !== undefined && /^[a-z]{2,3}$/.test(code))
-    fields.push([
-      '041',
-      ' ',
-      '7',
-      [
-        ['a', code],
-        ['2', code.length === 2 ? 'iso639-1' : 'iso639-3'],
-      ],
-    ]);
+  // MARC 041 holds language codes, not tags: the primary subtag of a BCP 47 tag (en of en-US) is an ISO 639 code.
+  // Every language is one $a (041 $a is repeatable): a record in Latin and Old English says both; one field per code list ($2).
+  const codeOf = (v: string): string | undefined => {
+    const tag = normalizeLanguageTag(v);
+    const code = tag === null ? undefined : primaryLanguage(tag);
+    return code !== undefined && /^[a-z]{2,3}$/.test(code) ? code : undefined;
+  };
+  const coded = new Set<string>();
+  for (const v of [...(record.language !== undefined ? [record.language] : []), ...dcValues(record, 'language')]) {
+    const code = codeOf(v);
+    if (code !== undefined) coded.add(code);
+  }
+  for (const size of [2, 3]) {
+    const codes = [...coded].filter((c) => c.length === size);
+    if (codes.length > 0) fields.push(['041', ' ', '7', [...codes.map((c) => ['a', c] as const), ['2', size === 2 ? 'iso639-1' : 'iso639-3']]]);
+  }
   const [title, ...others] = titles(record);
   fields.push(['245', '0', '0', [['a', title]]]);
   for (const t of others) fields.push(['246', '3', '3', [['a', t]]]);
   const pub = publisher(record);
-  const date = publicationYear(record) ?? dcValues(record, 'date')[0];
-  if (pub !== undefined || date !== undefined)
-    fields.push([
-      '260',
-      ' ',
-      ' ',
-      [
-        ['b', pub],
-        ['c', date],
-      ],
-    ]);
+  // LoC: Date → 260 $c, every date in its precision ($c is repeatable): the typed one first, then the record's dc:date.
+  const typedDate = record.publicationYear ?? record.dates?.issued;
+  const dates = [...new Set([...(typedDate !== undefined ? [typedDate] : []), ...dcValues(record, 'date')])];
+  // LoC: Publisher → 260 $b, every one ($b is repeatable).
+  const pubs = [...new Set([...(pub !== undefined ? [pub] : []), ...dcValues(record, 'publisher')])];
+  if (pubs.length > 0 || dates.length > 0) fields.push(['260', ' ', ' ', [...pubs.map((b) => ['b', b] as const), ...dates.map((c) => ['c', c] as const)]]);
   for (const c of dcValues(record, 'coverage')) fields.push(['500', ' ', ' ', [['a', c]]]);
   if (record.accessRights !== undefined) {
     const a = ACCESS_RIGHTS[record.accessRights];
@@ -205,11 +208,14 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
     ]);
   for (const r of dcValues(record, 'rights')) fields.push(['540', ' ', ' ', [['a', r]]]);
   if (record.license !== undefined) fields.push(['540', ' ', ' ', [['u', record.license]]]);
-  for (const l of dcValues(record, 'language')) fields.push(['546', ' ', ' ', [['a', l]]]);
+  // A language without an ISO 639 code (a name, a private-use tag) is a language note.
+  for (const l of [...(record.language !== undefined ? [record.language] : []), ...dcValues(record, 'language')])
+    if (codeOf(l) === undefined) fields.push(['546', ' ', ' ', [['a', l]]]);
   for (const s of dcValues(record, 'subject')) fields.push(['653', ' ', ' ', [['a', s]]]);
   if (record.resourceType) {
     const c = coarType(record);
-    const term = c?.marcgt;
+    // The marcgt term stands for the COAR label; a label of the record's own is kept as written instead.
+    const term = c !== undefined && record.resourceType.label === c.label ? c.marcgt : undefined;
     fields.push([
       '655',
       ' ',
@@ -247,8 +253,11 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
       ]);
   }
   for (const r of record.relatedIdentifiers ?? []) {
-    // 76X-78X: $x an ISSN, $z an ISBN, $o any other identifier; $i the relationship, in DataCite's words.
-    const code = r.type === 'ISSN' || r.type === 'EISSN' || r.type === 'LISSN' ? 'x' : r.type === 'ISBN' ? 'z' : 'o';
+    // 76X-78X: $x an ISSN, $z an ISBN, $o any other identifier; $i the relationship, in DataCite's words. In $o, an
+    // identifier whose value does not spell its scheme carries the scheme in parentheses first, as MARC writes a
+    // source there ("(OCoLC)…"): (arXiv)0706.0001, (EISSN)1562-6865.
+    const code = r.type === 'ISSN' ? 'x' : r.type === 'ISBN' ? 'z' : 'o';
+    const spelled = classifyIdentifier(r.identifier)?.type === r.type;
     const host = r.relation === 'IsPartOf' || r.relation === 'IsPublishedIn';
     fields.push([
       host ? '773' : '787',
@@ -256,7 +265,7 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
       '8',
       [
         ['i', r.relation],
-        [code, r.identifier],
+        [code, code !== 'o' || spelled ? r.identifier : `(${r.type})${r.identifier}`],
       ],
     ]);
   }

@@ -13,7 +13,9 @@
  * | other genre                                      | dc.type (a marcgt term that only restates the COAR type is not repeated) |
  * | originInfo/publisher                             | publisher                                                    |
  * | originInfo/dateIssued                            | dates.issued (the first W3CDTF date), else dc.date           |
- * | originInfo/dateOther accepted, available         | dates.accepted, available; other dates dc.date               |
+ * | originInfo/dateOther accepted, available         | dates.accepted, available; other dates dc.date (LoC: dateIssued, dateCreated, dateCaptured, dateOther → date) |
+ * | a date with @point start and end                 | one value start/end (ISO 8601 interval; an open end `..`), never two years |
+ * | typeOfResource, @collection, @manuscript         | dc.type first: its DCMI Type (LoC: typeOfResource → type, DCMI Type Vocabulary), Collection, manuscript; none when the COAR genre says the same typeOfResource |
  * | language/languageTerm code; text                 | language (BCP 47); dc.language                               |
  * | physicalDescription internetMediaType, form, extent | dc.format                                                 |
  * | abstract, tableOfContents, note                  | dc.description                                               |
@@ -27,7 +29,7 @@
  * | accessCondition restriction on access, @xlink:href a COAR URI | accessRights; "… until YYYY-MM-DD" dates.embargoEnd |
  * | accessCondition use and reproduction, @xlink:href | license; its text dc.rights                                 |
  *
- * Not lifted: typeOfResource (it says less than the genre), place, edition,
+ * Not lifted: place, edition,
  * issuance, the record's own part (outside a host), a host's other parts
  * (a chapter, a total, a date), record information, extensions.
  *
@@ -35,7 +37,13 @@
  * mods) gives an empty record.
  */
 import type { RecordFields } from '../model/record';
-import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_RELATION_TYPES } from '../model/vocabularies';
+import {
+  COAR_RESOURCE_TYPE_PREFIX,
+  COAR_TYPES,
+  DATACITE_RELATED_IDENTIFIER_TYPES,
+  DATACITE_RELATION_TYPES,
+  DCMI_OF_TYPE_OF_RESOURCE,
+} from '../model/vocabularies';
 import type { XmlElement } from '../xml/tree';
 import {
   accessOf,
@@ -119,6 +127,7 @@ export function readMods(root: XmlElement): RecordFields {
     addDc(d, 'title', titleOf(t));
   for (const n of kids(mods, 'name')) readName(d, n);
   readGenres(d, kids(mods, 'genre'));
+  readTypeOfResource(d, kids(mods, 'typeOfResource'));
   for (const o of kids(mods, 'originInfo')) readOrigin(d, o);
   for (const l of kids(mods, 'language')) {
     for (const t of kids(l, 'languageTerm')) {
@@ -201,13 +210,60 @@ function readGenres(d: Draft, genres: readonly XmlElement[]): void {
   }
 }
 
+/**
+ * typeOfResource as Dublin Core type, by LC's MODS to Dublin Core mapping
+ * (typeOfResource → Type, in the DCMI Type Vocabulary:
+ * vocabularies.ts `DCMI_OF_TYPE_OF_RESOURCE`; @collection="yes" Collection),
+ * and @manuscript="yes" as the type `manuscript` (MARC Leader/06 t, f, d):
+ * first among the types, unless the COAR genre already says the same kind of
+ * material (then it restates what the resource type says).
+ */
+function readTypeOfResource(d: Draft, types: readonly XmlElement[]): void {
+  const said: string[] = [];
+  const implied = d.resourceType?.coar === undefined ? undefined : COAR_TYPES.get(d.resourceType.coar)?.typeOfResource;
+  for (const t of types) {
+    const value = text(t).toLowerCase();
+    const dcmi = Object.hasOwn(DCMI_OF_TYPE_OF_RESOURCE, value) ? DCMI_OF_TYPE_OF_RESOURCE[value] : undefined;
+    if (value === implied) continue;
+    if (attr(t, 'collection') === 'yes') said.push('Collection');
+    if (dcmi !== undefined) said.push(dcmi);
+    if (attr(t, 'manuscript') === 'yes') said.push('manuscript');
+  }
+  const fresh = [...new Set(said)].filter((v) => !(d.dc.type ?? []).includes(v));
+  if (fresh.length > 0) d.dc.type = [...fresh, ...(d.dc.type ?? [])];
+}
+
+/**
+ * The dates of an originInfo, each element with the value it holds; a date
+ * given as a range (`point="start"` then `point="end"`, MODS User
+ * Guidelines, originInfo) is one value, start/end (an ISO 8601 time
+ * interval), never two dates.
+ */
+function datesOf(o: XmlElement): { local: string; type: string | undefined; value: string }[] {
+  const out: { local: string; type: string | undefined; value: string }[] = [];
+  const es = elements(o);
+  for (let i = 0; i < es.length; i++) {
+    const e = es[i]!;
+    const next = es[i + 1];
+    if (attr(e, 'point') === 'start' && next !== undefined && next.local === e.local && attr(next, 'point') === 'end') {
+      out.push({ local: e.local, type: attr(e, 'type'), value: `${text(e)}/${text(next)}` });
+      i++;
+    } else if (attr(e, 'point') === 'end' && text(e) !== '') out.push({ local: e.local, type: attr(e, 'type'), value: `../${text(e)}` });
+    else if (attr(e, 'point') === 'start' && text(e) !== '') out.push({ local: e.local, type: attr(e, 'type'), value: `${text(e)}/..` });
+    else out.push({ local: e.local, type: attr(e, 'type'), value: text(e) });
+  }
+  return out;
+}
+
 function readOrigin(d: Draft, o: XmlElement): void {
   for (const p of kids(o, 'publisher')) setPublisher(d, text(p));
-  for (const e of elements(o)) {
-    if (e.local === 'dateIssued') setDate(d, 'issued', text(e));
-    else if (e.local === 'dateOther' && (attr(e, 'type') === 'accepted' || attr(e, 'type') === 'available'))
-      setDate(d, attr(e, 'type') as 'accepted' | 'available', text(e));
-    else if (['dateCreated', 'dateCaptured', 'dateValid', 'dateModified', 'copyrightDate', 'dateOther'].includes(e.local)) addDc(d, 'date', text(e));
+  for (const e of datesOf(o)) {
+    // A typed date is a calendar date: a date with its time stays as written, in dc:date, keeping its precision.
+    const dated = ['dateIssued', 'dateCreated', 'dateCaptured', 'dateValid', 'dateModified', 'copyrightDate', 'dateOther'].includes(e.local);
+    if (dated && /^\d{4}-\d{2}-\d{2}T/.test(e.value)) addDc(d, 'date', e.value);
+    else if (e.local === 'dateIssued') setDate(d, 'issued', e.value);
+    else if (e.local === 'dateOther' && (e.type === 'accepted' || e.type === 'available')) setDate(d, e.type, e.value);
+    else if (['dateCreated', 'dateCaptured', 'dateValid', 'dateModified', 'copyrightDate', 'dateOther'].includes(e.local)) addDc(d, 'date', e.value);
   }
 }
 
@@ -217,8 +273,13 @@ function readRelatedItem(d: Draft, r: XmlElement): void {
   const relation = DATACITE_RELATION_TYPES.find((x) => x === other) ?? (type === undefined ? undefined : RELATION_OF_ITEM_TYPE[type]);
   for (const i of kids(r, 'identifier')) {
     const idType = attr(i, 'type');
-    // The MODS identifier types of the model's schemes, else a DataCite type name as ./mods.ts writes it (arXiv, PMID, …).
-    const scheme = schemeOf(idType) ?? idType;
+    // A DataCite type name as ./mods.ts writes it (EISSN, PURL, arXiv, PMID, …), else the MODS identifier types of the model's schemes.
+    const scheme =
+      idType !== undefined && (DATACITE_RELATED_IDENTIFIER_TYPES as readonly string[]).includes(idType)
+        ? idType
+        : idType?.toLowerCase() === 'issn-l'
+          ? 'LISSN'
+          : (schemeOf(idType) ?? idType);
     if (relation !== undefined && scheme !== undefined) addRelated(d, { identifier: text(i), type: scheme, relation });
     else addDc(d, 'relation', text(i));
   }

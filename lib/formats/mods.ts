@@ -13,32 +13,35 @@
  * | dc.title                                 | titleInfo/title (the others titleInfo/@type="alternative")        |
  * | creators (else dc.creator)               | name/@type personal or corporate: namePart (given, family, else the whole name), displayForm, nameIdentifier/@type="orcid", affiliation, role/roleTerm "creator" (LoC: creator → name, role creator) |
  * | contributors (else dc.contributor)       | name …, role/roleTerm the contributor type in lower case (LoC: contributor → name) |
- * | resourceType                             | typeOfResource (vocabularies.ts); genre/@authority="marcgt"; genre with the COAR @authorityURI and @valueURI |
- * | dc.type                                  | genre (LoC: type → genre when not a DCMI Type)                     |
+ * | resourceType (else the DCMI Type words of dc.type) | typeOfResource (vocabularies.ts; none when the record says no type), @manuscript="yes" for a dc:type manuscript; genre/@authority="marcgt"; genre with the COAR @authorityURI and @valueURI |
+ * | dc.type                                  | genre (LoC: type → genre), but the DCMI Type the typeOfResource says |
  * | publisher (else dc.publisher)            | originInfo/publisher (LoC: publisher → originInfo/publisher)      |
- * | dates issued (else publicationYear, else dc.date) | originInfo/dateIssued/@encoding="w3cdtf" @keyDate="yes" (LoC: date → originInfo/dateIssued) |
+ * | dates issued (else publicationYear)      | originInfo/dateIssued/@encoding="w3cdtf" @keyDate="yes"          |
+ * | dc.date                                  | originInfo/dateIssued (the first the key date) when there is no typed date, else dateOther (LoC: date → originInfo/dateIssued, dateOther), every one in its precision; a range start/end as two with @point start and end |
  * | dates accepted, available                | originInfo/dateOther/@type accepted, available (w3cdtf)          |
  * | language                                 | language/languageTerm/@type="code" @authority="rfc5646" (the BCP 47 tag) |
- * | dc.language                              | language/languageTerm/@type="text" (LoC: language → languageTerm)  |
+ * | dc.language                              | language/languageTerm (LoC: language → languageTerm): a code @type="code" @authority iso639-2b (three letters) or rfc5646, a name @type="text" |
  * | files mediaType, dc.format               | physicalDescription/internetMediaType; physicalDescription/form (LoC: format → physicalDescription) |
  * | dc.description                           | abstract (LoC: description → abstract)                             |
  * | dc.subject; dc.coverage                  | subject/topic; subject/geographic (LoC: coverage → subject)        |
  * | identifiers; the oai-identifier; the POI; other dc.identifier | identifier/@type doi, hdl, urn, ark, uri, isbn, issn; @type="oai"; @type="uri"; untyped (LoC: identifier → identifier) |
  * | identifiers URL; files                   | location/url/@access "object in context"; location/url/@access "raw object" |
- * | dc.source                                | relatedItem/@type="original" titleInfo/title (LoC: source → relatedItem original) |
- * | dc.relation; relatedIdentifiers          | relatedItem titleInfo/title (LoC: relation → relatedItem); relatedItem/@type from the relation (host, constituent, otherVersion, …) or @otherType, identifier/@type |
+ * | dc.source                                | relatedItem/@type="original" titleInfo/title (LoC: source → relatedItem original); a bibliographic citation (facts.ts `citationSource`: volume, issue or pages, as DSpace and the DRIVER guidelines write the journal there) of a record without `host` is the host, relatedItem/@type="host" |
+ * | dc.relation; relatedIdentifiers          | relatedItem titleInfo/title (LoC: relation → relatedItem); relatedItem/@type from the relation (host, constituent, otherVersion, …), and @otherType @otherTypeAuth="datacite" the relation where @type does not say it alone, identifier/@type |
  * | host                                     | relatedItem/@type="host": titleInfo/title; part: detail/@type volume and issue (number), extent/@unit="pages" start, end (MODS User Guidelines, relatedItem and part) |
  * | dc.rights; license                       | accessCondition/@type="use and reproduction" (LoC: rights → accessCondition); with @xlink:href the licence URI |
  * | accessRights, dates.embargoEnd           | accessCondition/@type="restriction on access" @xlink:href the COAR URI, text the label (and "until" the embargo end) |
- * | fundingReferences                        | note/@type="funding": funder, award number, award title            |
+ * | fundingReferences                        | name/@type="corporate" role "funder" (MARC relator fnd); note/@type="funding" the award number, the award title, each as given |
  */
 import type { Agent, RecordFields, RelatedIdentifier } from '../model/record';
-import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX } from '../model/vocabularies';
-import { bibliographicType, coarType, contributors, creators, dcValues, formats, publicationYear, publisher, titles } from '../model/facts';
+import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, DCMI_OF_TYPE_OF_RESOURCE } from '../model/vocabularies';
+import { bibliographicType, citationSource, coarType, contributors, creators, dcValues, formats, publisher, titles } from '../model/facts';
+import { parseW3cdtf } from '../model/dates';
+import { normalizeLanguageTag } from '../model/language';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap } from './xml-out';
-import { modsOwnId, readMods } from './mods-read';
+import { modsOwnId, readMods, RELATION_OF_ITEM_TYPE } from './mods-read';
 
 export const MODS_NS = 'http://www.loc.gov/mods/v3';
 export const MODS_SCHEMA = 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd';
@@ -68,17 +71,16 @@ export const RELATED_ITEM_TYPE: Partial<Record<RelatedIdentifier['relation'], st
   Reviews: 'reviewOf',
 };
 
+/** identifier/@type of a related identifier (the Standard Identifier Source Codes); a type they do not name (EISSN, PURL, arXiv, …) is written in DataCite's word, which the reader takes back. */
 const RELATED_ID_TYPE: Partial<Record<RelatedIdentifier['type'], string>> = {
   DOI: 'doi',
   Handle: 'hdl',
   URN: 'urn',
   ARK: 'ark',
   URL: 'uri',
-  PURL: 'uri',
   ISBN: 'isbn',
   ISSN: 'issn',
-  EISSN: 'issn',
-  LISSN: 'issn',
+  LISSN: 'issn-l',
 };
 
 /**
@@ -105,6 +107,49 @@ export function hostItem(record: RecordFields): string {
     ],
     ['type', 'host'],
   );
+}
+
+/**
+ * A date element in W3CDTF (MODS `encoding="w3cdtf"`), or a range
+ * `start/end` (ISO 8601 time interval, as a reader of MODS writes a range
+ * given by `point`) as two elements with `point="start"` and `point="end"`
+ * (MODS User Guidelines, originInfo: "point").
+ */
+function modsDate(element: string, value: string, key: boolean): string {
+  const w3cdtf = (d: string): string | undefined => (parseW3cdtf(d) !== null ? 'w3cdtf' : undefined);
+  const range = /^([^/]+)\/([^/]+)$/.exec(value);
+  if (range !== null && parseW3cdtf(range[1]!) !== null && parseW3cdtf(range[2]!) !== null)
+    return (
+      leaf(element, range[1]!, ['encoding', 'w3cdtf'], ['point', 'start'], ['keyDate', key ? 'yes' : undefined]) +
+      leaf(element, range[2]!, ['encoding', 'w3cdtf'], ['point', 'end'])
+    );
+  return leaf(element, value, ['encoding', w3cdtf(value)], ['keyDate', key ? 'yes' : undefined]);
+}
+
+/**
+ * A dc:language value as a MODS languageTerm: a language code as a code
+ * (`type="code"`; three letters `authority="iso639-2b"`, MARC's and MODS's
+ * list, any other BCP 47 tag `authority="rfc5646"`), a language's name as
+ * text.
+ *
+ * @example languageTerm('en') // '<languageTerm type="code" authority="rfc5646">en</languageTerm>'
+ */
+export function languageTerm(value: string): string {
+  const tag = normalizeLanguageTag(value);
+  if (tag === null) return leaf('languageTerm', value, ['type', 'text']);
+  return leaf('languageTerm', tag, ['type', 'code'], ['authority', /^[a-z]{3}$/.test(tag) ? 'iso639-2b' : 'rfc5646']);
+}
+
+/**
+ * The dc:type values the typeOfResource already says, in the words the
+ * reader (./mods-read.ts) gives back for it: the DCMI Type of the
+ * typeOfResource (LC's MODS to Dublin Core mapping) and `manuscript`, unless
+ * the COAR genre restates that typeOfResource (then the reader reads none).
+ */
+function restatedTypes(record: RecordFields, bt: { typeOfResource?: string; manuscript?: boolean }): ReadonlySet<string> {
+  if (bt.typeOfResource === undefined || coarType(record)?.typeOfResource === bt.typeOfResource) return new Set();
+  const dcmi = DCMI_OF_TYPE_OF_RESOURCE[bt.typeOfResource];
+  return new Set([...(dcmi !== undefined ? [dcmi] : []), ...(bt.manuscript === true ? ['manuscript'] : [])]);
 }
 
 /** Why a record cannot be a MODS record (no title), or null. @example modsLacks({ dc: { title: ['T'] } }) // null */
@@ -148,9 +193,11 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
   const rt = record.resourceType;
   const coar = coarType(record);
   const dates = record.dates ?? {};
-  const issued = dates.issued ?? publicationYear(record);
-  const w3cdtf = (d: string): string | undefined => (/^\d{4}(?:-\d{2}(?:-\d{2})?)?$/.test(d) ? 'w3cdtf' : undefined);
-  const dcDates = issued === undefined ? dcValues(record, 'date') : [];
+  // The typed date or year; a year derived from a dc:date would cut that date to its year.
+  const issued = dates.issued ?? record.publicationYear;
+  const dcDates = dcValues(record, 'date').filter((d) => d !== issued);
+  const bt = bibliographicType(record);
+  const restated = restatedTypes(record, bt);
   const pub = publisher(record);
   const access = record.accessRights === undefined ? undefined : ACCESS_RIGHTS[record.accessRights];
   const urls = (record.identifiers ?? []).filter((i) => i.type === 'URL').map((i) => i.value);
@@ -168,23 +215,31 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
     ...ts.map((t, i) => wrap('titleInfo', [leaf('title', t)], ['type', i === 0 ? undefined : 'alternative'])),
     ...creators(record).map((c) => name(c, 'creator')),
     ...contributors(record).map((c) => name(c, c.type === 'Other' ? 'contributor' : c.type.toLowerCase())),
-    rt !== undefined || dcValues(record, 'type').length > 0 ? leaf('typeOfResource', bibliographicType(record).typeOfResource) : '',
+    // The funder as a name in the role funder (MARC relator fnd), as the reader takes it.
+    ...(record.fundingReferences ?? []).map((f) => name({ name: f.funderName, nameType: 'organization' }, 'funder')),
+    bt.typeOfResource !== undefined ? leaf('typeOfResource', bt.typeOfResource, ['manuscript', bt.manuscript === true ? 'yes' : undefined]) : '',
     coar?.marcgt !== undefined ? leaf('genre', coar.marcgt, ['authority', 'marcgt']) : '',
     rt?.coar !== undefined
       ? leaf('genre', rt.label, ['authorityURI', COAR_RESOURCE_TYPE_PREFIX], ['valueURI', rt.coar])
       : rt !== undefined
         ? leaf('genre', rt.label)
         : '',
-    ...dcValues(record, 'type').map((t) => leaf('genre', t)),
+    ...dcValues(record, 'type')
+      .filter((t) => !restated.has(t))
+      .map((t) => leaf('genre', t)),
     wrap('originInfo', [
-      pub !== undefined ? leaf('publisher', pub) : '',
-      issued !== undefined ? leaf('dateIssued', issued, ['encoding', w3cdtf(issued)], ['keyDate', 'yes']) : '',
-      ...dcDates.map((d, i) => leaf('dateIssued', d, ['encoding', w3cdtf(d)], ['keyDate', i === 0 ? 'yes' : undefined])),
+      // LoC: Publisher → originInfo/publisher, every one.
+      ...[...new Set([...(pub !== undefined ? [pub] : []), ...dcValues(record, 'publisher')])].map((p) => leaf('publisher', p)),
+      issued !== undefined ? modsDate('dateIssued', issued, true) : '',
+      // LC's Dublin Core to MODS mapping: Date → dateIssued (the first, the key date, when no typed date is), the others dateOther.
+      ...dcDates.map((d, i) => modsDate(issued === undefined ? 'dateIssued' : 'dateOther', d, issued === undefined && i === 0)),
       dates.accepted !== undefined ? leaf('dateOther', dates.accepted, ['type', 'accepted'], ['encoding', 'w3cdtf']) : '',
       dates.available !== undefined ? leaf('dateOther', dates.available, ['type', 'available'], ['encoding', 'w3cdtf']) : '',
     ]),
     record.language !== undefined ? wrap('language', [leaf('languageTerm', record.language, ['type', 'code'], ['authority', 'rfc5646'])]) : '',
-    ...dcValues(record, 'language').map((l) => wrap('language', [leaf('languageTerm', l, ['type', 'text'])])),
+    ...dcValues(record, 'language')
+      .filter((l) => l !== record.language)
+      .map((l) => wrap('language', [languageTerm(l)])),
     wrap('physicalDescription', [...formats(record).map((f) => (/^[\w.+-]+\/[\w.+-]+$/.test(f) ? leaf('internetMediaType', f) : leaf('form', f)))]),
     ...dcValues(record, 'description').map((d) => leaf('abstract', d)),
     ...dcValues(record, 'subject').map((s) => wrap('subject', [leaf('topic', s)])),
@@ -197,15 +252,21 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
       ...urls.map((u) => leaf('url', u, ['access', 'object in context'])),
       ...(record.files ?? []).map((f) => leaf('url', f.url, ['access', 'raw object'])),
     ]),
-    ...dcValues(record, 'source').map((s) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', s)])], ['type', 'original'])),
+    ...dcValues(record, 'source').map((s) =>
+      wrap('relatedItem', [wrap('titleInfo', [leaf('title', s)])], ['type', record.host === undefined && s === citationSource(record) ? 'host' : 'original']),
+    ),
     ...dcValues(record, 'relation').map((r) => wrap('relatedItem', [wrap('titleInfo', [leaf('title', r)])])),
     ...(record.relatedIdentifiers ?? []).map((r) => {
       const type = RELATED_ITEM_TYPE[r.relation];
+      // Where @type stands for several relations (host for IsPartOf and IsPublishedIn), @otherType keeps DataCite's word
+      // (MODS 3.6+: otherType with otherTypeAuth names the relationship in another vocabulary).
+      const exact = type !== undefined && RELATION_OF_ITEM_TYPE[type] === r.relation;
       return wrap(
         'relatedItem',
         [leaf('identifier', r.identifier, ['type', RELATED_ID_TYPE[r.type] ?? r.type])],
         ['type', type],
-        ['otherType', type === undefined ? r.relation : undefined],
+        ['otherType', exact ? undefined : r.relation],
+        ['otherTypeAuth', exact ? undefined : 'datacite'],
       );
     }),
     hostItem(record),
@@ -219,8 +280,9 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
           ['xlink:href', access.uri],
         )
       : '',
-    ...(record.fundingReferences ?? []).map((f) =>
-      leaf('note', [f.funderName, f.awardNumber, f.awardTitle].filter((x) => x !== undefined).join(', '), ['type', 'funding']),
+    // Each value as given, never joined into one: MODS has no award element, so the award's number and title are funding notes.
+    ...(record.fundingReferences ?? []).flatMap((f) =>
+      [f.awardNumber, f.awardTitle].filter((x) => x !== undefined).map((x) => leaf('note', x, ['type', 'funding'])),
     ),
     '</mods>',
   ].join('');

@@ -7,8 +7,11 @@
  * An item has this format when its record has what the guidelines make
  * mandatory and a record can always say: a title (field 1, Title), a
  * resource type from the COAR vocabulary of the guidelines (field 11,
- * Resource Type: the record's COAR type, else the COAR concept of its
- * DataCite resourceTypeGeneral), an access right (field 15, Access Rights), and a resource
+ * Resource Type: the typed one, else the COAR concept of its DataCite
+ * resourceTypeGeneral, else the one a dc:type names, an info:eu-repo type by
+ * the guidelines' own table of successors: facts.ts `coarTypeOfRecord`), an
+ * access right (field 15, Access Rights: the typed one, else a COAR or
+ * info:eu-repo term in dc:rights), and a resource
  * identifier (field 14, Resource Identifier: a DOI, Handle, URN, ARK or URL
  * of the record, else the item's POI as a PURL). Creator, language and
  * publisher are "mandatory if applicable" and written when the record has
@@ -27,8 +30,8 @@
  * | dates accepted, embargoEnd/available  | 7 datacite:dates: Accepted (embargo start), Available (embargo end)   |
  * | language (else dc.language)           | 8 dc:language                                                        |
  * | publisher (else dc.publisher)         | 9 dc:publisher                                                       |
- * | dates issued (else publicationYear)   | 10 datacite:date/@dateType="Issued"                                   |
- * | resourceType COAR (else from general) | 11 oaire:resourceType/@uri, @resourceTypeGeneral, text the label (a type derived from DataCite's resourceTypeGeneral by COAR Resource Types 3.2: COAR's label) |
+ * | dates issued (else publicationYear, else the first W3CDTF dc.date) | 10 datacite:date/@dateType="Issued", in its precision |
+ * | resourceType COAR (else from general, else dc.type) | 11 oaire:resourceType/@uri, @resourceTypeGeneral, text the label (a type derived from DataCite's resourceTypeGeneral by COAR Resource Types 3.2: COAR's label) |
  * | dc.description                        | 12 dc:description                                                     |
  * | files mediaType, dc.format            | 13 dc:format                                                          |
  * | DOI / Handle / URN / ARK / URL / POI  | 14 datacite:identifier/@identifierType (the first of that order)      |
@@ -60,10 +63,11 @@ import {
   OPENAIRE_RELATION_TYPES,
   type OpenAireResourceType,
 } from '../model/vocabularies';
-import { contributors, openaireCoarType, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles } from '../model/facts';
+import { accessRightOf, coarTypeOfRecord, contributors, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles } from '../model/facts';
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { DC_NS } from '../xml/namespaces';
+import { parseW3cdtf } from '../model/dates';
 import { leaf, rootOpen, wrap } from './xml-out';
 import { readOpenaire } from './oai-openaire-read';
 
@@ -110,8 +114,8 @@ function resourceIdentifier(record: RecordFields, ctx: CrosswalkContext): [type:
 export function openaireLacks(record: RecordFields, ctx: CrosswalkContext): string | null {
   const missing: string[] = [];
   if (titles(record).length === 0) missing.push('a title');
-  if (openaireCoarType(record) === undefined) missing.push('a resource type (COAR, or a DataCite resourceTypeGeneral)');
-  if (record.accessRights === undefined) missing.push('an access right');
+  if (coarTypeOfRecord(record) === undefined) missing.push('a resource type (COAR, a DataCite resourceTypeGeneral, or a dc:type naming a COAR concept)');
+  if (accessRightOf(record) === undefined) missing.push('an access right');
   if (resourceIdentifier(record, ctx) === undefined) missing.push('a DOI, Handle, URN, ARK, URL or POI');
   return missing.length === 0 ? null : `OpenAIRE v4 needs ${missing.join(', ')}`;
 }
@@ -126,7 +130,7 @@ export function openaireLacks(record: RecordFields, ctx: CrosswalkContext): stri
 export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): CrosswalkResult {
   const lacks = openaireLacks(record, ctx);
   if (lacks !== null) return { notOffered: lacks };
-  const type = openaireCoarType(record)!;
+  const type = coarTypeOfRecord(record)!;
   const [idType, idValue] = resourceIdentifier(record, ctx)!;
   const alternates: [string, string][] = [];
   for (const i of record.identifiers ?? []) if (i.value !== idValue) alternates.push([i.type, i.value]);
@@ -134,10 +138,11 @@ export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): C
   if (ctx.poi !== undefined && ctx.poi !== idValue) alternates.push(['PURL', ctx.poi]);
   const dates = record.dates ?? {};
   const available = dates.embargoEnd ?? dates.available;
-  const issued = dates.issued ?? publicationYear(record);
+  // Publication Date (field 10) in its precision: the typed date, else the year, else the first dc:date that is a W3CDTF date.
+  const issued = dates.issued ?? record.publicationYear ?? dcValues(record, 'date').find((d) => parseW3cdtf(d) !== null) ?? publicationYear(record);
   const language = record.language ?? dcValues(record, 'language')[0];
   const pub = publisher(record);
-  const access = ACCESS_RIGHTS[record.accessRights!];
+  const access = ACCESS_RIGHTS[accessRightOf(record)!];
   const ts = titles(record);
   return [
     rootOpen(

@@ -14,6 +14,7 @@ import {
   schemaOrgType,
   schemaOrgTypeOf,
   typeOfGeneral,
+  typeOfWords,
   type AccessRight,
   type CoarType,
   type OpenAireResourceType,
@@ -79,24 +80,83 @@ export function coarType(record: RecordFields): CoarType | undefined {
 }
 
 /**
- * The COAR resource type OpenAIRE v4 is written with: the record's own, else
- * the one of its DataCite resourceTypeGeneral (COAR Resource Types 3.2 to
- * DataCite, vocabularies.ts `COAR_OF_DATACITE_GENERAL`); undefined for a record
- * with neither.
- *
- * @example openaireCoarType({ dc: {}, resourceType: { general: 'Software', label: 'Code' } })?.label // 'software'
+ * The COAR resource type (suffix) of a type word that names one, for a
+ * record typed only in Dublin Core: the info:eu-repo publication types of the
+ * DRIVER / OpenAIRE 3.0 guidelines, each to the COAR concept the OpenAIRE
+ * Guidelines v4 give as its successor (Resource Type, "info:eu-repo" column);
+ * the DCMI Types that name a COAR concept; and COAR's own labels.
  */
-export function openaireCoarType(record: RecordFields): CoarType | undefined {
-  const own = coarType(record);
-  if (own !== undefined || record.resourceType === undefined) return own;
-  return COAR_TYPES.get(COAR_RESOURCE_TYPE_PREFIX + COAR_OF_DATACITE_GENERAL[record.resourceType.general]);
+const COAR_OF_WORD: Readonly<Record<string, string>> = {
+  'info:eu-repo/semantics/article': 'c_6501',
+  'info:eu-repo/semantics/bachelorthesis': 'c_7a1f',
+  'info:eu-repo/semantics/masterthesis': 'c_bdcc',
+  'info:eu-repo/semantics/doctoralthesis': 'c_db06',
+  'info:eu-repo/semantics/book': 'c_2f33',
+  'info:eu-repo/semantics/bookpart': 'c_3248',
+  'info:eu-repo/semantics/review': 'c_efa0',
+  'info:eu-repo/semantics/conferenceobject': 'c_c94f',
+  'info:eu-repo/semantics/lecture': 'c_8544',
+  'info:eu-repo/semantics/workingpaper': 'c_8042',
+  'info:eu-repo/semantics/preprint': 'c_816b',
+  'info:eu-repo/semantics/report': 'c_93fc',
+  'info:eu-repo/semantics/annotation': 'c_1162',
+  'info:eu-repo/semantics/contributiontoperiodical': 'c_3e5a',
+  'info:eu-repo/semantics/patent': 'c_15cd',
+  'info:eu-repo/semantics/other': 'c_1843',
+  dataset: 'c_ddb1',
+  software: 'c_5ce6',
+  stillimage: 'c_ecc8',
+  image: 'c_c513',
+  movingimage: 'c_8a7e',
+  sound: 'c_18cc',
+  text: 'c_18cf',
+};
+
+/** The COAR types by their labels, for a dc:type that is one. */
+const COAR_OF_LABEL: ReadonlyMap<string, CoarType> = new Map([...COAR_TYPES.values()].map((c) => [c.label, c]));
+
+/**
+ * The COAR row of the record's resource type: its typed COAR type, else the
+ * COAR concept of its DataCite resourceTypeGeneral, else the first dc:type
+ * that names one (a COAR URI, a COAR label, an info:eu-repo
+ * publication type or a DCMI Type: `COAR_OF_WORD`). What OpenAIRE v4's
+ * Resource Type (M) is written from; a record whose words name none has none
+ * (never guessed).
+ *
+ * @example coarTypeOfRecord({ dc: { type: ['info:eu-repo/semantics/article'] } })?.label // 'journal article'
+ */
+export function coarTypeOfRecord(record: RecordFields): CoarType | undefined {
+  const typed = coarType(record);
+  if (typed !== undefined) return typed;
+  // A DataCite type names its COAR concept (COAR Resource Types 3.2 to DataCite, vocabularies.ts `COAR_OF_DATACITE_GENERAL`).
+  if (record.resourceType !== undefined) return COAR_TYPES.get(COAR_RESOURCE_TYPE_PREFIX + COAR_OF_DATACITE_GENERAL[record.resourceType.general]);
+  for (const v of dcValues(record, 'type')) {
+    const t = v.trim();
+    const key = t.toLowerCase().replace(/^https?:\/\/purl\.org\/dc\/dcmitype\//, '');
+    const found =
+      COAR_TYPES.get(t.replace(/^https:/, 'http:')) ??
+      COAR_OF_LABEL.get(key) ??
+      (Object.hasOwn(COAR_OF_WORD, key) ? COAR_TYPES.get(COAR_RESOURCE_TYPE_PREFIX + COAR_OF_WORD[key]) : undefined);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
-/** MARC Leader/06 and MODS typeOfResource of the record: from its COAR type, else its DataCite type, else text. @example bibliographicType({ dc: {} }) // { leader06: 'a', typeOfResource: 'text' } */
-export function bibliographicType(record: RecordFields): { leader06: string; typeOfResource: string } {
+/**
+ * MARC Leader/06 and MODS typeOfResource of the record: from its COAR type,
+ * else its DataCite type, else the DCMI Type or MODS typeOfResource words of
+ * its dc:type (vocabularies.ts `typeOfWords`). A record that says no type has
+ * no typeOfResource (a type is never invented); its Leader/06 is `a`, the
+ * position being mandatory and `a` the code MARC records carry by default.
+ *
+ * @example bibliographicType({ dc: { type: ['StillImage'] } }) // { leader06: 'k', typeOfResource: 'still image' }
+ * @example bibliographicType({ dc: {} }) // { leader06: 'a' }
+ */
+export function bibliographicType(record: RecordFields): { leader06: string; typeOfResource?: string; manuscript?: boolean } {
   const c = coarType(record);
   if (c) return c;
-  return record.resourceType ? typeOfGeneral(record.resourceType.general) : { leader06: 'a', typeOfResource: 'text' };
+  if (record.resourceType) return typeOfGeneral(record.resourceType.general);
+  return typeOfWords(dcValues(record, 'type')) ?? { leader06: 'a' };
 }
 
 /** A media type list without repeats, in first-seen order: the files' media types, then `dc.format`. @example formats({ dc: { format: ['application/pdf'] }, files: [{ url: 'https://x.org/a', mediaType: 'application/pdf' }] }) // ['application/pdf'] */
@@ -232,14 +292,54 @@ export function identifierUri(id: TypedIdentifier): string {
 }
 
 /**
+ * The record's dc:source that is a bibliographic citation of the container
+ * it was published in, or undefined: the first that names a volume, an
+ * issue or pages ("vol. 12", "12(3)", "pp. 45-67", "45-67"). DSpace writes a
+ * journal article's citation there, as the DRIVER and OpenAIRE 3.0
+ * guidelines ask (dc:source, "the journal, book or conference the resource
+ * was published in"); such a source is the work's host, not its original.
+ *
+ * @example citationSource({ dc: { source: ['Journal of Ecology, 12(3), 45-67'] } }) // 'Journal of Ecology, 12(3), 45-67'
+ * @example citationSource({ dc: { source: ['Sample Source'] } }) // undefined
+ */
+export function citationSource(record: RecordFields): string | undefined {
+  const cite = /\b(?:vol|volume|no|nr|issue|pp?)\.?\s*\d|\d+\s*\(\s*\d+\s*\)|\d+\s*[-–]\s*\d+/i;
+  return dcValues(record, 'source').find((s) => cite.test(s));
+}
+
+/**
+ * A host as one bibliographic citation, in the order of LC's 773 $g
+ * ("Vol. 17, no. 98, p. 78-159") after its title; the title alone when it
+ * has no parts, undefined when it has neither.
+ *
+ * @example hostCitation({ title: 'Chemistry', volume: '23', issue: '31', startPage: '7444', endPage: '7447' }) // 'Chemistry, Vol. 23, no. 31, p. 7444-7447'
+ */
+export function hostCitation(h: Host): string | undefined {
+  const t = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
+  const start = t(h.startPage);
+  const end = t(h.endPage);
+  const pages = start !== undefined || end !== undefined ? `p. ${[start, end].filter((x) => x !== undefined).join('-')}` : undefined;
+  const volume = t(h.volume);
+  const issue = t(h.issue);
+  const parts = [t(h.title), volume && `Vol. ${volume}`, issue && `no. ${issue}`, pages].filter((x): x is string => x !== undefined);
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
+/**
  * The Dublin Core a record says, as oai_dc writes it: each element as the
- * record gives it, and an element the record leaves empty filled from its
- * typed counterpart (creators, contributors, publisher, the issued date or
- * year, the resource type, the files' media types, the language, the
- * licence); typed identifiers the Dublin Core does not already name, in any
- * spelling, join `identifier` as URIs. So a record lifted from DataCite,
- * whose creators, publisher and DOI are typed fields, is as complete in
- * oai_dc as the DataCite it came as; a record that gives its Dublin Core is
+ * record gives it, with the typed counterparts it does not already say
+ * joined to it: creators and contributors (an element the record leaves
+ * empty is filled from them; a reader puts a name in `dc` only when no typed
+ * field takes it), the publisher first, the dates (the issued date or year first,
+ * then accepted and available: Dublin Core's date is any date of the
+ * resource's life), the resource type's label, the files' media types, the
+ * language first (every language stays: a record in Latin and Old English
+ * says both), the licence, and the host as a citation in `source` (OpenAIRE
+ * 3.0 / DRIVER: dc:source is the bibliographic citation of the container);
+ * typed identifiers the Dublin Core does not already name, in any spelling,
+ * join `identifier` as URIs. So a record lifted from DataCite, MODS or MARC,
+ * whose creators, publisher, dates and DOI are typed fields, is as complete
+ * in oai_dc as the format it came as; a record that gives its Dublin Core is
  * written as it gives it.
  *
  * Two typed fields join what the record gives, as DataCite to Dublin Core
@@ -251,12 +351,18 @@ export function identifierUri(id: TypedIdentifier): string {
  *
  * @example dublinCore({ dc: { title: ['T'] }, creators: [{ name: 'Curie, Marie' }], identifiers: [{ type: 'DOI', value: '10.5555/x' }] })
  * // → { title: ['T'], creator: ['Curie, Marie'], identifier: ['https://doi.org/10.5555/x'] }
+ * @example dublinCore({ dc: { language: ['ang'] }, language: 'lat' }).language // ['lat', 'ang']
  */
 export function dublinCore(r: RecordFields): DublinCore {
   const dc: Partial<Record<DcElement, readonly string[]>> = { ...r.dc };
   const fill = (element: DcElement, values: readonly (string | undefined)[]): void => {
     const present = values.filter((v): v is string => v !== undefined && v.trim() !== '');
     if (dcValues(r, element).length === 0 && present.length > 0) dc[element] = present;
+  };
+  // Typed values first, then the record's own, each once.
+  const join = (element: DcElement, values: readonly (string | undefined)[]): void => {
+    const all = [...values.filter((v): v is string => v !== undefined && v.trim() !== ''), ...(r.dc[element] ?? [])];
+    if (all.length > 0) dc[element] = [...new Set(all)];
   };
   fill(
     'creator',
@@ -266,24 +372,26 @@ export function dublinCore(r: RecordFields): DublinCore {
     'contributor',
     (r.contributors ?? []).map((a) => a.name),
   );
-  fill('publisher', [r.publisher]);
-  const published = r.dates?.issued ?? r.publicationYear;
-  const dates = dcValues(r, 'date');
-  const first = dates[0]?.trim();
-  // A first date that is the publication date, or the same date more precisely (not a range from it), leads already.
-  if (published !== undefined && !(first !== undefined && first.startsWith(published) && !first.includes('/'))) {
-    dc.date = [published, ...(r.dc.date ?? []).filter((v) => v.trim() !== published)];
-  }
+  join('publisher', [r.publisher]);
+  const d = r.dates ?? {};
+  const published = d.issued ?? r.publicationYear;
+  const own = r.dc.date ?? [];
+  // The publication date leads dc:date (DataCite's and LC's Dublin Core mappings); a first date that is
+  // the same date more precisely (not a range from it) leads already.
+  const leads = published !== undefined && own[0] !== undefined && own[0].trim().startsWith(published) && !own[0].includes('/');
+  const dates = [...(leads ? [own[0]] : [published]), d.accepted, d.available, ...own].filter((v): v is string => v !== undefined && v.trim() !== '');
+  if (dates.length > 0) dc.date = [...new Set(dates)];
   const relations = new Set(dcValues(r, 'relation').map((v) => v.trim()));
   const related = (r.relatedIdentifiers ?? []).map(relationUri).filter((u) => !relations.has(u));
   if (related.length > 0) dc.relation = [...(r.dc.relation ?? []), ...new Set(related)];
-  fill('type', [r.resourceType?.label]);
-  fill(
+  join('type', [r.resourceType?.label]);
+  join(
     'format',
     (r.files ?? []).map((f) => f.mediaType),
   );
-  fill('language', [r.language]);
-  fill('rights', [r.license]);
+  join('language', [r.language]);
+  join('rights', [r.license]);
+  join('source', [r.host === undefined ? undefined : hostCitation(r.host)]);
   const named = new Set(
     (r.dc.identifier ?? []).map((v) => {
       const c = classifyIdentifier(v);

@@ -381,7 +381,7 @@ export const COAR_TYPES: ReadonlyMap<string, CoarType> = new Map(
  * Management Plan, Physical Object, Project, Service, Standard, Study
  * Registration), it is COAR's "other" (c_1843), which says no more than
  * DataCite did. A COAR type the record gives wins over this table (facts.ts
- * `openaireCoarType`).
+ * `coarTypeOfRecord`).
  */
 export const COAR_OF_DATACITE_GENERAL: Readonly<Record<DataCiteResourceType, string>> = {
   Audiovisual: 'c_8a7e',
@@ -493,6 +493,86 @@ export function typeOfGeneral(general: DataCiteResourceType): { leader06: string
     default:
       return { leader06: 'a', typeOfResource: 'text' };
   }
+}
+
+/**
+ * MODS typeOfResource → DCMI Type (https://purl.org/dc/dcmitype/), as the
+ * Library of Congress "MODS to Dublin Core Metadata Element Set Mapping"
+ * (https://www.loc.gov/standards/mods/mods-dcsimple.html, typeOfResource →
+ * Type, with the DCMI Type Vocabulary) maps them; every sound recording is
+ * Sound, and the collection attribute is Collection.
+ */
+export const DCMI_OF_TYPE_OF_RESOURCE: Readonly<Record<string, string>> = {
+  text: 'Text',
+  cartographic: 'Image',
+  'notated music': 'Text',
+  'sound recording': 'Sound',
+  'sound recording-musical': 'Sound',
+  'sound recording-nonmusical': 'Sound',
+  'still image': 'StillImage',
+  'moving image': 'MovingImage',
+  'three dimensional object': 'PhysicalObject',
+  'software, multimedia': 'Software',
+  'mixed material': 'Collection',
+};
+
+/**
+ * A type word (a DCMI Type term, with or without its namespace, or a MODS
+ * typeOfResource value, any case) → [MARC Leader/06, MODS typeOfResource].
+ * DCMI → typeOfResource follows LC's "Dublin Core Metadata Element Set
+ * Mapping to MODS Version 3" (Type: "supply a MODS enumerated typeOfResource
+ * value when possible"); Leader/06 is the MARC 21 Bibliographic code of that
+ * kind of material (a language material, c notated music, e cartographic, g
+ * projected medium, i nonmusical sound, j musical sound, k two-dimensional
+ * graphic, m computer file, p mixed materials, r three-dimensional artefact).
+ */
+const TYPE_WORDS: Readonly<Record<string, readonly [string, string]>> = {
+  text: ['a', 'text'],
+  image: ['k', 'still image'],
+  stillimage: ['k', 'still image'],
+  'still image': ['k', 'still image'],
+  movingimage: ['g', 'moving image'],
+  'moving image': ['g', 'moving image'],
+  sound: ['i', 'sound recording'],
+  'sound recording': ['i', 'sound recording'],
+  'sound recording-nonmusical': ['i', 'sound recording-nonmusical'],
+  'sound recording-musical': ['j', 'sound recording-musical'],
+  physicalobject: ['r', 'three dimensional object'],
+  'three dimensional object': ['r', 'three dimensional object'],
+  software: ['m', 'software, multimedia'],
+  'software, multimedia': ['m', 'software, multimedia'],
+  interactiveresource: ['m', 'software, multimedia'],
+  dataset: ['m', 'software, multimedia'],
+  collection: ['p', 'mixed material'],
+  'mixed material': ['p', 'mixed material'],
+  cartographic: ['e', 'cartographic'],
+  'notated music': ['c', 'notated music'],
+};
+
+/** MARC 21 Leader/06 of manuscript material: t manuscript language material, f manuscript cartographic, d manuscript notated music; mixed materials (p) are manuscript already. */
+const MANUSCRIPT_LEADER: Readonly<Record<string, string>> = { a: 't', e: 'f', c: 'd' };
+
+/**
+ * The MARC Leader/06 and MODS typeOfResource that a record's dc:type words
+ * say (the first word that names a kind of material; `manuscript`, MODS's
+ * attribute of that name, makes it manuscript material), or undefined when
+ * none does: an unknown type stays unknown.
+ *
+ * @example typeOfWords(['Photograph', 'StillImage']) // { leader06: 'k', typeOfResource: 'still image' }
+ * @example typeOfWords(['Text', 'manuscript']) // { leader06: 't', typeOfResource: 'text', manuscript: true }
+ */
+export function typeOfWords(words: readonly string[]): { leader06: string; typeOfResource: string; manuscript?: boolean } | undefined {
+  const keys = words.map((w) =>
+    w
+      .trim()
+      .replace(/^https?:\/\/purl\.org\/dc\/dcmitype\//i, '')
+      .toLowerCase(),
+  );
+  const found = keys.map((k) => (Object.hasOwn(TYPE_WORDS, k) ? TYPE_WORDS[k] : undefined)).find((t) => t !== undefined);
+  if (found === undefined) return undefined;
+  const [leader06, typeOfResource] = found;
+  if (!keys.includes('manuscript')) return { leader06, typeOfResource };
+  return { leader06: MANUSCRIPT_LEADER[leader06] ?? leader06, typeOfResource, manuscript: true };
 }
 
 /**

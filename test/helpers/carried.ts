@@ -12,15 +12,34 @@
  */
 import type { CrosswalkContext } from '../../lib/formats/format';
 import { otherDcIdentifiers } from '../../lib/formats/format';
-import { RELATED_ITEM_TYPE } from '../../lib/formats/mods';
 import { relatedPart } from '../../lib/formats/marc21';
-import { RELATION_OF_ITEM_TYPE } from '../../lib/formats/mods-read';
 import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
-import { coarType, contributors, creators, dcValues, doi, dublinCore, formats, openaireCoarType, publicationYear, publisher } from '../../lib/model/facts';
+import {
+  accessRightOf,
+  bibliographicType,
+  citationSource,
+  coarType,
+  coarTypeOfRecord,
+  contributors,
+  creators,
+  dcValues,
+  doi,
+  dublinCore,
+  formats,
+  publicationYear,
+  publisher,
+} from '../../lib/model/facts';
+import { parseW3cdtf } from '../../lib/model/dates';
 import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
 import { normalizeLanguageTag, primaryLanguage } from '../../lib/model/language';
 import type { Agent, Host, RecordFields, RecordFile, RelatedIdentifier } from '../../lib/model/record';
-import { COAR_TYPES, OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES } from '../../lib/model/vocabularies';
+import {
+  COAR_TYPES,
+  DCMI_OF_TYPE_OF_RESOURCE,
+  OPENAIRE_RELATED_GENERAL_TYPES,
+  OPENAIRE_RELATED_IDENTIFIER_TYPES,
+  OPENAIRE_RELATION_TYPES,
+} from '../../lib/model/vocabularies';
 import { DCTERMS_RELATION, edmCreators, edmType, europeanaRights, relatedUri } from '../../lib/formats/edm';
 import { RELATION_OF_DCTERMS } from '../../lib/formats/edm-read';
 
@@ -122,8 +141,9 @@ export function carriedByDatacite(r: RecordFields, ctx: CrosswalkContext): objec
  */
 export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): object {
   const d = r.dates ?? {};
-  const coar = openaireCoarType(r);
+  const coar = coarTypeOfRecord(r);
   const language = r.language ?? dcValues(r, 'language')[0];
+  const issued = d.issued ?? r.publicationYear ?? dcValues(r, 'date').find((x) => parseW3cdtf(x) !== null) ?? publicationYear(r);
   return undefinedless({
     identifiers: typedIds(r, ctx),
     creators: creators(r).map((a) => agent(a, { given: true, orcid: true, affiliations: 'names' })),
@@ -146,14 +166,14 @@ export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): objec
           }),
         ),
     ),
-    dates: { accepted: d.accepted, available: d.embargoEnd ?? d.available, issued: d.issued ?? publicationYear(r) },
+    dates: { accepted: d.accepted, available: d.embargoEnd ?? d.available, issued: issued === undefined ? undefined : T(issued) },
     language: language === undefined ? undefined : (normalizeLanguageTag(language) ?? T(language)),
     publisher: opt(publisher(r)),
     resourceType: coar === undefined ? undefined : { coar: coar.uri, label: T(r.resourceType?.coar !== undefined ? r.resourceType.label : coar.label) },
     title: dcList(r, 'title'),
     description: dcList(r, 'description'),
     formats: [...new Set(formats(r).map(T))],
-    accessRights: r.accessRights,
+    accessRights: accessRightOf(r),
     source: dcList(r, 'source'),
     subject: dcList(r, 'subject'),
     license: r.license,
@@ -163,25 +183,33 @@ export function carriedByOpenaire(r: RecordFields, ctx: CrosswalkContext): objec
   });
 }
 
-/** The related identifier MARC's reader makes of one written in 773/787: an ISSN in $x, an ISBN in $z, else what its value spells. */
+/** The ISO 639 code MARC 041 holds for a language tag or code (its primary subtag), or undefined for a language's name. */
+function marcLanguageCode(v: string): string | undefined {
+  const tag = normalizeLanguageTag(v);
+  const code = tag === null ? undefined : primaryLanguage(tag);
+  return code !== undefined && /^[a-z]{2,3}$/.test(code) ? code : undefined;
+}
+
+/** The related identifier MARC's reader makes of one written in 773/787: an ISSN in $x, an ISBN in $z, else in $o by its value or the scheme before it. */
 function marcRelated(x: RelatedIdentifier): RelatedIdentifier | null {
   const id = T(x.identifier);
-  if (x.type === 'ISSN' || x.type === 'EISSN' || x.type === 'LISSN') return { identifier: id, type: 'ISSN', relation: x.relation };
-  if (x.type === 'ISBN') return { identifier: id, type: 'ISBN', relation: x.relation };
-  const c = classifyIdentifier(id);
-  return c === null ? null : { identifier: c.value, type: c.type, relation: x.relation };
+  if (x.type === 'ISSN' || x.type === 'ISBN') return { identifier: id, type: x.type, relation: x.relation };
+  const c = classifyIdentifier(x.identifier);
+  if (c !== null && c.type === x.type) return { identifier: c.value, type: c.type, relation: x.relation };
+  const checked = checkRelatedIdentifier(x.type, id);
+  return { identifier: 'value' in checked ? checked.value : id, type: x.type, relation: x.relation };
 }
 
 /**
  * MARC 21 (lib/formats/marc21.ts): Dublin Core by LoC's crosswalk, and the
  * typed fields MARC has a place for. Lost: given and family names, ORCID
- * iDs, affiliations; funder identifiers, award URIs and titles; every date
- * but the publication year (else the first dc:date) and the embargo end;
- * the BCP 47 tag beyond its primary language subtag; the label of a COAR
- * type with a marcgt term; the general type of a record without a COAR type
+ * iDs, affiliations; funder identifiers, award URIs and titles; accepted
+ * and available dates, and which of the dates is typed (260 $c holds each as
+ * written: the year is read typed, the others as dc:date); the BCP 47 tag
+ * beyond its primary language subtag, and which language is the typed one
+ * (041 holds every code); the general type of a record without a COAR type
  * of the list (its label is a 655 like a dc:type); a related identifier's
- * type where neither $x, $z nor its value says it (then it is a dc:relation),
- * EISSN and LISSN (ISSNs), its resource type; a file's access, and a file
+ * resource type; a file's access, and a file
  * without media type or size (a bare 856 $u is an identifier). Coverage is a
  * general note (500), read back as a description. A host's volume, issue
  * or page that 773 $g could not hold as written (a comma, a parenthesis, a
@@ -194,23 +222,23 @@ export function carriedByMarc21(r: RecordFields, ctx: CrosswalkContext): object 
   const bareFiles = files.filter((f) => f.mediaType === undefined && f.size === undefined);
   const others = untypedDcIds(r, ctx);
   const related = (r.relatedIdentifiers ?? []).map(marcRelated);
-  const code = r.language === undefined ? undefined : primaryLanguage(r.language);
+  const typedDate = r.publicationYear ?? r.dates?.issued;
+  const dates = [...(typedDate !== undefined ? [typedDate] : []), ...dcList(r, 'date')];
   return undefinedless({
     identifiers: typedIds(r, ctx, [...others.typed, ...bareFiles.map((f) => ({ type: 'URL', value: f.url }))]),
     otherIdentifiers: others.text,
-    language: code !== undefined && /^[a-z]{2,3}$/.test(code) ? code : undefined,
+    languages: sorted([...(r.language !== undefined ? [r.language] : []), ...dcList(r, 'language')].map((v) => marcLanguageCode(v) ?? v)),
     title: dcList(r, 'title'),
     publisher: opt(publisher(r)),
-    date: publicationYear(r) ?? dcList(r, 'date')[0],
+    dates: sorted(dates),
     description: [...dcList(r, 'coverage'), ...dcList(r, 'description')],
     accessRights: r.accessRights,
     embargoEnd: r.accessRights === undefined ? undefined : r.dates?.embargoEnd,
     funding: (r.fundingReferences ?? []).map((f) => undefinedless({ funderName: T(f.funderName), awardNumber: opt(f.awardNumber) })),
     rights: dcList(r, 'rights'),
     license: r.license,
-    dcLanguage: dcList(r, 'language'),
     subject: dcList(r, 'subject'),
-    resourceType: coar === undefined ? undefined : { coar: coar.uri, general: coar.datacite, label: coar.marcgt !== undefined ? coar.label : T(rt!.label) },
+    resourceType: coar === undefined ? undefined : { coar: coar.uri, general: coar.datacite, label: T(rt!.label) },
     type: [...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []), ...dcList(r, 'type')],
     creators: creators(r).map((a) => agent(a, { given: false, orcid: false, affiliations: 'none' })),
     contributors: contributors(r).map((c) => ({ ...agent(c, { given: false, orcid: false, affiliations: 'none' }), type: c.type })),
@@ -227,8 +255,7 @@ export function carriedByMarc21(r: RecordFields, ctx: CrosswalkContext): object 
 
 /** The related identifier MODS's reader makes of one written as a relatedItem. */
 function modsRelated(x: RelatedIdentifier): object {
-  const modsType = RELATED_ITEM_TYPE[x.relation];
-  const relation = modsType === undefined ? x.relation : RELATION_OF_ITEM_TYPE[modsType];
+  const relation = x.relation;
   const type = x.type === 'PURL' ? 'URL' : x.type === 'EISSN' || x.type === 'LISSN' ? 'ISSN' : x.type;
   const checked = checkRelatedIdentifier(type, T(x.identifier));
   return { identifier: 'value' in checked ? checked.value : T(x.identifier), type, relation };
@@ -236,46 +263,54 @@ function modsRelated(x: RelatedIdentifier): object {
 
 /**
  * MODS 3.7 (lib/formats/mods.ts): Dublin Core by LoC's mapping, and the
- * typed fields MODS has a place for. Lost: ROR ids of affiliations; the
- * relation of a related item where MODS's relatedItem/@type stands for
- * several (host is IsPartOf, otherVersion IsVersionOf, …), its resource type,
+ * typed fields MODS has a place for. Lost: ROR ids of affiliations; a
+ * related item's resource type,
  * PURL (a URI), EISSN and LISSN (ISSNs); the general type of a record
  * without a COAR type of the list (its label is a genre like a dc:type);
- * funding (a note, read back as a description); a file's media type, size
+ * funding but its funder (a name of role funder): the award number and title are notes, read back as descriptions; a file's media type, size
  * and access.
  */
 export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
   const coar = coarType(r);
   const rt = r.resourceType;
   const d = r.dates ?? {};
-  const issued = d.issued ?? publicationYear(r);
+  const issued = d.issued ?? r.publicationYear;
   const others = untypedDcIds(r, ctx);
-  const funding = (r.fundingReferences ?? []).map((f) => T([f.funderName, f.awardNumber, f.awardTitle].filter((x) => x !== undefined).join(', ')));
+  const bt = bibliographicType(r);
+  const restates = bt.typeOfResource !== undefined && coar?.typeOfResource !== bt.typeOfResource;
+  const dcmi = restates ? DCMI_OF_TYPE_OF_RESOURCE[bt.typeOfResource!] : undefined;
+  const citation = r.host === undefined ? citationSource(r) : undefined;
+  const funding = (r.fundingReferences ?? []).flatMap((f) => [f.awardNumber, f.awardTitle].map(opt).filter((x) => x !== undefined));
   return undefinedless({
     title: dcList(r, 'title'),
     creators: creators(r).map((a) => agent(a, { given: true, orcid: true, affiliations: 'names' })),
     contributors: contributors(r).map((c) => ({ ...agent(c, { given: true, orcid: true, affiliations: 'names' }), type: c.type })),
     resourceType: coar === undefined ? undefined : { coar: coar.uri, general: coar.datacite, label: T(rt!.label) },
-    type: [...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []), ...dcList(r, 'type')],
+    type: sorted([
+      ...(rt !== undefined && coar === undefined ? [T(rt.label), ...(rt.coar !== undefined ? [rt.coar] : [])] : []),
+      ...dcList(r, 'type'),
+      ...(dcmi !== undefined ? [dcmi] : []),
+      ...(restates && bt.manuscript === true ? ['manuscript'] : []),
+    ]),
     publisher: opt(publisher(r)),
-    dates: { issued, accepted: d.accepted, available: d.available, embargoEnd: r.accessRights === undefined ? undefined : d.embargoEnd },
-    date: issued === undefined ? dcList(r, 'date') : [],
-    language: r.language,
-    dcLanguage: dcList(r, 'language'),
+    dates: { accepted: d.accepted, available: d.available, embargoEnd: r.accessRights === undefined ? undefined : d.embargoEnd },
+    date: sorted([...(issued !== undefined ? [issued] : []), ...dcList(r, 'date')]),
+    languages: sorted([...(r.language !== undefined ? [r.language] : []), ...dcList(r, 'language').map((v) => normalizeLanguageTag(v) ?? v)]),
     formats: [...new Set(formats(r).map(T))],
     description: [...dcList(r, 'description'), ...funding],
+    funders: (r.fundingReferences ?? []).map((f) => T(f.funderName)),
     subject: dcList(r, 'subject'),
     coverage: dcList(r, 'coverage'),
     identifiers: typedIds(r, ctx, others.typed),
     otherIdentifiers: others.text,
     files: (r.files ?? []).map((f) => f.url),
-    source: dcList(r, 'source'),
+    source: dcList(r, 'source').filter((x) => x !== citation),
     relation: dcList(r, 'relation'),
     related: sorted((r.relatedIdentifiers ?? []).map(modsRelated)),
     rights: dcList(r, 'rights'),
     license: r.license,
     accessRights: r.accessRights,
-    host: hostParts(r),
+    host: citation !== undefined ? { title: citation } : hostParts(r),
   });
 }
 
