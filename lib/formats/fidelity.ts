@@ -25,7 +25,26 @@ import { dublinCore } from '../model/facts';
 import { classifyIdentifier, type IdentifierType } from '../model/identifiers';
 import { normalizeLanguageTag } from '../model/language';
 import { COAR_TYPES } from '../model/vocabularies';
-import type { Agent, FundingReference, Host, RecordDates, RecordFields, RecordFile, RelatedIdentifier, ResourceType } from '../model/record';
+import type {
+  Agent,
+  AlternateIdentifier,
+  DescriptionEntry,
+  FundingReference,
+  GeoLocation,
+  Host,
+  PublisherIdentifier,
+  RecordDates,
+  RecordFields,
+  RecordFile,
+  RelatedIdentifier,
+  RelatedItem,
+  RelatedItemAgent,
+  ResourceType,
+  RightsEntry,
+  SubjectEntry,
+  TitleEntry,
+  TypedDate,
+} from '../model/record';
 import { parseFragment } from '../xml/tree';
 import type { CrosswalkContext, MetadataFormat } from './format';
 import { isNotOffered } from './format';
@@ -75,10 +94,16 @@ export interface FidelityMatrix {
   }[];
 }
 
-/** The context the probes are written for: no POI, an oai-identifier of their own. */
-export const PROBE_CONTEXT: CrosswalkContext = { oaiIdentifier: 'oai:probe.example.org:1', options: { datacentreSymbol: 'PROBE.X' } };
+/** The context the probes are written for: no POI, an oai-identifier of their own, the institutions EDM names. */
+export const PROBE_CONTEXT: CrosswalkContext = {
+  oaiIdentifier: 'oai:probe.example.org:1',
+  options: { datacentreSymbol: 'PROBE.X', dataProvider: 'Probe Library', provider: 'Probe Aggregator' },
+};
 
-/** What every built-in format needs to offer a record (DataCite's six mandatory properties, OpenAIRE's type, access and identifier). */
+/**
+ * What every built-in format needs to offer a record: DataCite's six mandatory properties, OpenAIRE's type, access
+ * and identifier, and EDM's rights statement Europeana accepts and the language of a text (edm.ts `edmRecordLacks`).
+ */
 export const PROBE_BASE: RecordFields = {
   dc: { title: ['Base title'] },
   identifiers: [{ type: 'DOI', value: '10.5555/base' }],
@@ -87,6 +112,8 @@ export const PROBE_BASE: RecordFields = {
   publicationYear: '1999',
   resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', general: 'JournalArticle', label: 'journal article' },
   accessRights: 'open',
+  license: 'https://creativecommons.org/licenses/by/4.0/',
+  language: 'en',
 };
 
 const trim = (v: string): string => v.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
@@ -123,7 +150,7 @@ const DC_PROBES: { readonly [E in DcElement]: { readonly values: readonly string
   language: { values: ['lat', 'ang', 'en-GB'], without: ['language'] },
   relation: { values: ['Probe relation'] },
   coverage: { values: ['Probe coverage'] },
-  rights: { values: ['Probe rights statement'] },
+  rights: { values: ['Probe rights statement'], without: ['license'] },
 };
 
 const dcProbes: FieldProbe[] = DC_ELEMENTS.map((element) => {
@@ -163,6 +190,16 @@ const PROBE_AGENT: Required<Agent> = {
   nameType: 'person',
   orcid: '0000-0002-1825-0097',
   affiliations: [{ name: 'Probe University', ror: 'https://ror.org/04wxnsj81' }],
+  // A scheme beside the checked ORCID iD (DataCite 4.7 property 2.4); the ORCID iD as every writer writes it is `orcid`'s.
+  nameIdentifiers: [{ value: 'Q7186', scheme: 'Wikidata', schemeUri: 'https://www.wikidata.org/wiki/' }],
+  lang: 'fr',
+};
+
+/** An organisation with a ROR name identifier, beside the person, for the name identifiers' row. */
+const PROBE_ORGANIZATION: Agent = {
+  name: 'Probe Research Institute',
+  nameType: 'organization',
+  nameIdentifiers: [{ value: 'https://ror.org/04z8jg394', scheme: 'ROR', schemeUri: 'https://ror.org' }],
 };
 
 /** The parts of an agent, each a row: a probe agent with that part, and how to read it. */
@@ -173,13 +210,21 @@ const AGENT_PARTS: { readonly [K in keyof Agent]-?: (a: Agent) => readonly (stri
   nameType: (a) => [a.nameType],
   orcid: (a) => [a.orcid],
   affiliations: (a) => (a.affiliations ?? []).flatMap((af) => [af.name, af.ror]),
+  nameIdentifiers: (a) => (a.nameIdentifiers ?? []).map((i) => `${trim(a.name)} ${i.scheme} ${trim(i.value)} ${i.schemeUri ?? ''}`),
+  lang: (a) => [a.lang === undefined ? undefined : `${trim(a.name)} ${a.lang}`],
 };
 
 const agentProbes = (key: 'creators' | 'contributors'): FieldProbe[] =>
   (Object.keys(AGENT_PARTS) as (keyof Agent)[]).map((part) =>
     typed(
       `${key}.${part}`,
-      (base) => ({ ...base, [key]: [{ ...PROBE_AGENT, ...(key === 'contributors' && { type: 'Editor' }) }] }),
+      (base) => ({
+        ...base,
+        [key]: [PROBE_AGENT, ...(part === 'nameIdentifiers' ? [PROBE_ORGANIZATION] : [])].map((a) => ({
+          ...a,
+          ...(key === 'contributors' && { type: 'Editor' }),
+        })),
+      }),
       (r) => (r[key] ?? []).flatMap((a) => AGENT_PARTS[part](a)),
     ),
   );
@@ -241,6 +286,8 @@ const PROBE_FUNDING: Required<FundingReference> = {
   awardNumber: '101000001',
   awardUri: 'https://cordis.europa.eu/project/id/101000001',
   awardTitle: 'Probe project',
+  funderIdentifierSchemeUri: 'https://doi.org/',
+  awardTitleLang: 'en',
 };
 const FUNDING_PARTS: { readonly [K in keyof FundingReference]-?: (f: FundingReference) => readonly (string | undefined)[] } = {
   funderName: (f) => [f.funderName],
@@ -248,6 +295,8 @@ const FUNDING_PARTS: { readonly [K in keyof FundingReference]-?: (f: FundingRefe
   awardNumber: (f) => [f.awardNumber],
   awardUri: (f) => [f.awardUri],
   awardTitle: (f) => [f.awardTitle],
+  funderIdentifierSchemeUri: (f) => [f.funderIdentifierSchemeUri === undefined ? undefined : `${trim(f.funderName)} ${f.funderIdentifierSchemeUri}`],
+  awardTitleLang: (f) => [f.awardTitleLang === undefined ? undefined : `${trim(f.funderName)} ${f.awardTitleLang}`],
 };
 
 // A DOI every format has a place for, and an identifier of a scheme only some have.
@@ -257,15 +306,211 @@ const PROBE_RELATED: readonly RelatedIdentifier[] = [
   // Of DataCite 4.5 and later: unknown to OpenAIRE v4's DataCite 4.1 lists.
   { identifier: 'swh:1:dir:d198bc9d7a6bcf6db04f476d29314f157507d505', type: 'SWHID', relation: 'HasTranslation', resourceTypeGeneral: 'Presentation' },
 ];
+const withId = (x: RelatedIdentifier, v: string | undefined): string | undefined => (v === undefined ? undefined : `${trim(x.identifier)} ${v}`);
 const RELATED_PARTS: { readonly [K in keyof RelatedIdentifier]-?: (x: RelatedIdentifier) => string | undefined } = {
   identifier: (x) => x.identifier,
-  type: (x) => `${trim(x.identifier)} ${x.type}`,
-  relation: (x) => `${trim(x.identifier)} ${x.relation}`,
-  resourceTypeGeneral: (x) => (x.resourceTypeGeneral === undefined ? undefined : `${trim(x.identifier)} ${x.resourceTypeGeneral}`),
+  type: (x) => withId(x, x.type),
+  relation: (x) => withId(x, x.relation),
+  resourceTypeGeneral: (x) => withId(x, x.resourceTypeGeneral),
+  relatedMetadataScheme: (x) => withId(x, x.relatedMetadataScheme),
+  schemeUri: (x) => withId(x, x.schemeUri),
+  schemeType: (x) => withId(x, x.schemeType),
+  relationTypeInformation: (x) => withId(x, x.relationTypeInformation),
+  inRelatedItem: (x) => withId(x, x.inRelatedItem === true ? 'in its related item' : undefined),
 };
+
+// DataCite's attributes of a related identifier beyond its type (4.7 property 12.3-12.6, 12.8): a metadata record
+// of the resource with its scheme, and a relation said more exactly. The identifiers of PROBE_RELATED keep their rows' values.
+const PROBE_RELATED_DETAIL: readonly RelatedIdentifier[] = [
+  { identifier: '10.5555/cited', type: 'DOI', relation: 'Cites', resourceTypeGeneral: 'Dataset', relationTypeInformation: 'Figure 2 plots these data' },
+  {
+    identifier: 'https://repository.example.org/item/1/ddi.xml',
+    type: 'URL',
+    relation: 'HasMetadata',
+    relatedMetadataScheme: 'DDI-L',
+    schemeUri: 'http://www.ddialliance.org/Specification/DDI-Lifecycle/3.1/XMLSchema/instance.xsd',
+    schemeType: 'XSD',
+  },
+];
+
+// A related item (DataCite 4.4+ property 20): a book the work is a chapter of, with every property DataCite gives it.
+const PROBE_ITEM: Required<RelatedItem> = {
+  itemType: 'Book',
+  relation: 'IsPublishedIn',
+  relationTypeInformation: 'Chapter 3',
+  identifier: { value: '9780306406157', type: 'ISBN' },
+  creators: [{ name: 'Sklodowska, Bronislawa', nameType: 'person', givenName: 'Bronislawa', familyName: 'Sklodowska' }],
+  titles: [{ value: 'A Book of Probes' }, { value: 'Methods and Cases', type: 'Subtitle', lang: 'en' }],
+  publicationYear: '2019',
+  volume: '2',
+  issue: '1',
+  number: { value: '3', type: 'Chapter' },
+  firstPage: '33',
+  lastPage: '47',
+  publisher: 'Probe University Press',
+  edition: '2nd',
+  contributors: [{ name: 'Probe, Translator', nameType: 'person', type: 'Translator' }],
+};
+const itemAgents = (as: readonly RelatedItemAgent[] | undefined): string | undefined =>
+  as?.map((a) => [a.name, a.nameType, a.givenName, a.familyName, a.lang, a.type].map((v) => v ?? '').join(' ')).join('; ');
+const ITEM_PARTS: { readonly [K in keyof RelatedItem]-?: (i: RelatedItem) => string | undefined } = {
+  itemType: (i) => i.itemType,
+  relation: (i) => i.relation,
+  relationTypeInformation: (i) => i.relationTypeInformation,
+  identifier: (i) => (i.identifier === undefined ? undefined : `${trim(i.identifier.value)} ${i.identifier.type ?? ''}`),
+  creators: (i) => itemAgents(i.creators),
+  titles: (i) => i.titles?.map((t) => `${trim(t.value)} ${t.type ?? ''} ${t.lang ?? ''}`).join('; '),
+  publicationYear: (i) => i.publicationYear,
+  volume: (i) => i.volume,
+  issue: (i) => i.issue,
+  number: (i) => (i.number === undefined ? undefined : `${i.number.value} ${i.number.type ?? ''}`),
+  firstPage: (i) => i.firstPage,
+  lastPage: (i) => i.lastPage,
+  publisher: (i) => i.publisher,
+  edition: (i) => i.edition,
+  contributors: (i) => itemAgents(i.contributors),
+};
+
+// The related item's identifier, as a reader of DataCite gives it beside the item (record.ts `inRelatedItem`).
+const PROBE_ITEM_ID: RelatedIdentifier = {
+  identifier: '9780306406157',
+  type: 'ISBN',
+  relation: 'IsPublishedIn',
+  resourceTypeGeneral: 'Book',
+  inRelatedItem: true,
+};
+
+/** The related identifiers a probe of a part gives: the shared three, those with DataCite's attributes, or a related item's. */
+const relatedFor = (k: keyof RelatedIdentifier): Pick<RecordFields, 'relatedIdentifiers' | 'relatedItems'> =>
+  k === 'inRelatedItem'
+    ? { relatedIdentifiers: [PROBE_ITEM_ID], relatedItems: [PROBE_ITEM] }
+    : ['relatedMetadataScheme', 'schemeUri', 'schemeType', 'relationTypeInformation'].includes(k)
+      ? { relatedIdentifiers: PROBE_RELATED_DETAIL }
+      : { relatedIdentifiers: PROBE_RELATED };
 
 // Parts as journals write them, commas, parentheses and dashes included.
 const PROBE_HOST: Required<Host> = { title: 'Journal of Probes', volume: '5, suppl.', issue: '(3)', startPage: 'S1-2', endPage: 'S9–S12' };
+
+// DataCite 4.7's titles: the main title, a subtitle and a translated title, each with its language.
+const PROBE_TITLES: readonly TitleEntry[] = [
+  { value: 'Probe title', lang: 'en' },
+  { value: 'A subtitle of probes', type: 'Subtitle', lang: 'en' },
+  { value: 'Titre de la sonde', type: 'TranslatedTitle', lang: 'fr' },
+];
+const TITLE_PARTS: { readonly [K in keyof TitleEntry]-?: (t: TitleEntry) => string | undefined } = {
+  value: (t) => t.value,
+  type: (t) => (t.type === undefined ? undefined : `${trim(t.value)} ${t.type}`),
+  lang: (t) => (t.lang === undefined ? undefined : `${trim(t.value)} ${t.lang}`),
+};
+
+const PROBE_PUBLISHER_ID: Required<PublisherIdentifier> = { value: 'https://ror.org/04wxnsj81', scheme: 'ROR', schemeUri: 'https://ror.org/' };
+
+// A subject of a classification with every attribute (DataCite 4.7 property 6), and one of a thesaurus in another language.
+const PROBE_SUBJECTS: readonly SubjectEntry[] = [
+  {
+    value: 'Archaeology',
+    scheme: 'DDC',
+    schemeUri: 'https://www.oclc.org/en/dewey.html',
+    valueUri: 'https://id.loc.gov/vocabulary/classSchemes/ddc',
+    classificationCode: '930.1',
+    lang: 'en',
+  },
+  { value: 'Archäologie', scheme: 'GND', schemeUri: 'https://d-nb.info/gnd/', valueUri: 'https://d-nb.info/gnd/4002498-7', lang: 'de' },
+];
+const SUBJECT_PARTS: { readonly [K in keyof SubjectEntry]-?: (s: SubjectEntry) => string | undefined } = {
+  value: (s) => s.value,
+  scheme: (s) => (s.scheme === undefined ? undefined : `${trim(s.value)} ${s.scheme}`),
+  schemeUri: (s) => (s.schemeUri === undefined ? undefined : `${trim(s.value)} ${s.schemeUri}`),
+  valueUri: (s) => (s.valueUri === undefined ? undefined : `${trim(s.value)} ${s.valueUri}`),
+  classificationCode: (s) => (s.classificationCode === undefined ? undefined : `${trim(s.value)} ${s.classificationCode}`),
+  lang: (s) => (s.lang === undefined ? undefined : `${trim(s.value)} ${s.lang}`),
+};
+
+// Dates of DataCite's types beyond the shared ones, a range among them (DataCite 4.7 property 8, RFC 3339 ranges).
+const PROBE_TYPED_DATES: readonly TypedDate[] = [
+  { value: '2020-01-01/2023-12-31', type: 'Valid' },
+  { value: '2024-09-15', type: 'Updated', information: 'Coordinates corrected' },
+  { value: '1890/1910', type: 'Coverage' },
+];
+const TYPED_DATE_PARTS: { readonly [K in keyof TypedDate]-?: (d: TypedDate) => string | undefined } = {
+  value: (d) => d.value,
+  type: (d) => `${trim(d.value)} ${d.type}`,
+  information: (d) => (d.information === undefined ? undefined : `${trim(d.value)} ${d.information}`),
+};
+
+const PROBE_ALTERNATES: readonly AlternateIdentifier[] = [{ value: 'SN-2024-0815', type: 'SerialNumber' }];
+const ALTERNATE_PARTS: { readonly [K in keyof AlternateIdentifier]-?: (a: AlternateIdentifier) => string | undefined } = {
+  value: (a) => a.value,
+  type: (a) => `${trim(a.value)} ${a.type}`,
+};
+
+// One statement whole: text, URI and SPDX identifier together (DataCite 4.7 property 16).
+const PROBE_RIGHTS: Required<RightsEntry> = {
+  text: 'Creative Commons Attribution 4.0 International',
+  uri: 'https://creativecommons.org/licenses/by/4.0/legalcode',
+  identifier: 'CC-BY-4.0',
+  identifierScheme: 'SPDX',
+  schemeUri: 'https://spdx.org/licenses/',
+  lang: 'en',
+};
+const RIGHTS_PARTS: { readonly [K in keyof RightsEntry]-?: (r: RightsEntry) => string | undefined } = {
+  text: (r) => r.text,
+  uri: (r) => r.uri,
+  identifier: (r) => (r.identifier === undefined ? undefined : `${r.uri ?? ''} ${r.identifier}`),
+  identifierScheme: (r) => (r.identifierScheme === undefined ? undefined : `${r.uri ?? ''} ${r.identifierScheme}`),
+  schemeUri: (r) => (r.schemeUri === undefined ? undefined : `${r.uri ?? ''} ${r.schemeUri}`),
+  lang: (r) => (r.lang === undefined ? undefined : `${r.uri ?? ''} ${r.lang}`),
+};
+
+const PROBE_DESCRIPTIONS: readonly DescriptionEntry[] = [
+  { value: 'Probe abstract.', type: 'Abstract', lang: 'en' },
+  { value: 'Recorded at 48 kHz, 24 bit, with a Zoom H5.', type: 'TechnicalInfo' },
+];
+const DESCRIPTION_PARTS: { readonly [K in keyof DescriptionEntry]-?: (d: DescriptionEntry) => string | undefined } = {
+  value: (d) => d.value,
+  type: (d) => `${trim(d.value)} ${d.type}`,
+  lang: (d) => (d.lang === undefined ? undefined : `${trim(d.value)} ${d.lang}`),
+};
+
+// A place with its point, box and polygon (DataCite 4.7 property 18; a polygon has at least four points, the last the first).
+const PROBE_GEO: Required<GeoLocation> = {
+  places: ['Kraków, Old Town'],
+  points: [{ latitude: 50.0614, longitude: 19.9366 }],
+  boxes: [{ west: 19.79, east: 20.22, south: 49.97, north: 50.13 }],
+  polygons: [
+    {
+      points: [
+        { latitude: 50.05, longitude: 19.92 },
+        { latitude: 50.07, longitude: 19.92 },
+        { latitude: 50.07, longitude: 19.95 },
+        { latitude: 50.05, longitude: 19.92 },
+      ],
+    },
+  ],
+};
+const point = (p: { readonly latitude: number; readonly longitude: number }): string => `${p.latitude} ${p.longitude}`;
+const GEO_PARTS: { readonly [K in keyof GeoLocation]-?: (g: GeoLocation) => readonly string[] } = {
+  places: (g) => g.places ?? [],
+  points: (g) => (g.points ?? []).map(point),
+  boxes: (g) => (g.boxes ?? []).map((b) => `${b.west} ${b.east} ${b.south} ${b.north}`),
+  polygons: (g) => (g.polygons ?? []).map((p) => p.points.map(point).join(', ')),
+};
+
+/** One row per part of the entries of a list of the model: the probe gives the list, each row reads one part of every entry. */
+function listProbes<K extends keyof RecordFields, T>(
+  key: K,
+  given: RecordFields[K],
+  entries: (r: RecordFields) => readonly T[] | undefined,
+  parts: { readonly [P in keyof T]-?: (t: T) => string | undefined },
+): FieldProbe[] {
+  return (Object.keys(parts) as (keyof T & string)[]).map((part) =>
+    typed(
+      `${key}.${part}`,
+      (base) => ({ ...base, [key]: given }),
+      (r) => (entries(r) ?? []).map((t) => parts[part](t)),
+    ),
+  );
+}
 
 const PROBE_FILE: Required<RecordFile> = { url: 'https://repository.example.org/files/probe.pdf', mediaType: 'application/pdf', size: 2048, access: 'open' };
 const FILE_PARTS: { readonly [K in keyof RecordFile]-?: (f: RecordFile) => string | undefined } = {
@@ -356,7 +601,7 @@ export const FIELD_PROBES: { readonly [K in keyof RecordFields]-?: readonly Fiel
   relatedIdentifiers: (Object.keys(RELATED_PARTS) as (keyof RelatedIdentifier)[]).map((k) =>
     typed(
       `relatedIdentifiers.${k}`,
-      (base) => ({ ...base, relatedIdentifiers: PROBE_RELATED }),
+      (base) => ({ ...base, ...relatedFor(k) }),
       (r) => (r.relatedIdentifiers ?? []).map((x) => RELATED_PARTS[k](x)),
     ),
   ),
@@ -375,6 +620,53 @@ export const FIELD_PROBES: { readonly [K in keyof RecordFields]-?: readonly Fiel
       (r) => (r.files ?? []).map((f) => FILE_PARTS[k](f)),
     ),
   ),
+  titles: listProbes<'titles', TitleEntry>('titles', PROBE_TITLES, (r) => r.titles, TITLE_PARTS),
+  publisherIdentifier: (Object.keys(PROBE_PUBLISHER_ID) as (keyof PublisherIdentifier)[]).map((k) =>
+    typed(
+      `publisherIdentifier.${k}`,
+      (base) => ({ ...base, publisherIdentifier: PROBE_PUBLISHER_ID }),
+      (r) => [r.publisherIdentifier?.[k]],
+    ),
+  ),
+  publisherLang: [
+    typed(
+      'publisherLang',
+      (base) => ({ ...base, publisherLang: 'en' }),
+      (r) => [r.publisherLang],
+    ),
+  ],
+  subjects: listProbes<'subjects', SubjectEntry>('subjects', PROBE_SUBJECTS, (r) => r.subjects, SUBJECT_PARTS),
+  typedDates: listProbes<'typedDates', TypedDate>('typedDates', PROBE_TYPED_DATES, (r) => r.typedDates, TYPED_DATE_PARTS),
+  alternateIdentifiers: listProbes<'alternateIdentifiers', AlternateIdentifier>(
+    'alternateIdentifiers',
+    PROBE_ALTERNATES,
+    (r) => r.alternateIdentifiers,
+    ALTERNATE_PARTS,
+  ),
+  sizes: [
+    typed(
+      'sizes',
+      (base) => ({ ...base, sizes: ['15 pages', '6 MB'] }),
+      (r) => r.sizes ?? [],
+    ),
+  ],
+  version: [
+    typed(
+      'version',
+      (base) => ({ ...base, version: '2.1.0' }),
+      (r) => [r.version],
+    ),
+  ],
+  rightsList: listProbes<'rightsList', RightsEntry>('rightsList', [PROBE_RIGHTS], (r) => r.rightsList, RIGHTS_PARTS),
+  descriptions: listProbes<'descriptions', DescriptionEntry>('descriptions', PROBE_DESCRIPTIONS, (r) => r.descriptions, DESCRIPTION_PARTS),
+  geoLocations: (Object.keys(GEO_PARTS) as (keyof GeoLocation)[]).map((k) =>
+    typed(
+      `geoLocations.${k}`,
+      (base) => ({ ...base, geoLocations: [PROBE_GEO] }),
+      (r) => (r.geoLocations ?? []).flatMap((g) => GEO_PARTS[k](g)),
+    ),
+  ),
+  relatedItems: listProbes<'relatedItems', RelatedItem>('relatedItems', [PROBE_ITEM], (r) => r.relatedItems, ITEM_PARTS),
 };
 
 /** Every probe, in the model's order. */
