@@ -24,7 +24,7 @@ import { DC_ELEMENTS } from '../model/dublin-core';
 import { dublinCore } from '../model/facts';
 import { classifyIdentifier, type IdentifierType } from '../model/identifiers';
 import { normalizeLanguageTag } from '../model/language';
-import { COAR_TYPES } from '../model/vocabularies';
+import { COAR_OF_DATACITE_GENERAL, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES } from '../model/vocabularies';
 import type {
   Agent,
   AlternateIdentifier,
@@ -238,11 +238,14 @@ const RESOURCE_TYPE_PARTS: { readonly [K in keyof ResourceType]-?: FieldProbe } 
     ),
     when: { says: 'of the OpenAIRE v4 list', holds: (r) => r.resourceType?.coar === undefined || COAR_TYPES.has(r.resourceType.coar) },
   },
-  general: typed(
-    'resourceType.general',
-    (base) => ({ ...base, resourceType: { general: 'Dissertation', label: 'Dissertation' } }),
-    (r) => [r.resourceType?.general],
-  ),
+  general: {
+    ...typed(
+      'resourceType.general',
+      (base) => ({ ...base, resourceType: { general: 'Dissertation', label: 'Dissertation' } }),
+      (r) => [r.resourceType?.general],
+    ),
+    when: { says: 'whose COAR type maps to it', holds: (r) => r.resourceType === undefined || generalOfCoar(r.resourceType) },
+  },
   label: {
     ...typed(
       'resourceType.label',
@@ -251,6 +254,25 @@ const RESOURCE_TYPE_PARTS: { readonly [K in keyof ResourceType]-?: FieldProbe } 
     ),
     when: { says: 'with a COAR type of the list', holds: (r) => r.resourceType?.coar !== undefined && COAR_TYPES.has(r.resourceType.coar) },
   },
+};
+
+/**
+ * Whether the COAR type of a resource type (given, or the one COAR_OF_DATACITE_GENERAL derives) maps back to its
+ * DataCite general type: OpenAIRE v4 writes only the COAR type, so a general type COAR has no concept of
+ * (Service, Award … are COAR's "other") or one beside a COAR type of another mapping is not said there.
+ */
+function generalOfCoar(t: ResourceType): boolean {
+  return COAR_TYPES.get(t.coar ?? COAR_RESOURCE_TYPE_PREFIX + COAR_OF_DATACITE_GENERAL[t.general])?.datacite === t.general;
+}
+
+/** A general type its COAR type does not map back to: a row of its own, for only the formats that write it carry it. */
+const generalWithoutCoar: FieldProbe = {
+  ...typed(
+    'resourceType.general',
+    (base) => ({ ...base, resourceType: { general: 'Service', label: 'Service' } }),
+    (r) => [r.resourceType?.general],
+  ),
+  when: { says: 'whose COAR type maps to another', holds: (r) => r.resourceType !== undefined && !generalOfCoar(r.resourceType) },
 };
 
 /** The label of a resource type with no COAR concept: a row of its own, for what carries it differs. */
@@ -550,7 +572,7 @@ export const FIELD_PROBES: { readonly [K in keyof RecordFields]-?: readonly Fiel
       (r) => (r.contributors ?? []).filter((c) => c.type !== 'Other').map((c) => `${trim(c.name)} ${c.type}`),
     ),
   ],
-  resourceType: [...Object.values(RESOURCE_TYPE_PARTS), labelWithoutCoar],
+  resourceType: [...Object.values(RESOURCE_TYPE_PARTS), generalWithoutCoar, labelWithoutCoar],
   accessRights: [
     {
       ...typed(
@@ -612,14 +634,16 @@ export const FIELD_PROBES: { readonly [K in keyof RecordFields]-?: readonly Fiel
       (r) => [r.host?.[k]],
     ),
   ),
-  files: (Object.keys(FILE_PARTS) as (keyof RecordFile)[]).map((k) =>
-    typed(
+  files: (Object.keys(FILE_PARTS) as (keyof RecordFile)[]).map((k) => ({
+    ...typed(
       `files.${k}`,
       // A file with its media type and size, and one with its address alone.
       (base) => ({ ...base, files: [PROBE_FILE, { url: 'https://repository.example.org/files/data.csv' }] }),
       (r) => (r.files ?? []).map((f) => FILE_PARTS[k](f)),
     ),
-  ),
+    // A file is its URL: EDM (an RDF graph) describes a web resource once, so a URL listed twice has one description.
+    when: { says: 'each at a URL of its own', holds: (r: RecordFields) => new Set((r.files ?? []).map((f) => f.url)).size === (r.files ?? []).length },
+  })),
   titles: listProbes<'titles', TitleEntry>('titles', PROBE_TITLES, (r) => r.titles, TITLE_PARTS),
   publisherIdentifier: (Object.keys(PROBE_PUBLISHER_ID) as (keyof PublisherIdentifier)[]).map((k) =>
     typed(
