@@ -377,8 +377,10 @@ export function dublinCore(r: RecordFields): DublinCore {
   const published = d.issued ?? r.publicationYear;
   const own = r.dc.date ?? [];
   // The publication date leads dc:date (DataCite's and LC's Dublin Core mappings); a first date that is
-  // the same date more precisely (not a range from it) leads already.
-  const leads = published !== undefined && own[0] !== undefined && own[0].trim().startsWith(published) && !own[0].includes('/');
+  // the same calendar date more precisely (not a range from it) leads already. A timestamp does not: it is
+  // when a system recorded the item (DSpace's dc.date.accessioned, 2004-02-11T15:07:51Z), not a publication
+  // date more precise than the year it falls in.
+  const leads = published !== undefined && own[0] !== undefined && /^\d{4}(-\d{2}(-\d{2})?)?$/.test(own[0].trim()) && own[0].trim().startsWith(published);
   const dates = [...(leads ? [own[0]] : [published]), d.accepted, d.available, ...own].filter((v): v is string => v !== undefined && v.trim() !== '');
   if (dates.length > 0) dc.date = [...new Set(dates)];
   const relations = new Set(dcValues(r, 'relation').map((v) => v.trim()));
