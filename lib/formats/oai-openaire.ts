@@ -109,7 +109,7 @@ function resourceIdentifier(record: RecordFields, ctx: CrosswalkContext): [type:
 /**
  * Why a record cannot be an OpenAIRE v4 resource, or null when it can.
  *
- * @example openaireLacks({ dc: { title: ['T'] } }, { oaiIdentifier: 'oai:x.org:1', options: {} }) // 'OpenAIRE v4 needs a COAR resource type …, an access right, a DOI, Handle, URN, ARK, URL or POI'
+ * @example openaireLacks({ dc: { title: ['T'] } }, { oaiIdentifier: 'oai:x.org:1', options: {} }) // 'OpenAIRE v4 needs a resource type (COAR, a DataCite resourceTypeGeneral, or a dc:type naming a COAR concept), an access right, a DOI, Handle, URN, ARK, URL or POI'
  */
 export function openaireLacks(record: RecordFields, ctx: CrosswalkContext): string | null {
   const missing: string[] = [];
@@ -125,7 +125,7 @@ export function openaireLacks(record: RecordFields, ctx: CrosswalkContext): stri
  *
  * @example
  * recordToOpenaire({ dc: { title: ['T'] } }, { oaiIdentifier: 'oai:x.org:1', poi: 'http://purl.org/poi/x.org/1', options: {} })
- * // → { notOffered: 'OpenAIRE v4 needs a resource type (COAR, or a DataCite resourceTypeGeneral), an access right' }
+ * // → { notOffered: 'OpenAIRE v4 needs a resource type (COAR, a DataCite resourceTypeGeneral, or a dc:type naming a COAR concept), an access right' }
  */
 export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): CrosswalkResult {
   const lacks = openaireLacks(record, ctx);

@@ -121,6 +121,8 @@ describe('DataCite to oai_openaire (COAR Resource Types 3.2)', () => {
 
   it('still offers no oai_openaire for a record without any type: a type is never invented', () => {
     const r: RecordFields = { dc: { title: ['T'] }, accessRights: 'open', identifiers: [{ type: 'DOI', value: '10.5555/x' }] };
-    expect(oaiOpenaire.fromRecord!(r, ctx)).to.deep.equal({ notOffered: 'OpenAIRE v4 needs a resource type (COAR, or a DataCite resourceTypeGeneral)' });
+    expect(oaiOpenaire.fromRecord!(r, ctx)).to.deep.equal({
+      notOffered: 'OpenAIRE v4 needs a resource type (COAR, a DataCite resourceTypeGeneral, or a dc:type naming a COAR concept)',
+    });
   });
 });

@@ -206,7 +206,10 @@ describe('the published mappings between Dublin Core, MODS and MARC 21', () => {
 
     it('does not offer it when the words name no COAR type: none is guessed', () => {
       const out = oaiOpenaire.fromRecord!(readDcXml('<dc:type>Inaugural Address</dc:type><dc:rights>info:eu-repo/semantics/openAccess</dc:rights>'), CTX);
-      expect(out).to.deep.equal({ notOffered: 'OpenAIRE v4 needs a COAR resource type of the OpenAIRE v4 list, a DOI, Handle, URN, ARK, URL or POI' });
+      expect(out).to.deep.equal({
+        notOffered:
+          'OpenAIRE v4 needs a resource type (COAR, a DataCite resourceTypeGeneral, or a dc:type naming a COAR concept), a DOI, Handle, URN, ARK, URL or POI',
+      });
     });
   });
 });
