@@ -20,9 +20,9 @@
  * | resourceType                             | dc:type `rdf:resource` the COAR concept, then dc:type its label     |
  * | dc.type                                  | dc:type                                                             |
  * | resourceType (COAR's general type first), else dc.type | edm:type: TEXT, IMAGE, SOUND, VIDEO or 3D ({@link edmType}) |
- * | dc.format; dc.source; dc.relation        | dc:format; dc:source; dc:relation                                   |
+ * | dc.format; dc.source (the host as its citation); dc.relation | dc:format; dc:source; dc:relation                    |
  * | identifiers and dc.identifier            | dc:identifier, as oai_dc writes them (typed ones as URIs)           |
- * | relatedIdentifiers                       | dcterms:isPartOf, hasPart, isVersionOf, hasVersion, references, isReferencedBy, requires, isRequiredBy, replaces, isReplacedBy, isFormatOf, hasFormat with `rdf:resource` the identifier's URI; other relations, or an identifier without a URI, dc:relation |
+ * | relatedIdentifiers                       | dcterms:isPartOf, hasPart, isVersionOf, hasVersion, references, isReferencedBy, requires, isRequiredBy, replaces, isReplacedBy, isFormatOf, hasFormat with `rdf:resource` the identifier's URI; other relations dc:relation as oai_dc writes it |
  * | dc.rights; accessRights (not embargoed)  | dc:rights; dc:rights `rdf:resource` the COAR access right           |
  * | files                                    | edm:WebResource each: dc:rights the COAR access right, ebucore:hasMimeType, ebucore:fileByteSize; Aggregation edm:isShownBy the first, edm:hasView the others |
  * | a URL identifier, else the DOI, Handle or ARK | Aggregation edm:isShownAt ({@link isShownAt})                   |
@@ -32,14 +32,14 @@
  *
  * Not carried: given and family names, affiliations, the name type;
  * contributor types; funding; accepted, available and embargo dates (and so
- * an embargoed access right); where the work was published (host).
+ * an embargoed access right); the parts of the host (it is dc:source's citation).
  *
  * An item has this format when the repository names its data provider and
  * provider and the record has what Europeana makes mandatory ({@link edmLacks}).
  */
 import type { RecordFields, RelatedIdentifier } from '../model/record';
 import { ACCESS_RIGHTS, COAR_TYPES, type DataCiteResourceType, type RelationType } from '../model/vocabularies';
-import { contributors, creators, dcValues, dublinCore, fileLinks, identifierUri, recordIdentifiers, licences, titles } from '../model/facts';
+import { contributors, creators, dcValues, dublinCore, fileLinks, identifierUri, recordIdentifiers, licences, relationUri, titles } from '../model/facts';
 import { isHttpUrl } from '../model/identifiers';
 import type { CrosswalkContext, CrosswalkResult, MetadataFormat } from './format';
 import { empty, leaf, rootOpen, wrap } from './xml-out';
@@ -298,7 +298,8 @@ export function recordToEdm(r: RecordFields, ctx: CrosswalkContext): CrosswalkRe
   const relations = (r.relatedIdentifiers ?? []).map((x) => {
     const property = DCTERMS_RELATION[x.relation];
     const uri = relatedUri(x);
-    return property !== undefined && uri !== undefined ? resource(`dcterms:${property}`, uri) : leaf('dc:relation', x.identifier);
+    // Another relation is a dc:relation as oai_dc writes it (facts.ts `relationUri`): a URI, else the value after its scheme.
+    return property !== undefined && uri !== undefined ? resource(`dcterms:${property}`, uri) : leaf('dc:relation', relationUri(x));
   });
   const providedCho = [
     ...dc('title', titles(r)),
@@ -326,7 +327,8 @@ export function recordToEdm(r: RecordFields, ctx: CrosswalkContext): CrosswalkRe
       'identifier',
       (dublinCore(r).identifier ?? []).filter((v) => v.trim() !== ''),
     ),
-    ...dc('source', dcValues(r, 'source')),
+    // The record's Dublin Core source with the host as its citation, as oai_dc writes it (facts.ts `dublinCore`).
+    ...dc('source', dublinCore(r).source ?? []),
     ...dc('relation', dcValues(r, 'relation')),
     ...relations,
     ...dc('rights', dcValues(r, 'rights')),
