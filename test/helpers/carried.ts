@@ -28,6 +28,7 @@ import {
   formats,
   publicationYear,
   publisher,
+  relationUri,
 } from '../../lib/model/facts';
 import { parseW3cdtf } from '../../lib/model/dates';
 import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
@@ -322,7 +323,7 @@ export function carriedByMods(r: RecordFields, ctx: CrosswalkContext): object {
  * family names, affiliations and name types; contributor types; the
  * general type beside a COAR concept (edm:type says the kind); accepted,
  * available and embargo dates (and so an embargoed access right); funding;
- * the host; a licence Europeana does not list, beside the one it does.
+ * the host's parts (dc:source holds its citation); a licence Europeana does not list, beside the one it does.
  */
 export function carriedByEdm(r: RecordFields): object {
   return edmCarried(r, r);
@@ -346,7 +347,7 @@ function edmCarried(r: RecordFields, typed: RecordFields): object {
     const uri = property !== undefined ? relatedUri(x) : undefined;
     const c = uri === undefined ? null : classifyIdentifier(uri);
     return c === null || property === undefined
-      ? { text: T(uri ?? x.identifier) }
+      ? { text: T(uri ?? relationUri(x)) }
       : { related: { identifier: c.value, type: c.type, relation: RELATION_OF_DCTERMS[property] } };
   });
   // A file's attributes are its URL's first edm:WebResource's: one URI names one resource.
@@ -374,7 +375,8 @@ function edmCarried(r: RecordFields, typed: RecordFields): object {
     edmType: edmType(typed),
     format: dcList(r, 'format'),
     identifiers: sorted((dublinCore(r).identifier ?? []).map(T).filter((v) => v !== '')),
-    source: dcList(r, 'source'),
+    // The host as its citation, as oai_dc writes it.
+    source: (dublinCore(r).source ?? []).map(T).filter((v) => v !== ''),
     relation: sorted([...dcList(r, 'relation'), ...related.flatMap((x) => ('text' in x ? [x.text] : []))]),
     related: sorted(related.flatMap((x) => ('related' in x ? [x.related] : []))),
     rights: dcList(r, 'rights'),
