@@ -157,6 +157,7 @@ describe('a source once harvested is a source', function () {
       try {
         moved.records = [{ id: '2', datestamp: '2024-01-02T00:00:00Z', title: 'Two' }];
         const env = { OAI_SEED_DEMO: 'false' };
+        expect((await cli(db(), ['migrate'], { env })).code).to.equal(0);
         expect((await cli(db(), ['harvest', fake.baseUrl, '--name', 'archive'], { env })).code).to.equal(0);
         // The repository moved; the manager declares it in the configuration under the same name.
         const file = path.join(dir, 'hub.yaml');

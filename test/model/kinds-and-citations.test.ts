@@ -46,9 +46,12 @@ describe('the COAR type a Dublin Core record names', () => {
     },
   );
 
-  it('names none for other words, and none from words beside a typed resource type', () => {
+  it('names none for other words, and takes a typed resource type over the words beside it', () => {
     expect(coarTypeOfRecord({ dc: { type: ['Inaugural Address'] } })).to.equal(undefined);
-    expect(coarTypeOfRecord({ dc: { type: ['Dataset'] }, resourceType: { general: 'Software', label: 'code' } })).to.equal(undefined);
+    // A DataCite type names its COAR concept (COAR Resource Types 3.2 to DataCite): the dc:type words are not asked.
+    expect(coarTypeOfRecord({ dc: { type: ['Dataset'] }, resourceType: { general: 'Software', label: 'code' } })?.uri).to.equal(
+      'http://purl.org/coar/resource_type/c_5ce6',
+    );
   });
 });
 

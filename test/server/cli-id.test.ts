@@ -43,6 +43,8 @@ describe('oai-steward id', function () {
 
   it('mints daily serial numbers from the store, starting at 1 for each day', () => {
     const env = { DATABASE_URL: path.join(dir, 'pdi.sqlite') };
+    // Minting reads and writes the store's serial numbers: the store is made first, as only migrate, seed, load and serve make one.
+    expect(cli(['migrate'], env).status).to.equal(0);
     const mint = (date: string): string => {
       const r = cli(['id', 'mint-pdi', '--series', 'pubs.example.us', '--format', 'html', '--date', date], env);
       expect(r.status, r.err).to.equal(0);
