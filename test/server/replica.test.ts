@@ -76,8 +76,10 @@ describe('harvest traffic on a read replica', function () {
     for (const p of positions) expect(p).to.match(/^[0-9A-F]+\/[0-9A-F]+$/);
     const counts = new Map<string, number>();
     for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
+    // A record changed in the second the harvest began takes that second as its datestamp, the harvest's
+    // upper bound, and may come again (OAI-PMH 2.0 section 3.5.1 promises unchanged records only).
     expect(
-      [...counts].filter(([, n]) => n > 1),
+      [...counts].filter(([id, n]) => n > 1 && !changed.has(id)),
       'repeated',
     ).to.deep.equal([]);
     const unchanged = Array.from({ length: 200 }, (_, i) => `oai:${NAMESPACE}:${item(i).internalId}`).filter((id) => !changed.has(id));
