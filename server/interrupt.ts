@@ -32,8 +32,15 @@ export interface Interruption {
   readonly signal: AbortSignal;
   /** The signal received, if any. */
   received(): InterruptSignal | undefined;
-  /** Throws {@link InterruptedError} when a signal came: call it at each safe point. */
+  /** Throws {@link InterruptedError} when a signal came. */
   check(): void;
+  /**
+   * A safe point: lets the event loop turn once, then {@link check}s. A
+   * signal is handed to the process only when the loop turns, and work that
+   * runs on resolved promises over a synchronous driver (a load whose
+   * reading thread is ahead of it, writing to SQLite) may never let it.
+   */
+  checkpoint(): Promise<void>;
   /** Stops listening (the process's default handling comes back). */
   dispose(): void;
 }
@@ -61,6 +68,10 @@ export function watchInterrupts(proc: NodeJS.Process = process): Interruption {
     signal: controller.signal,
     received: () => received,
     check() {
+      if (received !== undefined) throw new InterruptedError(received);
+    },
+    async checkpoint() {
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (received !== undefined) throw new InterruptedError(received);
     },
     dispose() {

@@ -38,7 +38,7 @@ export interface RebuildOptions {
   /** How many restamped ids the summary lists. Default 100. */
   readonly listLimit?: number;
   /** Asked after each page: throws ./interrupt.ts `InterruptedError` to stop, and the one transaction rolls back. */
-  readonly interrupt?: { check(): void };
+  readonly interrupt?: { checkpoint(): Promise<void> };
 }
 
 /**
@@ -77,7 +77,7 @@ export async function rewriteEveryItem(
         restamped++;
         if (restampedIds.length < listLimit) restampedIds.push(r.internalId);
       }
-      options.interrupt?.check();
+      await options.interrupt?.checkpoint();
     }
     return { items, restamped, restampedIds };
   });

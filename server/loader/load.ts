@@ -116,7 +116,7 @@ export interface LoadOptions {
    * ../interrupt.ts `InterruptedError` once the command was asked to stop, and
    * the load rolls back (`interrupted` in its summary).
    */
-  readonly interrupt?: { check(): void };
+  readonly interrupt?: { checkpoint(): Promise<void> };
 }
 
 /** What a load did (or, for a dry run or a failed load, would have done). */
@@ -262,7 +262,7 @@ class LoadRun {
           await this.flush();
           batchStart = ctx.counter.bytesRead;
           // A safe point: the batch before this one is written; an interruption rolls the load back here.
-          this.options.interrupt?.check();
+          await this.options.interrupt?.checkpoint();
         }
       }
     } catch (err) {
@@ -312,7 +312,7 @@ class LoadRun {
       if (items.length === 0) continue;
       if (this.writing) await this.write(items);
       else await this.check(items);
-      this.options.interrupt?.check();
+      await this.options.interrupt?.checkpoint();
     }
   }
 
@@ -325,7 +325,7 @@ class LoadRun {
     }
     for await (const missing of this.seenIds().missing(this.batchSize)) {
       this.count(await this.transaction().deleteItems(missing));
-      this.options.interrupt?.check();
+      await this.options.interrupt?.checkpoint();
     }
   }
 
