@@ -54,7 +54,8 @@ import { classifyIdentifier } from '../model/identifiers';
 import { bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, publisher, titles } from '../model/facts';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
-import { leaf, rootOpen, wrap } from './xml-out';
+import { leaf, rootOpen } from './xml-out';
+import { escapeAttr, escapeText } from '../xml/chars';
 import { marc21OwnId, readMarc21 } from './marc21-read';
 
 export const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
@@ -291,19 +292,19 @@ export function recordToMarc21(record: RecordFields, ctx: CrosswalkContext): Cro
   return (
     rootOpen('record', [['xmlns', MARC21_NS]], `${MARC21_NS} ${MARC21_SCHEMA}`, ['type', 'Bibliographic']) +
     leaf('leader', leader) +
-    fields
-      .map(([tag, ind1, ind2, subs]) =>
-        wrap(
-          'datafield',
-          subs.flatMap(([code, v]) => (v === undefined ? [] : [leaf('subfield', v, ['code', code])])),
-          ['tag', tag],
-          ['ind1', ind1],
-          ['ind2', ind2],
-        ),
-      )
-      .join('') +
+    fields.map(datafield).join('') +
     '</record>'
   );
+}
+
+/**
+ * One data field as MARCXML, its subfields with a value in order; nothing for a field whose every value is
+ * undefined. Written with one string and no arrays: it runs for every field of every record a load writes.
+ */
+function datafield([tag, ind1, ind2, subs]: Field): string {
+  let body = '';
+  for (const [code, v] of subs) if (v !== undefined) body += `<subfield code="${escapeAttr(code)}">${escapeText(v)}</subfield>`;
+  return body === '' ? '' : `<datafield tag="${escapeAttr(tag)}" ind1="${escapeAttr(ind1)}" ind2="${escapeAttr(ind2)}">${body}</datafield>`;
 }
 
 /** The marc21 entry of the format registry. */

@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import { datacite } from '../../lib/formats/datacite';
 import { oaiOpenaire } from '../../lib/formats/oai-openaire';
+import { oaiDatacite } from '../../lib/formats/oai-datacite';
 import { isNotOffered, type CrosswalkContext } from '../../lib/formats/format';
 import { oaiDcOf } from '../../lib/pipeline/prepare';
 import { COAR_OF_DATACITE_GENERAL, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_RESOURCE_TYPES } from '../../lib/model/vocabularies';
@@ -124,5 +125,27 @@ describe('DataCite to oai_openaire (COAR Resource Types 3.2)', () => {
     expect(oaiOpenaire.fromRecord!(r, ctx)).to.deep.equal({
       notOffered: 'OpenAIRE v4 needs a resource type (COAR, a DataCite resourceTypeGeneral, or a dc:type naming a COAR concept)',
     });
+  });
+});
+
+describe('the kernel-4 resource written once for datacite and oai_datacite', () => {
+  const r = read(resource('<resourceType resourceTypeGeneral="Dataset">Data</resourceType>'));
+  const ctx = (oaiIdentifier: string, poi?: string): CrosswalkContext => ({ oaiIdentifier, ...(poi !== undefined && { poi }), options: {} });
+
+  it('is the same payload in oai_datacite as in datacite for the same record', () => {
+    const plain = datacite.fromRecord!(r, ctx('oai:x.org:1'));
+    const wrapped = oaiDatacite.fromRecord!(r, { ...ctx('oai:x.org:1'), options: { datacentreSymbol: 'X.Y' } });
+    expect(isNotOffered(plain) || isNotOffered(wrapped)).to.equal(false);
+    expect(wrapped as string).to.contain(`<payload>${plain as string}</payload>`);
+  });
+
+  it('is written again, never reused, when the same record is written under another oai-identifier or POI', () => {
+    const first = datacite.fromRecord!(r, ctx('oai:x.org:1')) as string;
+    const other = datacite.fromRecord!(r, ctx('oai:x.org:2')) as string;
+    const withPoi = datacite.fromRecord!(r, ctx('oai:x.org:2', 'http://purl.org/poi/x.org/2')) as string;
+    expect(first).to.contain('oai:x.org:1').and.not.contain('oai:x.org:2');
+    expect(other).to.contain('oai:x.org:2').and.not.contain('oai:x.org:1');
+    expect(withPoi).to.contain('http://purl.org/poi/x.org/2');
+    expect(other).to.not.contain('http://purl.org/poi/');
   });
 });
