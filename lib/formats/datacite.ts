@@ -470,17 +470,18 @@ function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
  */
 export function dataciteResource(record: RecordFields, ctx: CrosswalkContext): string {
   // `datacite` and `oai_datacite` write the same resource from the same model one after the other in a load
-  // (lib/pipeline/prepare.ts): the second takes the first's string. The model is never changed once read, so its
-  // object with the two identifiers the body depends on is the key; a WeakMap lets it go with the record.
-  const last = lastResource.get(record);
-  if (last !== undefined && last.oaiIdentifier === ctx.oaiIdentifier && last.poi === ctx.poi) return last.xml;
+  // (lib/pipeline/prepare.ts writes the formats in the registry's order): the second takes the first's string.
+  // The model is never changed once read, so its object with the two identifiers the body names is the key.
+  // One entry, not a WeakMap: a WeakMap entry per record costs the garbage collector more than it saves.
+  const last = lastResource;
+  if (last !== undefined && last.record === record && last.oaiIdentifier === ctx.oaiIdentifier && last.poi === ctx.poi) return last.xml;
   const xml = `${rootOpen('resource', [['xmlns', DATACITE_NS]], `${DATACITE_NS} ${DATACITE_SCHEMA}`)}${dataciteBody(record, ctx)}</resource>`;
-  lastResource.set(record, { oaiIdentifier: ctx.oaiIdentifier, poi: ctx.poi, xml });
+  lastResource = { record, oaiIdentifier: ctx.oaiIdentifier, poi: ctx.poi, xml };
   return xml;
 }
 
-/** The resource last written for a model, with the identifiers it was written with. */
-const lastResource = new WeakMap<RecordFields, { readonly oaiIdentifier: string; readonly poi: string | undefined; readonly xml: string }>();
+/** The resource last written, with the model and identifiers it was written from. */
+let lastResource: { readonly record: RecordFields; readonly oaiIdentifier: string; readonly poi: string | undefined; readonly xml: string } | undefined;
 
 /**
  * Crosswalks a record to DataCite kernel-4, or says why the item lacks it.
