@@ -381,7 +381,10 @@ export const COAR_TYPES: ReadonlyMap<string, CoarType> = new Map(
  * Management Plan, Physical Object, Project, Service, Standard, Study
  * Registration), it is COAR's "other" (c_1843), which says no more than
  * DataCite did. A COAR type the record gives wins over this table (facts.ts
- * `coarTypeOfRecord`).
+ * `coarTypeOfRecord`). Held against COAR 3.2's own SKOS matches to DataCite
+ * (test/model/coar-datacite.test.ts): COAR's exact match wherever OpenAIRE v4
+ * accepts it, except JournalArticle, which COAR 3.2 matches to its data paper
+ * (c_beb9, DataCite's DataPaper) and which is COAR's journal article here.
  */
 export const COAR_OF_DATACITE_GENERAL: Readonly<Record<DataCiteResourceType, string>> = {
   Audiovisual: 'c_8a7e',
