@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S node --max-semi-space-size=8 --no-turbo-escape
 /**
  * The `oai-steward` command. `serve` is what `npm start` runs; `migrate`
  * and `seed` are the operations it does implicitly; `id` checks and maps

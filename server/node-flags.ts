@@ -6,5 +6,14 @@
  * harvesting rather than on anything it holds: measured peak RSS 142.8 MB
  * after a 100,000-record benchmark and 162.6 MB after a 1,000,000-record one;
  * with 8 MB semi-spaces 138.1 MB and 137.4 MB, at the same throughput.
+ *
+ * TurboFan's escape analysis is off: the crosswalks are long functions that
+ * the varying shapes of records deoptimize a few times each early in a load,
+ * and each recompilation spent most of its time in escape analysis on the
+ * compiler's threads (`v8::internal::compiler::VariableTracker` led a profile
+ * of them). Measured over a 10,000-record load, alternating: CPU of the whole
+ * process 6.76 and 6.90 s with it, 5.73 and 5.73 s without; the load's own
+ * thread 3.2 s either way, and a ListRecords harvest's server CPU unchanged
+ * (oai_dc and marc21, 10,000 records).
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8'];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8', '--no-turbo-escape'];
