@@ -31,6 +31,7 @@ import { runHarvestStep } from './harvest';
 import { allFormats, describePlan, parseArgs, type BenchOptions } from './options';
 import { figuresTable, targetsTable } from './report';
 import { commitOf, machine, recordedOptions, runLabel, writeRun, type RunRecord } from './results';
+import { NO_REPLICA, runReplicaStep } from './replica';
 import { databaseVersion, storeBytes, vacuumStore } from './stores';
 import { checkTargets } from './targets';
 
@@ -80,10 +81,11 @@ export async function runBench(o: BenchOptions): Promise<RunRecord> {
     const { store, figures: load } = await runLoadStep(o, env, tmp);
     try {
       const serve = await runMeasureStep(o, env, store.url, load.formats_loaded, tmp);
+      const replica = o.replica ? await runReplicaStep(o, env, tmp) : NO_REPLICA;
       const harvest = await runHarvestStep(o, env, store.url, load, serve, tmp);
       const disk = await measureDisk(o, store.url);
       const database = databaseKind(store.url) === 'postgres' ? 'postgresql' : 'sqlite';
-      const figures: BenchFigures = { records: o.records, database, processes: o.processes, ...load, ...serve, ...harvest, ...disk };
+      const figures: BenchFigures = { records: o.records, database, processes: o.processes, ...load, ...serve, ...replica, ...harvest, ...disk };
       return {
         kind: 'bench run',
         date,

@@ -162,9 +162,26 @@ export interface DiskFigures {
   bytes_per_record: number | null;
 }
 
+/**
+ * The replica step (bench/replica.ts, `--replica`, PostgreSQL): N ListRecords harvests at once
+ * against one server process on a primary, and against that process and one reading a hot
+ * standby of it (`readReplica`), the harvests spread over both; null without `--replica`.
+ */
+export interface ReplicaFigures {
+  /** N, the harvests at once (`--harvesters`, or 4). */
+  replica_harvesters: number | null;
+  /** Aggregate records/s against the primary's process alone, and against both; the median of the pairs. */
+  replica_primary_rps: number | null;
+  replica_both_rps: number | null;
+  /** Both / the primary's alone: the median of the pairs' ratios (each pair run one after the other). */
+  replica_of_primary: number | null;
+  replica_pair_ratios: number[] | null;
+}
+
 /** Every figure of one run. */
 export type BenchFigures = { records: number; database: 'sqlite' | 'postgresql'; processes: number } & LoadFigures &
   ServeFigures &
+  ReplicaFigures &
   HarvestFigures &
   DiskFigures;
 

@@ -61,7 +61,15 @@ export type ClientTask =
       readonly maxPages?: number;
       readonly capture?: string;
     }
-  | { readonly task: 'concurrent'; readonly baseUrl: string; readonly harvesters: number; readonly gzip: boolean; readonly maxPages?: number }
+  | {
+      readonly task: 'concurrent';
+      readonly baseUrl: string;
+      /** The servers the harvests are spread over, harvest i on `baseUrls[i mod n]`; default `[baseUrl]`. */
+      readonly baseUrls?: readonly string[];
+      readonly harvesters: number;
+      readonly gzip: boolean;
+      readonly maxPages?: number;
+    }
   | { readonly task: 'getrecord'; readonly baseUrl: string; readonly identifiers: readonly string[]; readonly connections: number; readonly duration: number }
   | { readonly task: 'count'; readonly baseUrl: string; readonly prefixes: readonly string[]; readonly maxPages?: number };
 
@@ -335,9 +343,10 @@ async function runConcurrent(t: Extract<ClientTask, { task: 'concurrent' }>): Pr
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   const runs = await Promise.all(
-    Array.from({ length: t.harvesters }, () => {
+    Array.from({ length: t.harvesters }, (_, i) => {
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      return harvest(t.baseUrl, 'ListRecords', 'oai_dc', t.gzip, () => {}, {
+      const urls = t.baseUrls ?? [t.baseUrl];
+      return harvest(urls[i % urls.length] as string, 'ListRecords', 'oai_dc', t.gzip, () => {}, {
         agent,
         quiet: true,
         ...(t.maxPages !== undefined && { maxPages: t.maxPages }),

@@ -110,7 +110,7 @@ async function loadFloorInto(sourceUrl: string, keep: boolean): Promise<{ items:
 }
 
 /** The direct load: N generated records through the write path in this process, with progress. */
-async function directLoad(o: BenchOptions, env: NodeJS.ProcessEnv, url: string): Promise<{ seconds: number; oaiDcBytes: number; live: number }> {
+export async function directLoad(o: BenchOptions, env: NodeJS.ProcessEnv, url: string): Promise<{ seconds: number; oaiDcBytes: number; live: number }> {
   log(`load: ${o.records} generated records through the write path …`);
   const provider = await openProvider(loadConfig({ ...env, DATABASE_URL: url }));
   try {
@@ -138,7 +138,7 @@ async function directLoad(o: BenchOptions, env: NodeJS.ProcessEnv, url: string):
  * offered (one indexed probe each, rather than a scan of every record), and on PostgreSQL the
  * seconds of the VACUUM ANALYZE that settles it.
  */
-async function settleStore(env: NodeJS.ProcessEnv, url: string, offered: readonly string[]): Promise<{ loaded: string[]; analyzeSeconds: number }> {
+export async function settleStore(env: NodeJS.ProcessEnv, url: string, offered: readonly string[]): Promise<{ loaded: string[]; analyzeSeconds: number }> {
   const provider = await openProvider(loadConfig({ ...env, DATABASE_URL: url }));
   try {
     const loaded: string[] = [];

@@ -56,6 +56,8 @@ export interface BenchOptions {
    * {@link DEFAULT_BASE_RECORDS} when `records` is larger, else 0.
    */
   readonly baseRecords: number;
+  /** Also measure harvests on a primary against a primary and a read replica (bench/replica.ts; PostgreSQL only). */
+  readonly replica: boolean;
   /** Pages each list harvest reads before it stops (0: every page, the default). */
   readonly harvestPages: number;
   /** Run the server under node --cpu-prof, writing profiles here. */
@@ -97,6 +99,9 @@ export const USAGE = `usage: npm run bench -- [options]
                        loader's peak RSS (default ${DEFAULT_BASE_RECORDS} when --records is larger, else none; 0: none)
   --harvest-pages P    stop each list harvest after P pages (default: every page); the middle and last
                        pages are then reached with tokens built from the store
+  --replica            PostgreSQL: also start a primary and a hot standby, load the records there, and
+                       measure N harvests at once (--harvesters, else 4) against the primary's process
+                       and against it and a process reading the standby (bench/replica.ts)
   --profile DIR        run the server under node --cpu-prof, writing profiles to DIR
   --pyoai DIR          also harvest the same store served by pyoai (DIR holds its oaipmh package; or PYOAI_PATH)
   --results DIR        where the run's JSON is written (default bench/results)
@@ -132,6 +137,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     skipHarvest: false,
     baseRecords: undefined as number | undefined,
     harvestPages: 0,
+    replica: false,
     profile: undefined as string | undefined,
     pyoai: env.PYOAI_PATH || undefined,
     results: path.join(PROJECT_ROOT, 'bench', 'results'),
@@ -223,6 +229,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       case '--harvest-pages':
         o.harvestPages = num(i++, a, 2);
         break;
+      case '--replica':
+        o.replica = true;
+        break;
       case '--profile':
         o.profile = path.resolve(value(i++, a));
         break;
@@ -246,6 +255,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         fail(`unknown option ${JSON.stringify(a)}`);
     }
   }
+  if (o.replica && !/^postgres(ql)?:/.test(env.DATABASE_URL ?? '')) fail('--replica needs PostgreSQL: run with DATABASE_URL=postgres://…');
   if (o.skipCliLoad && o.skipDirectLoad) fail('--skip-cli-load and --skip-direct-load leave nothing to serve');
   const baseRecords = o.baseRecords ?? (o.records > DEFAULT_BASE_RECORDS ? DEFAULT_BASE_RECORDS : 0);
   if (baseRecords >= o.records) fail(`--base-records (${baseRecords}) must be smaller than --records (${o.records})`);
@@ -296,6 +306,9 @@ export function describePlan(o: BenchOptions, database: 'sqlite' | 'postgresql')
       ? `harvests: the first ${n(o.harvestPages)} pages of each list; middle and last pages reached with tokens built from the store`
       : 'harvests: every page of each list',
     `serving: ${o.processes} process(es)${o.harvesters > 1 ? `, ${o.harvesters} harvesters at once` : ''}, GetRecord ${o.skipGetRecord ? 'skipped' : `${o.connections} connections for ${o.duration} s`}`,
+    o.replica
+      ? `replica: a primary and a hot standby started for the run, the records loaded on the primary; ${o.harvesters > 1 ? o.harvesters : 4} harvests at once against its process, then against it and one reading the standby, 3 pairs`
+      : 'replica: not measured (no --replica)',
     o.skipHarvest ? 'harvest: skipped' : 'harvest: oai-steward harvest of the served store (oai_dc) into a fresh store offering the same formats',
     o.skipVacuum ? 'disk: size as loaded only (no VACUUM)' : `disk: size as loaded, then after ${database === 'sqlite' ? 'VACUUM' : 'VACUUM FULL'}`,
     `pyoai peer: ${o.pyoai ?? 'not measured (no --pyoai)'}`,

@@ -160,6 +160,13 @@ function serveRows(f: BenchFigures, cpus: number): Row[] {
       ]);
     }
   }
+  if (f.replica_of_primary !== null) {
+    rows.push([
+      `${f.replica_harvesters} harvesters, primary + replica`,
+      `${n(f.replica_both_rps)} records/s`,
+      `against the primary's process alone ${n(f.replica_primary_rps)}; both / primary ${n(f.replica_of_primary)} (median of pairs ${(f.replica_pair_ratios ?? []).join(', ')}; a cluster started for the run)`,
+    ]);
+  }
   rows.push(
     [
       'page time first/middle/last',

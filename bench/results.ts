@@ -121,6 +121,7 @@ export function runLabel(o: BenchOptions, database: string): string {
     parts.push(`stored-${o.storedFormats.length > 0 ? o.storedFormats.join('+') : 'none'}`);
   if (o.processes > 1) parts.push(`${o.processes}p`);
   if (o.harvesters > 1) parts.push(`${o.harvesters}h`);
+  if (o.replica) parts.push('replica');
   if (o.gzip) parts.push('gzip');
   if (o.harvestPages > 0) parts.push('sampled');
   if (o.label) parts.push(o.label);

@@ -166,6 +166,16 @@ const TARGETS: readonly Target[] = [
     read: (f) => ({ value: f.server_peak_rss_mb, note: f.processes > 1 ? 'per process' : 'over the harvests' }),
   },
   {
+    name: 'ListRecords on a primary and a read replica / on the primary',
+    unit: '×',
+    read: (f) =>
+      value(
+        f.replica_of_primary,
+        'run with --replica (PostgreSQL)',
+        `${f.replica_harvesters} harvests at once: ${f.replica_both_rps?.toLocaleString('en')} / ${f.replica_primary_rps?.toLocaleString('en')} records/s, median of pairs`,
+      ),
+  },
+  {
     name: 'store size',
     unit: 'bytes',
     read: (f) => ({ value: f.store_bytes, note: `${Math.round(f.store_bytes / f.records).toLocaleString('en')} B a record as loaded, ${f.database}` }),

@@ -167,6 +167,8 @@ export function createApp(options: AppOptions): express.Express {
         const args = !decoded.ok ? { undecodable: decoded.message } : html && decoded.pairs.length === 0 ? HOME_REQUEST : decoded.pairs;
         const prepared = !html && decoded.ok ? await takePrepared(decoded.pairs) : undefined;
         const response = prepared?.response ?? (await handleRequest(ctx, args, now()));
+        // The next page's query goes to the database before this page is rendered (a prepared page's did when it was read).
+        if (!prepared && !html && readNext(response)) await turn();
         // Marked before the answer is sent, so the generic 'finish' line is never written for it too.
         res.locals.oaiLogged = true;
         res.locals.oai = { response, pairs: decoded.ok ? decoded.pairs : undefined } satisfies OaiOutcome;
@@ -202,19 +204,22 @@ export function createApp(options: AppOptions): express.Express {
     page.xml.write(formatDatestamp(at), page.dateOffset, 'latin1');
     return { response: { ...page.response, responseDate: at }, xml: page.xml, dateOffset: page.dateOffset };
   };
-  /** After a list page that continues, prepares the page its token names. */
+  /** After a list page that continues, prepares the page its token names, from its rows read ahead when they were. */
   const prepareNext = (response: OaiResponse): void => {
-    const body = response.body;
-    if (!prefetch || (body.kind !== 'ListRecords' && body.kind !== 'ListIdentifiers') || !body.resumption?.token) return;
-    const pairs: [string, string][] = [
-      ['verb', body.kind],
-      ['resumptionToken', body.resumption.token],
-    ];
-    prefetch.prepare(PagePrefetch.key(body.kind, body.resumption.token), async () => {
-      const next = await handleRequest(ctx, pairs, now());
-      const xml = renderXml(next, logger);
-      return { response: next, xml, dateOffset: xml.indexOf(RESPONSE_DATE) + RESPONSE_DATE.length };
+    const next = nextRequest(response);
+    if (!prefetch || !next) return;
+    prefetch.prepare(next.key, async (readAhead) => {
+      const page = (await readAhead) ?? (await handleRequest(ctx, next.pairs, now()));
+      // The page after it is read while this one is rendered.
+      if (readNext(page)) await turn();
+      const xml = renderXml(page, logger);
+      return { response: page, xml, dateOffset: xml.indexOf(RESPONSE_DATE) + RESPONSE_DATE.length };
     });
+  };
+  /** Issues the query of the page after a list page that continues (server/http/prefetch.ts, read-ahead); whether one was issued. */
+  const readNext = (response: OaiResponse): boolean => {
+    const next = nextRequest(response);
+    return !!prefetch && !!next && prefetch.readAhead(next.key, () => handleRequest(ctx, next.pairs, now()));
   };
 
   // The paths are matched literally: never read as Express route patterns (`:name`, `*`, `(`).
@@ -298,6 +303,28 @@ const RESPONSE_DATE = '<responseDate>';
 
 /** What a browser's request of the bare base URL means: the home page. */
 const HOME_REQUEST: readonly (readonly [string, string])[] = [['verb', 'Identify']];
+
+/** The request that continues a list page (its verb and token) and its prefetch key; none when the list ends there. */
+function nextRequest(response: OaiResponse): { key: string; pairs: [string, string][] } | undefined {
+  const body = response.body;
+  if ((body.kind !== 'ListRecords' && body.kind !== 'ListIdentifiers') || !body.resumption?.token) return undefined;
+  return {
+    key: PagePrefetch.key(body.kind, body.resumption.token),
+    pairs: [
+      ['verb', body.kind],
+      ['resumptionToken', body.resumption.token],
+    ],
+  };
+}
+
+/**
+ * One turn of the event loop: a query just issued reaches the database's
+ * connection (its pool and driver work in promise callbacks) before the
+ * synchronous rendering that follows holds the thread.
+ */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** The continuing list request these arguments make (exactly a list verb and a token), if they make one. */
 function continuation(pairs: readonly (readonly [string, string])[]): { verb: 'ListRecords' | 'ListIdentifiers'; token: string } | undefined {

@@ -28,9 +28,23 @@
  * A token that expired in between is refused as a fresh request would be
  * (the request then takes the ordinary path).
  *
+ * Read-ahead. A page's query costs the database's time and a page's
+ * rendering this process's, and the two need not wait for each other: as soon
+ * as a page's rows are read its token (the keyset cursor after its last row)
+ * is known, so the query of the page after it is issued then, before this page
+ * is rendered and sent ({@link PagePrefetch.readAhead}), and the database
+ * reads one page while this process renders the one before. The rows read
+ * ahead become the next prepared page when the harvester asks for the page
+ * before them ({@link PagePrefetch.prepare}). Rows read ahead follow the rules
+ * above from the moment they were read: their age counts from the read, every
+ * write of this process drops them, and they are served only as the page of
+ * the token that names them.
+ *
  * Bounds: at most {@link PrefetchOptions.maxEntries} prepared pages per
- * process (one per harvest in progress; past that, no more are prepared), each
- * kept {@link PrefetchOptions.lifetimeMs} at most and served once.
+ * process (one per harvest in progress; past that, no more are prepared), and
+ * as many pages of rows read ahead (one per harvest, the page after the
+ * prepared one), each kept {@link PrefetchOptions.lifetimeMs} at most and
+ * served once.
  */
 import type { OaiResponse } from '../../lib/oai';
 
@@ -54,8 +68,15 @@ export interface PrefetchOptions {
 }
 
 interface Entry {
+  /** When the page's rows were read (or began to be): its age counts from here. */
   readonly created: number;
   readonly page: Promise<PreparedPage | undefined>;
+}
+
+/** A page's rows read ahead of its rendering: the response value, not yet XML. */
+interface Ahead {
+  readonly created: number;
+  readonly response: Promise<OaiResponse | undefined>;
 }
 
 /** The defaults: a page waits two seconds at most, and 16 harvests at once get one each. */
@@ -76,6 +97,7 @@ export const PREFETCH_DEFAULTS: PrefetchOptions = Object.freeze({
  */
 export class PagePrefetch {
   private readonly entries = new Map<string, Entry>();
+  private readonly ahead = new Map<string, Ahead>();
   private readonly options: PrefetchOptions;
 
   constructor(options: Partial<PrefetchOptions> = {}) {
@@ -90,15 +112,38 @@ export class PagePrefetch {
   /**
    * Starts preparing the answer to the request `key` names, unless one is
    * held for it already or the cache is full. `produce` runs after the
-   * current I/O callbacks (so the answer that was just written goes first);
-   * a failure drops the entry (the request then takes the ordinary path,
-   * which reports it).
+   * current I/O callbacks (so the answer that was just written goes first)
+   * and is given the page's rows if they were read ahead (its age then counts
+   * from that read); a failure drops the entry (the request then takes the
+   * ordinary path, which reports it).
    */
-  prepare(key: string, produce: () => Promise<PreparedPage | undefined>): void {
+  prepare(key: string, produce: (readAhead: Promise<OaiResponse | undefined> | undefined) => Promise<PreparedPage | undefined>): void {
     this.expire();
+    const ahead = this.ahead.get(key);
+    this.ahead.delete(key);
     if (this.entries.has(key) || this.entries.size >= this.options.maxEntries) return;
-    const page = new Promise<void>((resolve) => setImmediate(resolve)).then(produce).catch(() => undefined);
-    this.entries.set(key, { created: this.options.clock(), page });
+    const page = new Promise<void>((resolve) => setImmediate(resolve)).then(() => produce(ahead?.response)).catch(() => undefined);
+    this.entries.set(key, { created: ahead?.created ?? this.options.clock(), page });
+  }
+
+  /**
+   * Issues the read of the page `key` names now, before the caller goes on
+   * (renders and sends the page before it), unless that page is read ahead or
+   * prepared already or as many pages are read ahead as the bound allows. The
+   * rows wait for {@link prepare} of the same key; a failed read is dropped.
+   * Returns whether a read was issued.
+   */
+  readAhead(key: string, read: () => Promise<OaiResponse>): boolean {
+    this.expire();
+    if (this.ahead.has(key) || this.entries.has(key) || this.ahead.size >= this.options.maxEntries) return false;
+    let response: Promise<OaiResponse | undefined>;
+    try {
+      response = read().catch(() => undefined);
+    } catch {
+      return false;
+    }
+    this.ahead.set(key, { created: this.options.clock(), response });
+    return true;
   }
 
   /** The page prepared for `key`, if it is fresh; it is removed, so it is served at most once. */
@@ -110,14 +155,16 @@ export class PagePrefetch {
     return entry.page;
   }
 
-  /** Drops every prepared page, and any being prepared: the store has changed. */
+  /** Drops every prepared page, any being prepared, and every page read ahead: the store has changed. */
   invalidate(): void {
     this.entries.clear();
+    this.ahead.clear();
   }
 
-  /** Resolves once every page being prepared now is ready (or failed): for tests, which must not depend on timing. */
+  /** Resolves once every page being prepared or read ahead now is ready (or failed): for tests, which must not depend on timing. */
   async settled(): Promise<void> {
     await Promise.all([...this.entries.values()].map((e) => e.page));
+    await Promise.all([...this.ahead.values()].map((e) => e.response));
   }
 
   /** How many pages are held or being prepared (for tests and diagnostics). */
@@ -125,8 +172,14 @@ export class PagePrefetch {
     return this.entries.size;
   }
 
+  /** How many pages' rows are read ahead or being read (for tests and diagnostics). */
+  get readingAhead(): number {
+    return this.ahead.size;
+  }
+
   private expire(): void {
     const now = this.options.clock();
     for (const [key, entry] of this.entries) if (now - entry.created > this.options.lifetimeMs) this.entries.delete(key);
+    for (const [key, entry] of this.ahead) if (now - entry.created > this.options.lifetimeMs) this.ahead.delete(key);
   }
 }

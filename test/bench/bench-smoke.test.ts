@@ -351,6 +351,7 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
       'PostgreSQL ListRecords of the replay ceiling',
       'oai-steward load peak RSS at N / at a smaller run (flat)',
       'oai-steward load rate at N / at a smaller run (linear)',
+      'ListRecords on a primary and a read replica / on the primary',
     ]);
     // Measured now: the harvest step runs in every run unless skipped.
     expect(targets.find((t) => t.name === 'harvest-and-load from a local provider, every format')?.measured).to.equal(figures.harvest_rps);

@@ -62,6 +62,7 @@ const refused: readonly { name: string; argv: string[]; message: RegExp }[] = [
     message: /--stored-formats: marc21 is not among the formats offered/,
   },
   { name: 'a label that cannot be part of a file name', argv: ['--label', 'a/b'], message: /--label takes letters/ },
+  { name: 'a replica on SQLite, which has none', argv: ['--replica'], message: /--replica needs PostgreSQL/ },
 ];
 
 describe('the benchmark options', () => {
@@ -79,6 +80,11 @@ describe('the benchmark options', () => {
       expect(parse).to.throw(/usage: npm run bench/);
     });
   }
+
+  it('measures a primary against a primary and a replica on PostgreSQL when asked', () => {
+    expect(parseArgs(['--replica'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' }).replica).to.equal(true);
+    expect(parseArgs([], {}).replica).to.equal(false);
+  });
 
   it('returns a frozen value', () => {
     expect(Object.isFrozen(parseArgs([], {}))).to.equal(true);

@@ -1,6 +1,6 @@
 /**
  * Harvest traffic on a read replica: a real PostgreSQL primary and hot
- * standby (./../helpers/replica.ts). A process reading the standby answers a
+ * standby (harness/replicated-cluster.ts). A process reading the standby answers a
  * page only once the standby has replayed what the harvest has already seen
  * (the token's position, or for a first page everything the primary had
  * committed), else 503 with Retry-After; so a harvest whose requests
@@ -8,7 +8,7 @@
  * a loader writes, sees every unchanged record exactly once.
  */
 import { expect } from 'chai';
-import { startReplicatedCluster, type ReplicatedCluster } from '../helpers/replica';
+import { startReplicatedCluster, type ReplicatedCluster } from '../../harness/replicated-cluster';
 import { checkOai, request, resumption, texts, startTestServer, type TestServer } from '../helpers/server';
 import type { ItemInput } from '../../lib/store';
 

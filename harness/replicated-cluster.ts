@@ -1,16 +1,17 @@
 /**
- * A PostgreSQL primary and a hot standby of it, made for one test under a
+ * A PostgreSQL primary and a hot standby of it, made for one test or one
+ * benchmark run (test/server/replica.test.ts, bench/replica.ts) under a
  * temporary folder with PostgreSQL's own tools (initdb, pg_basebackup with
  * `-R` for the standby's primary_conninfo, pg_ctl), on free ports of
  * 127.0.0.1, and stopped after. The machine's own cluster accepts no
- * replication connections and is not the suite's to reconfigure. initdb
+ * replication connections and is not ours to reconfigure. initdb
  * refuses to run as root, so as root the tools run as the `postgres` user.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../harness/free-port';
+import { freePort } from './free-port';
 
 export interface ReplicatedCluster {
   readonly primaryUrl: string;
@@ -18,6 +19,8 @@ export interface ReplicatedCluster {
   /** Stops the standby replaying the primary's WAL (pg_wal_replay_pause), or lets it go on. */
   pauseReplay(): void;
   resumeReplay(): void;
+  /** Waits until the standby has replayed everything the primary has written so far (at most `seconds`). */
+  caughtUp(seconds?: number): Promise<void>;
   /** Stops both servers and removes the folder. */
   stop(): void;
 }
@@ -31,6 +34,13 @@ function binDir(): string {
   }
 }
 
+/**
+ * Starts a primary and its hot standby on free ports and returns their URLs
+ * (the `postgres` database of each; a database made on the primary appears on
+ * the standby under the same name).
+ *
+ * @example const cluster = await startReplicatedCluster(); try { … cluster.replicaUrl … } finally { cluster.stop(); }
+ */
 export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
   const bin = binDir();
   const root = process.getuid?.() === 0;
@@ -96,6 +106,14 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
     replicaUrl: `postgres://postgres@127.0.0.1:${standbyPort}/postgres`,
     pauseReplay: () => void psql(standbyPort, 'SELECT pg_wal_replay_pause()'),
     resumeReplay: () => void psql(standbyPort, 'SELECT pg_wal_replay_resume()'),
+    async caughtUp(seconds = 120) {
+      const target = psql(primaryPort, 'SELECT pg_current_wal_lsn()').trim();
+      const deadline = Date.now() + seconds * 1000;
+      while (psql(standbyPort, `SELECT pg_last_wal_replay_lsn() >= '${target}'::pg_lsn`).trim() !== 't') {
+        if (Date.now() > deadline) throw new Error(`the standby did not replay the primary's WAL up to ${target} within ${seconds} s`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
     stop,
   };
 }
