@@ -48,7 +48,7 @@ import {
   type RunReports,
   type WriteTransaction,
 } from '../../lib/store';
-import { RunLog, runRefusal } from '../../lib/run-report';
+import { NO_COUNTS, RunLog, runRefusal } from '../../lib/run-report';
 import { storeFailure } from '../db/errors';
 import { RECORD_DEADLINE_MS, recordRunQuietly, withDeadline } from '../runs';
 import { AnswerTooLarge, HarvestError, OaiClient, type ClientOptions } from './client';
@@ -179,15 +179,7 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, giv
     source: source.name,
     completed: false,
     locked: false,
-    pages: 0,
-    records: 0,
-    inserted: 0,
-    updated: 0,
-    unchanged: 0,
-    deleted: 0,
-    superseded: 0,
-    refused: 0,
-    retries: 0,
+    ...NO_COUNTS,
     resumed: 0,
     restarted: 0,
     lists: [],

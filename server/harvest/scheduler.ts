@@ -19,6 +19,7 @@ import { nextRun, type SourceConfig } from '../../lib/harvest/sources';
 import type { HarvestDeps } from './harvest';
 import { harvestInChild, type ChildHarvest, type ChildOutcome } from './child';
 import { recordRunQuietly } from '../runs';
+import { NO_COUNTS } from '../../lib/run-report';
 import { createHarvestMetrics, type HarvestMetrics } from './metrics';
 
 /** A running scheduler. */
@@ -120,14 +121,13 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
         ? [under]
         : source.prefixes.flatMap((prefix) => (source.sets.length === 0 ? [{ prefix, set: '' }] : source.sets.map((set) => ({ prefix, set }))));
       for (const l of lists) await deps.store.recordHarvestError({ source: source.name, ...l }, message, now());
-      const zero = { inserted: 0, updated: 0, unchanged: 0, deleted: 0, superseded: 0, refused: 0, retries: 0 };
       const unrecorded = await recordRunQuietly(deps.store, {
         kind: 'harvest',
         source: source.name,
         started: done.started,
         ended: now(),
         outcome: 'failed',
-        counts: { ...zero, pages: done.pages, records: done.records },
+        counts: { ...NO_COUNTS, pages: done.pages, records: done.records },
         warnings: [],
         warningsOmitted: 0,
         error: message,
