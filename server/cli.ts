@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --no-turbo-escape
+#!/usr/bin/env -S node --max-semi-space-size=8 --no-turbo-escape --v8-pool-size=0
 /**
  * The `oai-steward` command. `serve` is what `npm start` runs; `migrate`
  * and `seed` are the operations it does implicitly; `id` checks and maps
