@@ -117,7 +117,9 @@ export const PROBE_BASE: RecordFields = {
 };
 
 const trim = (v: string): string => v.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
-const present = (vs: readonly (string | undefined)[]): string[] => vs.filter((v): v is string => v !== undefined && trim(v) !== '').map(trim);
+// Blank as the model's facts say it (lib/model/facts.ts: any white space, U+00A0 and U+3000 included), which no
+// format carries: a value of such spaces alone is said by no record.
+const present = (vs: readonly (string | undefined)[]): string[] => vs.filter((v): v is string => v !== undefined && v.trim() !== '').map(trim);
 const without = (r: RecordFields, keys: readonly (keyof RecordFields)[]): RecordFields => {
   const out: Record<string, unknown> = { ...r };
   for (const k of keys) delete out[k];
