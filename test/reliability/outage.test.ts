@@ -51,8 +51,21 @@ describe('a PostgreSQL outage while the server runs (a private instance)', funct
     console.log = quiet(log);
     pg = startPrivatePostgres();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oai-outage-'));
+    // The concurrent harvests below all come from 127.0.0.1: the per-client limit (429) is off so that what they
+    // meet is the outage alone, whose answer is 503 with this Retry-After (test/reliability/fairness.test.ts holds the limit).
     running = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: pg.url, OAI_BASE_URL: 'http://localhost/oai', OAI_RETRY_AFTER: '5', LOG_LEVEL: 'silent' }, dir),
+      loadConfig(
+        {
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_URL: pg.url,
+          OAI_BASE_URL: 'http://localhost/oai',
+          OAI_RETRY_AFTER: '5',
+          OAI_CLIENT_MAX_IN_FLIGHT: '0',
+          LOG_LEVEL: 'silent',
+        },
+        dir,
+      ),
     );
   });
 
