@@ -185,6 +185,13 @@ export type BenchFigures = { records: number; database: 'sqlite' | 'postgresql';
   HarvestFigures &
   DiskFigures;
 
+/** The median of a non-empty list (of an even count, the mean of the middle two). @example median([3, 1, 2]) // 2 */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
 /**
  * The ratio of a figure to a limit, to two places (null when either is missing).
  *

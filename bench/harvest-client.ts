@@ -28,6 +28,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { httpRequest } from '../harness/http-request';
+import { median } from './figures';
 import { progress } from './progress';
 
 /** What bench.ts asks of the client. */
@@ -224,12 +225,6 @@ async function harvest(
   }
   if (items !== completeListSize) throw new Error(`${verb}: harvested ${items} items but completeListSize was ${completeListSize}`);
   return { verb, items, deleted, pages, completeListSize, seconds, bytes };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
 async function timePage(url: string, repeats: number, gzip: boolean): Promise<number> {

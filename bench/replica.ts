@@ -11,7 +11,7 @@
  * the machine is shared, and a ratio of neighbours is what stays.
  */
 import { startReplicatedCluster } from '../harness/replicated-cluster';
-import { ratio } from './figures';
+import { median, ratio } from './figures';
 import type { ReplicaFigures } from './figures';
 import type { ConcurrentResult } from './harvest-client';
 import { directLoad, settleStore } from './load';
@@ -35,12 +35,6 @@ export const NO_REPLICA: ReplicaFigures = {
   replica_of_primary: null,
   replica_pair_ratios: null,
 };
-
-/** The median of a non-empty list. */
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-}
 
 /**
  * Runs the replica step: a fresh primary and standby, the store loaded on the

@@ -56,12 +56,7 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
   const standbyDir = path.join(dir, 'standby');
   const [primaryPort, standbyPort] = [await freePort(), await freePort()];
   const started: string[] = [];
-  const psql = (port: number, sql: string): string =>
-    root
-      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, 'psql'), '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-Atc', sql], {
-          encoding: 'utf8',
-        })
-      : execFileSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-Atc', sql], { encoding: 'utf8' });
+  const psql = (port: number, sql: string): string => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-Atc', sql]);
   const stop = (): void => {
     for (const d of started.reverse()) {
       try {

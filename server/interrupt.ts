@@ -64,15 +64,16 @@ export function watchInterrupts(proc: NodeJS.Process = process): Interruption {
   const onTerm = on('SIGTERM');
   proc.on('SIGINT', onInt);
   proc.on('SIGTERM', onTerm);
+  const check = (): void => {
+    if (received !== undefined) throw new InterruptedError(received);
+  };
   return {
     signal: controller.signal,
     received: () => received,
-    check() {
-      if (received !== undefined) throw new InterruptedError(received);
-    },
+    check,
     async checkpoint() {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (received !== undefined) throw new InterruptedError(received);
+      check();
     },
     dispose() {
       proc.off('SIGINT', onInt);

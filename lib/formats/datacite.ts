@@ -41,7 +41,8 @@
  * `alternateIdentifiers`, `sizes`, `version`, `rightsList`, `descriptions`,
  * `geoLocations`, `relatedItems`; name identifiers of any scheme, affiliation
  * identifiers and the language of names on the agents) is written first, as
- * given, and each row above after it only where it says something those do
+ * given (titles, related items and geolocations by ./datacite-detail-out.ts),
+ * and each row above after it only where it says something those do
  * not: DataCite in is DataCite out, element for element and attribute for
  * attribute (test/formats/datacite-lossless.test.ts). A related identifier
  * that is a related item's own identifier is written once, in the item.
@@ -50,23 +51,13 @@
  * DataCite has no plain-text place for), file URLs (DataCite describes the
  * resource, its DOI leads to the files).
  */
-import type {
-  Agent,
-  FundingReference,
-  GeoLocation,
-  GeoPoint,
-  NameIdentifier,
-  RecordFields,
-  RelatedIdentifier,
-  RelatedItem,
-  RelatedItemAgent,
-  TitleEntry,
-} from '../model/record';
+import type { Agent, FundingReference, NameIdentifier, RecordFields, RelatedIdentifier } from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
 import { contributors, creators, dcValues, doi, formats, hostKind, publicationYear, publisher, titles, type HostKind } from '../model/facts';
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap, type Attr } from './xml-out';
+import { geoLocationElement, relatedItemElement, titleElement } from './datacite-detail-out';
 import { DATACITE_KERNEL_3_NS, readDatacite } from './datacite-read';
 import { isHostItem } from './datacite-lift';
 import { accessOf } from './reader-rules';
@@ -203,86 +194,6 @@ function hostElement(record: RecordFields): string {
     ['relatedItemType', RELATED_ITEM_TYPE_OF_HOST[hostKind(record)]],
     ['relationType', 'IsPublishedIn'],
   );
-}
-
-/** A `title` with its type and language. */
-function titleElement(t: TitleEntry): string {
-  return leaf('title', t.value, ['titleType', t.type], ['xml:lang', t.lang]);
-}
-
-/** A related item's creator or contributor (names only, as DataCite 4.4+ has them there). */
-function itemAgentElement(kind: 'creator' | 'contributor', a: RelatedItemAgent): string {
-  const nameType = a.nameType === 'person' ? 'Personal' : a.nameType === 'organization' ? 'Organizational' : undefined;
-  return wrap(
-    kind,
-    [
-      leaf(`${kind}Name`, a.name, ['nameType', nameType], ['xml:lang', a.lang]),
-      a.givenName !== undefined ? leaf('givenName', a.givenName) : '',
-      a.familyName !== undefined ? leaf('familyName', a.familyName) : '',
-    ],
-    ['contributorType', kind === 'contributor' ? (a.type ?? 'Other') : undefined],
-  );
-}
-
-/** A `relatedItem` with every property, in the order of the schema's sequence (DataCite 4.7 property 20). */
-function relatedItemElement(i: RelatedItem): string {
-  const part = (name: string, v: string | undefined): string => (v !== undefined ? leaf(name, v) : '');
-  const id = i.identifier;
-  return wrap(
-    'relatedItem',
-    [
-      id === undefined
-        ? ''
-        : leaf(
-            'relatedItemIdentifier',
-            id.value,
-            ['relatedItemIdentifierType', id.type],
-            ['relatedMetadataScheme', id.relatedMetadataScheme],
-            ['schemeURI', id.schemeUri],
-            ['schemeType', id.schemeType],
-          ),
-      wrap(
-        'creators',
-        (i.creators ?? []).map((c) => itemAgentElement('creator', c)),
-      ),
-      wrap('titles', (i.titles ?? []).map(titleElement)),
-      part('publicationYear', i.publicationYear),
-      part('volume', i.volume),
-      part('issue', i.issue),
-      i.number === undefined ? '' : leaf('number', i.number.value, ['numberType', i.number.type]),
-      part('firstPage', i.firstPage),
-      part('lastPage', i.lastPage),
-      part('publisher', i.publisher),
-      part('edition', i.edition),
-      wrap(
-        'contributors',
-        (i.contributors ?? []).map((c) => itemAgentElement('contributor', c)),
-      ),
-    ],
-    ['relatedItemType', i.itemType],
-    ['relationType', i.relation],
-    ['relationTypeInformation', i.relationTypeInformation],
-  );
-}
-
-/** A `geoLocation` (DataCite 4.7 property 18). */
-function geoLocationElement(g: GeoLocation): string {
-  const point = (name: string, p: GeoPoint): string => wrap(name, [leaf('pointLongitude', String(p.longitude)), leaf('pointLatitude', String(p.latitude))]);
-  return wrap('geoLocation', [
-    ...(g.places ?? []).map((p) => leaf('geoLocationPlace', p)),
-    ...(g.points ?? []).map((p) => point('geoLocationPoint', p)),
-    ...(g.boxes ?? []).map((b) =>
-      wrap('geoLocationBox', [
-        leaf('westBoundLongitude', String(b.west)),
-        leaf('eastBoundLongitude', String(b.east)),
-        leaf('southBoundLatitude', String(b.south)),
-        leaf('northBoundLatitude', String(b.north)),
-      ]),
-    ),
-    ...(g.polygons ?? []).map((p) =>
-      wrap('geoLocationPolygon', [...p.points.map((q) => point('polygonPoint', q)), p.inPoint !== undefined ? point('inPolygonPoint', p.inPoint) : '']),
-    ),
-  ]);
 }
 
 /** A COAR access right URI in its http form (the model's), for comparing with one as written. */
