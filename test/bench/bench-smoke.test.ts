@@ -70,7 +70,7 @@ interface Target {
   note: string;
 }
 
-/** The bound a target's text states, e.g. `≥ 10,000 records/s` → 10000. */
+/** The bound a target's text states, e.g. `≥ 6,000 records/s` → 6000. */
 const boundOf = (t: Target): number => Number(/[\d,.]+/.exec(t.target)?.[0].replace(/,/g, ''));
 
 const NUMBER_FIELDS = [
