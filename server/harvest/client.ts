@@ -127,25 +127,29 @@ export class OaiClient {
   /**
    * GETs the request, retrying as the module comment says, and hands the
    * body of a 200 answer to `reader` as it arrives: nothing of the answer is
-   * held here, so memory follows what the reader keeps.
+   * held here, so memory follows what the reader keeps. An aborted
+   * `signal` ends the request, or the wait before the next attempt, at once
+   * with the signal's reason.
    */
-  async read<T>(args: Readonly<Record<string, string>>, reader: BodyReader<T>): Promise<T> {
+  async read<T>(args: Readonly<Record<string, string>>, reader: BodyReader<T>, signal?: AbortSignal): Promise<T> {
     const url = this.urlOf(args);
     const o = this.options;
     let attempt = 0;
     for (;;) {
       const wait = this.lastRequest + o.delayMs - Date.now();
-      if (wait > 0) await this.sleep(wait);
+      if (wait > 0) await abortable(this.sleep(wait), signal);
+      signal?.throwIfAborted();
       this.lastRequest = Date.now();
       let reason: string;
       let waitMs: number | undefined;
       try {
-        const a = await this.once(url, reader);
+        const a = await this.once(url, reader, signal);
         if ('value' in a) return a.value;
         reason = `HTTP ${a.status}`;
         if (a.status === 503 || a.status === 429) waitMs = retryAfterMs(a.retryAfter, Date.now(), o.retryAfterCapMs ?? 300_000);
         else if (a.status < 500) throw new HarvestError(`${o.source}: ${url} answered HTTP ${a.status}${snippet(a.body)}`);
       } catch (err) {
+        signal?.throwIfAborted();
         if (err instanceof HarvestError) throw err;
         if (err instanceof TooLarge) throw new AnswerTooLarge(url, err.message, o.source);
         if (!(err instanceof Transient)) throw err;
@@ -153,16 +157,16 @@ export class OaiClient {
       }
       attempt++;
       if (attempt > o.retries) throw new HarvestError(`${o.source}: ${url} failed after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${reason}`);
-      await this.pause(attempt, reason, waitMs);
+      await this.pause(attempt, reason, waitMs, signal);
     }
   }
 
-  /** Waits before attempt `attempt + 1`: as a Retry-After asked, or the backoff. */
-  async pause(attempt: number, reason: string, waitMs?: number): Promise<void> {
+  /** Waits before attempt `attempt + 1`: as a Retry-After asked, or the backoff (an aborted `signal` ends the wait). */
+  async pause(attempt: number, reason: string, waitMs?: number, signal?: AbortSignal): Promise<void> {
     const o = this.options;
     const ms = waitMs ?? backoffMs(attempt, o.backoffBaseMs ?? 1000, o.backoffMaxMs ?? 60_000, o.random ?? Math.random);
     o.onRetry?.(reason, ms);
-    await this.sleep(ms);
+    await abortable(this.sleep(ms), signal);
   }
 
   /**
@@ -171,11 +175,18 @@ export class OaiClient {
    * bad coding or the timeout rejects with a {@link Transient}; an answer
    * over the cap with a {@link TooLarge}, as soon as it is over.
    */
-  private async once<T>(url: string, reader: BodyReader<T>): Promise<{ value: T } | { status: number; retryAfter?: string; body: Buffer }> {
+  private async once<T>(
+    url: string,
+    reader: BodyReader<T>,
+    signal?: AbortSignal,
+  ): Promise<{ value: T } | { status: number; retryAfter?: string; body: Buffer }> {
     const o = this.options;
     const cap = o.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
     const get = url.startsWith('https:') ? https.get : http.get;
-    const req = get(url, { headers: { 'User-Agent': o.userAgent, 'Accept-Encoding': 'gzip, deflate', Accept: 'text/xml, application/xml' } });
+    const req = get(url, {
+      headers: { 'User-Agent': o.userAgent, 'Accept-Encoding': 'gzip, deflate', Accept: 'text/xml, application/xml' },
+      ...(signal !== undefined && { signal }),
+    });
     const timer = setTimeout(() => req.destroy(new Transient(`no complete answer within ${o.timeoutMs} ms`)), o.timeoutMs);
     try {
       const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
@@ -208,6 +219,22 @@ export class OaiClient {
       // Whatever the reader left unread (an answer refused half-way) is not waited for.
       req.destroy();
     }
+  }
+}
+
+/** `wait`, or the abort of `signal` with its reason, whichever comes first. */
+async function abortable(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return wait;
+  signal.throwIfAborted();
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([wait, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 

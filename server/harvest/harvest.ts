@@ -16,10 +16,12 @@
  *   XML is asked for again, then the run stops, nothing of it written.
  * - Deleted records become tombstones; with `deleteMissing` (a full run),
  *   the source's items the run never saw become tombstones at its end.
+ * - The next page is asked for as soon as a page's token is read and is
+ *   read while that page is written; requests still go one at a time.
  * - A run reads at most the source's `limits` (lib/harvest/sources.ts) of
- *   pages, records and time, checked before each page is asked for: at a
- *   bound it stops, naming it, where the next run resumes, so a source
- *   answering a new token for ever ends too.
+ *   pages, records and time, checked before each page is asked for and
+ *   again before it is used: at a bound it stops, naming it, where the next
+ *   run resumes, so a source answering a new token for ever ends too.
  * - Every run is reported in the store as it ends (lib/store.ts
  *   `RunReports`): its outcome, counts, warnings and refused records; a run
  *   the database ends (a connection lost, a full disk) is reported when the
@@ -445,48 +447,75 @@ class SourceRun {
     let restarts = 0;
     let trail = tokenTrail();
     if (token !== null) followed(trail, token, resume ? state.runPages : 0);
-    for (let page = resume ? state.runPages + 1 : 1; ; page++) {
-      this.withinBounds(label, page);
-      const read = await this.fetchPage(args, prefix, page, label);
-      if (read.fault?.code === 'badResumptionToken' && args.resumptionToken !== undefined && restarts < this.source.politeness.retries + 1) {
-        // Tokens expire: start the list again from the checkpoint's from (OAI-PMH 2.0 section 3.5).
-        restarts++;
-        this.summary.restarted++;
-        this.options.onWarning?.(
-          `${label}: the source refused its resumption token (badResumptionToken); the list starts again from ${from ?? 'the beginning'}`,
-        );
-        await this.deps.store.dropCheckpoint(key);
-        args = fresh();
-        first = true;
-        // The list is asked for again from its start: its tokens come again, and that is no circle.
-        trail = tokenTrail();
-        continue;
+    // The next page is asked for as soon as this one's token is read, and read while this one is written:
+    // the source (for a local one, its process) works while this side writes. Requests still go one at a
+    // time, in the order the tokens give. When the list ends before the page asked ahead is used (a fault,
+    // a failed write, a stop between pages), the abort ends its request.
+    const ahead = new AbortController();
+    let asked: Promise<ReadPage> | null = null;
+    try {
+      for (let page = resume ? state.runPages + 1 : 1; ; page++) {
+        // The run's limits are judged before each page is used, asked ahead or not.
+        this.withinBounds(label, page);
+        let read: ReadPage;
+        if (asked !== null) {
+          read = await asked;
+          asked = null;
+        } else {
+          read = await this.fetchPage(args, prefix, page, label, ahead.signal);
+        }
+        this.page = page;
+        if (read.fault?.code === 'badResumptionToken' && args.resumptionToken !== undefined && restarts < this.source.politeness.retries + 1) {
+          // Tokens expire: start the list again from the checkpoint's from (OAI-PMH 2.0 section 3.5).
+          restarts++;
+          this.summary.restarted++;
+          this.options.onWarning?.(
+            `${label}: the source refused its resumption token (badResumptionToken); the list starts again from ${from ?? 'the beginning'}`,
+          );
+          await this.deps.store.dropCheckpoint(key);
+          args = fresh();
+          first = true;
+          // The list is asked for again from its start: its tokens come again, and that is no circle.
+          trail = tokenTrail();
+          continue;
+        }
+        if (read.fault) throw new HarvestError(`${label} page ${page}: ${read.fault.reason}`);
+        if (first) runResponseDate = this.upTo(read.responseDate, label);
+        const next = read.token !== undefined && read.token !== '' ? read.token : null;
+        const before = next === null ? null : followed(trail, next, page);
+        if (before !== null) {
+          throw new HarvestError(
+            `${label} page ${page}: the source answered a resumptionToken it answered on page ${before} of this run, so its list runs in a circle; the run stops here, every page before it written`,
+          );
+        }
+        // Not asked ahead when the run's limits would stop it before it is used (counting this page as written).
+        if (next !== null && this.boundReached(this.summary.pages + 1, this.summary.records + read.records) === undefined) {
+          asked = this.fetchPage({ verb: 'ListRecords', resumptionToken: next }, prefix, page + 1, label, ahead.signal);
+          // Its failure is the next page's, met when the loop comes to it; until then it is no unhandled rejection.
+          asked.catch(() => undefined);
+          // The request goes out on a later tick, and a SQLite write holds the thread to its end: one turn of the
+          // event loop first sends it, so the source answers during the write, not after it.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        const written = await this.writePage(read, key, { token: next, from, until, runResponseDate, first, marksSeen, now: this.now() });
+        first = false;
+        listSummary.records += read.records;
+        this.options.onPage?.({
+          source: key.source,
+          prefix,
+          set,
+          page,
+          records: read.records,
+          refused: written,
+          listRecords: listSummary.records,
+          ...(read.completeListSize !== undefined && { completeListSize: read.completeListSize }),
+        });
+        if (next === null) break;
+        await this.options.betweenPages?.();
+        args = { verb: 'ListRecords', resumptionToken: next };
       }
-      if (read.fault) throw new HarvestError(`${label} page ${page}: ${read.fault.reason}`);
-      if (first) runResponseDate = this.upTo(read.responseDate, label);
-      const next = read.token !== undefined && read.token !== '' ? read.token : null;
-      const before = next === null ? null : followed(trail, next, page);
-      if (before !== null) {
-        throw new HarvestError(
-          `${label} page ${page}: the source answered a resumptionToken it answered on page ${before} of this run, so its list runs in a circle; the run stops here, every page before it written`,
-        );
-      }
-      const written = await this.writePage(read, key, { token: next, from, until, runResponseDate, first, marksSeen, now: this.now() });
-      first = false;
-      listSummary.records += read.records;
-      this.options.onPage?.({
-        source: key.source,
-        prefix,
-        set,
-        page,
-        records: read.records,
-        refused: written,
-        listRecords: listSummary.records,
-        ...(read.completeListSize !== undefined && { completeListSize: read.completeListSize }),
-      });
-      if (next === null) break;
-      await this.options.betweenPages?.();
-      args = { verb: 'ListRecords', resumptionToken: next };
+    } finally {
+      if (asked !== null) ahead.abort(new HarvestError(`${label}: the list ended before the page asked ahead was read`));
     }
     listSummary.completed = true;
   }
@@ -497,15 +526,19 @@ class SourceRun {
    * is committed with its token, so the next run resumes at this one.
    */
   private withinBounds(label: string, page: number): void {
-    const l = this.limits;
-    const s = this.summary;
-    const seconds = Math.floor((this.clock() - this.began) / 1000);
-    let why: string | undefined;
-    if (s.pages >= l.pages) why = `has read ${s.pages} pages, the most one run of this source reads (limits.pages)`;
-    else if (s.records >= l.records) why = `has read ${s.records} records, the most one run of this source reads (limits.records: ${l.records})`;
-    else if (seconds >= l.seconds) why = `has taken ${seconds} s, the longest one run of this source takes (limits.time: ${l.seconds} s)`;
+    const why = this.boundReached(this.summary.pages, this.summary.records);
     if (why === undefined) return;
     throw new HarvestError(`${label} page ${page}: the run ${why}; it stops here, every page before it written, and the next run resumes at this page`);
+  }
+
+  /** The limit a run that has read `pages` pages and `records` records reaches now, if any. */
+  private boundReached(pages: number, records: number): string | undefined {
+    const l = this.limits;
+    const seconds = Math.floor((this.clock() - this.began) / 1000);
+    if (pages >= l.pages) return `has read ${pages} pages, the most one run of this source reads (limits.pages)`;
+    if (records >= l.records) return `has read ${records} records, the most one run of this source reads (limits.records: ${l.records})`;
+    if (seconds >= l.seconds) return `has taken ${seconds} s, the longest one run of this source takes (limits.time: ${l.seconds} s)`;
+    return undefined;
   }
 
   /**
@@ -526,12 +559,11 @@ class SourceRun {
   }
 
   /** GETs a page and reads it; a page that is not well-formed is asked for again, then stops the run. */
-  private async fetchPage(args: Record<string, string>, prefix: string, page: number, label: string): Promise<ReadPage> {
-    this.page = page;
+  private async fetchPage(args: Record<string, string>, prefix: string, page: number, label: string, signal: AbortSignal): Promise<ReadPage> {
     for (let attempt = 1; ; attempt++) {
       let answer;
       try {
-        answer = await this.client.read(args, async (body, url) => ({ url, read: await readPage(body, this.context(prefix, page)) }));
+        answer = await this.client.read(args, async (body, url) => ({ url, read: await readPage(body, this.context(prefix, page)) }), signal);
       } catch (err) {
         if (!(err instanceof AnswerTooLarge)) throw err;
         throw new HarvestError(
@@ -545,7 +577,7 @@ class SourceRun {
           `${label} page ${page} (${answer.url}) is not an OAI-PMH response after ${attempt} attempts (${read.fault.reason}); the run stops here, nothing of this page was written, and the next run resumes at it`,
         );
       }
-      await this.client.pause(attempt, `page ${page} is not well-formed XML`);
+      await this.client.pause(attempt, `page ${page} is not well-formed XML`, undefined, signal);
     }
   }
 

@@ -5,8 +5,18 @@
  * state per source.
  */
 import { expect } from 'chai';
-import { cli, forEachCliDatabase, startCli } from '../loader/helpers';
+import { cli, forEachCliDatabase, startCli, type CliDb } from '../loader/helpers';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
+
+/** Whether the store comes to hold `n` committed pages of this run of source `bad` (within 20 s: a page takes milliseconds). */
+async function committedPages(db: CliDb, n: number): Promise<boolean> {
+  const pages = async (): Promise<number> => {
+    const row = (await db.knex()('harvest_state').where({ source: 'bad' }).first()) as { run_pages: number | string } | undefined;
+    return Number(row?.run_pages ?? 0);
+  };
+  for (let i = 0; i < 400 && (await pages()) < n; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return (await pages()) >= n;
+}
 
 function records(n: number): FakeRecord[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -68,8 +78,10 @@ describe('oai-steward harvest and sources', function () {
       // Only serve, migrate, seed and load make a store; a harvest needs one.
       expect((await cli(db(), ['migrate'], { env })).code).to.equal(0);
       const run = startCli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
+      // Page 3 is asked for while page 2 is written: killed once page 2 is committed, the run waits for page 3 only.
       for (let i = 0; i < 400 && !fake.requests.some((r) => third(r.query)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(fake.requests.some((r) => third(r.query))).to.equal(true);
+      expect(await committedPages(db(), 2)).to.equal(true);
       run.child.kill('SIGKILL');
       expect((await run.done).signal).to.equal('SIGKILL');
       const again = await cli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
@@ -87,6 +99,8 @@ describe('oai-steward harvest and sources', function () {
       const run = startCli(db(), ['harvest', fake.baseUrl, '--name', 'bad'], { env });
       for (let i = 0; i < 400 && !fake.requests.some((r) => third(r.query)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(fake.requests.some((r) => third(r.query))).to.equal(true);
+      // Interrupted while it waits for page 3 (page 2 committed): page 3 is the page being written when it comes.
+      expect(await committedPages(db(), 2)).to.equal(true);
       run.child.kill('SIGINT');
       const stopped = await run.done;
       expect(stopped.code, stopped.stderr).to.equal(130);

@@ -36,6 +36,8 @@ export interface FakeProvider {
   /** Faults to come: each strikes `times` times on the requests `when` accepts. */
   faults: { when: (q: Record<string, string>) => boolean; times: number; fault: Fault }[];
   readonly requests: SeenRequest[];
+  /** Requests whose connection the harvester closed before their answer was sent (a page asked ahead and then not wanted). */
+  readonly abandoned: number;
   /** The responseDate every answer carries. */
   responseDate: string;
   /** A list that runs in a circle: the page of this number (from 1) answers the token of page 2 again. */
@@ -66,6 +68,7 @@ export async function startFakeProvider(options: {
     records: [] as FakeRecord[],
     faults: [] as FakeProvider['faults'],
     requests: [] as SeenRequest[],
+    abandoned: 0,
     responseDate: '2024-03-05T10:00:00Z',
     loopAt: undefined as number | undefined,
     cyclingSets: false,
@@ -140,6 +143,9 @@ export async function startFakeProvider(options: {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const q = Object.fromEntries(url.searchParams);
     state.requests.push({ query: q, headers: req.headers });
+    res.on('close', () => {
+      if (!res.writableFinished) state.abandoned++;
+    });
     const f = state.faults.find((x) => x.times > 0 && x.when(q));
     if (f) f.times--;
     const send = (status: number, body: string, headers: http.OutgoingHttpHeaders = {}): void => {
@@ -169,7 +175,9 @@ export async function startFakeProvider(options: {
         return;
       }
       case 'slow':
-        setTimeout(() => send(200, answer(q)), options.slowMs ?? 300);
+        setTimeout(() => {
+          if (!res.destroyed) send(200, answer(q));
+        }, options.slowMs ?? 300);
         return;
       case 'not-xml':
         return send(200, '<html><body>Proxy error <b>502</body></html');
@@ -210,6 +218,9 @@ export async function startFakeProvider(options: {
       state.faults = v;
     },
     requests: state.requests,
+    get abandoned() {
+      return state.abandoned;
+    },
     get responseDate() {
       return state.responseDate;
     },
