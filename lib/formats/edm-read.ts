@@ -207,7 +207,8 @@ function readCho(d: Draft, props: readonly XmlElement[], context: Context): void
 }
 
 function readDcterms(d: Draft, e: XmlElement, context: Context): void {
-  const relation = RELATION_OF_DCTERMS[e.local];
+  // Own keys only: an element named `__proto__` or `constructor` is no relation.
+  const relation = Object.hasOwn(RELATION_OF_DCTERMS, e.local) ? RELATION_OF_DCTERMS[e.local] : undefined;
   if (relation !== undefined) {
     const r = resourceOf(e);
     const c = r === undefined ? null : classifyIdentifier(r);

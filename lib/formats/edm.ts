@@ -99,8 +99,8 @@ export function edmType(r: RecordFields): EdmType | undefined {
       .trim()
       .replace(/^https?:\/\/purl\.org\/dc\/dcmitype\//i, '')
       .toLowerCase();
-    const found = EDM_TYPE_OF_WORD[word];
-    if (found !== undefined) return found;
+    // Own keys only: a dc:type of `__proto__` or `constructor` names no edm:type.
+    if (Object.hasOwn(EDM_TYPE_OF_WORD, word)) return EDM_TYPE_OF_WORD[word];
   }
   return undefined;
 }
