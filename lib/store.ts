@@ -150,6 +150,15 @@ export interface ReadStore {
   /** Whether the store answers at all (for /healthz). */
   ping(): Promise<void>;
   /**
+   * Waits until every write that began publishing before the call is visible
+   * to reads started after it (server/db/publication.ts). A list reads the
+   * clock for its responseDate first, then settles, then reads: every change
+   * it does not see is then stamped at or after that responseDate, so a
+   * harvest `from` it finds the change (OAI-PMH 2.0 section 3.3). Absent
+   * where no other writer can publish while a read runs.
+   */
+  settle?(): Promise<void>;
+  /**
    * Where this store's reads stand in the primary's history (PostgreSQL: a
    * WAL position), for a resumption token to carry; absent where reads never
    * lag writes.

@@ -85,8 +85,14 @@ export interface DecideOptions {
   readonly tombstonePrefixes: readonly string[];
   /** Override the identifier schemes governance checks (tests). */
   readonly schemes?: readonly SchemeCheck[];
-  /** The store's clock now, seconds. */
+  /** The store's clock now, seconds: what an input's datestamps are judged against. */
   readonly now: number;
+  /**
+   * The datestamp a change gets: the time the write is published, which the
+   * store knows only when it publishes, so it passes a placeholder above any
+   * real time and replaces it then (server/db/publication.ts). Default `now`.
+   */
+  readonly stamp?: number;
   /** The names of the configured harvest sources: each owns the id space `NAME:`. */
   readonly sources?: readonly string[];
 }
@@ -160,8 +166,9 @@ export function outcomeOf(stored: Pick<StoredItem, 'contentHash' | 'deleted'> | 
 
 /**
  * The datestamp of a planned write: this store's time. Unchanged: the stored
- * one, so nothing is harvested again. Any change: the store's clock, never
- * earlier than the datestamp already published (a clock set back must not
+ * one, so nothing is harvested again. Any change: `stamp`, the time the
+ * write is published (by default `now`), never earlier than the datestamp
+ * already published (a clock set back must not
  * hide a change from a harvester whose last harvest covered the old one:
  * OAI-PMH 2.0 section 2.7.1, and the repository guidelines' "should be
  * changed to reflect any change in the item"). A datestamp the record gives
@@ -179,10 +186,11 @@ export function datestampOf(
   stored: Pick<StoredItem, 'datestamp'> | undefined,
   input: Pick<ItemInput, 'datestamp' | 'keepDatestamp'>,
   now: number,
+  stamp: number = now,
 ): number {
-  if (stored) return outcome === 'unchanged' ? stored.datestamp : Math.max(now, stored.datestamp);
+  if (stored) return outcome === 'unchanged' ? stored.datestamp : Math.max(stamp, stored.datestamp);
   if (input.keepDatestamp === true && input.datestamp !== undefined && input.datestamp <= now) return input.datestamp;
-  return now;
+  return stamp;
 }
 
 /**
@@ -321,7 +329,7 @@ function planItem(input: PreparedItem, mapping: Mapping | undefined, existing: S
   const fields = !deleted && input.fields !== undefined ? fieldsJson(input.fields) : undefined;
   const hash = contentHash(deleted, sets, records, about, fields);
   const outcome = outcomeOf(existing, deleted, hash);
-  const datestamp = datestampOf(outcome, existing, input, options.now);
+  const datestamp = datestampOf(outcome, existing, input, options.now, options.stamp);
   const recordHashes = new Map([...records].map(([prefix, xml]) => [prefix, recordHash(deleted, sets, prefix, xml, about)]));
   const sourceDatestamp = input.versioned === true && input.datestamp !== undefined ? input.datestamp : (existing?.sourceDatestamp ?? null);
   return {

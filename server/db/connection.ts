@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pino from 'pino';
+import { SqliteClient } from './sqlite-client';
 
 /** Options beyond the URL. */
 export interface ConnectionOptions {
@@ -91,9 +92,19 @@ function knexLog(log: DriverLog): NonNullable<Knex.Config['log']> {
 // rows that size than the default 4 KiB (measured on the bench's 20,000 records
 // with six formats, after VACUUM: 351 MB against 453 MB). WAL lets readers run
 // while a loader writes; NORMAL is durable enough under WAL; foreign keys are
-// off by default in SQLite and must be turned on per connection; busy_timeout
-// makes a second writer wait instead of failing at once.
-const SQLITE_PRAGMAS = ['page_size = 16384', 'journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'];
+// off by default in SQLite and must be turned on per connection. A writer
+// that finds the file locked waits in ./sqlite-client.ts, yielding to the event
+// loop; busy_timeout only smooths a lock held for a moment (it blocks the
+// process while it waits, so it stays short).
+const SQLITE_PRAGMAS = ['page_size = 16384', 'journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 20'];
+
+/**
+ * Connections to one SQLite file in one process: several, so a writer
+ * waiting for another process's write lock (./sqlite-client.ts) holds one
+ * connection while reads go on over the others; `:memory:` must stay one
+ * database, so one.
+ */
+const SQLITE_FILE_CONNECTIONS = 4;
 
 /**
  * Creates a knex instance for the database a URL names. For a SQLite file the
@@ -132,14 +143,12 @@ export function connectionConfig(url: string, options: ConnectionOptions = {}): 
   const filename = sqliteFilename(url);
   return {
     log: knexLog(options.log ?? STDERR_LOG),
-    client: 'better-sqlite3',
+    client: SqliteClient,
     connection: { filename },
     useNullAsDefault: true,
-    // One connection: better-sqlite3 is synchronous, so more connections in
-    // one process add no concurrency, and `:memory:` must stay one database.
     pool: {
       min: 1,
-      max: 1,
+      max: filename === ':memory:' ? 1 : SQLITE_FILE_CONNECTIONS,
       afterCreate(conn: { pragma(s: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
         try {
           for (const p of SQLITE_PRAGMAS) conn.pragma(p);

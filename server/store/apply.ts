@@ -176,7 +176,7 @@ export function membership(pk: number, direct: readonly string[], old: readonly 
 }
 
 /**
- * Turns items into tombstones (deleted, datestamp `now`, the formats they
+ * Turns items into tombstones (deleted, datestamp `stamp`, the formats they
  * had and every format of `tombstonePrefixes`, without metadata); an unknown
  * or repeated id refuses the whole call.
  *
@@ -185,7 +185,7 @@ export function membership(pk: number, direct: readonly string[], old: readonly 
 export async function applyDelete(
   trx: Knex,
   internalIds: readonly string[],
-  now: number,
+  stamp: number,
   tombstonePrefixes: readonly string[],
   harvestedFrom?: string,
 ): Promise<WriteResult[]> {
@@ -219,7 +219,7 @@ export async function applyDelete(
     live.map((r) => r.pk),
   );
   // One time for the whole call (the set harvest's keyset below), never earlier than a datestamp published.
-  const at = Math.max(now, ...live.map((r) => toInt(r.datestamp)));
+  const at = Math.max(stamp, ...live.map((r) => toInt(r.datestamp)));
   for (const r of live) {
     await trx('items')
       .where('pk', r.pk)
@@ -252,12 +252,12 @@ export async function applyDelete(
  * Gives existing items new direct sets and nothing else (lib/store.ts
  * `setMemberships`): the whole call is refused when an id is unknown or
  * repeated, or a set is invalid or undeclared. An item whose sets change is
- * stamped `now`, its content hash recomputed from what it stores, and the
+ * stamped `stamp` (the write's, ../db/publication.ts), its content hash recomputed from what it stores, and the
  * sets it leaves get a departure.
  *
  * @example await applyMemberships(trx, [{ internalId: 'report 12', sets: ['physics'] }], now)
  */
-export async function applyMemberships(trx: Knex, changes: readonly MembershipChange[], now: number, onDemand?: OnDemand): Promise<WriteResult[]> {
+export async function applyMemberships(trx: Knex, changes: readonly MembershipChange[], stamp: number, onDemand?: OnDemand): Promise<WriteResult[]> {
   const existing = await itemsByInternalId(
     trx,
     changes.map((c) => c.internalId),
@@ -298,7 +298,7 @@ export async function applyMemberships(trx: Knex, changes: readonly MembershipCh
     const content = stored.get(row.pk) ?? { records: new Map<string, string | null>(), about: [] };
     const hash = contentHash(deleted, sets, content.records, content.about, content.fields);
     // This store's time, never earlier than the datestamp it published (lib/pipeline/decide.ts datestampOf).
-    const at = datestampOf('updated', { datestamp: toInt(row.datestamp) }, {}, now);
+    const at = datestampOf('updated', { datestamp: toInt(row.datestamp) }, {}, stamp);
     await trx('items')
       .where('pk', row.pk)
       .update({ datestamp: at, content_hash: hash, direct_sets: directSetsValue(sets) });

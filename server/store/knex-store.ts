@@ -87,6 +87,7 @@ import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, type
 import { scanItems } from './scan';
 import { storeStats } from './stats';
 import { writePipeline, type WriteOptions } from './write';
+import { newPublication, publish, type Publication, type PublicationLock } from '../db/publication';
 
 /** How a KnexStore is made. */
 export interface KnexStoreOptions {
@@ -194,6 +195,26 @@ async function transact<T>(knex: Knex, fn: (trx: Knex.Transaction) => Promise<T>
   }
 }
 
+/**
+ * A write's outermost transaction: `fn` writes with the publication's
+ * placeholder for a datestamp, and the transaction's last statements publish
+ * it (../db/publication.ts), the publication lock released once the
+ * transaction has ended.
+ */
+async function publishing<T>(knex: Knex, clock: () => number, fn: (trx: Knex.Transaction, pub: Publication) => Promise<T>): Promise<T> {
+  const pub = newPublication();
+  let lock: PublicationLock | undefined;
+  try {
+    return await transact(knex, async (trx) => {
+      const out = await fn(trx, pub);
+      lock = await publish(trx, pub, clock);
+      return out;
+    });
+  } finally {
+    lock?.release();
+  }
+}
+
 export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTransaction, LoadBookkeeping, HarvestState, HarvestBookkeeping, HarvestLocks {
   private readonly options: KnexStoreOptions;
   private readonly clock: () => number;
@@ -204,8 +225,10 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
   private readonly commitHooks: Set<() => void>;
   /** Whether this store is bound to a transaction someone else commits. */
   private readonly bound: boolean;
+  /** A bound store's: the publication of the transaction it is bound to, which its owner publishes. */
+  private readonly publication: Publication | undefined;
 
-  constructor(options: KnexStoreOptions, shared?: { hooks: Set<() => void> }) {
+  constructor(options: KnexStoreOptions, shared?: { hooks: Set<() => void>; publication?: Publication }) {
     const preparation: Preparation = {
       formats: options.formats ?? createFormatRegistry(),
       policy: options.policy,
@@ -222,6 +245,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
     this.clock = options.clock ?? systemClock;
     this.commitHooks = shared?.hooks ?? new Set();
     this.bound = shared !== undefined;
+    this.publication = shared?.publication;
   }
 
   /**
@@ -263,7 +287,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
    * @example await store.transaction(async (tx) => { await tx.putSets(sets); await tx.writeItems(items); });
    */
   async transaction<T>(fn: (tx: KnexStore) => Promise<T>): Promise<T> {
-    return this.committing(transact(this.knex, async (trx) => fn(new KnexStore({ ...this.options, knex: trx }, { hooks: this.commitHooks }))));
+    return this.writing((trx, stamp, publication) => fn(new KnexStore({ ...this.options, knex: trx }, { hooks: this.commitHooks, publication })));
   }
 
   /** Records the ids a load has seen in a temporary table of this store's connection; call it inside {@link transaction}. */
@@ -410,13 +434,11 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async putSets(sets: readonly SetInput[]): Promise<string[]> {
     const judged = keptDescriptions(sets, this.options.formatChecks?.descriptions);
-    await this.committing(
-      transact(this.knex, async (trx) => {
-        // The configuration's sets first, so an input's declaration finds them and keeps their names.
-        if (this.options.setRules && this.options.setRules.all.length > 0) await declareConfiguredSets(trx, this.options.setRules);
-        await declareInputSets(trx, judged.sets);
-      }),
-    );
+    await this.writing(async (trx) => {
+      // The configuration's sets first, so an input's declaration finds them and keeps their names.
+      if (this.options.setRules && this.options.setRules.all.length > 0) await declareConfiguredSets(trx, this.options.setRules);
+      await declareInputSets(trx, judged.sets);
+    });
     return judged.dropped;
   }
 
@@ -427,30 +449,30 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
    * @example await store.declareSetsFromInput(['5:12']) // ['5', '5:12']
    */
   async declareSetsFromInput(specs: readonly string[]): Promise<string[]> {
-    return this.committing(transact(this.knex, (trx) => declareSetsFromInput(trx, specs)));
+    return this.writing((trx) => declareSetsFromInput(trx, specs));
   }
 
   /** Renames a set an input declared; the name sticks (./sets.ts `renameSet`). */
   async renameSet(spec: string, name: string): Promise<void> {
-    await this.committing(transact(this.knex, (trx) => renameSet(trx, spec, name, this.clock())));
+    await this.writing((trx) => renameSet(trx, spec, name, this.clock()));
   }
 
   /** Retires sets and their descendants: their members leave them, with departures (./sets.ts `retireSets`). */
   async retireSets(specs: readonly string[]): Promise<RetirementResult> {
-    return this.committing(transact(this.knex, (trx) => retireSets(trx, specs, this.clock())));
+    return this.writing((trx, stamp) => retireSets(trx, specs, this.clock(), stamp));
   }
 
   /** Retires the sets the configuration declared and no longer does (./sets.ts `retireUnconfiguredSets`). */
   async retireUnconfiguredSets(): Promise<RetirementResult> {
     const defs = this.options.setRules ?? { all: [], computed: [] };
-    return this.committing(transact(this.knex, (trx) => retireUnconfiguredSets(trx, defs, this.clock())));
+    return this.writing((trx, stamp) => retireUnconfiguredSets(trx, defs, this.clock(), stamp));
   }
 
   async checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]> {
     // Sets a batch would declare are declared for the check, then rolled back with it.
     try {
       await transact(this.knex, async (trx) => {
-        const out = await writePipeline(trx, items, this.writeOptions(), true);
+        const out = await writePipeline(trx, items, this.writeOptions((this.publication ?? newPublication()).placeholder), true);
         throw new CheckOnly('refusals' in out ? out.refusals : []);
       });
     } catch (err) {
@@ -462,25 +484,33 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]> {
     if (items.length === 0) return [];
-    return this.committing(
-      transact(this.knex, async (trx) => {
-        const out = await writePipeline(trx, items, this.writeOptions());
-        if ('refusals' in out) throw new RefusedError(out.refusals);
-        return out.results;
-      }),
-    );
+    return this.writing(async (trx, stamp) => {
+      const out = await writePipeline(trx, items, this.writeOptions(stamp));
+      if ('refusals' in out) throw new RefusedError(out.refusals);
+      return out.results;
+    });
   }
 
   async deleteItems(internalIds: readonly string[], options: DeleteOptions = {}): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
-    return this.committing(
-      transact(this.knex, (trx) => applyDelete(trx, internalIds, this.clock(), this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom)),
-    );
+    return this.writing((trx, stamp) => applyDelete(trx, internalIds, stamp, this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom));
   }
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
     if (changes.length === 0) return [];
-    return this.committing(transact(this.knex, (trx) => applyMemberships(trx, changes, this.clock(), this.onDemand)));
+    return this.writing((trx, stamp) => applyMemberships(trx, changes, stamp, this.onDemand));
+  }
+
+  /**
+   * Runs a write: inside the transaction this store is bound to (a
+   * savepoint; its owner publishes), or in a transaction of its own that is
+   * published at its end (../db/publication.ts) and calls the commit hooks.
+   * `fn` gets the datestamp a change takes until then.
+   */
+  private writing<T>(fn: (trx: Knex.Transaction, stamp: number, publication: Publication) => Promise<T>): Promise<T> {
+    const bound = this.publication;
+    if (bound) return transact(this.knex, (trx) => fn(trx, bound.placeholder, bound));
+    return this.committing(publishing(this.knex, this.clock, (trx, pub) => fn(trx, pub.placeholder, pub)));
   }
 
   /** Calls the commit hooks once a write of this (unbound) store has committed. */
@@ -490,12 +520,13 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
     return out;
   }
 
-  private writeOptions(): WriteOptions {
+  private writeOptions(stamp: number): WriteOptions {
     const o = this.options;
     return {
       preparation: this.preparation,
       tombstonePrefixes: o.tombstonePrefixes ?? ['oai_dc'],
       now: this.clock(),
+      stamp,
       ...(o.sources && { sources: o.sources }),
       ...(o.writtenFormats === 'on-demand' && this.onDemand && { onDemand: this.onDemand }),
       ...(this.storedFormats && { storedFormats: this.storedFormats }),

@@ -28,6 +28,7 @@ import { listKey, listSql } from './list-sql';
 import { writeOnDemand, wantedKey, type OnDemand } from './on-demand';
 import * as sync from './sync-read';
 import { replicationReads, type Replication } from './replication';
+import { settle } from '../db/publication';
 
 export { listKey, listSql };
 
@@ -47,6 +48,8 @@ export class KnexReadStore implements ReadStore {
   readonly readPosition?: () => Promise<string>;
   /** Waits, bounded, until the reads reflect a position; only when reads follow a primary. */
   readonly catchUp?: (position?: string) => Promise<boolean>;
+  /** Where writes are published: the primary this store's reads follow, or its own database. */
+  private readonly primary: Knex;
 
   /**
    * @param onDemand how to write the formats this store keeps as models only
@@ -59,11 +62,18 @@ export class KnexReadStore implements ReadStore {
     readonly onDemand?: OnDemand,
     replication?: Replication,
   ) {
+    // Publications happen on the primary: a replica's reads wait there, then catch up to it (catchUp).
+    this.primary = replication?.primary ?? knex;
     if (replication) {
       const r = replicationReads(knex, replication);
       this.readPosition = r.readPosition;
       this.catchUp = r.catchUp;
     }
+  }
+
+  /** lib/store.ts `ReadStore.settle`, over ../db/publication.ts. */
+  settle(): Promise<void> {
+    return settle(this.primary);
   }
 
   // The read queries a harvest runs on every request are SQL written once and

@@ -165,13 +165,14 @@ export async function renameSet(trx: Knex, spec: string, name: string, now: numb
 
 /**
  * Retires sets and their descendants: every item in them leaves them (its
- * direct sets lose them, it is stamped `now`, and a departure is recorded,
- * ./apply.ts `applyMemberships`), then their rows move to `retired_sets`.
+ * direct sets lose them, it is stamped `stamp`, the write's datestamp
+ * (../db/publication.ts), and a departure is recorded, ./apply.ts
+ * `applyMemberships`), then their rows move to `retired_sets`, retired `now`.
  * Specs not declared are ignored.
  *
  * @example await retireSets(trx, ['old'], now) // { sets: ['old', 'old:a'], members: 10 }
  */
-export async function retireSets(trx: Knex, specs: readonly string[], now: number): Promise<Retirement> {
+export async function retireSets(trx: Knex, specs: readonly string[], now: number, stamp: number = now): Promise<Retirement> {
   const all = (await trx('sets').select('spec', 'name', 'origin')) as { spec: string; name: string; origin: string }[];
   const inTree = (s: string): boolean => specs.some((r) => s === r || s.startsWith(`${r}:`));
   const retiring = all.filter((r) => inTree(r.spec)).sort((a, b) => (a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0));
@@ -192,7 +193,7 @@ export async function retireSets(trx: Knex, specs: readonly string[], now: numbe
       ids.set(toInt(r.pk), r.internal_id);
   }
   const changes = [...pks].map((pk) => ({ internalId: ids.get(pk) as string, sets: (direct.get(pk) ?? []).filter((s) => !retired.has(s)) }));
-  const results = changes.length === 0 ? [] : await applyMemberships(trx, changes, now);
+  const results = changes.length === 0 ? [] : await applyMemberships(trx, changes, stamp);
   for (const part of chunk(retiring, rowsPerInsert(trx, 4))) {
     await trx('retired_sets')
       .insert(part.map((r) => ({ spec: r.spec, name: r.name, origin: r.origin, retired: now })))
@@ -210,11 +211,11 @@ export async function retireSets(trx: Knex, specs: readonly string[], now: numbe
  *
  * @example await retireUnconfiguredSets(trx, config.sets, now) // { sets: ['oa_theses'], members: 10 }
  */
-export async function retireUnconfiguredSets(trx: Knex, defs: SetDefinitions, now: number): Promise<Retirement> {
+export async function retireUnconfiguredSets(trx: Knex, defs: SetDefinitions, now: number, stamp: number = now): Promise<Retirement> {
   const configured = (await trx('sets').whereIn('origin', ['configuration', 'rule']).select('spec')) as { spec: string }[];
   const declared = new Set(defs.all.map((d) => d.spec));
   const gone = configured.map((r) => r.spec).filter((s) => !declared.has(s) && !isRuleOwned(defs, s));
-  return retireSets(trx, gone, now);
+  return retireSets(trx, gone, now, stamp);
 }
 
 /**

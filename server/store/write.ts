@@ -36,6 +36,8 @@ export interface WriteOptions {
   readonly sources?: readonly string[];
   /** The store's clock now, seconds. */
   readonly now: number;
+  /** The datestamp a change gets until the write is published (../db/publication.ts). Default `now`. */
+  readonly stamp?: number;
   /** Leave the formats written from a model unstored, to be written when asked for (./on-demand.ts). */
   readonly onDemand?: OnDemand;
   /** With `onDemand`, the written formats stored all the same. Default oai_dc. */
@@ -76,6 +78,7 @@ export async function writePipeline(trx: Knex, items: readonly ItemInput[], opti
     preparation: options.preparation,
     tombstonePrefixes: options.tombstonePrefixes,
     now: options.now,
+    ...(options.stamp !== undefined && { stamp: options.stamp }),
     ...(options.formatChecks && { formatChecks: options.formatChecks }),
     ...(options.schemes && { schemes: options.schemes }),
     ...(options.sources && { sources: options.sources }),

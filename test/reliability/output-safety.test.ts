@@ -365,7 +365,7 @@ describe('output safety', function () {
 
       before(async () => {
         const { knex } = get();
-        const sqlite = knex.client.config.client === 'better-sqlite3';
+        const sqlite = (knex.client as { dialect?: string }).dialect !== 'postgresql';
         const rows: { internalId: string; identifier: string; name: string; xml: string; corrupt: boolean }[] = CORRUPT_METADATA.map((c, i) => ({
           internalId: `corrupt-${i}`,
           identifier: `oai:demo.oai-steward.org:corrupt-${i}`,

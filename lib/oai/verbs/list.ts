@@ -98,6 +98,10 @@ async function firstPlan(ctx: ProviderContext, req: ListSelection, now: number):
     errors.push(oaiError('noSetHierarchy', 'This repository does not support sets.'));
   }
   if (errors.length > 0) return { errors };
+  // `now` (this response's responseDate) was read before this wait: a write still publishing is visible once it
+  // ends, and one that publishes after is stamped at or after `now`, so a harvest from this responseDate finds it
+  // (OAI-PMH 2.0 section 3.3; lib/store.ts `settle`).
+  await ctx.store.settle?.();
   const until = Math.min(req.until ?? now, now);
   if (req.from !== undefined && req.from > until) return { errors: [oaiError('noRecordsMatch', 'No records match the request.')] };
   return {

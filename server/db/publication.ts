@@ -1,0 +1,179 @@
+/**
+ * Publication: the moment a write's changes become visible to readers, and
+ * the datestamp they get. A harvester that asks `from` the responseDate of
+ * its last harvest (OAI-PMH 2.0 section 3.3, and the harvesting guidelines)
+ * must find every change that became visible after that harvest read the
+ * store, so a datestamp must never be earlier than the moment its record
+ * became visible. A write is therefore stamped when it is published, not
+ * when it is written:
+ *
+ * 1. while a transaction writes, every datestamp it gives is a placeholder
+ *    of its own ({@link newPublication}), far above any real time, so every
+ *    "never earlier than the datestamp published" rule still holds;
+ * 2. at its end, under the store's publication lock ({@link publish}),
+ *    it reads the store's time T, the later of the clock and the last
+ *    publication's time, puts T where it put the placeholder ({@link publish}),
+ *    and commits; the lock is released once the commit is visible;
+ * 3. a reader that starts a list reads the clock R first, then waits until no
+ *    publication holds the lock ({@link settle}), then reads.
+ *
+ * A publication that took the lock before the reader's wait ended is
+ * committed before the reader reads, so it is seen; one that took it after
+ * read the clock after R, so its T is at least R and a harvest `from` R finds
+ * it. Publications are serialized, so commit order is stamp order. The lock
+ * is held only for the restamp and the commit, never for the work before.
+ *
+ * - PostgreSQL: a transaction-level advisory lock (PostgreSQL 15, section
+ *   9.27.10), exclusive for a publication and shared for a reader's wait, keyed
+ *   by the schema so stores sharing a database never wait on each other;
+ *   released by the commit itself, after the commit is visible.
+ * - SQLite: the lock of a second, empty database file beside the store
+ *   (`<file>-publish`), taken with `BEGIN IMMEDIATE` on a connection of its own:
+ *   the store's own write lock is held for the whole of a write, so readers
+ *   cannot wait on it. `:memory:` has one connection, whose pool already
+ *   keeps every read out of an open write.
+ */
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import Database from 'better-sqlite3';
+import { isPostgres, toInt } from './dialect';
+import { isSqliteBusy, SQLITE_WAIT_MS } from './sqlite-client';
+
+/** Placeholders lie in [LOW, LOW + SPAN): far above any real time, still a valid JavaScript date when multiplied by 1000. */
+const PLACEHOLDER_LOW = 4_000_000_000_000;
+const PLACEHOLDER_SPAN = 4_000_000_000_000;
+
+/** The first key of the PostgreSQL advisory lock (the second is the schema's hash): "oaip" in ASCII. */
+const PG_LOCK_CLASS = 0x6f616970;
+
+/** One write's publication: the placeholder its datestamps carry until it is published. */
+export interface Publication {
+  readonly placeholder: number;
+}
+
+/**
+ * A new publication, with a placeholder no other write in flight uses.
+ *
+ * @example const pub = newPublication(); // write with pub.placeholder, then publish(trx, pub, clock())
+ */
+export function newPublication(): Publication {
+  return { placeholder: PLACEHOLDER_LOW + crypto.randomInt(PLACEHOLDER_SPAN) };
+}
+
+/** Whether a datestamp is a placeholder (a write not yet published). */
+export function isPlaceholder(datestamp: number): boolean {
+  return datestamp >= PLACEHOLDER_LOW;
+}
+
+/** A held publication lock; `release` once the commit is visible. */
+export interface PublicationLock {
+  release(): void;
+}
+
+const NOTHING_TO_RELEASE: PublicationLock = { release: () => undefined };
+
+function sqliteFile(knex: Knex): string | null {
+  const connection = (knex.client as { config?: { connection?: { filename?: string } } }).config?.connection;
+  const file = connection?.filename;
+  return file === undefined || file === ':memory:' ? null : file;
+}
+
+/** Takes SQLite's publication lock: the write lock of `<file>-publish`, on a connection opened for it, waiting without blocking. */
+async function sqliteLock(file: string): Promise<PublicationLock> {
+  const db = new Database(`${file}-publish`, { timeout: 0 });
+  const deadline = Date.now() + SQLITE_WAIT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      break;
+    } catch (err) {
+      if (!isSqliteBusy(err) || Date.now() >= deadline) {
+        db.close();
+        throw err;
+      }
+      await new Promise<void>((resolve) => setTimeout(resolve, pause));
+    }
+  }
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      try {
+        db.exec('ROLLBACK');
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+/**
+ * Takes the publication lock for a write's transaction `trx` (what
+ * {@link publish} does); it is released once the transaction has committed or
+ * rolled back (PostgreSQL's by the commit itself).
+ */
+async function publicationLock(trx: Knex): Promise<PublicationLock> {
+  if (isPostgres(trx)) {
+    await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))', [PG_LOCK_CLASS]);
+    return NOTHING_TO_RELEASE;
+  }
+  const file = sqliteFile(trx);
+  return file === null ? NOTHING_TO_RELEASE : sqliteLock(file);
+}
+
+/**
+ * Waits until no publication holds the lock: every write that began
+ * publishing before this call is then visible to a read started after it.
+ * A reader reads the clock before it waits (see the module's comment).
+ *
+ * @example const at = clock(); await settle(knex); // then read, and answer with `at`
+ */
+export async function settle(knex: Knex): Promise<void> {
+  if (isPostgres(knex)) {
+    // One statement, its own transaction: the shared lock is taken (after any publication holding it) and let go.
+    await knex.raw('SELECT pg_advisory_xact_lock_shared(?, hashtext(current_schema()))', [PG_LOCK_CLASS]);
+    return;
+  }
+  const file = sqliteFile(knex);
+  if (file !== null) (await sqliteLock(file)).release();
+}
+
+/**
+ * Publishes the writes of `trx` made under `pub`, as the transaction's last
+ * statements: when it stamped anything, takes the publication lock
+ * ({@link publicationLock}), then reads the time of publication, the later of
+ * `clock()` and the last publication's, so datestamps never go back, and puts
+ * it wherever the transaction gave the placeholder (datestamps and
+ * departures). Returns the lock, to release once the transaction has ended.
+ *
+ * @example const lock = await publish(trx, pub, clock); … commit …; lock.release();
+ */
+export async function publish(trx: Knex, pub: Publication, clock: () => number): Promise<PublicationLock> {
+  const p = pub.placeholder;
+  const n = toInt(firstRow((await trx.raw('SELECT count(*) AS n FROM items WHERE datestamp = ?', [p])) as unknown)?.n ?? 0);
+  if (n === 0) return NOTHING_TO_RELEASE;
+  const lock = await publicationLock(trx);
+  try {
+    // The clock is read holding the lock: a reader that waited for it read its own clock before.
+    const last = toInt(firstRow((await trx.raw('SELECT last FROM publication WHERE id = 1')) as unknown)?.last ?? 0);
+    const at = Math.max(clock(), last);
+    // Only an item stamped by this write has records, memberships or departures stamped by it (lib/pipeline/decide.ts).
+    const mine = 'item_pk IN (SELECT pk FROM items WHERE datestamp = ?)';
+    await trx.raw(`UPDATE records SET datestamp = ? WHERE datestamp = ? AND ${mine}`, [at, p, p]);
+    await trx.raw(`UPDATE item_sets SET departed = ? WHERE departed = ? AND ${mine}`, [at, p, p]);
+    await trx.raw(`UPDATE item_sets SET datestamp = ? WHERE datestamp = ? AND ${mine}`, [at, p, p]);
+    await trx.raw('UPDATE items SET datestamp = ? WHERE datestamp = ?', [at, p]);
+    await trx.raw('UPDATE publication SET last = ? WHERE id = 1', [at]);
+    return lock;
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+/** The first row of a raw result, on either driver. */
+function firstRow(result: unknown): Record<string, unknown> | undefined {
+  const rows = Array.isArray(result) ? result : (result as { rows?: unknown[] }).rows;
+  return rows?.[0] as Record<string, unknown> | undefined;
+}
