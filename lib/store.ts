@@ -291,6 +291,17 @@ export interface ItemInput {
    */
   readonly harvestedFrom?: string;
   /**
+   * This store writing an item it holds again (`rebuild-formats`,
+   * `rebuild-sets`), with the origin the item is stored with: the harvested
+   * source's name, or null for a local item. The store's own work, not a
+   * load into an id space: governance lets it write the item only when the
+   * stored item has exactly this origin (lib/pipeline/governance.ts), so a
+   * rewrite never creates an item, never moves one from a source's id space
+   * to another's and never makes a local item harvested. A harvested item
+   * written so keeps its origin, its source datestamp and its provenance.
+   */
+  readonly rewrite?: { readonly origin: string | null };
+  /**
    * Sets the item left, and when: what a harvest of each set reports as
    * deleted (OAI-PMH 2.0 section 4.6), kept when a copy of a repository is
    * loaded (a bulk dump's lines, lib/dump/line.ts). Added to the departures

@@ -12,7 +12,9 @@
  * - `oai-steward rebuild-sets`: after a set rule changed.
  *
  * Both write each stored item again as the record it was written from
- * (`storedInput`), so the one pipeline decides everything anew.
+ * (`storedInput`), so the one pipeline decides everything anew, harvested
+ * items as well as local ones: a rebuild is this store's own work, so each
+ * keeps the origin it is stored with (lib/pipeline/governance.ts, rule 6).
  *
  * One transaction; a page of items at a time (the store's `scanItems`), so
  * memory holds one page however large the repository. Tombstones are left
@@ -86,10 +88,12 @@ export async function rewriteEveryItem(
 /**
  * The record a stored item was written from, as the write pipeline takes it
  * again: the XML it gave for each format still configured (not what the
- * pipeline wrote), its model when it gave one (a model lifted from its XML
- * is lifted again, so a corrected reader reaches it), its sets and about
- * containers. The pipeline writes every format again and applies the set
- * rules; what comes out the same keeps its datestamp.
+ * pipeline wrote; a harvested record's as harvested), its model when it
+ * gave one (a model lifted from its XML is lifted again, so a corrected
+ * reader reaches it), its sets and about containers, and its origin as a
+ * `rewrite`, so a harvested item is written again in its source's id space
+ * and stays harvested from it. The pipeline writes every format again and
+ * applies the set rules; what comes out the same keeps its datestamp.
  *
  * @example storedInput(page[0], provider.formats).metadata // the XML the record gave
  */
@@ -104,6 +108,8 @@ export function storedInput(s: ScannedItem, formats: FormatRegistry): ItemInput 
     ...(s.fields !== undefined && s.liftedFrom === undefined && { fields: s.fields }),
     // The about containers as stored: neither dropped nor a reason to re-stamp.
     ...(s.about !== undefined && s.about.length > 0 && { about: s.about }),
+    // The store's own work: the item keeps its origin (a harvested one its source datestamp too), which governance checks is the stored one.
+    rewrite: { origin: s.origin ?? null },
     source: `stored item ${JSON.stringify(s.internalId)}`,
   };
 }

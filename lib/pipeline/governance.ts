@@ -163,7 +163,11 @@ export interface BatchState {
  * 5. an internal id the policy cannot map;
  * 6. an id in a harvested source's space (`NAME:`) written by anything but
  *    that source's harvest, and a harvest that would take over a local item
- *    or another source's: id spaces never overwrite each other;
+ *    or another source's: id spaces never overwrite each other. This store
+ *    writing an item it holds again (`rewrite`, a rebuild) is neither: it
+ *    passes when the stored item has the origin it carries, and is refused
+ *    when there is no such item, its origin is another, or it says it is a
+ *    harvest or a version too, so a rewrite never moves an item;
  * 7. a new item whose POI path holds a dot-segment, which a browser or proxy
  *    would resolve to another item's POI.
  * (A set a record names is declared by the pipeline before it judges; its
@@ -237,7 +241,9 @@ export function checkBatch(state: BatchState): Refusal[][] {
     const space = sourceSpaceOf(item.internalId, sources);
     const stored = state.existingByInternalId.get(item.internalId);
     const from = item.harvestedFrom;
-    if (from === undefined && space !== null) {
+    if (item.rewrite !== undefined) {
+      refuseRewrite(item, item.rewrite.origin, stored, refuse);
+    } else if (from === undefined && space !== null) {
       refuse(
         'id',
         `is in the id space of the harvested source ${JSON.stringify(space)} (${space}:…), whose records only its harvests write and delete; give the record another id`,
@@ -269,6 +275,29 @@ export function checkBatch(state: BatchState): Refusal[][] {
     });
   });
   return refusals;
+}
+
+/**
+ * Rule 6 for this store writing an item it holds again: the id space is the
+ * stored item's own, so the rewrite passes exactly when the item is stored
+ * with the origin the rewrite carries. Anything else would create an item or
+ * move one between id spaces, and a rewrite that also says it is a harvest
+ * or a version from another repository (which sets the source datestamp)
+ * would not keep where the item came from.
+ */
+function refuseRewrite(item: ItemInput, origin: string | null, stored: ExistingItem | undefined, refuse: (field: string, reason: string) => void): void {
+  if (item.harvestedFrom !== undefined || item.versioned === true) {
+    const what = item.harvestedFrom !== undefined ? `a harvest of ${JSON.stringify(item.harvestedFrom)}` : 'a version from another repository';
+    refuse('id', `is written again by this store and as ${what} at once; a rewrite keeps the origin and source datestamp the item has`);
+  } else if (!stored) {
+    refuse('id', 'is written again as a stored item, but the store holds no item of this id; a rewrite never creates one');
+  } else if ((stored.origin ?? null) !== origin) {
+    refuse('id', `is ${originOf(stored.origin ?? null)}, not ${originOf(origin)}; a rewrite never moves an item from one origin to another`);
+  }
+}
+
+function originOf(origin: string | null): string {
+  return origin === null ? 'a local item (loaded, not harvested)' : `an item harvested from ${JSON.stringify(origin)}`;
 }
 
 function describe(item: ItemInput | undefined): string {

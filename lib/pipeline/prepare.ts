@@ -210,6 +210,7 @@ export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
     ...(item.source !== undefined && { source: item.source }),
     ...(item.versioned === true && { versioned: true }),
     ...(item.harvestedFrom !== undefined && { harvestedFrom: item.harvestedFrom }),
+    ...(item.rewrite !== undefined && { rewrite: item.rewrite }),
     ...(item.departures !== undefined && item.departures.length > 0 && { departures: item.departures }),
   };
   if (item.deleted === true) {

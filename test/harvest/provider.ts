@@ -20,6 +20,8 @@ export interface FakeRecord {
   title: string;
   deleted?: boolean;
   sets?: string[];
+  /** `dc:subject` values, after the title (e.g. `ddc:530`, for sets by rule). */
+  subjects?: string[];
 }
 
 export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8' | 'huge';
@@ -125,7 +127,7 @@ export async function startFakeProvider(options: {
         const header = `<header${r.deleted ? ' status="deleted"' : ''}><identifier>oai:bad.example.org:${r.id}</identifier><datestamp>${stamp(r.datestamp)}</datestamp>${(r.sets ?? []).map((s) => `<setSpec>${s}</setSpec>`).join('')}</header>`;
         const metadata = r.deleted
           ? ''
-          : `<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">${Array.from({ length: titles }, (_, i) => `<dc:title>${r.title}${i === 0 ? '' : ` ${i}`}</dc:title>`).join('')}<dc:identifier>https://bad.example.org/${r.id}</dc:identifier></oai_dc:dc></metadata>`;
+          : `<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">${Array.from({ length: titles }, (_, i) => `<dc:title>${r.title}${i === 0 ? '' : ` ${i}`}</dc:title>`).join('')}${(r.subjects ?? []).map((v) => `<dc:subject>${v}</dc:subject>`).join('')}<dc:identifier>https://bad.example.org/${r.id}</dc:identifier></oai_dc:dc></metadata>`;
         return `<record>${header}${metadata}</record>`;
       })
       .join('\n');

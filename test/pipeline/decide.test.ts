@@ -316,6 +316,24 @@ describe('the write decision, without a database', () => {
       expect(plan.planned).to.deep.equal([]);
     });
 
+    it('writes a harvested item again for a rebuild when the input carries its stored origin, keeping its source datestamp', () => {
+      const id = 'plain:oai:src.example.org:1';
+      const given = dc('As harvested');
+      const state: StoredState = {
+        ...stateOf(storedItem(id, { origin: 'plain', sourceDatestamp: 500, given: { oai_dc: given }, sets: ['source:plain'] })),
+        harvested: new Set(['plain']),
+      };
+      const rebuild = { internalId: id, metadata: { oai_dc: given }, sets: ['source:plain', 'physics'] };
+      const options = { preparation, tombstonePrefixes: ['oai_dc'], now: NOW };
+      // The same input without the origin is a load into the source's id space.
+      expect(decideBatch([rebuild], state, options).refusals.map((r) => r.reason)).to.have.length(1);
+      const plan = decideBatch([{ ...rebuild, rewrite: { origin: 'plain' } }], state, options);
+      expect(plan.refusals).to.deep.equal([]);
+      const p = plan.planned[0];
+      expect([p?.outcome, p?.datestamp, p?.sourceDatestamp, p?.sets]).to.deep.equal(['updated', NOW, 500, ['physics', 'source:plain']]);
+      expect(p?.records.get('oai_dc')).to.equal(given);
+    });
+
     it('lists a deletion in every format it had and every format offered, stamped with the clock', () => {
       const plan = decideBatch(
         [{ internalId: 'a', deleted: true, metadata: {} }],

@@ -10,13 +10,16 @@ import { expect } from 'chai';
 import { jsonToItem } from '../../lib/pipeline/json-record';
 import { loadConfig } from '../../server/config';
 import { openProvider, seedIfEmpty, type Provider } from '../../server/provider';
-import { rebuildFormats } from '../../server/rebuild';
+import { rebuildFormats, rebuildSets } from '../../server/rebuild';
 import { forEachThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { cli } from '../loader/helpers';
 import { handleRequest } from '../../lib/oai';
 import { renderResponse } from '../../lib/oai/render';
 import { formatDatestamp } from '../../lib/oai/dates';
+import { createIdPolicy } from '../../lib/ids/policy';
+import { HUB_NAMESPACE, harvestOnce, source } from '../harvest/hub';
+import { startFakeProvider, type FakeProvider } from '../harvest/provider';
 
 const T0 = 1_800_000_000;
 const T1 = T0 + 86_400;
@@ -208,3 +211,174 @@ forEachThrowawayDatabase(
   },
   { timeout: 180_000 },
 );
+
+/** A hub on the database under this configuration (written to `name`.yaml), its clock at `now`. */
+async function hubWith(db: ThrowawayDatabase, name: string, config: readonly string[], now: number): Promise<Provider> {
+  const file = path.join(db.dir, `${name}.yaml`);
+  fs.writeFileSync(file, [...config, ''].join('\n'));
+  return openProvider(loadConfig({ DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: HUB_NAMESPACE, OAI_SEED_DEMO: 'false', OAI_CONFIG: file }), {
+    clock: () => now,
+  });
+}
+
+const DC_ONLY = ['formats:', '  - prefix: oai_dc'];
+const DC_AND_MARC = [...DC_ONLY, '  - prefix: marc21'];
+const PHYSICS_RULE = ['sets:', '  - spec: physics', '    name: Physics', '    rule:', '      subject: { scheme: ddc, value: "53*" }'];
+
+/** Every item as stored: its header, origin, source datestamp, provenance, and each record's datestamp and XML. */
+async function hubState(db: ThrowawayDatabase): Promise<Map<string, Record<string, unknown>>> {
+  const k = db.knex();
+  const items = (await k('items').select('pk', 'internal_id', 'datestamp', 'deleted', 'direct_sets', 'origin', 'source_datestamp')) as {
+    pk: unknown;
+    internal_id: string;
+    datestamp: unknown;
+    deleted: unknown;
+    direct_sets: string | null;
+    origin: string | null;
+    source_datestamp: unknown;
+  }[];
+  const records = (await k('records').select('item_pk', 'prefix', 'datestamp', 'xml').orderBy(['item_pk', 'prefix'])) as {
+    item_pk: unknown;
+    prefix: string;
+    datestamp: unknown;
+    xml: string | null;
+  }[];
+  const about = (await k('item_about').select('item_pk', 'xml').orderBy(['item_pk', 'position'])) as { item_pk: unknown; xml: string }[];
+  return new Map(
+    items.map((i) => [
+      i.internal_id,
+      {
+        datestamp: Number(i.datestamp),
+        deleted: i.deleted === true || i.deleted === 1,
+        sets: i.direct_sets ?? '',
+        origin: i.origin,
+        sourceDatestamp: i.source_datestamp === null ? null : Number(i.source_datestamp),
+        records: Object.fromEntries(records.filter((r) => String(r.item_pk) === String(i.pk)).map((r) => [r.prefix, [Number(r.datestamp), r.xml]])),
+        about: about.filter((a) => String(a.item_pk) === String(i.pk)).map((a) => a.xml),
+      },
+    ]),
+  );
+}
+
+const P1 = 'plain:oai:bad.example.org:p1';
+const P2 = 'plain:oai:bad.example.org:p2';
+const P3 = 'plain:oai:bad.example.org:p3';
+const P4 = 'plain:oai:bad.example.org:p4';
+
+describe('rebuilds reach harvested items', function () {
+  this.timeout(180_000);
+
+  forEachThrowawayDatabase((db) => {
+    let src: FakeProvider | undefined;
+    afterEach(async () => {
+      await src?.close();
+      src = undefined;
+    });
+
+    /**
+     * A hub offering oai_dc at T0: items harvested from the source `plain` by the harvester (in its id
+     * space, with their origin, source datestamp and provenance; three live, one deleted), their oai_dc
+     * carrying DDC subjects a rule can take some in by, beside two local items.
+     */
+    async function hub(): Promise<void> {
+      src = await startFakeProvider({ granularity: 'second', pageSize: 10 });
+      src.records.push(
+        { id: 'p1', datestamp: '2020-01-01T00:00:00Z', title: 'Harvested physics', subjects: ['ddc:530'] },
+        { id: 'p2', datestamp: '2020-01-02T00:00:00Z', title: 'Harvested computing', subjects: ['ddc:004'] },
+        { id: 'p3', datestamp: '2020-01-03T00:00:00Z', title: 'Harvested optics', subjects: ['ddc:535'] },
+        { id: 'p4', datestamp: '2020-01-04T00:00:00Z', title: 'Withdrawn', deleted: true },
+      );
+      const h = await hubWith(db(), 'before', DC_ONLY, T0);
+      try {
+        const { summary, refusals } = await harvestOnce(h, source('plain', src.baseUrl));
+        expect(refusals).to.deep.equal([]);
+        expect([summary.inserted, summary.deleted]).to.deep.equal([3, 1]);
+        for (const json of [
+          { id: 'local-1', dc: { title: ['Local computing'], subject: ['ddc:004'] } },
+          { id: 'local-2', dc: { title: ['Local history'], subject: ['ddc:900'] } },
+        ]) {
+          const r = jsonToItem(json, h.formats, 'test');
+          if (!('item' in r)) throw new Error(JSON.stringify(r.refusals));
+          await h.store.writeItems([r.item]);
+        }
+      } finally {
+        await h.close();
+      }
+    }
+
+    it('puts harvested items into a set rule added to the configuration, re-stamping only those, and a second run changes nothing', async () => {
+      await hub();
+      const before = await hubState(db());
+      expect(before.get(P1)).to.deep.include({ origin: 'plain', sourceDatestamp: Date.UTC(2020, 0, 1) / 1000, datestamp: T0 });
+      expect((before.get(P1)?.about as string[])[0]).to.contain('<originDescription');
+
+      const after = await hubWith(db(), 'after', [...DC_ONLY, ...PHYSICS_RULE], T1);
+      try {
+        const summary = await rebuildSets(after.store, after.formats);
+        expect(summary.items).to.equal(5);
+        expect([...summary.restampedIds].sort()).to.deep.equal([P1, P3]);
+      } finally {
+        await after.close();
+      }
+      const rebuilt = await hubState(db());
+      for (const [id, was] of before) {
+        const now = rebuilt.get(id) as Record<string, unknown>;
+        // Where it came from never moves: origin, source datestamp, provenance, the oai_dc it gave as harvested.
+        expect([now.origin, now.sourceDatestamp, now.about, now.deleted], id).to.deep.equal([was.origin, was.sourceDatestamp, was.about, was.deleted]);
+        if (id === P1 || id === P3) {
+          expect(now.datestamp, id).to.equal(T1);
+          expect((now.sets as string).split('\u001f').sort(), id).to.deep.equal([...(was.sets as string).split('\u001f'), 'physics'].sort());
+          expect((now.records as Record<string, [number, string]>).oai_dc?.[1], id).to.equal((was.records as Record<string, [number, string]>).oai_dc?.[1]);
+        } else {
+          expect(now, id).to.deep.equal(was);
+        }
+      }
+
+      const run = await cli(db(), ['rebuild-sets', '--json', '--config', path.join(db().dir, 'after.yaml')], {
+        env: { OAI_NAMESPACE: HUB_NAMESPACE, OAI_SEED_DEMO: 'false' },
+      });
+      expect(run.code, run.stderr).to.equal(0);
+      expect(JSON.parse(run.stdout)).to.deep.include({ items: 5, restamped: 0 });
+      expect(await hubState(db())).to.deep.equal(rebuilt);
+    });
+
+    it('writes a format added to the configuration for harvested items, stamping only the records it adds, and a second run changes nothing', async () => {
+      await hub();
+      const before = await hubState(db());
+
+      const after = await hubWith(db(), 'after', DC_AND_MARC, T1);
+      try {
+        const summary = await rebuildFormats(after.store, after.formats);
+        expect([...summary.restampedIds].sort()).to.deep.equal([P1, P2, P3, 'local-1', 'local-2'].sort());
+        expect((await after.store.getRecord(createIdPolicy({ namespace: HUB_NAMESPACE }).map(P1).identifier, 'marc21'))?.metadata).to.contain(
+          'Harvested physics',
+        );
+      } finally {
+        await after.close();
+      }
+      const rebuilt = await hubState(db());
+      for (const [id, was] of before) {
+        const now = rebuilt.get(id) as Record<string, unknown>;
+        if (was.deleted === true) {
+          // A tombstone is left as it is.
+          expect(now, id).to.deep.equal(was);
+          continue;
+        }
+        expect([now.origin, now.sourceDatestamp, now.about, now.sets], id).to.deep.equal([was.origin, was.sourceDatestamp, was.about, was.sets]);
+        const records = now.records as Record<string, [number, string]>;
+        // The oai_dc record, given as harvested or written, keeps its bytes and its datestamp; marc21 is new.
+        expect(records.oai_dc, id).to.deep.equal((was.records as Record<string, unknown>).oai_dc);
+        expect(records.marc21?.[0], id).to.equal(T1);
+        expect(now.datestamp, id).to.equal(T1);
+      }
+      expect(rebuilt.get(P4)?.origin).to.equal('plain');
+
+      const run = await cli(db(), ['rebuild-formats', '--json', '--config', path.join(db().dir, 'after.yaml')], {
+        env: { OAI_NAMESPACE: HUB_NAMESPACE, OAI_SEED_DEMO: 'false' },
+      });
+      expect(run.code, run.stderr).to.equal(0);
+      expect(JSON.parse(run.stdout)).to.deep.include({ items: 5, restamped: 0 });
+      expect(await hubState(db())).to.deep.equal(rebuilt);
+    });
+  });
+});
