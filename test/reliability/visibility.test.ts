@@ -11,7 +11,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { forEachThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
+import { forEachThrowawayDatabase, openThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { request } from '../helpers/server';
 import { startCli, type CliRun } from '../loader/helpers';
 import { freePort } from '../../harness/free-port';
@@ -58,7 +58,11 @@ class IncrementalHarvester {
 
 /** Every item of the store as a harvester should last have seen it: identifier → datestamp (and deletion). */
 async function current(db: ThrowawayDatabase): Promise<Map<string, string>> {
-  const rows = (await db.knex()('records').join('items', 'items.pk', 'records.item_pk').where('records.prefix', 'oai_dc').select('items.identifier', 'records.datestamp', 'items.deleted')) as {
+  const rows = (await db
+    .knex()('records')
+    .join('items', 'items.pk', 'records.item_pk')
+    .where('records.prefix', 'oai_dc')
+    .select('items.identifier', 'records.datestamp', 'items.deleted')) as {
     identifier: string;
     datestamp: unknown;
     deleted: unknown;
@@ -178,7 +182,7 @@ describe('incremental harvesters while the store is written', function () {
         const file = ndjson(path.join(db().dir, 'records.ndjson'), 'hub', 10_000);
         expectExited0([await startCli(db(), ['load', file]).done]);
         // The source: another store of 10,000 records, served by its own process.
-        const source = await (await import('../helpers/db')).openThrowawayDatabase(kind);
+        const source = await openThrowawayDatabase(kind);
         try {
           expectExited0([await startCli(source, ['migrate']).done]);
           expectExited0([await startCli(source, ['load', ndjson(path.join(source.dir, 's.ndjson'), 'src', 10_000, 'Harvested')]).done]);
