@@ -11,6 +11,7 @@ const path = require('node:path');
  * long file alone at the end. A guess from the timeouts they set; a file missing here only starts later.
  */
 const LONGEST_FIRST = [
+  'test/reliability/visibility.test.ts',
   'test/reliability/loader.test.ts',
   'test/server/version-skew.test.ts',
   'test/loader/interrupt.test.ts',
