@@ -89,5 +89,34 @@ describe("the loader's last run, seen from another process", function () {
       const json = JSON.parse((await cli(db(), ['stats', '--json'])).stdout) as { lastLoad: { outcome: string; read: number } };
       expect(json.lastLoad).to.include({ outcome: 'stopped', read: 2 });
     });
+
+    it("shows a failed load's figures in /metrics and stats, not the load before it, and keeps both runs", async () => {
+      const ok = await cli(db(), ['load', records(db(), [good('a'), good('b'), good('c')])]);
+      expect(ok.code, ok.stderr).to.equal(0);
+      const [completed] = await loadRuns(db());
+      // A sets file that is not a JSON array fails the load inside its transaction: not a refusal, nothing written.
+      const sets = path.join(db().dir, 'sets.json');
+      fs.writeFileSync(sets, '{"spec": "physics"}');
+      const failed = await cli(db(), ['load', '--sets', sets, records(db(), [good('d')])]);
+      expect(failed.code, failed.stderr).to.not.equal(0);
+      expect(failed.stderr).to.contain('expected a JSON array');
+
+      const text = await serving(db(), {}, async (port) => (await request(port, { path: '/metrics' })).body);
+      expect(gauge(text, 'oai_loader_last_run_records')).to.equal(0);
+      expect(gauge(text, 'oai_loader_last_run_refusals')).to.equal(0);
+      expect(gauge(text, 'oai_loader_last_run_finished_timestamp_seconds')).to.be.at.least(completed?.ended ?? Infinity);
+      expect(text).to.match(/^oai_runs_total\{kind="load",source="",outcome="failed"\} 1$/m);
+      expect(text).to.match(/^oai_runs_total\{kind="load",source="",outcome="completed"\} 1$/m);
+      const json = JSON.parse((await cli(db(), ['stats', '--json'])).stdout) as { lastLoad: { outcome: string; records: number; error: string } };
+      expect(json.lastLoad).to.include({ outcome: 'failed', records: 0 });
+      expect(json.lastLoad.error).to.contain('expected a JSON array');
+
+      const runs = await loadRuns(db());
+      expect(runs.map((r) => [r.outcome, r.written, r.counts.inserted])).to.deep.equal([
+        ['failed', 0, 0],
+        ['completed', 3, 3],
+      ]);
+      expect(runs[1]?.id).to.equal(completed?.id);
+    });
   });
 });

@@ -288,6 +288,25 @@ describe('operator metrics at GET /metrics', function () {
       expect(valueOf(after, 'oai_loader_last_run_duration_seconds')).to.equal(2.5);
       expect(valueOf(after, 'oai_loader_last_run_finished_timestamp_seconds')).to.equal(ended);
     });
+
+    it("shows a failed load's figures, not those of the load that completed before it", async () => {
+      const ended = Math.floor(Date.now() / 1000) + 10;
+      await get().store.recordRun(load(ended - 30, { counts: { ...NO_COUNTS, records: 50, inserted: 50 }, written: 50, seconds: 4 }));
+      await get().store.recordRun(
+        load(ended, {
+          outcome: 'failed',
+          error: 'the database connection was lost',
+          counts: { ...NO_COUNTS, records: 20, refused: 2 },
+          written: 0,
+          seconds: 0.75,
+        }),
+      );
+      const after = await scrape(port);
+      expect(valueOf(after, 'oai_loader_last_run_records')).to.equal(0);
+      expect(valueOf(after, 'oai_loader_last_run_refusals')).to.equal(2);
+      expect(valueOf(after, 'oai_loader_last_run_duration_seconds')).to.equal(0.75);
+      expect(valueOf(after, 'oai_loader_last_run_finished_timestamp_seconds')).to.equal(ended);
+    });
   });
 });
 
