@@ -53,6 +53,43 @@ export function runRefusal(r: Refusal, source: string | null, page: number | nul
   return { page, identifier: clip(identifier), field: clip(r.field, 200), reason: clip(r.reason) };
 }
 
+/** A load's figures, as the loader's gauges of `/metrics`, `stats` and `doctor` show the last one. */
+export interface LoadFigures {
+  /** When it ended, milliseconds since the Unix epoch (whole seconds: what the store keeps). */
+  readonly finished: number;
+  /** Records it committed: inserted, updated or turned into tombstones (0 when it committed nothing). */
+  readonly records: number;
+  /** Records it refused. */
+  readonly refusals: number;
+  /** Records it read, refused ones included. */
+  readonly read: number;
+  /** How long it took, in seconds. */
+  readonly seconds: number;
+  readonly outcome: RunOutcome;
+  /** Why it did not complete; null when it did. */
+  readonly error: string | null;
+}
+
+/**
+ * A load's figures from its run's report. A load records what it committed
+ * and how long it took (lib/store.ts `RunReport.written`, `seconds`); a
+ * report without them committed nothing it told of, and took the whole
+ * seconds between its start and end.
+ *
+ * @example loadFigures(run) // { finished: 1700000012000, records: 3, refusals: 0, read: 3, seconds: 1.25, outcome: 'completed', error: null }
+ */
+export function loadFigures(run: RunReport): LoadFigures {
+  return {
+    finished: run.ended * 1000,
+    records: run.written ?? 0,
+    refusals: run.counts.refused,
+    read: run.counts.records,
+    seconds: run.seconds ?? run.ended - run.started,
+    outcome: run.outcome,
+    error: run.error,
+  };
+}
+
 /** The warnings and refused records of one run, each kept up to its bound and counted beyond it. */
 export class RunLog {
   readonly warnings: string[] = [];
@@ -81,6 +118,8 @@ export class RunLog {
     readonly outcome: RunOutcome;
     readonly counts: RunCounts;
     readonly error: string | null;
+    readonly written?: number;
+    readonly seconds?: number;
   }): RunReport {
     return {
       ...run,

@@ -675,30 +675,6 @@ export interface HarvestLocks {
   acquireHarvestLock(source: string, now?: () => number): Promise<HarvestLock | null>;
 }
 
-/** What one run of the loader did (kept in the store for `/metrics` and `stats`, whichever process ran it). */
-export interface LoaderRunRecord {
-  /** When the run ended (milliseconds since the Unix epoch). */
-  readonly finished: number;
-  /** Records written: inserted, updated or turned into tombstones (0 when nothing was committed). */
-  readonly records: number;
-  /** Records refused. */
-  readonly refusals: number;
-  /** Records read, refused ones included. */
-  readonly read: number;
-  /** How long the run took, in seconds. */
-  readonly seconds: number;
-  /** `interrupted`: stopped by a signal (SIGINT, SIGTERM) and rolled back, nothing written. */
-  readonly outcome: 'committed' | 'refused' | 'dry-run' | 'interrupted';
-}
-
-/** The loader's runs, kept in the store. */
-export interface LoaderRuns {
-  /** Records a run of the loader (older runs are pruned). */
-  recordLoaderRun(run: LoaderRunRecord): Promise<void>;
-  /** The last run recorded, or null when the loader never ran on this store. */
-  lastLoaderRun(): Promise<LoaderRunRecord | null>;
-}
-
 /** What a run is a run of: a harvest of one source, or a load. */
 export type RunKind = 'harvest' | 'load';
 
@@ -754,6 +730,14 @@ export interface RunReport {
   /** The first refused records; `refusalsOmitted` more were refused and not kept. */
   readonly refusals: readonly RunRefusal[];
   readonly refusalsOmitted: number;
+  /**
+   * Records the run committed (inserted, updated or turned into tombstones):
+   * 0 when it committed nothing (refused, interrupted, failed, a dry run, whose
+   * counts say what it would have written). A load says it; a harvest does not.
+   */
+  readonly written?: number;
+  /** How long the run took, in seconds to the millisecond (`started` and `ended` are whole seconds). A load says it; a harvest does not. */
+  readonly seconds?: number;
 }
 
 /** A run as the store keeps it. */
@@ -918,8 +902,7 @@ export type StoreTransaction = WriteTransaction & LoadBookkeeping & HarvestBookk
  * harvester, the operator's commands and the metrics read and write, and
  * nothing of what is behind it.
  */
-export interface RepositoryStore
-  extends Store, HarvestState, HarvestLocks, LoaderRuns, RunReports, ServerSettings, SetAdministration, DemoMarkers, SnapshotStore {
+export interface RepositoryStore extends Store, HarvestState, HarvestLocks, RunReports, ServerSettings, SetAdministration, DemoMarkers, SnapshotStore {
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /** Calls `hook` after every write of this store (or a transaction of it) has committed. */
   onCommit(hook: () => void): void;

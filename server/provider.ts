@@ -19,6 +19,7 @@ import { formatsOf, policyOf, readerConfigOf, type ReaderConfig } from './conver
 import type { PoiResolver } from './http/poi';
 import type { Config } from './config';
 import { createMetrics, type Metrics } from './http/metrics';
+import { lastLoad } from './runs';
 import { loadDemo } from './demo';
 import { markDemo } from './demo-guard';
 import { KnexStore } from './store/knex-store';
@@ -211,7 +212,7 @@ export async function providerApp(p: Provider, options: { readonly onMetrics?: (
   const ctx = await p.context();
   const prefetch = pagePrefetch(p);
   const metrics = p.config.metrics
-    ? createMetrics({ pool: () => p.store.poolUse(), loaderRun: () => p.store.lastLoaderRun(), runTotals: () => p.store.runTotals() })
+    ? createMetrics({ pool: () => p.store.poolUse(), loaderRun: () => lastLoad(p.store), runTotals: () => p.store.runTotals() })
     : undefined;
   if (metrics) options.onMetrics?.(metrics);
   return createApp({

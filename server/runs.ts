@@ -3,9 +3,11 @@
  * every kind of run (server/harvest/harvest.ts, the loader's command): a
  * run that ends because the database failed still tries to say so, but
  * never waits on that database for long, and never lets the attempt hide
- * why the run ended.
+ * why the run ended. And reading the last load back, for `/metrics`,
+ * `stats` and `doctor`.
  */
 import type { RunReports, RunReport } from '../lib/store';
+import { loadFigures, type LoadFigures } from '../lib/run-report';
 
 /** How long recording a run may take when the database may be gone (milliseconds). */
 export const RECORD_DEADLINE_MS = 10_000;
@@ -51,4 +53,15 @@ export async function recordRunQuietly(store: Pick<RunReports, 'recordRun'>, rep
   } catch (err) {
     return `the run's report was not recorded: ${(err as Error).message.split('\n')[0] ?? ''}`;
   }
+}
+
+/**
+ * The figures of the last load recorded on the store, whichever process ran
+ * it and however it ended; null when none is recorded.
+ *
+ * @example const last = await lastLoad(p.store); // { finished, records, refusals, read, seconds, outcome, error } | null
+ */
+export async function lastLoad(store: Pick<RunReports, 'latestRuns'>): Promise<LoadFigures | null> {
+  const [run] = await store.latestRuns('load', null, 1);
+  return run === undefined ? null : loadFigures(run);
 }

@@ -2,8 +2,8 @@
  * Operator metrics in the Prometheus text exposition format, served at
  * `GET /metrics` (prom-client). Each app gets its own registry, so several
  * apps in one process (the tests) never share counters. The loader's last
- * run is read from the store at scrape time, because the loader usually
- * runs in another process (`oai-steward load`).
+ * run is read from the store's report of runs at scrape time, because the
+ * loader usually runs in another process (`oai-steward load`).
  *
  * Every metric is documented in docs/operations.md ("Metrics"). What is counted here
  * is read off what the app already knows about a request (its status, the
@@ -15,19 +15,9 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { decodeToken, VERBS } from '../../lib/oai';
 import type { OaiResponse } from '../../lib/oai';
 import type { PoolUse, RunTotal } from '../../lib/store';
+import type { LoadFigures } from '../../lib/run-report';
 
 export type { PoolUse };
-
-/** The loader's last run as the gauges show it (server/store/loader-runs.ts keeps it in the store). */
-export interface LoaderRun {
-  /** Records the run wrote (inserted, replaced or deleted). */
-  readonly records: number;
-  /** Records it refused (each with a message naming file, line, record and field). */
-  readonly refusals: number;
-  readonly seconds: number;
-  /** When it finished, milliseconds since the Unix epoch. */
-  readonly finished: number;
-}
 
 /**
  * What the OAI handler leaves on `res.locals.oai` for the metrics: the
@@ -79,7 +69,8 @@ const VERB_SET: ReadonlySet<string> = new Set(VERBS);
 export function createMetrics(
   options: {
     readonly pool?: () => PoolUse | undefined;
-    readonly loaderRun?: () => Promise<LoaderRun | null>;
+    /** The last load recorded in the store, however it ended (server/runs.ts `lastLoad`), whichever process ran it. */
+    readonly loaderRun?: () => Promise<LoadFigures | null>;
     /** Runs ever recorded in the store (lib/store.ts `RunReports.runTotals`), whichever process ran them. */
     readonly runTotals?: () => Promise<readonly RunTotal[]>;
   } = {},
@@ -166,12 +157,12 @@ export function createMetrics(
   if (options.loaderRun) {
     // One read of the store per scrape feeds the four gauges: the first to collect reads, the others reuse it.
     const readRun = options.loaderRun;
-    let reading: Promise<LoaderRun | null> | undefined;
-    const lastRun = (): Promise<LoaderRun | null> => {
+    let reading: Promise<LoadFigures | null> | undefined;
+    const lastRun = (): Promise<LoadFigures | null> => {
       reading ??= readRun().finally(() => setImmediate(() => (reading = undefined)));
       return reading;
     };
-    const loaderGauge = (name: string, help: string, pick: (r: LoaderRun) => number): void => {
+    const loaderGauge = (name: string, help: string, pick: (r: LoadFigures) => number): void => {
       new Gauge({
         name,
         help,
@@ -185,7 +176,7 @@ export function createMetrics(
     };
     loaderGauge(
       'oai_loader_last_run_records',
-      'Records written by the last load run on this store, whichever process ran it (0 when none ran).',
+      'Records written by the last load run on this store, however it ended and whichever process ran it (0 when none ran or it committed nothing).',
       (r) => r.records,
     );
     loaderGauge('oai_loader_last_run_refusals', 'Records refused by the last load run on this store.', (r) => r.refusals);

@@ -6,10 +6,10 @@
  */
 import readline from 'node:readline';
 import v8 from 'node:v8';
-import { RefusedError, type LoaderRunRecord, type RunOutcome, type RunReport, type RunReports } from '../../lib/store';
+import { RefusedError, type RunOutcome, type RunReport, type RunReports } from '../../lib/store';
 import { NO_COUNTS, RunLog, runRefusal } from '../../lib/run-report';
 import { storeFailure } from '../db/errors';
-import { recordRunQuietly } from '../runs';
+import { lastLoad, recordRunQuietly } from '../runs';
 import { formatRefusal, refusalReport } from './refusal-report';
 import type { Provider } from '../provider';
 import { openInput, type ByteCounter, type Input } from './input';
@@ -177,10 +177,12 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   const totalBytes = sizes.every((s): s is number => s !== null) ? sizes.reduce((a, b) => a + b, 0) : null;
   const p = await open();
   let summary: LoadSummary;
-  const started = performance.now();
-  // The run's report in the store (lib/store.ts `RunReports`): its refused records and warnings, bounded.
+  // The run's report in the store (lib/store.ts `RunReports`), the one record of a load, however it ends: its
+  // refused records and warnings, bounded; `/metrics`, `stats` and `doctor` read the last one back.
   const log = new RunLog();
   const startedAt = Math.floor(Date.now() / 1000);
+  const started = performance.now();
+  const seconds = (): number => (performance.now() - started) / 1000;
   // SIGINT/SIGTERM stop the load after the batch being written; it rolls back (../interrupt.ts).
   const interrupt = watchInterrupts();
   const bar = startProgress({ stream: io.stderr, totalBytes, interval: parsed.progressInterval });
@@ -216,14 +218,12 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       ...(process.env.OAI_STEWARD_REPORT_MEMORY === '1' && { probe: () => io.stderr.write(`${memoryLine()}\n`) }),
     }).catch(async (err: unknown) => {
       const why = storeFailure(err) ?? (err instanceof Error ? err.message : String(err));
-      await recordLoadRun(p.store, log, { started: startedAt, outcome: 'failed', error: why });
+      await recordLoadRun(p.store, log, { started: startedAt, seconds: seconds(), read, outcome: 'failed', error: why });
       throw err;
     });
-    // Kept in the store, so a server's /metrics and `stats` show it (server/store/loader-runs.ts); an
-    // interrupted run is recorded as `interrupted` (runRecordOf): the place a record of runs learns of it.
-    await p.store.recordLoaderRun(runRecordOf(summary, (performance.now() - started) / 1000));
     const unrecorded = await recordLoadRun(p.store, log, {
       started: startedAt,
+      seconds: seconds(),
       summary,
       ...(summary.interrupted === true && { outcome: 'interrupted' as const, error: 'stopped by a signal; nothing was written' }),
     });
@@ -267,6 +267,20 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   return ok ? 0 : 1;
 }
 
+/** A load run as it ended, for its report: see {@link recordLoadRun}. */
+export interface LoadRunEnd {
+  /** When it started, seconds since the Unix epoch. */
+  readonly started: number;
+  /** How long it took, in seconds. */
+  readonly seconds: number;
+  readonly outcome?: RunOutcome;
+  /** Its summary, when it returned one; a load that failed has none. */
+  readonly summary?: LoadSummary;
+  /** Without a summary: records read before it failed. */
+  readonly read?: number;
+  readonly error?: string;
+}
+
 /**
  * Records a load run's report in the store (lib/store.ts `RunReports`)
  * with what `log` gathered: its outcome is the summary's (`completed`, or
@@ -275,21 +289,21 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
  * waits long on a store that is gone; answers why the report was not
  * recorded, or null.
  *
- * @example await recordLoadRun(p.store, log, { started, outcome: 'interrupted', error: 'stopped by SIGINT; nothing was written' });
+ * @example await recordLoadRun(p.store, log, { started, seconds: 1.5, outcome: 'interrupted', error: 'stopped by SIGINT; nothing was written' });
  */
-export function recordLoadRun(
-  store: Pick<RunReports, 'recordRun'>,
-  log: RunLog,
-  run: { readonly started: number; readonly outcome?: RunOutcome; readonly summary?: LoadSummary; readonly error?: string },
-): Promise<string | null> {
+export function recordLoadRun(store: Pick<RunReports, 'recordRun'>, log: RunLog, run: LoadRunEnd): Promise<string | null> {
   return recordRunQuietly(store, loadRunReport(log, run));
 }
 
-/** A load run's report: see {@link recordLoadRun}. */
-export function loadRunReport(
-  log: RunLog,
-  run: { readonly started: number; readonly outcome?: RunOutcome; readonly summary?: LoadSummary; readonly error?: string },
-): RunReport {
+/**
+ * A load run's report: see {@link recordLoadRun}. It says what the load
+ * committed (`written`: nothing unless its transaction committed) and how
+ * long it took; a load that failed counts the records it read and refused
+ * before it did.
+ *
+ * @example loadRunReport(log, { started, seconds: 2.5, summary }).written // 3
+ */
+export function loadRunReport(log: RunLog, run: LoadRunEnd): RunReport {
   const s = run.summary;
   const rolledBack = s !== undefined && !s.committed && !s.dryRun;
   if (s?.dryRun === true) log.warning('a dry run: nothing was written');
@@ -301,7 +315,7 @@ export function loadRunReport(
     outcome: run.outcome ?? (rolledBack ? 'stopped' : 'completed'),
     counts:
       s === undefined
-        ? NO_COUNTS
+        ? { ...NO_COUNTS, records: run.read ?? 0, refused: log.refusals.length + log.refusalsOmitted }
         : {
             ...NO_COUNTS,
             records: s.records,
@@ -313,19 +327,9 @@ export function loadRunReport(
             refused: s.refused,
           },
     error: run.error ?? (rolledBack ? 'refused records roll the whole load back; nothing was written' : null),
+    written: s?.committed === true ? s.inserted + s.updated + s.deleted : 0,
+    seconds: run.seconds,
   });
-}
-
-/** What a load's summary says for the store's record of loader runs. */
-export function runRecordOf(summary: LoadSummary, seconds: number): LoaderRunRecord {
-  return {
-    finished: Date.now(),
-    records: summary.committed ? summary.inserted + summary.updated + summary.deleted : 0,
-    refusals: summary.refused,
-    read: summary.records,
-    seconds,
-    outcome: summary.interrupted ? 'interrupted' : summary.dryRun ? 'dry-run' : summary.committed ? 'committed' : 'refused',
-  };
 }
 
 /** An error's first line (a driver's message may go on with a stack or the statement). */
@@ -405,8 +409,8 @@ export async function runStatsCommand(args: readonly string[], open: () => Promi
   const p = await open();
   try {
     const s = await p.store.stats();
-    const lastLoad = await p.store.lastLoaderRun();
-    io.stdout.write(args.includes('--json') ? `${JSON.stringify({ ...s, lastLoad }, null, 2)}\n` : formatStats(s, lastLoad));
+    const last = await lastLoad(p.store);
+    io.stdout.write(args.includes('--json') ? `${JSON.stringify({ ...s, lastLoad: last }, null, 2)}\n` : formatStats(s, last));
     return 0;
   } finally {
     await p.close();

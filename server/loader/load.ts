@@ -138,8 +138,8 @@ export interface LoadSummary extends OutcomeCounts {
   dryRun: boolean;
   /**
    * Present when a signal stopped the load: it was rolled back after the batch
-   * being written, nothing committed. Where the run is recorded as interrupted
-   * (cli.ts `runRecordOf`, and any record of runs a store keeps) this is what tells.
+   * being written, nothing committed: the run's report says `interrupted`
+   * (cli.ts `runLoadCommand`).
    */
   interrupted?: true;
 }

@@ -1,17 +1,17 @@
 /**
  * `oai-steward stats` as text for a terminal (the numbers come from the
- * store, lib/store.ts `Store.stats`, and the loader's last run from
- * server/store/loader-runs.ts).
+ * store, lib/store.ts `Store.stats`, and the loader's last run from the
+ * report of runs, server/runs.ts `lastLoad`).
  */
 import type { StoreStats } from '../../lib/store';
-import type { LoaderRunRecord } from '../store/loader-runs';
+import type { LoadFigures } from '../../lib/run-report';
 
 /**
  * The statistics as text for a terminal.
  *
  * @example process.stdout.write(formatStats(await provider.store.stats()));
  */
-export function formatStats(s: StoreStats, lastLoad: LoaderRunRecord | null = null): string {
+export function formatStats(s: StoreStats, lastLoad: LoadFigures | null = null): string {
   const lines = [
     `items      ${s.items} (${s.live} live, ${s.deleted} deleted)`,
     `earliest   ${s.earliestDatestamp ?? '-'}`,
@@ -30,7 +30,7 @@ export function formatStats(s: StoreStats, lastLoad: LoaderRunRecord | null = nu
   if (lastLoad === null) lines.push('  (none on this store)');
   else {
     lines.push(
-      `  finished   ${new Date(lastLoad.finished).toISOString().replace(/\.\d{3}Z$/, 'Z')} (${lastLoad.outcome})`,
+      `  finished   ${new Date(lastLoad.finished).toISOString().replace(/\.\d{3}Z$/, 'Z')} (${lastLoad.outcome}${lastLoad.error === null ? '' : `: ${lastLoad.error}`})`,
       `  records    ${lastLoad.records} written, ${lastLoad.refusals} refused, ${lastLoad.read} read`,
       `  duration   ${lastLoad.seconds.toFixed(1)} s`,
     );

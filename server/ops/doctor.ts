@@ -28,6 +28,7 @@ import { rootNamespaceOf } from '../../lib/formats/format';
 import { demoHolding } from '../demo-guard';
 import { createStore } from '../provider';
 import { MANIFEST_NAME, type DumpManifest } from '../dump/manifest';
+import { lastLoad } from '../runs';
 
 /** How a finding weighs. */
 export type Severity = 'ok' | 'warning' | 'problem';
@@ -178,7 +179,7 @@ const counts: DoctorCheck = async (ctx) => {
   const store = ctx.pendingMigrations.length > 0 ? null : ctx.store();
   if (store === null) return [];
   const s = await store.stats();
-  const last = await store.lastLoaderRun();
+  const last = await lastLoad(store);
   const out = [
     ok(
       'counts',
@@ -193,8 +194,9 @@ const counts: DoctorCheck = async (ctx) => {
       },
     ),
   ];
-  if (last !== null && last.outcome === 'refused') {
-    out.push(warning('counts', `the last load (${new Date(last.finished).toISOString()}) was refused: ${last.refusals} records refused, nothing written`));
+  if (last !== null && last.outcome !== 'completed') {
+    const refused = last.refusals > 0 ? ` (${last.refusals} records refused)` : '';
+    out.push(warning('counts', `the last load (${new Date(last.finished).toISOString()}) ${last.outcome}: ${last.error ?? 'nothing was written'}${refused}`));
   }
   return out;
 };

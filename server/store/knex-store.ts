@@ -14,8 +14,8 @@
  *   the server's wiring rather than by the protocol;
  * - ./harvest-state.ts, ./harvest-locks.ts, ./given.ts: the harvester's
  *   checkpoints and seen ids, its locks, and the XML items gave;
- * - ./loader-runs.ts, ./demo.ts, ./snapshot.ts: the loader's runs, the demo's
- *   marker, a dump's snapshot reads;
+ * - ./runs.ts, ./demo.ts, ./snapshot.ts: the report of every run (loads and
+ *   harvests), the demo's marker, a dump's snapshot reads;
  *
  * - ./write.ts   the write pipeline (lift, prepare, judge, plan, apply).
  *
@@ -37,7 +37,6 @@ import {
   type DeleteOptions,
   type HarvestBookkeeping,
   type ItemPresence,
-  type LoaderRunRecord,
   type RunKind,
   type RunReport,
   type RunTotal,
@@ -71,7 +70,6 @@ import { createSeenIds } from '../db/seen-ids';
 import { recordFieldsOf } from './record-fields';
 import { storedGiven } from './given';
 import { demoNamespace, eraseAll, itemsPresent, registeredIdentifiers, setDemoNamespace } from './demo';
-import { lastLoaderRun, recordLoaderRun } from './loader-runs';
 import { lastFailure, latestRuns, recordRun, runTotals } from './runs';
 import { getOrCreateCreated, getOrCreateSecret, hasSecret } from './settings';
 import { mintPdiSerial } from './counters';
@@ -340,14 +338,6 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   acquireHarvestLock(source: string, now?: () => number): Promise<HarvestLock | null> {
     return acquireHarvestLock(this.knex, source, now);
-  }
-
-  recordLoaderRun(run: LoaderRunRecord): Promise<void> {
-    return recordLoaderRun(this.knex, run);
-  }
-
-  lastLoaderRun(): Promise<LoaderRunRecord | null> {
-    return lastLoaderRun(this.knex);
   }
 
   recordRun(run: RunReport): Promise<number> {

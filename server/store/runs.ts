@@ -1,6 +1,7 @@
 /**
  * The report of every run, kept in the store (`runs`, `run_refusals`,
- * `run_totals`, migration 015; lib/store.ts `RunReports`): the latest
+ * `run_totals`, migration 015; a load's `written` and `duration_ms`,
+ * migration 018; lib/store.ts `RunReports`): the latest
  * {@link RUNS_KEPT} runs of each kind and source, each with its first
  * {@link MAX_RUN_REFUSALS} refused records and a count of the rest, and
  * totals that pruning never lowers (what `/metrics` counts).
@@ -27,6 +28,8 @@ interface RunRow {
   warnings_omitted: number | string;
   error: string | null;
   refusals_omitted: number | string;
+  written: number | string | null;
+  duration_ms: number | string | null;
 }
 
 /** The same kind and source (a NULL source is the loads'). */
@@ -58,6 +61,8 @@ export async function recordRun(knex: Knex, run: RunReport): Promise<number> {
         warnings_omitted: run.warningsOmitted + (run.warnings.length - warnings.length),
         error: run.error === null ? null : clip(run.error),
         refusals_omitted: run.refusalsOmitted + (run.refusals.length - refusals.length),
+        written: run.written ?? null,
+        duration_ms: run.seconds === undefined ? null : Math.round(run.seconds * 1000),
       })
       .returning('id')) as ({ id: number } | number)[];
     const id = Number(typeof row === 'object' ? row.id : row);
@@ -119,6 +124,8 @@ async function withRefusals(knex: Knex, rows: readonly RunRow[]): Promise<Stored
     error: r.error,
     refusals: byRun.get(Number(r.id)) ?? [],
     refusalsOmitted: Number(r.refusals_omitted),
+    ...(r.written !== null && { written: Number(r.written) }),
+    ...(r.duration_ms !== null && { seconds: Number(r.duration_ms) / 1000 }),
   }));
 }
 

@@ -45,12 +45,12 @@ async function loadUnderway(db: CliDb, file: string, env: NodeJS.ProcessEnv = {}
   return { kill: (signal) => run.child.kill(signal), done: run.done };
 }
 
-/** The last loader run the store recorded, and how many items it holds. */
+/** How the last load the store recorded ended, and how many items it holds. */
 async function stored(db: CliDb): Promise<{ items: number; outcome: string | undefined }> {
   const knex = db.name === 'sqlite' ? createKnex(db.url) : db.knex();
   try {
     const items = Number(((await knex('items').count({ n: '*' })) as { n: unknown }[])[0]?.n);
-    const run = (await knex('loader_runs').select('outcome').orderBy('id', 'desc').first()) as { outcome: string } | undefined;
+    const run = (await knex('runs').select('outcome').where('kind', 'load').orderBy('id', 'desc').first()) as { outcome: string } | undefined;
     return { items, outcome: run?.outcome };
   } finally {
     if (db.name === 'sqlite') await knex.destroy();

@@ -3,8 +3,8 @@
  * exposition format (0.0.4), and the counters move by exactly what the
  * requests sent between two scrapes did: verbs, HTTP statuses and OAI error
  * codes, records and bytes served, refused resumption tokens by reason,
- * load-shed 503s; plus the database pool, the loader's last run, and
- * OAI_METRICS=false turning the endpoint off.
+ * load-shed 503s; plus the database pool, the loader's last run however it
+ * ended, and OAI_METRICS=false turning the endpoint off.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,9 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { createApp } from '../../server/app';
 import { createMetrics } from '../../server/http/metrics';
-import type { ReadStore } from '../../lib/store';
+import type { ReadStore, RunReport } from '../../lib/store';
+import { NO_COUNTS } from '../../lib/run-report';
+import { lastLoad } from '../../server/runs';
 import { toRequestArgument } from '../../lib/ids/oai-identifier';
 import { checkOai, forEachProvider, request, resumption } from '../helpers/server';
 import { demoRecords } from '../helpers/demo-records';
@@ -110,7 +112,7 @@ describe('operator metrics at GET /metrics', function () {
         maxInFlight: 2,
         retryAfter: 5,
         now: () => now,
-        metrics: createMetrics({ pool: () => get().store.poolUse(), loaderRun: () => get().store.lastLoaderRun() }),
+        metrics: createMetrics({ pool: () => get().store.poolUse(), loaderRun: () => lastLoad(get().store) }),
       });
       server = http.createServer(app);
       await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
@@ -260,15 +262,50 @@ describe('operator metrics at GET /metrics', function () {
       expect(valueOf(after, 'oai_db_pool_connections', { state: 'pending' })).to.equal(0);
     });
 
+    /** A load's report as the loader records it, ended at `ended` (seconds). */
+    const load = (ended: number, more: Partial<RunReport>): RunReport => ({
+      kind: 'load',
+      source: null,
+      started: ended - 3,
+      ended,
+      outcome: 'completed',
+      counts: NO_COUNTS,
+      warnings: [],
+      warningsOmitted: 0,
+      error: null,
+      refusals: [],
+      refusalsOmitted: 0,
+      ...more,
+    });
+
     it("shows the loader's last run kept in the store", async () => {
-      const finished = Date.now();
-      await get().store.recordLoaderRun({ finished: finished - 60_000, records: 1, refusals: 0, read: 1, seconds: 1, outcome: 'committed' });
-      await get().store.recordLoaderRun({ finished, records: 1234, refusals: 5, read: 1239, seconds: 2.5, outcome: 'committed' });
+      const ended = Math.floor(Date.now() / 1000);
+      await get().store.recordRun(load(ended - 60, { counts: { ...NO_COUNTS, records: 1, inserted: 1 }, written: 1, seconds: 1 }));
+      await get().store.recordRun(load(ended, { counts: { ...NO_COUNTS, records: 1239, inserted: 1234, refused: 5 }, written: 1234, seconds: 2.5 }));
       const after = await scrape(port);
       expect(valueOf(after, 'oai_loader_last_run_records')).to.equal(1234);
       expect(valueOf(after, 'oai_loader_last_run_refusals')).to.equal(5);
       expect(valueOf(after, 'oai_loader_last_run_duration_seconds')).to.equal(2.5);
-      expect(valueOf(after, 'oai_loader_last_run_finished_timestamp_seconds')).to.equal(finished / 1000);
+      expect(valueOf(after, 'oai_loader_last_run_finished_timestamp_seconds')).to.equal(ended);
+    });
+
+    it("shows a failed load's figures, not those of the load that completed before it", async () => {
+      const ended = Math.floor(Date.now() / 1000) + 10;
+      await get().store.recordRun(load(ended - 30, { counts: { ...NO_COUNTS, records: 50, inserted: 50 }, written: 50, seconds: 4 }));
+      await get().store.recordRun(
+        load(ended, {
+          outcome: 'failed',
+          error: 'the database connection was lost',
+          counts: { ...NO_COUNTS, records: 20, refused: 2 },
+          written: 0,
+          seconds: 0.75,
+        }),
+      );
+      const after = await scrape(port);
+      expect(valueOf(after, 'oai_loader_last_run_records')).to.equal(0);
+      expect(valueOf(after, 'oai_loader_last_run_refusals')).to.equal(2);
+      expect(valueOf(after, 'oai_loader_last_run_duration_seconds')).to.equal(0.75);
+      expect(valueOf(after, 'oai_loader_last_run_finished_timestamp_seconds')).to.equal(ended);
     });
   });
 });

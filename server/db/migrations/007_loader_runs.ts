@@ -2,8 +2,8 @@
  * `loader_runs`: what each run of the loader did, kept in the store so that
  * whichever process asks (a server's `/metrics`, `oai-steward stats`) sees
  * the last run, whichever process ran it. One row per run that reached its
- * end (committed, refused, or a dry run); the newest are kept
- * (server/store/loader-runs.ts prunes the rest).
+ * end (committed, refused, or a dry run); the newest were kept (the loader
+ * pruned the rest). Migration 018 folds the table into `runs` and drops it.
  *
  * - `finished`: when the run ended, milliseconds since the Unix epoch;
  * - `records`: records written (inserted, updated or turned into tombstones);
