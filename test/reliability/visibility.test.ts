@@ -178,7 +178,7 @@ describe('incremental harvesters while the store is written', function () {
         }
       });
 
-      it('see every record of a rebuild-formats that changes each one, and every record of a harvest of a local source', async () => {
+      it('see every record of a harvest of a local source, and every record a rebuild-formats restamps', async () => {
         const file = ndjson(path.join(db().dir, 'records.ndjson'), 'hub', 10_000);
         expectExited0([await startCli(db(), ['load', file]).done]);
         // The source: another store of 10,000 records, served by its own process.
