@@ -12,6 +12,7 @@ const path = require('node:path');
  */
 const LONGEST_FIRST = [
   'test/reliability/visibility.test.ts',
+  'test/reliability/sqlite-writers.test.ts',
   'test/reliability/loader.test.ts',
   'test/server/version-skew.test.ts',
   'test/loader/interrupt.test.ts',
