@@ -187,9 +187,11 @@ export interface ReadStore {
 }
 
 /**
- * A read that cannot yet see what an earlier page of the same harvest saw
- * (a read replica behind its primary): answered 503 with Retry-After, never
- * with a page that could skip or repeat a record.
+ * A read that cannot yet see what an earlier page of the same harvest saw,
+ * or what the primary has committed when it would answer that something is
+ * absent (a read replica behind its primary): answered 503 with
+ * Retry-After, never with a page that could skip or repeat a record nor
+ * with an error the primary would contradict.
  */
 export class StoreBehindError extends Error {
   constructor(message: string) {

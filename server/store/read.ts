@@ -45,7 +45,7 @@ export class KnexReadStore implements ReadStore {
 
   /** Where this store's reads stand in the primary's history; only when reads follow a primary (./replication.ts). */
   readonly readPosition?: () => Promise<string>;
-  /** Waits, bounded, until the reads reflect a position; only when reads follow a primary. */
+  /** Waits, bounded, until the reads reflect a position; only on a replica: a primary is never behind itself. */
   readonly catchUp?: (position?: string) => Promise<boolean>;
 
   /**
@@ -62,7 +62,7 @@ export class KnexReadStore implements ReadStore {
     if (replication) {
       const r = replicationReads(knex, replication);
       this.readPosition = r.readPosition;
-      this.catchUp = r.catchUp;
+      if (r.catchUp) this.catchUp = r.catchUp;
     }
   }
 

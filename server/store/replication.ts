@@ -35,28 +35,78 @@ async function one<T>(knex: Knex, sql: string, bindings: readonly string[] = [])
 }
 
 /**
- * The two reads of lib/store.ts's ReadStore that a replica needs, over a
- * store's own connection (`reads`) and its primary's.
+ * How far the primary's WAL goes: its insert position, which holds every
+ * commit it has made visible, also those of `synchronous_commit = off` whose
+ * WAL is not yet written (PostgreSQL 15, section 30.4 "Asynchronous
+ * Commit"), which the write position `pg_current_wal_lsn` leaves out for up
+ * to three `wal_writer_delay`; with the page and segment sizes
+ * {@link recordEnd} reads it with.
+ */
+const INSERTED_SQL =
+  "SELECT pg_current_wal_insert_lsn()::text AS p, current_setting('wal_block_size') AS page, pg_size_bytes(current_setting('wal_segment_size'))::text AS segment";
+/** What the primary has flushed: all a replica can have been sent. */
+const FLUSHED_SQL = 'SELECT pg_current_wal_flush_lsn()::text AS p';
+/** Whether the connection's reads reflect the nearer of two positions. */
+const REACHED_EITHER_SQL = 'SELECT (NOT pg_is_in_recovery() OR pg_last_wal_replay_lsn() >= LEAST(?::pg_lsn, ?::pg_lsn)) AS ok';
+
+/** The sizes of a WAL page's header and of a segment's first page's (XLogPageHeaderData, XLogLongPageHeaderData, MAXALIGNed). */
+const PAGE_HEADER = 24n;
+const SEGMENT_HEADER = 40n;
+
+/**
+ * A primary's WAL insert position as the end of the last record inserted,
+ * the form a replica's replay position takes. The insert position is where
+ * the next record goes: past the page's header when the last record ended at
+ * a page's end (PostgreSQL's src/backend/access/transam/xlog.c,
+ * `XLogBytePosToRecPtr` against `XLogBytePosToEndRecPtr`), as after every WAL
+ * switch; read as it is, a replica of a primary idle since would never reach it.
+ *
+ * @example recordEnd('0/4000028', 8192, 16777216) // '0/4000000'
+ */
+export function recordEnd(position: string, pageBytes: number, segmentBytes: number): string {
+  const [hi, lo] = position.split('/');
+  const lsn = (BigInt(`0x${hi ?? '0'}`) << 32n) | BigInt(`0x${lo ?? '0'}`);
+  const inSegment = lsn % BigInt(segmentBytes);
+  const back = inSegment === SEGMENT_HEADER ? SEGMENT_HEADER : lsn % BigInt(pageBytes) === PAGE_HEADER && inSegment !== PAGE_HEADER ? PAGE_HEADER : 0n;
+  const end = lsn - back;
+  return `${(end >> 32n).toString(16).toUpperCase()}/${(end & 0xffffffffn).toString(16).toUpperCase()}`;
+}
+
+/**
+ * The reads of lib/store.ts's ReadStore that a replica needs, over a store's
+ * own connection (`reads`) and its primary's. `catchUp` exists only when
+ * `reads` is not the primary: the primary is never behind itself.
  *
  * @example const { readPosition, catchUp } = replicationReads(replicaKnex, { primary: primaryKnex });
  */
-export function replicationReads(reads: Knex, r: Replication): { readPosition(): Promise<string>; catchUp(position?: string): Promise<boolean> } {
+export function replicationReads(
+  reads: Knex,
+  r: Replication,
+): {
+  readonly readPosition: () => Promise<string>;
+  readonly catchUp?: (position?: string) => Promise<boolean>;
+} {
   const sleep = r.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const waitMs = r.waitMs ?? CATCH_UP_MS;
+  const readPosition = async (): Promise<string> => (await one<{ p: string }>(reads, POSITION_SQL))?.p ?? '0/0';
+  if (reads === r.primary) return { readPosition };
   return {
-    async readPosition() {
-      return (await one<{ p: string }>(reads, POSITION_SQL))?.p ?? '0/0';
-    },
-    async catchUp(position) {
-      // The primary is never behind itself.
-      if (reads === r.primary) return true;
-      const target = position ?? (await one<{ p: string }>(r.primary, 'SELECT pg_current_wal_lsn()::text AS p'))?.p;
+    readPosition,
+    async catchUp(position?: string) {
+      const inserted = position === undefined ? await one<{ p: string; page: string; segment: string }>(r.primary, INSERTED_SQL) : undefined;
+      const target = position ?? (inserted && recordEnd(inserted.p, Number(inserted.page), Number(inserted.segment)));
       if (target === undefined) return true;
       for (let waited = 0; ; waited += POLL_MS) {
         if ((await one<{ ok: boolean }>(reads, REACHED_SQL, [target]))?.ok === true) return true;
-        if (waited >= waitMs) return false;
+        if (waited >= waitMs) break;
         await sleep(POLL_MS);
       }
+      if (position !== undefined) return false;
+      // WAL inserted and still not flushed after the wait is a transaction still in progress, which no
+      // reader sees yet (a commit of synchronous_commit off is flushed within three wal_writer_delay,
+      // 600 ms by default): what the primary has flushed by now is all the replica needs.
+      const flushed = (await one<{ p: string }>(r.primary, FLUSHED_SQL))?.p ?? target;
+      return (await one<{ ok: boolean }>(reads, REACHED_EITHER_SQL, [target, flushed]))?.ok === true;
     },
   };
 }

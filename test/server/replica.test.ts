@@ -5,11 +5,13 @@
  * (the token's position, or for a first page everything the primary had
  * committed), else 503 with Retry-After; so a harvest whose requests
  * alternate between a process on the primary and one on the replica, while
- * a loader writes, sees every unchanged record exactly once.
+ * a loader writes, sees every unchanged record exactly once. Nor does the
+ * replica deny what the primary holds: GetRecord and ListMetadataFormats of
+ * a record it has not replayed are 503 too.
  */
 import { expect } from 'chai';
 import { startReplicatedCluster, type ReplicatedCluster } from '../../harness/replicated-cluster';
-import { checkOai, request, resumption, texts, startTestServer, type TestServer } from '../helpers/server';
+import { checkOai, errorCodes, request, resumption, texts, startTestServer, type TestServer } from '../helpers/server';
 import type { ItemInput } from '../../lib/store';
 
 const NAMESPACE = 'replica.example.org';
@@ -117,6 +119,57 @@ describe('harvest traffic on a read replica', function () {
     } finally {
       if (!resumed) c.resumeReplay();
     }
+  });
+
+  it('answers GetRecord and ListMetadataFormats of a record the replica has not replayed with 503 and Retry-After, and the record once replayed', async () => {
+    const c = cluster as ReplicatedCluster;
+    const [p, r] = [primary as TestServer, replica as TestServer];
+    await c.caughtUp();
+    c.pauseReplay();
+    let resumed = false;
+    try {
+      await p.running.provider.store.writeItems([item(3000, 'Published while the replica stands still')]);
+      const id = encodeURIComponent(`oai:${NAMESPACE}:${item(3000).internalId}`);
+      const queries = [`verb=GetRecord&metadataPrefix=oai_dc&identifier=${id}`, `verb=ListMetadataFormats&identifier=${id}`];
+      // The primary holds it: the replica must not say it does not exist.
+      expect(errorCodes(checkOai(await request(p.port, { query: queries[0] as string })))).to.deep.equal([]);
+      for (const query of queries) {
+        const a = await request(r.port, { query });
+        expect(a.status, query).to.equal(503);
+        expect(a.headers['retry-after'], query).to.equal('2');
+      }
+      c.resumeReplay();
+      resumed = true;
+      const got = checkOai(await request(r.port, { query: queries[0] as string }));
+      expect(texts(got, 'dc:title')).to.deep.equal(['Published while the replica stands still']);
+      expect(texts(checkOai(await request(r.port, { query: queries[1] as string })), 'metadataPrefix')).to.include('oai_dc');
+    } finally {
+      if (!resumed) c.resumeReplay();
+    }
+  });
+
+  it('answers idDoesNotExist for an identifier the primary does not hold either once the replica has caught up, and refuses a format the repository does not offer without asking the primary', async () => {
+    const c = cluster as ReplicatedCluster;
+    const r = replica as TestServer;
+    await c.caughtUp();
+    const held = encodeURIComponent(`oai:${NAMESPACE}:${item(3000).internalId}`);
+    const nowhere = encodeURIComponent(`oai:${NAMESPACE}:nowhere`);
+    c.pauseReplay();
+    try {
+      await (primary as TestServer).running.provider.store.writeItems([item(3001)]);
+      // While the replica stands still: an unknown format of an item it holds rests on the configuration alone.
+      const unknownFormat = checkOai(await request(r.port, { query: `verb=GetRecord&metadataPrefix=nope&identifier=${held}` }));
+      expect(errorCodes(unknownFormat)).to.deep.equal(['cannotDisseminateFormat']);
+      // An identifier it lacks may be one the primary holds.
+      expect((await request(r.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${nowhere}` })).status).to.equal(503);
+    } finally {
+      c.resumeReplay();
+    }
+    await c.caughtUp();
+    expect(errorCodes(checkOai(await request(r.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${nowhere}` })))).to.deep.equal([
+      'idDoesNotExist',
+    ]);
+    expect(errorCodes(checkOai(await request(r.port, { query: `verb=ListMetadataFormats&identifier=${nowhere}` })))).to.deep.equal(['idDoesNotExist']);
   });
 
   it('keeps tokens without a position on a process that neither reads a replica nor is told to write them', async () => {
