@@ -162,6 +162,12 @@ export interface ReadStore {
    * processes never reads a page older than the one before.
    */
   catchUp?(position?: string): Promise<boolean>;
+  /**
+   * How far this store's reads stand behind its primary, for /healthz and
+   * /metrics; absent where reads never lag writes (a store reading its own
+   * primary). Throws when the store itself cannot be read, like `ping`.
+   */
+  replicaLag?(): Promise<ReplicaLag>;
 
   // The reads of ResourceSync and the sitemap (server/http/resourcesync.ts): keyset scans too.
 
@@ -185,6 +191,16 @@ export interface ReadStore {
   /** The latest datestamp in the scope and the creation time of its newest item, whichever is later; 0 when empty. */
   syncLatest(scope: SyncScope): Promise<number>;
 }
+
+/**
+ * How far a read replica stands behind its primary: the WAL bytes the
+ * primary has written that the replica has not replayed, and an estimate in
+ * seconds (null where the replica cannot tell, e.g. before it has replayed a
+ * transaction); or that the primary could not be asked at all.
+ */
+export type ReplicaLag =
+  | { readonly primary: 'reachable'; readonly bytes: number | null; readonly seconds: number | null }
+  | { readonly primary: 'unreachable'; readonly reason: string };
 
 /**
  * A read that cannot yet see what an earlier page of the same harvest saw,

@@ -16,6 +16,7 @@ import type {
   ListFilter,
   ListPageQuery,
   ReadStore,
+  ReplicaLag,
   SetInfo,
   SyncChange,
   SyncPart,
@@ -47,6 +48,8 @@ export class KnexReadStore implements ReadStore {
   readonly readPosition?: () => Promise<string>;
   /** Waits, bounded, until the reads reflect a position; only on a replica: a primary is never behind itself. */
   readonly catchUp?: (position?: string) => Promise<boolean>;
+  /** How far the reads stand behind the primary; only on a replica. */
+  readonly replicaLag?: () => Promise<ReplicaLag>;
 
   /**
    * @param onDemand how to write the formats this store keeps as models only
@@ -63,6 +66,7 @@ export class KnexReadStore implements ReadStore {
       const r = replicationReads(knex, replication);
       this.readPosition = r.readPosition;
       if (r.catchUp) this.catchUp = r.catchUp;
+      if (r.replicaLag) this.replicaLag = r.replicaLag;
     }
   }
 

@@ -4,9 +4,13 @@
  * WAL position its reads had reached, and a replica answers the next page
  * only once it has replayed that far (PostgreSQL 15, section 27.4 "Hot
  * Standby", `pg_last_wal_replay_lsn`; section 9.27.4, `pg_current_wal_lsn`).
- * A replica that does not catch up in time is the caller's 503.
+ * A replica that does not catch up in time is the caller's 503. How far a
+ * replica lags, and whether its primary answers at all, is what /healthz and
+ * /metrics report.
  */
 import type { Knex } from 'knex';
+import type { ReplicaLag } from '../../lib/store';
+import { storeFailure } from '../db/errors';
 
 /** How a store's reads follow its primary. */
 export interface Replication {
@@ -23,6 +27,12 @@ export const CATCH_UP_MS = 1000;
 
 /** How often a waiting read looks again. */
 const POLL_MS = 20;
+
+/** How long a lag report waits for a replica just behind to reach the primary's position before reporting it behind. */
+const SETTLE_MS = 100;
+
+/** The longest /healthz and /metrics wait for the primary's position before calling it unreachable: a probe must answer in time. */
+export const PRIMARY_ANSWER_MS = 2000;
 
 /** The position a connection's reads stand at: a standby's replay position, or the primary's current one. */
 const POSITION_SQL = 'SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_lsn() END)::text AS p';
@@ -49,6 +59,33 @@ const FLUSHED_SQL = 'SELECT pg_current_wal_flush_lsn()::text AS p';
 /** Whether the connection's reads reflect the nearer of two positions. */
 const REACHED_EITHER_SQL = 'SELECT (NOT pg_is_in_recovery() OR pg_last_wal_replay_lsn() >= LEAST(?::pg_lsn, ?::pg_lsn)) AS ok';
 
+/** What the primary has written: the WAL a replica's lag is counted against. */
+const WRITTEN_SQL = 'SELECT pg_current_wal_lsn()::text AS p';
+/**
+ * How far the replica stands behind a position of the primary: WAL bytes not
+ * yet replayed, and the seconds since the last transaction it replayed was
+ * committed (PostgreSQL 15, section 9.27.4 `pg_last_xact_replay_timestamp`,
+ * `pg_wal_lsn_diff`), which is the lag while anything is left to replay. A
+ * promoted standby reads what it writes: nothing to replay.
+ */
+const LAG_SQL = `SELECT pg_is_in_recovery() AS standby,
+  pg_wal_lsn_diff(?::pg_lsn, pg_last_wal_replay_lsn())::float8 AS bytes,
+  EXTRACT(EPOCH FROM (clock_timestamp() - pg_last_xact_replay_timestamp()))::float8 AS since`;
+
+/** A promise that rejects after `ms` unless `p` settles first. */
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** What went wrong asking the primary, for a person: the connection's failure, else the message's first line. */
+function failureOf(err: unknown): string {
+  return storeFailure(err) ?? (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}
+
 /** The sizes of a WAL page's header and of a segment's first page's (XLogPageHeaderData, XLogLongPageHeaderData, MAXALIGNed). */
 const PAGE_HEADER = 24n;
 const SEGMENT_HEADER = 40n;
@@ -74,8 +111,9 @@ export function recordEnd(position: string, pageBytes: number, segmentBytes: num
 
 /**
  * The reads of lib/store.ts's ReadStore that a replica needs, over a store's
- * own connection (`reads`) and its primary's. `catchUp` exists only when
- * `reads` is not the primary: the primary is never behind itself.
+ * own connection (`reads`) and its primary's. `catchUp` and `replicaLag`
+ * exist only when `reads` is not the primary: the primary is never behind
+ * itself.
  *
  * @example const { readPosition, catchUp } = replicationReads(replicaKnex, { primary: primaryKnex });
  */
@@ -85,6 +123,7 @@ export function replicationReads(
 ): {
   readonly readPosition: () => Promise<string>;
   readonly catchUp?: (position?: string) => Promise<boolean>;
+  readonly replicaLag?: () => Promise<ReplicaLag>;
 } {
   const sleep = r.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const waitMs = r.waitMs ?? CATCH_UP_MS;
@@ -107,6 +146,29 @@ export function replicationReads(
       // 600 ms by default): what the primary has flushed by now is all the replica needs.
       const flushed = (await one<{ p: string }>(r.primary, FLUSHED_SQL))?.p ?? target;
       return (await one<{ ok: boolean }>(reads, REACHED_EITHER_SQL, [target, flushed]))?.ok === true;
+    },
+    async replicaLag() {
+      let target: string | undefined;
+      try {
+        target = (await within(one<{ p: string }>(r.primary, WRITTEN_SQL), PRIMARY_ANSWER_MS))?.p;
+      } catch (err) {
+        return { primary: 'unreachable', reason: failureOf(err) };
+      }
+      if (target === undefined) return { primary: 'unreachable', reason: 'the primary gave no WAL position' };
+      const row = await one<{ standby: boolean; bytes: number | null; since: number | null }>(reads, LAG_SQL, [target]);
+      if (!row || !row.standby) return { primary: 'reachable', bytes: 0, seconds: 0 };
+      // Read after the primary's position, the replica may already be past it.
+      const bytes = row.bytes === null ? null : Math.max(0, row.bytes);
+      if (bytes === 0) return { primary: 'reachable', bytes, seconds: 0 };
+      // The primary writes WAL of no transaction too (a standby snapshot every 15 s, checkpoints), which
+      // a healthy replica replays in milliseconds: after an idle hour the last replayed transaction's age
+      // would call it an hour behind. A replica that reaches the position within a moment lags that moment.
+      for (let waited = 0; waited < SETTLE_MS;) {
+        await sleep(POLL_MS);
+        waited += POLL_MS;
+        if ((await one<{ ok: boolean }>(reads, REACHED_SQL, [target]))?.ok === true) return { primary: 'reachable', bytes, seconds: waited / 1000 };
+      }
+      return { primary: 'reachable', bytes, seconds: row.since === null ? null : Math.max(0, row.since) };
     },
   };
 }
