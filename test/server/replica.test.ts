@@ -7,13 +7,17 @@
  * alternate between a process on the primary and one on the replica, while
  * a loader writes, sees every unchanged record exactly once. Nor does the
  * replica deny what the primary holds: GetRecord and ListMetadataFormats of
- * a record it has not replayed are 503 too; and /healthz and /metrics say
- * how far behind it is, and whether its primary answers.
+ * a record it has not replayed are 503 too; and /healthz, /metrics and the
+ * start-up log say which replica it is, how far behind, and whether its
+ * primary answers.
  */
 import { expect } from 'chai';
+import pino from 'pino';
 import { startReplicatedCluster, type ReplicatedCluster } from '../../harness/replicated-cluster';
 import { checkOai, errorCodes, request, resumption, texts, startTestServer, type TestServer } from '../helpers/server';
 import type { ItemInput } from '../../lib/store';
+import { loadConfig } from '../../server/config';
+import { startServer } from '../../server/serve';
 
 const NAMESPACE = 'replica.example.org';
 
@@ -234,6 +238,32 @@ describe('harvest traffic on a read replica', function () {
     // A process on the primary reports no replica.
     expect((await health((primary as TestServer).port)).body).to.deep.equal({ status: 'ok' });
     expect(await metric((primary as TestServer).port, 'oai_replica_lag_seconds')).to.equal(undefined);
+  });
+
+  it('names the replica it reads in the start-up log by host, port and database, never its password', async () => {
+    const c = cluster as ReplicatedCluster;
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+    const replicaUrl = new URL(c.replicaUrl);
+    replicaUrl.password = 'never-logged';
+    const running = await startServer(
+      loadConfig({
+        DATABASE_URL: c.primaryUrl,
+        PORT: '0',
+        OAI_READ_REPLICA: replicaUrl.href,
+        OAI_SEED_DEMO: 'false',
+        OAI_NAMESPACE: NAMESPACE,
+        OAI_TOKEN_SECRET: 'one secret for every process',
+      }),
+      { logger },
+    );
+    try {
+      const serving = lines.find((l) => l.msg === 'oai-steward serving');
+      expect(serving?.readReplica).to.deep.equal({ host: '127.0.0.1', port: Number(replicaUrl.port), database: 'postgres' });
+      expect(JSON.stringify(lines)).to.not.include('never-logged');
+    } finally {
+      await running.stop();
+    }
   });
 
   it('keeps tokens without a position on a process that neither reads a replica nor is told to write them', async () => {
