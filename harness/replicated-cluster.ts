@@ -21,6 +21,8 @@ export interface ReplicatedCluster {
   resumeReplay(): void;
   /** Waits until the standby has replayed everything the primary has written so far (at most `seconds`). */
   caughtUp(seconds?: number): Promise<void>;
+  /** Stops the primary at once (a lost primary); the standby goes on, still in recovery. */
+  stopPrimary(): void;
   /** Stops both servers and removes the folder. */
   stop(): void;
 }
@@ -57,14 +59,15 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
   const [primaryPort, standbyPort] = [await freePort(), await freePort()];
   const started: string[] = [];
   const psql = (port: number, sql: string): string => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-Atc', sql]);
-  const stop = (): void => {
-    for (const d of started.reverse()) {
-      try {
-        run('pg_ctl', ['-D', d, '-m', 'immediate', '-w', 'stop']);
-      } catch {
-        // Already stopped.
-      }
+  const halt = (d: string): void => {
+    try {
+      run('pg_ctl', ['-D', d, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // Already stopped.
     }
+  };
+  const stop = (): void => {
+    for (const d of started.reverse()) halt(d);
     started.length = 0;
     fs.rmSync(dir, { recursive: true, force: true });
   };
@@ -108,6 +111,10 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
         if (Date.now() > deadline) throw new Error(`the standby did not replay the primary's WAL up to ${target} within ${seconds} s`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
+    },
+    stopPrimary() {
+      halt(primaryDir);
+      started.splice(started.indexOf(primaryDir), 1);
     },
     stop,
   };

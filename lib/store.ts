@@ -171,6 +171,12 @@ export interface ReadStore {
    * processes never reads a page older than the one before.
    */
   catchUp?(position?: string): Promise<boolean>;
+  /**
+   * How far this store's reads stand behind its primary, for /healthz and
+   * /metrics; absent where reads never lag writes (a store reading its own
+   * primary). Throws when the store itself cannot be read, like `ping`.
+   */
+  replicaLag?(): Promise<ReplicaLag>;
 
   // The reads of ResourceSync and the sitemap (server/http/resourcesync.ts): keyset scans too.
 
@@ -196,9 +202,21 @@ export interface ReadStore {
 }
 
 /**
- * A read that cannot yet see what an earlier page of the same harvest saw
- * (a read replica behind its primary): answered 503 with Retry-After, never
- * with a page that could skip or repeat a record.
+ * How far a read replica stands behind its primary: the WAL bytes the
+ * primary has written that the replica has not replayed, and an estimate in
+ * seconds (null where the replica cannot tell, e.g. before it has replayed a
+ * transaction); or that the primary could not be asked at all.
+ */
+export type ReplicaLag =
+  | { readonly primary: 'reachable'; readonly bytes: number | null; readonly seconds: number | null }
+  | { readonly primary: 'unreachable'; readonly reason: string };
+
+/**
+ * A read that cannot yet see what an earlier page of the same harvest saw,
+ * or what the primary has committed when it would answer that something is
+ * absent (a read replica behind its primary): answered 503 with
+ * Retry-After, never with a page that could skip or repeat a record nor
+ * with an error the primary would contradict.
  */
 export class StoreBehindError extends Error {
   constructor(message: string) {

@@ -10,7 +10,7 @@ import type { Request, Response, NextFunction } from 'express';
 import type { Logger } from 'pino';
 import { decodeForm, handleRequest, itemCount } from '../lib/oai';
 import type { OaiResponse, ProviderContext } from '../lib/oai';
-import type { RecordFieldsStore, RunReports } from '../lib/store';
+import { StoreBehindError, type RecordFieldsStore, type RunReports } from '../lib/store';
 import { renderResponseBytes } from '../lib/oai/render';
 import { chooseCoding, encodeBody } from './http/encoding';
 import { prefersHtml } from './http/negotiate';
@@ -18,6 +18,7 @@ import { formRedirect, pagePaths, sendPage } from './http/pages';
 import { poiRoute } from './http/poi';
 import { syncRouter, type ResourceSyncOptions } from './http/resourcesync';
 import { dumpsRouter } from './http/dumps';
+import { healthRoute, REPLICA_MAX_LAG } from './http/health';
 import type { PoiResolver } from './http/poi';
 import type { Metrics, OaiOutcome } from './http/metrics';
 import { isUnavailable } from './db/errors';
@@ -37,6 +38,8 @@ export interface AppOptions {
   readonly maxInFlight: number;
   /** Seconds in Retry-After. */
   readonly retryAfter: number;
+  /** Seconds a read replica may lag its primary before /healthz answers 503 (server/http/health.ts). Default server/http/health.ts `REPLICA_MAX_LAG`. */
+  readonly replicaMaxLag?: number;
   /** Milliseconds a client has to send its request body after its head; past it, 408. Default {@link BODY_TIMEOUT_MS}. */
   readonly bodyTimeoutMs?: number;
   /** Per-client limits (server/http/clients.ts); none when absent. */
@@ -137,14 +140,7 @@ export function createApp(options: AppOptions): express.Express {
     );
   }
   // Never shed nor limited: a liveness check must not restart a process that is merely busy.
-  app.get('/healthz', async (_req, res) => {
-    try {
-      await ctx.store.ping();
-      res.type('application/json').send('{"status":"ok"}\n');
-    } catch {
-      res.status(503).set('Retry-After', String(options.retryAfter)).type('application/json').send('{"status":"unavailable"}\n');
-    }
-  });
+  app.get('/healthz', healthRoute({ store: ctx.store, maxLagSeconds: options.replicaMaxLag ?? REPLICA_MAX_LAG, retryAfter: options.retryAfter }));
   // Per client first (counting the body phase too), then the body, then a slot for the work only.
   if (fairness) app.use(fairness.limit);
   app.use(admission.readBody, admission.shed);
@@ -260,7 +256,11 @@ export function createApp(options: AppOptions): express.Express {
       return;
     }
     const unavailable = isUnavailable(err);
-    logger.error({ err, url: loggedUrl(req.originalUrl) }, unavailable ? 'store unavailable' : 'request failed');
+    // A replica behind its primary is expected now and then, and counted apart from load shedding.
+    if (err instanceof StoreBehindError) {
+      metrics?.behind();
+      logger.warn({ reason: err.message, url: loggedUrl(req.originalUrl) }, 'read replica behind its primary');
+    } else logger.error({ err, url: loggedUrl(req.originalUrl) }, unavailable ? 'store unavailable' : 'request failed');
     if (res.headersSent) {
       res.destroy();
       return;

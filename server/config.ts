@@ -50,6 +50,11 @@ export interface Config {
    */
   readonly tokenPositions: boolean;
   /**
+   * OAI_REPLICA_MAX_LAG / `replicaMaxLag`: seconds the read replica (`readReplica`) may lag its
+   * primary before /healthz answers 503 (server/http/health.ts). Default 10 (1–86400).
+   */
+  readonly replicaMaxLag: number;
+  /**
    * Where `databaseUrl` came from, for a person told that no store is there: the variable
    * (`DATABASE_URL`), the file's key (`FILE:LINE: database`), or the default in the working directory.
    */
@@ -266,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     databaseUrl: databaseFinal,
     readReplica: readReplica || undefined,
     tokenPositions,
+    replicaMaxLag: int(get('replicaMaxLag'), 10, 1, 86400),
     databaseFrom:
       database === undefined
         ? `the default (data/oai-steward.sqlite in the working directory ${cwd}: no --config FILE, OAI_CONFIG or DATABASE_URL names another)`
@@ -391,6 +397,7 @@ export const CONFIG_KEYS = {
   database: { env: 'DATABASE_URL' },
   readReplica: { env: 'OAI_READ_REPLICA' },
   tokenPositions: { env: 'OAI_TOKEN_POSITIONS' },
+  replicaMaxLag: { env: 'OAI_REPLICA_MAX_LAG' },
   baseUrl: { env: 'OAI_BASE_URL' },
   repositoryName: { env: 'OAI_REPOSITORY_NAME' },
   adminEmails: { env: 'OAI_ADMIN_EMAILS' },

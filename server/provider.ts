@@ -212,7 +212,12 @@ export async function providerApp(p: Provider, options: { readonly onMetrics?: (
   const ctx = await p.context();
   const prefetch = pagePrefetch(p);
   const metrics = p.config.metrics
-    ? createMetrics({ pool: () => p.store.poolUse(), loaderRun: () => lastLoad(p.store), runTotals: () => p.store.runTotals() })
+    ? createMetrics({
+        pool: () => p.store.poolUse(),
+        loaderRun: () => lastLoad(p.store),
+        runTotals: () => p.store.runTotals(),
+        ...(ctx.store.replicaLag && { replicaLag: ctx.store.replicaLag }),
+      })
     : undefined;
   if (metrics) options.onMetrics?.(metrics);
   return createApp({
@@ -221,6 +226,7 @@ export async function providerApp(p: Provider, options: { readonly onMetrics?: (
     compressionLevel: p.config.compressionLevel,
     maxInFlight: p.config.maxInFlight,
     retryAfter: p.config.retryAfter,
+    replicaMaxLag: p.config.replicaMaxLag,
     bodyTimeoutMs: p.config.bodyTimeout * 1000,
     clients: {
       maxInFlight: p.config.clientMaxInFlight,

@@ -77,7 +77,15 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     throw listenError(err, config);
   }
   const port = (server.address() as AddressInfo).port;
-  provider.logger.info({ port, baseURL: config.baseUrl, database: redact(config.databaseUrl) }, 'oai-steward serving');
+  provider.logger.info(
+    {
+      port,
+      baseURL: config.baseUrl,
+      database: redact(config.databaseUrl),
+      ...(config.readReplica !== undefined && { readReplica: replicaOf(config.readReplica) }),
+    },
+    'oai-steward serving',
+  );
   let stopping: Promise<void> | undefined;
   return {
     provider,
@@ -114,6 +122,28 @@ export function listenError(err: unknown, config: Pick<Config, 'port' | 'host'>)
 /** Hides a password in a database URL before it is logged. */
 function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+}
+
+/**
+ * The read replica a process reads, as the start-up log names it: host,
+ * port and database only (never the user's password, nor query options that
+ * may carry one); the URL with its password hidden when it does not parse.
+ *
+ * @example replicaOf('postgres://oai:secret@standby-1:5432/oai') // { host: 'standby-1', port: 5432, database: 'oai' }
+ */
+export function replicaOf(url: string): { host: string; port: number; database: string } | string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return redact(url);
+  }
+  // libpq's defaults where the URL leaves them out (PostgreSQL 15, section 34.1): local host, 5432, the user's name.
+  return {
+    host: u.hostname || 'localhost',
+    port: u.port === '' ? 5432 : Number(u.port),
+    database: decodeURIComponent(u.pathname.slice(1)) || decodeURIComponent(u.username),
+  };
 }
 
 /** Runs the server until a signal, for the CLI. */

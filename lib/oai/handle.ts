@@ -12,11 +12,14 @@ import { getRecord } from './verbs/get-record';
 import { listMetadataFormats } from './verbs/list-metadata-formats';
 import { listItems } from './verbs/list';
 import { listSets } from './verbs/list-sets';
+import { StoreBehindError } from '../store';
 
 /**
  * Answers a request given as decoded key/value pairs (or as a decoding
  * failure message) at time `now` (seconds). Store failures propagate as
- * exceptions: they are infrastructure errors, not protocol errors.
+ * exceptions: they are infrastructure errors, not protocol errors; so does
+ * a store whose reads lag its primary and cannot yet say that something is
+ * absent (`StoreBehindError`).
  * Example: `await handleRequest(ctx, [['verb', 'Identify']], 1700000000)`.
  */
 export async function handleRequest(
@@ -31,7 +34,13 @@ export async function handleRequest(
   const parsed = parseRequest(pairs);
   if (!parsed.ok) return { ...base, body: { kind: 'errors', errors: parsed.errors } };
   const req = parsed.request;
-  const body = await dispatch(ctx, req, now);
+  let body = await dispatch(ctx, req, now);
+  // A read replica behind its primary must not deny what the primary holds: an answer that something is
+  // absent stands only once the store has replayed everything committed before it was asked, read again.
+  if (body.kind === 'errors' && body.absent && ctx.store.catchUp) {
+    if (!(await ctx.store.catchUp())) throw new StoreBehindError('the read replica has not yet replayed what its primary may hold for this request');
+    body = await dispatch(ctx, req, now);
+  }
   const echo = body.kind !== 'errors' || !hidesRequestArguments(body.errors);
   return { ...base, ...(echo && { requestArgs: { verb: req.verb, ...req.args } }), body };
 }

@@ -29,7 +29,19 @@ export interface IdentifyBody {
 }
 
 export type ResponseBody =
-  | { readonly kind: 'errors'; readonly errors: readonly OaiError[] }
+  | {
+      readonly kind: 'errors';
+      readonly errors: readonly OaiError[];
+      /**
+       * The answer says the store holds no such item, format of it or set
+       * (OAI-PMH 3.6 idDoesNotExist, cannotDisseminateFormat for an item,
+       * noMetadataFormats, noSetHierarchy): true only of a store holding
+       * every committed write, so ./handle.ts lets a read replica give it
+       * only once caught up with its primary. Absent when the errors rest on
+       * the request or the configuration alone.
+       */
+      readonly absent?: true;
+    }
   | { readonly kind: 'Identify'; readonly identify: IdentifyBody }
   | { readonly kind: 'GetRecord'; readonly record: ItemRecord }
   | { readonly kind: 'ListRecords'; readonly records: readonly ItemRecord[]; readonly resumption?: ResumptionInfo }

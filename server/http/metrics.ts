@@ -14,7 +14,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { decodeToken, VERBS } from '../../lib/oai';
 import type { OaiResponse } from '../../lib/oai';
-import type { PoolUse, RunTotal } from '../../lib/store';
+import type { PoolUse, ReplicaLag, RunTotal } from '../../lib/store';
 import type { LoadFigures } from '../../lib/run-report';
 
 export type { PoolUse };
@@ -49,6 +49,8 @@ export interface Metrics {
   readonly refused: (reason: 'body-timeout' | 'body-too-large' | 'client-abort' | 'shed') => void;
   /** Counts a request answered 429 by the per-client limits (server/http/clients.ts). */
   readonly limited: (reason: 'concurrency' | 'rate') => void;
+  /** Counts a request answered 503 because the read replica had not replayed what it needed (lib/store.ts `StoreBehindError`). */
+  readonly behind: () => void;
   /** `GET /metrics`: the registry in the Prometheus text format, version 0.0.4. */
   readonly scrape: RequestHandler;
 }
@@ -73,6 +75,8 @@ export function createMetrics(
     readonly loaderRun?: () => Promise<LoadFigures | null>;
     /** Runs ever recorded in the store (lib/store.ts `RunReports.runTotals`), whichever process ran them. */
     readonly runTotals?: () => Promise<readonly RunTotal[]>;
+    /** How far the read replica this process reads stands behind its primary (lib/store.ts `ReadStore.replicaLag`); none on a primary. */
+    readonly replicaLag?: () => Promise<ReplicaLag>;
   } = {},
 ): Metrics {
   const registry = new Registry();
@@ -99,6 +103,10 @@ export function createMetrics(
   );
   const bytes = counter('oai_response_bytes_total', 'Bytes of OAI-PMH response bodies sent, as sent (after compression), by content coding.', ['coding']);
   const shed = counter('oai_load_shed_total', 'Requests refused with 503 and Retry-After because OAI_MAX_IN_FLIGHT requests were already in flight.');
+  const behind = counter(
+    'oai_replica_behind_total',
+    'Requests answered 503 with Retry-After because the read replica had not yet replayed what they needed (a list page, or an item the primary may hold); load shedding counts apart, in oai_load_shed_total.',
+  );
   const tokens = counter(
     'oai_token_rejections_total',
     'Resumption tokens refused with badResumptionToken, by reason: malformed, signature, expired, verb (a token of another verb), stale (well signed but naming a format or position that no longer exists).',
@@ -155,13 +163,8 @@ export function createMetrics(
     });
   }
   if (options.loaderRun) {
-    // One read of the store per scrape feeds the four gauges: the first to collect reads, the others reuse it.
-    const readRun = options.loaderRun;
-    let reading: Promise<LoadFigures | null> | undefined;
-    const lastRun = (): Promise<LoadFigures | null> => {
-      reading ??= readRun().finally(() => setImmediate(() => (reading = undefined)));
-      return reading;
-    };
+    // One read of the store per scrape feeds the four gauges.
+    const lastRun = oncePerScrape(options.loaderRun);
     const loaderGauge = (name: string, help: string, pick: (r: LoadFigures) => number): void => {
       new Gauge({
         name,
@@ -190,12 +193,7 @@ export function createMetrics(
 
   if (options.runTotals) {
     // One read of the store per scrape feeds both counters, as for the loader's gauges.
-    const readTotals = options.runTotals;
-    let reading: Promise<readonly RunTotal[]> | undefined;
-    const totals = (): Promise<readonly RunTotal[]> => {
-      reading ??= readTotals().finally(() => setImmediate(() => (reading = undefined)));
-      return reading;
-    };
+    const totals = oncePerScrape(options.runTotals);
     const runCounter = (name: string, help: string, pick: (t: RunTotal) => number): void => {
       new Counter({
         name,
@@ -219,8 +217,39 @@ export function createMetrics(
     runCounter('oai_run_refused_records_total', 'Records refused by those runs, by kind, source and outcome of the run.', (t) => t.refused);
   }
 
+  if (options.replicaLag) {
+    // One look at the replica and its primary per scrape feeds the three gauges; what cannot be known is NaN, never a stale figure.
+    const lag = oncePerScrape(options.replicaLag);
+    const replicaGauge = (name: string, help: string, pick: (l: ReplicaLag | undefined) => number | null): void => {
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          this.set(pick(await lag().catch(() => undefined)) ?? NaN);
+        },
+      });
+    };
+    replicaGauge(
+      'oai_replica_lag_seconds',
+      'How far the read replica this process reads stands behind its primary, in seconds: 0 when it has replayed all the primary has written, else the time since the last transaction it replayed was committed (NaN when unknown).',
+      (l) => (l?.primary === 'reachable' ? l.seconds : null),
+    );
+    replicaGauge(
+      'oai_replica_lag_bytes',
+      'WAL bytes the primary has written that the read replica has not yet replayed (NaN when unknown, e.g. the primary does not answer).',
+      (l) => (l?.primary === 'reachable' ? l.bytes : null),
+    );
+    replicaGauge('oai_replica_primary_up', 'Whether the primary of the read replica answered this process at the scrape (1) or not (0).', (l) =>
+      l === undefined ? null : l.primary === 'reachable' ? 1 : 0,
+    );
+  }
+
   return {
     registry,
+    behind() {
+      behind.inc();
+    },
     refused(reason) {
       if (reason === 'shed') shed.inc();
       else refusals.inc({ reason });
@@ -278,6 +307,18 @@ export function createMetrics(
         next(err);
       }
     },
+  };
+}
+
+/**
+ * A read of the store made once per scrape however many metrics it feeds:
+ * the first metric to collect reads, the others of the same scrape reuse it.
+ */
+function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let reading: Promise<T> | undefined;
+  return () => {
+    reading ??= read().finally(() => setImmediate(() => (reading = undefined)));
+    return reading;
   };
 }
 

@@ -16,6 +16,7 @@ import type {
   ListFilter,
   ListPageQuery,
   ReadStore,
+  ReplicaLag,
   SetInfo,
   SyncChange,
   SyncPart,
@@ -46,10 +47,12 @@ export class KnexReadStore implements ReadStore {
 
   /** Where this store's reads stand in the primary's history; only when reads follow a primary (./replication.ts). */
   readonly readPosition?: () => Promise<string>;
-  /** Waits, bounded, until the reads reflect a position; only when reads follow a primary. */
+  /** Waits, bounded, until the reads reflect a position; only on a replica: a primary is never behind itself. */
   readonly catchUp?: (position?: string) => Promise<boolean>;
   /** Where writes are published: the primary this store's reads follow, or its own database. */
   private readonly primary: Knex;
+  /** How far the reads stand behind the primary; only on a replica. */
+  readonly replicaLag?: () => Promise<ReplicaLag>;
 
   /**
    * @param onDemand how to write the formats this store keeps as models only
@@ -67,7 +70,8 @@ export class KnexReadStore implements ReadStore {
     if (replication) {
       const r = replicationReads(knex, replication);
       this.readPosition = r.readPosition;
-      this.catchUp = r.catchUp;
+      if (r.catchUp) this.catchUp = r.catchUp;
+      if (r.replicaLag) this.replicaLag = r.replicaLag;
     }
   }
 

@@ -5,18 +5,41 @@
  * (the token's position, or for a first page everything the primary had
  * committed), else 503 with Retry-After; so a harvest whose requests
  * alternate between a process on the primary and one on the replica, while
- * a loader writes, sees every unchanged record exactly once.
+ * a loader writes, sees every unchanged record exactly once. Nor does the
+ * replica deny what the primary holds: GetRecord and ListMetadataFormats of
+ * a record it has not replayed are 503 too; and /healthz, /metrics and the
+ * start-up log say which replica it is, how far behind, and whether its
+ * primary answers.
  */
 import { expect } from 'chai';
+import pino from 'pino';
 import { startReplicatedCluster, type ReplicatedCluster } from '../../harness/replicated-cluster';
-import { checkOai, request, resumption, texts, startTestServer, type TestServer } from '../helpers/server';
+import { checkOai, errorCodes, request, resumption, texts, startTestServer, type TestServer } from '../helpers/server';
 import type { ItemInput } from '../../lib/store';
+import { loadConfig } from '../../server/config';
+import { startServer } from '../../server/serve';
 
 const NAMESPACE = 'replica.example.org';
 
 function item(n: number, title = `Record ${n}`): ItemInput {
   return { internalId: `r${String(n).padStart(4, '0')}`, metadata: {}, fields: { dc: { title: [title] } } };
 }
+
+/** The value of an unlabelled sample of a /metrics answer (NaN shown as NaN); undefined when absent. */
+async function metric(port: number, name: string): Promise<number | undefined> {
+  const text = (await request(port, { path: '/metrics' })).body;
+  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The JSON /healthz answers, with its status and Retry-After. */
+async function health(port: number): Promise<{ status: number; retryAfter: string | undefined; body: Record<string, unknown> }> {
+  const a = await request(port, { path: '/healthz' });
+  expect(a.headers['content-type']).to.match(/^application\/json/);
+  return { status: a.status, retryAfter: a.headers['retry-after'] as string | undefined, body: JSON.parse(a.body) as Record<string, unknown> };
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The position a token carries (its `w`), if any. */
 function positionOf(token: string): string | undefined {
@@ -41,7 +64,7 @@ describe('harvest traffic on a read replica', function () {
       OAI_RETRY_AFTER: '2',
     };
     primary = await startTestServer({ ...common, OAI_TOKEN_POSITIONS: 'true' });
-    replica = await startTestServer({ ...common, OAI_READ_REPLICA: cluster.replicaUrl });
+    replica = await startTestServer({ ...common, OAI_READ_REPLICA: cluster.replicaUrl, OAI_REPLICA_MAX_LAG: '1' });
   });
   after(async () => {
     await replica?.stop();
@@ -119,6 +142,130 @@ describe('harvest traffic on a read replica', function () {
     }
   });
 
+  it('answers GetRecord and ListMetadataFormats of a record the replica has not replayed with 503 and Retry-After, counted apart from load shedding, and the record once replayed', async () => {
+    const c = cluster as ReplicatedCluster;
+    const [p, r] = [primary as TestServer, replica as TestServer];
+    await c.caughtUp();
+    const behindBefore = await metric(r.port, 'oai_replica_behind_total');
+    c.pauseReplay();
+    let resumed = false;
+    try {
+      await p.running.provider.store.writeItems([item(3000, 'Published while the replica stands still')]);
+      const id = encodeURIComponent(`oai:${NAMESPACE}:${item(3000).internalId}`);
+      const queries = [`verb=GetRecord&metadataPrefix=oai_dc&identifier=${id}`, `verb=ListMetadataFormats&identifier=${id}`];
+      // The primary holds it: the replica must not say it does not exist.
+      expect(errorCodes(checkOai(await request(p.port, { query: queries[0] as string })))).to.deep.equal([]);
+      for (const query of queries) {
+        const a = await request(r.port, { query });
+        expect(a.status, query).to.equal(503);
+        expect(a.headers['retry-after'], query).to.equal('2');
+      }
+      expect(await metric(r.port, 'oai_replica_behind_total')).to.equal((behindBefore ?? 0) + 2);
+      expect(await metric(r.port, 'oai_load_shed_total')).to.equal(0);
+      c.resumeReplay();
+      resumed = true;
+      const got = checkOai(await request(r.port, { query: queries[0] as string }));
+      expect(texts(got, 'dc:title')).to.deep.equal(['Published while the replica stands still']);
+      expect(texts(checkOai(await request(r.port, { query: queries[1] as string })), 'metadataPrefix')).to.include('oai_dc');
+    } finally {
+      if (!resumed) c.resumeReplay();
+    }
+  });
+
+  it('answers idDoesNotExist for an identifier the primary does not hold either once the replica has caught up, and refuses a format the repository does not offer without asking the primary', async () => {
+    const c = cluster as ReplicatedCluster;
+    const r = replica as TestServer;
+    await c.caughtUp();
+    const held = encodeURIComponent(`oai:${NAMESPACE}:${item(3000).internalId}`);
+    const nowhere = encodeURIComponent(`oai:${NAMESPACE}:nowhere`);
+    c.pauseReplay();
+    try {
+      await (primary as TestServer).running.provider.store.writeItems([item(3001)]);
+      // While the replica stands still: an unknown format of an item it holds rests on the configuration alone.
+      const unknownFormat = checkOai(await request(r.port, { query: `verb=GetRecord&metadataPrefix=nope&identifier=${held}` }));
+      expect(errorCodes(unknownFormat)).to.deep.equal(['cannotDisseminateFormat']);
+      // An identifier it lacks may be one the primary holds.
+      expect((await request(r.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${nowhere}` })).status).to.equal(503);
+    } finally {
+      c.resumeReplay();
+    }
+    await c.caughtUp();
+    expect(errorCodes(checkOai(await request(r.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${nowhere}` })))).to.deep.equal([
+      'idDoesNotExist',
+    ]);
+    expect(errorCodes(checkOai(await request(r.port, { query: `verb=ListMetadataFormats&identifier=${nowhere}` })))).to.deep.equal(['idDoesNotExist']);
+  });
+
+  it('reports the lag on /healthz and /metrics: 503 "lagging" while the replica stands still longer than replicaMaxLag, 200 once it has caught up', async () => {
+    const c = cluster as ReplicatedCluster;
+    const r = replica as TestServer;
+    await c.caughtUp();
+    const ok = await health(r.port);
+    expect(ok.status).to.equal(200);
+    expect(ok.body.status).to.equal('ok');
+    expect(ok.body.replica).to.have.keys(['lagSeconds', 'lagBytes']);
+    c.pauseReplay();
+    let resumed = false;
+    try {
+      await (primary as TestServer).running.provider.store.writeItems([item(4000)]);
+      // The lag counts from the commit of the last transaction replayed: past replicaMaxLag (1 s) within a few seconds.
+      let h = await health(r.port);
+      for (let tries = 0; h.status === 200 && tries < 50; tries++) {
+        await sleep(200);
+        h = await health(r.port);
+      }
+      expect(h.status).to.equal(503);
+      expect(h.retryAfter).to.equal('2');
+      expect(h.body.status).to.equal('lagging');
+      expect(h.body.reason).to.match(/behind its primary, more than replicaMaxLag \(1 s\)/);
+      const lag = h.body.replica as { lagSeconds: number; lagBytes: number };
+      expect(lag.lagSeconds).to.be.greaterThan(1);
+      expect(lag.lagBytes).to.be.greaterThan(0);
+      expect(await metric(r.port, 'oai_replica_lag_seconds')).to.be.greaterThan(1);
+      expect(await metric(r.port, 'oai_replica_lag_bytes')).to.be.greaterThan(0);
+      expect(await metric(r.port, 'oai_replica_primary_up')).to.equal(1);
+      c.resumeReplay();
+      resumed = true;
+    } finally {
+      if (!resumed) c.resumeReplay();
+    }
+    await c.caughtUp();
+    const back = await health(r.port);
+    expect(back.status).to.equal(200);
+    expect(back.body.status).to.equal('ok');
+    expect((back.body.replica as { lagSeconds: number }).lagSeconds).to.be.below(1);
+    expect(await metric(r.port, 'oai_replica_lag_seconds')).to.be.below(1);
+    // A process on the primary reports no replica.
+    expect((await health((primary as TestServer).port)).body).to.deep.equal({ status: 'ok' });
+    expect(await metric((primary as TestServer).port, 'oai_replica_lag_seconds')).to.equal(undefined);
+  });
+
+  it('names the replica it reads in the start-up log by host, port and database, never its password', async () => {
+    const c = cluster as ReplicatedCluster;
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+    const replicaUrl = new URL(c.replicaUrl);
+    replicaUrl.password = 'never-logged';
+    const running = await startServer(
+      loadConfig({
+        DATABASE_URL: c.primaryUrl,
+        PORT: '0',
+        OAI_READ_REPLICA: replicaUrl.href,
+        OAI_SEED_DEMO: 'false',
+        OAI_NAMESPACE: NAMESPACE,
+        OAI_TOKEN_SECRET: 'one secret for every process',
+      }),
+      { logger },
+    );
+    try {
+      const serving = lines.find((l) => l.msg === 'oai-steward serving');
+      expect(serving?.readReplica).to.deep.equal({ host: '127.0.0.1', port: Number(replicaUrl.port), database: 'postgres' });
+      expect(JSON.stringify(lines)).to.not.include('never-logged');
+    } finally {
+      await running.stop();
+    }
+  });
+
   it('keeps tokens without a position on a process that neither reads a replica nor is told to write them', async () => {
     const plain = await startTestServer({
       DATABASE_URL: (cluster as ReplicatedCluster).primaryUrl,
@@ -132,5 +279,25 @@ describe('harvest traffic on a read replica', function () {
     } finally {
       await plain.stop();
     }
+  });
+
+  // Last: the primary does not come back.
+  it('answers /healthz with 503 "primary-unreachable" once the primary is gone, shows it in /metrics, and still never denies an item', async () => {
+    const c = cluster as ReplicatedCluster;
+    const r = replica as TestServer;
+    await c.caughtUp();
+    c.stopPrimary();
+    const h = await health(r.port);
+    expect(h.status).to.equal(503);
+    expect(h.retryAfter).to.equal('2');
+    expect(h.body.status).to.equal('primary-unreachable');
+    expect(h.body.reason).to.match(/^the read replica's primary does not answer: /);
+    expect(await metric(r.port, 'oai_replica_primary_up')).to.equal(0);
+    expect(await metric(r.port, 'oai_replica_lag_seconds')).to.be.NaN;
+    const a = await request(r.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${encodeURIComponent(`oai:${NAMESPACE}:nowhere`)}` });
+    expect(a.status).to.equal(503);
+    // What the replica holds is still served.
+    const held = encodeURIComponent(`oai:${NAMESPACE}:${item(3000).internalId}`);
+    expect(texts(checkOai(await request(r.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=${held}` })), 'dc:title')).to.have.length(1);
   });
 });

@@ -6,6 +6,8 @@ import type { ResponseBody } from '../response';
 /**
  * GetRecord (OAI-PMH 4.1): one record, or idDoesNotExist and/or
  * cannotDisseminateFormat. A deleted item answers with its deleted header.
+ * An error that says the store lacks the item or its record is marked
+ * `absent` (../response.ts).
  */
 export async function getRecord(ctx: ProviderContext, identifier: string, metadataPrefix: string): Promise<ResponseBody> {
   const known = ctx.formats.get(metadataPrefix) !== undefined;
@@ -22,5 +24,6 @@ export async function getRecord(ctx: ProviderContext, identifier: string, metada
       ),
     );
   }
-  return { kind: 'errors', errors };
+  // Only a format this repository does not offer, asked of an item it holds, is refused on the configuration alone.
+  return { kind: 'errors', errors, ...((known || !header) && { absent: true as const }) };
 }

@@ -18,11 +18,12 @@ export async function listSets(ctx: ProviderContext, resumptionToken: string | u
     const { after, cursor, completeListSize } = resumed.state;
     start = { after, cursor, completeListSize };
   } else if (!(await ctx.store.hasSets())) {
-    return { kind: 'errors', errors: [oaiError('noSetHierarchy', 'This repository does not support sets.')] };
+    return { kind: 'errors', errors: [oaiError('noSetHierarchy', 'This repository does not support sets.')], absent: true };
   }
   const page = await readPage(ctx, setListing(ctx), start, now);
-  // OAI-PMH 4.6 allows no noRecordsMatch here; sets are never removed, so only a token from elsewhere gets this far.
-  if (page.rows.length === 0) return { kind: 'errors', errors: [badToken('malformed')] };
+  // OAI-PMH 4.6 allows no noRecordsMatch here; sets are never removed, so only a token from elsewhere gets this far,
+  // or one from a process whose store held sets this one (a read replica behind it) does not yet.
+  if (page.rows.length === 0) return { kind: 'errors', errors: [badToken('malformed')], absent: true };
   return { kind: 'ListSets', sets: page.rows, ...(page.resumption && { resumption: page.resumption }) };
 }
 

@@ -28,7 +28,7 @@ interface PagePlan extends PageStart<Keyset> {
 /** Answers a list verb, first page or continuation. */
 export async function listItems(ctx: ProviderContext, req: ListRequest, now: number): Promise<ResponseBody> {
   const plan = req.resumptionToken !== undefined ? resumePlan(ctx, req.verb, req.resumptionToken, now) : await firstPlan(ctx, req, now);
-  if ('errors' in plan) return { kind: 'errors', errors: plan.errors };
+  if ('errors' in plan) return { kind: 'errors', ...plan };
   // A store whose reads may lag its primary (a read replica) first catches up with what the harvest
   // has seen: the previous page's position, or for a first page everything committed when it was asked,
   // so no record at or before the harvest's upper bound is missing from the pages (OAI-PMH 2.0 section 3.5.1).
@@ -88,16 +88,16 @@ function noRecords(plan: PagePlan): ResponseBody {
   return { kind: 'errors', errors: [oaiError('noRecordsMatch', message)] };
 }
 
-async function firstPlan(ctx: ProviderContext, req: ListSelection, now: number): Promise<PagePlan | { errors: OaiError[] }> {
+async function firstPlan(ctx: ProviderContext, req: ListSelection, now: number): Promise<PagePlan | { errors: OaiError[]; absent?: true }> {
   const { metadataPrefix } = req;
   const errors: OaiError[] = [];
   if (!ctx.formats.get(metadataPrefix)) {
     errors.push(oaiError('cannotDisseminateFormat', `The metadata format ${JSON.stringify(metadataPrefix)} is not supported by this repository.`));
   }
-  if (req.set !== undefined && !(await ctx.store.hasSets())) {
-    errors.push(oaiError('noSetHierarchy', 'This repository does not support sets.'));
-  }
-  if (errors.length > 0) return { errors };
+  // Read before the store catches up with its primary: a set hierarchy it lacks is `absent` (../response.ts).
+  const noSets = req.set !== undefined && !(await ctx.store.hasSets());
+  if (noSets) errors.push(oaiError('noSetHierarchy', 'This repository does not support sets.'));
+  if (errors.length > 0) return { errors, ...(noSets && { absent: true as const }) };
   // `now` (this response's responseDate) was read before this wait: a write still publishing is visible once it
   // ends, and one that publishes after is stamped at or after `now`, so a harvest from this responseDate finds it
   // (OAI-PMH 2.0 section 3.3; lib/store.ts `settle`).
