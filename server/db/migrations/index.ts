@@ -17,6 +17,7 @@ import * as m012 from './012_item_origins';
 import * as m013 from './013_record_datestamps';
 import * as m014 from './014_harvest_base_url';
 import * as m015 from './015_runs';
+import * as m017 from './017_record_hashes';
 
 interface Migration {
   readonly name: string;
@@ -37,6 +38,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '013_record_datestamps', module: m013 },
   { name: '014_harvest_base_url', module: m014 },
   { name: '015_runs', module: m015 },
+  { name: '017_record_hashes', module: m017 },
 ];
 
 /**
