@@ -79,3 +79,28 @@ export function recordHash(deleted: boolean, sets: readonly string[], prefix: st
   }
   return crypto.hash('sha256', text, 'base64url').slice(0, 22);
 }
+
+/** What a stored record's row gives its digest: the item's deleted status and direct sets, the row's prefix and XML, the item's about containers. */
+export interface StoredRecordContent {
+  readonly deleted: boolean;
+  readonly sets: readonly string[];
+  readonly prefix: string;
+  readonly xml: string | null;
+  readonly about: readonly AboutInput[];
+}
+
+/**
+ * The digest ({@link recordHash}) of a record from what the store keeps of
+ * it, as the write path computed it when it wrote the record: a tombstone's
+ * covers its header only (OAI-PMH 2.0 section 2.5.1: a deleted record has
+ * no metadata and no about), sets in code point order. Null for a live
+ * record stored without XML, a format written on demand (`writtenFormats:
+ * on-demand`): its bytes are written from the item's model under the
+ * formats configuration when read, and are not in the row to digest.
+ *
+ * @example storedRecordHash({ deleted: true, sets: ['a'], prefix: 'oai_dc', xml: null, about: [] }) // recordHash(true, ['a'], 'oai_dc', null, [])
+ */
+export function storedRecordHash(r: StoredRecordContent): string | null {
+  if (r.deleted) return recordHash(true, uniqueSorted(r.sets), r.prefix, null, []);
+  return r.xml === null ? null : recordHash(false, uniqueSorted(r.sets), r.prefix, r.xml, r.about);
+}

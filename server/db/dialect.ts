@@ -116,6 +116,32 @@ export function aboutColumn(knex: Knex, itemPk: string): string {
     : `(SELECT group_concat(xml, char(31) ORDER BY position) FROM item_about WHERE item_pk = ${itemPk})`;
 }
 
+/** A column of {@link jsonRowsSql}: its name, and whether it holds integers or text. */
+export type JsonRowColumn = readonly [name: string, type: 'int' | 'text'];
+
+/**
+ * A table of rows, as SQL for a FROM clause, read from the single `?` it
+ * binds: a JSON array of arrays ({@link jsonRowsParam}), each array's values
+ * the named columns in order. One statement then carries a page of rows in
+ * one shape however many there are (an `UPDATE … FROM` by key, say):
+ * SQLite reads it with `json_each`, PostgreSQL with `json_array_elements`.
+ *
+ * @example `UPDATE records SET hash = v.hash FROM ${jsonRowsSql(knex, [['item_pk', 'int'], ['prefix', 'text'], ['hash', 'text']])} AS v WHERE …`
+ */
+export function jsonRowsSql(knex: Knex, columns: readonly JsonRowColumn[]): string {
+  if (isPostgres(knex)) {
+    const cols = columns.map(([name, type], i) => `${type === 'int' ? `(e->>${i})::bigint` : `e->>${i}`} AS ${name}`);
+    return `(SELECT ${cols.join(', ')} FROM json_array_elements(?::json) AS e)`;
+  }
+  const cols = columns.map(([name], i) => `json_extract(value, '$[${i}]') AS ${name}`);
+  return `(SELECT ${cols.join(', ')} FROM json_each(?))`;
+}
+
+/** The one parameter of {@link jsonRowsSql}: the same JSON text on both databases. */
+export function jsonRowsParam(rows: readonly (readonly (number | string)[])[]): string {
+  return JSON.stringify(rows);
+}
+
 /**
  * Moves SQLite's write-ahead log into the database file and empties it
  * (`PRAGMA wal_checkpoint(TRUNCATE)`): after an interrupted load the log can

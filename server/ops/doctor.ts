@@ -18,7 +18,7 @@ import { databaseKind, sqliteFilename } from '../db/connection';
 import { LATEST_MIGRATION } from '../db/migrations';
 import { openExistingDatabase, type ExistingDatabase, type StoreInspection } from '../store/database';
 import { checkFragment } from '../../lib/xml/fragment';
-import { recordHash } from '../../lib/pipeline/content-hash';
+import { storedRecordHash } from '../../lib/pipeline/content-hash';
 import { IdMappingError } from '../../lib/ids/policy';
 import { policyOf } from '../conversion';
 import { formatsOf, readerConfigOf } from '../conversion';
@@ -376,32 +376,38 @@ const PAGE = 500;
 const QUICK_RECORDS = 2000;
 
 /**
- * Every stored record (or, with `--quick`, a sample spread over the store):
- * its XML still a well-formed element (a record that is not is served
- * without its metadata), and still what its digest (`records.hash`) was
- * computed over. One page in memory at a time.
+ * Every stored record (or, with `--quick`, a sample spread over the store),
+ * tombstones too: its XML still a well-formed element (a record that is not
+ * is served without its metadata), and its row still what its digest
+ * (`records.hash`) was computed over, by the function the write path and
+ * migration 017 compute it with (lib/pipeline/content-hash.ts
+ * `storedRecordHash`). A record without a digest is one whose change
+ * nothing can see: a problem, not a record to pass over. A format written on
+ * demand stores no bytes to check (its row has no XML; the migration could
+ * not digest it either): one without a digest is only worth knowing. One
+ * page in memory at a time.
  */
-const records: DoctorCheck = async ({ inspection, quick }) => {
+const records: DoctorCheck = async ({ config, inspection, quick }) => {
   if (inspection === null) return [];
   const every = quick ? Math.max(1, Math.ceil((await inspection.itemCount()) / (QUICK_RECORDS / 4))) : 1;
   let after: { pk: number; prefix: string } | null = null;
   let read = 0;
-  const broken: string[] = [];
-  const altered: string[] = [];
-  let brokenCount = 0;
-  let alteredCount = 0;
+  const [broken, altered, undigested, onDemand] = [new Tally(), new Tally(), new Tally(), new Tally()];
   for (;;) {
     const page = await inspection.records(after, PAGE, every);
     for (const r of page) {
-      if (r.xml === null) continue;
-      read++;
-      const where = `${JSON.stringify(r.internalId)} ${r.prefix}`;
-      const bad = checkFragment(r.xml);
-      if (bad !== null) {
-        if (++brokenCount <= 3) broken.push(`${where}: ${bad}`);
-      } else if (r.hash !== null && recordHash(r.deleted, r.sets, r.prefix, r.xml, r.about) !== r.hash) {
-        if (++alteredCount <= 3) altered.push(where);
+      // The item's published identifier: what a harvester, and the operator reloading it, knows it by.
+      const where = `${r.identifier} ${r.prefix}`;
+      const expected = storedRecordHash(r);
+      if (expected === null) {
+        if (r.hash === null) onDemand.add(where);
+        continue;
       }
+      read++;
+      const bad = r.xml === null ? null : checkFragment(r.xml);
+      if (bad !== null) broken.add(`${where}: ${bad}`);
+      else if (r.hash === null) undigested.add(where);
+      else if (expected !== r.hash) altered.add(where);
     }
     const last = page[page.length - 1];
     if (last === undefined || page.length < PAGE || (quick && read >= QUICK_RECORDS)) break;
@@ -410,26 +416,58 @@ const records: DoctorCheck = async ({ inspection, quick }) => {
   const scope = quick ? `${read} sampled stored records` : `all ${read} stored records`;
   const fix = 'load these records again from their source (oai-steward load FILE), or restore the last backup';
   const out: Finding[] = [];
-  if (brokenCount > 0)
+  if (broken.count > 0)
     out.push(
-      problem('records', `${brokenCount} of ${scope} are no longer well-formed XML, served without their metadata (${firstOf(broken)}): ${fix}`, {
+      problem('records', `${broken.count} of ${scope} are no longer well-formed XML, served without their metadata (${broken.examples}): ${fix}`, {
         read,
-        broken: brokenCount,
+        broken: broken.count,
       }),
     );
-  if (alteredCount > 0)
+  if (altered.count > 0)
     out.push(
       problem(
         'records',
-        `${alteredCount} of ${scope} no longer match the digest they were stored with, changed outside oai-steward (${firstOf(altered)}): ${fix}`,
+        `${altered.count} of ${scope} no longer match the digest they were stored with, changed outside oai-steward (${altered.examples}): ${fix}`,
         {
           read,
-          altered: alteredCount,
+          altered: altered.count,
         },
       ),
     );
-  return out.length > 0 ? out : [ok('records', `${scope} are well-formed XML and match their digests`, { read, sampled: quick })];
+  if (undigested.count > 0)
+    out.push(
+      problem(
+        'records',
+        `${undigested.count} of ${scope} have no digest, so a change to them cannot be seen (${undigested.examples}): ` +
+          `every record this version writes or migrates has one, so these were written outside it; ${restoreAdvice(config)}`,
+        { read, undigested: undigested.count },
+      ),
+    );
+  if (onDemand.count > 0)
+    out.push(
+      warning(
+        'records',
+        `${onDemand.count} formats written on demand have no digest (${onDemand.examples}): they keep no bytes to check; ` +
+          'written before records had one, each is stamped anew when its item is next written, even if its own bytes stay the same',
+        { onDemand: onDemand.count },
+      ),
+    );
+  return out.some((f) => f.severity === 'problem')
+    ? out
+    : [ok('records', `${scope} are well-formed XML and match their digests`, { read, sampled: quick }), ...out];
 };
+
+/** How many of something a check found, with the first few for a person to look at. */
+class Tally {
+  count = 0;
+  private readonly first: string[] = [];
+  add(example: string): void {
+    if (++this.count <= 3) this.first.push(example);
+  }
+  get examples(): string {
+    return firstOf(this.first);
+  }
+}
 
 /** Identifiers the `--quick` check reads at most. */
 const QUICK_IDENTIFIERS = 2000;

@@ -10,6 +10,7 @@ import { type Refusal } from '../../lib/model/refusal';
 import { isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
+import { fillRecordHashes } from '../db/record-digests';
 import { contentHash, recordHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import { datestampOf, type PlannedItem } from '../../lib/pipeline/decide';
 import { itemsByInternalId, type ItemRow } from './state';
@@ -231,7 +232,7 @@ export async function applyDelete(
     live.map((r) => r.pk),
     MAX_IN_LIST,
   )) {
-    // Every record of a deleted item is deleted now (OAI-PMH 2.0 section 2.5.1); its digest is taken when next needed.
+    // Every record of a deleted item is deleted now (OAI-PMH 2.0 section 2.5.1); its digest, of its header only, is stored below.
     await trx('records').whereIn('item_pk', part).update({ xml: null, datestamp: at, hash: null });
     // Every row, departed ones too, keeps the item's datestamp (the set harvest's keyset).
     await trx('item_sets').whereIn('item_pk', part).update({ datestamp: at });
@@ -245,6 +246,17 @@ export async function applyDelete(
   }
   const missing = live.flatMap((r) => tombstonePrefixes.filter((p) => !had.get(r.pk)?.has(p)).map((p): [number, string, null, number] => [r.pk, p, null, at]));
   await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml', 'datestamp'], missing);
+  // Every row has its digest, as a tombstone written through writeItems does, so doctor can check each one.
+  await fillRecordHashes(
+    trx,
+    live.flatMap((r) =>
+      uniqueSorted([...(had.get(r.pk) ?? []), ...tombstonePrefixes]).map((prefix) => ({
+        pk: r.pk,
+        prefix,
+        hash: recordHash(true, uniqueSorted(sets.get(r.pk) ?? []), prefix, null, []),
+      })),
+    ),
+  );
   return rows.map((r) => ({ internalId: r.internal_id, identifier: r.identifier, outcome: toBool(r.deleted) ? 'unchanged' : 'deleted' }));
 }
 

@@ -12,17 +12,8 @@ import type { MigrationStatus } from '../../lib/store';
 import { createKnex, databaseKind, sqliteFilename, type DriverLog } from '../db/connection';
 import { LATEST_MIGRATION, migrate, migrationStatus } from '../db/migrations';
 import { checkpointLog } from '../db/dialect';
-import {
-  expectedShape,
-  itemCount,
-  publishedPage,
-  schemaDrift,
-  schemaShape,
-  storedRecordPage,
-  type PublishedRow,
-  type SchemaDrift,
-  type StoredRecordRow,
-} from './inspect';
+import { storedRecordPage, type StoredRecordRow } from '../db/record-digests';
+import { expectedShape, itemCount, publishedPage, schemaDrift, schemaShape, type PublishedRow, type SchemaDrift } from './inspect';
 import { clearHoldersBefore, hasHolders, holdStore, type HolderKind, type StoreHold } from './holders';
 
 /** A connection to a store's database, for a store to be made on (server/store/knex-store.ts). */
@@ -149,7 +140,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
 export interface StoreInspection {
   /** How the schema differs from the one the migrations make on a new store. */
   schemaDrift(): Promise<SchemaDrift>;
-  /** A page of stored records after `(pk, prefix)`; with `every`, a sample (./inspect.ts `storedRecordPage`). */
+  /** A page of stored records after `(pk, prefix)`; with `every`, a sample (../db/record-digests.ts `storedRecordPage`). */
   records(after: { pk: number; prefix: string } | null, limit: number, every?: number): Promise<StoredRecordRow[]>;
   itemCount(): Promise<number>;
   /** A page of the identifiers items were published under. */
@@ -181,7 +172,7 @@ export async function openExistingDatabase(url: string): Promise<ExistingDatabas
     migrations: () => migrationStatus(knex),
     inspection: {
       schemaDrift: async () => schemaDrift(await expectedShape(knex, url), await schemaShape(knex)),
-      records: (after, limit, every) => storedRecordPage(knex, after, limit, every),
+      records: (after, limit, every) => storedRecordPage(knex, after, limit, every === undefined ? {} : { every }),
       itemCount: () => itemCount(knex),
       published: (after, limit) => publishedPage(knex, after, limit),
     },

@@ -1,16 +1,15 @@
 /**
  * What `doctor` reads of a store to find damage, without changing it: the
  * shape of its schema (tables, their columns, indexes), compared with the
- * shape the migrations make on a new store; its stored records a page at a
- * time (so a full scan holds one page in memory), with what each record's
- * digest (`records.hash`) was computed over; and the identifiers its
- * registry published, a page at a time.
+ * shape the migrations make on a new store; and the identifiers its
+ * registry published, a page at a time. Its stored records, with what each
+ * one's digest covers, are read by ../db/record-digests.ts, which the
+ * migration filling digests in reads them with too.
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AboutInput } from '../../lib/store';
 import { createKnex } from '../db/connection';
-import { isPostgres, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
+import { isPostgres, toInt } from '../db/dialect';
 import { migrate } from '../db/migrations';
 
 /** A schema's tables (name → column names, sorted) and indexes (name → table and columns). */
@@ -128,71 +127,6 @@ export function schemaDrift(expected: SchemaShape, actual: SchemaShape): SchemaD
     } else if (has !== def) alteredIndexes.push(`${name}: ${has}, expected ${def}`);
   }
   return { missingTables, alteredTables, missingIndexes, alteredIndexes };
-}
-
-/** One stored record and what its digest (`records.hash`, lib/pipeline/content-hash.ts `recordHash`) covers. */
-export interface StoredRecordRow {
-  readonly pk: number;
-  readonly internalId: string;
-  readonly prefix: string;
-  /** Null for a tombstone, and for a format written on demand. */
-  readonly xml: string | null;
-  /** Null for a record written before records had one. */
-  readonly hash: string | null;
-  readonly deleted: boolean;
-  /** The item's direct sets, as the write path hashed them. */
-  readonly sets: readonly string[];
-  readonly about: readonly AboutInput[];
-}
-
-/**
- * A page of stored records after `(pk, prefix)` in that order; with `every`
- * above 1 only the items whose key is a multiple of it (a sample spread over
- * the whole store).
- */
-export async function storedRecordPage(knex: Knex, after: { pk: number; prefix: string } | null, limit: number, every = 1): Promise<StoredRecordRow[]> {
-  const q = knex('records as r')
-    .join('items as i', 'i.pk', 'r.item_pk')
-    .select('r.item_pk as pk', 'r.prefix', 'r.xml', 'r.hash', 'i.internal_id', 'i.deleted', 'i.direct_sets')
-    .orderBy([
-      { column: 'r.item_pk', order: 'asc' },
-      { column: 'r.prefix', order: 'asc' },
-    ])
-    .limit(limit);
-  if (after !== null) q.whereRaw('(r.item_pk > ? OR (r.item_pk = ? AND r.prefix > ?))', [after.pk, after.pk, after.prefix]);
-  if (every > 1) q.whereRaw('r.item_pk % ? = 0', [every]);
-  const rows = (await q) as {
-    pk: unknown;
-    prefix: string;
-    xml: string | null;
-    hash: string | null;
-    internal_id: string;
-    deleted: unknown;
-    direct_sets: string | null;
-  }[];
-  const pks = [...new Set(rows.map((r) => toInt(r.pk)))];
-  const about = new Map<number, AboutInput[]>();
-  if (pks.length > 0) {
-    const aboutRows = (await knex('item_about').whereIn('item_pk', pks).select('item_pk', 'xml', 'compare_as').orderBy(['item_pk', 'position'])) as {
-      item_pk: unknown;
-      xml: string;
-      compare_as: string | null;
-    }[];
-    for (const a of aboutRows) {
-      const pk = toInt(a.item_pk);
-      (about.get(pk) ?? about.set(pk, []).get(pk))?.push(a.compare_as === null ? { xml: a.xml } : { xml: a.xml, compareAs: a.compare_as });
-    }
-  }
-  return rows.map((r) => ({
-    pk: toInt(r.pk),
-    internalId: r.internal_id,
-    prefix: r.prefix,
-    xml: r.xml,
-    hash: r.hash,
-    deleted: toBool(r.deleted),
-    sets: r.direct_sets === null ? [] : r.direct_sets.split(SET_SEPARATOR),
-    about: about.get(toInt(r.pk)) ?? [],
-  }));
 }
 
 /** The number of items, to spread a sample over them. */

@@ -10,7 +10,7 @@
 import type { Knex } from 'knex';
 import type { ItemInput } from '../../lib/store';
 import { mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry } from '../../lib/pipeline/governance';
-import { recordHash, uniqueSorted } from '../../lib/pipeline/content-hash';
+import { storedRecordHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import type { StoredItem, StoredState } from '../../lib/pipeline/decide';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
@@ -100,11 +100,12 @@ export async function readWriteState(db: Knex, items: readonly ItemInput[], poli
 }
 
 /**
- * The digests of records written before records had one, from what they
- * store (their XML, the item's sets, deleted status and about containers),
- * so that an upgraded store stamps a record again only when it changed. A
- * live record kept as a model only (./on-demand.ts) stores no XML to digest:
- * it stays unknown, and is stamped when its item next changes.
+ * The digests of records stored without one, from what they store (their
+ * XML, the item's sets, deleted status and about containers), so that a
+ * record is stamped again only when it changed: migration 017 filled them
+ * in, but a row an older oai-steward wrote after it has none. A live record
+ * kept as a model only (./on-demand.ts) stores no XML to digest: it stays
+ * unknown, and is stamped when its item next changes.
  */
 async function hashWrittenBefore(
   db: Knex,
@@ -123,11 +124,11 @@ async function hashWrittenBefore(
     pks,
     'int',
   )) {
+    if (r.hash !== null) continue;
     const pk = toInt(r.item_pk);
-    const gone = deleted.get(pk) === true;
-    if (r.hash !== null || (!gone && r.xml === null)) continue;
     const entry = records.get(pk)?.get(r.prefix);
-    if (entry) entry.hash = recordHash(gone, uniqueSorted(sets.get(pk) ?? []), r.prefix, gone ? null : r.xml, gone ? [] : (about.get(pk) ?? []));
+    if (entry)
+      entry.hash = storedRecordHash({ deleted: deleted.get(pk) === true, sets: sets.get(pk) ?? [], prefix: r.prefix, xml: r.xml, about: about.get(pk) ?? [] });
   }
 }
 

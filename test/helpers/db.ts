@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { createKnex } from '../../server/db/connection';
-import { migrate } from '../../server/db/migrations';
+import { migrate, migrationSource, migrationStatus } from '../../server/db/migrations';
 import { KnexStore, type KnexStoreOptions } from '../../server/store/knex-store';
 import { createIdPolicy } from '../../lib/ids/policy';
 
@@ -89,6 +89,20 @@ export async function openThrowawayDatabase(kind: DatabaseKind): Promise<Throwaw
 }
 
 /**
+ * Migrates a database through every migration listed before `name`, one at
+ * a time, and no further: the schema of the release before the one that
+ * brings `name`, for an upgrade test to write into as that release wrote.
+ *
+ * @example await migrateToBefore(knex, '017_record_hashes'); // …write as the previous release did…; await migrate(knex);
+ */
+export async function migrateToBefore(knex: Knex, name: string): Promise<void> {
+  const names = (await migrationSource.getMigrations([])).map((m) => migrationSource.getMigrationName(m));
+  const before = names[names.indexOf(name) - 1];
+  if (!names.includes(name) || before === undefined) throw new Error(`no migration is listed before ${name}`);
+  while (!(await migrationStatus(knex)).applied.includes(before)) await knex.migrate.up({ migrationSource });
+}
+
+/**
  * Defines `describe('on <database>')` per database; each test gets a fresh,
  * empty throwaway database (for a CLI or a server to migrate), closed after it.
  *
@@ -96,7 +110,7 @@ export async function openThrowawayDatabase(kind: DatabaseKind): Promise<Throwaw
  */
 export function forEachThrowawayDatabase(
   body: (db: () => ThrowawayDatabase, kind: DatabaseKind) => void,
-  options: { migrated?: boolean; timeout?: number } = {},
+  options: { migrated?: boolean; migratedBefore?: string; timeout?: number } = {},
 ): void {
   for (const kind of databaseKinds()) {
     describe(`on ${kind}`, function () {
@@ -104,7 +118,8 @@ export function forEachThrowawayDatabase(
       let current: ThrowawayDatabase | undefined;
       beforeEach(async function () {
         current = await openThrowawayDatabase(kind);
-        if (options.migrated) await migrate(current.knex());
+        if (options.migratedBefore !== undefined) await migrateToBefore(current.knex(), options.migratedBefore);
+        else if (options.migrated) await migrate(current.knex());
       });
       afterEach(async function () {
         await current?.close();
@@ -122,7 +137,7 @@ export function forEachThrowawayDatabase(
 export interface TestDatabase {
   /** `sqlite` or `postgres`. */
   readonly name: string;
-  /** The fresh, migrated database of the running test. */
+  /** The fresh database of the running test, migrated to the latest schema (or as {@link forEachDatabase} was told). */
   knex(): Knex;
   /**
    * A store on it with the real id policy (`auto` mode, {@link TEST_NAMESPACE});
@@ -133,14 +148,16 @@ export interface TestDatabase {
 
 /**
  * Defines `describe('on <database>')` for each database and calls `body`
- * inside it; each test gets a fresh, migrated database and a store on it.
+ * inside it; each test gets a fresh, migrated database and a store on it
+ * (with `migratedBefore`, a store as the release before that migration made
+ * it, to upgrade).
  *
  * @example
  * forEachDatabase((db) => {
  *   it('stores an item', async () => { await db.store().writeItems([...]); });
  * });
  */
-export function forEachDatabase(body: (db: TestDatabase) => void): void {
+export function forEachDatabase(body: (db: TestDatabase) => void, schema: { migratedBefore?: string } = {}): void {
   forEachThrowawayDatabase(
     (current, kind) => {
       body({
@@ -149,6 +166,6 @@ export function forEachDatabase(body: (db: TestDatabase) => void): void {
         store: (options = {}) => new KnexStore({ knex: current().knex(), policy: createIdPolicy({ namespace: TEST_NAMESPACE, mode: 'auto' }), ...options }),
       });
     },
-    { migrated: true },
+    { migrated: true, ...schema },
   );
 }

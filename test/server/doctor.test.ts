@@ -8,8 +8,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import type { Knex } from 'knex';
 import { migrationSource } from '../../server/db/migrations';
+import { loadConfig } from '../../server/config';
+import { formatsOf, readerConfigOf } from '../../server/conversion';
+import { loadDemo } from '../../server/demo';
+import { createStore } from '../../server/provider';
 import { recordError } from '../../server/store/harvest-state';
+import { migrateToBefore } from '../helpers/db';
+import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { cli, forEachCliDatabase, type CliDb } from '../loader/helpers';
 
 interface Finding {
@@ -28,6 +35,48 @@ async function doctor(db: CliDb, env: NodeJS.ProcessEnv = {}): Promise<{ code: n
 }
 
 const problems = (findings: readonly Finding[]): string[] => findings.filter((f) => f.severity === 'problem').map((f) => `${f.check}: ${f.message}`);
+
+/** `text` as a regular expression matching it literally. */
+const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The first two stored oai_dc records, with the identifier of their item. */
+async function twoStoredDc(knex: Knex): Promise<[StoredDc, StoredDc]> {
+  const [first, second] = (await knex('records as r')
+    .join('items as i', 'i.pk', 'r.item_pk')
+    .whereNotNull('r.xml')
+    .where('r.prefix', 'oai_dc')
+    .select('r.item_pk', 'r.xml', 'i.identifier')
+    .orderBy('r.item_pk')
+    .limit(2)) as StoredDc[];
+  if (!first || !second) throw new Error('the store has two stored oai_dc records');
+  return [first, second];
+}
+
+interface StoredDc {
+  readonly item_pk: number;
+  readonly xml: string;
+  readonly identifier: string;
+}
+
+/** The migration that gives records written before records had digests theirs. */
+const RECORD_HASHES = '017_record_hashes';
+
+/**
+ * The demo repository in a store as the release before {@link RECORD_HASHES}
+ * made it, written with `env`'s configuration: no record with a digest, as
+ * an upgraded store written before records had them is (013 added the column
+ * empty). The store is then upgraded as an operator does, with `migrate`.
+ */
+async function upgradedDemo(db: CliDb, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const knex = db.knex();
+  await migrateToBefore(knex, RECORD_HASHES);
+  const config = loadConfig({ DATABASE_URL: db.url, OAI_NAMESPACE: DEMO_NAMESPACE, LOG_LEVEL: 'silent', ...env });
+  const formats = formatsOf(readerConfigOf(config));
+  await loadDemo(createStore(config, knex, formats), formats);
+  await knex('records').update({ hash: null });
+  const migrated = await cli(db, ['migrate'], { env });
+  expect(migrated.code, migrated.stderr).to.equal(0);
+}
 
 describe('oai-steward doctor', function () {
   this.timeout(120_000);
@@ -151,14 +200,7 @@ describe('oai-steward doctor', function () {
     it('finds a truncated stored record and one altered behind its digest, in a full scan', async () => {
       expect((await cli(db(), ['seed'])).code).to.equal(0);
       const knex = db().knex();
-      const [first, second] = (await knex('records as r')
-        .join('items as i', 'i.pk', 'r.item_pk')
-        .whereNotNull('r.xml')
-        .where('r.prefix', 'oai_dc')
-        .select('r.item_pk', 'r.xml', 'i.internal_id')
-        .orderBy('r.item_pk')
-        .limit(2)) as { item_pk: number; xml: string; internal_id: string }[];
-      if (!first || !second) throw new Error('the demo has stored oai_dc records');
+      const [first, second] = await twoStoredDc(knex);
       await knex('records')
         .where({ item_pk: first.item_pk, prefix: 'oai_dc' })
         .update({ xml: first.xml.slice(0, Math.floor(first.xml.length / 2)) });
@@ -170,18 +212,68 @@ describe('oai-steward doctor', function () {
       const found = problems(r.findings).join('\n');
       expect(found).to.match(
         new RegExp(
-          `^records: 1 of all \\d+ stored records are no longer well-formed XML, served without their metadata \\(${JSON.stringify(first.internal_id)} oai_dc: .*\\): load these records again`,
+          `^records: 1 of all \\d+ stored records are no longer well-formed XML, served without their metadata \\(${literal(first.identifier)} oai_dc: .*\\): load these records again`,
           'm',
         ),
       );
       expect(found).to.match(
         new RegExp(
-          `^records: 1 of all \\d+ stored records no longer match the digest they were stored with, changed outside oai-steward \\(${JSON.stringify(second.internal_id)} oai_dc\\)`,
+          `^records: 1 of all \\d+ stored records no longer match the digest they were stored with, changed outside oai-steward \\(${literal(second.identifier)} oai_dc\\)`,
           'm',
         ),
       );
       const quick = await cli(db(), ['doctor', '--quick', '--json']);
       expect((JSON.parse(quick.stdout) as { findings: Finding[] }).findings.find((f) => f.check === 'records')?.message).to.match(/sampled stored records/);
+    });
+
+    it('finds a record edited on a store upgraded from records without digests, naming its identifier and format', async () => {
+      await upgradedDemo(db());
+      const knex = db().knex();
+      const [edited, undigested] = await twoStoredDc(knex);
+      await knex('records')
+        .where({ item_pk: edited.item_pk, prefix: 'oai_dc' })
+        .update({ xml: edited.xml.replace('</dc:title>', ' (edited)</dc:title>') });
+      await knex('records').where({ item_pk: undigested.item_pk, prefix: 'oai_dc' }).update({ hash: null });
+      const r = await doctor(db());
+      expect(r.code).to.equal(1);
+      const found = problems(r.findings);
+      expect(found).to.have.length(2);
+      expect(found[0]).to.match(
+        new RegExp(
+          `^records: 1 of all \\d+ stored records no longer match the digest they were stored with, changed outside oai-steward \\(${literal(edited.identifier)} oai_dc\\): load these records again`,
+        ),
+      );
+      expect(found[1]).to.match(
+        new RegExp(
+          `^records: 1 of all \\d+ stored records have no digest, so a change to them cannot be seen \\(${literal(undigested.identifier)} oai_dc\\): `,
+        ),
+      );
+    });
+
+    it('checks every record of a store upgraded from records without digests, tombstones too, and finds nothing wrong', async () => {
+      await upgradedDemo(db());
+      const r = await doctor(db());
+      expect(problems(r.findings)).to.deep.equal([]);
+      const records = r.findings.filter((f) => f.check === 'records');
+      expect(records.map((f) => f.severity)).to.deep.equal(['ok']);
+      const stored = (await db().knex()('records').count({ n: '*' })) as { n: unknown }[];
+      expect(records[0]?.data?.read, 'every row, tombstones too').to.equal(Number(stored[0]?.n));
+    });
+
+    it('says formats written on demand on an upgraded store have no digest, a warning: they keep no bytes to check', async () => {
+      const env = { OAI_WRITTEN_FORMATS: 'on-demand' };
+      await upgradedDemo(db(), env);
+      const knex = db().knex();
+      const left = (await knex('records as r').join('items as i', 'i.pk', 'r.item_pk').whereNull('r.hash').select('r.xml', 'i.deleted')) as {
+        xml: string | null;
+        deleted: unknown;
+      }[];
+      expect(left.length, 'the migration leaves the formats written on demand without one').to.be.above(0);
+      expect(left.every((row) => row.xml === null && !row.deleted)).to.equal(true);
+      const r = await doctor(db(), env);
+      expect(problems(r.findings)).to.deep.equal([]);
+      const warned = r.findings.find((f) => f.check === 'records' && f.severity === 'warning');
+      expect(warned?.message).to.match(new RegExp(`^${left.length} formats written on demand have no digest \\(oai:${literal(DEMO_NAMESPACE)}:\\S+ \\w+; `));
     });
 
     it('finds the configured namespace differing from the one items were published under a problem', async () => {

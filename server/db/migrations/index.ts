@@ -18,6 +18,7 @@ import * as m013 from './013_record_datestamps';
 import * as m014 from './014_harvest_base_url';
 import * as m015 from './015_runs';
 import * as m016 from './016_publication';
+import * as m017 from './017_record_hashes';
 import * as m018 from './018_runs_fold';
 
 interface Migration {
@@ -40,6 +41,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '014_harvest_base_url', module: m014 },
   { name: '015_runs', module: m015 },
   { name: '016_publication', module: m016 },
+  { name: '017_record_hashes', module: m017 },
   { name: '018_runs_fold', module: m018 },
 ];
 
