@@ -38,8 +38,8 @@ type ClientClass = new (config: Knex.Config) => {
 };
 type TransactionClass = new (client: unknown, container: unknown, config: unknown, outerTx: unknown) => TransactionLike;
 
-// knex exports its dialects' classes only by path; these two are what its own
-// `client: 'better-sqlite3'` is made of (knex 3, lib/dialects).
+// knex exports its dialects' classes only by their paths inside the package; these
+// two are what its own `client: 'better-sqlite3'` is made of (knex 3).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const BaseClient = require('knex/lib/dialects/better-sqlite3') as ClientClass;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
