@@ -12,6 +12,7 @@ import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toBool, to
 import { insertRows, statementRunner } from '../db/statements';
 import { contentHash, recordHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import { datestampOf, type PlannedItem } from '../../lib/pipeline/decide';
+import type { PlannedTombstone } from '../../lib/pipeline/tombstones';
 import { itemsByInternalId, type ItemRow } from './state';
 import { directSets } from './read';
 import { claimFingerprint, type OnDemand } from './on-demand';
@@ -176,76 +177,33 @@ export function membership(pk: number, direct: readonly string[], old: readonly 
 }
 
 /**
- * Turns items into tombstones (deleted, datestamp `stamp`, the formats they
- * had and every format of `tombstonePrefixes`, without metadata); an unknown
- * or repeated id refuses the whole call.
+ * Applies a decided deletion (lib/pipeline/tombstones.ts `decideDeletes`):
+ * each item planned `deleted` becomes a tombstone with its planned
+ * datestamp and hash, every record of it loses its XML, and it gets a
+ * header-only record in each format the plan adds.
  *
- * @example await applyDelete(trx, ['report 12'], now, ['oai_dc']) // [{ internalId: 'report 12', identifier: '…', outcome: 'deleted' }]
+ * @example await applyTombstones(trx, decideDeletes(ids, await readDeleteState(trx, ids), options).planned)
  */
-export async function applyDelete(
-  trx: Knex,
-  internalIds: readonly string[],
-  stamp: number,
-  tombstonePrefixes: readonly string[],
-  harvestedFrom?: string,
-): Promise<WriteResult[]> {
-  const existing = await itemsByInternalId(trx, internalIds);
-  const refusals: Refusal[] = [];
-  const seen = new Set<string>();
-  for (const id of internalIds) {
-    const row = existing.get(id);
-    if (!row) refusals.push({ internalId: id, field: 'id', reason: 'no item has this internal id, so there is nothing to delete' });
-    else if (seen.has(id)) refusals.push({ internalId: id, field: 'id', reason: 'the same internal id appears twice in one batch' });
-    // Id spaces (lib/pipeline/governance.ts, rule 6): only a source's harvests delete its records.
-    else if (harvestedFrom === undefined && row.origin)
-      refusals.push({
-        internalId: id,
-        field: 'id',
-        reason: `is an item harvested from ${JSON.stringify(row.origin)}, whose records only its harvests delete (harvest --delete-missing)`,
-      });
-    else if (harvestedFrom !== undefined && (row.origin ?? null) !== harvestedFrom)
-      refusals.push({
-        internalId: id,
-        field: 'id',
-        reason: `is not an item harvested from ${JSON.stringify(harvestedFrom)}; its harvest deletes only its own records`,
-      });
-    seen.add(id);
+export async function applyTombstones(trx: Knex, planned: readonly PlannedTombstone[]): Promise<void> {
+  const deleted = planned.filter((p) => p.outcome === 'deleted');
+  for (const p of deleted) {
+    await trx('items').where('pk', p.item.pk).update({ deleted: true, datestamp: p.datestamp, content_hash: p.hash });
   }
-  if (refusals.length > 0) throw new RefusedError(refusals);
-  const rows = internalIds.map((id) => existing.get(id) as ItemRow);
-  const live = rows.filter((r) => !toBool(r.deleted));
-  const sets = await directSets(
-    trx,
-    live.map((r) => r.pk),
-  );
-  // One time for the whole call (the set harvest's keyset below), never earlier than a datestamp published.
-  const at = Math.max(stamp, ...live.map((r) => toInt(r.datestamp)));
-  for (const r of live) {
-    await trx('items')
-      .where('pk', r.pk)
-      .update({ deleted: true, datestamp: at, content_hash: contentHash(true, sets.get(r.pk) ?? [], new Map()) });
-  }
-  // A tombstone keeps the formats it had, without metadata, and is listed in every format offered (2.5.1).
-  const had = new Map<number, Set<string>>();
-  for (const part of chunk(
-    live.map((r) => r.pk),
-    MAX_IN_LIST,
-  )) {
-    // Every record of a deleted item is deleted now (OAI-PMH 2.0 section 2.5.1); its digest is taken when next needed.
-    await trx('records').whereIn('item_pk', part).update({ xml: null, datestamp: at, hash: null });
-    // Every row, departed ones too, keeps the item's datestamp (the set harvest's keyset).
-    await trx('item_sets').whereIn('item_pk', part).update({ datestamp: at });
-    // A deleted record has a header only (OAI-PMH 2.0 section 2.5.1): no about either.
-    await trx('item_about').whereIn('item_pk', part).delete();
-    await trx('record_fields').whereIn('item_pk', part).delete();
-    for (const r of (await trx('records').whereIn('item_pk', part).select('item_pk', 'prefix')) as { item_pk: unknown; prefix: string }[]) {
-      const pk = toInt(r.item_pk);
-      had.set(pk, (had.get(pk) ?? new Set()).add(r.prefix));
+  const byDatestamp = new Map<number, number[]>();
+  for (const p of deleted) byDatestamp.set(p.datestamp, [...(byDatestamp.get(p.datestamp) ?? []), p.item.pk]);
+  for (const [at, pks] of byDatestamp) {
+    for (const part of chunk(pks, MAX_IN_LIST)) {
+      // Every record of a deleted item is deleted now (OAI-PMH 2.0 section 2.5.1); its digest is taken when next needed.
+      await trx('records').whereIn('item_pk', part).update({ xml: null, datestamp: at, hash: null });
+      // Every row, departed ones too, keeps the item's datestamp (the set harvest's keyset).
+      await trx('item_sets').whereIn('item_pk', part).update({ datestamp: at });
+      // A deleted record has a header only (OAI-PMH 2.0 section 2.5.1): no about either.
+      await trx('item_about').whereIn('item_pk', part).delete();
+      await trx('record_fields').whereIn('item_pk', part).delete();
     }
   }
-  const missing = live.flatMap((r) => tombstonePrefixes.filter((p) => !had.get(r.pk)?.has(p)).map((p): [number, string, null, number] => [r.pk, p, null, at]));
+  const missing = deleted.flatMap((p) => p.addPrefixes.map((prefix): [number, string, null, number] => [p.item.pk, prefix, null, p.datestamp]));
   await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml', 'datestamp'], missing);
-  return rows.map((r) => ({ internalId: r.internal_id, identifier: r.identifier, outcome: toBool(r.deleted) ? 'unchanged' : 'deleted' }));
 }
 
 /**

@@ -79,7 +79,8 @@ import { snapshotOf } from './snapshot';
 import { poolUse } from '../db/pool';
 import { acquireHarvestLock } from './harvest-locks';
 import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './harvest-state';
-import { applyDelete, applyMemberships } from './apply';
+import { applyMemberships } from './apply';
+import { writeDeletes } from './changes';
 import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, setListing } from './sets';
 import { KnexReadStore } from './read';
 import type { Replication } from './replication';
@@ -493,7 +494,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async deleteItems(internalIds: readonly string[], options: DeleteOptions = {}): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
-    return this.writing((trx, stamp) => applyDelete(trx, internalIds, stamp, this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom));
+    return this.writing((trx, stamp) => writeDeletes(trx, internalIds, stamp, this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom));
   }
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {

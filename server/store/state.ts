@@ -12,6 +12,7 @@ import type { ItemInput } from '../../lib/store';
 import { mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry } from '../../lib/pipeline/governance';
 import { recordHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import type { StoredItem, StoredState } from '../../lib/pipeline/decide';
+import type { DeleteState, StoredHead } from '../../lib/pipeline/tombstones';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { directSets } from './read';
@@ -63,6 +64,40 @@ async function rowsWhereIn<T>(
 export async function itemsByInternalId(db: Knex, internalIds: readonly string[]): Promise<Map<string, ItemRow>> {
   const rows = await rowsWhereIn<ItemRow>(db, ITEM_COLUMNS, 'items', 'internal_id', uniqueSorted(internalIds));
   return new Map(rows.map((r) => [r.internal_id, { ...r, pk: toInt(r.pk) }]));
+}
+
+/**
+ * What a deletion meets (lib/pipeline/tombstones.ts `DeleteState`): the
+ * stored items of these ids with their direct sets and the formats they
+ * have a record in.
+ *
+ * @example decideDeletes(ids, await readDeleteState(trx, ids), options)
+ */
+export async function readDeleteState(db: Knex, internalIds: readonly string[]): Promise<DeleteState> {
+  const rows = await itemsByInternalId(db, internalIds);
+  const pks = [...rows.values()].map((r) => r.pk);
+  const sets = await directSets(db, pks);
+  const prefixes = new Map<number, string[]>();
+  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string }>(db, 'item_pk, prefix', 'records', 'item_pk', pks, 'int')) {
+    const pk = toInt(r.item_pk);
+    prefixes.set(pk, [...(prefixes.get(pk) ?? []), r.prefix]);
+  }
+  const items = new Map<string, StoredHead>();
+  for (const r of rows.values()) items.set(r.internal_id, { ...headOf(r), sets: sets.get(r.pk) ?? [], prefixes: prefixes.get(r.pk) ?? [] });
+  return { items };
+}
+
+/** A row of `items` as the decision's types have it. */
+function headOf(r: ItemRow): Omit<StoredHead, 'sets' | 'prefixes'> {
+  return {
+    pk: r.pk,
+    internalId: r.internal_id,
+    identifier: r.identifier,
+    datestamp: toInt(r.datestamp),
+    deleted: toBool(r.deleted),
+    contentHash: r.content_hash,
+    origin: r.origin ?? null,
+  };
 }
 
 /**
@@ -194,14 +229,8 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
   for (const r of rows.values()) {
     const givenModel = model.get(r.pk)?.given;
     out.set(r.internal_id, {
-      pk: r.pk,
-      internalId: r.internal_id,
-      identifier: r.identifier,
-      datestamp: toInt(r.datestamp),
-      deleted: toBool(r.deleted),
-      contentHash: r.content_hash,
+      ...headOf(r),
       sourceDatestamp: r.source_datestamp === null || r.source_datestamp === undefined ? null : toInt(r.source_datestamp),
-      origin: r.origin ?? null,
       sets: sets.get(r.pk) ?? [],
       records: records.get(r.pk) ?? new Map(),
       given: given.get(r.pk) ?? {},
