@@ -79,8 +79,7 @@ import { snapshotOf } from './snapshot';
 import { poolUse } from '../db/pool';
 import { acquireHarvestLock } from './harvest-locks';
 import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './harvest-state';
-import { applyMemberships } from './apply';
-import { writeDeletes } from './changes';
+import { writeDeletes, writeMemberships } from './changes';
 import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, setListing } from './sets';
 import { KnexReadStore } from './read';
 import type { Replication } from './replication';
@@ -499,7 +498,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
     if (changes.length === 0) return [];
-    return this.writing((trx, stamp) => applyMemberships(trx, changes, stamp, this.onDemand));
+    return this.writing((trx, stamp) => writeMemberships(trx, changes, stamp, this.onDemand));
   }
 
   /**
