@@ -56,7 +56,7 @@ import { RECORD_DEADLINE_MS, recordRunQuietly, withDeadline } from '../runs';
 import { AnswerTooLarge, HarvestError, OaiClient, type ClientOptions } from './client';
 import { parseIdentify } from './identify';
 import { harvestedSet, readPage, type ReadPage } from './page';
-import { withOtherPrefixes } from './merge';
+import { withStoredAbout } from './merge';
 import { StatisticsSchedule } from '../store/statistics';
 
 export { HarvestError };
@@ -588,9 +588,10 @@ class SourceRun {
    */
   private async writePage(read: ReadPage, key: ListKey, c: Omit<PageCheckpoint, 'records' | 'refused'>): Promise<number> {
     const refusals = [...read.refusals];
-    const others = this.source.prefixes.filter((p) => p !== key.prefix);
     const results = await this.deps.store.transaction(async (tx) => {
-      let pending = await withOtherPrefixes(tx, newestPerId(read.items), others, key.prefix !== this.source.prefixes[0]);
+      const items = newestPerId(read.items);
+      // A later prefix's list keeps the about containers the first one wrote (./merge.ts); given formats are kept by the decision.
+      let pending = key.prefix === this.source.prefixes[0] ? items : await withStoredAbout(tx, items);
       let out: readonly WriteResult[] = [];
       while (pending.length > 0) {
         try {

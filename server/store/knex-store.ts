@@ -48,6 +48,7 @@ import {
   type SetListing,
   type SnapshotReads,
   type WrittenFormatsStatus,
+  type AboutInput,
   type HarvestLock,
   type HarvestLocks,
   type HarvestState,
@@ -56,7 +57,6 @@ import {
   type LoadBookkeeping,
   type PageCheckpoint,
   type SeenIds,
-  type StoredGiven,
 } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import { keptDescriptions, type FormatChecks } from '../../lib/pipeline/judge';
@@ -69,7 +69,7 @@ import type { SetDefinitions } from '../../lib/sets/rules';
 import { isPostgres } from '../db/dialect';
 import { createSeenIds } from '../db/seen-ids';
 import { recordFieldsOf } from './record-fields';
-import { storedGiven } from './given';
+import { aboutByInternalId } from './given';
 import { demoNamespace, eraseAll, itemsPresent, registeredIdentifiers, setDemoNamespace } from './demo';
 import { lastLoaderRun, recordLoaderRun } from './loader-runs';
 import { lastFailure, latestRuns, recordRun, runTotals } from './runs';
@@ -334,8 +334,8 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
     return markSeen(this.knex, source, ids);
   }
 
-  storedGiven(internalIds: readonly string[], prefixes: readonly string[], withAbout: boolean): Promise<StoredGiven> {
-    return storedGiven(this.knex, internalIds, prefixes, withAbout);
+  storedAbout(internalIds: readonly string[]): Promise<ReadonlyMap<string, readonly AboutInput[]>> {
+    return aboutByInternalId(this.knex, internalIds);
   }
 
   acquireHarvestLock(source: string, now?: () => number): Promise<HarvestLock | null> {
