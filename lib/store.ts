@@ -655,14 +655,6 @@ export interface HarvestState {
   unseenItems(source: string, after: string, limit: number): Promise<string[]>;
 }
 
-/** What the store holds as given for some items (not written by the pipeline), read in a harvest page's transaction. */
-export interface StoredGiven {
-  /** internal id → metadataPrefix → the XML the item gave in that format. */
-  readonly metadata: ReadonlyMap<string, Readonly<Record<string, string>>>;
-  /** internal id → its about containers, in order (when asked for). */
-  readonly about: ReadonlyMap<string, readonly AboutInput[]>;
-}
-
 /**
  * What a store's transaction offers a harvest besides the write side: a
  * page's checkpoint and seen ids are written in the page's own transaction,
@@ -674,10 +666,11 @@ export interface HarvestBookkeeping {
   /** Records the internal ids a `--delete-missing` run has harvested. */
   markSeen(source: string, ids: readonly string[]): Promise<void>;
   /**
-   * The XML these items gave in any of `prefixes` (what the pipeline wrote
-   * left out) and, with `withAbout`, their about containers.
+   * The about containers the store holds for these items, in order, by
+   * internal id (items with none are absent): a later prefix's list of a
+   * source keeps them (server/harvest/merge.ts).
    */
-  storedGiven(internalIds: readonly string[], prefixes: readonly string[], withAbout: boolean): Promise<StoredGiven>;
+  storedAbout(internalIds: readonly string[]): Promise<ReadonlyMap<string, readonly AboutInput[]>>;
   /** As {@link LoadBookkeeping.refreshStatistics}: a harvest grows the tables page by page. */
   refreshStatistics(): Promise<void>;
 }

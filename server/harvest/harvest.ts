@@ -34,7 +34,6 @@ import { followed, tokenTrail } from '../../lib/harvest/tokens';
 import { CLOCK_AHEAD_WARNING_SECONDS, granularityOf, harvestedUpTo, inGranularity, incrementalFrom } from '../../lib/harvest/timing';
 import type { Refusal } from '../../lib/model/refusal';
 import {
-  RefusedError,
   type HarvestBookkeeping,
   type HarvestLocks,
   type HarvestState,
@@ -44,7 +43,6 @@ import {
   type SetInput,
   type OutcomeCounts,
   type TransactionalStore,
-  type WriteResult,
   type RunCounts,
   type RunOutcome,
   type RunReports,
@@ -56,7 +54,8 @@ import { RECORD_DEADLINE_MS, recordRunQuietly, withDeadline } from '../runs';
 import { AnswerTooLarge, HarvestError, OaiClient, type ClientOptions } from './client';
 import { parseIdentify } from './identify';
 import { harvestedSet, readPage, type ReadPage } from './page';
-import { withOtherPrefixes } from './merge';
+import { withStoredAbout } from './merge';
+import { writeLeavingOutRefused } from '../../lib/pipeline/partial';
 import { StatisticsSchedule } from '../store/statistics';
 
 export { HarvestError };
@@ -588,25 +587,18 @@ class SourceRun {
    */
   private async writePage(read: ReadPage, key: ListKey, c: Omit<PageCheckpoint, 'records' | 'refused'>): Promise<number> {
     const refusals = [...read.refusals];
-    const others = this.source.prefixes.filter((p) => p !== key.prefix);
     const results = await this.deps.store.transaction(async (tx) => {
-      let pending = await withOtherPrefixes(tx, newestPerId(read.items), others, key.prefix !== this.source.prefixes[0]);
-      let out: readonly WriteResult[] = [];
-      while (pending.length > 0) {
-        try {
-          out = await tx.writeItems(pending);
-          // A harvest into an empty or small store grows its tables page by page (../store/statistics.ts).
-          if (this.statistics.due(pending.length)) await tx.refreshStatistics();
-          break;
-        } catch (err) {
-          if (!(err instanceof RefusedError)) throw err;
-          refusals.push(...err.refusals);
-          const refused = new Set(err.refusals.map((r) => r.internalId));
-          pending = pending.filter((i) => !refused.has(i.internalId));
-        }
-      }
+      const items = newestPerId(read.items);
+      // A later prefix's list keeps the about containers the first one wrote (./merge.ts); given formats are kept by the decision.
+      const pending = key.prefix === this.source.prefixes[0] ? items : await withStoredAbout(tx, items);
+      // Each record is refused alone (lib/pipeline/partial.ts).
+      const written = await writeLeavingOutRefused(tx, pending);
+      refusals.push(...written.refusals);
+      // A harvest into an empty or small store grows its tables page by page (../store/statistics.ts).
+      if (written.written.length > 0 && this.statistics.due(written.written.length)) await tx.refreshStatistics();
+      const out = written.results;
       // Refused records are at the source too: --delete-missing keeps what the hub has of them.
-      const seen = [...pending.map((i) => i.internalId), ...refusals.map((r) => r.internalId).filter((id) => id !== '')];
+      const seen = [...written.written.map((i) => i.internalId), ...refusals.map((r) => r.internalId).filter((id) => id !== '')];
       if (c.marksSeen) await tx.markSeen(key.source, [...new Set(seen)]);
       const refusedRecords = new Set(refusals.map((r) => `${r.internalId}\u0000${r.source ?? ''}`)).size;
       await tx.checkpoint(key, { ...c, records: read.records, refused: refusedRecords });

@@ -26,7 +26,6 @@
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
 import {
-  RefusedError,
   type ItemInput,
   type LoadBookkeeping,
   type SeenIds,
@@ -38,6 +37,7 @@ import {
 } from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import { contentHash, uniqueSorted } from '../../lib/pipeline/content-hash';
+import { writeLeavingOutRefused } from '../../lib/pipeline/partial';
 import type { ByteCounter, Input } from './input';
 import type { Progress } from './progress';
 import { readInput, readSetsFile, setsFirst, type LoadEvent } from './read-inputs';
@@ -433,23 +433,14 @@ class LoadRun {
     });
   }
 
-  /** Writes items; with --partial, refused ones are left out and the rest written again (one refused only in company may pass). */
+  /** Writes items; with --partial, refused ones are left out and the rest written again (lib/pipeline/partial.ts). */
   private async write(items: readonly ItemInput[]): Promise<void> {
-    let pending = items;
-    while (pending.length > 0) {
-      try {
-        this.count(await this.transaction().writeItems(pending));
-        await this.refreshStatistics(pending.length);
-        return;
-      } catch (err) {
-        if (!(err instanceof RefusedError)) throw err;
-        const refused = new Set(err.refusals.map((r) => r.internalId));
-        this.summary.refused += pending.filter((i) => refused.has(i.internalId)).length;
-        this.refuse(err.refusals);
-        if (!this.options.partial) return;
-        pending = pending.filter((i) => !refused.has(i.internalId));
-      }
-    }
+    const out = await writeLeavingOutRefused(this.transaction(), items, this.options.partial === true);
+    this.summary.refused += out.refusedItems;
+    this.refuse(out.refusals);
+    if (out.written.length === 0) return;
+    this.count(out.results);
+    await this.refreshStatistics(out.written.length);
   }
 
   /**

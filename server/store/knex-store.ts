@@ -47,6 +47,7 @@ import {
   type SetListing,
   type SnapshotReads,
   type WrittenFormatsStatus,
+  type AboutInput,
   type HarvestLock,
   type HarvestLocks,
   type HarvestState,
@@ -55,7 +56,6 @@ import {
   type LoadBookkeeping,
   type PageCheckpoint,
   type SeenIds,
-  type StoredGiven,
 } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
 import { keptDescriptions, type FormatChecks } from '../../lib/pipeline/judge';
@@ -68,7 +68,7 @@ import type { SetDefinitions } from '../../lib/sets/rules';
 import { isPostgres } from '../db/dialect';
 import { createSeenIds } from '../db/seen-ids';
 import { recordFieldsOf } from './record-fields';
-import { storedGiven } from './given';
+import { aboutByInternalId } from './given';
 import { demoNamespace, eraseAll, itemsPresent, registeredIdentifiers, setDemoNamespace } from './demo';
 import { lastFailure, latestRuns, recordRun, runTotals } from './runs';
 import { getOrCreateCreated, getOrCreateSecret, hasSecret } from './settings';
@@ -77,7 +77,7 @@ import { snapshotOf } from './snapshot';
 import { poolUse } from '../db/pool';
 import { acquireHarvestLock } from './harvest-locks';
 import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './harvest-state';
-import { applyDelete, applyMemberships } from './apply';
+import { writeDeletes, writeMemberships } from './changes';
 import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, setListing } from './sets';
 import { KnexReadStore } from './read';
 import type { Replication } from './replication';
@@ -332,8 +332,8 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
     return markSeen(this.knex, source, ids);
   }
 
-  storedGiven(internalIds: readonly string[], prefixes: readonly string[], withAbout: boolean): Promise<StoredGiven> {
-    return storedGiven(this.knex, internalIds, prefixes, withAbout);
+  storedAbout(internalIds: readonly string[]): Promise<ReadonlyMap<string, readonly AboutInput[]>> {
+    return aboutByInternalId(this.knex, internalIds);
   }
 
   acquireHarvestLock(source: string, now?: () => number): Promise<HarvestLock | null> {
@@ -483,12 +483,12 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async deleteItems(internalIds: readonly string[], options: DeleteOptions = {}): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
-    return this.writing((trx, stamp) => applyDelete(trx, internalIds, stamp, this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom));
+    return this.writing((trx, stamp) => writeDeletes(trx, internalIds, stamp, this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom));
   }
 
   async setMemberships(changes: readonly MembershipChange[]): Promise<readonly WriteResult[]> {
     if (changes.length === 0) return [];
-    return this.writing((trx, stamp) => applyMemberships(trx, changes, stamp, this.onDemand));
+    return this.writing((trx, stamp) => writeMemberships(trx, changes, stamp, this.onDemand));
   }
 
   /**

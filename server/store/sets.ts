@@ -13,7 +13,7 @@
  *   rename that set again.
  * - Retiring a set takes it out of the repository: its members (of it and
  *   its descendants) leave it, with a departure as when a rule stops
- *   matching (./apply.ts `applyMemberships`), and its row moves to
+ *   matching (./changes.ts `writeMemberships`), and its row moves to
  *   `retired_sets`, so ListSets no longer shows it while a harvest of it
  *   still reports its former members deleted. A set the input names again is
  *   declared again.
@@ -25,7 +25,7 @@ import { isValidSetSpec, withAncestors } from '../../lib/model/header';
 import { isRuleOwned, setDeclarations, type SetDefinitions } from '../../lib/sets/rules';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, rowsPerInsert, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
-import { applyMemberships } from './apply';
+import { writeMemberships } from './changes';
 import { directSets } from './read';
 import { storeStats } from './stats';
 
@@ -166,8 +166,8 @@ export async function renameSet(trx: Knex, spec: string, name: string, now: numb
 /**
  * Retires sets and their descendants: every item in them leaves them (its
  * direct sets lose them, it is stamped `stamp`, the write's datestamp
- * (../db/publication.ts), and a departure is recorded, ./apply.ts
- * `applyMemberships`), then their rows move to `retired_sets`, retired `now`.
+ * (../db/publication.ts), and a departure is recorded, ./changes.ts
+ * `writeMemberships`), then their rows move to `retired_sets`, retired `now`.
  * Specs not declared are ignored.
  *
  * @example await retireSets(trx, ['old'], now) // { sets: ['old', 'old:a'], members: 10 }
@@ -193,7 +193,7 @@ export async function retireSets(trx: Knex, specs: readonly string[], now: numbe
       ids.set(toInt(r.pk), r.internal_id);
   }
   const changes = [...pks].map((pk) => ({ internalId: ids.get(pk) as string, sets: (direct.get(pk) ?? []).filter((s) => !retired.has(s)) }));
-  const results = changes.length === 0 ? [] : await applyMemberships(trx, changes, stamp);
+  const results = changes.length === 0 ? [] : await writeMemberships(trx, changes, stamp);
   for (const part of chunk(retiring, rowsPerInsert(trx, 4))) {
     await trx('retired_sets')
       .insert(part.map((r) => ({ spec: r.spec, name: r.name, origin: r.origin, retired: now })))

@@ -12,10 +12,14 @@ import type { ItemInput } from '../../lib/store';
 import { mapAll, type ExistingItem, type IdPolicyLike, type RegistryEntry } from '../../lib/pipeline/governance';
 import { storedRecordHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import type { StoredItem, StoredState } from '../../lib/pipeline/decide';
+import type { DeleteState, StoredHead } from '../../lib/pipeline/tombstones';
+import { moves, type MembershipRow, type MembershipState, type StoredContent } from '../../lib/pipeline/memberships';
+import type { AboutInput, MembershipChange } from '../../lib/store';
+import type { OnDemand } from './on-demand';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { directSets } from './read';
-import { storedAbout } from './scan';
+import { storedAbout, storedMetadata } from './scan';
 
 /** An item as stored (a row of `items`). */
 export interface ItemRow {
@@ -63,6 +67,112 @@ async function rowsWhereIn<T>(
 export async function itemsByInternalId(db: Knex, internalIds: readonly string[]): Promise<Map<string, ItemRow>> {
   const rows = await rowsWhereIn<ItemRow>(db, ITEM_COLUMNS, 'items', 'internal_id', uniqueSorted(internalIds));
   return new Map(rows.map((r) => [r.internal_id, { ...r, pk: toInt(r.pk) }]));
+}
+
+/**
+ * What a deletion meets (lib/pipeline/tombstones.ts `DeleteState`): the
+ * stored items of these ids with their direct sets and the formats they
+ * have a record in.
+ *
+ * @example decideDeletes(ids, await readDeleteState(trx, ids), options)
+ */
+export async function readDeleteState(db: Knex, internalIds: readonly string[]): Promise<DeleteState> {
+  const rows = await itemsByInternalId(db, internalIds);
+  const pks = [...rows.values()].map((r) => r.pk);
+  const sets = await directSets(db, pks);
+  const prefixes = new Map<number, string[]>();
+  for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string }>(db, 'item_pk, prefix', 'records', 'item_pk', pks, 'int')) {
+    const pk = toInt(r.item_pk);
+    prefixes.set(pk, [...(prefixes.get(pk) ?? []), r.prefix]);
+  }
+  const items = new Map<string, StoredHead>();
+  for (const r of rows.values()) items.set(r.internal_id, { ...headOf(r), sets: sets.get(r.pk) ?? [], prefixes: prefixes.get(r.pk) ?? [] });
+  return { items };
+}
+
+/**
+ * What a membership change meets (lib/pipeline/memberships.ts
+ * `MembershipState`): the stored items of its ids with their direct sets,
+ * the declared sets among those it names, and, of the items it moves only
+ * (a call that moves few of many items reads few), what their content hash
+ * covers (formats kept as models written again, ./on-demand.ts) and their
+ * item_sets rows.
+ *
+ * @example decideMemberships(changes, await readMembershipState(trx, changes), { stamp })
+ */
+export async function readMembershipState(db: Knex, changes: readonly MembershipChange[], onDemand?: OnDemand): Promise<MembershipState> {
+  const rows = await itemsByInternalId(
+    db,
+    changes.map((c) => c.internalId),
+  );
+  const sets = await directSets(
+    db,
+    [...rows.values()].map((r) => r.pk),
+  );
+  const items = new Map([...rows.values()].map((r) => [r.internal_id, { ...headOf(r), sets: sets.get(r.pk) ?? [] }]));
+  const specs = [...new Set(changes.flatMap((c) => c.sets))];
+  const declared = new Set((await rowsWhereIn<{ spec: string }>(db, 'spec', 'sets', 'spec', specs)).map((r) => r.spec));
+  const moved = new Map<number, string>();
+  for (const c of changes) {
+    const item = items.get(c.internalId);
+    if (item && moves(c, item)) moved.set(item.pk, item.internalId);
+  }
+  const content = await storedContent(db, [...moved.keys()], onDemand);
+  const membership = await membershipRows(db, [...moved.keys()]);
+  return {
+    items,
+    declared,
+    content: new Map([...content].map(([pk, c]) => [moved.get(pk) as string, c])),
+    rows: new Map([...membership].map(([pk, r]) => [moved.get(pk) as string, r])),
+  };
+}
+
+/**
+ * The item_sets rows of these items, departed ones included.
+ *
+ * @example (await membershipRows(trx, [7])).get(7) // [{ spec: 'a', departed: null }]
+ */
+export async function membershipRows(db: Knex, pks: readonly number[]): Promise<Map<number, MembershipRow[]>> {
+  const out = new Map<number, MembershipRow[]>();
+  for (const r of await rowsWhereIn<{ item_pk: unknown; spec: string; departed: unknown }>(db, 'item_pk, spec, departed', 'item_sets', 'item_pk', pks, 'int')) {
+    const pk = toInt(r.item_pk);
+    out.set(pk, [...(out.get(pk) ?? []), { spec: r.spec, departed: r.departed === null || r.departed === undefined ? null : toInt(r.departed) }]);
+  }
+  return out;
+}
+
+/** The stored content of items, to take their content hash again (formats kept as models written again, ./on-demand.ts). */
+async function storedContent(db: Knex, pks: readonly number[], onDemand: OnDemand | undefined): Promise<Map<number, StoredContent>> {
+  const out = new Map<number, { records: Map<string, string | null>; about: AboutInput[]; fields?: string }>();
+  const entry = (pk: number): { records: Map<string, string | null>; about: AboutInput[]; fields?: string } => {
+    let e = out.get(pk);
+    if (!e) out.set(pk, (e = { records: new Map(), about: [] }));
+    return e;
+  };
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    if (part.length === 0) continue;
+    for (const [pk, metadata] of await storedMetadata(db, part, onDemand)) {
+      for (const [prefix, xml] of Object.entries(metadata)) entry(pk).records.set(prefix, xml);
+    }
+  }
+  for (const r of await rowsWhereIn<{ item_pk: unknown; fields: string }>(db, 'item_pk, fields', 'record_fields', 'item_pk', pks, 'int')) {
+    entry(toInt(r.item_pk)).fields = r.fields;
+  }
+  for (const [pk, about] of await storedAbout(db, pks)) entry(pk).about = about;
+  return out;
+}
+
+/** A row of `items` as the decision's types have it. */
+function headOf(r: ItemRow): Omit<StoredHead, 'sets' | 'prefixes'> {
+  return {
+    pk: r.pk,
+    internalId: r.internal_id,
+    identifier: r.identifier,
+    datestamp: toInt(r.datestamp),
+    deleted: toBool(r.deleted),
+    contentHash: r.content_hash,
+    origin: r.origin ?? null,
+  };
 }
 
 /**
@@ -195,14 +305,8 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
   for (const r of rows.values()) {
     const givenModel = model.get(r.pk)?.given;
     out.set(r.internal_id, {
-      pk: r.pk,
-      internalId: r.internal_id,
-      identifier: r.identifier,
-      datestamp: toInt(r.datestamp),
-      deleted: toBool(r.deleted),
-      contentHash: r.content_hash,
+      ...headOf(r),
       sourceDatestamp: r.source_datestamp === null || r.source_datestamp === undefined ? null : toInt(r.source_datestamp),
-      origin: r.origin ?? null,
       sets: sets.get(r.pk) ?? [],
       records: records.get(r.pk) ?? new Map(),
       given: given.get(r.pk) ?? {},

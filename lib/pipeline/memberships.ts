@@ -1,0 +1,159 @@
+/**
+ * Set membership: the item_sets rows an item's direct sets come to (with
+ * the departures of the sets it left), and the decision of a call that
+ * gives items new direct sets and nothing else (lib/store.ts
+ * `setMemberships`), from the state read once, with no database and no
+ * clock. The store reads the state (server/store/state.ts
+ * `readMembershipState`), calls {@link decideMemberships}, and applies the
+ * plan (server/store/apply.ts `applyMemberships`).
+ */
+import type { AboutInput, MembershipChange, SetDeparture } from '../store';
+import type { Refusal } from '../model/refusal';
+import { isValidSetSpec, withAncestors } from '../model/header';
+import { contentHash, recordHash, uniqueSorted } from './content-hash';
+import { datestampOf, type StoredItem } from './decide';
+
+/** A row of item_sets: spec, item_pk, direct, datestamp, departed. */
+export type SetRow = [string, number, boolean, number, number | null];
+
+/** What item_sets holds about one item in one set: when it left (null: it is in). */
+export interface MembershipRow {
+  readonly spec: string;
+  readonly departed: number | null;
+}
+
+/**
+ * The item_sets rows of an item after a change at `datestamp`: a live row
+ * for every set it is in (its direct sets and their ancestors, OAI-PMH 2.0
+ * section 2.7.2); for every set it was ever in and is not in now, a departed
+ * row, keeping the time of the first departure since it last left (a
+ * rejoined set is live again). Every row carries the item's datestamp, the
+ * keyset of a set harvest.
+ *
+ * @example membership(7, ['a:c'], [{ spec: 'a', departed: null }, { spec: 'a:b', departed: null }], 500)
+ * // [['a', 7, false, 500, null], ['a:c', 7, true, 500, null], ['a:b', 7, false, 500, 500]]
+ */
+export function membership(pk: number, direct: readonly string[], old: readonly MembershipRow[], datestamp: number): SetRow[] {
+  const directSet = new Set(direct);
+  const now = new Set(direct.flatMap(withAncestors));
+  const rows: SetRow[] = [...now].map((spec) => [spec, pk, directSet.has(spec), datestamp, null]);
+  for (const o of old) if (!now.has(o.spec)) rows.push([o.spec, pk, false, datestamp, o.departed ?? datestamp]);
+  return rows;
+}
+
+/**
+ * The rows an item had, with the departures its input gives (lib/store.ts
+ * `ItemInput.departures`) from sets it has no row of: a copy of a repository
+ * keeps the departures the repository recorded.
+ *
+ * @example withGivenDepartures([], [{ spec: 'a', at: 100 }]) // [{ spec: 'a', departed: 100 }]
+ */
+export function withGivenDepartures(old: readonly MembershipRow[], given: readonly SetDeparture[] | undefined): readonly MembershipRow[] {
+  if (!given || given.length === 0) return old;
+  const known = new Set(old.map((o) => o.spec));
+  return [...old, ...given.filter((d) => !known.has(d.spec)).map((d) => ({ spec: d.spec, departed: d.at }))];
+}
+
+/** A stored item as a membership change needs it. */
+export type StoredMember = Pick<StoredItem, 'pk' | 'internalId' | 'identifier' | 'datestamp' | 'deleted' | 'contentHash' | 'sets'>;
+
+/** What an item's content hash covers besides its sets, as stored: metadata by prefix, about containers, record fields (JSON). */
+export interface StoredContent {
+  readonly records: ReadonlyMap<string, string | null>;
+  readonly about: readonly AboutInput[];
+  readonly fields?: string;
+}
+
+/** What a membership change meets in the store. */
+export interface MembershipState {
+  /** The stored items of the changes' ids, with their direct sets. */
+  readonly items: ReadonlyMap<string, StoredMember>;
+  /** The declared sets among those the changes name. */
+  readonly declared: ReadonlySet<string>;
+  /** Of each item a change moves ({@link moves}): what its hash covers besides its sets. */
+  readonly content: ReadonlyMap<string, StoredContent>;
+  /** Of each item a change moves: its item_sets rows, departed ones included. */
+  readonly rows: ReadonlyMap<string, readonly MembershipRow[]>;
+}
+
+/** What a membership change does to one item: `updated` (its direct sets change) or `unchanged`. */
+export interface PlannedMembership {
+  readonly item: StoredMember;
+  readonly outcome: 'updated' | 'unchanged';
+  /** Its direct sets after the call. */
+  readonly sets: readonly string[];
+  /** Its datestamp and content hash after the call (the stored ones when unchanged). */
+  readonly datestamp: number;
+  readonly hash: string;
+  /** For an updated item: each record's new digest, and its item_sets rows (none when unchanged). */
+  readonly recordHashes: ReadonlyMap<string, string>;
+  readonly setRows: readonly SetRow[];
+}
+
+/** A membership change decided: every refusal in input order, or (when there is none) one plan a change, in order. */
+export interface MembershipPlan {
+  readonly refusals: readonly Refusal[];
+  readonly planned: readonly PlannedMembership[];
+}
+
+/**
+ * Whether a change moves a stored item: its direct sets differ from the
+ * stored ones. The store reads the content of these items only.
+ *
+ * @example moves({ internalId: 'a', sets: ['b', 'a'] }, { sets: ['a', 'b'] }) // false
+ */
+export function moves(change: MembershipChange, stored: Pick<StoredMember, 'sets'>): boolean {
+  const sets = uniqueSorted(change.sets);
+  return sets.length !== stored.sets.length || sets.some((s, i) => s !== stored.sets[i]);
+}
+
+/**
+ * Decides a membership change: an unknown or repeated id, an invalid
+ * setSpec or an undeclared set refuses the whole call. Otherwise an item
+ * whose direct sets change is stamped `stamp` (never earlier than a
+ * datestamp already published, {@link datestampOf}); its content hash and
+ * every record's digest are taken again (sets are in every record's
+ * header), and the sets it leaves get a departure ({@link membership}). An
+ * item whose sets stay is unchanged.
+ *
+ * @example decideMemberships([{ internalId: 'report 12', sets: ['physics'] }], state, { stamp }).planned[0]?.outcome // 'updated'
+ */
+export function decideMemberships(changes: readonly MembershipChange[], state: MembershipState, options: { readonly stamp: number }): MembershipPlan {
+  const refusals: Refusal[] = [];
+  const seen = new Set<string>();
+  for (const c of changes) {
+    const refuse = (field: string, reason: string): void => {
+      refusals.push({ internalId: c.internalId, field, reason });
+    };
+    if (!state.items.has(c.internalId)) refuse('id', 'no item has this internal id');
+    else if (seen.has(c.internalId)) refuse('id', 'the same internal id appears twice in one batch');
+    seen.add(c.internalId);
+    for (const spec of c.sets) {
+      if (!isValidSetSpec(spec)) refuse('sets', `${JSON.stringify(spec)} is not a valid setSpec`);
+      else if (!state.declared.has(spec)) refuse('sets', `the set ${JSON.stringify(spec)} is not declared`);
+    }
+  }
+  if (refusals.length > 0) return { refusals, planned: [] };
+  const planned = changes.map((change): PlannedMembership => {
+    const item = state.items.get(change.internalId) as StoredMember;
+    const sets = uniqueSorted(change.sets);
+    if (!moves(change, item))
+      return { item, outcome: 'unchanged', sets, datestamp: item.datestamp, hash: item.contentHash, recordHashes: new Map(), setRows: [] };
+    const content = state.content.get(item.internalId) ?? { records: new Map<string, string | null>(), about: [] };
+    const { deleted } = item;
+    const datestamp = datestampOf('updated', item, {}, options.stamp);
+    const recordHashes = new Map(
+      [...content.records].map(([prefix, xml]) => [prefix, recordHash(deleted, sets, prefix, deleted ? null : xml, deleted ? [] : content.about)]),
+    );
+    return {
+      item,
+      outcome: 'updated',
+      sets,
+      datestamp,
+      hash: contentHash(deleted, sets, content.records, content.about, content.fields),
+      recordHashes,
+      setRows: membership(item.pk, sets, state.rows.get(item.internalId) ?? [], datestamp),
+    };
+  });
+  return { refusals: [], planned };
+}
