@@ -1,7 +1,7 @@
 /**
  * How a knex connection pool is used, read from its tarn pool (the one knex
- * builds for every client). SQLite's pool has one connection
- * (./connection.ts).
+ * builds for every client). SQLite's pool has a few connections to a file,
+ * one to `:memory:` (./connection.ts).
  */
 import type { Knex } from 'knex';
 import type { PoolUse } from '../../lib/store';

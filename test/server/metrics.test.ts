@@ -313,12 +313,12 @@ describe('operator metrics at GET /metrics', function () {
 describe('operator metrics in oai-steward serve', function () {
   this.timeout(60_000);
 
-  it('serves /metrics by default, with the SQLite pool of one connection', async () => {
+  it('serves /metrics by default, with the SQLite pool of a few connections', async () => {
     const server = await startTestServer();
     try {
       checkOai(await request(server.port, { query: 'verb=Identify' }));
       const samples = await scrape(server.port);
-      expect(valueOf(samples, 'oai_db_pool_connections', { state: 'max' })).to.equal(1);
+      expect(valueOf(samples, 'oai_db_pool_connections', { state: 'max' })).to.equal(4);
       expect(valueOf(samples, 'oai_requests_total', { verb: 'Identify', status: '200', error: 'none' })).to.equal(1);
     } finally {
       await server.stop();
