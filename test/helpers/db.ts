@@ -152,3 +152,43 @@ export function forEachDatabase(body: (db: TestDatabase) => void): void {
     { migrated: true },
   );
 }
+
+/** Writes held back by {@link holdWrites} until `release`. */
+export interface HeldWrites {
+  /** Ends the holding transaction (writing nothing) and closes its connection. */
+  release(): Promise<void>;
+}
+
+/**
+ * Holds writes to `tables` from another connection, in an open transaction,
+ * as a long write of another process would: on SQLite the database's write
+ * lock (one for the whole file, whatever the tables), on PostgreSQL an
+ * EXCLUSIVE lock on each table (reads go on, writes wait).
+ *
+ * @example const held = await holdWrites(db(), ['store_holders']); try { … } finally { await held.release(); }
+ */
+export async function holdWrites(db: ThrowawayDatabase, tables: readonly string[]): Promise<HeldWrites> {
+  const other = createKnex(db.url, { pool: { min: 0, max: 1 } });
+  const trx = await other.transaction();
+  try {
+    if (db.name === 'postgres') for (const t of tables) await trx.raw('LOCK TABLE ?? IN EXCLUSIVE MODE', [t]);
+    // Any write takes SQLite's lock until the transaction ends; a table made and rolled back touches nothing.
+    else await trx.raw('CREATE TABLE held_writes (x integer)');
+  } catch (err) {
+    await trx.rollback().catch(() => undefined);
+    await other.destroy();
+    throw err;
+  }
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      try {
+        await trx.rollback();
+      } finally {
+        await other.destroy();
+      }
+    },
+  };
+}
