@@ -97,3 +97,71 @@ export async function whenFree<T>(
     }
   }
 }
+
+/** A write repeated on a timer ({@link repeatWrite}). */
+export interface RepeatedWrite {
+  /**
+   * Writes now rather than at the next turn: resolves once written (tried
+   * again on timers while the store is busy), once a try fails for another
+   * reason (the next turn tries again), or once stopped. Never rejects.
+   */
+  now(): Promise<void>;
+  /** Stops repeating; resolves once no try is under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Repeats `work` every `everyMs` until stopped, one try at a time, each by
+ * {@link writeNow}: written, the next comes `everyMs` later; the store busy,
+ * it is tried again after {@link busyBackoff}; any other failure waits for
+ * the next turn. Nothing here throws (a process's bookkeeping never fails
+ * it), and its timers do not keep the process alive.
+ *
+ * @example const beat = repeatWrite(knex, 15_000, (trx) => trx('store_holders').where({ id }).update({ heartbeat: now() })); … await beat.stop();
+ */
+export function repeatWrite(knex: Knex, everyMs: number, work: (trx: Knex.Transaction) => Promise<unknown>): RepeatedWrite {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let busyTries = 0;
+  let under: Promise<void> | null = null;
+  const waiting: (() => void)[] = [];
+  const settle = (): void => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  const later = (ms: number): void => {
+    timer = setTimeout(go, ms);
+    timer.unref();
+  };
+  function go(): void {
+    clearTimeout(timer);
+    timer = undefined;
+    if (stopped || under !== null) return;
+    under = writeNow(knex, work)
+      .then(
+        () => false,
+        (err: unknown) => isBusy(err),
+      )
+      .then((busy) => {
+        under = null;
+        busyTries = busy ? busyTries + 1 : 0;
+        if (!busy) settle();
+        if (!stopped) later(busy ? busyBackoff(busyTries - 1) : everyMs);
+      });
+  }
+  later(everyMs);
+  return {
+    now() {
+      if (stopped) return Promise.resolve();
+      const written = new Promise<void>((resolve) => waiting.push(resolve));
+      // A try under way answers this call too: it writes the same thing.
+      if (under === null) go();
+      return written;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await under;
+      settle();
+    },
+  };
+}

@@ -31,8 +31,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Knex } from 'knex';
-import { busyBackoff, whenFree, writeNow } from '../db/no-wait';
-import { isBusy } from '../db/errors';
+import { repeatWrite, whenFree, writeNow } from '../db/no-wait';
 
 /** What holds the store. */
 export type HolderKind = 'server' | 'load' | 'harvest' | 'restore';
@@ -247,88 +246,23 @@ export async function holdStore(knex: Knex, kind: HolderKind, options: HolderJud
     await knex('store_holders').where({ id: holder.id }).delete();
     throw new StoreInUseError(refusal(kind, blockers), blockers);
   }
-  const heart = startHeartbeat(knex, row, now);
+  // Beats on timers that never wait for the store (../db/no-wait.ts): a busy store is tried again within 250 ms.
+  const heart = repeatWrite(knex, HEARTBEAT_SECONDS * 1000, async (trx) => {
+    const t = now();
+    const n = await trx('store_holders').where({ id: holder.id }).update({ heartbeat: t });
+    // A row gone while we hold (taken for stale while this process could not beat) is put back.
+    if (n === 0) await trx('store_holders').insert({ ...row, heartbeat: t });
+  });
   let released = false;
   return {
     holder,
-    beat: () => heart.beat(),
+    beat: () => heart.now(),
     async release() {
       if (released) return;
       released = true;
       // No beat is under way once this resolves, so none puts the row back after it is deleted.
       await heart.stop();
       await whenFree(() => writeNow(knex, (trx) => trx('store_holders').where({ id: holder.id }).delete()), { deadlineMs: RELEASE_DEADLINE_MS });
-    },
-  };
-}
-
-/** A holder's heartbeat: a timer beating every {@link HEARTBEAT_SECONDS}, sooner after a busy store. */
-interface Heartbeat {
-  beat(): Promise<void>;
-  /** Stops beating; resolves once no beat is under way. */
-  stop(): Promise<void>;
-}
-
-/**
- * Beats for `row` until stopped. One try at a time, each a write that never
- * waits for SQLite's lock (../db/no-wait.ts): written, the next beat comes
- * {@link HEARTBEAT_SECONDS} later; the store busy, the beat is tried again
- * after {@link busyBackoff}; another failure (the database gone) waits for
- * the next beat. Nothing here throws: a hold is never what fails a process.
- */
-function startHeartbeat(knex: Knex, row: Omit<HolderRow, 'heartbeat'>, now: () => number): Heartbeat {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let busyTries = 0;
-  let under: Promise<void> | null = null;
-  const waiting: (() => void)[] = [];
-  const settle = (): void => {
-    for (const resolve of waiting.splice(0)) resolve();
-  };
-  const later = (ms: number): void => {
-    clearTimeout(timer);
-    timer = setTimeout(go, ms);
-    timer.unref();
-  };
-  /** One try; whether the store was busy. */
-  const once = async (): Promise<boolean> => {
-    try {
-      await writeNow(knex, async (trx) => {
-        const t = now();
-        const n = await trx('store_holders').where({ id: row.id }).update({ heartbeat: t });
-        // A row gone while we hold (taken for stale while this process could not beat) is put back.
-        if (n === 0) await trx('store_holders').insert({ ...row, heartbeat: t });
-      });
-      return false;
-    } catch (err) {
-      return isBusy(err);
-    }
-  };
-  function go(): void {
-    clearTimeout(timer);
-    timer = undefined;
-    if (stopped || under !== null) return;
-    under = once().then((busy) => {
-      under = null;
-      busyTries = busy ? busyTries + 1 : 0;
-      if (!busy) settle();
-      if (!stopped) later(busy ? busyBackoff(busyTries - 1) : HEARTBEAT_SECONDS * 1000);
-    });
-  }
-  later(HEARTBEAT_SECONDS * 1000);
-  return {
-    beat() {
-      if (stopped) return Promise.resolve();
-      const beaten = new Promise<void>((resolve) => waiting.push(resolve));
-      // A try under way answers this call too (it began before it, but its write is as fresh).
-      if (under === null) go();
-      return beaten;
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await under;
-      settle();
     },
   };
 }
