@@ -19,16 +19,19 @@ describe("a source's harvest lock while another connection holds the store's wri
         await knex.raw('PRAGMA busy_timeout = 60000');
         const held = await holdWrites(db(), ['harvest_locks'], { boundMs: 20_000 });
         const order: string[] = [];
-        let timerFired: Promise<void> | undefined;
+        let fire: (() => void) | undefined;
+        // Resolves once the timer below has fired.
+        const timerFired = new Promise<void>((resolve) => (fire = resolve));
+        let scheduled = false;
         // Scheduled as the lock's first statement is sent, so it is due while the lock waits for the store.
         const onQuery = (q: { sql: string }): void => {
           if (!/harvest_locks/.test(q.sql)) return;
-          timerFired ??= new Promise<void>((resolve) =>
-            setTimeout(() => {
-              order.push(held.held() ? 'a timer fires while the writes are held' : 'a timer fires once the writes were let go');
-              resolve();
-            }, 0),
-          );
+          if (scheduled) return;
+          scheduled = true;
+          setTimeout(() => {
+            order.push(held.held() ? 'a timer fires while the writes are held' : 'a timer fires once the writes were let go');
+            fire?.();
+          }, 0);
         };
         knex.on('query', onQuery);
         try {
@@ -36,8 +39,6 @@ describe("a source's harvest lock while another connection holds the store's wri
             order.push('the lock is taken');
             return lock;
           });
-          // Bounded: the lock's first statement comes within a few turns of the event loop.
-          for (let i = 0; i < 1000 && timerFired === undefined; i++) await new Promise<void>((resolve) => setImmediate(resolve));
           await timerFired;
           order.push('the writes are let go');
           await held.release();
