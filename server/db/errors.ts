@@ -4,7 +4,39 @@
  * bug (500).
  */
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', 'SQLITE_BUSY', 'SQLITE_LOCKED']);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+/**
+ * SQLite's codes for a database another connection holds: better-sqlite3
+ * turns on extended result codes, so besides SQLITE_BUSY and SQLITE_LOCKED a
+ * busy store also says SQLITE_BUSY_SNAPSHOT (a WAL read transaction that
+ * would write after another connection committed: it fails at once, never
+ * waiting in the busy handler), SQLITE_BUSY_RECOVERY, SQLITE_LOCKED_SHAREDCACHE
+ * and the like (SQLite, "Result and Error Codes", section 6).
+ */
+const SQLITE_BUSY_CODE = /^SQLITE_(?:BUSY|LOCKED)(?:_[A-Z]+)?$/;
+
+/** The code of one error of a chain, or '' when it has none. */
+function codeOf(e: object): string {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' ? code : '';
+}
+
+/**
+ * Whether an error says SQLite's database was held by another connection
+ * (SQLITE_BUSY or SQLITE_LOCKED, with any extended code): a write tried
+ * again later may go through. Never true on PostgreSQL, whose lock waits
+ * are waits, not errors.
+ *
+ * @example isBusy(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' })) // true
+ */
+export function isBusy(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if (SQLITE_BUSY_CODE.test(codeOf(e))) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /**
  * Whether an error says the database is unavailable: a refused or cut
@@ -16,7 +48,7 @@ export function isUnavailable(err: unknown): boolean {
     if (typeof e !== 'object') return false;
     const o = e as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
     const code = typeof o.code === 'string' ? o.code : '';
-    if (NETWORK_CODES.has(code) || /^08/.test(code) || /^57P0/.test(code) || code === '53300') return true;
+    if (NETWORK_CODES.has(code) || SQLITE_BUSY_CODE.test(code) || /^08/.test(code) || /^57P0/.test(code) || code === '53300') return true;
     if (o.name === 'KnexTimeoutError' || o.name === 'StoreBehindError') return true;
     if (typeof o.message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(o.message))
       return true;
@@ -46,7 +78,7 @@ export function storeFailure(err: unknown): string | null {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const o = e as { code?: unknown; cause?: unknown };
     if (typeof o.code === 'string' && FULL_CODES.has(o.code)) return `the database's disk is full${said}`;
-    if (o.code === 'SQLITE_BUSY' || o.code === 'SQLITE_LOCKED') return `the database stayed locked by another process${said}`;
+    if (typeof o.code === 'string' && SQLITE_BUSY_CODE.test(o.code)) return `the database stayed locked by another process${said}`;
     e = o.cause;
   }
   if (isUnavailable(err)) return `the connection to the database was lost or could not be made${said}`;

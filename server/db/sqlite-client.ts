@@ -14,7 +14,8 @@
  *   event loop and trying again, instead of better-sqlite3's busy timeout, which
  *   blocks the whole process (a server would stop answering while it waits).
  *
- * Inside a transaction nothing waits: the write lock is already held.
+ * Inside a transaction nothing waits: the write lock is already held. Nor
+ * does a connection whose busy timeout a caller set to 0 (./no-wait.ts).
  */
 import type { Knex } from 'knex';
 
@@ -26,6 +27,7 @@ const MAX_PAUSE_MS = 50;
 
 interface BetterSqliteConnection {
   readonly inTransaction: boolean;
+  pragma(source: string, options?: { simple: boolean }): unknown;
 }
 
 interface TransactionLike {
@@ -75,6 +77,8 @@ class ImmediateClient extends BaseClient {
         return await super._query(connection, obj);
       } catch (err) {
         if (!isSqliteBusy(err) || connection.inTransaction || Date.now() >= deadline) throw err;
+        // A caller that set the busy timeout to 0 asked not to wait at all (./no-wait.ts): it tries again itself.
+        if (Number(connection.pragma('busy_timeout', { simple: true })) === 0) throw err;
         await new Promise<void>((resolve) => setTimeout(resolve, pause));
       }
     }

@@ -2,7 +2,10 @@
  * A scheduled harvest in a process of its own: `serve`'s scheduler
  * (./scheduler.ts) starts one child process a run. The child opens the
  * store from the same configuration (../provider.ts `openProvider`, with a
- * connection pool of its own) and runs ./harvest.ts `harvestSource`, so
+ * connection pool of its own, never migrating: `serve` migrated it, and a
+ * migration takes knex's migration lock, a write, which on SQLite would meet
+ * the pages another source's child is writing) and runs ./harvest.ts
+ * `harvestSource`, so
  * whatever a hostile source makes the harvester do (inflate a bomb, parse a
  * huge page, read records of 20,000 titles) takes the child's CPU and
  * memory, never the serving thread's. Its heap is capped (V8's
@@ -57,8 +60,11 @@ export type ChildOutcome =
   | { readonly kind: 'done'; readonly summary: HarvestSummary }
   /** It was asked to stop, and stopped after a page. */
   | { readonly kind: 'stopped' }
-  /** Something other than the source failed (the database, the configuration). */
-  | { readonly kind: 'failed'; readonly message: string }
+  /**
+   * Something other than the source failed (the database, the configuration);
+   * `recorded` when the run began, so its report is in the store.
+   */
+  | { readonly kind: 'failed'; readonly message: string; readonly recorded: boolean }
   /** The child ended without saying how: out of memory, killed. */
   | { readonly kind: 'died'; readonly message: string };
 
@@ -133,7 +139,7 @@ export function harvestInChild(config: Config, source: SourceConfig, options: { 
     child.send({ type: 'start', config: sendable(config), source, repository: { name: config.repositoryName, baseUrl: config.baseUrl } }, () => undefined);
   } catch (err) {
     // What cannot be sent (V8's serializer refuses it at once) ends the child before it starts.
-    ended = { kind: 'failed', message: `the run could not be handed to its process: ${err instanceof Error ? err.message : String(err)}` };
+    ended = { kind: 'failed', message: `the run could not be handed to its process: ${err instanceof Error ? err.message : String(err)}`, recorded: false };
     child.kill('SIGKILL');
   }
   return {
@@ -241,10 +247,13 @@ async function runChild(): Promise<void> {
     });
   });
   let outcome: Exclude<ChildOutcome, { kind: 'died' }>;
+  // Whether harvestSource began: from then on it reports the run in the store, however it ends.
+  let began = false;
   try {
-    const provider = await openProvider(received(start.config), { logger: pino({ level: 'silent' }) });
+    const provider = await openProvider(received(start.config), { logger: pino({ level: 'silent' }), create: false });
     try {
       if (stopping) throw new Stopping();
+      began = true;
       const summary = await harvestSource({ store: heldByParent(provider.store), formats: provider.formats, repository: start.repository }, start.source, {
         onPage: (event) => void say({ type: 'page', event }),
         onRetry: (source) => void say({ type: 'retry', source }),
@@ -258,7 +267,7 @@ async function runChild(): Promise<void> {
       await provider.close();
     }
   } catch (err) {
-    outcome = err instanceof Stopping ? { kind: 'stopped' } : { kind: 'failed', message: err instanceof Error ? err.message : String(err) };
+    outcome = err instanceof Stopping ? { kind: 'stopped' } : { kind: 'failed', message: err instanceof Error ? err.message : String(err), recorded: began };
   }
   await say({ type: 'end', outcome });
   process.off('disconnect', orphaned);

@@ -11,6 +11,14 @@
  * A source that is down only records its error, and a child that dies (out of
  * memory, killed) is logged in one line naming the source and recorded as the
  * source's error: serving and /healthz never depend on either.
+ *
+ * Each source is scheduled on its own: its own timer, its own run, lock and
+ * report, and its own error handling, so one source that throws, hangs or
+ * fails every run never stops, delays or fails another's. What they share is
+ * the store, so nothing of a source's schedule writes to it that need not:
+ * a run's process opens the store without migrating it (./child.ts), and the
+ * lock is taken, renewed and released without waiting for SQLite's write
+ * lock on this thread (../store/harvest-locks.ts).
  */
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -18,7 +26,8 @@ import type { Config } from '../config';
 import { nextRun, type SourceConfig } from '../../lib/harvest/sources';
 import type { HarvestDeps } from './harvest';
 import { harvestInChild, type ChildHarvest, type ChildOutcome } from './child';
-import { recordRunQuietly } from '../runs';
+import { RECORD_DEADLINE_MS, recordRunQuietly, withDeadline } from '../runs';
+import { isBusy } from '../db/errors';
 import { NO_COUNTS } from '../../lib/run-report';
 import { createHarvestMetrics, type HarvestMetrics } from './metrics';
 
@@ -49,21 +58,36 @@ async function lastRun(store: SchedulerDeps['store'], source: string): Promise<n
   return states.reduce<number | null>((m, s) => (s.lastAttempt !== null && (m === null || s.lastAttempt > m) ? s.lastAttempt : m), null);
 }
 
+/** A scheduled source: a source with a schedule. */
+type Scheduled = SourceConfig & { schedule: NonNullable<SourceConfig['schedule']> };
+
+/** How one source's run began and what it committed, for a report the parent writes. */
+interface RunSoFar {
+  readonly started: number;
+  pages: number;
+  records: number;
+  /** The list under way, named by the child's last page: where a run whose process died stopped. */
+  under?: { prefix: string; set: string };
+}
+
 /**
- * Starts the scheduler: a tick at once and every `tickMs` (default 30 s);
+ * Starts the scheduler: each scheduled source checked at once and then
+ * `tickMs` (default 30 s) after its last check ended, on a timer of its own;
  * each run's process gets a heap of the configuration's `harvestMemory`.
  *
  * @example const scheduler = startHarvestScheduler({ store, config, logger }); … await scheduler.stop();
  */
 export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: number; autoStart?: boolean } = {}): HarvestScheduler {
-  const scheduled = deps.config.sources.filter((s): s is SourceConfig & { schedule: NonNullable<SourceConfig['schedule']> } => s.schedule !== undefined);
+  const scheduled = deps.config.sources.filter((s): s is Scheduled => s.schedule !== undefined);
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const metrics: HarvestMetrics = createHarvestMetrics(deps.store);
-  const running = new Map<string, Promise<void>>();
   const children = new Set<ChildHarvest>();
+  const tickMs = options.tickMs ?? 30_000;
+  const timed = scheduled.length > 0 && options.autoStart !== false;
   let stopped = false;
 
-  const runOne = async (source: (typeof scheduled)[number]): Promise<void> => {
+  /** Runs the source when it is due, under its lock; throws what went wrong before its run could report it. */
+  const runOne = async (source: Scheduled): Promise<void> => {
     const due = async (): Promise<boolean> => now() >= nextRun(source.schedule, await lastRun(deps.store, source.name));
     if (!(await due())) return;
     // The lock is this process's, not the child's: a child that dies cannot leave it behind.
@@ -71,17 +95,15 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
     if (!lock) return;
     try {
       if (stopped || !(await due())) return;
-      // The list under way, named by the child's last page: where a run whose process died stopped.
-      let under: { prefix: string; set: string } | undefined;
       // What the child committed, for the report of a run whose process died (the child reports the others).
-      const done = { started: now(), pages: 0, records: 0 };
+      const run: RunSoFar = { started: now(), pages: 0, records: 0 };
       const child = harvestInChild(deps.config, source, {
         memoryMb: deps.config.harvestMemory,
         hooks: {
           onPage: (e) => {
-            under = { prefix: e.prefix, set: e.set };
-            done.pages++;
-            done.records += e.records;
+            run.under = { prefix: e.prefix, set: e.set };
+            run.pages++;
+            run.records += e.records;
             metrics.page(e);
           },
           onRetry: (name) => metrics.retry(name),
@@ -96,45 +118,31 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
       } finally {
         children.delete(child);
       }
-      await report(source, outcome, under, done);
+      await report(source, outcome, run);
     } finally {
       await lock.release();
     }
   };
 
-  /** Logs how a run ended; a run whose process died is also recorded as its list's error (and attempt), so it waits for its schedule. */
-  const report = async (
-    source: SourceConfig,
-    outcome: ChildOutcome,
-    under: { prefix: string; set: string } | undefined,
-    done: { started: number; pages: number; records: number },
-  ): Promise<void> => {
+  /**
+   * Logs how a run ended. A run that ended before it could report itself (its
+   * process died, or could not begin) is recorded here: its report, and its
+   * lists' error (and attempt), so it waits for its schedule.
+   */
+  const report = async (source: SourceConfig, outcome: ChildOutcome, run: RunSoFar): Promise<void> => {
     if (outcome.kind === 'stopped') return;
-    if (outcome.kind === 'failed') {
+    if (outcome.kind === 'failed' && outcome.recorded) {
       deps.logger.error({ source: source.name, error: outcome.message }, 'scheduled harvest failed');
       return;
     }
-    if (outcome.kind === 'died') {
-      const message = `${source.name}: the scheduled harvest stopped: ${outcome.message}; nothing after the last committed page was written, and the next run resumes there`;
+    if (outcome.kind === 'failed' || outcome.kind === 'died') {
+      const message =
+        outcome.kind === 'died'
+          ? `${source.name}: the scheduled harvest stopped: ${outcome.message}; nothing after the last committed page was written, and the next run resumes there`
+          : `${source.name}: the scheduled harvest could not begin: ${outcome.message}`;
+      // One line naming the source, which says it all (docs/harvesting.md).
       deps.logger.error({ source: source.name }, message);
-      const lists = under
-        ? [under]
-        : source.prefixes.flatMap((prefix) => (source.sets.length === 0 ? [{ prefix, set: '' }] : source.sets.map((set) => ({ prefix, set }))));
-      for (const l of lists) await deps.store.recordHarvestError({ source: source.name, ...l }, message, now());
-      const unrecorded = await recordRunQuietly(deps.store, {
-        kind: 'harvest',
-        source: source.name,
-        started: done.started,
-        ended: now(),
-        outcome: 'failed',
-        counts: { ...NO_COUNTS, pages: done.pages, records: done.records },
-        warnings: [],
-        warningsOmitted: 0,
-        error: message,
-        refusals: [],
-        refusalsOmitted: 0,
-      });
-      if (unrecorded !== null) deps.logger.warn({ source: source.name }, unrecorded);
+      await recordUnreported(source, message, run);
       return;
     }
     const summary = outcome.summary;
@@ -154,26 +162,68 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
       );
   };
 
-  const tick = async (): Promise<void> => {
-    if (stopped) return;
-    const started: Promise<void>[] = [];
-    for (const source of scheduled) {
-      if (running.has(source.name)) continue;
-      const run = runOne(source)
-        .catch((err: unknown) => deps.logger.error({ source: source.name, err }, 'scheduled harvest failed'))
-        .finally(() => running.delete(source.name));
-      running.set(source.name, run);
-      started.push(run);
+  /** Records a run its process could not report: its lists' error and its report, each within a deadline, never throwing. */
+  const recordUnreported = async (source: SourceConfig, message: string, run: RunSoFar): Promise<void> => {
+    const lists = run.under
+      ? [run.under]
+      : source.prefixes.flatMap((prefix) => (source.sets.length === 0 ? [{ prefix, set: '' }] : source.sets.map((set) => ({ prefix, set }))));
+    for (const l of lists) {
+      await withDeadline(deps.store.recordHarvestError({ source: source.name, ...l }, message, now()), RECORD_DEADLINE_MS, 'the store').catch((err: unknown) =>
+        deps.logger.warn({ source: source.name }, `${source.name}: the error was not recorded: ${(err as Error).message.split('\n')[0] ?? ''}`),
+      );
     }
-    await Promise.all(started);
+    const unrecorded = await recordRunQuietly(deps.store, {
+      kind: 'harvest',
+      source: source.name,
+      started: run.started,
+      ended: now(),
+      outcome: 'failed',
+      counts: { ...NO_COUNTS, pages: run.pages, records: run.records },
+      warnings: [],
+      warningsOmitted: 0,
+      error: message,
+      refusals: [],
+      refusalsOmitted: 0,
+    });
+    if (unrecorded !== null) deps.logger.warn({ source: source.name }, unrecorded);
   };
 
-  let timer: NodeJS.Timeout | undefined;
-  if (scheduled.length > 0 && options.autoStart !== false) {
-    void tick();
-    timer = setInterval(() => void tick(), options.tickMs ?? 30_000);
-    timer.unref();
-  }
+  /** One source's schedule: its own timer and run, whatever it throws caught and logged as its own. */
+  const schedules = scheduled.map((source) => {
+    let running: Promise<void> | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const check = (): Promise<void> | null => {
+      if (stopped || running !== null) return null;
+      clearTimeout(timer);
+      running = runOne(source)
+        .catch((err: unknown) => {
+          // A store that stayed busy past the lock's deadline is no failure of the source: its next check tries again.
+          if (isBusy(err)) deps.logger.warn({ source: source.name }, `${source.name}: the store stayed busy; the next check tries again`);
+          else deps.logger.error({ source: source.name, err }, 'scheduled harvest failed');
+        })
+        .finally(() => {
+          running = null;
+          if (timed && !stopped) {
+            timer = setTimeout(() => void check(), tickMs);
+            timer.unref();
+          }
+        });
+      return running;
+    };
+    return {
+      check,
+      async stop(): Promise<void> {
+        clearTimeout(timer);
+        await running;
+      },
+    };
+  });
+
+  const tick = async (): Promise<void> => {
+    await Promise.all(schedules.map((s) => s.check()));
+  };
+
+  if (timed) void tick();
   return {
     register(registry) {
       if (deps.config.sources.length > 0) metrics.register(registry);
@@ -181,9 +231,8 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
     tick,
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
       for (const child of children) child.stop();
-      await Promise.all(running.values());
+      await Promise.all(schedules.map((s) => s.stop()));
     },
   };
 }

@@ -5,7 +5,10 @@
  * process dies with it; server/db/advisory-lock.ts). SQLite: a row in
  * `harvest_locks` with an expiry the holder keeps pushing forward, so a lock
  * left by a killed process lapses (at once when that process was on this
- * host: its pid no longer exists). Neither touches the tables readers read:
+ * host: its pid no longer exists). On SQLite taking, renewing and releasing a
+ * lock never wait for the write lock on the thread (../db/no-wait.ts): `serve`
+ * holds its scheduled sources' locks, and its requests are not held up while
+ * a harvest writes a page. Neither touches the tables readers read:
  * serving is never blocked by a harvest's lock. The advisory lock is keyed by
  * the store's schema and the source: advisory locks are database-wide, and
  * two stores in one database must not hold each other's sources.
@@ -16,9 +19,24 @@ import type { Knex } from 'knex';
 import type { HarvestLock } from '../../lib/store';
 import { tryAdvisoryLock } from '../db/advisory-lock';
 import { isPostgres } from '../db/dialect';
+import { repeatWrite, whenFree, writeNow } from '../db/no-wait';
 
-/** How long a SQLite lock row lives without being renewed (seconds). */
+/**
+ * How long a SQLite lock row lives without being renewed (seconds): four
+ * renewals. Renewals held back by another process's writes lose the lock
+ * only if the store stays busy for most of that: a renewal that finds the
+ * store busy is tried again every 250 ms at most (../db/no-wait.ts
+ * `BUSY_BACKOFF`), so it lands in the first gap between the other process's
+ * transactions; and while the store is busy nobody else can take the lock
+ * either (taking it is a write).
+ */
 const LOCK_TTL = 120;
+
+/** How often a held lock is renewed (milliseconds): four times in its lifetime. */
+const RENEW_MS = (LOCK_TTL * 1000) / 4;
+
+/** How long taking or releasing a lock tries while the store is busy, before it fails (milliseconds). */
+const BUSY_DEADLINE_MS = 30_000;
 
 /**
  * Whether a lock row's holder may still be running: a process of another
@@ -58,35 +76,35 @@ export async function acquireHarvestLock(knex: Knex, source: string, now: () => 
     return tryAdvisoryLock(knex, advisoryKey(s.rows[0]?.schema ?? '', source));
   }
   const holder = `${os.hostname()} ${process.pid} ${crypto.randomBytes(6).toString('hex')}`;
-  const got = await knex.transaction(async (trx) => {
-    await trx('harvest_locks').where({ source }).andWhere('expires', '<', now()).delete();
-    const row = (await trx('harvest_locks').where({ source }).first('holder')) as { holder: string } | undefined;
-    if (row && !alive(row.holder)) await trx('harvest_locks').where({ source, holder: row.holder }).delete();
-    const inserted = (await trx('harvest_locks')
-      .insert({ source, holder, expires: now() + LOCK_TTL })
-      .onConflict('source')
-      .ignore()
-      .returning('source')) as unknown[];
-    return inserted.length > 0;
-  });
-  if (!got) return null;
-  const renew = setInterval(
-    () => {
-      void knex('harvest_locks')
-        .where({ source, holder })
-        .update({ expires: now() + LOCK_TTL })
-        .catch(() => undefined);
-    },
-    (LOCK_TTL * 1000) / 4,
+  const got = await whenFree(
+    () =>
+      writeNow(knex, async (trx) => {
+        await trx('harvest_locks').where({ source }).andWhere('expires', '<', now()).delete();
+        const row = (await trx('harvest_locks').where({ source }).first('holder')) as { holder: string } | undefined;
+        if (row && !alive(row.holder)) await trx('harvest_locks').where({ source, holder: row.holder }).delete();
+        const inserted = (await trx('harvest_locks')
+          .insert({ source, holder, expires: now() + LOCK_TTL })
+          .onConflict('source')
+          .ignore()
+          .returning('source')) as unknown[];
+        return inserted.length > 0;
+      }),
+    { deadlineMs: BUSY_DEADLINE_MS },
   );
-  renew.unref();
+  if (!got) return null;
+  // Renewed on timers that never wait for the store: a busy store is tried again within 250 ms.
+  const renewal = repeatWrite(knex, RENEW_MS, (trx) =>
+    trx('harvest_locks')
+      .where({ source, holder })
+      .update({ expires: now() + LOCK_TTL }),
+  );
   let released = false;
   return {
     async release() {
       if (released) return;
       released = true;
-      clearInterval(renew);
-      await knex('harvest_locks').where({ source, holder }).delete();
+      await renewal.stop();
+      await whenFree(() => writeNow(knex, (trx) => trx('harvest_locks').where({ source, holder }).delete()), { deadlineMs: BUSY_DEADLINE_MS });
     },
   };
 }

@@ -21,11 +21,17 @@
  * (whatever its heartbeat: a load in one long SQLite transaction cannot
  * beat, since SQLite gives a process one connection, and must still hold the
  * store); on another host, once its heartbeat is older than
- * {@link STALE_SECONDS}.
+ * {@link STALE_SECONDS} at two looks {@link STALE_RECHECK_MS} apart.
+ *
+ * A heartbeat is bookkeeping: it never waits for SQLite's write lock on the
+ * thread (../db/no-wait.ts), so a server whose store a harvest or a load is
+ * writing goes on answering; a beat that finds the store busy is tried again
+ * on a timer until it is written, and never throws.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Knex } from 'knex';
+import { repeatWrite, whenFree, writeNow } from '../db/no-wait';
 
 /** What holds the store. */
 export type HolderKind = 'server' | 'load' | 'harvest' | 'restore';
@@ -45,6 +51,13 @@ export interface StoreHolder {
 /** A hold on the store; `release` deletes its row and is safe to call twice. */
 export interface StoreHold {
   readonly holder: StoreHolder;
+  /**
+   * Beats now rather than at the next beat: resolves once the heartbeat is
+   * written (tried again on timers while the store is busy), once a try fails
+   * for another reason (the next regular beat tries again), or once the hold
+   * is released. Never rejects.
+   */
+  beat(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -56,8 +69,29 @@ export const HEARTBEAT_SECONDS = 15;
  * (seconds): eight heartbeats, so a busy process or a slow database does not
  * lose its hold, and a process killed on another host frees the store within
  * two minutes.
+ *
+ * Beats skipped while another writer holds a SQLite store for longer than
+ * that do not lose a hold either. While the writer holds the store nobody
+ * else can write, so no row can be deleted and no restore can register (a
+ * registration is a write): a row is only ever judged once the store is
+ * free again. Then the holder's beat, tried again every 250 ms at most while
+ * the store was busy (../db/no-wait.ts `BUSY_BACKOFF`), is written
+ * within a fraction of a second; so a row of another host that looks stale
+ * is looked at again {@link STALE_RECHECK_MS} later, and holds the store if
+ * its heartbeat moved meanwhile ({@link liveHolders}).
  */
 export const STALE_SECONDS = 8 * HEARTBEAT_SECONDS;
+
+/**
+ * How long after a first look a row that looks stale is looked at again
+ * (milliseconds): twenty times the longest wait between tries of a busy
+ * beat (../db/no-wait.ts `BUSY_BACKOFF`), so a holder whose beats a long
+ * write held back has beaten by then.
+ */
+export const STALE_RECHECK_MS = 5000;
+
+/** How long releasing a hold tries to delete its row while the store is busy (milliseconds). */
+const RELEASE_DEADLINE_MS = 10_000;
 
 /** Refused: something else holds the store. The message is one line for the operator. */
 export class StoreInUseError extends Error {
@@ -124,24 +158,44 @@ function fromRow(r: HolderRow): StoreHolder {
   return { id: r.id, kind: r.kind as HolderKind, pid: Number(r.pid), host: r.host, startedAt: r.started_at, heartbeat: Number(r.heartbeat) };
 }
 
+/** How the holders are judged: the clock, and the wait between two looks at a row that looks stale. */
+export interface HolderJudging {
+  /** Now, seconds since the Unix epoch. */
+  readonly now?: () => number;
+  /** Waits between the two looks (default: {@link STALE_RECHECK_MS} on a timer; tests pass their own). */
+  readonly recheck?: () => Promise<void>;
+}
+
+const waitToRecheck = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, STALE_RECHECK_MS));
+
 /**
  * The holders of the store now, oldest first; rows that no longer hold it
- * (stale, or of a dead process of this host) are deleted on the way.
+ * are deleted on the way: of a dead process of this host at once, stale ones
+ * of another host when they look stale at two looks apart (a beat held back
+ * by a long write of another process lands in between; see
+ * {@link STALE_SECONDS}).
  *
  * @example (await liveHolders(knex)).map(describeHolder)
  */
-export async function liveHolders(knex: Knex, now: () => number = epochSeconds): Promise<StoreHolder[]> {
-  const rows = ((await knex('store_holders').select('*').orderBy(['started_at', 'id'])) as HolderRow[]).map(fromRow);
-  const world: HolderWorld = { host: os.hostname(), now: now(), pidAlive };
-  const gone = rows.filter((h) => !holdsStore(h, world));
-  if (gone.length > 0)
-    await knex('store_holders')
-      .whereIn(
-        'id',
-        gone.map((h) => h.id),
-      )
-      .delete();
-  return rows.filter((h) => holdsStore(h, world));
+export async function liveHolders(knex: Knex, judging: HolderJudging = {}): Promise<StoreHolder[]> {
+  const now = judging.now ?? epochSeconds;
+  const read = async (): Promise<StoreHolder[]> => ((await knex('store_holders').select('*').orderBy(['started_at', 'id'])) as HolderRow[]).map(fromRow);
+  let rows = await read();
+  const world = (): HolderWorld => ({ host: os.hostname(), now: now(), pidAlive });
+  const first = world();
+  let gone = rows.filter((h) => !holdsStore(h, first));
+  if (gone.some((h) => h.host !== first.host)) {
+    await (judging.recheck ?? waitToRecheck)();
+    const before = new Map(gone.map((h) => [h.id, h.heartbeat]));
+    rows = await read();
+    const second = world();
+    // Gone: what still does not hold the store and has not beaten since the first look.
+    gone = rows.filter((h) => !holdsStore(h, second) && (h.host === second.host || before.get(h.id) === h.heartbeat));
+  }
+  // Each deleted only as it was read: a row that beat meanwhile stays.
+  for (const h of gone) await knex('store_holders').where({ id: h.id, heartbeat: h.heartbeat }).delete();
+  const deleted = new Set(gone.map((h) => h.id));
+  return rows.filter((h) => !deleted.has(h.id));
 }
 
 /** Whether the store has the table at all (one made before migration 011 has no holder to know of). */
@@ -166,11 +220,12 @@ function refusal(kind: HolderKind, blockers: readonly StoreHolder[]): string {
  * Registers this process as a holder of the store of `kind`, or throws
  * {@link StoreInUseError} (having registered nothing) when that conflicts
  * with a live holder: a restore with anything, anything with a restore. The
- * hold refreshes its heartbeat until released.
+ * hold refreshes its heartbeat until released, never waiting for SQLite's
+ * write lock on the thread.
  *
  * @example const hold = await holdStore(knex, 'server'); try { … } finally { await hold.release(); }
  */
-export async function holdStore(knex: Knex, kind: HolderKind, options: { now?: () => number } = {}): Promise<StoreHold> {
+export async function holdStore(knex: Knex, kind: HolderKind, options: HolderJudging = {}): Promise<StoreHold> {
   const now = options.now ?? epochSeconds;
   const started = now();
   const holder: StoreHolder = {
@@ -185,29 +240,29 @@ export async function holdStore(knex: Knex, kind: HolderKind, options: { now?: (
   await knex('store_holders').insert({ ...row, heartbeat: started });
   const blockers = conflicting(
     kind,
-    (await liveHolders(knex, now)).filter((h) => h.id !== holder.id),
+    (await liveHolders(knex, options)).filter((h) => h.id !== holder.id),
   );
   if (blockers.length > 0) {
     await knex('store_holders').where({ id: holder.id }).delete();
     throw new StoreInUseError(refusal(kind, blockers), blockers);
   }
-  const beat = setInterval(() => {
-    // A row gone while we hold (taken for stale while a long write kept this process from beating) is put back.
-    void (async () => {
-      const t = now();
-      const n = await knex('store_holders').where({ id: holder.id }).update({ heartbeat: t });
-      if (n === 0) await knex('store_holders').insert({ ...row, heartbeat: t });
-    })().catch(() => undefined);
-  }, HEARTBEAT_SECONDS * 1000);
-  beat.unref();
+  // Beats on timers that never wait for the store (../db/no-wait.ts): a busy store is tried again within 250 ms.
+  const heart = repeatWrite(knex, HEARTBEAT_SECONDS * 1000, async (trx) => {
+    const t = now();
+    const n = await trx('store_holders').where({ id: holder.id }).update({ heartbeat: t });
+    // A row gone while we hold (taken for stale while this process could not beat) is put back.
+    if (n === 0) await trx('store_holders').insert({ ...row, heartbeat: t });
+  });
   let released = false;
   return {
     holder,
+    beat: () => heart.now(),
     async release() {
       if (released) return;
       released = true;
-      clearInterval(beat);
-      await knex('store_holders').where({ id: holder.id }).delete();
+      // No beat is under way once this resolves, so none puts the row back after it is deleted.
+      await heart.stop();
+      await whenFree(() => writeNow(knex, (trx) => trx('store_holders').where({ id: holder.id }).delete()), { deadlineMs: RELEASE_DEADLINE_MS });
     },
   };
 }

@@ -3,8 +3,8 @@
  * 127.0.0.1, that misbehaves on purpose: each fault is given with a
  * predicate over the request and how many times it strikes (503 with
  * Retry-After, 429 with an HTTP-date, a connection dropped in the middle of
- * a page, a slow answer, a page that is not XML, badResumptionToken, a
- * page of some 50 MB). It
+ * a page, a slow answer, no answer until the provider closes, a page that
+ * is not XML, badResumptionToken, a page of some 50 MB). It
  * serves oai_dc records from an array the test changes between harvests,
  * in day or second granularity, gzip-compressed when asked.
  */
@@ -24,7 +24,7 @@ export interface FakeRecord {
   subjects?: string[];
 }
 
-export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8' | 'huge';
+export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'hang' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8' | 'huge';
 
 /** What the provider saw of one request. */
 export interface SeenRequest {
@@ -180,6 +180,9 @@ export async function startFakeProvider(options: {
         setTimeout(() => {
           if (!res.destroyed) send(200, answer(q));
         }, options.slowMs ?? 300);
+        return;
+      case 'hang':
+        // No answer: the connection stays open until the client gives up or the provider closes.
         return;
       case 'not-xml':
         return send(200, '<html><body>Proxy error <b>502</body></html');

@@ -71,6 +71,11 @@ describe('a database failure in words', () => {
       err: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
       says: 'the connection to the database was lost or could not be made (connect ECONNREFUSED 127.0.0.1:5432)',
     },
+    {
+      name: 'a SQLite write refused because another connection committed since its transaction read (an extended busy code)',
+      err: Object.assign(new Error('update `harvest_state` set `token` = 1 - database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' }),
+      says: 'the database stayed locked by another process (database is locked)',
+    },
     { name: 'a bug: nothing', err: new TypeError('x is undefined'), says: null },
     { name: 'a constraint: nothing', err: Object.assign(new Error('duplicate key'), { code: '23505' }), says: null },
   ];

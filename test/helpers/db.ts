@@ -11,8 +11,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
-import { createKnex } from '../../server/db/connection';
+import { createKnex, sqliteFilename } from '../../server/db/connection';
 import { migrate, migrationSource, migrationStatus } from '../../server/db/migrations';
 import { KnexStore, type KnexStoreOptions } from '../../server/store/knex-store';
 import { createIdPolicy } from '../../lib/ids/policy';
@@ -168,4 +169,88 @@ export function forEachDatabase(body: (db: TestDatabase) => void, schema: { migr
     },
     { migrated: true, ...schema },
   );
+}
+
+/** Writes held back by {@link holdWrites} until `release`. */
+export interface HeldWrites {
+  /** Whether the writes are still held (false once let go, by `release` or at the bound). */
+  held(): boolean;
+  /** Lets the writes go (the holding transaction ends, writing nothing) and closes its connection. */
+  release(): Promise<void>;
+}
+
+/**
+ * What runs the SQLite hold on a thread of its own: the write lock taken by
+ * BEGIN IMMEDIATE, then held until the test thread sets `flags[1]` or
+ * `boundMs` passes (Atomics.wait, on that thread only); `flags[0]` says 1
+ * while held, 2 once let go.
+ */
+const SQLITE_HOLDER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const flags = new Int32Array(workerData.flags);
+const db = new Database(workerData.file);
+db.exec('BEGIN IMMEDIATE');
+Atomics.store(flags, 0, 1);
+parentPort.postMessage('held');
+Atomics.wait(flags, 1, 0, workerData.boundMs);
+db.exec('ROLLBACK');
+db.close();
+Atomics.store(flags, 0, 2);
+`;
+
+/**
+ * Holds writes to `tables` from another connection, in an open transaction,
+ * as a long write of another process would: on SQLite the database's write
+ * lock (one for the whole file, whatever the tables), taken on a thread of
+ * its own, so it is let go when `release` says or after `boundMs` (default
+ * 30 s) whatever this thread does, even if this thread is stuck in SQLite's
+ * busy handler; on PostgreSQL an EXCLUSIVE lock on each table (reads go on,
+ * writes wait), from this thread (a lock wait there never holds it).
+ *
+ * @example const held = await holdWrites(db(), ['store_holders']); try { … } finally { await held.release(); }
+ */
+export async function holdWrites(db: ThrowawayDatabase, tables: readonly string[], options: { boundMs?: number } = {}): Promise<HeldWrites> {
+  if (db.name === 'sqlite') {
+    const flags = new Int32Array(new SharedArrayBuffer(8));
+    const worker = new Worker(SQLITE_HOLDER, {
+      eval: true,
+      workerData: { driver: require.resolve('better-sqlite3'), file: sqliteFilename(db.url), flags: flags.buffer, boundMs: options.boundMs ?? 30_000 },
+    });
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
+    });
+    return {
+      held: () => Atomics.load(flags, 0) === 1,
+      async release() {
+        Atomics.store(flags, 1, 1);
+        Atomics.notify(flags, 1);
+        await exited;
+      },
+    };
+  }
+  const other = createKnex(db.url, { pool: { min: 0, max: 1 } });
+  const trx = await other.transaction();
+  try {
+    for (const t of tables) await trx.raw('LOCK TABLE ?? IN EXCLUSIVE MODE', [t]);
+  } catch (err) {
+    await trx.rollback().catch(() => undefined);
+    await other.destroy();
+    throw err;
+  }
+  let released = false;
+  return {
+    held: () => !released,
+    async release() {
+      if (released) return;
+      released = true;
+      try {
+        await trx.rollback();
+      } finally {
+        await other.destroy();
+      }
+    },
+  };
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { describeHolder, holdStore, holdsStore, liveHolders, STALE_SECONDS, StoreInUseError, type StoreHolder } from '../../server/store/holders';
-import { databaseKinds, forEachThrowawayDatabase, openThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
+import { databaseKinds, forEachThrowawayDatabase, holdWrites, openThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { startTestServer } from '../helpers/server';
 import { cli } from '../loader/helpers';
@@ -126,13 +126,30 @@ describe('the store holders registry', () => {
         for (const h of holds) await h.release();
       });
 
-      it('takes a row left by a dead process of this host, or with a stale heartbeat, for no holder, and deletes it', async () => {
+      it('takes a row left by a dead process of this host, or with a stale heartbeat at two looks, for no holder, and deletes it', async () => {
         const now = Math.floor(Date.now() / 1000);
         await leaveRow(db().knex(), holder({ id: 'dead', pid: deadPid(), host: os.hostname(), heartbeat: now }));
         await leaveRow(db().knex(), holder({ id: 'stale', host: 'there.example.org', heartbeat: now - STALE_SECONDS - 10 }));
-        const restore = await holdStore(db().knex(), 'restore');
+        let looks = 1;
+        const restore = await holdStore(db().knex(), 'restore', { recheck: async () => void looks++ });
         await restore.release();
+        expect(looks).to.equal(2);
         expect(await db().knex()('store_holders').count({ n: '*' }).first()).to.satisfy((r: { n: unknown }) => Number(r.n) === 0);
+      });
+
+      it('takes a row of another host that looks stale but beats before the second look for a holder (a long write held its beats back)', async () => {
+        const now = Math.floor(Date.now() / 1000);
+        await leaveRow(db().knex(), holder({ id: 'remote', host: 'there.example.org', pid: 1, heartbeat: now - STALE_SECONDS - 600 }));
+        const refused = await holdStore(db().knex(), 'restore', {
+          recheck: async () => {
+            await db().knex()('store_holders').where({ id: 'remote' }).update({ heartbeat: now });
+          },
+        }).then(
+          () => null,
+          (err: unknown) => err,
+        );
+        expect((refused as Error | null)?.message).to.match(/in use by a server \(pid 1 on host there\.example\.org/);
+        expect((await liveHolders(db().knex())).map((h) => h.id)).to.deep.equal(['remote']);
       });
 
       it('takes a fresh row of another host for a holder', async () => {
@@ -142,6 +159,58 @@ describe('the store holders registry', () => {
           (err: unknown) => err,
         );
         expect((refused as Error | null)?.message).to.match(/in use by a server \(pid 1 on host there\.example\.org/);
+      });
+    },
+    { migrated: true },
+  );
+});
+
+describe("a holder's heartbeat while another connection holds the store's writes", () => {
+  forEachThrowawayDatabase(
+    (db, kind) => {
+      it('does not hold the event loop, throws nothing, and is written once the writes are let go', async () => {
+        let clock = 1_800_000_000;
+        const knex = db().knex();
+        const hold = await holdStore(knex, 'server', { now: () => clock });
+        // A beat waiting in SQLite's busy handler would hold this thread for a minute: past the 20 s after which
+        // the other connection lets go by itself, so a timer could only fire once the writes were let go.
+        if (kind === 'sqlite') await knex.raw('PRAGMA busy_timeout = 60000');
+        const held = await holdWrites(db(), ['store_holders'], { boundMs: 20_000 });
+        const order: string[] = [];
+        let tries = 0;
+        let fire: (() => void) | undefined;
+        // Resolves once the timer below has fired.
+        const timerFired = new Promise<void>((resolve) => (fire = resolve));
+        let scheduled = false;
+        // Scheduled as the beat's write is sent, so it is due while the beat waits for the store.
+        const onQuery = (q: { sql: string }): void => {
+          if (!/^update\b.*store_holders/i.test(q.sql)) return;
+          tries++;
+          if (scheduled) return;
+          scheduled = true;
+          setTimeout(() => {
+            order.push(held.held() ? 'a timer fires while the writes are held' : 'a timer fires once the writes were let go');
+            fire?.();
+          }, 0);
+        };
+        knex.on('query', onQuery);
+        try {
+          clock += 60;
+          const beaten = hold.beat().then(() => void order.push('the beat is written'));
+          await timerFired;
+          order.push('the writes are let go');
+          await held.release();
+          await beaten;
+          expect(order).to.deep.equal(['a timer fires while the writes are held', 'the writes are let go', 'the beat is written']);
+          const row = (await knex('store_holders').where({ id: hold.holder.id }).first('heartbeat')) as { heartbeat: unknown };
+          expect(Number(row.heartbeat)).to.equal(clock);
+          // SQLite refused the beat at once and it was tried again; PostgreSQL's lock wait is one try that waits.
+          if (kind === 'sqlite') expect(tries).to.be.at.least(2);
+        } finally {
+          knex.off('query', onQuery);
+          await held.release();
+          await hold.release();
+        }
       });
     },
     { migrated: true },
