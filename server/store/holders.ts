@@ -18,9 +18,9 @@
  * A holder refreshes its `heartbeat` every {@link HEARTBEAT_SECONDS} and
  * deletes its row on a clean stop. A row left behind by a process that died
  * does not hold the store: on this host, when its pid no longer exists
- * (whatever its heartbeat: a load in one long SQLite transaction cannot
- * beat, since SQLite gives a process one connection, and must still hold the
- * store); on another host, once its heartbeat is older than
+ * (whatever its heartbeat: a load in one long SQLite transaction holds the
+ * file's write lock, so its own beats wait until it commits, and it must
+ * still hold the store); on another host, once its heartbeat is older than
  * {@link STALE_SECONDS} at two looks {@link STALE_RECHECK_MS} apart.
  *
  * A heartbeat is bookkeeping: it never waits for SQLite's write lock on the
