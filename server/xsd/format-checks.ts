@@ -183,15 +183,38 @@ const NOT_WELL_FORMED = 'not well-formed XML: ';
 /**
  * Each element's problems against one compiled schema: one "not well-formed
  * XML" message, or its validation errors, each with the line within the
- * element. The elements go into one wrapper document, one per line range,
- * validated once, and each error is traced back to its element by its line
- * number. The joined document is parsed first: when it holds exactly one
+ * element. The elements go into a wrapper document, one per line range (as
+ * many documents as {@link BATCH_CHARS} asks), each validated once, and each
+ * error is traced back to its element by its line number. The joined document is parsed first: when it holds exactly one
  * element starting on each element's first line and nothing else, each
  * element is well-formed on its own, and the one parse does for all;
  * otherwise every element is parsed alone, and one that is not well-formed
  * (or not one element) is named and left out.
  */
 function batchErrors(schema: Document, xmls: readonly string[]): string[][] {
+  const out: string[][] = [];
+  // Batches under a size budget, so a page of large records is never one document past libxml2's limits.
+  for (let start = 0; start < xmls.length;) {
+    let end = start + 1;
+    let chars = (xmls[start] as string).length;
+    while (end < xmls.length && chars + (xmls[end] as string).length <= BATCH_CHARS) chars += (xmls[end++] as string).length;
+    out.push(...oneBatchErrors(schema, xmls.slice(start, end)));
+    start = end;
+  }
+  return out;
+}
+
+/**
+ * The most text (UTF-16 code units) joined into one document: at most 6 MB
+ * of UTF-8 (three bytes a unit at worst), under libxml2's 10,000,000-byte
+ * input lookup limit (XML_MAX_LOOKUP_LIMIT, "Huge input lookup"), which a
+ * document of a whole page of rich records (MARC, METS, full-text abstracts)
+ * passes. An element larger than this is checked in a document of its own.
+ */
+const BATCH_CHARS = 2_000_000;
+
+/** {@link batchErrors} over one batch, checked in one document. */
+function oneBatchErrors(schema: Document, xmls: readonly string[]): string[][] {
   const out: string[][] = xmls.map(() => []);
   let sound = xmls.map((xml, index) => ({ index, xml }));
   // An element using the wrapper's prefix would find it declared only inside the wrapper.

@@ -94,4 +94,19 @@ describe('the XSD checks of a batch', () => {
     expect(out[6]).to.have.length(1);
     expect(out[6]?.[0]).to.match(/^not valid against http:\/\/www\.openarchives\.org\/OAI\/2\.0\/oai_dc\.xsd: line 2: .*attribute/);
   });
+
+  it('checks a batch larger than libxml2 takes in one document, and names the record at fault past the first document', () => {
+    const check = checks.get('oai_dc');
+    if (!check) throw new Error('oai_dc is always checked');
+    // 45 records of 300,000 characters: 13.5 MB, past libxml2's 10,000,000-byte input lookup limit when joined.
+    const abstract = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(5264);
+    const given = Array.from({ length: 45 }, (_, k) => DC(`<dc:title>Record ${k}</dc:title>\n<dc:description>${abstract}</dc:description>`));
+    given[40] = DC(`<dc:title>Record 40</dc:title>\n<dc:description>${abstract}</dc:description>\n<dc:colour>red</dc:colour>`);
+    expect(given.reduce((n, x) => n + Buffer.byteLength(x), 0)).to.be.greaterThan(10_000_000);
+    const out = check.check(given);
+    expect(out).to.have.length(45);
+    for (let k = 0; k < 45; k++) if (k !== 40) expect(out[k], `record ${k}`).to.deep.equal([]);
+    expect(out[40]).to.have.length(1);
+    expect(out[40]?.[0]).to.match(/^not valid against http:\/\/www\.openarchives\.org\/OAI\/2\.0\/oai_dc\.xsd: line 4: .*colour/);
+  });
 });
