@@ -21,7 +21,11 @@
  * - A run reads at most the source's `limits` (lib/harvest/sources.ts) of
  *   pages, records and time, checked before each page is asked for and
  *   again before it is used: at a bound it stops, naming it, where the next
- *   run resumes, so a source answering a new token for ever ends too.
+ *   run resumes, so a source answering a new token for ever ends too. The
+ *   time also ends what is under way: a wait (a Retry-After) that would
+ *   outlast it is not begun, and a request still going (a body dripping a
+ *   byte at a time) is aborted at it. A ListSets is declared a page at a
+ *   time, at most `limits.sets` sets, so its memory is one page.
  * - Every run is reported in the store as it ends (lib/store.ts
  *   `RunReports`): its outcome, counts, warnings and refused records; a run
  *   the database ends (a connection lost, a full disk) is reported when the
@@ -634,7 +638,7 @@ class SourceRun {
           `${label} page ${page} (${answer.url}) is not an OAI-PMH response after ${attempt} attempts (${read.fault.reason}); the run stops here, nothing of this page was written, and the next run resumes at it`,
         );
       }
-      await this.client.pause(attempt, `page ${page} is not well-formed XML`, undefined, signal);
+      await this.client.pause(attempt, `page ${page} is not well-formed XML`, undefined, signal, answer.url);
     }
   }
 
