@@ -57,8 +57,10 @@ export interface HarvestLimits {
   readonly pages: number;
   /** Records one run reads, over all its lists. */
   readonly records: number;
-  /** Seconds one run may take. */
+  /** Seconds one run may take, the waits a Retry-After asks for and a slow answer's body included. */
   readonly seconds: number;
+  /** Sets one run declares from the source's ListSets; the list is read a page at a time, so this bounds the rows it adds, not only memory. */
+  readonly sets: number;
 }
 
 /**
@@ -72,7 +74,10 @@ export interface HarvestLimits {
  * - 100,000 pages, 10,000,000 records and 24 hours a run: a full harvest of
  *   the largest repositories (tens of millions of records at 100 to 1,000 a
  *   page) takes several runs, each resuming where the last stopped, while a
- *   source that answers a new token for ever stops within a day.
+ *   source that answers a new token for ever stops within a day;
+ * - 100,000 sets a run: the sets of a repository are a few thousand at most
+ *   (an institutional repository's collections, a journal platform's
+ *   journals), and a ListSets naming new sets for ever stops there.
  */
 export const DEFAULT_HARVEST_LIMITS: HarvestLimits = Object.freeze({
   pageBytes: 64 * 1024 * 1024,
@@ -80,6 +85,7 @@ export const DEFAULT_HARVEST_LIMITS: HarvestLimits = Object.freeze({
   pages: 100_000,
   records: 10_000_000,
   seconds: 24 * 3600,
+  sets: 100_000,
 });
 
 /** A source's limits, each one it leaves out the default. */
@@ -143,7 +149,7 @@ export function sourceSetDescription(source: Pick<SourceConfig, 'name' | 'baseUr
   );
 }
 const POLITENESS_KEYS = new Set(['delay', 'timeout', 'retries']);
-const LIMITS_KEYS = ['page', 'record', 'pages', 'records', 'time'];
+const LIMITS_KEYS = ['page', 'record', 'pages', 'records', 'sets', 'time'];
 
 /**
  * Reads a size: a number of bytes, or a number with a unit (`64MB`,
@@ -193,7 +199,7 @@ function parseLimits(v: unknown): Partial<HarvestLimits> | string {
     if (n === null) return '.limits.record must be a size in bytes (e.g. 8MB)';
     out.recordBytes = n;
   }
-  for (const k of ['pages', 'records'] as const) {
+  for (const k of ['pages', 'records', 'sets'] as const) {
     const n = o[k];
     if (n === undefined) continue;
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) return `.limits.${k} must be a whole number of at least 1`;

@@ -14,6 +14,9 @@
  *   header, and on connection errors, timeouts and other 5xx, exponential
  *   backoff with jitter (lib/harvest/timing.ts).
  * - An optional delay between two requests to the same source.
+ * - The run's end (`deadline`, a source's `limits.time`): a wait that would
+ *   outlast it is never begun, and a request or wait under way when it comes
+ *   (a body dripping a byte at a time, say) is ended there.
  *
  * Any other status, or an error after every retry, is a {@link HarvestError}
  * naming the source and the URL.
@@ -64,7 +67,17 @@ export interface ClientOptions {
   readonly onRetry?: (reason: string, waitMs: number) => void;
   /** The most bytes one answer may take, as sent and once inflated. Default {@link DEFAULT_MAX_PAGE_BYTES}. */
   readonly maxPageBytes?: number;
+  /**
+   * The run's own end (`limits.time`): `remainingMs` says how long the run
+   * may still take, and a wait longer than that is never begun (a
+   * {@link OutOfTime} instead); `signal`, aborted at the end, ends every
+   * request and wait under way with its reason.
+   */
+  readonly deadline?: { readonly remainingMs: () => number; readonly signal: AbortSignal };
 }
+
+/** A wait (a Retry-After, a backoff) that would end after the run's time (`limits.time`): the run stops now rather than wait. */
+export class OutOfTime extends HarvestError {}
 
 /**
  * The most bytes one answer may take, as sent and once gzip or deflate is
@@ -131,9 +144,10 @@ export class OaiClient {
    * `signal` ends the request, or the wait before the next attempt, at once
    * with the signal's reason.
    */
-  async read<T>(args: Readonly<Record<string, string>>, reader: BodyReader<T>, signal?: AbortSignal): Promise<T> {
+  async read<T>(args: Readonly<Record<string, string>>, reader: BodyReader<T>, given?: AbortSignal): Promise<T> {
     const url = this.urlOf(args);
     const o = this.options;
+    const signal = this.withEnd(given);
     let attempt = 0;
     for (;;) {
       const wait = this.lastRequest + o.delayMs - Date.now();
@@ -157,16 +171,32 @@ export class OaiClient {
       }
       attempt++;
       if (attempt > o.retries) throw new HarvestError(`${o.source}: ${url} failed after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${reason}`);
-      await this.pause(attempt, reason, waitMs, signal);
+      await this.pause(attempt, reason, waitMs, signal, url);
     }
   }
 
-  /** Waits before attempt `attempt + 1`: as a Retry-After asked, or the backoff (an aborted `signal` ends the wait). */
-  async pause(attempt: number, reason: string, waitMs?: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits before attempt `attempt + 1`: as a Retry-After asked, or the
+   * backoff (an aborted `signal`, or the run's end, ends the wait). A wait
+   * that would outlast the run's time is not begun: {@link OutOfTime}.
+   */
+  async pause(attempt: number, reason: string, waitMs?: number, signal?: AbortSignal, url?: string): Promise<void> {
     const o = this.options;
     const ms = waitMs ?? backoffMs(attempt, o.backoffBaseMs ?? 1000, o.backoffMaxMs ?? 60_000, o.random ?? Math.random);
+    const left = o.deadline?.remainingMs();
+    if (left !== undefined && ms > left) {
+      throw new OutOfTime(
+        `${o.source}: ${url ?? 'a request'} answered ${reason}, and waiting ${Math.ceil(ms / 1000)} s before asking again would outlast the run's time (limits.time, ${Math.max(0, Math.floor(left / 1000))} s left); the run stops here, every page before it written, and the next run resumes at this page`,
+      );
+    }
     o.onRetry?.(reason, ms);
-    await abortable(this.sleep(ms), signal);
+    await abortable(this.sleep(ms), this.withEnd(signal));
+  }
+
+  /** `given`, aborted also at the run's end when there is one. */
+  private withEnd(given: AbortSignal | undefined): AbortSignal | undefined {
+    const end = this.options.deadline?.signal;
+    return given === undefined ? end : end === undefined ? given : AbortSignal.any([end, given]);
   }
 
   /**

@@ -21,7 +21,11 @@
  * - A run reads at most the source's `limits` (lib/harvest/sources.ts) of
  *   pages, records and time, checked before each page is asked for and
  *   again before it is used: at a bound it stops, naming it, where the next
- *   run resumes, so a source answering a new token for ever ends too.
+ *   run resumes, so a source answering a new token for ever ends too. The
+ *   time also ends what is under way: a wait (a Retry-After) that would
+ *   outlast it is not begun, and a request still going (a body dripping a
+ *   byte at a time) is aborted at it. A ListSets is declared a page at a
+ *   time, at most `limits.sets` sets, so its memory is one page.
  * - Every run is reported in the store as it ends (lib/store.ts
  *   `RunReports`): its outcome, counts, warnings and refused records; a run
  *   the database ends (a connection lost, a full disk) is reported when the
@@ -273,6 +277,9 @@ class SourceRun {
   private readonly clock: () => number;
   /** When the run began, on {@link clock}. */
   private readonly began: number;
+  /** Aborted when the run's time (`limits.time`) is over: every request and wait under way ends there. */
+  private readonly end = new AbortController();
+  private endTimer: NodeJS.Timeout | undefined;
   /** When the planner next hears how many items this run has written. */
   private readonly statistics = new StatisticsSchedule();
   /** The list page read last, which the refusals of its records are reported with. */
@@ -297,6 +304,7 @@ class SourceRun {
       retries: p.retries,
       delayMs: p.delayMs,
       maxPageBytes: this.limits.pageBytes,
+      deadline: { remainingMs: () => this.remainingMs(), signal: this.end.signal },
       ...options.client,
       onRetry: (reason, ms) => {
         summary.retries++;
@@ -305,7 +313,43 @@ class SourceRun {
     });
   }
 
+  /** Harvests the source's lists, within the run's time: at its end whatever is under way is ended, naming `limits.time`. */
   async run(): Promise<void> {
+    this.armEnd();
+    try {
+      await this.lists();
+    } finally {
+      clearTimeout(this.endTimer);
+    }
+  }
+
+  /** Milliseconds the run may still take (`limits.time`), on its clock. */
+  private remainingMs(): number {
+    return this.limits.seconds * 1000 - (this.clock() - this.began);
+  }
+
+  /**
+   * Ends the run's requests and waits when its time is over. The timer is
+   * real time while the bound is measured on the run's clock (a test moves
+   * its own), so at the timer the clock is asked again; timers also cannot
+   * wait past 2^31 - 1 ms, so a longer bound is waited for in steps.
+   */
+  private armEnd(): void {
+    const left = this.remainingMs();
+    if (left <= 0) {
+      const l = this.limits.seconds;
+      this.end.abort(
+        new HarvestError(
+          `${this.source.name}: the run has taken ${l} s, the longest one run of this source takes (limits.time: ${l} s); the request or wait under way is ended, every page before it written, and the next run resumes at the page it was reading`,
+        ),
+      );
+      return;
+    }
+    this.endTimer = setTimeout(() => this.armEnd(), Math.min(left, 2 ** 31 - 1));
+    this.endTimer.unref();
+  }
+
+  private async lists(): Promise<void> {
     const { source } = this;
     const lists = source.prefixes.flatMap((prefix) => (source.sets.length === 0 ? [{ prefix, set: '' }] : source.sets.map((set) => ({ prefix, set }))));
     let identify;
@@ -355,7 +399,11 @@ class SourceRun {
         descriptions: [sourceSetDescription(this.source, repositoryName !== undefined && repositoryName !== '' ? repositoryName : name)],
       },
     ];
-    const sets: SetInput[] = [...own];
+    await this.putSets(own);
+    // Each page's sets are declared as it is read and let go: what the run holds of a ListSets is one page,
+    // however long the list; `limits.sets` bounds how many a run declares (and the rows it adds).
+    const bound = this.limits.sets;
+    let declared = 0;
     let args: Record<string, string> = { verb: 'ListSets' };
     const trail = tokenTrail();
     for (let page = 1; ; page++) {
@@ -376,7 +424,16 @@ class SourceRun {
           this.options.onWarning?.(`${name}: ListSets page ${page}: ${read.fault.reason}; its sets are named by their spec`);
         break;
       }
-      sets.push(...read.sets);
+      const taken = read.sets.slice(0, bound - declared);
+      await this.putSets(taken);
+      declared += taken.length;
+      const more = read.token !== undefined && read.token !== '';
+      if (taken.length < read.sets.length || (more && declared >= bound)) {
+        this.options.onWarning?.(
+          `${name}: ListSets page ${page}: the source named more than ${bound} sets, the most one run of this source declares (limits.sets: ${bound}); the sets read so far are declared, the others are named by their spec`,
+        );
+        break;
+      }
       if (read.token === undefined || read.token === '') break;
       const before = followed(trail, read.token, page);
       if (before !== null || page >= MAX_LIST_SETS_PAGES) {
@@ -387,6 +444,11 @@ class SourceRun {
       }
       args = { verb: 'ListSets', resumptionToken: read.token };
     }
+  }
+
+  /** Declares sets one at a time: a set the store refuses is named in the run's warnings and the others are declared. */
+  private async putSets(sets: readonly SetInput[]): Promise<void> {
+    const name = this.source.name;
     for (const s of sets) {
       try {
         for (const d of await this.deps.store.putSets([s])) this.options.onWarning?.(`${name}: ListSets: ${d}`);
@@ -576,7 +638,7 @@ class SourceRun {
           `${label} page ${page} (${answer.url}) is not an OAI-PMH response after ${attempt} attempts (${read.fault.reason}); the run stops here, nothing of this page was written, and the next run resumes at it`,
         );
       }
-      await this.client.pause(attempt, `page ${page} is not well-formed XML`, undefined, signal);
+      await this.client.pause(attempt, `page ${page} is not well-formed XML`, undefined, signal, answer.url);
     }
   }
 

@@ -91,7 +91,7 @@ describe('what a source may cost', function () {
         .that.match(/^sources\[0\]\.limits\.time must be a duration/);
       expect(parse({ bytes: 1 }))
         .to.have.property('error')
-        .that.match(/^sources\[0\]\.limits\.bytes: unknown key \(known: page, record, pages, records, time\)/);
+        .that.match(/^sources\[0\]\.limits\.bytes: unknown key \(known: page, record, pages, records, sets, time\)/);
       expect(parse({ page: '1MB', record: '2MB' }))
         .to.have.property('error')
         .that.match(/limits\.record \(2097152 bytes\) must not be larger than \.limits\.page/);
@@ -288,6 +288,80 @@ describe('what a source may cost', function () {
       expect(summary).to.include({ pages: 2, inserted: 2 });
       const [state] = await hub.store.harvestStates('slow');
       expect(state?.token).to.equal('t3');
+    });
+
+    /** The run's own report of a source's latest harvest, as the store keeps it. */
+    const lastRun = async (h: Hub, name: string): Promise<{ outcome: string; error: string | null; warnings: readonly string[] }> => {
+      const [run] = await h.store.latestRuns('harvest', name, 1);
+      expect(run, `a run report of ${name}`).to.not.equal(undefined);
+      return run as { outcome: string; error: string | null; warnings: readonly string[] };
+    };
+
+    // Real waits, short: the bound of a run is three seconds, and each run must end within ten times that.
+    const TIME_LIMIT_S = 3;
+    const realWaits = { client: { backoffBaseMs: 1, backoffMaxMs: 4 } };
+
+    it('stops a run at once, naming limits.time, when a 503 asks it to wait past its time, and the next run resumes at that page', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
+      fake.records = records(6);
+      fake.faults = [{ when: (q) => q.resumptionToken !== undefined, times: 100, fault: '503-for-ever' }];
+      hub = await openHub(db());
+      const began = performance.now();
+      const { summary } = await harvestOnce(hub, source('busy', fake.baseUrl, { limits: { seconds: TIME_LIMIT_S } }), realWaits);
+      expect(performance.now() - began).to.be.below(10 * TIME_LIMIT_S * 1000);
+      expect(summary.error).to.match(
+        /^busy: http:\/\/127\.0\.0\.1:\d+\/oai\?verb=ListRecords&resumptionToken=[^ ]+ answered HTTP 503, and waiting 300 s before asking again would outlast the run's time \(limits\.time, [0-3] s left\); the run stops here/,
+      );
+      expect(summary).to.include({ completed: false, pages: 1, inserted: 2, retries: 0 });
+      expect(await lastRun(hub, 'busy')).to.deep.include({ outcome: 'stopped', error: summary.error });
+      const [state] = await hub.store.harvestStates('busy');
+      expect(state?.token).to.match(/^2\|/);
+
+      fake.faults = [];
+      const again = await harvestOnce(hub, source('busy', fake.baseUrl));
+      expect(again.summary).to.include({ completed: true, resumed: 1, inserted: 4 });
+    });
+
+    it('ends a request whose body drips a byte at a time at the end of the run, naming limits.time, and the next run resumes at that page', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
+      fake.records = records(6);
+      fake.faults = [{ when: (q) => q.resumptionToken !== undefined, times: 100, fault: 'drip' }];
+      hub = await openHub(db());
+      const began = performance.now();
+      // A timeout a request far longer than the run: only the run's time can end the dripping page.
+      const slow = source('drip', fake.baseUrl, { politeness: { delayMs: 0, timeoutMs: 600_000, retries: 3 }, limits: { seconds: TIME_LIMIT_S } });
+      const { summary } = await harvestOnce(hub, slow, realWaits);
+      const took = performance.now() - began;
+      expect(took).to.be.below(10 * TIME_LIMIT_S * 1000);
+      expect(took).to.be.at.least(TIME_LIMIT_S * 1000 - 50);
+      expect(summary.error).to.equal(
+        'drip: the run has taken 3 s, the longest one run of this source takes (limits.time: 3 s); the request or wait under way is ended, every page before it written, and the next run resumes at the page it was reading',
+      );
+      expect(summary).to.include({ completed: false, pages: 1, inserted: 2 });
+      expect(await lastRun(hub, 'drip')).to.deep.include({ outcome: 'stopped', error: summary.error });
+      const [state] = await hub.store.harvestStates('drip');
+      expect(state?.token).to.match(/^2\|/);
+
+      fake.faults = [];
+      const again = await harvestOnce(hub, source('drip', fake.baseUrl));
+      expect(again.summary).to.include({ completed: true, resumed: 1, inserted: 4 });
+    });
+
+    it('declares no more than limits.sets sets of a ListSets naming new sets for ever, a page at a time, says so in the run report, and harvests the records', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
+      fake.records = records(3);
+      fake.endlessSets = 500;
+      hub = await openHub(db());
+      const { summary, warnings } = await harvestOnce(hub, source('many-sets', fake.baseUrl, { limits: { sets: 1200 } }));
+      expect(summary).to.include({ completed: true, inserted: 3 });
+      const said =
+        'many-sets: ListSets page 3: the source named more than 1200 sets, the most one run of this source declares (limits.sets: 1200); the sets read so far are declared, the others are named by their spec';
+      expect(warnings).to.include(said);
+      expect((await lastRun(hub, 'many-sets')).warnings).to.include(said);
+      // Three pages asked, and not one more: the list stops within the page that reaches the bound.
+      expect(fake.requests.filter((r) => r.query.verb === 'ListSets')).to.have.length(3);
+      const stored = (await hub.knex('sets').where('spec', 'like', 'source:many-sets:%').count({ n: '*' })) as { n: number | string }[];
+      expect(Number(stored[0]?.n)).to.equal(1200);
     });
 
     it("refuses a record over the cap of a record alone, naming source, page and identifier, and writes the page's others", async () => {

@@ -4,7 +4,9 @@
  * predicate over the request and how many times it strikes (503 with
  * Retry-After, 429 with an HTTP-date, a connection dropped in the middle of
  * a page, a slow answer, no answer until the provider closes, a page that
- * is not XML, badResumptionToken, a page of some 50 MB). It
+ * is not XML, badResumptionToken, a page of some 50 MB, 503 with a
+ * Retry-After of some 31 years, a page dripped a byte at a time), or a
+ * ListSets that names new sets for ever. It
  * serves oai_dc records from an array the test changes between harvests,
  * in day or second granularity, gzip-compressed when asked.
  */
@@ -24,7 +26,7 @@ export interface FakeRecord {
   subjects?: string[];
 }
 
-export type Fault = '500' | '503' | '429' | 'drop' | 'slow' | 'hang' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8' | 'huge';
+export type Fault = '500' | '503' | '503-for-ever' | '429' | 'drop' | 'slow' | 'drip' | 'hang' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8' | 'huge';
 
 /** What the provider saw of one request. */
 export interface SeenRequest {
@@ -50,6 +52,8 @@ export interface FakeProvider {
   requestUrl: string;
   /** A metadataPrefix the request element claims instead of the one asked (a lie too). */
   requestPrefix: string | undefined;
+  /** With a number: ListSets answers this many new sets a page with a new token, for ever (before `sets` and cyclingSets). */
+  endlessSets: number | undefined;
   /** The sets ListSets answers in one page, descriptions as given (else noSetHierarchy, unless cyclingSets). */
   sets: { spec: string; name: string; descriptions?: string[] }[];
   /** How many `dc:title`s each record has (default 1; the others numbered): records heavy to read and write. */
@@ -74,6 +78,7 @@ export async function startFakeProvider(options: {
     responseDate: '2024-03-05T10:00:00Z',
     loopAt: undefined as number | undefined,
     cyclingSets: false,
+    endlessSets: undefined as number | undefined,
     requestUrl: 'http://bad.example.org/oai',
     requestPrefix: undefined as string | undefined,
     sets: [] as FakeProvider['sets'],
@@ -94,6 +99,12 @@ export async function startFakeProvider(options: {
         q,
         `<Identify><repositoryName>A misbehaving repository</repositoryName><baseURL>http://bad.example.org/oai</baseURL><protocolVersion>2.0</protocolVersion><adminEmail>a@example.org</adminEmail><earliestDatestamp>${day ? '2000-01-01' : '2000-01-01T00:00:00Z'}</earliestDatestamp><deletedRecord>persistent</deletedRecord><granularity>${day ? 'YYYY-MM-DD' : 'YYYY-MM-DDThh:mm:ssZ'}</granularity></Identify>`,
       );
+    }
+    if (q.verb === 'ListSets' && state.endlessSets !== undefined) {
+      // Page n (token n) names sets n.1 … n.N and answers token n + 1: every set and every token is new.
+      const n = q.resumptionToken === undefined ? 1 : Number(q.resumptionToken);
+      const sets = Array.from({ length: state.endlessSets }, (_, i) => `<set><setSpec>e${n}.${i + 1}</setSpec><setName>Set ${n}.${i + 1}</setName></set>`);
+      return envelope(q, `<ListSets>${sets.join('')}<resumptionToken>${n + 1}</resumptionToken></ListSets>`);
     }
     if (q.verb === 'ListSets' && state.sets.length > 0) {
       const sets = state.sets.map(
@@ -167,6 +178,9 @@ export async function startFakeProvider(options: {
         return send(500, 'Internal Server Error');
       case '503':
         return send(503, 'busy', { 'Retry-After': '7' });
+      case '503-for-ever':
+        // Come back in a billion seconds: no harvester should wait that long, nor past its own time.
+        return send(503, 'busy', { 'Retry-After': '1000000000' });
       case '429':
         return send(429, 'slow down', { 'Retry-After': new Date(Date.now() + 3000).toUTCString() });
       case 'drop': {
@@ -181,6 +195,20 @@ export async function startFakeProvider(options: {
           if (!res.destroyed) send(200, answer(q));
         }, options.slowMs ?? 300);
         return;
+      case 'drip': {
+        // The page's first bytes, then one byte every 100 ms: an answer that never times out byte by byte.
+        const body = Buffer.from(answer(q), 'utf8');
+        res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': body.length });
+        res.write(body.subarray(0, 100));
+        let at = 100;
+        const timer = setInterval(() => {
+          if (res.destroyed || at >= body.length) return clearInterval(timer);
+          res.write(body.subarray(at, at + 1));
+          at++;
+        }, 100);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       case 'hang':
         // No answer: the connection stays open until the client gives up or the provider closes.
         return;
@@ -240,6 +268,12 @@ export async function startFakeProvider(options: {
     },
     set cyclingSets(v) {
       state.cyclingSets = v;
+    },
+    get endlessSets() {
+      return state.endlessSets;
+    },
+    set endlessSets(v) {
+      state.endlessSets = v;
     },
     set responseDate(v) {
       state.responseDate = v;
