@@ -5,6 +5,7 @@
  */
 import type { Refusal } from './model/refusal';
 import type { RunCounts, RunKind, RunOutcome, RunRefusal, RunReport } from './store';
+import { shownText } from './shown-text';
 
 /** Refused records a run keeps (the rest are counted). */
 export const MAX_RUN_REFUSALS = 1000;
@@ -50,7 +51,7 @@ export function runRefusal(r: Refusal, source: string | null, page: number | nul
   let identifier = r.internalId;
   if (source !== null && identifier.startsWith(`${source}:`)) identifier = identifier.slice(source.length + 1);
   if (identifier === '' && r.source !== undefined) identifier = /\(([^()]*)\)$/.exec(r.source)?.[1] ?? '';
-  return { page, identifier: clip(identifier), field: clip(r.field, 200), reason: clip(r.reason) };
+  return { page, identifier: shownText(identifier, MAX_RUN_TEXT), field: shownText(r.field, 200), reason: shownText(r.reason, MAX_RUN_TEXT) };
 }
 
 /** A load's figures, as the loader's gauges of `/metrics`, `stats` and `doctor` show the last one. */
@@ -90,6 +91,40 @@ export function loadFigures(run: RunReport): LoadFigures {
   };
 }
 
+/** Warnings of one kind a run shows (in its log and its report); the others of that kind are counted. */
+export const WARNINGS_SHOWN_PER_KIND = 5;
+
+/**
+ * The warnings of one run by kind: the first {@link WARNINGS_SHOWN_PER_KIND}
+ * of a kind are shown, the others counted and said in one line at the run's
+ * end, so a source with 100,000 invalid set descriptions writes a few lines,
+ * not 100,000. A warning given no kind is its own kind (only the very same
+ * message repeated is counted).
+ *
+ * @example const t = new WarningTally(); if (t.shows('set description dropped')) log(message); … for (const line of t.more()) log(line);
+ */
+export class WarningTally {
+  private readonly kinds = new Map<string, { seen: number; first: string }>();
+
+  constructor(private readonly perKind: number = WARNINGS_SHOWN_PER_KIND) {}
+
+  /** Counts a warning of `kind`; whether it is to be shown. */
+  shows(kind: string, message: string = kind): boolean {
+    const k = this.kinds.get(kind);
+    if (k === undefined) this.kinds.set(kind, { seen: 1, first: message });
+    else k.seen++;
+    return (k?.seen ?? 1) <= this.perKind;
+  }
+
+  /** One line per kind with warnings not shown: `… and N more like it`, naming the kind and its first warning. */
+  more(): string[] {
+    const out: string[] = [];
+    for (const [kind, k] of this.kinds)
+      if (k.seen > this.perKind) out.push(`${kind}: … and ${k.seen - this.perKind} more like it (the first: ${shownText(k.first, 200)})`);
+    return out;
+  }
+}
+
 /** The warnings and refused records of one run, each kept up to its bound and counted beyond it. */
 export class RunLog {
   readonly warnings: string[] = [];
@@ -100,7 +135,7 @@ export class RunLog {
   constructor(private readonly bounds: { readonly refusals: number; readonly warnings: number } = { refusals: MAX_RUN_REFUSALS, warnings: MAX_RUN_WARNINGS }) {}
 
   warning(message: string): void {
-    if (this.warnings.length < this.bounds.warnings) this.warnings.push(clip(message));
+    if (this.warnings.length < this.bounds.warnings) this.warnings.push(shownText(message, MAX_RUN_TEXT));
     else this.warningsOmitted++;
   }
 
@@ -123,7 +158,7 @@ export class RunLog {
   }): RunReport {
     return {
       ...run,
-      error: run.error === null ? null : clip(run.error),
+      error: run.error === null ? null : shownText(run.error, MAX_RUN_TEXT),
       warnings: [...this.warnings],
       warningsOmitted: this.warningsOmitted,
       refusals: [...this.refusals],

@@ -14,6 +14,7 @@ import { harvestSource, HarvestStoreFailure, type HarvestOptions, type HarvestSu
 import { InterruptedError, interruptedStatus, watchInterrupts } from '../interrupt';
 import type { ListState, StoredRun } from '../../lib/store';
 import { DeadlineError, RECORD_DEADLINE_MS, withDeadline } from '../runs';
+import { shownJson, shownText } from '../../lib/shown-text';
 
 export const HARVEST_USAGE = `usage: oai-steward harvest BASE_URL [options]
        oai-steward harvest [NAME…] [options]
@@ -155,7 +156,7 @@ export function summaryLine(s: HarvestSummary): string {
     ...(s.resumed > 0 ? [`${s.resumed} lists resumed`] : []),
     ...(s.restarted > 0 ? [`${s.restarted} lists restarted`] : []),
   ];
-  const end = s.completed ? 'complete' : `stopped: ${s.error ?? 'unknown'}`;
+  const end = s.completed ? 'complete' : `stopped: ${shownText(s.error ?? 'unknown')}`;
   return `${s.source}: ${counts} (${extra.join(', ')}); ${end}`;
 }
 
@@ -212,13 +213,13 @@ export async function runHarvestCommand(
           ...(parsed.from !== undefined && { from: parsed.from }),
           ...(parsed.until !== undefined && { until: parsed.until }),
           deleteMissing: parsed.deleteMissing,
-          onRefusal: (r) => bar.around(() => io.stderr.write(`refused: ${formatRefusal(r)}\n`)),
-          onWarning: (m) => bar.around(() => io.stderr.write(`warning: ${m}\n`)),
+          onRefusal: (r) => bar.around(() => io.stderr.write(`refused: ${shownText(formatRefusal(r))}\n`)),
+          onWarning: (m) => bar.around(() => io.stderr.write(`warning: ${shownText(m)}\n`)),
           onPage: (e) => {
             committed.pages++;
             committed.records += e.records;
             bar.draw(
-              `${e.source} ${e.prefix}${e.set === '' ? '' : ` ${e.set}`}: page ${e.page}, ${e.listRecords}${e.completeListSize !== undefined ? ` of ${e.completeListSize}` : ''} records`,
+              `${e.source} ${e.prefix}${e.set === '' ? '' : ` ${shownText(e.set)}`}: page ${e.page}, ${e.listRecords}${e.completeListSize !== undefined ? ` of ${e.completeListSize}` : ''} records`,
             );
           },
           betweenPages: () => interrupt.check(),
@@ -249,7 +250,7 @@ export async function runHarvestCommand(
     // A store that failed may not answer its closing either: never wait on it for long.
     await (failure ? withDeadline(p.close(), RECORD_DEADLINE_MS, 'the store').catch(() => undefined) : p.close());
   }
-  if (parsed.json) io.stdout.write(`${JSON.stringify(summaries)}\n`);
+  if (parsed.json) io.stdout.write(`${shownJson(summaries)}\n`);
   else for (const s of summaries) io.stdout.write(`${summaryLine(s)}\n`);
   if (failure) {
     io.stderr.write(`oai-steward harvest: ${failure.message}\n`);
@@ -328,16 +329,18 @@ export async function sourceReports(config: Pick<Config, 'sources'>, p: Pick<Pro
 export function runLine(r: StoredRun): string {
   const c = r.counts;
   const counts = `${c.pages} pages, ${c.records} records: inserted ${c.inserted}, updated ${c.updated}, unchanged ${c.unchanged}, deleted ${c.deleted}${c.superseded > 0 ? `, superseded ${c.superseded}` : ''}, refused ${c.refused}${c.retries > 0 ? `, ${c.retries} retries` : ''}`;
-  return `${formatDatestamp(r.started)} to ${formatDatestamp(r.ended)}: ${r.outcome}${r.error !== null ? ` (${r.error})` : ''}; ${counts}`;
+  return `${formatDatestamp(r.started)} to ${formatDatestamp(r.ended)}: ${r.outcome}${r.error !== null ? ` (${shownText(r.error)})` : ''}; ${counts}`;
 }
 
 /** A run as `sources NAME` shows it: its line, its warnings, its refused records. */
 function runLines(r: StoredRun, indent: string): string[] {
   const out = [`${indent}${runLine(r)}`];
-  for (const w of r.warnings) out.push(`${indent}  warning: ${w}`);
+  for (const w of r.warnings) out.push(`${indent}  warning: ${shownText(w)}`);
   if (r.warningsOmitted > 0) out.push(`${indent}  … and ${r.warningsOmitted} more warnings`);
   for (const x of r.refusals)
-    out.push(`${indent}  refused: ${x.page !== null ? `page ${x.page}, ` : ''}${x.identifier !== '' ? `${x.identifier}, ` : ''}field ${x.field}: ${x.reason}`);
+    out.push(
+      `${indent}  refused: ${x.page !== null ? `page ${x.page}, ` : ''}${x.identifier !== '' ? `${shownText(x.identifier)}, ` : ''}field ${shownText(x.field)}: ${shownText(x.reason)}`,
+    );
   if (r.refusalsOmitted > 0) out.push(`${indent}  … and ${r.refusalsOmitted} more refused records`);
   return out;
 }
@@ -385,7 +388,7 @@ export async function runSourcesCommand(
     return 2;
   }
   if (args.includes('--json')) {
-    io.stdout.write(`${JSON.stringify(only !== undefined ? reports[0] : reports)}\n`);
+    io.stdout.write(`${shownJson(only !== undefined ? reports[0] : reports)}\n`);
     return 0;
   }
   if (reports.length === 0) io.stdout.write('no sources: none is configured and none was harvested\n');
@@ -397,9 +400,11 @@ export async function runSourcesCommand(
     if (r.lists.length === 0) io.stdout.write('  not harvested yet\n');
     for (const l of r.lists) {
       const state =
-        l.token !== null ? `interrupted after page ${l.runPages} (resumes there)` : `last success ${at(l.lastSuccess)}, from ${l.lastFrom ?? 'the beginning'}`;
+        l.token !== null
+          ? `interrupted after page ${l.runPages} (resumes there)`
+          : `last success ${at(l.lastSuccess)}, from ${shownText(l.lastFrom ?? 'the beginning')}`;
       io.stdout.write(
-        `  ${l.prefix}${l.set === '' ? '' : ` set ${l.set}`}: ${state}; ${l.records} records, ${l.refused} refused${l.lastError !== null ? `; last error ${at(l.lastErrorAt)}: ${l.lastError}` : ''}\n`,
+        `  ${shownText(l.prefix)}${l.set === '' ? '' : ` set ${shownText(l.set)}`}: ${state}; ${l.records} records, ${l.refused} refused${l.lastError !== null ? `; last error ${at(l.lastErrorAt)}: ${shownText(l.lastError)}` : ''}\n`,
       );
     }
     if (r.runs !== undefined) {

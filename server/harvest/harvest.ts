@@ -52,7 +52,8 @@ import {
   type RunReports,
   type WriteTransaction,
 } from '../../lib/store';
-import { NO_COUNTS, RunLog, runRefusal } from '../../lib/run-report';
+import { NO_COUNTS, RunLog, runRefusal, WarningTally } from '../../lib/run-report';
+import { shownText } from '../../lib/shown-text';
 import { storeFailure } from '../db/errors';
 import { RECORD_DEADLINE_MS, recordRunQuietly, withDeadline } from '../runs';
 import { AnswerTooLarge, HarvestError, OaiClient, type ClientOptions } from './client';
@@ -85,7 +86,13 @@ export interface HarvestOptions {
   /** Client settings for tests (tiny backoffs, a recording sleep). */
   readonly client?: Partial<Pick<ClientOptions, 'backoffBaseMs' | 'backoffMaxMs' | 'retryAfterCapMs' | 'sleep' | 'random' | 'maxPageBytes'>>;
   readonly onRefusal?: (r: Refusal) => void;
-  readonly onWarning?: (message: string) => void;
+  /**
+   * A warning, its source text shown escaped and bounded (lib/shown-text.ts).
+   * Warnings of one kind past the first few are not passed on but counted,
+   * and said in one line as the run ends (lib/run-report.ts `WarningTally`);
+   * `kind` is given by the run, a caller reads only `message`.
+   */
+  readonly onWarning?: (message: string, kind?: string) => void;
   /** After every committed page. */
   readonly onPage?: (p: PageEvent) => void;
   readonly onRetry?: (source: string, reason: string, waitMs: number) => void;
@@ -192,12 +199,17 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, giv
   const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
   const started = now();
   const log = new RunLog();
+  const tally = new WarningTally();
+  const warn = (m: string): void => {
+    const shown = shownText(m);
+    log.warning(shown);
+    given.onWarning?.(shown);
+  };
   let page: () => number | null = () => null;
   const options: HarvestOptions = {
     ...given,
-    onWarning: (m) => {
-      log.warning(m);
-      given.onWarning?.(m);
+    onWarning: (m, kind) => {
+      if (tally.shows(kind ?? m, m)) warn(m);
     },
     onRefusal: (r) => {
       log.refusal(runRefusal(r, source.name, page()));
@@ -225,7 +237,7 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, giv
     await run.run();
   } catch (err) {
     if (err instanceof HarvestError) {
-      summary.error = err.message;
+      summary.error = shownText(err.message);
       outcome = 'stopped';
     } else {
       failure = err;
@@ -245,6 +257,7 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, giv
       }
     }
   }
+  for (const line of tally.more()) warn(line);
   if (!summary.skipped) {
     const report = log.report({
       kind: 'harvest',
@@ -356,7 +369,7 @@ class SourceRun {
     try {
       identify = parseIdentify((await this.client.get({ verb: 'Identify' })).body);
     } catch (err) {
-      const message = err instanceof HarvestError ? err.message : `${source.name}: Identify: ${(err as Error).message}`;
+      const message = shownText(err instanceof HarvestError ? err.message : `${source.name}: Identify: ${(err as Error).message}`);
       for (const l of lists) await this.deps.store.recordHarvestError({ source: source.name, ...l }, message, this.now());
       throw new HarvestError(message);
     }
@@ -373,7 +386,7 @@ class SourceRun {
       try {
         await this.list(l.prefix, l.set, granularity);
       } catch (err) {
-        const message = err instanceof HarvestError ? err.message : `${source.name}: ${(err as Error).message}`;
+        const message = shownText(err instanceof HarvestError ? err.message : `${source.name}: ${(err as Error).message}`);
         // An interruption is no failure of the list: its checkpoint says where the next run resumes. A database
         // that failed may not take this either, nor answer soon: it never hides why the run stopped.
         if (!(err instanceof InterruptedError || err instanceof HarvestInterrupted))
@@ -451,9 +464,9 @@ class SourceRun {
     const name = this.source.name;
     for (const s of sets) {
       try {
-        for (const d of await this.deps.store.putSets([s])) this.options.onWarning?.(`${name}: ListSets: ${d}`);
+        for (const d of await this.deps.store.putSets([s])) this.options.onWarning?.(`${name}: ListSets: ${d}`, `${name}: ListSets: set descriptions dropped`);
       } catch (err) {
-        this.options.onWarning?.(`${name}: set ${JSON.stringify(s.spec)} not declared: ${(err as Error).message}`);
+        this.options.onWarning?.(`${name}: set ${JSON.stringify(s.spec)} not declared: ${(err as Error).message}`, `${name}: ListSets: sets not declared`);
       }
     }
   }

@@ -29,6 +29,7 @@ import { harvestInChild, type ChildHarvest, type ChildOutcome } from './child';
 import { RECORD_DEADLINE_MS, recordRunQuietly, withDeadline } from '../runs';
 import { isBusy } from '../db/errors';
 import { NO_COUNTS } from '../../lib/run-report';
+import { shownText } from '../../lib/shown-text';
 import { createHarvestMetrics, type HarvestMetrics } from './metrics';
 
 /** A running scheduler. */
@@ -107,7 +108,7 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
             metrics.page(e);
           },
           onRetry: (name) => metrics.retry(name),
-          onWarning: (m) => deps.logger.warn({ source: source.name }, m),
+          onWarning: (m) => deps.logger.warn({ source: source.name }, shownText(m)),
         },
       });
       children.add(child);
@@ -132,7 +133,7 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
   const report = async (source: SourceConfig, outcome: ChildOutcome, run: RunSoFar): Promise<void> => {
     if (outcome.kind === 'stopped') return;
     if (outcome.kind === 'failed' && outcome.recorded) {
-      deps.logger.error({ source: source.name, error: outcome.message }, 'scheduled harvest failed');
+      deps.logger.error({ source: source.name, error: shownText(outcome.message) }, 'scheduled harvest failed');
       return;
     }
     if (outcome.kind === 'failed' || outcome.kind === 'died') {
@@ -141,13 +142,14 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
           ? `${source.name}: the scheduled harvest stopped: ${outcome.message}; nothing after the last committed page was written, and the next run resumes there`
           : `${source.name}: the scheduled harvest could not begin: ${outcome.message}`;
       // One line naming the source, which says it all (docs/harvesting.md).
-      deps.logger.error({ source: source.name }, message);
-      await recordUnreported(source, message, run);
+      deps.logger.error({ source: source.name }, shownText(message));
+      await recordUnreported(source, shownText(message), run);
       return;
     }
     const summary = outcome.summary;
     if (summary.locked || summary.skipped) return;
-    if (summary.error !== undefined) deps.logger.warn({ source: source.name, error: summary.error, records: summary.records }, 'scheduled harvest stopped');
+    if (summary.error !== undefined)
+      deps.logger.warn({ source: source.name, error: shownText(summary.error), records: summary.records }, 'scheduled harvest stopped');
     else
       deps.logger.info(
         {

@@ -5,8 +5,9 @@
  * Retry-After, 429 with an HTTP-date, a connection dropped in the middle of
  * a page, a slow answer, no answer until the provider closes, a page that
  * is not XML, badResumptionToken, a page of some 50 MB, 503 with a
- * Retry-After of some 31 years, a page dripped a byte at a time), or a
- * ListSets that names new sets for ever. It
+ * Retry-After of some 31 years, a page dripped a byte at a time, an error
+ * body full of terminal escape sequences, resumption tokens of megabytes it
+ * then refuses, echoing them), or a ListSets that names new sets for ever. It
  * serves oai_dc records from an array the test changes between harvests,
  * in day or second granularity, gzip-compressed when asked.
  */
@@ -26,7 +27,15 @@ export interface FakeRecord {
   subjects?: string[];
 }
 
-export type Fault = '500' | '503' | '503-for-ever' | '429' | 'drop' | 'slow' | 'drip' | 'hang' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8' | 'huge';
+export type Fault =
+  '500' | '503' | '503-for-ever' | '429' | 'drop' | 'slow' | 'drip' | 'hang' | 'not-xml' | 'malformed' | 'bad-token' | 'not-utf8' | 'huge' | 'escapes';
+
+/**
+ * What a hostile error body says: ECMA-48 sequences that clear the screen,
+ * retitle the window (OSC … BEL), move the cursor with a C1 CSI (U+009B),
+ * ring the bell, and a DEL, with a carriage return that would hide what came before.
+ */
+export const ESCAPES_BODY = 'denied\x1b[2J\x1b]0;pwned\x07 \u009b31m red \x7f\x08 \rhidden\x1b[0m';
 
 /** What the provider saw of one request. */
 export interface SeenRequest {
@@ -58,6 +67,12 @@ export interface FakeProvider {
   sets: { spec: string; name: string; descriptions?: string[] }[];
   /** How many `dc:title`s each record has (default 1; the others numbered): records heavy to read and write. */
   titles: number;
+  /**
+   * Characters each ListRecords resumptionToken is padded to (0: none); a
+   * request carrying a padded token is refused with badArgument, the
+   * token echoed in the error's message.
+   */
+  tokenChars: number;
   close(): Promise<void>;
 }
 
@@ -83,6 +98,7 @@ export async function startFakeProvider(options: {
     requestPrefix: undefined as string | undefined,
     sets: [] as FakeProvider['sets'],
     titles: 1,
+    tokenChars: 0,
   };
   const day = options.granularity === 'day';
   const stamp = (s: string): string => (day ? s.slice(0, 10) : s);
@@ -123,9 +139,13 @@ export async function startFakeProvider(options: {
     let offset = 0;
     let args = q;
     if (q.resumptionToken !== undefined) {
-      const [o, ...rest] = q.resumptionToken.split('|');
+      // The request element echoes no token of megabytes: the error's message does.
+      if (state.tokenChars > 0 && q.resumptionToken.length >= state.tokenChars)
+        return envelope({ verb: 'ListRecords' }, `<error code="badArgument">no such resumptionToken: ${q.resumptionToken}</error>`);
+      // Its arguments are URI-encoded, so a second "|" starts the padding.
+      const [o, encoded] = q.resumptionToken.split('|');
       offset = Number(o);
-      args = JSON.parse(decodeURIComponent(rest.join('|'))) as Record<string, string>;
+      args = JSON.parse(decodeURIComponent(encoded ?? '')) as Record<string, string>;
     }
     const inRange = (r: FakeRecord): boolean =>
       (args.from === undefined || stamp(r.datestamp) >= args.from) && (args.until === undefined || stamp(r.datestamp) <= args.until);
@@ -144,15 +164,18 @@ export async function startFakeProvider(options: {
       .join('\n');
     // The page of number loopAt points back to page 2: the list runs in a circle.
     const nextOffset = state.loopAt !== undefined && offset === (state.loopAt - 1) * options.pageSize ? options.pageSize : offset + options.pageSize;
+    const plain = `${nextOffset}|${encodeURIComponent(JSON.stringify(args))}`;
+    const padded = state.tokenChars > plain.length + 1 ? `${plain}|${'x'.repeat(state.tokenChars - plain.length - 1)}` : plain;
     const token = more
-      ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}">${nextOffset}|${encodeURIComponent(JSON.stringify(args))}</resumptionToken>`
+      ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}">${padded}</resumptionToken>`
       : q.resumptionToken !== undefined
         ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}"/>`
         : '';
     return envelope(q, `<ListRecords>\n${records}\n${token}</ListRecords>`);
   };
 
-  const server = http.createServer((req, res) => {
+  // Requests carrying a token of megabytes are read whole (Node's default refuses headers past 16 KiB).
+  const server = http.createServer({ maxHeaderSize: 64 * 1024 * 1024 }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const q = Object.fromEntries(url.searchParams);
     state.requests.push({ query: q, headers: req.headers });
@@ -219,6 +242,9 @@ export async function startFakeProvider(options: {
       case 'huge':
         // Some 50 MB: each record of the page has 800,000 titles (under the client's 64 MiB cap on an answer).
         return send(200, answer(q, 800_000));
+      case 'escapes':
+        // HTTP 403: the client keeps the start of a refused answer's body for its message.
+        return send(403, ESCAPES_BODY);
       case 'bad-token':
         return send(200, envelope(q, error('badResumptionToken')));
       case 'not-utf8': {
@@ -301,6 +327,12 @@ export async function startFakeProvider(options: {
     },
     set titles(v) {
       state.titles = v;
+    },
+    get tokenChars() {
+      return state.tokenChars;
+    },
+    set tokenChars(v) {
+      state.tokenChars = v;
     },
     close: () =>
       new Promise<void>((resolve) => {
