@@ -140,6 +140,14 @@ export interface ReadStore {
   listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]>;
   /** A page of records, likewise. */
   listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]>;
+  /**
+   * The bytes each record of the same page would serve (its stored metadata
+   * and about containers, UTF-8), in the page's order, without reading them:
+   * the pager ends a page by bytes before it reads its records (OAI-PMH 2.0
+   * section 3.5 lets a page hold any number). A format written on demand
+   * counts 0 for its metadata, which the store writes small from the model.
+   */
+  listRecordSizes(q: ListPageQuery): Promise<readonly number[]>;
   /** How many items the filter matches in all. */
   count(f: ListFilter): Promise<number>;
   /** Whether the repository has any set. */

@@ -81,6 +81,12 @@ export interface Config {
   /** OAI_PAGE_SIZE / `pageSize`: items (or sets) per list page. Default 100. */
   readonly pageSize: number;
   /**
+   * OAI_PAGE_BYTES / `pageBytes`: bytes of stored metadata and about containers a ListRecords page
+   * holds at most; the page ends early with a resumption token, and a record larger than this is
+   * served alone. Bounds what one request (and a prepared next page) holds in memory. Default 8388608 (8 MiB).
+   */
+  readonly pageBytes: number;
+  /**
    * OAI_TOKEN_SECRET / `tokenSecret`: the HMAC key of resumption tokens. Default: a random key
    * made once and kept in the store, so every process on one store shares it.
    */
@@ -284,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     poiInDublinCore: bool(get('poiInDublinCore'), true),
     rightsInAbout: bool(get('rightsInAbout'), false),
     pageSize: int(get('pageSize'), 100, 1, 10000),
+    pageBytes: int(get('pageBytes'), 8 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     tokenSecret: str(get('tokenSecret'), '') || undefined,
     tokenLifetime: int(get('tokenLifetime'), 172800, 60, 365 * 86400),
     compression: compression.value as Config['compression'],
@@ -406,6 +413,7 @@ export const CONFIG_KEYS = {
   poiInDublinCore: { env: 'OAI_POI_IN_DC' },
   rightsInAbout: { env: 'OAI_RIGHTS_IN_ABOUT' },
   pageSize: { env: 'OAI_PAGE_SIZE' },
+  pageBytes: { env: 'OAI_PAGE_BYTES' },
   tokenSecret: { env: 'OAI_TOKEN_SECRET' },
   tokenLifetime: { env: 'OAI_TOKEN_LIFETIME' },
   compression: { env: 'OAI_COMPRESSION' },

@@ -122,6 +122,7 @@ function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options:
           ],
         },
         pageSize: config.pageSize,
+        pageBytes: config.pageBytes,
         tokenSecret: config.tokenSecret ?? (await store.tokenSecret()),
         tokenLifetime: config.tokenLifetime,
       };

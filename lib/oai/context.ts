@@ -34,6 +34,12 @@ export interface ProviderContext {
   readonly repository: RepositoryInfo;
   /** Items (or sets) per list page. */
   readonly pageSize: number;
+  /**
+   * Bytes of stored metadata and about containers a ListRecords page holds at
+   * most, unless its first record alone is larger (it is then served alone);
+   * absent: pages are bounded by `pageSize` only.
+   */
+  readonly pageBytes?: number;
   /** HMAC key of resumption tokens; every process serving the repository shares it. */
   readonly tokenSecret: string;
   /** Seconds a resumption token stays valid after it was issued. */

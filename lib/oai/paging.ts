@@ -25,6 +25,12 @@ export interface PageStart<K> {
 export interface Listing<R, K, V extends TokenVerb> {
   /** Up to `limit` rows after `after` (from the start when undefined), in key order. */
   rows(after: K | undefined, limit: number): Promise<readonly R[]>;
+  /**
+   * The bytes each of the same rows would serve, without reading them; when
+   * given (and the context has a `pageBytes`), a page holds only the rows
+   * that fit the budget, and only those are read.
+   */
+  sizes?(after: K | undefined, limit: number): Promise<readonly number[]>;
   /** The key the next page starts after. */
   keyOf(row: R): K;
   /** completeListSize, counted once, when the harvest begins. */
@@ -55,7 +61,27 @@ export function resumeFrom<V extends TokenVerb>(
 }
 
 /**
- * Reads the page that begins at `start`, with `ctx.pageSize` rows at most.
+ * How many leading rows of these sizes a page of `budget` bytes holds: as
+ * many as fit together, and at least one (a row larger than the budget is
+ * served alone, or the harvest could never pass it). 0 only for no rows.
+ * Example: `rowsWithinBudget([2, 2, 2], 5)` → 2; `rowsWithinBudget([9, 1], 5)` → 1.
+ */
+export function rowsWithinBudget(sizes: readonly number[], budget: number): number {
+  let total = 0;
+  let n = 0;
+  for (const size of sizes) {
+    if (n > 0 && total + size > budget) break;
+    total += size;
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Reads the page that begins at `start`, with `ctx.pageSize` rows at most,
+ * and, for a listing that knows its rows' sizes, only as many as fit in
+ * `ctx.pageBytes` ({@link rowsWithinBudget}): the sizes are read first, then
+ * only the rows that fit, so a page never holds more than it serves.
  * A list that fits one page gets no `resumptionToken` element; a page that
  * continues gets a token valid for `ctx.tokenLifetime` seconds; the last
  * page of a longer list gets an empty token (OAI-PMH 3.5). The page's rows
@@ -63,9 +89,7 @@ export function resumeFrom<V extends TokenVerb>(
  * Example: `await readPage(ctx, setListing, { cursor: 0 }, now)` → `{ rows: [set1, …], resumption: { token: '1.…', cursor: 0, … } }`.
  */
 export async function readPage<R, K, V extends TokenVerb>(ctx: ProviderContext, listing: Listing<R, K, V>, start: PageStart<K>, now: number): Promise<Page<R>> {
-  const fetched = await listing.rows(start.after, ctx.pageSize + 1);
-  const more = fetched.length > ctx.pageSize;
-  const rows = more ? fetched.slice(0, ctx.pageSize) : fetched;
+  const { rows, more } = await pageRows(ctx, listing, start.after);
   if (!more) {
     if (start.after === undefined) return { rows };
     return { rows, resumption: { token: '', cursor: start.cursor, completeListSize: start.cursor + rows.length } };
@@ -77,4 +101,24 @@ export async function readPage<R, K, V extends TokenVerb>(ctx: ProviderContext, 
   const position = ctx.store.readPosition ? await ctx.store.readPosition() : undefined;
   const token = encodeToken(listing.state(last, start.cursor + rows.length, completeListSize, expires, position), ctx.tokenSecret);
   return { rows, resumption: { token, cursor: start.cursor, completeListSize, expirationDate: expires } };
+}
+
+/** The rows of one page and whether rows remain after them. */
+async function pageRows<R, K, V extends TokenVerb>(
+  ctx: ProviderContext,
+  listing: Listing<R, K, V>,
+  after: K | undefined,
+): Promise<{ readonly rows: readonly R[]; readonly more: boolean }> {
+  if (listing.sizes && ctx.pageBytes !== undefined) {
+    // One size more than the page shows says whether another page exists, as `pageSize + 1` rows do below.
+    const sizes = await listing.sizes(after, ctx.pageSize + 1);
+    const fit = rowsWithinBudget(sizes.slice(0, ctx.pageSize), ctx.pageBytes);
+    if (fit === 0) return { rows: [], more: false };
+    const rows = await listing.rows(after, fit);
+    // Rows that left the harvest's range between the two reads only shorten this page; the next starts after its last row.
+    return { rows, more: rows.length > 0 && sizes.length > fit };
+  }
+  const fetched = await listing.rows(after, ctx.pageSize + 1);
+  const more = fetched.length > ctx.pageSize;
+  return { rows: more ? fetched.slice(0, ctx.pageSize) : fetched, more };
 }

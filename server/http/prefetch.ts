@@ -44,7 +44,10 @@
  * process (one per harvest in progress; past that, no more are prepared), and
  * as many pages of rows read ahead (one per harvest, the page after the
  * prepared one), each kept {@link PrefetchOptions.lifetimeMs} at most and
- * served once.
+ * served once. A page prepared or read ahead is read by the same pager as an
+ * answered one (lib/oai/paging.ts), so it holds no more records than
+ * `pageBytes` allows: with the entries bounded too, what the prefetcher holds
+ * is bounded by `2 × maxEntries × pageBytes` of records, whatever their size.
  */
 import type { OaiResponse } from '../../lib/oai';
 

@@ -128,6 +128,14 @@ export class KnexReadStore implements ReadStore {
     );
   }
 
+  async listRecordSizes(q: ListPageQuery): Promise<readonly number[]> {
+    // octet_length reads a value's stored length, not the value (both databases): a page's sizes cost
+    // an index range scan, however large its records. A record written on demand has no stored XML: 0.
+    const about = '(SELECT sum(octet_length(a.xml)) FROM item_about a WHERE a.item_pk = i.pk)';
+    const { sql, params } = listSql(q, `SELECT coalesce(octet_length(r.xml), 0) + coalesce(${about}, 0) AS n`, q);
+    return (await this.run<{ n: unknown }>(sql, params)).map((row) => toInt(row.n));
+  }
+
   /** The records with the metadata of every live one this store writes on demand (./on-demand.ts) filled in. */
   private async written(records: ItemRecord[], prefix: string): Promise<ItemRecord[]> {
     const wanted = records.flatMap((r) => (!r.deleted && r.metadata === null ? [{ pk: r.pk, identifier: r.identifier, prefix }] : []));

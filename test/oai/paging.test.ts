@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readPage, resumeFrom } from '../../lib/oai/paging';
+import { readPage, resumeFrom, rowsWithinBudget } from '../../lib/oai/paging';
 import type { Listing, PageStart } from '../../lib/oai/paging';
 import { decodeToken, encodeToken } from '../../lib/oai/token';
 import type { ProviderContext } from '../../lib/oai/context';
@@ -114,6 +114,55 @@ describe('keyset paging', () => {
     const state = { verb: 'ListSets' as const, after: 'b', cursor: 2, completeListSize: 5, expires: NOW - 1 };
     const r = resumeFrom(context(2), 'ListSets', encodeToken(state, SECRET), NOW);
     expect(r).to.deep.equal({ ok: false, errors: [{ code: 'badResumptionToken', message: 'The resumptionToken has expired; start the harvest again.' }] });
+  });
+});
+
+describe('pages bounded by bytes', () => {
+  const cases: Array<{ name: string; sizes: number[]; budget: number; fit: number }> = [
+    { name: 'no rows fit no rows', sizes: [], budget: 10, fit: 0 },
+    { name: 'rows that fit together are all kept', sizes: [3, 3, 4], budget: 10, fit: 3 },
+    { name: 'the page ends before the row that would pass the budget', sizes: [3, 3, 5, 1], budget: 10, fit: 2 },
+    { name: 'a first row larger than the budget is kept alone', sizes: [25, 1, 1], budget: 10, fit: 1 },
+    { name: 'a larger row after the first ends the page before it', sizes: [1, 25, 1], budget: 10, fit: 1 },
+  ];
+  for (const c of cases) it(c.name, () => expect(rowsWithinBudget(c.sizes, c.budget)).to.equal(c.fit));
+
+  /** `letters(n)` whose rows each serve `size(row)` bytes, recording every `rows` limit it is asked for. */
+  function sized(n: number, size: (row: string) => number): ReturnType<typeof letters> & { limits: number[] } {
+    const base = letters(n);
+    const limits: number[] = [];
+    return Object.assign(base, {
+      limits,
+      rows: async (after: string | undefined, limit: number) => {
+        limits.push(limit);
+        return (await letters(n).rows(after, limit)) as string[];
+      },
+      sizes: async (after: string | undefined, limit: number) => (await letters(n).rows(after, limit)).map(size),
+    });
+  }
+
+  it('reads only the rows that fit, and continues after the last one with the cursor of the rows served', async () => {
+    const listing = sized(6, () => 4);
+    const ctx = { ...context(100), pageBytes: 10 };
+    const page = await readPage(ctx, listing, { cursor: 3, after: 'a', completeListSize: 6 }, NOW);
+    expect(page.rows).to.deep.equal(['b', 'c']);
+    expect(listing.limits).to.deep.equal([2]);
+    expect(page.resumption?.cursor).to.equal(3);
+    expect(decodeState(page.resumption?.token ?? '')).to.deep.include({ after: 'c', cursor: 5, completeListSize: 6 });
+  });
+
+  it('ends the list with an empty token when the rows that fit are the last ones', async () => {
+    const listing = sized(3, () => 4);
+    const page = await readPage({ ...context(100), pageBytes: 10 }, listing, { cursor: 1, after: 'a', completeListSize: 3 }, NOW);
+    expect(page.rows).to.deep.equal(['b', 'c']);
+    expect(page.resumption).to.deep.equal({ token: '', cursor: 1, completeListSize: 3 });
+  });
+
+  it('never shows more rows than pageSize, however small they are', async () => {
+    const listing = sized(6, () => 1);
+    const page = await readPage({ ...context(2), pageBytes: 1000 }, listing, { cursor: 0 }, NOW);
+    expect(page.rows).to.deep.equal(['a', 'b']);
+    expect(decodeState(page.resumption?.token ?? '')).to.deep.include({ after: 'b', cursor: 2 });
   });
 });
 

@@ -38,7 +38,13 @@ export async function listItems(ctx: ProviderContext, req: ListRequest, now: num
   if (req.verb === 'ListRecords') {
     const page = await readPage(
       ctx,
-      items(ctx, req.verb, plan.filter, (q) => ctx.store.listRecords(q)),
+      items(
+        ctx,
+        req.verb,
+        plan.filter,
+        (q) => ctx.store.listRecords(q),
+        (q) => ctx.store.listRecordSizes(q),
+      ),
       plan,
       now,
     );
@@ -61,9 +67,12 @@ function items<R extends ItemHeader>(
   verb: ListVerb,
   filter: ListFilter,
   read: (q: ListPageQuery) => Promise<readonly R[]>,
+  sizes?: (q: ListPageQuery) => Promise<readonly number[]>,
 ): Listing<R, Keyset, ListVerb> {
   return {
     rows: (after, limit) => read({ ...filter, ...(after && { after }), limit }),
+    // A record's size is what bounds a ListRecords page by bytes (../paging); a header is small and has none.
+    ...(sizes && { sizes: (after: Keyset | undefined, limit: number) => sizes({ ...filter, ...(after && { after }), limit }) }),
     keyOf: (row) => ({ datestamp: row.keyDatestamp ?? row.datestamp, pk: row.pk }),
     count: () => ctx.store.count(filter),
     state: (after, cursor, completeListSize, expires, position) => ({
