@@ -40,16 +40,8 @@ export const MAX_BATCH_INPUT_BYTES = 16 * 1024 * 1024;
  */
 export const MAX_XML_DEPTH = 256;
 
-/**
- * The most attributes one XML element may have (namespace declarations
- * apart). libxml2 checks each attribute of an element against every other,
- * so an element with 100,000 of them took minutes; real metadata has fewer
- * than 20.
- */
-export const MAX_XML_ATTRIBUTES = 256;
-
-/** The most namespace declarations one XML element may make: libxml2 checks them against each other too; real records make fewer than 20. */
-export const MAX_XML_NAMESPACES = 256;
+// The bounds on one element's attributes and namespace declarations are the store's too (its fragment check keeps them).
+export { MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES } from '../../lib/xml/bounds';
 
 /** The deepest nesting of JSON arrays and objects in one record (the record format nests 4). */
 export const MAX_JSON_DEPTH = 64;
