@@ -5,6 +5,7 @@
  */
 import { MAYBE_NOT_XML, NOT_XML_CHAR } from '../model/text';
 import { isKnownPlainFragment, learnShape } from './plain-fragment';
+import { MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES } from './bounds';
 
 // Only a hit of the cheap pre-test (an astral character, or corrupt data) costs the exact test with
 // look-arounds, which is several times slower.
@@ -242,6 +243,7 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
     if (depth === 0 && roots++ > 0) return `a second root element <${s.slice(i + 1, nameStop)}> at offset ${i}`;
     const scope = prefixCount;
     let attrCount = 0;
+    let namespaceCount = 0;
     let j = nameStop;
     let empty = false;
     for (;;) {
@@ -281,6 +283,12 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
       attrStart[attrCount] = k;
       attrEnd[attrCount] = attrStop;
       attrCount++;
+      // Checked as each is read, so the pairwise checks above and below stay bounded (./bounds.ts).
+      if (s.startsWith('xmlns', k) && (attrStop - k === 5 || s.charCodeAt(k + 5) === 0x3a)) {
+        if (++namespaceCount > MAX_XML_NAMESPACES) return `an element declaring more than ${MAX_XML_NAMESPACES} namespaces at offset ${i}`;
+      } else if (attrCount - namespaceCount > MAX_XML_ATTRIBUTES) {
+        return `an element with more than ${MAX_XML_ATTRIBUTES} attributes at offset ${i}`;
+      }
       if (attrStop - k > 6 && s.startsWith('xmlns:', k)) {
         // Namespaces in XML 1.0 section 3: a prefix is never undeclared, and `xmlns` is never bound.
         if (valueEnd === q + 1 || (attrStop - k === 11 && s.startsWith('xmlns:xmlns', k))) return `an illegal namespace declaration at offset ${k}`;

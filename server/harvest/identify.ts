@@ -2,10 +2,13 @@
  * Reads what a harvester needs of an Identify response (OAI-PMH 2.0
  * section 4.2): the repository's name, its granularity, its earliest
  * datestamp and how it keeps deletions; or the OAI-PMH error it answered.
- * libxmljs2's SAX parser, as the record reader uses (server/loader/read-oai-xml.ts).
+ * libxmljs2's SAX parser, as the record reader uses (server/loader/read-oai-xml.ts),
+ * behind the same guard (server/loader/xml-guard.ts), so an answer too deep
+ * or with an attribute bomb is refused in time linear in its size.
  */
 import { libxml } from '../xsd/libxml';
 import { OAI_NS } from '../../lib/xml/namespaces';
+import { XmlGuard } from '../loader/xml-guard';
 
 /** What Identify says, as written. */
 export interface IdentifyInfo {
@@ -46,7 +49,11 @@ export function parseIdentify(body: Buffer | string): IdentifyInfo {
   parser.on('error', (m: string) => {
     problem ??= `not well-formed XML: ${m.replace(/\s+/g, ' ').trim()}`;
   });
-  parser.parseString(typeof body === 'string' ? body : body.toString('utf8'));
+  const guard = new XmlGuard();
+  const guarded = guard.write(typeof body === 'string' ? body : body.toString('utf8'));
+  // One document: what the guard left out of it is the answer's refusal, whatever the parser made of the rest.
+  if (guard.reasons.length > 0) throw new Error(`the Identify answer holds ${guard.reasons[0] ?? ''}`);
+  parser.parseString(guarded);
   if (problem !== undefined) throw new Error(problem);
   if (path.length !== 0 || out.granularity === undefined) throw new Error('the answer is not an Identify response');
   return out;

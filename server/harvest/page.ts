@@ -267,8 +267,8 @@ function convert(
       ],
     };
   }
-  // What was not kept of it cannot be judged: the size is the one reason given.
-  if (rec.oversized === true) return { refusals: rec.problems.map((p) => ({ internalId, source: where, field: p.field, reason: p.reason })) };
+  // What was not kept of it cannot be judged: why it was cut is the one reason given.
+  if (rec.cut === true) return { refusals: rec.problems.map((p) => ({ internalId, source: where, field: p.field, reason: p.reason })) };
   const r = xmlToItem({ ...rec, ...(identifier !== '' && { identifier }) }, { policy: FOREIGN, formats: ctx.formats, requestPrefix: prefix, origin }, where);
   if ('refusals' in r) return { refusals: r.refusals.map((x) => ({ ...x, internalId })) };
   return {

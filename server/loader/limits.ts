@@ -40,6 +40,9 @@ export const MAX_BATCH_INPUT_BYTES = 16 * 1024 * 1024;
  */
 export const MAX_XML_DEPTH = 256;
 
+// The bounds on one element's attributes and namespace declarations are the store's too (its fragment check keeps them).
+export { MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES } from '../../lib/xml/bounds';
+
 /** The deepest nesting of JSON arrays and objects in one record (the record format nests 4). */
 export const MAX_JSON_DEPTH = 64;
 

@@ -5,14 +5,18 @@
  * records of one format (a MARCXML `collection`, a MODS `modsCollection`),
  * each record its own document. libxmljs2's SAX push
  * parser reads the input a line at a time, so memory holds one record, not
- * the file, and refusals can name the line a record starts on.
+ * the file, and refusals can name the line a record starts on. What would
+ * stop the parser or cost it more than linear time (an element too deep, or
+ * with too many attributes) is kept from it by a pass before it
+ * (xml-guard.ts), and refuses the one record that held it.
  */
 import type { SetInput } from '../../lib/store';
 import { CanonicalXml, type NsScope, type SaxAttribute, type SaxNamespace } from './canonical-xml';
 import { libxml } from '../xsd/libxml';
 import { OAI_NS } from '../../lib/xml/namespaces';
-import { bytesText, DEFAULT_READ_LIMITS, MAX_XML_DEPTH, type ReadLimits } from './limits';
+import { bytesText, DEFAULT_READ_LIMITS, type ReadLimits } from './limits';
 import { XmlDecoder } from './xml-decode';
+import { ELIDED, XmlGuard } from './xml-guard';
 
 /** The most text the prolog (what precedes the root element) may hold. */
 const MAX_PROLOG = 64 * 1024;
@@ -42,8 +46,12 @@ export interface XmlRecord {
   readonly about: readonly string[];
   /** Problems found while reading the record (e.g. two metadata elements). */
   readonly problems: readonly { field: string; reason: string }[];
-  /** Part of the record was larger than `maxRecordBytes` and not kept (with `refuseOversizedRecords`): its problems say which. */
-  readonly oversized?: boolean;
+  /**
+   * Part of the record was not kept: it was larger than `maxRecordBytes`
+   * (with `refuseOversizedRecords`), or an element of it was past a bound of
+   * the XML read (too deep, too many attributes); its problems say which.
+   */
+  readonly cut?: boolean;
   /** A bare metadata document (no header): its internal id comes from its file's name. */
   readonly bare?: boolean;
   /**
@@ -130,7 +138,7 @@ interface RecordState {
   dcIdentifiers: string[];
   about: string[];
   problems: { field: string; reason: string }[];
-  oversized?: boolean;
+  cut?: boolean;
 }
 
 /**
@@ -213,13 +221,13 @@ export async function* readOaiXml(
         field: captureFor ?? 'metadata',
         reason: `is larger than ${bytesText(limits.maxRecordBytes)}, the largest record read from this source`,
       });
-      rec.oversized = true;
+      rec.cut = true;
       skipping = capture.level;
       capture = undefined;
       captureFor = undefined;
     } else if (refuseAlone && rec && !capture && text.length > limits.maxRecordBytes) {
       rec.problems.push({ field: 'header', reason: `holds a text larger than ${bytesText(limits.maxRecordBytes)}, the largest record read from this source` });
-      rec.oversized = true;
+      rec.cut = true;
       text = '';
       skipText = true;
     } else if (capture && capture.size > limits.maxRecordBytes) {
@@ -235,11 +243,6 @@ export async function* readOaiXml(
 
   parser.on('startElementNS', (local: string, attrs: SaxAttribute[], prefix: string | null, uri: string | null, ns: SaxNamespace[]) => {
     if (faulted) return;
-    // Checked as each element opens, so a deep document costs time linear in its size.
-    if (path.length + (capture?.level ?? 0) >= MAX_XML_DEPTH) {
-      fault(`elements nested deeper than ${MAX_XML_DEPTH} levels${rec ? ` in record ${rec.number} (from line ${rec.line})` : ''}`);
-      return;
-    }
     if (skipping > 0) {
       skipping++;
       return;
@@ -383,8 +386,27 @@ export async function* readOaiXml(
     }
   });
 
+  /**
+   * An element the guard left out: a record of a response (or of a
+   * collection) is refused alone, the records after it read on; anywhere
+   * else the input stops, as the parser would have stopped it.
+   */
+  const elided = (): void => {
+    const reason = guard.reasons.shift() ?? 'an element past a bound of the XML read';
+    if (rec && (shape === 'response' || collection)) {
+      if (!rec.problems.some((p) => p.reason.endsWith(reason))) rec.problems.push({ field: captureFor ?? 'header', reason: `holds ${reason}` });
+      rec.cut = true;
+    } else {
+      fault(`${reason}${rec ? ` in record ${rec.number} (from line ${rec.line})` : ''}`);
+    }
+  };
   const onText = (s: string): void => {
     if (faulted) return;
+    if (s.includes(ELIDED) && guard.reasons.length > 0) {
+      for (let at = s.indexOf(ELIDED); at >= 0 && guard.reasons.length > 0; at = s.indexOf(ELIDED, at + 1)) elided();
+      s = s.replaceAll(ELIDED, '');
+      if (faulted || s === '') return;
+    }
     // Text between a collection's records has no record to belong to: rather refused than lost.
     if (collection && !capture && s.trim() !== '') {
       fault(`the {${collection.namespace}}${collection.container} holds text between its records (${JSON.stringify(s.trim().slice(0, 40))})`);
@@ -403,8 +425,13 @@ export async function* readOaiXml(
       checkSize();
     }
   });
-  parser.on('error', (message: string) => fault(`not well-formed XML: ${message.replace(/\s+/g, ' ').trim()}`, { malformed: true }));
+  parser.on('error', (message: string) => {
+    // The root element itself left out: the parser finds no element, and the guard knows why.
+    if (guard.reasons.length > 0 && path.length === 0 && !capture) elided();
+    else fault(`not well-formed XML: ${message.replace(/\s+/g, ' ').trim()}`, { malformed: true });
+  });
 
+  const guard = new XmlGuard();
   // The prolog is held until it is known to have no DOCTYPE: nothing of a DTD ever reaches the parser.
   let prolog: string | undefined = '';
   const push = (s: string, last: boolean): void => {
@@ -431,11 +458,11 @@ export async function* readOaiXml(
       if (faulted) return;
       const nl = s.indexOf('\n', start);
       if (nl < 0) break;
-      parser.push(s.slice(start, nl + 1));
+      parser.push(guard.write(s.slice(start, nl + 1)));
       line++;
       start = nl + 1;
     }
-    if (start < s.length || last) parser.push(s.slice(start), last);
+    if (start < s.length || last) parser.push(guard.write(s.slice(start)), last);
   };
   const decoder = new XmlDecoder();
   const feed = (d: ReturnType<XmlDecoder['write']>, last: boolean): void => {

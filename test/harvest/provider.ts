@@ -7,7 +7,9 @@
  * is not XML, badResumptionToken, a page of some 50 MB, 503 with a
  * Retry-After of some 31 years, a page dripped a byte at a time, an error
  * body full of terminal escape sequences, resumption tokens of megabytes it
- * then refuses, echoing them), or a ListSets that names new sets for ever. It
+ * then refuses, echoing them), records hostile to an XML parser (nested 300
+ * deep, 100,000 attributes on one element, 50,000 namespace declarations),
+ * or a ListSets that names new sets for ever. It
  * serves oai_dc records from an array the test changes between harvests,
  * in day or second granularity, gzip-compressed when asked.
  */
@@ -25,6 +27,22 @@ export interface FakeRecord {
   sets?: string[];
   /** `dc:subject` values, after the title (e.g. `ddc:530`, for sets by rule). */
   subjects?: string[];
+  /** The record's metadata also holds what a parser finds hostile, every time it is served. */
+  hostile?: Hostile;
+}
+
+/**
+ * What makes a record hostile: `deep` nests 300 elements (libxml2's default
+ * limit is 256), `attributes` gives one element 100,000 attributes,
+ * `namespaces` one element 50,000 namespace declarations.
+ */
+export type Hostile = 'deep' | 'attributes' | 'namespaces';
+
+/** The hostile part of a record's metadata, after its title. */
+function hostileXml(h: Hostile): string {
+  if (h === 'deep') return `${'<x:a xmlns:x="urn:x">'.repeat(300)}${'</x:a>'.repeat(300)}`;
+  if (h === 'attributes') return `<x:a xmlns:x="urn:x" ${Array.from({ length: 100_000 }, (_, i) => `a${i}="v"`).join(' ')}/>`;
+  return `<x:a xmlns:x="urn:x" ${Array.from({ length: 50_000 }, (_, i) => `xmlns:p${i}="urn:p:${i}"`).join(' ')}/>`;
 }
 
 export type Fault =
@@ -158,7 +176,7 @@ export async function startFakeProvider(options: {
         const header = `<header${r.deleted ? ' status="deleted"' : ''}><identifier>oai:bad.example.org:${r.id}</identifier><datestamp>${stamp(r.datestamp)}</datestamp>${(r.sets ?? []).map((s) => `<setSpec>${s}</setSpec>`).join('')}</header>`;
         const metadata = r.deleted
           ? ''
-          : `<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">${Array.from({ length: titles }, (_, i) => `<dc:title>${r.title}${i === 0 ? '' : ` ${i}`}</dc:title>`).join('')}${(r.subjects ?? []).map((v) => `<dc:subject>${v}</dc:subject>`).join('')}<dc:identifier>https://bad.example.org/${r.id}</dc:identifier></oai_dc:dc></metadata>`;
+          : `<metadata><oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">${Array.from({ length: titles }, (_, i) => `<dc:title>${r.title}${i === 0 ? '' : ` ${i}`}</dc:title>`).join('')}${r.hostile ? hostileXml(r.hostile) : ''}${(r.subjects ?? []).map((v) => `<dc:subject>${v}</dc:subject>`).join('')}<dc:identifier>https://bad.example.org/${r.id}</dc:identifier></oai_dc:dc></metadata>`;
         return `<record>${header}${metadata}</record>`;
       })
       .join('\n');

@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import * as libxml from 'libxmljs2';
 import { replaceNonXmlChars } from '../../lib/xml/chars';
 import { checkFragment } from '../../lib/xml/fragment';
+import { MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES } from '../../lib/xml/bounds';
 import { isKnownPlainFragment, knownShapeCount } from '../../lib/xml/plain-fragment';
 import { DC_NS, OAI_DC_NS, OAI_DC_SCHEMA, XSI_NS } from '../../lib/xml/namespaces';
 import { renderResponse } from '../../lib/oai/render';
@@ -93,6 +94,17 @@ describe('output safety', function () {
         expect(checkFragment(c.xml, ['xsi'])).to.be.a('string');
       });
     }
+
+    it('refuses, in linear time, an element with more attributes or namespace declarations than the bounds, and takes one at the bounds', () => {
+      const attrs = (n: number): string => Array.from({ length: n }, (_, i) => `a${i}="v"`).join(' ');
+      const decls = (n: number): string => Array.from({ length: n }, (_, i) => `xmlns:p${i}="urn:p:${i}"`).join(' ');
+      expect(checkFragment(`<a ${attrs(MAX_XML_ATTRIBUTES)} ${decls(MAX_XML_NAMESPACES)}/>`)).to.equal(null);
+      const began = Date.now();
+      expect(checkFragment(`<a ${attrs(100_000)}/>`)).to.equal(`an element with more than ${MAX_XML_ATTRIBUTES} attributes at offset 0`);
+      expect(checkFragment(`<a ${decls(50_000)}/>`)).to.equal(`an element declaring more than ${MAX_XML_NAMESPACES} namespaces at offset 0`);
+      // Some 50 ms together; pairwise checks of every attribute took minutes.
+      expect(Date.now() - began).to.be.below(5_000);
+    });
 
     it('accepts the metadata the write path produces', () => {
       expect(checkFragment(dc('Étalonnage & <b>not markup</b> ]]> 日本語 😀'))).to.equal(null);
