@@ -184,7 +184,8 @@ describe("a holder's heartbeat while another connection holds the store's writes
         let scheduled = false;
         // Scheduled as the beat's write is sent, so it is due while the beat waits for the store.
         const onQuery = (q: { sql: string }): void => {
-          if (!/^update\b.*store_holders/i.test(q.sql)) return;
+          // A try begins with SQLite's BEGIN IMMEDIATE (server/db/sqlite-client.ts), which finds the lock taken.
+          if (!/^update\b.*store_holders|^begin immediate/i.test(q.sql)) return;
           tries++;
           if (scheduled) return;
           scheduled = true;

@@ -25,7 +25,8 @@ describe("a source's harvest lock while another connection holds the store's wri
         let scheduled = false;
         // Scheduled as the lock's first statement is sent, so it is due while the lock waits for the store.
         const onQuery = (q: { sql: string }): void => {
-          if (!/harvest_locks/.test(q.sql)) return;
+          // A try begins with SQLite's BEGIN IMMEDIATE (server/db/sqlite-client.ts), which finds the lock taken.
+          if (!/harvest_locks|^begin immediate/i.test(q.sql)) return;
           if (scheduled) return;
           scheduled = true;
           setTimeout(() => {
