@@ -59,7 +59,7 @@ interface Open {
 }
 
 const TOKEN =
-  /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<\/([^\s>]+)\s*>|<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
+  /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<\/([^\s>]+)\s*>|<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]{1,65536})/g;
 const ATTR = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 /**
@@ -88,10 +88,23 @@ export function parseFragment(xml: string): XmlElement | null {
       children: o.children,
     };
   };
+  // A run of text is matched a piece at a time (TOKEN's last group is bounded), so a text of megabytes never makes
+  // the expression keep a backtracking point per character (V8 throws "Maximum call stack size exceeded"); the pieces
+  // are joined and decoded as one text, an entity never split.
+  let raw = '';
+  const flushText = (top: Open): void => {
+    if (raw === '') return;
+    top.children.push({ kind: 'text', text: decode(raw.replace(/\r\n?/g, '\n')) });
+    raw = '';
+  };
   for (const m of xml.matchAll(TOKEN)) {
     const top = stack[stack.length - 1] as Open;
+    if (m[6] !== undefined) {
+      raw += m[6];
+      continue;
+    }
+    flushText(top);
     if (m[1] !== undefined) top.children.push({ kind: 'text', text: m[1] });
-    else if (m[6] !== undefined) top.children.push({ kind: 'text', text: decode(m[6].replace(/\r\n?/g, '\n')) });
     else if (m[2] !== undefined) {
       const done = stack.pop() as Open;
       (stack[stack.length - 1] as Open).children.push(finish(done));
@@ -113,6 +126,7 @@ export function parseFragment(xml: string): XmlElement | null {
       else stack.push(open);
     }
   }
+  flushText(stack[stack.length - 1] as Open);
   const root = (stack[0] as Open).children.find((n): n is XmlElement => n.kind === 'element');
   return root ?? null;
 }

@@ -63,7 +63,8 @@ for (const kind of databaseKinds()) {
       fs.writeFileSync(file, `${lines.join('\n')}\n`);
       const loaded = await cli(db, ['load', file]);
       expect(loaded.code, loaded.stderr).to.equal(0);
-      const env = { OAI_NAMESPACE: DEMO_NAMESPACE, OAI_PAGE_SIZE: String(ITEMS) };
+      // One page of every record, past the default byte budget of a page (pageBytes): the whole 17 MB in flight.
+      const env = { OAI_NAMESPACE: DEMO_NAMESPACE, OAI_PAGE_SIZE: String(ITEMS), OAI_PAGE_BYTES: String(64 * 1024 * 1024) };
       for (let i = 0; i < 2; i++) servers.push(await startServe(db, await freePort(), env));
       nginx = await startNginx(
         await freePort(),
@@ -138,7 +139,12 @@ for (const kind of databaseKinds()) {
       }
       // Back as it was, for the next test.
       const i = servers.findIndex((s) => s.child.exitCode !== null || s.child.signalCode !== null);
-      if (i >= 0) servers[i] = await startServe(db, (servers[i] as Server).port, { OAI_NAMESPACE: DEMO_NAMESPACE, OAI_PAGE_SIZE: String(ITEMS) });
+      if (i >= 0)
+        servers[i] = await startServe(db, (servers[i] as Server).port, {
+          OAI_NAMESPACE: DEMO_NAMESPACE,
+          OAI_PAGE_SIZE: String(ITEMS),
+          OAI_PAGE_BYTES: String(64 * 1024 * 1024),
+        });
     });
 
     it('gives no harvester a 5xx, nor a record twice or never, while both servers restart one after the other', async () => {

@@ -1,8 +1,15 @@
 /** Reading stored fragments into trees (lib/xml/tree.ts): namespaces, entities, language, refusal of what is not well-formed. */
 import { expect } from 'chai';
-import { findAll, parseFragment, textOf } from '../../lib/xml/tree';
+import { findAll, parseFragment, textOf, type XmlElement } from '../../lib/xml/tree';
 
 describe('parseFragment', () => {
+  it('reads a text of megabytes as one text, an entity across the pieces it is matched in decoded whole', () => {
+    const text = `${'a'.repeat(65_534)}&amp;${'b'.repeat(4 * 1024 * 1024)}`;
+    const root = parseFragment(`<x xmlns="urn:t">${text}</x>`);
+    expect(root?.children).to.have.length(1);
+    expect(textOf(root as XmlElement)).to.equal(`${'a'.repeat(65_534)}&${'b'.repeat(4 * 1024 * 1024)}`);
+  });
+
   it('resolves default and prefixed namespaces, including ones declared lower down', () => {
     const t = parseFragment('<r xmlns="urn:a" xmlns:b="urn:b"><b:x>1</b:x><y xmlns="urn:c"><b:z/></y></r>');
     expect(t?.ns).to.equal('urn:a');
