@@ -60,11 +60,6 @@ export function newPublication(): Publication {
   return { placeholder: PLACEHOLDER_LOW + crypto.randomInt(PLACEHOLDER_SPAN) };
 }
 
-/** Whether a datestamp is a placeholder (a write not yet published). */
-export function isPlaceholder(datestamp: number): boolean {
-  return datestamp >= PLACEHOLDER_LOW;
-}
-
 /** A held publication lock; `release` once the commit is visible. */
 export interface PublicationLock {
   release(): void;

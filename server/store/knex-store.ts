@@ -85,7 +85,8 @@ import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, type
 import { scanItems } from './scan';
 import { storeStats } from './stats';
 import { writePipeline, type WriteOptions } from './write';
-import { newPublication, publish, type Publication, type PublicationLock } from '../db/publication';
+import { newPublication, type Publication } from '../db/publication';
+import { publishing, transact } from './transactions';
 
 /** How a KnexStore is made. */
 export interface KnexStoreOptions {
@@ -167,52 +168,6 @@ const systemClock = (): number => Math.floor(Date.now() / 1000);
  * await store.putSets([{ spec: 'a', name: 'A' }]);
  * await store.writeItems([{ internalId: 'x 1', sets: ['a'], metadata: {}, fields: { dc: { title: ['T'] } } }]);
  */
-/**
- * `knex.transaction(fn)`, failing with what `fn` threw when the rollback
- * that follows fails too: nothing was committed either way, and the
- * rollback's error would hide why. SQLite rolls a transaction back by itself
- * on a full disk or an I/O error (SQLite, "Response To Errors Within A
- * Transaction"), so knex's ROLLBACK (or ROLLBACK TO SAVEPOINT) finds
- * nothing to roll back; a PostgreSQL connection the server terminated
- * cannot even send it.
- */
-async function transact<T>(knex: Knex, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  let thrown: unknown;
-  try {
-    return await knex.transaction(async (trx) => {
-      try {
-        return await fn(trx);
-      } catch (err) {
-        thrown = err;
-        throw err;
-      }
-    });
-  } catch (err) {
-    if (thrown !== undefined && err !== thrown && err instanceof Error && /^ROLLBACK\b/.test(err.message)) throw thrown;
-    throw err;
-  }
-}
-
-/**
- * A write's outermost transaction: `fn` writes with the publication's
- * placeholder for a datestamp, and the transaction's last statements publish
- * it (../db/publication.ts), the publication lock released once the
- * transaction has ended.
- */
-async function publishing<T>(knex: Knex, clock: () => number, fn: (trx: Knex.Transaction, pub: Publication) => Promise<T>): Promise<T> {
-  const pub = newPublication();
-  let lock: PublicationLock | undefined;
-  try {
-    return await transact(knex, async (trx) => {
-      const out = await fn(trx, pub);
-      lock = await publish(trx, pub, clock);
-      return out;
-    });
-  } finally {
-    lock?.release();
-  }
-}
-
 export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTransaction, LoadBookkeeping, HarvestState, HarvestBookkeeping, HarvestLocks {
   private readonly options: KnexStoreOptions;
   private readonly clock: () => number;

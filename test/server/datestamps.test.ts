@@ -38,6 +38,35 @@ const KINDS: readonly { name: string; before: ItemInput; after: ItemInput }[] = 
 
 forEachDatabase((db) => {
   describe('datestamps through the store', function () {
+    it('publishes every datestamp and departure a write gave, tombstones and set changes included, at the time of publication', async function () {
+      const clock = new ManualClock(T0);
+      const store = db.store({ clock: clock.read });
+      await store.putSets([
+        { spec: 's', name: 'S' },
+        { spec: 't', name: 'T' },
+      ]);
+      await store.writeItems([item('a', { sets: ['s'] }), item('b', { sets: ['s'] }), item('c', { sets: ['s'] })]);
+      clock.tick(10);
+      // Sets and a deletion in one transaction: one publication, at the clock when it ends.
+      await store.transaction(async (tx) => {
+        await tx.setMemberships([{ internalId: 'a', sets: ['t'] }]);
+        await tx.deleteItems(['b']);
+        clock.tick(5);
+      });
+      const knex = db.knex();
+      const stamps = async (sql: string): Promise<number[]> =>
+        (((await knex.raw(sql)) as { rows?: { d: unknown }[] }).rows ?? ((await knex.raw(sql)) as { d: unknown }[])).map((r) => Number(r.d));
+      const all = [
+        ...(await stamps('SELECT datestamp AS d FROM items')),
+        ...(await stamps('SELECT datestamp AS d FROM records')),
+        ...(await stamps('SELECT datestamp AS d FROM item_sets')),
+        ...(await stamps('SELECT departed AS d FROM item_sets WHERE departed IS NOT NULL')),
+      ];
+      expect(new Set(all)).to.deep.equal(new Set([T0, T0 + 15]));
+      expect(await stamps('SELECT departed AS d FROM item_sets WHERE departed IS NOT NULL')).to.deep.equal([T0 + 15]);
+      expect(Number(((await knex('publication').first('last')) as { last: unknown }).last)).to.equal(T0 + 15);
+    });
+
     for (const k of KINDS) {
       it(`moves the datestamp on a change of ${k.name}, even when the record gives the old datestamp, and not when it is written again`, async function () {
         const clock = new ManualClock(T0);
@@ -69,7 +98,7 @@ forEachDatabase((db) => {
         { spec: 's', name: 'S' },
         { spec: 't', name: 'T' },
       ]);
-      await store.writeItems([item('a', { sets: ['s'] }), item('b', { sets: ['s'] })]);
+      await store.writeItems([item('a', { sets: ['s'] }), item('b', { sets: ['s'] }), item('c', { sets: ['s'] })]);
       clock.tick(60);
       await store.putSets([{ spec: 's', name: 'Renamed', descriptions: [dc('about s')] }]);
       expect(
