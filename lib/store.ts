@@ -52,6 +52,8 @@ export interface ItemRecord extends ItemHeader {
   readonly written?: true;
   /** The content of each `about` container (one root element each), in order; none for a deleted item. */
   readonly about?: readonly string[];
+  /** Beyond the query's `budget` ({@link ListPageQuery}): a header only, its metadata and about not read. */
+  readonly overBudget?: true;
 }
 
 /** A set as ListSets shows it. */
@@ -77,6 +79,15 @@ export interface ListPageQuery extends ListFilter {
   /** Return rows strictly after this position. */
   readonly after?: Keyset;
   readonly limit: number;
+  /**
+   * Records only: the bytes of stored metadata and about containers (UTF-8)
+   * the page may hold. The leading rows that fit together (at least one) come
+   * as usual; the rows after them come as headers marked `overBudget`, their
+   * metadata and about never read, so a page's memory is bounded by the
+   * budget however large its records, and the rows still say where the next
+   * page starts.
+   */
+  readonly budget?: number;
 }
 
 /**
@@ -138,16 +149,13 @@ export interface ReadStore {
   getRecord(identifier: string, metadataPrefix: string): Promise<ItemRecord | null>;
   /** A page of headers in `(datestamp, pk)` order; `limit + 1` rows tell the caller another page exists. */
   listHeaders(q: ListPageQuery): Promise<readonly ItemHeader[]>;
-  /** A page of records, likewise. */
-  listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]>;
   /**
-   * The bytes each record of the same page would serve (its stored metadata
-   * and about containers, UTF-8), in the page's order, without reading them:
-   * the pager ends a page by bytes before it reads its records (OAI-PMH 2.0
-   * section 3.5 lets a page hold any number). A format written on demand
-   * counts 0 for its metadata, which the store writes small from the model.
+   * A page of records, likewise; with a `budget`, the rows past it come as
+   * headers marked `overBudget` (OAI-PMH 2.0 section 3.5 lets a page hold any
+   * number, so the pager ends the page by bytes before them). A format written
+   * on demand counts 0 for its metadata, which the store writes small from the model.
    */
-  listRecordSizes(q: ListPageQuery): Promise<readonly number[]>;
+  listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]>;
   /** How many items the filter matches in all. */
   count(f: ListFilter): Promise<number>;
   /** Whether the repository has any set. */

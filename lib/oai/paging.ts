@@ -23,14 +23,17 @@ export interface PageStart<K> {
 
 /** What a paged verb tells the pager. */
 export interface Listing<R, K, V extends TokenVerb> {
-  /** Up to `limit` rows after `after` (from the start when undefined), in key order. */
-  rows(after: K | undefined, limit: number): Promise<readonly R[]>;
   /**
-   * The bytes each of the same rows would serve, without reading them; when
-   * given (and the context has a `pageBytes`), a page holds only the rows
-   * that fit the budget, and only those are read.
+   * Up to `limit` rows after `after` (from the start when undefined), in key
+   * order; with a `budget` (for a listing that has {@link overBudget}), the
+   * rows past the bytes it allows are read as keys only and marked so.
    */
-  sizes?(after: K | undefined, limit: number): Promise<readonly number[]>;
+  rows(after: K | undefined, limit: number, budget?: number): Promise<readonly R[]>;
+  /**
+   * Whether a row came past the budget: given, a page holds only the leading
+   * rows that fit the context's `pageBytes` (at least one), and only those are read.
+   */
+  overBudget?(row: R): boolean;
   /** The key the next page starts after. */
   keyOf(row: R): K;
   /** completeListSize, counted once, when the harvest begins. */
@@ -61,27 +64,10 @@ export function resumeFrom<V extends TokenVerb>(
 }
 
 /**
- * How many leading rows of these sizes a page of `budget` bytes holds: as
- * many as fit together, and at least one (a row larger than the budget is
- * served alone, or the harvest could never pass it). 0 only for no rows.
- * Example: `rowsWithinBudget([2, 2, 2], 5)` → 2; `rowsWithinBudget([9, 1], 5)` → 1.
- */
-export function rowsWithinBudget(sizes: readonly number[], budget: number): number {
-  let total = 0;
-  let n = 0;
-  for (const size of sizes) {
-    if (n > 0 && total + size > budget) break;
-    total += size;
-    n++;
-  }
-  return n;
-}
-
-/**
  * Reads the page that begins at `start`, with `ctx.pageSize` rows at most,
  * and, for a listing that knows its rows' sizes, only as many as fit in
- * `ctx.pageBytes` ({@link rowsWithinBudget}): the sizes are read first, then
- * only the rows that fit, so a page never holds more than it serves.
+ * `ctx.pageBytes`: one read, in which the rows past the budget come as keys
+ * only, so a page never holds more than it serves.
  * A list that fits one page gets no `resumptionToken` element; a page that
  * continues gets a token valid for `ctx.tokenLifetime` seconds; the last
  * page of a longer list gets an empty token (OAI-PMH 3.5). The page's rows
@@ -109,14 +95,12 @@ async function pageRows<R, K, V extends TokenVerb>(
   listing: Listing<R, K, V>,
   after: K | undefined,
 ): Promise<{ readonly rows: readonly R[]; readonly more: boolean }> {
-  if (listing.sizes && ctx.pageBytes !== undefined) {
-    // One size more than the page shows says whether another page exists, as `pageSize + 1` rows do below.
-    const sizes = await listing.sizes(after, ctx.pageSize + 1);
-    const fit = rowsWithinBudget(sizes.slice(0, ctx.pageSize), ctx.pageBytes);
-    if (fit === 0) return { rows: [], more: false };
-    const rows = await listing.rows(after, fit);
-    // Rows that left the harvest's range between the two reads only shorten this page; the next starts after its last row.
-    return { rows, more: rows.length > 0 && sizes.length > fit };
+  if (listing.overBudget && ctx.pageBytes !== undefined) {
+    // One row more than the page shows says whether another page exists, as below; it may come past the budget.
+    const fetched = await listing.rows(after, ctx.pageSize + 1, ctx.pageBytes);
+    const over = fetched.findIndex((row) => listing.overBudget?.(row) === true);
+    const fit = Math.min(over === -1 ? fetched.length : over, ctx.pageSize);
+    return { rows: fetched.slice(0, fit), more: fetched.length > fit };
   }
   const fetched = await listing.rows(after, ctx.pageSize + 1);
   const more = fetched.length > ctx.pageSize;

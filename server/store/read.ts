@@ -122,18 +122,48 @@ export class KnexReadStore implements ReadStore {
   }
 
   async listRecords(q: ListPageQuery): Promise<readonly ItemRecord[]> {
+    if (q.budget !== undefined) return this.budgetedRecords(q, q.budget);
     return this.written(
       (await this.page<KeyedRow<RecordRow>>(q, true)).map((r) => keyed(toRecord(r), r[8])),
       q.metadataPrefix,
     );
   }
 
-  async listRecordSizes(q: ListPageQuery): Promise<readonly number[]> {
-    // octet_length reads a value's stored length, not the value (both databases): a page's sizes cost
-    // an index range scan, however large its records. A record written on demand has no stored XML: 0.
-    const about = '(SELECT sum(octet_length(a.xml)) FROM item_about a WHERE a.item_pk = i.pk)';
-    const { sql, params } = listSql(q, `SELECT coalesce(octet_length(r.xml), 0) + coalesce(${about}, 0) AS n`, q);
-    return (await this.run<{ n: unknown }>(sql, params)).map((row) => toInt(row.n));
+  /**
+   * A page of records of at most `budget` stored bytes (lib/store.ts
+   * `ListPageQuery.budget`), in one query: the page's rows are read with
+   * their sizes, and a running sum over them says which fit; only those have
+   * their metadata and about containers read, by key. octet_length reads a
+   * value's stored length, not the value (both databases), so the rows past
+   * the budget cost only their keys, however large their records. A record
+   * written on demand has no stored XML: 0.
+   */
+  private async budgetedRecords(q: ListPageQuery, budget: number): Promise<readonly ItemRecord[]> {
+    const deleted = q.set !== undefined ? '(i.deleted OR s.departed IS NOT NULL)' : 'i.deleted';
+    const size = 'coalesce(octet_length(r.xml), 0) + coalesce((SELECT sum(octet_length(a.xml)) FROM item_about a WHERE a.item_pk = i.pk), 0)';
+    const inner = listSql(
+      q,
+      `SELECT i.pk AS pk, i.internal_id AS internal_id, i.identifier AS identifier, r.datestamp AS datestamp, ${deleted} AS deleted, i.direct_sets AS sets, ${size} AS n, ${listKey(q)} AS k`,
+      q,
+    );
+    const sql =
+      'SELECT w.pk, w.internal_id, w.identifier, w.datestamp, w.deleted, w.sets, ' +
+      'CASE WHEN w.fits THEN (SELECT x.xml FROM records x WHERE x.item_pk = w.pk AND x.prefix = ?) END, ' +
+      `CASE WHEN w.fits THEN ${aboutColumn(this.knex, 'w.pk')} END, w.k, w.fits ` +
+      // A row fits when the rows before it leave room for it; the first always does (it is served alone if larger).
+      `FROM (SELECT p.*, (sum(p.n) OVER o <= ? OR row_number() OVER o = 1) AS fits FROM (${inner.sql}) p ` +
+      'WINDOW o AS (ORDER BY p.k, p.pk ROWS UNBOUNDED PRECEDING)) w ORDER BY w.k, w.pk';
+    const rows = await this.runArrays<readonly [...KeyedRow<RecordRow>, fits: boolean | number]>(sql, [q.metadataPrefix, budget, ...inner.params]);
+    const records: ItemRecord[] = [];
+    let fitting = true;
+    for (const row of rows) {
+      // Once one row is past the budget the page ends before it, whatever fits after.
+      fitting &&= toBool(row[9]);
+      records.push(fitting ? keyed(toRecord(row), row[8]) : { ...keyed(toHeader(row), row[8]), metadata: null, overBudget: true });
+    }
+    const fit = records.filter((r) => r.overBudget !== true);
+    const written = await this.written(fit, q.metadataPrefix);
+    return [...written, ...records.slice(fit.length)];
   }
 
   /** The records with the metadata of every live one this store writes on demand (./on-demand.ts) filled in. */
@@ -325,11 +355,11 @@ interface SetRow {
   descriptions: string;
 }
 
-function toHeader(row: ReadRow | KeyedRow<ReadRow>): ItemHeader {
+function toHeader(row: readonly [...ReadRow, ...unknown[]]): ItemHeader {
   return { pk: toInt(row[0]), internalId: row[1], identifier: row[2], datestamp: toInt(row[3]), deleted: toBool(row[4]), sets: splitList(row[5]) };
 }
 
-function toRecord(row: RecordRow | KeyedRow<RecordRow>): ItemRecord {
+function toRecord(row: readonly [...RecordRow, ...unknown[]]): ItemRecord {
   const deleted = toBool(row[4]);
   return {
     pk: toInt(row[0]),

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readPage, resumeFrom, rowsWithinBudget } from '../../lib/oai/paging';
+import { readPage, resumeFrom } from '../../lib/oai/paging';
 import type { Listing, PageStart } from '../../lib/oai/paging';
 import { decodeToken, encodeToken } from '../../lib/oai/token';
 import type { ProviderContext } from '../../lib/oai/context';
@@ -118,35 +118,38 @@ describe('keyset paging', () => {
 });
 
 describe('pages bounded by bytes', () => {
-  const cases: Array<{ name: string; sizes: number[]; budget: number; fit: number }> = [
-    { name: 'no rows fit no rows', sizes: [], budget: 10, fit: 0 },
-    { name: 'rows that fit together are all kept', sizes: [3, 3, 4], budget: 10, fit: 3 },
-    { name: 'the page ends before the row that would pass the budget', sizes: [3, 3, 5, 1], budget: 10, fit: 2 },
-    { name: 'a first row larger than the budget is kept alone', sizes: [25, 1, 1], budget: 10, fit: 1 },
-    { name: 'a larger row after the first ends the page before it', sizes: [1, 25, 1], budget: 10, fit: 1 },
-  ];
-  for (const c of cases) it(c.name, () => expect(rowsWithinBudget(c.sizes, c.budget)).to.equal(c.fit));
-
-  /** `letters(n)` whose rows each serve `size(row)` bytes, recording every `rows` limit it is asked for. */
+  /**
+   * `letters(n)` whose rows each serve `size(row)` bytes, answering as a store
+   * answers a budget (lib/store.ts `ListPageQuery.budget`): the leading rows
+   * that fit together, at least one, then the rest marked past it. Records
+   * every `rows` limit it is asked for.
+   */
   function sized(n: number, size: (row: string) => number): ReturnType<typeof letters> & { limits: number[] } {
     const base = letters(n);
     const limits: number[] = [];
+    const over = new Set<string>();
     return Object.assign(base, {
       limits,
-      rows: async (after: string | undefined, limit: number) => {
+      rows: async (after: string | undefined, limit: number, budget?: number) => {
         limits.push(limit);
-        return (await letters(n).rows(after, limit)) as string[];
+        const rows = (await letters(n).rows(after, limit)) as string[];
+        let total = 0;
+        rows.forEach((row, i) => {
+          total += size(row);
+          if (budget !== undefined && i > 0 && total > budget) over.add(row);
+        });
+        return rows;
       },
-      sizes: async (after: string | undefined, limit: number) => (await letters(n).rows(after, limit)).map(size),
+      overBudget: (row: string) => over.has(row),
     });
   }
 
-  it('reads only the rows that fit, and continues after the last one with the cursor of the rows served', async () => {
+  it('serves only the rows that fit, and continues after the last one with the cursor of the rows served', async () => {
     const listing = sized(6, () => 4);
     const ctx = { ...context(100), pageBytes: 10 };
     const page = await readPage(ctx, listing, { cursor: 3, after: 'a', completeListSize: 6 }, NOW);
     expect(page.rows).to.deep.equal(['b', 'c']);
-    expect(listing.limits).to.deep.equal([2]);
+    expect(listing.limits).to.deep.equal([101]);
     expect(page.resumption?.cursor).to.equal(3);
     expect(decodeState(page.resumption?.token ?? '')).to.deep.include({ after: 'c', cursor: 5, completeListSize: 6 });
   });

@@ -44,7 +44,9 @@ function instrument(store: ReadStore): Reads {
   const listRecords = store.listRecords.bind(store);
   (store as { listRecords: ReadStore['listRecords'] }).listRecords = async (q: ListPageQuery) => {
     const rows = await listRecords(q);
-    reads.calls.push({ rows: rows.length, bytes: rows.reduce((n, r: ItemRecord) => n + served(r), 0) });
+    // Rows past the budget are keys only (lib/store.ts `ListPageQuery.budget`): nothing of them is read.
+    const read = rows.filter((r) => r.overBudget !== true);
+    reads.calls.push({ rows: read.length, bytes: read.reduce((n, r: ItemRecord) => n + served(r), 0) });
     return rows;
   };
   return reads;
@@ -113,6 +115,35 @@ for (const kind of databaseKinds()) {
         expect(h.cursors[i], `cursor of page ${i}`).to.equal(before);
         before += page.length;
       });
+    });
+
+    it('reads a page whose rows past the budget are keys only, the first row fitting whatever its size', async () => {
+      const q = { metadataPrefix: 'oai_dc', until: Math.floor(Date.now() / 1000) + 3600, limit: 4 };
+      const all = await p.ctx.store.listRecords(q);
+      const sizes = all.map(served);
+      expect(sizes.every((n) => n > MB)).to.equal(true);
+      const first3 = (sizes[0] as number) + (sizes[1] as number) + (sizes[2] as number);
+      const cases = [
+        { budget: first3, fit: 3 },
+        { budget: first3 - 1, fit: 2 },
+        { budget: 1, fit: 1 },
+        { budget: 10 * BUDGET, fit: 4 },
+      ];
+      for (const c of cases) {
+        const rows = await p.ctx.store.listRecords({ ...q, budget: c.budget });
+        expect(
+          rows.map((r) => r.identifier),
+          `budget ${c.budget}`,
+        ).to.deep.equal(all.map((r) => r.identifier));
+        expect(
+          rows.map((r) => r.overBudget === true),
+          `budget ${c.budget}`,
+        ).to.deep.equal(all.map((_, i) => i >= c.fit));
+        rows.forEach((r, i) => {
+          if (i < c.fit) expect(served(r)).to.equal(sizes[i]);
+          else expect([r.metadata, r.about ?? []]).to.deep.equal([null, []]);
+        });
+      }
     });
 
     it('serves a record larger than the budget alone on its page', async () => {

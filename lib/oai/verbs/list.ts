@@ -43,7 +43,7 @@ export async function listItems(ctx: ProviderContext, req: ListRequest, now: num
         req.verb,
         plan.filter,
         (q) => ctx.store.listRecords(q),
-        (q) => ctx.store.listRecordSizes(q),
+        (r) => r.overBudget === true,
       ),
       plan,
       now,
@@ -67,12 +67,12 @@ function items<R extends ItemHeader>(
   verb: ListVerb,
   filter: ListFilter,
   read: (q: ListPageQuery) => Promise<readonly R[]>,
-  sizes?: (q: ListPageQuery) => Promise<readonly number[]>,
+  overBudget?: (row: R) => boolean,
 ): Listing<R, Keyset, ListVerb> {
   return {
-    rows: (after, limit) => read({ ...filter, ...(after && { after }), limit }),
+    rows: (after, limit, budget) => read({ ...filter, ...(after && { after }), limit, ...(budget !== undefined && { budget }) }),
     // A record's size is what bounds a ListRecords page by bytes (../paging); a header is small and has none.
-    ...(sizes && { sizes: (after: Keyset | undefined, limit: number) => sizes({ ...filter, ...(after && { after }), limit }) }),
+    ...(overBudget && { overBudget }),
     keyOf: (row) => ({ datestamp: row.keyDatestamp ?? row.datestamp, pk: row.pk }),
     count: () => ctx.store.count(filter),
     state: (after, cursor, completeListSize, expires, position) => ({
