@@ -41,6 +41,8 @@ export interface SetsTokenState {
   readonly cursor: number;
   readonly completeListSize: number;
   readonly expires: number;
+  /** As {@link ListTokenState}'s: where the page's reads stood in the primary's history. */
+  readonly position?: string;
 }
 
 export type TokenState = ListTokenState | SetsTokenState;
@@ -76,7 +78,7 @@ export function badToken(problem: TokenProblem): OaiError {
 export function encodeToken(state: TokenState, secret: string): string {
   const compact =
     state.verb === 'ListSets'
-      ? { v: 'LS', a: state.after, c: state.cursor, n: state.completeListSize, x: state.expires }
+      ? { v: 'LS', a: state.after, c: state.cursor, n: state.completeListSize, x: state.expires, ...(state.position !== undefined && { w: state.position }) }
       : {
           v: state.verb === 'ListRecords' ? 'LR' : 'LI',
           p: state.metadataPrefix,
@@ -138,9 +140,10 @@ function fromCompact(raw: unknown): TokenState | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const o = raw as Record<string, unknown>;
   if (!isInt(o.c) || !isInt(o.n) || !isInt(o.x) || o.c < 0 || o.n < 0) return null;
+  if (o.w !== undefined && (typeof o.w !== 'string' || !WAL_POSITION.test(o.w))) return null;
   if (o.v === 'LS') {
     if (typeof o.a !== 'string') return null;
-    return { verb: 'ListSets', after: o.a, cursor: o.c, completeListSize: o.n, expires: o.x };
+    return { verb: 'ListSets', after: o.a, cursor: o.c, completeListSize: o.n, expires: o.x, ...(typeof o.w === 'string' && { position: o.w }) };
   }
   if (o.v !== 'LR' && o.v !== 'LI') return null;
   const a = o.a;
@@ -148,7 +151,6 @@ function fromCompact(raw: unknown): TokenState | null {
   if (typeof o.p !== 'string' || !isInt(o.u)) return null;
   if (o.s !== undefined && typeof o.s !== 'string') return null;
   if (o.f !== undefined && !isInt(o.f)) return null;
-  if (o.w !== undefined && (typeof o.w !== 'string' || !WAL_POSITION.test(o.w))) return null;
   return {
     verb: o.v === 'LR' ? 'ListRecords' : 'ListIdentifiers',
     metadataPrefix: o.p,

@@ -37,6 +37,9 @@ describe('resumption tokens', () => {
   it('round-trip a ListSets state', () => {
     const s = { verb: 'ListSets' as const, after: 'a:b', cursor: 10, completeListSize: 12, expires: 99 };
     expect(decodeToken(encodeToken(s, 'k'), 'ListSets', 'k', 1)).to.deep.equal({ ok: true, state: s });
+    const at = { ...s, position: '0/16B3748' };
+    expect(decodeToken(encodeToken(at, 'k'), 'ListSets', 'k', 1)).to.deep.equal({ ok: true, state: at });
+    expect(decodeToken(encodeToken({ ...s, position: 'not a position' }, 'k'), 'ListSets', 'k', 1)).to.deep.equal({ ok: false, problem: 'malformed' });
   });
 
   it('are versioned', () => {

@@ -142,6 +142,33 @@ describe('harvest traffic on a read replica', function () {
     }
   });
 
+  it('answers ListSets with 503 while the replica has not replayed the sets its primary held, first page or continued, and the sets once it has', async () => {
+    const c = cluster as ReplicatedCluster;
+    const [p, r] = [primary as TestServer, replica as TestServer];
+    // More sets than a page, so the list continues with a token.
+    await p.running.provider.store.writeItems(Array.from({ length: 30 }, (_, i) => ({ ...item(5000 + i), sets: [`s${String(i).padStart(2, '0')}`] })));
+    await c.caughtUp();
+    c.pauseReplay();
+    let resumed = false;
+    try {
+      // A set the primary declares while the replica stands still, after the first page's sets.
+      await p.running.provider.store.writeItems([{ ...item(5100), sets: ['s99'] }]);
+      const first = await request(r.port, { query: 'verb=ListSets' });
+      expect(first.status).to.equal(503);
+      expect(first.headers['retry-after']).to.equal('2');
+      const page1 = checkOai(await request(p.port, { query: 'verb=ListSets' }));
+      const token = resumption(page1)?.token as string;
+      expect(positionOf(token)).to.match(/^[0-9A-F]+\/[0-9A-F]+$/);
+      const query = `verb=ListSets&resumptionToken=${encodeURIComponent(token)}`;
+      expect((await request(r.port, { query })).status).to.equal(503);
+      c.resumeReplay();
+      resumed = true;
+      expect(texts(checkOai(await request(r.port, { query })), 'setSpec')).to.include('s99');
+    } finally {
+      if (!resumed) c.resumeReplay();
+    }
+  });
+
   it('answers GetRecord and ListMetadataFormats of a record the replica has not replayed with 503 and Retry-After, counted apart from load shedding, and the record once replayed', async () => {
     const c = cluster as ReplicatedCluster;
     const [p, r] = [primary as TestServer, replica as TestServer];
