@@ -15,6 +15,7 @@
  * with the reason, and the document above it leaves it out.
  */
 import express from 'express';
+import { confirmAbsence } from './absence';
 import type { Logger } from 'pino';
 import type { ProviderContext } from '../../lib/oai';
 import type { SyncScope } from '../../lib/store';
@@ -86,8 +87,10 @@ export function syncRouter(o: SyncRouteOptions): express.Router {
       const q = req.originalUrl.indexOf('?');
       const sitemap = parseSitemapPath(req.path);
       const doc = sitemap === null ? parseSyncPath(req.path, q < 0 ? '' : req.originalUrl.slice(q + 1)) : null;
-      const answer: Answer =
-        sitemap !== null ? await sitemapAnswer(c, sitemap) : doc !== null ? await syncAnswer(c, doc) : { status: 404, message: 'Not found.\n' };
+      const find = async (): Promise<Answer> =>
+        sitemap !== null ? sitemapAnswer(c, sitemap) : doc !== null ? syncAnswer(c, doc) : { status: 404, message: 'Not found.\n' };
+      // A replica behind its primary must not say a document or record is not there (./absence.ts).
+      const answer = await confirmAbsence(o.ctx.store, await find(), (a) => 'status' in a && a.status === 404 && (sitemap !== null || doc !== null), find);
       await send(req, res, answer, sendOptions);
     } catch (err) {
       next(err);

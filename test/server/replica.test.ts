@@ -199,6 +199,33 @@ describe('harvest traffic on a read replica', function () {
     }
   });
 
+  it('answers the ResourceSync document of a record the replica has not replayed with 503, and the record once replayed', async () => {
+    const c = cluster as ReplicatedCluster;
+    const [p, r] = [primary as TestServer, replica as TestServer];
+    await c.caughtUp();
+    c.pauseReplay();
+    let resumed = false;
+    try {
+      await p.running.provider.store.writeItems([item(6000, 'Synchronized while the replica stands still')]);
+      const identifier = `oai:${NAMESPACE}:${item(6000).internalId}`;
+      const path = `/resourcesync/oai_dc/record/${encodeURIComponent(identifier)}`;
+      // The primary holds it: the record's document is there.
+      expect((await request(p.port, { path })).status).to.equal(200);
+      const a = await request(r.port, { path });
+      expect(a.status).to.equal(503);
+      expect(a.headers['retry-after']).to.equal('2');
+      c.resumeReplay();
+      resumed = true;
+      const record = await request(r.port, { path });
+      expect(record.status).to.equal(200);
+      expect(record.body).to.contain('Synchronized while the replica stands still');
+      // What neither holds is still not found, once the replica has caught up.
+      expect((await request(r.port, { path: `/resourcesync/oai_dc/record/${encodeURIComponent(`oai:${NAMESPACE}:nothing`)}` })).status).to.equal(404);
+    } finally {
+      if (!resumed) c.resumeReplay();
+    }
+  });
+
   it('answers idDoesNotExist for an identifier the primary does not hold either once the replica has caught up, and refuses a format the repository does not offer without asking the primary', async () => {
     const c = cluster as ReplicatedCluster;
     const r = replica as TestServer;
