@@ -396,6 +396,18 @@ export interface WriteResult {
  * write pipeline (server/store/write.ts over lib/pipeline/): record rules, the
  * metadata check of each format, identifier governance.
  */
+/** What a batch written in partial mode came to (WriteStore `writeItemsLeavingOut`). */
+export interface PartialWrite {
+  /** What the write did to each item it wrote (none when nothing was written). */
+  readonly results: readonly WriteResult[];
+  /** The items written: the batch less every record refused. */
+  readonly written: readonly ItemInput[];
+  /** Every refusal of every pass of the decision, in the order it gave them. */
+  readonly refusals: readonly Refusal[];
+  /** How many items of the batch were refused (an item refused for several reasons counts once). */
+  readonly refusedItems: number;
+}
+
 export interface WriteStore {
   /**
    * Declares or renames sets; an invalid set throws an `Error` naming every
@@ -409,6 +421,12 @@ export interface WriteStore {
    * a `RefusedError` carrying every refusal, and nothing is written.
    */
   writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]>;
+  /**
+   * Partial mode (`load --partial`, a harvested page): writes the items the
+   * gate passes and leaves out those it refuses, decided from the state read
+   * once (lib/pipeline/partial.ts `decideLeavingOut`), in one transaction.
+   */
+  writeItemsLeavingOut(items: readonly ItemInput[]): Promise<PartialWrite>;
   /** The refusals `writeItems` would raise (the whole gate), without writing (for `--dry-run` and `--partial`). */
   checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]>;
   /**

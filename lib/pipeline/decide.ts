@@ -29,6 +29,7 @@ import { contentHash, recordHash, uniqueSorted } from './content-hash';
 import { checkBatch, mapAll, type ExistingItem, type Mapping, type RegistryEntry, type SchemeCheck } from './governance';
 import { judgeRecords, type FormatChecks } from './judge';
 import { prepareItem, type Preparation, type PreparedItem } from './prepare';
+import { membership, withGivenDepartures, type MembershipRow, type SetRow } from './set-rows';
 
 /** An item as the store holds it, as the decision needs it. */
 export interface StoredItem {
@@ -48,6 +49,8 @@ export interface StoredItem {
   readonly sets: readonly string[];
   /** Its records, by prefix (a tombstone's too): each one's datestamp, and its digest when known. */
   readonly records: ReadonlyMap<string, StoredRecord>;
+  /** Its item_sets rows, departed ones included: what its new rows keep the departures of. */
+  readonly memberships: readonly MembershipRow[];
   /** A live item's XML as it was given, by prefix (not what the pipeline wrote from its model). */
   readonly given: Readonly<Record<string, string>>;
   /** A live item's model when the record gave it (not lifted from its XML), as stored JSON. */
@@ -116,6 +119,12 @@ export interface PlannedItem {
   readonly recordHashes: ReadonlyMap<string, string>;
   /** The about containers to store, in order (none for a tombstone). */
   readonly about: readonly AboutInput[];
+  /**
+   * For a new or changed item: its item_sets rows in place of the old ones
+   * (./set-rows.ts `membership`), under the stored item's pk, or 0 for a new
+   * item, whose pk the store gives when it applies them. None when unchanged.
+   */
+  readonly setRows: readonly SetRow[];
   /** The record fields as stored (JSON), for a live item that has them. */
   readonly fields: string | undefined;
   /** For a harvested version: its datestamp at the source, stored to order later versions (null: not harvested). */
@@ -346,6 +355,7 @@ function planItem(input: PreparedItem, mapping: Mapping | undefined, existing: S
     recordDatestamps: keptFormatDatestamps(input, existing, datestamp, recordDatestamps(outcome, datestamp, recordHashes, existing)),
     recordHashes,
     about,
+    setRows: outcome === 'unchanged' ? [] : membership(existing?.pk ?? 0, sets, withGivenDepartures(existing?.memberships ?? [], input.departures), datestamp),
     fields,
     sourceDatestamp,
   };

@@ -10,8 +10,7 @@ import { insertRows, statementRunner } from '../db/statements';
 import { fillRecordHashes } from '../db/record-digests';
 import type { PlannedItem } from '../../lib/pipeline/decide';
 import type { PlannedTombstone } from '../../lib/pipeline/tombstones';
-import { membership, withGivenDepartures, type PlannedMembership, type SetRow } from '../../lib/pipeline/memberships';
-import { membershipRows } from './state';
+import { membership, type PlannedMembership, type SetRow } from '../../lib/pipeline/memberships';
 import { claimFingerprint, type OnDemand } from './on-demand';
 
 /** The item_sets rows of a change: decided in lib/pipeline/memberships.ts, named here too for the tests of ./apply.ts. */
@@ -88,7 +87,6 @@ export async function applyWrite(
     }
   }
   const changedPks = changed.map((p) => pkOf.get(p.input.internalId) as number);
-  const oldRows = await membershipRows(trx, changedPks);
   for (const part of chunk(changedPks, MAX_IN_LIST)) {
     await trx('item_sets').whereIn('item_pk', part).delete();
     await trx('records').whereIn('item_pk', part).delete();
@@ -104,7 +102,8 @@ export async function applyWrite(
   for (const p of [...fresh, ...changed]) {
     const pk = pkOf.get(p.input.internalId) as number;
     if (p.fields !== undefined) fieldRows.push([pk, p.fields, JSON.stringify(p.input.written), p.input.liftedFrom ?? null]);
-    setRows.push(...membership(pk, p.sets, withGivenDepartures(oldRows.get(pk) ?? [], p.input.departures), p.datestamp));
+    // Decided with the item's old rows (lib/pipeline/decide.ts); a new item's pk is known only now.
+    for (const [spec, , direct, datestamp, departed] of p.setRows) setRows.push([spec, pk, direct, datestamp, departed]);
     const written = leave && p.fields !== undefined ? p.input.written : [];
     // A kept format is read, never written, when served.
     for (const [prefix, xml] of p.records) {

@@ -27,6 +27,7 @@ import type { Knex } from 'knex';
 import {
   RefusedError,
   type ItemInput,
+  type PartialWrite,
   type MembershipChange,
   type ScannedItem,
   type ScanOptions,
@@ -84,7 +85,7 @@ import type { Replication } from './replication';
 import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, type OnDemand } from './on-demand';
 import { scanItems } from './scan';
 import { storeStats } from './stats';
-import { writePipeline, type WriteOptions } from './write';
+import { writePassing, writePipeline, type WriteOptions } from './write';
 import { newPublication, type Publication } from '../db/publication';
 import { publishing, transact } from './transactions';
 
@@ -434,6 +435,11 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
       if ('refusals' in out) throw new RefusedError(out.refusals);
       return out.results;
     });
+  }
+
+  async writeItemsLeavingOut(items: readonly ItemInput[]): Promise<PartialWrite> {
+    if (items.length === 0) return { results: [], written: [], refusals: [], refusedItems: 0 };
+    return this.writing((trx, stamp) => writePassing(trx, items, this.writeOptions(stamp), true));
   }
 
   async deleteItems(internalIds: readonly string[], options: DeleteOptions = {}): Promise<readonly WriteResult[]> {

@@ -79,7 +79,18 @@ export async function itemsByInternalId(db: Knex, internalIds: readonly string[]
 export async function readDeleteState(db: Knex, internalIds: readonly string[]): Promise<DeleteState> {
   const rows = await itemsByInternalId(db, internalIds);
   const pks = [...rows.values()].map((r) => r.pk);
-  const sets = await directSets(db, pks);
+  // One read of their item_sets rows: the direct sets they are in now, and every row, for the departures.
+  const memberships = await membershipRows(db, pks);
+  const sets = new Map<number, string[]>();
+  for (const [pk, list] of memberships) {
+    sets.set(
+      pk,
+      list
+        .filter((m) => m.direct && m.departed === null)
+        .map((m) => m.spec)
+        .sort(),
+    );
+  }
   const prefixes = new Map<number, string[]>();
   for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string }>(db, 'item_pk, prefix', 'records', 'item_pk', pks, 'int')) {
     const pk = toInt(r.item_pk);
@@ -123,20 +134,31 @@ export async function readMembershipState(db: Knex, changes: readonly Membership
     items,
     declared,
     content: new Map([...content].map(([pk, c]) => [moved.get(pk) as string, c])),
-    rows: new Map([...membership].map(([pk, r]) => [moved.get(pk) as string, r])),
+    rows: new Map([...membership].map(([pk, r]) => [moved.get(pk) as string, r.map(({ spec, departed }) => ({ spec, departed }))])),
   };
 }
 
 /**
- * The item_sets rows of these items, departed ones included.
+ * The item_sets rows of these items, departed ones included, and whether
+ * each is a set the item was put in directly.
  *
- * @example (await membershipRows(trx, [7])).get(7) // [{ spec: 'a', departed: null }]
+ * @example (await membershipRows(trx, [7])).get(7) // [{ spec: 'a', departed: null, direct: true }]
  */
-export async function membershipRows(db: Knex, pks: readonly number[]): Promise<Map<number, MembershipRow[]>> {
-  const out = new Map<number, MembershipRow[]>();
-  for (const r of await rowsWhereIn<{ item_pk: unknown; spec: string; departed: unknown }>(db, 'item_pk, spec, departed', 'item_sets', 'item_pk', pks, 'int')) {
+export async function membershipRows(db: Knex, pks: readonly number[]): Promise<Map<number, (MembershipRow & { readonly direct: boolean })[]>> {
+  const out = new Map<number, (MembershipRow & { readonly direct: boolean })[]>();
+  for (const r of await rowsWhereIn<{ item_pk: unknown; spec: string; departed: unknown; direct: unknown }>(
+    db,
+    'item_pk, spec, departed, direct',
+    'item_sets',
+    'item_pk',
+    pks,
+    'int',
+  )) {
     const pk = toInt(r.item_pk);
-    out.set(pk, [...(out.get(pk) ?? []), { spec: r.spec, departed: r.departed === null || r.departed === undefined ? null : toInt(r.departed) }]);
+    const row = { spec: r.spec, departed: r.departed === null || r.departed === undefined ? null : toInt(r.departed), direct: toBool(r.direct) };
+    const list = out.get(pk);
+    if (list) list.push(row);
+    else out.set(pk, [row]);
   }
   return out;
 }
@@ -247,7 +269,18 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
   const out = new Map<string, StoredItem>();
   if (rows.size === 0) return out;
   const pks = [...rows.values()].map((r) => r.pk);
-  const sets = await directSets(db, pks);
+  // One read of their item_sets rows: the direct sets they are in now, and every row, for the departures.
+  const memberships = await membershipRows(db, pks);
+  const sets = new Map<number, string[]>();
+  for (const [pk, list] of memberships) {
+    sets.set(
+      pk,
+      list
+        .filter((m) => m.direct && m.departed === null)
+        .map((m) => m.spec)
+        .sort(),
+    );
+  }
   const records = new Map<number, Map<string, { datestamp: number; hash: string | null }>>();
   const unhashed = new Set<number>();
   for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string; datestamp: unknown; hash: string | null }>(
@@ -309,6 +342,7 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
       sourceDatestamp: r.source_datestamp === null || r.source_datestamp === undefined ? null : toInt(r.source_datestamp),
       sets: sets.get(r.pk) ?? [],
       records: records.get(r.pk) ?? new Map(),
+      memberships: (memberships.get(r.pk) ?? []).map(({ spec, departed }) => ({ spec, departed })),
       given: given.get(r.pk) ?? {},
       ...(givenModel !== undefined && { givenModel }),
     });

@@ -19,7 +19,8 @@ import type { SchemeCheck } from '../../lib/pipeline/governance';
 import type { Preparation, PreparedItem } from '../../lib/pipeline/prepare';
 import { decideBatch } from '../../lib/pipeline/decide';
 import { setDeclarations } from '../../lib/sets/rules';
-import type { ItemInput, WriteResult } from '../../lib/store';
+import type { ItemInput, PartialWrite, WriteResult } from '../../lib/store';
+import { decideLeavingOut } from '../../lib/pipeline/partial';
 import type { Refusal } from '../../lib/model/refusal';
 import { applyWrite } from './apply';
 import type { OnDemand } from './on-demand';
@@ -73,17 +74,36 @@ async function declareNamedSets(trx: Knex, items: readonly PreparedItem[], p: Pr
  * @example const out = await writePipeline(trx, items, options); if ('refusals' in out) …
  */
 export async function writePipeline(trx: Knex, items: readonly ItemInput[], options: WriteOptions, dryRun = false): Promise<WriteOutcomes> {
+  const out = await writePassing(trx, items, options, false, dryRun);
+  return out.refusals.length > 0 ? { refusals: out.refusals } : { results: out.results };
+}
+
+/**
+ * Runs a batch through the pipeline inside `trx`, reading its state once:
+ * in `partial` mode the records the decision refuses are left out and the
+ * rest decided again from that state (lib/pipeline/partial.ts), then the
+ * plan that passes is applied; otherwise a refusal applies nothing.
+ *
+ * @example const out = await writePassing(trx, items, options, true); report(out.refusals);
+ */
+export async function writePassing(trx: Knex, items: readonly ItemInput[], options: WriteOptions, partial: boolean, dryRun = false): Promise<PartialWrite> {
   const state = await readWriteState(trx, items, options.preparation.policy);
-  const plan = decideBatch(items, state, {
-    preparation: options.preparation,
-    tombstonePrefixes: options.tombstonePrefixes,
-    now: options.now,
-    ...(options.stamp !== undefined && { stamp: options.stamp }),
-    ...(options.formatChecks && { formatChecks: options.formatChecks }),
-    ...(options.schemes && { schemes: options.schemes }),
-    ...(options.sources && { sources: options.sources }),
-  });
-  if (plan.refusals.length > 0) return { refusals: plan.refusals };
+  const decided = decideLeavingOut(
+    items,
+    (batch) =>
+      decideBatch(batch, state, {
+        preparation: options.preparation,
+        tombstonePrefixes: options.tombstonePrefixes,
+        now: options.now,
+        ...(options.stamp !== undefined && { stamp: options.stamp }),
+        ...(options.formatChecks && { formatChecks: options.formatChecks }),
+        ...(options.schemes && { schemes: options.schemes }),
+        ...(options.sources && { sources: options.sources }),
+      }),
+    partial,
+  );
+  const plan = decided.plan;
+  if (plan === null) return { results: [], written: [], refusals: decided.refusals, refusedItems: decided.refusedItems };
   // Declared even for a dry run, whose caller rolls them back: a check sees what a write would.
   await declareNamedSets(trx, plan.prepared, options.preparation);
   if (!dryRun) await applyWrite(trx, plan.planned, options.now, options.onDemand, options.storedFormats);
@@ -91,5 +111,6 @@ export async function writePipeline(trx: Knex, items: readonly ItemInput[], opti
   for (const p of plan.planned) byId.set(p.input.internalId, { internalId: p.input.internalId, identifier: p.identifier, outcome: p.outcome });
   for (const s of plan.superseded) byId.set(s.input.internalId, { internalId: s.input.internalId, identifier: s.identifier, outcome: 'superseded' });
   // In the batch's order.
-  return { results: items.flatMap((i) => byId.get(i.internalId) ?? []) };
+  const results = decided.written.flatMap((i) => byId.get(i.internalId) ?? []);
+  return { results, written: decided.written, refusals: decided.refusals, refusedItems: decided.refusedItems };
 }

@@ -191,6 +191,7 @@ describe('the write decision, without a database', () => {
       origin: null,
       sets: [],
       records: new Map([['oai_dc', { datestamp: 1, hash: 'h' }]]),
+      memberships: [],
       given: { oai_dc: '<dc/>' },
       ...over,
     });
@@ -254,6 +255,7 @@ describe('the write decision, without a database', () => {
       origin: null,
       sets: [],
       records: new Map([['oai_dc', { datestamp: 1_000, hash: null }]]),
+      memberships: [],
       given: {},
       ...over,
     });
@@ -296,6 +298,43 @@ describe('the write decision, without a database', () => {
       const asked = decideBatch([input], empty, { preparation: { ...preparation, liftOrder: ['oai_dc'] }, tombstonePrefixes: ['oai_dc'], now: NOW });
       expect(asked.planned[0]?.input.liftedFrom).to.equal('oai_dc');
       expect(asked.planned[0]?.input.fields?.dc.title).to.deep.equal(['Dublin Core']);
+    });
+
+    it('decides the item_sets rows of a change from the rows read: sets left keep their first departure, a new item gets its rows under pk 0', () => {
+      const options = { preparation, tombstonePrefixes: ['oai_dc'], now: NOW };
+      const old = storedItem('a', {
+        sets: ['x:y'],
+        memberships: [
+          { spec: 'x', departed: null },
+          { spec: 'x:y', departed: null },
+          { spec: 'gone', departed: 500 },
+        ],
+      });
+      const moved = decideBatch([{ internalId: 'a', metadata: { oai_dc: dc('T') }, sets: ['z'] }], stateOf(old), options).planned[0];
+      expect(moved?.setRows).to.deep.equal([
+        ['z', 7, true, NOW, null],
+        ['x', 7, false, NOW, NOW],
+        ['x:y', 7, false, NOW, NOW],
+        ['gone', 7, false, NOW, 500],
+      ]);
+      const fresh = decideBatch([{ internalId: 'b', metadata: { oai_dc: dc('T') }, sets: ['p:q'], departures: [{ spec: 'r', at: 300 }] }], empty, options)
+        .planned[0];
+      expect(fresh?.setRows).to.deep.equal([
+        ['p', 0, false, NOW, null],
+        ['p:q', 0, true, NOW, null],
+        ['r', 0, false, NOW, 300],
+      ]);
+    });
+
+    it('decides no item_sets rows for an unchanged item', () => {
+      const options = { preparation, tombstonePrefixes: ['oai_dc'], now: NOW };
+      const first = decideBatch([{ internalId: 'a', metadata: { oai_dc: dc('T') } }], empty, options).planned[0];
+      const again = decideBatch(
+        [{ internalId: 'a', metadata: { oai_dc: dc('T') } }],
+        stateOf(storedItem('a', { contentHash: first?.hash as string })),
+        options,
+      );
+      expect(again.planned.map((p) => [p.outcome, p.setRows])).to.deep.equal([['unchanged', []]]);
     });
 
     it('sets aside an older version as superseded, without judging it', () => {

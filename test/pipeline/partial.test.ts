@@ -1,32 +1,32 @@
 /**
- * Partial mode without a database: a fake store refuses what its table
- * says, judging each batch it is given whole, as the real one does.
+ * Partial mode without a database: the decision is given a fake `decide`
+ * that refuses what its table says, judging each batch it is given whole,
+ * as the real one (lib/pipeline/decide.ts) does over the state read once.
  */
 import { expect } from 'chai';
-import { writeLeavingOutRefused } from '../../lib/pipeline/partial';
-import { RefusedError, type ItemInput, type WriteResult } from '../../lib/store';
+import { decideLeavingOut, writeLeavingOutRefused } from '../../lib/pipeline/partial';
+import { RefusedError, type ItemInput, type PartialWrite, type WriteResult } from '../../lib/store';
+import type { Refusal } from '../../lib/model/refusal';
 
-/** A store that refuses, in a batch, the ids `refuse` names for it; it writes a batch only when it refuses none. */
-function store(refuse: (ids: readonly string[]) => string[]): {
-  writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]>;
+/** A decision that refuses, in a batch, the ids `refuse` names for it, recording every batch it is given. */
+function decider(refuse: (ids: readonly string[]) => string[]): {
+  decide(batch: readonly ItemInput[]): { refusals: Refusal[]; ids: string[] };
   batches: string[][];
 } {
   const batches: string[][] = [];
   return {
     batches,
-    writeItems(items) {
-      const ids = items.map((i) => i.internalId);
+    decide(batch) {
+      const ids = batch.map((i) => i.internalId);
       batches.push(ids);
-      const refused = refuse(ids);
-      if (refused.length > 0) return Promise.reject(new RefusedError(refused.map((id) => ({ internalId: id, field: 'id', reason: 'no' }))));
-      return Promise.resolve(ids.map((id) => ({ internalId: id, identifier: `oai:x:${id}`, outcome: 'inserted' as const })));
+      return { refusals: refuse(ids).map((id) => ({ internalId: id, field: 'id', reason: 'no' })), ids };
     },
   };
 }
 
 const items = (...ids: string[]): ItemInput[] => ids.map((internalId) => ({ internalId, metadata: {} }));
 
-describe('partial mode, without a database', () => {
+describe('partial mode decided without a database', () => {
   const cases: {
     name: string;
     ids: string[];
@@ -94,23 +94,52 @@ describe('partial mode, without a database', () => {
     },
   ];
   for (const c of cases) {
-    it(c.name, async () => {
-      const s = store(c.refuse);
-      const out = await writeLeavingOutRefused(s, items(...c.ids), c.partial);
+    it(c.name, () => {
+      const d = decider(c.refuse);
+      const out = decideLeavingOut(items(...c.ids), (batch) => d.decide(batch), c.partial);
       expect(out.written.map((i) => i.internalId)).to.deep.equal(c.written);
-      expect(out.results.map((r) => r.internalId)).to.deep.equal(c.written);
+      // The plan that passed decides exactly what is written.
+      expect(out.plan?.ids ?? []).to.deep.equal(c.written);
       expect(out.refusedItems).to.equal(c.refusedItems);
-      expect(s.batches).to.have.length(c.passes);
+      expect(d.batches).to.have.length(c.passes);
     });
   }
-  it('reports the refusals of every pass, in order', async () => {
-    const s = store((ids) => ids.filter((id) => id === 'b' || (id === 'c' && !ids.includes('b'))));
-    expect((await writeLeavingOutRefused(s, items('a', 'b', 'c'))).refusals.map((r) => r.internalId)).to.deep.equal(['b', 'c']);
+  it('reports the refusals of every pass, in order', () => {
+    const d = decider((ids) => ids.filter((id) => id === 'b' || (id === 'c' && !ids.includes('b'))));
+    expect(decideLeavingOut(items('a', 'b', 'c'), (batch) => d.decide(batch)).refusals.map((r) => r.internalId)).to.deep.equal(['b', 'c']);
   });
+});
+
+describe('a batch written through the store door, partial or not', () => {
+  const wrote = (batch: readonly ItemInput[]): WriteResult[] =>
+    batch.map((i) => ({ internalId: i.internalId, identifier: `oai:x:${i.internalId}`, outcome: 'inserted' }));
+  const leavingOut = async (batch: readonly ItemInput[]): Promise<PartialWrite> => ({
+    results: wrote(batch.slice(1)),
+    written: batch.slice(1),
+    refusals: [],
+    refusedItems: 1,
+  });
+
+  it('asks the store to leave refused records out in partial mode', async () => {
+    const store = { writeItems: () => Promise.reject(new Error('not this one')), writeItemsLeavingOut: leavingOut };
+    expect((await writeLeavingOutRefused(store, items('a', 'b'))).written.map((i) => i.internalId)).to.deep.equal(['b']);
+  });
+
+  it('without partial, writes all or, at a refusal, nothing, and reports the refusals', async () => {
+    const refusing = {
+      writeItems: () => Promise.reject(new RefusedError([{ internalId: 'b', field: 'id', reason: 'no' }])),
+      writeItemsLeavingOut: leavingOut,
+    };
+    const out = await writeLeavingOutRefused(refusing, items('a', 'b', 'b'), false);
+    expect([out.written, out.results, out.refusals.map((r) => r.internalId), out.refusedItems]).to.deep.equal([[], [], ['b'], 2]);
+    const passing = { writeItems: async (batch: readonly ItemInput[]) => wrote(batch), writeItemsLeavingOut: leavingOut };
+    expect((await writeLeavingOutRefused(passing, items('a', 'b'), false)).results.map((r) => r.internalId)).to.deep.equal(['a', 'b']);
+  });
+
   it('lets an error other than a refusal through', async () => {
-    const failing = { writeItems: (): Promise<readonly WriteResult[]> => Promise.reject(new Error('disk full')) };
+    const failing = { writeItems: (): Promise<readonly WriteResult[]> => Promise.reject(new Error('disk full')), writeItemsLeavingOut: leavingOut };
     let caught: unknown;
-    await writeLeavingOutRefused(failing, items('a')).catch((e: unknown) => (caught = e));
+    await writeLeavingOutRefused(failing, items('a'), false).catch((e: unknown) => (caught = e));
     expect((caught as Error).message).to.equal('disk full');
   });
 });
