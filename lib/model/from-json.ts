@@ -16,7 +16,7 @@
 import { DC_ELEMENTS } from './dublin-core';
 import type { DublinCore, DcElement } from './dublin-core';
 import type { Refusal } from './refusal';
-import { calendarDate } from './dates';
+import { calendarDate, parseW3cdtf } from './dates';
 import { isXmlLang, normalizeLanguageTag } from './language';
 import { findNonXmlChar } from './text';
 import { checkFunderIdentifier, checkIdentifier, checkOrcid, checkRelatedIdentifier, checkRor, checkUrl, IDENTIFIER_TYPES, type Checked } from './identifiers';
@@ -393,8 +393,13 @@ function readDates(v: unknown, refuse: Refuse): RecordDates | undefined {
     const raw = o[k];
     if (raw === undefined) continue;
     const full = k === 'embargoEnd';
-    const d = typeof raw === 'string' ? calendarDate(raw, full) : null;
-    if (d === null) refuse(`dates.${k}`, full ? 'must be an ISO 8601 date YYYY-MM-DD' : 'must be an ISO 8601 date: YYYY, YYYY-MM or YYYY-MM-DD');
+    // An embargo ends on a day; the other dates may be timestamps (W3CDTF), kept in their precision.
+    const d = typeof raw === 'string' ? (full ? calendarDate(raw, true) : (parseW3cdtf(raw)?.text ?? null)) : null;
+    if (d === null)
+      refuse(
+        `dates.${k}`,
+        full ? 'must be an ISO 8601 date YYYY-MM-DD' : 'must be a W3CDTF (ISO 8601) date: YYYY, YYYY-MM, YYYY-MM-DD or a day with a time and zone',
+      );
     else out[k] = d;
   }
   return out;

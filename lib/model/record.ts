@@ -81,7 +81,7 @@ export interface ResourceType {
   readonly label: string;
 }
 
-/** The typed dates of a record, each an ISO 8601 calendar date (YYYY, YYYY-MM or YYYY-MM-DD; embargo end a full date). */
+/** The typed dates of a record, each W3CDTF in the precision given (YYYY, YYYY-MM, YYYY-MM-DD or a day with a time and zone; embargo end a full date, YYYY-MM-DD). */
 export interface RecordDates {
   readonly issued?: string;
   readonly accepted?: string;
