@@ -398,7 +398,7 @@ function readDates(v: unknown, refuse: Refuse): RecordDates | undefined {
     if (d === null)
       refuse(
         `dates.${k}`,
-        full ? 'must be an ISO 8601 date YYYY-MM-DD' : 'must be a W3CDTF (ISO 8601) date: YYYY, YYYY-MM, YYYY-MM-DD or a day with a time and zone',
+        full ? 'must be an ISO 8601 date YYYY-MM-DD' : 'must be an ISO 8601 date (W3CDTF): YYYY, YYYY-MM, YYYY-MM-DD or a day with a time and zone',
       );
     else out[k] = d;
   }

@@ -10,6 +10,8 @@ import { BUILT_IN_FORMATS, registryFromDeclarations } from '../../lib/formats/re
 import { dublinCoreOf } from '../../lib/formats/oai-dc';
 import { createIdPolicy } from '../../lib/ids/policy';
 import { prepareItem, type PreparedItem } from '../../lib/pipeline/prepare';
+import { collectionsOf } from '../../server/loader/read-inputs';
+import { readOaiXml } from '../../server/loader/read-oai-xml';
 import { fixtureText } from './xml-fixtures';
 
 const formats = registryFromDeclarations(
@@ -60,4 +62,18 @@ export function failures(profile: ProfileName, item: CheckItem): string[] {
   const t = new CheckTally(PROFILES[profile]);
   t.add([item]);
   return t.report().rules.flatMap((r) => r.failures.map((f) => `${r.id}: ${f.field}: ${f.reason}`));
+}
+
+/**
+ * The records of a bare fixture file as the loader reads them: one
+ * document, or each record of a collection (MARCXML `collection`, MODS
+ * `modsCollection`) as a document of its own.
+ */
+export async function recordsOf(...file: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for await (const ev of readOaiXml([fixtureText(...file)], 'bare', undefined, collectionsOf(formats))) {
+    if (ev.kind === 'fault') throw new Error(`${file.join('/')}: ${ev.reason}`);
+    if (ev.kind === 'record' && ev.metadata !== undefined) out.push(ev.metadata);
+  }
+  return out;
 }
