@@ -39,7 +39,19 @@
  */
 import type { RecordFields, RelatedIdentifier } from '../model/record';
 import { ACCESS_RIGHTS, COAR_TYPES, type DataCiteResourceType, type RelationType } from '../model/vocabularies';
-import { contributors, creators, dcValues, dublinCore, fileLinks, identifierUri, recordIdentifiers, licences, relationUri, titles } from '../model/facts';
+import {
+  coarTypeOfRecord,
+  contributors,
+  creators,
+  dcValues,
+  dublinCore,
+  fileLinks,
+  identifierUri,
+  recordIdentifiers,
+  licences,
+  relationUri,
+  titles,
+} from '../model/facts';
 import { isHttpUrl } from '../model/identifiers';
 import type { CrosswalkContext, CrosswalkResult, MetadataFormat } from './format';
 import { empty, leaf, rootOpen, wrap } from './xml-out';
@@ -82,7 +94,8 @@ const EDM_TYPE_OF_WORD: Readonly<Record<string, EdmType>> = {
 
 /**
  * The record's edm:type: from its resource type (the COAR concept's general
- * type, else the general type given), else from the first dc:type that is
+ * type, else the general type given), else from the COAR concept its dc:type
+ * words name (info:eu-repo → COAR), else from the first dc:type that is
  * one of Europeana's five words or a DCMI type (Text, Image, StillImage,
  * Sound, MovingImage); undefined when neither says (a dataset, software).
  *
@@ -91,7 +104,9 @@ const EDM_TYPE_OF_WORD: Readonly<Record<string, EdmType>> = {
  */
 export function edmType(r: RecordFields): EdmType | undefined {
   const rt = r.resourceType;
-  const general = rt === undefined ? undefined : ((rt.coar !== undefined ? COAR_TYPES.get(rt.coar)?.datacite : undefined) ?? rt.general);
+  // Untyped, a record's dc:type words may still name a COAR concept (an info:eu-repo publication type, a COAR
+  // URI or label: ../model/facts.ts `coarTypeOfRecord`, what oai_openaire is written from), whose general type is its kind.
+  const general = rt === undefined ? coarTypeOfRecord(r)?.datacite : ((rt.coar !== undefined ? COAR_TYPES.get(rt.coar)?.datacite : undefined) ?? rt.general);
   const fromGeneral = general === undefined ? undefined : EDM_TYPE_OF_GENERAL[general];
   if (fromGeneral !== undefined) return fromGeneral;
   for (const t of dcValues(r, 'type')) {

@@ -23,9 +23,9 @@ const formats = registryFromDeclarations(
 );
 const preparation = { formats, policy: createIdPolicy({ namespace: 'example.org' }) };
 
-/** Prepares a record given as XML under a prefix, as the loader's pipeline does. */
-export function serve(prefix: string, xml: string, internalId = 'r1'): PreparedItem {
-  return prepareItem({ internalId, metadata: { [prefix]: xml } }, preparation);
+/** Prepares a record given as XML under a prefix, as the loader's pipeline does (with the POI in oai_dc when asked: `poiInDublinCore`). */
+export function serve(prefix: string, xml: string, internalId = 'r1', options: { poiInDublinCore?: boolean } = {}): PreparedItem {
+  return prepareItem({ internalId, metadata: { [prefix]: xml } }, { ...preparation, ...options });
 }
 
 /**
