@@ -397,10 +397,26 @@ export function recordToEdm(r: RecordFields, ctx: CrosswalkContext): CrosswalkRe
   ].join('');
 }
 
+/** EDM as Europeana's own services publish it (OAI-PMH, API): proxies and Europeana's aggregation, EDM-INTERNAL.xsd of the schema set Europeana ingests with (europeana/metis-schema). */
+export const EDM_INTERNAL_SCHEMA = 'http://www.europeana.eu/schemas/edm/EDM-INTERNAL.xsd';
+
+/**
+ * The schema of a given EDM record: EDM-INTERNAL.xsd for one in the profile
+ * Europeana's own services publish, whose proxies say whose they are
+ * (`edm:europeanaProxy`, a property only that profile has), else EDM.xsd
+ * (`schema`), which also takes a provider's record with an ore:Proxy.
+ *
+ * @example edmSchemaOf('<rdf:RDF …><ore:Proxy rdf:about="p"><edm:europeanaProxy>false</edm:europeanaProxy>…</ore:Proxy></rdf:RDF>') // EDM_INTERNAL_SCHEMA
+ */
+export function edmSchemaOf(xml: string): string | undefined {
+  return xml.includes(EDM_NS) && /<(?:[A-Za-z_][\w.-]*:)?europeanaProxy[\s>]/.test(xml) ? EDM_INTERNAL_SCHEMA : undefined;
+}
+
 /** The edm entry of the format registry. */
 export const edm: MetadataFormat = {
   prefix: 'edm',
   schema: EDM_SCHEMA,
+  schemaOfRecord: edmSchemaOf,
   namespace: EDM_NS,
   rootNamespace: RDF_NS,
   builtIn: true,

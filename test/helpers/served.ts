@@ -71,7 +71,10 @@ export function failures(profile: ProfileName, item: CheckItem): string[] {
  */
 export async function recordsOf(...file: string[]): Promise<string[]> {
   const out: string[] = [];
-  for await (const ev of readOaiXml([fixtureText(...file)], 'bare', undefined, collectionsOf(formats))) {
+  const chunks = (async function* () {
+    yield fixtureText(...file);
+  })();
+  for await (const ev of readOaiXml(chunks, 'bare', undefined, collectionsOf(formats))) {
     if (ev.kind === 'fault') throw new Error(`${file.join('/')}: ${ev.reason}`);
     if (ev.kind === 'record' && ev.metadata !== undefined) out.push(ev.metadata);
   }
