@@ -310,4 +310,11 @@ export interface RecordFields {
   readonly geoLocations?: readonly GeoLocation[];
   /** Related items with every property. */
   readonly relatedItems?: readonly RelatedItem[];
+  /**
+   * Related identifiers whose value the check of their scheme refuses (an
+   * ISSN whose check digit is wrong, a Handle without its prefix), as given
+   * with their type, relation and the rest: DataCite writes them again;
+   * every other format has their value as the `dc.relation` text it also is.
+   */
+  readonly uncheckedRelatedIdentifiers?: readonly RelatedIdentifier[];
 }
