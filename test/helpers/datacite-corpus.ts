@@ -20,7 +20,7 @@ export function kernel4Files(): { name: string; root: XmlElement }[] {
       if (!f.endsWith('.xml')) continue;
       const xml = fs.readFileSync(path.join(CORPUS, dir, f), 'utf8').replace(/^\uFEFF?<\?xml[^>]*\?>\s*/, '');
       const root = parseFragment(xml);
-      if (root !== null && root.ns === KERNEL_4) out.push({ name: `${dir.replace(/^\.\.\//, '')}/${f}`, root });
+      if (root !== null && root.ns === KERNEL_4) out.push({ name: `${dir}/${f}`, root });
     }
   }
   return out;
