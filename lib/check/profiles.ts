@@ -26,7 +26,7 @@ import type { DataCiteResourceType } from '../model/vocabularies';
 import { withAncestors } from '../model/header';
 import {
   accessRightOf,
-  coarResourceType,
+  coarTypeOfRecord,
   creators,
   embargoEnd,
   fileLinks,
@@ -46,6 +46,7 @@ import {
 import { computedSets, PRESETS, type SetDefinitions } from '../sets/rules';
 import { parseSetDefinitions } from '../sets/parse';
 import { isHttpUrl } from '../model/identifiers';
+import { isValidPoi } from '../ids/poi';
 import { edmType, europeanaRights, hasSubjectOrType, isShownAt, isShownBy } from '../formats/edm';
 
 /** What the rules see of one item. */
@@ -211,9 +212,18 @@ const isText = (i: CheckItem): boolean => live(i) && openAireType(i.fields) === 
 const PUBLISHED_KINDS: ReadonlySet<DataCiteResourceType> = new Set(['JournalArticle', 'DataPaper', 'Journal', 'Book', 'BookChapter', 'ConferenceProceeding']);
 const isPublishedKind = (i: CheckItem): boolean => live(i) && i.fields.resourceType !== undefined && PUBLISHED_KINDS.has(i.fields.resourceType.general);
 
-/** A dc:identifier the item serves that links: an http(s) URL, or a persistent identifier with a resolver (doi:, hdl:, …). DRIVER, BASE and DINI ask for one. */
+/**
+ * A dc:identifier the item serves that links to the resource: an http(s) URL,
+ * or a persistent identifier with a resolver (doi:, hdl:, …). DRIVER, BASE
+ * and DINI ask for one. A POI (http://purl.org/poi/…, which a repository may
+ * add to oai_dc) is not one: it names the OAI record, the metadata, not the
+ * full text or a landing page of the resource.
+ */
 function hasLink(i: CheckItem): boolean {
-  return recordIdentifiers(servedRecord(i)).some((id) => isHttpUrl(identifierUri(id)));
+  return recordIdentifiers(servedRecord(i)).some((id) => {
+    const uri = identifierUri(id);
+    return isHttpUrl(uri) && !isValidPoi(uri);
+  });
 }
 
 const EU_REPO = 'info:eu-repo/semantics/';
@@ -245,7 +255,8 @@ const openaire4: Profile = {
       `${OA4}, Resource Type (M): COAR Resource Type Vocabulary`,
       'mandatory',
       'resourceType.coar',
-      (i) => coarResourceType(i.fields) !== undefined,
+      // What oai_openaire is written from: the COAR type, else the COAR concept of the DataCite or dc:type words.
+      (i) => coarTypeOfRecord(i.fields) !== undefined,
       'a COAR resource type',
     ),
     present(

@@ -16,6 +16,7 @@
  */
 import type {
   AlternateIdentifier,
+  RelatedIdentifier,
   DescriptionEntry,
   GeoLocation,
   GeoPoint,
@@ -39,6 +40,7 @@ import {
 } from '../model/vocabularies';
 import type { XmlElement } from '../xml/tree';
 import { isXmlLang } from '../model/language';
+import { checkRelatedIdentifier } from '../model/identifiers';
 import { nonBlank } from './reader-rules';
 import { attr, kid, kids, listOf, text } from './xml-in';
 
@@ -57,6 +59,7 @@ export type DataciteDetail = Pick<
   | 'descriptions'
   | 'geoLocations'
   | 'relatedItems'
+  | 'uncheckedRelatedIdentifiers'
 >;
 
 /** A value of a DataCite list as the schema spells it, or undefined (case as written must match: the schema is case-sensitive). */
@@ -195,6 +198,33 @@ function relatedItemsOf(root: XmlElement): RelatedItem[] {
 }
 
 /**
+ * The related identifiers of DataCite's lists whose value the check of
+ * their scheme refuses, as given (the lift keeps their text as dc.relation).
+ *
+ * @example uncheckedRelatedOf(resource) // [{ identifier: '1234.1675', type: 'Handle', relation: 'IsPartOf', resourceTypeGeneral: 'Instrument' }]
+ */
+function uncheckedRelatedOf(root: XmlElement): RelatedIdentifier[] {
+  return listOf(root, 'relatedIdentifiers', 'relatedIdentifier').flatMap((r) => {
+    const identifier = nonBlank(text(r));
+    const type = inList(DATACITE_RELATED_IDENTIFIER_TYPES, attr(r, 'relatedIdentifierType'));
+    const relation = inList(DATACITE_RELATION_TYPES, attr(r, 'relationType'));
+    if (identifier === undefined || type === undefined || relation === undefined || !('error' in checkRelatedIdentifier(type, identifier))) return [];
+    return [
+      defined({
+        identifier,
+        type,
+        relation,
+        resourceTypeGeneral: inList(DATACITE_RESOURCE_TYPES, attr(r, 'resourceTypeGeneral')),
+        relatedMetadataScheme: attr(r, 'relatedMetadataScheme'),
+        schemeUri: attr(r, 'schemeURI'),
+        schemeType: attr(r, 'schemeType'),
+        relationTypeInformation: attr(r, 'relationTypeInformation'),
+      }),
+    ];
+  });
+}
+
+/**
  * What a kernel-4 (or kernel-3) `resource` says beyond the shared fields,
  * as given; an empty object for a resource that says none of it.
  *
@@ -247,6 +277,7 @@ export function dataciteDetailOf(root: XmlElement): DataciteDetail {
   });
   const geoLocations = geoLocationsOf(root);
   const relatedItems = relatedItemsOf(root);
+  const uncheckedRelatedIdentifiers = uncheckedRelatedOf(root);
   const version = nonBlank(text(kid(root, 'version')));
   const publisherLang = langOf(pub);
   return {
@@ -258,6 +289,7 @@ export function dataciteDetailOf(root: XmlElement): DataciteDetail {
     ...(subjects.length > 0 && { subjects }),
     ...(typedDates.length > 0 && { typedDates }),
     ...(alternateIdentifiers.length > 0 && { alternateIdentifiers }),
+    ...(uncheckedRelatedIdentifiers.length > 0 && { uncheckedRelatedIdentifiers }),
     ...(sizes.length > 0 && { sizes }),
     ...(version !== undefined && { version }),
     ...(rightsList.length > 0 && { rightsList }),

@@ -5,7 +5,10 @@
  * serialization give it (the attributes object itself: `doi`, `creators`,
  * `titles`, `types`, `publicationYear`, …), one object or an array of them;
  * NDJSON is one such value a line. Older serializations spell the keys with
- * hyphens (`publication-year`, `resource-type-general`) and are read too.
+ * hyphens (`publication-year`, `resource-type-general`) or in snake case
+ * (`publication_year`, `rights_list`, `alternate_identifiers` of
+ * `alternativeIdentifier`s), and write a list of one object as the object
+ * alone: they are read too.
  *
  * The properties are gathered in DataCite's shape and lifted by
  * ./datacite-lift.ts (its table says what each becomes), plus what only the
@@ -50,9 +53,13 @@ export type DataciteJsonResult = { readonly record: DataciteJsonRecord } | { rea
 type Obj = Readonly<Record<string, unknown>>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A key, or its older hyphenated spelling (`publicationYear`, `publication-year`). */
+/**
+ * A key, or one of its older spellings: hyphenated (`publication-year`), or
+ * snake case (`publication_year`, `rights_list`, `alternate_identifiers`), as
+ * bolognese and DataCite's earlier JSON serializations wrote them.
+ */
 function get(o: Obj, key: string): unknown {
-  return o[key] ?? o[key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)];
+  return o[key] ?? o[key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)] ?? o[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
 }
 
 /**
@@ -165,9 +172,11 @@ function accessors(refuse: Refuse) {
     }
     return s;
   };
-  const list = (o: Obj, key: string): unknown[] => {
+  const list = (o: Obj, key: string, lone = false): unknown[] => {
     const v = get(o, key);
     if (v === undefined || v === null) return [];
+    // The legacy serialization writes a list of one object as the object alone (`"dates": {"date": …}`).
+    if (lone && isObject(v)) return [v];
     if (!Array.isArray(v)) {
       refuse(key, 'must be an array');
       return [];
@@ -175,7 +184,7 @@ function accessors(refuse: Refuse) {
     return v;
   };
   const objects = (o: Obj, key: string): [Obj, string][] =>
-    list(o, key).flatMap((v, i): [Obj, string][] => {
+    list(o, key, true).flatMap((v, i): [Obj, string][] => {
       if (isObject(v)) return [[v, `${key}[${i}]`]];
       refuse(`${key}[${i}]`, 'must be an object');
       return [];
@@ -233,8 +242,9 @@ function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: D
     alternates: [...objects(a, 'identifiers'), ...objects(a, 'alternateIdentifiers')]
       .filter(([o]) => !(typeof o.identifierType === 'string' && o.identifierType.toUpperCase() === 'DOI'))
       .map(([o, p]) => ({
-        value: text(o.identifier ?? o.alternateIdentifier, `${p}.identifier`) ?? '',
-        type: text(o.identifierType ?? o.alternateIdentifierType, `${p}.identifierType`),
+        // bolognese's legacy spelling: alternativeIdentifier, alternativeIdentifierType.
+        value: text(o.identifier ?? o.alternateIdentifier ?? o.alternativeIdentifier, `${p}.identifier`) ?? '',
+        type: text(o.identifierType ?? o.alternateIdentifierType ?? o.alternativeIdentifierType, `${p}.identifierType`),
       })),
     creators: objects(a, 'creators').map(([o, p]) => agent(o, p)),
     contributors: objects(a, 'contributors').map(([o, p]) => ({ ...agent(o, p), type: text(o.contributorType, `${p}.contributorType`) })),
@@ -243,7 +253,7 @@ function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: D
     publicationYear: text(get(a, 'publicationYear'), 'publicationYear'),
     subjects: objects(a, 'subjects').map(([o, p]) => text(o.subject, `${p}.subject`) ?? ''),
     dates: objects(a, 'dates').map(([o, p]) => ({ date: text(o.date, `${p}.date`) ?? '', type: text(o.dateType, `${p}.dateType`) })),
-    language: text(a.language, 'language'),
+    language: text(get(a, 'language'), 'language'),
     resourceType: { general: text(get(t, 'resourceTypeGeneral'), 'types.resourceTypeGeneral'), label: text(get(t, 'resourceType'), 'types.resourceType') },
     related: [
       ...objects(a, 'relatedIdentifiers').map(([o, p]) => ({
@@ -288,5 +298,5 @@ function propsOf(a: Obj, refuse: Refuse, doi: string | undefined): { datacite: D
       awardTitle: text(o.awardTitle, `${p}.awardTitle`),
     })),
   };
-  return { datacite, url: text(a.url, 'url'), contentUrls: texts(a, 'contentUrl') };
+  return { datacite, url: text(get(a, 'url'), 'url'), contentUrls: texts(a, 'contentUrl') };
 }

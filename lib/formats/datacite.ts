@@ -39,7 +39,9 @@
  * What a record keeps as DataCite gave it (./datacite-detail.ts: `titles`,
  * `publisherIdentifier`, `publisherLang`, `subjects`, `typedDates`,
  * `alternateIdentifiers`, `sizes`, `version`, `rightsList`, `descriptions`,
- * `geoLocations`, `relatedItems`; name identifiers of any scheme, affiliation
+ * `geoLocations`, `relatedItems`, `uncheckedRelatedIdentifiers` (related
+ * identifiers whose value their scheme's check refuses, after the checked
+ * ones); name identifiers of any scheme, affiliation
  * identifiers and the language of names on the agents) is written first, as
  * given (titles, related items and geolocations by ./datacite-detail-out.ts),
  * and each row above after it only where it says something those do
@@ -337,21 +339,20 @@ function dataciteBody(record: RecordFields, ctx: CrosswalkContext): string {
     ),
     wrap(
       'relatedIdentifiers',
-      (record.relatedIdentifiers ?? [])
-        .filter((r) => !inItem(r))
-        .map((r) =>
-          leaf(
-            'relatedIdentifier',
-            r.identifier,
-            ['relatedIdentifierType', r.type],
-            ['relationType', r.relation],
-            ['resourceTypeGeneral', r.resourceTypeGeneral],
-            ['relatedMetadataScheme', r.relatedMetadataScheme],
-            ['schemeURI', r.schemeUri],
-            ['schemeType', r.schemeType],
-            ['relationTypeInformation', r.relationTypeInformation],
-          ),
+      // The checked ones, then those kept as given (record.ts `uncheckedRelatedIdentifiers`).
+      [...(record.relatedIdentifiers ?? []).filter((r) => !inItem(r)), ...(record.uncheckedRelatedIdentifiers ?? [])].map((r) =>
+        leaf(
+          'relatedIdentifier',
+          r.identifier,
+          ['relatedIdentifierType', r.type],
+          ['relationType', r.relation],
+          ['resourceTypeGeneral', r.resourceTypeGeneral],
+          ['relatedMetadataScheme', r.relatedMetadataScheme],
+          ['schemeURI', r.schemeUri],
+          ['schemeType', r.schemeType],
+          ['relationTypeInformation', r.relationTypeInformation],
         ),
+      ),
     ),
     wrap(
       'sizes',

@@ -27,10 +27,15 @@
  * | Aggregation edm:rights                                | license                                                  |
  * | Aggregation edm:isShownBy, edm:hasView (with their edm:WebResource: ebucore:hasMimeType, ebucore:fileByteSize, dc:rights a COAR access right) | files |
  *
+ * Europeana's own EDM (its OAI-PMH output, EDM-INTERNAL.xsd) gives the
+ * object's properties in the provider's ore:Proxy, the ProvidedCHO empty:
+ * those are read as the ProvidedCHO's.
+ *
  * Not lifted: edm:dataProvider and edm:provider (the institutions, this
  * repository's own options when it writes EDM), edm:object (a thumbnail),
  * edm:currentLocation and the other EDM relations, places' coordinates,
- * time spans' bounds, Europeana's own aggregations and proxies.
+ * time spans' bounds, Europeana's own aggregation and proxy (its
+ * enrichments).
  *
  * Pure and total: an element other than rdf:RDF, or one without an
  * edm:ProvidedCHO, gives an empty record.
@@ -135,9 +140,31 @@ export function readEdm(root: XmlElement): RecordFields {
   const rights = aggregation === undefined ? undefined : kid(aggregation, 'rights', EDM_NS);
   // The Aggregation's edm:rights first: it is the licence of the object (EDM MG, ore:Aggregation).
   if (rights !== undefined) addRights(d, undefined, resourceOf(rights));
-  readCho(d, elements(cho), context);
+  readCho(d, [...elements(cho), ...providerProxyProperties(all, cho)], context);
   if (aggregation !== undefined) readAggregation(d, aggregation, context);
   return finish(d);
+}
+
+/**
+ * The properties the provider's ore:Proxy gives the object: how Europeana
+ * publishes EDM (its OAI-PMH output and API, EDM-INTERNAL.xsd), the
+ * ProvidedCHO empty and its description in a proxy of the provider
+ * (`edm:europeanaProxy` false) beside Europeana's own (true: its enrichments
+ * and identifiers, not what the provider said). The proxy's own bookkeeping
+ * (ore:proxyFor, ore:proxyIn, ore:lineage, edm:europeanaProxy) is not a
+ * property of the object.
+ */
+function providerProxyProperties(all: readonly XmlElement[], cho: XmlElement): XmlElement[] {
+  const choUri = about(cho);
+  return all
+    .filter((e) => {
+      if (!is(e, ORE_NS, 'Proxy')) return false;
+      const forEl = kid(e, 'proxyFor', ORE_NS);
+      // The provider's proxy says so (edm:europeanaProxy false), or is the proxy for this object.
+      const provider = text(kid(e, 'europeanaProxy', EDM_NS)) === 'false';
+      return forEl === undefined ? provider : resourceOf(forEl) === choUri && text(kid(e, 'europeanaProxy', EDM_NS)) !== 'true';
+    })
+    .flatMap((e) => elements(e).filter((p) => p.ns !== ORE_NS && !is(p, EDM_NS, 'europeanaProxy')));
 }
 
 function readCho(d: Draft, props: readonly XmlElement[], context: Context): void {

@@ -39,7 +39,19 @@
  */
 import type { RecordFields, RelatedIdentifier } from '../model/record';
 import { ACCESS_RIGHTS, COAR_TYPES, type DataCiteResourceType, type RelationType } from '../model/vocabularies';
-import { contributors, creators, dcValues, dublinCore, fileLinks, identifierUri, recordIdentifiers, licences, relationUri, titles } from '../model/facts';
+import {
+  coarTypeOfRecord,
+  contributors,
+  creators,
+  dcValues,
+  dublinCore,
+  fileLinks,
+  identifierUri,
+  recordIdentifiers,
+  licences,
+  relationUri,
+  titles,
+} from '../model/facts';
 import { isHttpUrl } from '../model/identifiers';
 import type { CrosswalkContext, CrosswalkResult, MetadataFormat } from './format';
 import { empty, leaf, rootOpen, wrap } from './xml-out';
@@ -82,7 +94,8 @@ const EDM_TYPE_OF_WORD: Readonly<Record<string, EdmType>> = {
 
 /**
  * The record's edm:type: from its resource type (the COAR concept's general
- * type, else the general type given), else from the first dc:type that is
+ * type, else the general type given), else from the COAR concept its dc:type
+ * words name (info:eu-repo → COAR), else from the first dc:type that is
  * one of Europeana's five words or a DCMI type (Text, Image, StillImage,
  * Sound, MovingImage); undefined when neither says (a dataset, software).
  *
@@ -91,7 +104,9 @@ const EDM_TYPE_OF_WORD: Readonly<Record<string, EdmType>> = {
  */
 export function edmType(r: RecordFields): EdmType | undefined {
   const rt = r.resourceType;
-  const general = rt === undefined ? undefined : ((rt.coar !== undefined ? COAR_TYPES.get(rt.coar)?.datacite : undefined) ?? rt.general);
+  // Untyped, a record's dc:type words may still name a COAR concept (an info:eu-repo publication type, a COAR
+  // URI or label: ../model/facts.ts `coarTypeOfRecord`, what oai_openaire is written from), whose general type is its kind.
+  const general = rt === undefined ? coarTypeOfRecord(r)?.datacite : ((rt.coar !== undefined ? COAR_TYPES.get(rt.coar)?.datacite : undefined) ?? rt.general);
   const fromGeneral = general === undefined ? undefined : EDM_TYPE_OF_GENERAL[general];
   if (fromGeneral !== undefined) return fromGeneral;
   for (const t of dcValues(r, 'type')) {
@@ -382,10 +397,26 @@ export function recordToEdm(r: RecordFields, ctx: CrosswalkContext): CrosswalkRe
   ].join('');
 }
 
+/** EDM as Europeana's own services publish it (OAI-PMH, API): proxies and Europeana's aggregation, EDM-INTERNAL.xsd of the schema set Europeana ingests with (europeana/metis-schema). */
+export const EDM_INTERNAL_SCHEMA = 'http://www.europeana.eu/schemas/edm/EDM-INTERNAL.xsd';
+
+/**
+ * The schema of a given EDM record: EDM-INTERNAL.xsd for one in the profile
+ * Europeana's own services publish, whose proxies say whose they are
+ * (`edm:europeanaProxy`, a property only that profile has), else EDM.xsd
+ * (`schema`), which also takes a provider's record with an ore:Proxy.
+ *
+ * @example edmSchemaOf('<rdf:RDF …><ore:Proxy rdf:about="p"><edm:europeanaProxy>false</edm:europeanaProxy>…</ore:Proxy></rdf:RDF>') // EDM_INTERNAL_SCHEMA
+ */
+export function edmSchemaOf(xml: string): string | undefined {
+  return xml.includes(EDM_NS) && /<(?:[A-Za-z_][\w.-]*:)?europeanaProxy[\s>]/.test(xml) ? EDM_INTERNAL_SCHEMA : undefined;
+}
+
 /** The edm entry of the format registry. */
 export const edm: MetadataFormat = {
   prefix: 'edm',
   schema: EDM_SCHEMA,
+  schemaOfRecord: edmSchemaOf,
   namespace: EDM_NS,
   rootNamespace: RDF_NS,
   builtIn: true,

@@ -404,6 +404,23 @@ const PROBE_ITEM_ID: RelatedIdentifier = {
   inRelatedItem: true,
 };
 
+// Related identifiers as DataCite's own examples give them, whose values their schemes' checks refuse: a Handle
+// without its prefix (datacite-example-instrument-v4.xml), an ISSN whose check digit is wrong (datacite-example-relateditem1-v4.xml).
+const PROBE_UNCHECKED: readonly RelatedIdentifier[] = [
+  { identifier: '1234.1675', type: 'Handle', relation: 'IsPartOf', resourceTypeGeneral: 'Instrument' },
+  { identifier: '1234-5678', type: 'ISSN', relation: 'IsPublishedIn', relationTypeInformation: 'Volume 2' },
+  // A metadata record named by a relative path, which a URL's check refuses.
+  {
+    identifier: 'metadata/ddi.xml',
+    type: 'URL',
+    relation: 'HasMetadata',
+    relatedMetadataScheme: 'DDI-L',
+    schemeUri: 'http://www.ddialliance.org/Specification/DDI-Lifecycle/3.1/XMLSchema/instance.xsd',
+    schemeType: 'XSD',
+  },
+];
+const { inRelatedItem: _inItem, ...UNCHECKED_PARTS } = RELATED_PARTS;
+
 /** The related identifiers a probe of a part gives: the shared three, those with DataCite's attributes, or a related item's. */
 const relatedFor = (k: keyof RelatedIdentifier): Pick<RecordFields, 'relatedIdentifiers' | 'relatedItems'> =>
   k === 'inRelatedItem'
@@ -693,6 +710,12 @@ export const FIELD_PROBES: { readonly [K in keyof RecordFields]-?: readonly Fiel
     ),
   ),
   relatedItems: listProbes<'relatedItems', RelatedItem>('relatedItems', [PROBE_ITEM], (r) => r.relatedItems, ITEM_PARTS),
+  uncheckedRelatedIdentifiers: listProbes<'uncheckedRelatedIdentifiers', Omit<RelatedIdentifier, 'inRelatedItem'>>(
+    'uncheckedRelatedIdentifiers',
+    PROBE_UNCHECKED,
+    (r) => r.uncheckedRelatedIdentifiers,
+    UNCHECKED_PARTS,
+  ),
 };
 
 /** Every probe, in the model's order. */

@@ -113,6 +113,14 @@ export interface MetadataFormat {
    * served as this format.
    */
   readonly alsoReads?: readonly string[];
+  /**
+   * The published schema a record given in this format is validated against,
+   * when it is not `schema`: a format published in two profiles of one
+   * namespace names the other profile's schema for the records that are in
+   * it (EDM as Europeana itself publishes it, with ore:Proxy, is valid
+   * against EDM-INTERNAL.xsd, which EDM.xsd alone refuses). Undefined: `schema`.
+   */
+  readonly schemaOfRecord?: (xml: string) => string | undefined;
   /** Built-in formats: the options the format takes, with their defaults (the configuration may override them). */
   readonly defaultOptions?: Readonly<Record<string, string>>;
   /** The options this repository configured for the format (merged over `defaultOptions`); passed to `fromRecord`. */

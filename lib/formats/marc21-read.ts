@@ -12,7 +12,8 @@
  * | 041 $a (else 008/35-37)                          | language (BCP 47 syntax; other text dc.language)              |
  * | 100, 110, 111, 700, 710, 711, 720                | creators (no relator, or author/creator); contributors (another relator: its DataCite type, else Other); a relator "funder" is a fundingReference; nameType from the tag and indicator; $u affiliation; an ORCID iD in $0 or $1 |
  * | 245 $a $b $f $g $k $n $p $s; 246 $a $b           | dc.title (245 first)                                          |
- * | 260 $b, 264 #1 $b; 260 $c, 264 #1 $c (else 008/07-10) | publisher; publicationYear (four digits), else dc.date   |
+ * | 260 $b, 264 #1 $b; 260 $c, 264 #1 $c (else 008/07-10, a year that is known) | publisher; publicationYear (four digits), else dc.date |
+ * | Leader/06-07 (when no 655 gives a type)          | resourceType (COAR, LoC's word for label), else dc.type; `manuscript`, `collection` dc.type |
  * | 506                                              | accessRights ($u COAR URI), dates.embargoEnd ($g), other text dc.rights |
  * | 536 $a $c                                        | fundingReferences: funder, award number                       |
  * | 540 $a; 540 $u                                   | dc.rights; license (the first URL)                            |
@@ -32,9 +33,13 @@
  * or subject ("Title /", "Etzioni, Amitai.", "1969.") is not part of the
  * value and is removed; otherwise values are as written.
  *
+ * The type of record and bibliographic level (Leader/06-07) give the
+ * resource type where no 655 names one, and 008's Date 1 the year
+ * where 260 and 264 do not, as ./marc-leader.ts reads them (never `9999` or
+ * a year with `u` in it).
+ *
  * Not lifted, for the model has no place for them: control numbers (001,
- * 010, 035), classification numbers, the leader's type of record (it says
- * less than a resource type), edition, physical description.
+ * 010, 035), classification numbers, edition, physical description.
  *
  * Pure and total: an element other than a MARCXML record gives an empty record.
  */
@@ -64,6 +69,7 @@ import {
   type Draft,
   type HostInput,
 } from './reader-rules';
+import { dateOne, leaderType } from './marc-leader';
 import { kids, text, trimXml } from './xml-in';
 
 const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
@@ -87,6 +93,9 @@ function fieldsOf(root: XmlElement): Field[] {
 
 const all = (f: Field, codes: string): string[] => f.subs.filter(([c]) => codes.includes(c)).map(([, v]) => v);
 const first = (f: Field, code: string): string | undefined => all(f, code)[0];
+
+/** The text of a fixed-length field as written, its spaces kept. */
+const rawText = (e: XmlElement | undefined): string => (e?.children ?? []).map((c) => (c.kind === 'text' ? c.text : '')).join('');
 
 /** The ISBD punctuation that closes an element ("Title /", "Name,", "1969."), removed; an initial's full stop ("J.") is kept. */
 function chopIsbd(s: string): string {
@@ -125,7 +134,8 @@ const NOT_DESCRIPTION = new Set(['506', '530', '536', '540', '546']);
 export function readMarc21(root: XmlElement): RecordFields {
   const d = draft();
   if (root.ns !== MARC21_NS || root.local !== 'record') return finish(d);
-  const leader = text(kids(root, 'leader')[0]);
+  // Positions count: the leader is read as written, its spaces kept (a leader may begin with a blank record length).
+  const leader = rawText(kids(root, 'leader')[0]);
   // Leader/18, descriptive cataloging form: a AACR 2, i ISBD punctuation included. Positions mean something only in a full leader.
   const isbd = leader.length === 24 && (leader[18] === 'a' || leader[18] === 'i');
   const clean = (s: string | undefined): string | undefined => (s === undefined || !isbd ? s : chopIsbd(s));
@@ -133,13 +143,20 @@ export function readMarc21(root: XmlElement): RecordFields {
   for (const f of fields) readField(d, f, clean);
   // 008 (fixed-length data elements, 40 positions): the language and the first date, when the fields do not say them.
   // Positions count, so the field is read as written, its spaces kept.
-  const fixed = kids(root, 'controlfield').find((c) => c.attrs.get('tag') === '008');
-  const f008 = (fixed?.children ?? []).map((c) => (c.kind === 'text' ? c.text : '')).join('');
+  const f008 = rawText(kids(root, 'controlfield').find((c) => c.attrs.get('tag') === '008'));
   if (f008.length === 40) {
     const lang = f008.slice(35, 38);
     if (d.language === undefined && /^[a-z]{3}$/.test(lang) && lang !== 'und') setLanguage(d, lang);
-    const year = f008.slice(7, 11);
-    if (d.publicationYear === undefined && /^\d{4}$/.test(year)) setYear(d, year);
+    const year = dateOne(f008);
+    if (d.publicationYear === undefined && year !== undefined) setYear(d, year);
+  }
+  // Leader/06-07: the type, when no 655 names one (./marc-leader.ts): a genre term says more than the leader.
+  const type = leaderType(leader);
+  if (type !== undefined && d.resourceType === undefined && d.dc.type === undefined) {
+    if (type.coar !== undefined) setCoarType(d, type.coar, type.word);
+    else addDc(d, 'type', type.word);
+    if (type.manuscript) addDc(d, 'type', 'manuscript');
+    if (type.collection) addDc(d, 'type', 'collection');
   }
   return finish(d);
 }

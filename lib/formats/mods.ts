@@ -16,8 +16,8 @@
  * | resourceType (else the DCMI Type words of dc.type) | typeOfResource (vocabularies.ts; none when the record says no type), @manuscript="yes" for a dc:type manuscript; genre/@authority="marcgt"; genre with the COAR @authorityURI and @valueURI |
  * | dc.type                                  | genre (LoC: type → genre), but the DCMI Type the typeOfResource says |
  * | publisher (else dc.publisher)            | originInfo/publisher (LoC: publisher → originInfo/publisher)      |
- * | dates issued (else publicationYear)      | originInfo/dateIssued/@encoding="w3cdtf" @keyDate="yes"          |
- * | dc.date                                  | originInfo/dateIssued (the first the key date) when there is no typed date, else dateOther (LoC: date → originInfo/dateIssued, dateOther), every one in its precision; a range start/end as two with @point start and end |
+ * | dates issued (else publicationYear, else the dc.date that is the publication date: never a timestamp beside another date, ../model/dates.ts) | originInfo/dateIssued/@encoding="w3cdtf" @keyDate="yes", in its precision |
+ * | dc.date, the others                      | originInfo/dateOther (LoC: date → originInfo/dateIssued, dateOther), every one in its precision; a range start/end as two with @point start and end |
  * | dates accepted, available                | originInfo/dateOther/@type accepted, available (w3cdtf)          |
  * | language                                 | language/languageTerm/@type="code" @authority="rfc5646" (the BCP 47 tag) |
  * | dc.language                              | language/languageTerm (LoC: language → languageTerm): a code @type="code" @authority iso639-2b (three letters) or rfc5646, a name @type="text" |
@@ -36,7 +36,7 @@
 import type { Agent, RecordFields, RelatedIdentifier } from '../model/record';
 import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, DCMI_OF_TYPE_OF_RESOURCE } from '../model/vocabularies';
 import { bibliographicType, citationSource, coarType, contributors, creators, dcValues, formats, publisher, titles } from '../model/facts';
-import { parseW3cdtf } from '../model/dates';
+import { isTimestamp, parseW3cdtf, publicationDateAmong } from '../model/dates';
 import { normalizeLanguageTag } from '../model/language';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
@@ -193,9 +193,12 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
   const rt = record.resourceType;
   const coar = coarType(record);
   const dates = record.dates ?? {};
-  // The typed date or year; a year derived from a dc:date would cut that date to its year.
-  const issued = dates.issued ?? record.publicationYear;
+  // The typed date or year, else the dc:date that is the publication date by what it is (never a system's
+  // timestamp beside it: ../model/dates.ts); a year derived from a dc:date would cut that date to its year.
+  const typedIssued = dates.issued ?? record.publicationYear;
+  const issued = typedIssued ?? publicationDateAmong(dcValues(record, 'date'));
   const dcDates = dcValues(record, 'date').filter((d) => d !== issued);
+  const lead = issued === undefined ? dcDates.find((d) => !isTimestamp(d)) : undefined;
   const bt = bibliographicType(record);
   const restated = restatedTypes(record, bt);
   const pub = publisher(record);
@@ -231,8 +234,11 @@ export function recordToMods(record: RecordFields, ctx: CrosswalkContext): Cross
       // LoC: Publisher → originInfo/publisher, every one.
       ...[...new Set([...(pub !== undefined ? [pub] : []), ...dcValues(record, 'publisher')])].map((p) => leaf('publisher', p)),
       issued !== undefined ? modsDate('dateIssued', issued, true) : '',
-      // LC's Dublin Core to MODS mapping: Date → dateIssued (the first, the key date, when no typed date is), the others dateOther.
-      ...dcDates.map((d, i) => modsDate(issued === undefined ? 'dateIssued' : 'dateOther', d, issued === undefined && i === 0)),
+      // LC's Dublin Core to MODS mapping: Date → dateIssued, dateOther. The publication date is dateIssued, the
+      // key date; every other date (an accession timestamp, DataCite's Created or Updated) is dateOther.
+      // With no publication date known, the first date that is not a timestamp (a range, text) is dateIssued as
+      // LoC maps it, and the key date; a timestamp never is.
+      ...dcDates.map((d) => (d === lead ? modsDate('dateIssued', d, true) : modsDate('dateOther', d, false))),
       dates.accepted !== undefined ? leaf('dateOther', dates.accepted, ['type', 'accepted'], ['encoding', 'w3cdtf']) : '',
       dates.available !== undefined ? leaf('dateOther', dates.available, ['type', 'available'], ['encoding', 'w3cdtf']) : '',
     ]),

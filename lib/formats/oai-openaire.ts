@@ -30,7 +30,7 @@
  * | dates accepted, embargoEnd/available  | 7 datacite:dates: Accepted (embargo start), Available (embargo end)   |
  * | language (else dc.language)           | 8 dc:language                                                        |
  * | publisher (else dc.publisher)         | 9 dc:publisher                                                       |
- * | dates issued (else publicationYear, else the first W3CDTF dc.date) | 10 datacite:date/@dateType="Issued", in its precision |
+ * | dates issued (else publicationYear, else the dc.date that is the publication date: never a timestamp beside another date) | 10 datacite:date/@dateType="Issued", in its precision |
  * | resourceType COAR (else from general, else dc.type) | 11 oaire:resourceType/@uri, @resourceTypeGeneral, text the label (a type derived from DataCite's resourceTypeGeneral by COAR Resource Types 3.2: COAR's label) |
  * | dc.description                        | 12 dc:description                                                     |
  * | files mediaType, dc.format            | 13 dc:format                                                          |
@@ -67,7 +67,7 @@ import { accessRightOf, coarTypeOfRecord, contributors, creators, dcValues, form
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { DC_NS } from '../xml/namespaces';
-import { parseW3cdtf } from '../model/dates';
+import { publicationDateAmong } from '../model/dates';
 import { leaf, rootOpen, wrap } from './xml-out';
 import { readOpenaire } from './oai-openaire-read';
 
@@ -138,8 +138,9 @@ export function recordToOpenaire(record: RecordFields, ctx: CrosswalkContext): C
   if (ctx.poi !== undefined && ctx.poi !== idValue) alternates.push(['PURL', ctx.poi]);
   const dates = record.dates ?? {};
   const available = dates.embargoEnd ?? dates.available;
-  // Publication Date (field 10) in its precision: the typed date, else the year, else the first dc:date that is a W3CDTF date.
-  const issued = dates.issued ?? record.publicationYear ?? dcValues(record, 'date').find((d) => parseW3cdtf(d) !== null) ?? publicationYear(record);
+  // Publication Date (field 10) in its precision: the typed date, else the year, else the dc:date that is the
+  // publication date by what it is (never an accession or availability timestamp beside it: ../model/dates.ts).
+  const issued = dates.issued ?? record.publicationYear ?? publicationDateAmong(dcValues(record, 'date')) ?? publicationYear(record);
   const language = record.language ?? dcValues(record, 'language')[0];
   const pub = publisher(record);
   const access = ACCESS_RIGHTS[accessRightOf(record)!];

@@ -147,18 +147,20 @@ export function setLanguage(d: Draft, value: string | undefined): void {
 }
 
 /**
- * Sets a typed date from a W3CDTF value, as the calendar date it names (a
- * time keeps the day it was written in); the end of an embargo must be a full
- * date. A second date of the same kind, or text that is not a date, stays as
+ * Sets a typed date from a W3CDTF value, in the precision it is written in (a
+ * timestamp stays one: oai_dc, MODS, OpenAIRE, DataCite and EDM all carry
+ * W3CDTF); the end of an embargo is a full calendar date (OpenAIRE 3.0
+ * `info:eu-repo/date/embargoEnd/YYYY-MM-DD`), the day a timestamp names. A
+ * second date of the same kind, or text that is not a date, stays as
  * `dc.date` text.
  *
- * @example setDate(d, 'issued', '2003-04-15T10:18:51Z') // dates.issued '2003-04-15'
+ * @example setDate(d, 'issued', '2003-04-15T10:18:51Z') // dates.issued '2003-04-15T10:18:51Z'
  */
 export function setDate(d: Draft, kind: keyof RecordDates, value: string | undefined): void {
   const v = nonBlank(value);
   if (v === undefined) return;
   const w = parseW3cdtf(v);
-  const date = w === null ? null : kind === 'embargoEnd' ? calendarDate(w.date, true) : w.date;
+  const date = w === null ? null : kind === 'embargoEnd' ? calendarDate(w.date, true) : w.text;
   if (date !== null && d.dates[kind] === undefined) d.dates[kind] = date;
   else addDc(d, 'date', v);
 }

@@ -66,3 +66,40 @@ export function parseW3cdtf(value: string): W3cdtf | null {
   if (m[6] !== undefined && (Number(m[6]) > 14 || Number(m[7]) > 59)) return null;
   return { text, date, year: date.slice(0, 4), hasTime: true };
 }
+
+/** info:eu-repo date terms (OpenAIRE 3.0, "Embargo End Date"): dates with a role, not the date of the work. */
+export const EU_REPO_DATE = 'info:eu-repo/date/';
+
+/**
+ * Which of a record's untyped dates (Dublin Core's `date`, any date of the
+ * resource's life) is its publication date, by what each value is:
+ *
+ * - a W3CDTF date without a time of day (`2000`, `2004-01`, `2004-01-12`), the
+ *   first one: a publication date is a day at most;
+ * - a timestamp (a day with a time and a zone) is when a system recorded the
+ *   item: DSpace writes `dc.date.accessioned` and `dc.date.available` so, and
+ *   stock DSpace's oai_dc gives them as `dc:date` beside `dc.date.issued`
+ *   (`2004-01-12T15:25:06Z`, `2004-01-12T15:25:06Z`, `2000`), so a timestamp
+ *   is never taken for the publication date while another date is there. Only
+ *   when every date is the one same instant (DSpace 1 stamped an item not
+ *   published before as issued when it accessioned it, and gave the three
+ *   dates alike) is that instant the date of issue;
+ * - info:eu-repo date terms and text that is not W3CDTF are not.
+ *
+ * @example publicationDateAmong(['2004-01-12T15:25:06Z', '2004-01-12T15:25:06Z', '2000']) // '2000'
+ * @example publicationDateAmong(['2003-04-22T13:13:44Z', '2003-04-22T13:13:44Z']) // '2003-04-22T13:13:44Z'
+ * @example publicationDateAmong(['2003-04-22T13:13:44Z', '2003-05-02T09:00:00Z']) // undefined
+ */
+export function publicationDateAmong(values: readonly string[]): string | undefined {
+  const read = values.map((v) => v.trim()).filter((v) => !v.startsWith(EU_REPO_DATE));
+  const parsed = read.map(parseW3cdtf).filter((w): w is W3cdtf => w !== null);
+  const day = parsed.find((w) => !w.hasTime);
+  if (day !== undefined) return day.text;
+  const stamps = new Set(parsed.map((w) => w.text));
+  return stamps.size === 1 && parsed.length === read.length ? [...stamps][0] : undefined;
+}
+
+/** Whether a value is a W3CDTF timestamp (a day with a time of day). @example isTimestamp('2004-02-11T15:07:51Z') // true */
+export function isTimestamp(value: string): boolean {
+  return parseW3cdtf(value)?.hasTime === true;
+}

@@ -20,7 +20,7 @@ import {
   type OpenAireResourceType,
 } from './vocabularies';
 import { classifyIdentifier, encodeUriName, IDENTIFIER_TYPES, isHttpUrl, normalizeDoi, type IdentifierType } from './identifiers';
-import { calendarDate, parseW3cdtf, type W3cdtf } from './dates';
+import { calendarDate, EU_REPO_DATE, isTimestamp, parseW3cdtf, publicationDateAmong, type W3cdtf } from './dates';
 import type { DcElement, DublinCore } from './dublin-core';
 import { own } from './own';
 
@@ -52,14 +52,19 @@ export function publisher(record: RecordFields): string | undefined {
 }
 
 /**
- * The publication year: the field, else the year of the issued date, else of the first `dc.date` that starts with a year.
+ * The publication year: the field, else the year of the issued date, else of
+ * the `dc.date` that is the publication date (./dates.ts `publicationDateAmong`:
+ * never a system's timestamp beside it), else of the first `dc.date` that
+ * starts with a year and is not a timestamp.
  *
  * @example publicationYear({ dc: { date: ['spring', '2001-02-03'] } }) // '2001'
+ * @example publicationYear({ dc: { date: ['2004-01-12T15:25:06Z', '2000'] } }) // '2000'
  */
 export function publicationYear(record: RecordFields): string | undefined {
   if (record.publicationYear !== undefined) return record.publicationYear;
   if (record.dates?.issued !== undefined) return record.dates.issued.slice(0, 4);
-  const d = dcValues(record, 'date').find((v) => /^\d{4}(?:\D|$)/.test(v));
+  const dates = dcValues(record, 'date');
+  const d = publicationDateAmong(dates) ?? dates.find((v) => /^\d{4}(?:\D|$)/.test(v) && !isTimestamp(v));
   return d?.slice(0, 4);
 }
 
@@ -343,9 +348,9 @@ export function hostCitation(h: Host): string | undefined {
  * written as it gives it.
  *
  * Two typed fields join what the record gives, as DataCite to Dublin Core
- * Mapping 4.4 maps them: the publication date (the issued date, else the
- * year) leads `date`, so other dates (Created, Updated, a Valid range) never
- * stand in for it; and every related identifier (relationType HasPart,
+ * Mapping 4.4 maps them: the publication date (the issued date, then the
+ * year, each kept) leads `date`, so other dates (Created, Submitted, a Valid
+ * range) never stand in for it; and every related identifier (relationType HasPart,
  * IsPartOf, References, …) the record does not already name is a `relation`,
  * as a URI where its scheme has one.
  *
@@ -374,14 +379,10 @@ export function dublinCore(r: RecordFields): DublinCore {
   );
   join('publisher', [r.publisher]);
   const d = r.dates ?? {};
-  const published = d.issued ?? r.publicationYear;
-  const own = r.dc.date ?? [];
-  // The publication date leads dc:date (DataCite's and LC's Dublin Core mappings); a first date that is
-  // the same calendar date more precisely (not a range from it) leads already. A timestamp does not: it is
-  // when a system recorded the item (DSpace's dc.date.accessioned, 2004-02-11T15:07:51Z), not a publication
-  // date more precise than the year it falls in.
-  const leads = published !== undefined && own[0] !== undefined && /^\d{4}(-\d{2}(-\d{2})?)?$/.test(own[0].trim()) && own[0].trim().startsWith(published);
-  const dates = [...(leads ? [own[0]] : [published]), d.accepted, d.available, ...own].filter((v): v is string => v !== undefined && v.trim() !== '');
+  // The publication date leads dc:date (DataCite's and LC's Dublin Core mappings), then the publication year
+  // (DataCite to Dublin Core: publicationYear → date), always: a date of the same year that the record gives
+  // untyped has a role of its own (DataCite's Created, Submitted, Updated), and does not stand in for either.
+  const dates = [d.issued, r.publicationYear, d.accepted, d.available, ...(r.dc.date ?? [])].filter((v): v is string => v !== undefined && v.trim() !== '');
   if (dates.length > 0) dc.date = [...new Set(dates)];
   const relations = new Set(dcValues(r, 'relation').map((v) => v.trim()));
   const related = (r.relatedIdentifiers ?? []).map(relationUri).filter((u) => !relations.has(u));
@@ -615,26 +616,27 @@ export function languages(r: RecordFields): string[] {
 /** A date a rule asks for: found and well-formed, present but not W3CDTF (`malformed`: the first such value), or absent. */
 export type DateFact = { readonly date: W3cdtf } | { readonly malformed: string } | { readonly missing: true };
 
-/** info:eu-repo date terms (OpenAIRE 3.0, "Embargo End Date"): dates with a role, not the date of the work. */
-const EU_REPO_DATE = 'info:eu-repo/date/';
-
 /**
  * The publication date of the record as W3CDTF: the typed issued date, else
- * the publication year, else the first `dc:date` that is W3CDTF (DSpace's
- * `2003-04-15T10:18:51Z` is). A record whose only dates are not W3CDTF has a
- * malformed date, not a missing one; info:eu-repo date terms do not count.
+ * the publication year, else the `dc:date` that is the publication date by
+ * what it is (./dates.ts `publicationDateAmong`: stock DSpace's accession and
+ * availability timestamps are not). A record whose dates are all timestamps
+ * of different instants has none (missing); one whose only dates are not
+ * W3CDTF has a malformed date, not a missing one; info:eu-repo date terms do
+ * not count.
  *
  * @example publicationDate({ dc: { date: ['15.04.2003'] } }) // { malformed: '15.04.2003' }
+ * @example publicationDate({ dc: { date: ['2004-01-12T15:25:06Z', '2004-01-12T15:25:06Z', '2000'] } }) // { date: { text: '2000', … } }
  */
 export function publicationDate(r: RecordFields): DateFact {
   const typed = r.dates?.issued ?? r.publicationYear;
-  const values =
-    typed !== undefined
-      ? [typed]
-      : dcValues(r, 'date')
-          .map((v) => v.trim())
-          .filter((v) => !v.startsWith(EU_REPO_DATE));
-  return firstW3cdtf(values);
+  if (typed !== undefined) return firstW3cdtf([typed]);
+  const values = dcValues(r, 'date')
+    .map((v) => v.trim())
+    .filter((v) => !v.startsWith(EU_REPO_DATE));
+  const found = publicationDateAmong(values);
+  if (found !== undefined) return firstW3cdtf([found]);
+  return values.some((v) => parseW3cdtf(v) !== null) ? { missing: true } : firstW3cdtf(values);
 }
 
 /**

@@ -16,7 +16,7 @@
 import { DC_ELEMENTS } from './dublin-core';
 import type { DublinCore, DcElement } from './dublin-core';
 import type { Refusal } from './refusal';
-import { calendarDate } from './dates';
+import { calendarDate, parseW3cdtf } from './dates';
 import { isXmlLang, normalizeLanguageTag } from './language';
 import { findNonXmlChar } from './text';
 import { checkFunderIdentifier, checkIdentifier, checkOrcid, checkRelatedIdentifier, checkRor, checkUrl, IDENTIFIER_TYPES, type Checked } from './identifiers';
@@ -83,6 +83,7 @@ export const RECORD_FIELD_KEYS = [
   'descriptions',
   'geoLocations',
   'relatedItems',
+  'uncheckedRelatedIdentifiers',
 ] as const;
 
 /** The parts of `host` (./record.ts `Host`), in citation order. */
@@ -393,8 +394,13 @@ function readDates(v: unknown, refuse: Refuse): RecordDates | undefined {
     const raw = o[k];
     if (raw === undefined) continue;
     const full = k === 'embargoEnd';
-    const d = typeof raw === 'string' ? calendarDate(raw, full) : null;
-    if (d === null) refuse(`dates.${k}`, full ? 'must be an ISO 8601 date YYYY-MM-DD' : 'must be an ISO 8601 date: YYYY, YYYY-MM or YYYY-MM-DD');
+    // An embargo ends on a day; the other dates may be timestamps (W3CDTF), kept in their precision.
+    const d = typeof raw === 'string' ? (full ? calendarDate(raw, true) : (parseW3cdtf(raw)?.text ?? null)) : null;
+    if (d === null)
+      refuse(
+        `dates.${k}`,
+        full ? 'must be an ISO 8601 date YYYY-MM-DD' : 'must be an ISO 8601 date (W3CDTF): YYYY, YYYY-MM, YYYY-MM-DD or a day with a time and zone',
+      );
     else out[k] = d;
   }
   return out;
@@ -441,15 +447,26 @@ function readFunding(v: unknown, path: string, refuse: Refuse): FundingReference
   return { funderName, ...out };
 }
 
-function readRelated(v: unknown, path: string, refuse: Refuse): RelatedIdentifier | undefined {
-  const o = readObject(v, path, ['identifier', 'type', 'relation', 'resourceTypeGeneral', 'inRelatedItem', ...RELATED_DETAIL_KEYS], refuse);
+/**
+ * A related identifier: its value checked by its scheme, or (`unchecked`,
+ * record.ts `uncheckedRelatedIdentifiers`) kept as given, any non-blank text.
+ */
+function readRelated(v: unknown, path: string, refuse: Refuse, unchecked = false): RelatedIdentifier | undefined {
+  const o = readObject(
+    v,
+    path,
+    ['identifier', 'type', 'relation', 'resourceTypeGeneral', ...(unchecked ? [] : ['inRelatedItem']), ...RELATED_DETAIL_KEYS],
+    refuse,
+  );
   if (!o) return undefined;
   const { r, failed } = tracked(refuse);
   const more = readTexts(o, path, RELATED_DETAIL_KEYS, r);
   const type = readEnum(o.type, `${path}.type`, DATACITE_RELATED_IDENTIFIER_TYPES, r);
   const relation = readEnum(o.relation, `${path}.relation`, DATACITE_RELATION_TYPES, r);
   const general = o.resourceTypeGeneral === undefined ? undefined : readEnum(o.resourceTypeGeneral, `${path}.resourceTypeGeneral`, DATACITE_RESOURCE_TYPES, r);
-  const identifier = readChecked(o.identifier, `${path}.identifier`, r, (s) => (type === undefined ? { value: s } : checkRelatedIdentifier(type, s)));
+  const identifier = readChecked(o.identifier, `${path}.identifier`, r, (s) =>
+    type === undefined || unchecked ? { value: s } : checkRelatedIdentifier(type, s),
+  );
   if (failed() || type === undefined || relation === undefined || identifier === undefined) return undefined;
   if (o.inRelatedItem !== undefined && o.inRelatedItem !== true) r(`${path}.inRelatedItem`, 'must be true when given');
   if (failed()) return undefined;
@@ -781,4 +798,6 @@ function readDataciteDetail(rec: Obj, fields: Mutable, list: ListOf, refuse: Ref
   if (geo) fields.geoLocations = geo;
   const items = list('relatedItems', (v, p) => readRelatedItem(v, p, refuse));
   if (items) fields.relatedItems = items;
+  const unchecked = list('uncheckedRelatedIdentifiers', (v, p) => readRelated(v, p, refuse, true));
+  if (unchecked) fields.uncheckedRelatedIdentifiers = unchecked;
 }

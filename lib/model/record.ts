@@ -81,7 +81,7 @@ export interface ResourceType {
   readonly label: string;
 }
 
-/** The typed dates of a record, each an ISO 8601 calendar date (YYYY, YYYY-MM or YYYY-MM-DD; embargo end a full date). */
+/** The typed dates of a record, each W3CDTF in the precision given (YYYY, YYYY-MM, YYYY-MM-DD or a day with a time and zone; embargo end a full date, YYYY-MM-DD). */
 export interface RecordDates {
   readonly issued?: string;
   readonly accepted?: string;
@@ -310,4 +310,11 @@ export interface RecordFields {
   readonly geoLocations?: readonly GeoLocation[];
   /** Related items with every property. */
   readonly relatedItems?: readonly RelatedItem[];
+  /**
+   * Related identifiers whose value the check of their scheme refuses (an
+   * ISSN whose check digit is wrong, a Handle without its prefix), as given
+   * with their type, relation and the rest: DataCite writes them again;
+   * every other format has their value as the `dc.relation` text it also is.
+   */
+  readonly uncheckedRelatedIdentifiers?: readonly RelatedIdentifier[];
 }

@@ -29,6 +29,7 @@
  */
 import { accessRightOf, hasDoi, isFunded, openAireType, publicationYear } from '../model/facts';
 import type { RecordFields } from '../model/record';
+import { parseW3cdtf } from '../model/dates';
 import { withAncestors } from '../model/header';
 import { normalizeLanguageTag, primaryLanguage } from '../model/language';
 import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, typeOfGeneral, type AccessRight, type OpenAireResourceType } from '../model/vocabularies';
@@ -155,9 +156,10 @@ export const PRESETS: Readonly<Record<string, { readonly name: string; readonly 
 
 // ------------------------------------------------------------------ evaluation
 
-/** The record's issued date: `dates.issued`, else the publication year (the field, or a `dc:date`). */
+/** The record's issued date as a calendar date: `dates.issued` (a timestamp's day), else the publication year (the field, or a `dc:date`). */
 function issuedOf(r: RecordFields): string | undefined {
-  return r.dates?.issued ?? publicationYear(r);
+  const issued = r.dates?.issued;
+  return issued !== undefined ? (parseW3cdtf(issued)?.date ?? issued) : publicationYear(r);
 }
 
 /** The first and last day a partial ISO date covers, as YYYY-MM-DD. */

@@ -59,7 +59,11 @@ export function createXsdChecks(formats: FormatRegistry): FormatChecks {
       let c = checks.get(prefix);
       // A declared format is validated against its own local XSD, not looked up by its published URL.
       const schemaAt = format.localSchema ? pathToFileURL(format.localSchema.xsd).href : format.schema;
-      if (!c) checks.set(prefix, (c = xsdCheck(prefix, schemaAt, rootNamespaceOf(format))));
+      if (!c) {
+        const main = xsdCheck(prefix, schemaAt, rootNamespaceOf(format));
+        c = format.schemaOfRecord ? byRecordSchema(prefix, main, format.schemaOfRecord, rootNamespaceOf(format)) : main;
+        checks.set(prefix, c);
+      }
       return c;
     },
   };
@@ -140,6 +144,35 @@ function containerCheck(schemaOf: (ns: string, local: string) => string | undefi
           if (list[0]?.startsWith(NOT_WELL_FORMED)) return void out[index]?.push(...list);
           out[index]?.push(`not valid against ${schema}: ${list.slice(0, 3).join('; ')}`);
         });
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * A format's check where a record may name another profile's schema
+ * (`MetadataFormat.schemaOfRecord`): each record validated against its own,
+ * the records of one schema in one batch, reasons index for index.
+ */
+function byRecordSchema(prefix: string, main: FormatCheck, schemaOf: (xml: string) => string | undefined, namespace: string): FormatCheck {
+  const others = new Map<string, FormatCheck>();
+  return {
+    check(xmls) {
+      const groups = new Map<FormatCheck, number[]>();
+      xmls.forEach((xml, index) => {
+        const url = schemaOf(xml);
+        let c = main;
+        if (url !== undefined) {
+          c = others.get(url) ?? xsdCheck(prefix, url, namespace);
+          others.set(url, c);
+        }
+        groups.set(c, [...(groups.get(c) ?? []), index]);
+      });
+      const out: (readonly string[])[] = xmls.map(() => []);
+      for (const [c, indexes] of groups) {
+        const found = c.check(indexes.map((i) => xmls[i] as string));
+        indexes.forEach((index, k) => (out[index] = found[k] ?? []));
       }
       return out;
     },

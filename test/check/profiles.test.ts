@@ -77,10 +77,16 @@ const rows: Row[] = [
   ]),
   ['openaire4 wants oai_openaire offered', 'openaire4', item(good, { formats: [] }), ['format-oai_openaire:metadata.oai_openaire']],
   [
-    'openaire4 wants a COAR resource type',
+    'openaire4 wants a COAR resource type: a record whose type names no COAR concept',
+    'openaire4',
+    item({ ...without('resourceType'), dc: { ...good.dc, type: ['VoR'] } }),
+    ['resource-type:resourceType.coar'],
+  ],
+  [
+    'openaire4 takes the COAR concept a DataCite type names, as oai_openaire is written with it',
     'openaire4',
     item({ ...good, resourceType: { general: 'JournalArticle', label: 'article' } }),
-    ['resource-type:resourceType.coar'],
+    [],
   ],
   ['openaire4 wants the embargo end of an embargoed item', 'openaire4', item({ ...good, accessRights: 'embargoed' }), ['embargo-end:dates.embargoEnd']],
   ['openaire4 wants the file of an open access item', 'openaire4', item(without('files')), ['file-location:files']],

@@ -27,13 +27,13 @@ const resource = (body: string): string =>
   `<resource ${K4}><identifier identifierType="DOI">10.5281/zenodo.1</identifier><creators><creator><creatorName>A</creatorName></creator></creators><titles><title>T</title></titles><publisher>Zenodo</publisher><publicationYear>2024</publicationYear>${body}</resource>`;
 
 describe('DataCite to Dublin Core (DataCite to Dublin Core Mapping 4.4)', () => {
-  it('puts the publication date first in dc:date, before the Valid and Updated ranges, which do not replace it', () => {
+  it('puts the publication date first in dc:date, then publicationYear, before the Valid and Updated ranges, which do not replace them', () => {
     const r = read(
       resource(
         '<dates><date dateType="Valid">2024-08-01/2025-08-01</date><date dateType="Updated">2024-09-01/2024-09-30</date><date dateType="Issued">2024-08-01</date></dates>',
       ),
     );
-    expect(oaiDc(r).date).to.deep.equal(['2024-08-01', '2024-08-01/2025-08-01', '2024-09-01/2024-09-30']);
+    expect(oaiDc(r).date).to.deep.equal(['2024-08-01', '2024', '2024-08-01/2025-08-01', '2024-09-01/2024-09-30']);
   });
 
   it('puts the publication year first when no Issued date is given', () => {

@@ -40,8 +40,12 @@ describe('DataCite kernel-4 in, DataCite out', () => {
       'datacite-bolognese/datacite-example-full-v4.6.xml',
       'samples/datacite/datacite-example-full-v4.xml',
       'samples/datacite/datacite-example-multilingual-v4.xml',
+      // A related Handle without its prefix (resourceTypeGeneral Instrument), an ISSN with a wrong check digit.
+      '../datacite-examples/datacite-example-instrument-v4.xml',
+      '../datacite-examples/datacite-example-relateditem1-v4.xml',
+      '../datacite-examples/datacite-example-relateditem3-v4.xml',
     ]);
-    expect(files.length).to.be.at.least(10);
+    expect(files.length).to.be.at.least(36);
   });
 
   for (const { name, root } of files) {

@@ -79,10 +79,10 @@ describe('the published mappings between Dublin Core, MODS and MARC 21', () => {
       expect(write('mods', readDcXml('<dc:date>2005-08-08</dc:date>'))).to.contain('<dateIssued encoding="w3cdtf" keyDate="yes">2005-08-08</dateIssued>');
     });
 
-    it('keeps 1889-04 as 1889-04, and a second date', () => {
+    it('keeps 1889-04 as 1889-04, and a second date as another date (LoC: dateIssued, dateOther)', () => {
       const out = write('mods', readDcXml('<dc:date>1889-04</dc:date><dc:date>1901</dc:date>'));
       expect(out).to.contain('<dateIssued encoding="w3cdtf" keyDate="yes">1889-04</dateIssued>');
-      expect(out).to.contain('<dateIssued encoding="w3cdtf">1901</dateIssued>');
+      expect(out).to.contain('<dateOther encoding="w3cdtf">1901</dateOther>');
       const back = mods.read!(parseFragment(out)!);
       expect(back.dates?.issued).to.equal('1889-04');
       expect(back.dc.date).to.deep.equal(['1901']);

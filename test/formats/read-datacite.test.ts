@@ -370,17 +370,13 @@ describe('the DataCite reader on odd but well-formed XML', () => {
         },
       ],
       [
-        'an embargo ending on its Available date, and a time that keeps its day',
+        'an embargo ending on its Available date, and a timestamp kept in its precision',
         '<resource xmlns="http://datacite.org/schema/kernel-4"><dates><date dateType="Available">2030-01-31</date><date dateType="Issued">2003-04-15T23:18:51-05:00</date></dates><rightsList><rights rightsURI="http://purl.org/coar/access_right/c_f1cf"/></rightsList></resource>',
         {
           dc: {},
           accessRights: 'embargoed',
-          dates: { embargoEnd: '2030-01-31', issued: '2003-04-15' },
-          // The time of day is kept as written beside the calendar date the shared field holds.
-          typedDates: [
-            { value: '2030-01-31', type: 'Available' },
-            { value: '2003-04-15T23:18:51-05:00', type: 'Issued' },
-          ],
+          // The shared field holds the time of day as written, so nothing is left for typedDates to keep.
+          dates: { embargoEnd: '2030-01-31', issued: '2003-04-15T23:18:51-05:00' },
         },
       ],
     ] as const,

@@ -112,10 +112,16 @@ describe('the MARCXML reader', () => {
     });
   });
 
-  it('reads the language and year of a full-length 008 when no field says them', () => {
+  it('reads the language and year of a full-length 008, and the type of the leader, when no field says them', () => {
     const f008 = `${'690326s1969    nju'.padEnd(35)}eng  `;
     const xml = `<record xmlns="http://www.loc.gov/MARC21/slim"><leader>01234nam a2200289 a 4500</leader><controlfield tag="008">${f008}</controlfield>${field('245', '00', ['a', 'T'])}</record>`;
-    expect(marc21.read!(parseFragment(xml)!)).to.deep.equal({ dc: { title: ['T'] }, language: 'eng', publicationYear: '1969' });
+    expect(marc21.read!(parseFragment(xml)!)).to.deep.equal({
+      dc: { title: ['T'] },
+      language: 'eng',
+      publicationYear: '1969',
+      // LoC MARC to Dublin Core: Leader/06 a is text.
+      resourceType: { coar: 'http://purl.org/coar/resource_type/c_18cf', general: 'Text', label: 'text' },
+    });
   });
 
   it('reads odd but well-formed records without throwing', () => {

@@ -25,6 +25,10 @@ const DIGESTS: Record<number, string> = {
   // DataCite kept as given, oai_openaire from resourceTypeGeneral and dc:type, the publication date first, related identifiers,
   // every typed value, date precision and ranges, and LC's mappings of types, hosts and languages; EDM.
   2: '9862cfe306a1f9eba58d9a92a3360473651b15245f7fe07013cf7f2e7afa3f6a',
+  // Dates by role (a timestamp never MODS dateIssued or OpenAIRE Issued, publicationYear always in oai_dc), types from
+  // the MARC leader and info:eu-repo words, DataCite's unchecked related identifiers: these records' output is as in 2,
+  // records lifted from DataCite, MARCXML and stock DSpace oai_dc move.
+  3: '9862cfe306a1f9eba58d9a92a3360473651b15245f7fe07013cf7f2e7afa3f6a',
 };
 
 describe('the writers’ version', () => {

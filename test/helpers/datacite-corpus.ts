@@ -1,7 +1,9 @@
 /**
  * The DataCite kernel-4 XML files of the corpus (test/fixtures/realworld/:
  * the DataCite records of bolognese's tests and DataCite's own published
- * examples), each with its parsed root; kernel-3 files are left out.
+ * examples; test/fixtures/datacite-examples/: every published kernel-4
+ * example of datacite/schema), each with its parsed root; kernel-3 files
+ * are left out.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +15,7 @@ const KERNEL_4 = 'http://datacite.org/schema/kernel-4';
 /** Every DataCite XML file of the corpus, with its root: kernel-4 ones are the round trip's. */
 export function kernel4Files(): { name: string; root: XmlElement }[] {
   const out: { name: string; root: XmlElement }[] = [];
-  for (const dir of ['datacite-bolognese', path.join('samples', 'datacite')]) {
+  for (const dir of ['datacite-bolognese', path.join('samples', 'datacite'), path.join('..', 'datacite-examples')]) {
     for (const f of fs.readdirSync(path.join(CORPUS, dir)).sort()) {
       if (!f.endsWith('.xml')) continue;
       const xml = fs.readFileSync(path.join(CORPUS, dir, f), 'utf8').replace(/^\uFEFF?<\?xml[^>]*\?>\s*/, '');
