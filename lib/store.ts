@@ -661,6 +661,13 @@ export interface HarvestState {
    * run never harvested, up to `limit`, after `after` (internal id order).
    */
   unseenItems(source: string, after: string, limit: number): Promise<string[]>;
+  /**
+   * Local items (loaded, not harvested; live or deleted) whose internal id is
+   * in the id space `space:`, up to `limit`, in internal id order: what a
+   * source of that name would take from the loader (lib/pipeline/governance.ts
+   * rule 6).
+   */
+  localItemsInSpace(space: string, limit: number): Promise<string[]>;
 }
 
 /**

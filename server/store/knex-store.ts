@@ -76,7 +76,7 @@ import { mintPdiSerial } from './counters';
 import { snapshotOf } from './snapshot';
 import { poolUse } from '../db/pool';
 import { acquireHarvestLock } from './harvest-locks';
-import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './harvest-state';
+import { checkpoint, clearSeen, dropCheckpoint, listState, localItemsInSpace, markSeen, readStates, recordError, unseenItems } from './harvest-state';
 import { writeDeletes, writeMemberships } from './changes';
 import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, setListing } from './sets';
 import { KnexReadStore } from './read';
@@ -275,6 +275,10 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   unseenItems(source: string, after: string, limit: number): Promise<string[]> {
     return unseenItems(this.knex, source, after, limit);
+  }
+
+  localItemsInSpace(space: string, limit: number): Promise<string[]> {
+    return localItemsInSpace(this.knex, space, limit);
   }
 
   /** Records a page in its list's state; call it inside {@link transaction}, with the page's writes. */
