@@ -846,6 +846,12 @@ export interface SetAdministration {
   retireSets(specs: readonly string[]): Promise<Retirement>;
   /** Retires the sets the configuration declared and no longer does. */
   retireUnconfiguredSets(): Promise<Retirement>;
+  /**
+   * Retires the sets harvested source `source` declared (`source:NAME:…`)
+   * that `kept` neither holds nor holds a descendant of, as {@link retireSets}
+   * does; a set no item was ever in is forgotten outright.
+   */
+  retireGoneSourceSets(source: string, kept: ReadonlySet<string>): Promise<Retirement>;
   /** Declares the setSpecs records name that no one declared, named by the setSpec; returns those declared. */
   declareSetsFromInput(specs: readonly string[]): Promise<string[]>;
 }

@@ -44,6 +44,7 @@ import {
   type ItemInput,
   type ListKey,
   type PageCheckpoint,
+  type SetAdministration,
   type SetInput,
   type OutcomeCounts,
   type TransactionalStore,
@@ -62,13 +63,18 @@ import { harvestedSet, readPage, type ReadPage } from './page';
 import { withStoredAbout } from './merge';
 import { writeLeavingOutRefused } from '../../lib/pipeline/partial';
 import { StatisticsSchedule } from '../store/statistics';
+import { SourceSets } from './source-sets';
 
 export { HarvestError };
 
 /** What a harvest needs of an opened provider. */
 export interface HarvestDeps {
   /** The store: its harvest state and locks, and transactions that keep a page's checkpoint with its items. */
-  readonly store: TransactionalStore<WriteTransaction & HarvestBookkeeping> & HarvestState & HarvestLocks & RunReports;
+  readonly store: TransactionalStore<WriteTransaction & HarvestBookkeeping> &
+    HarvestState &
+    HarvestLocks &
+    RunReports &
+    Pick<SetAdministration, 'retireGoneSourceSets'>;
   readonly formats: FormatRegistry;
   /** The harvesting repository, named in the User-Agent. */
   readonly repository: { readonly name: string; readonly baseUrl: string };
@@ -297,6 +303,8 @@ class SourceRun {
   private readonly statistics = new StatisticsSchedule();
   /** The list page read last, which the refusals of its records are reported with. */
   page: number | null = null;
+  /** The sets the source has, as far as this run can tell. */
+  private readonly sets: SourceSets;
 
   constructor(
     private readonly deps: HarvestDeps,
@@ -306,6 +314,7 @@ class SourceRun {
   ) {
     this.now = deps.now ?? (() => Math.floor(Date.now() / 1000));
     this.limits = limitsOf(source);
+    this.sets = new SourceSets(this.limits.sets);
     this.clock = options.clock ?? (() => performance.now());
     this.began = this.clock();
     const p = source.politeness;
@@ -398,6 +407,7 @@ class SourceRun {
       }
     }
     if (this.options.deleteMissing) await this.deleteMissing();
+    await this.retireGoneSets();
     this.summary.completed = true;
   }
 
@@ -439,6 +449,7 @@ class SourceRun {
       }
       const taken = read.sets.slice(0, bound - declared);
       await this.putSets(taken);
+      this.sets.listed(taken.map((s) => s.spec));
       declared += taken.length;
       const more = read.token !== undefined && read.token !== '';
       if (taken.length < read.sets.length || (more && declared >= bound)) {
@@ -447,7 +458,10 @@ class SourceRun {
         );
         break;
       }
-      if (read.token === undefined || read.token === '') break;
+      if (read.token === undefined || read.token === '') {
+        this.sets.listEnded();
+        break;
+      }
       const before = followed(trail, read.token, page);
       if (before !== null || page >= MAX_LIST_SETS_PAGES) {
         const why =
@@ -457,6 +471,16 @@ class SourceRun {
       }
       args = { verb: 'ListSets', resumptionToken: read.token };
     }
+  }
+
+  /** At the end of a whole run: the sets the source no longer has are retired, their members leaving them (./source-sets.ts). */
+  private async retireGoneSets(): Promise<void> {
+    const still = this.sets.stillHas();
+    if (still === null) return;
+    const r = await this.deps.store.retireGoneSourceSets(this.source.name, still);
+    if (r.sets.length === 0) return;
+    const shown = `${r.sets.slice(0, 3).join(', ')}${r.sets.length > 3 ? ', …' : ''}`;
+    this.options.onWarning?.(`${this.source.name}: ${r.sets.length} sets the source no longer has are retired (${shown}); ${r.members} items left them`);
   }
 
   /** Declares sets one at a time: a set the store refuses is named in the run's warnings and the others are declared. */
@@ -571,6 +595,7 @@ class SourceRun {
           // event loop first sends it, so the source answers during the write, not after it.
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
+        this.sets.named(read.items);
         const written = await this.writePage(read, key, { token: next, from, until, runResponseDate, first, marksSeen, now: this.now() });
         first = false;
         listSummary.records += read.records;
