@@ -100,8 +100,13 @@ export interface LoadOptions {
   readonly maxRecordBytes?: number;
   /** Called for every refusal as it is found (they are not kept in memory). */
   readonly onRefusal?: (r: Refusal) => void;
-  /** Called with a warning a person should read (e.g. a skipped --delete-missing). */
-  readonly onWarning?: (message: string) => void;
+  /**
+   * Called with a warning a person should read (e.g. a skipped
+   * --delete-missing); `kind`, when given, names what repeats (a set
+   * description dropped), so a caller can count warnings of a kind rather
+   * than show each (lib/run-report.ts `WarningTally`).
+   */
+  readonly onWarning?: (message: string, kind?: string) => void;
   readonly progress?: Progress;
   /** Bytes read so far, shared with the inputs (for progress). */
   readonly counter?: ByteCounter;
@@ -285,7 +290,7 @@ class LoadRun {
   async declareSets(sets: readonly SetInput[], source: string): Promise<void> {
     for (const s of sets) {
       try {
-        for (const d of await this.transaction().putSets([s])) this.options.onWarning?.(`${source}: ${d}`);
+        for (const d of await this.transaction().putSets([s])) this.options.onWarning?.(`${source}: ${d}`, `${source}: set descriptions dropped`);
         this.summary.sets++;
       } catch (err) {
         this.summary.refused++;
