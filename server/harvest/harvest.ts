@@ -64,6 +64,7 @@ import { withStoredAbout } from './merge';
 import { writeLeavingOutRefused } from '../../lib/pipeline/partial';
 import { StatisticsSchedule } from '../store/statistics';
 import { SourceSets } from './source-sets';
+import { declareInBatches } from '../sets/declare';
 
 export { HarvestError };
 
@@ -483,16 +484,14 @@ class SourceRun {
     this.options.onWarning?.(`${this.source.name}: ${r.sets.length} sets the source no longer has are retired (${shown}); ${r.members} items left them`);
   }
 
-  /** Declares sets one at a time: a set the store refuses is named in the run's warnings and the others are declared. */
+  /** Declares sets a batch at a time (../sets/declare.ts): a set the store refuses is named in the run's warnings and the others are declared. */
   private async putSets(sets: readonly SetInput[]): Promise<void> {
     const name = this.source.name;
-    for (const s of sets) {
-      try {
-        for (const d of await this.deps.store.putSets([s])) this.options.onWarning?.(`${name}: ListSets: ${d}`, `${name}: ListSets: set descriptions dropped`);
-      } catch (err) {
-        this.options.onWarning?.(`${name}: set ${JSON.stringify(s.spec)} not declared: ${(err as Error).message}`, `${name}: ListSets: sets not declared`);
-      }
-    }
+    await declareInBatches((part) => this.deps.store.putSets(part), sets, {
+      dropped: (d) => this.options.onWarning?.(`${name}: ListSets: ${d}`, `${name}: ListSets: set descriptions dropped`),
+      refused: (s, err) =>
+        this.options.onWarning?.(`${name}: set ${JSON.stringify(s.spec)} not declared: ${(err as Error).message}`, `${name}: ListSets: sets not declared`),
+    });
   }
 
   private context(prefix: string, page: number): Parameters<typeof readPage>[1] {

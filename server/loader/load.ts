@@ -46,6 +46,7 @@ import type { ReaderConfig } from '../conversion';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_BATCH_INPUT_BYTES } from './limits';
 import { StatisticsSchedule } from '../store/statistics';
 import { InterruptedError } from '../interrupt';
+import { declareInBatches } from '../sets/declare';
 
 export { readSetsFile };
 
@@ -286,17 +287,16 @@ class LoadRun {
     await pending;
   }
 
-  /** Declares sets one at a time, so one bad set is refused alone. */
+  /** Declares sets a batch at a time (../sets/declare.ts), so one bad set is refused alone. */
   async declareSets(sets: readonly SetInput[], source: string): Promise<void> {
-    for (const s of sets) {
-      try {
-        for (const d of await this.transaction().putSets([s])) this.options.onWarning?.(`${source}: ${d}`, `${source}: set descriptions dropped`);
-        this.summary.sets++;
-      } catch (err) {
+    const tx = this.transaction();
+    this.summary.sets += await declareInBatches((part) => tx.putSets(part), sets, {
+      dropped: (d) => this.options.onWarning?.(`${source}: ${d}`, `${source}: set descriptions dropped`),
+      refused: (s, err) => {
         this.summary.refused++;
         this.refuse([{ internalId: '', source, field: `set ${s.spec}`, reason: (err as Error).message }]);
-      }
-    }
+      },
+    });
   }
 
   /**

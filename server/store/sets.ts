@@ -37,6 +37,8 @@ interface SetRow {
   name: string;
   origin: SetOrigin;
   renamed: unknown;
+  /** The JSON array of its descriptions, as stored. */
+  descriptions?: string;
 }
 
 /** The rows of `sets` for these specs (and, with `retired`, which of them are in `retired_sets`). */
@@ -44,7 +46,7 @@ async function setRows(db: Knex, specs: readonly string[]): Promise<Map<string, 
   const out = new Map<string, SetRow>();
   for (const part of chunk([...new Set(specs)], MAX_IN_LIST)) {
     if (part.length === 0) continue;
-    const rows = await statementRunner(db)<SetRow>(`SELECT spec, name, origin, renamed FROM sets WHERE ${inListSql(db, 'spec', 'text')}`, [
+    const rows = await statementRunner(db)<SetRow>(`SELECT spec, name, origin, renamed, descriptions FROM sets WHERE ${inListSql(db, 'spec', 'text')}`, [
       inListParam(db, part),
     ]);
     for (const r of rows) out.set(r.spec, r);
@@ -86,9 +88,10 @@ export async function declareInputSets(trx: Knex, sets: readonly SetInput[]): Pr
   for (const s of sets) {
     const row = existing.get(s.spec);
     if (!row || row.origin !== 'input' || row.renamed !== null) continue;
-    await trx('sets')
-      .where('spec', s.spec)
-      .update({ name: s.name, descriptions: JSON.stringify(s.descriptions ?? []) });
+    // A source's ListSets comes again every run, mostly as it was: only a change is written.
+    const descriptions = JSON.stringify(s.descriptions ?? []);
+    if (row.name === s.name && row.descriptions === descriptions) continue;
+    await trx('sets').where('spec', s.spec).update({ name: s.name, descriptions });
   }
 }
 

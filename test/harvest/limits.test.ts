@@ -34,10 +34,15 @@ function records(n: number): FakeRecord[] {
   }));
 }
 
-/** Runs one harvest in a child process (./harvest-child.ts) and returns what it reports. */
-function harvestInChild(input: ChildInput): Promise<ChildOutput> {
+/**
+ * Runs one harvest in a child process (./harvest-child.ts) and returns what
+ * it reports; with `heapMiB`, its heap bounded as `serve` bounds a scheduled
+ * harvest's (`harvestMemory`, server/harvest/child.ts).
+ */
+function harvestInChild(input: ChildInput, heapMiB?: number): Promise<ChildOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(__dirname, 'harvest-child.ts')], {
+    const flags = heapMiB === undefined ? [] : [`--max-old-space-size=${heapMiB}`];
+    const child = spawn(process.execPath, [...flags, '-r', 'tsx/cjs', path.join(__dirname, 'harvest-child.ts')], {
       cwd: ROOT,
       env: { ...process.env, HARVEST_CHILD: JSON.stringify(input), XML_CATALOG_FILES: path.join(ROOT, 'schemas', 'catalog.xml') },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -362,6 +367,36 @@ describe('what a source may cost', function () {
       expect(fake.requests.filter((r) => r.query.verb === 'ListSets')).to.have.length(3);
       const stored = (await hub.knex('sets').where('spec', 'like', 'source:many-sets:%').count({ n: '*' })) as { n: number | string }[];
       expect(Number(stored[0]?.n)).to.equal(1200);
+    });
+
+    it('declares 100,000 sets of a ListSets naming 20,000 new ones a page for ever, the default limits.sets, a batch at a time, and harvests the records', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
+      fake.records = records(3);
+      fake.endlessSets = 20_000;
+      hub = await openHub(db());
+      const puts: number[] = [];
+      const store = new Proxy(hub.store, {
+        get(target, prop, receiver) {
+          if (prop === 'putSets')
+            return (sets: Parameters<typeof target.putSets>[0]) => {
+              puts.push(sets.length);
+              return target.putSets(sets);
+            };
+          const v = Reflect.get(target, prop, receiver) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+      const { summary, warnings } = await harvestOnce({ ...hub, store }, source('sets-flood', fake.baseUrl));
+      expect(summary).to.include({ completed: true, inserted: 3 });
+      expect(warnings.join('\n')).to.include(
+        'ListSets page 5: the source named more than 100000 sets, the most one run of this source declares (limits.sets: 100000)',
+      );
+      expect(fake.requests.filter((r) => r.query.verb === 'ListSets')).to.have.length(5);
+      const stored = (await hub.knex('sets').where('spec', 'like', 'source:sets-flood:%').count({ n: '*' })) as { n: number | string }[];
+      expect(Number(stored[0]?.n)).to.equal(100_000);
+      // Written a thousand at a time, not one by one: 100 writes for the ListSets, one for the source's own sets.
+      expect(puts.filter((n) => n > 2)).to.deep.equal(Array.from({ length: 100 }, () => 1000));
+      expect(puts.length).to.be.below(110);
     });
 
     it("refuses a record over the cap of a record alone, naming source, page and identifier, and writes the page's others", async () => {
