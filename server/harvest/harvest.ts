@@ -51,6 +51,7 @@ import {
   type RunCounts,
   type RunOutcome,
   type RunReports,
+  type WriteResult,
   type WriteTransaction,
 } from '../../lib/store';
 import { NO_COUNTS, RunLog, runRefusal, WarningTally } from '../../lib/run-report';
@@ -61,7 +62,8 @@ import { AnswerTooLarge, HarvestError, OaiClient, type ClientOptions } from './c
 import { parseIdentify } from './identify';
 import { harvestedSet, readPage, type ReadPage } from './page';
 import { withStoredAbout } from './merge';
-import { writeLeavingOutRefused } from '../../lib/pipeline/partial';
+import { writeLeavingOutRefused, type PartialWrite } from '../../lib/pipeline/partial';
+import { MAX_BATCH_INPUT_BYTES } from '../loader/limits';
 import { StatisticsSchedule } from '../store/statistics';
 import { SourceSets } from './source-sets';
 import { declareInBatches } from '../sets/declare';
@@ -690,8 +692,8 @@ class SourceRun {
       const items = newestPerId(read.items);
       // A later prefix's list keeps the about containers the first one wrote (./merge.ts); given formats are kept by the decision.
       const pending = key.prefix === this.source.prefixes[0] ? items : await withStoredAbout(tx, items);
-      // Each record is refused alone (lib/pipeline/partial.ts).
-      const written = await writeLeavingOutRefused(tx, pending);
+      // Each record is refused alone (lib/pipeline/partial.ts); a large page is written a part at a time, in its one transaction.
+      const written = await writeInParts(tx, pending);
       refusals.push(...written.refusals);
       // A harvest into an empty or small store grows its tables page by page (../store/statistics.ts).
       if (written.written.length > 0 && this.statistics.due(written.written.length)) await tx.refreshStatistics();
@@ -723,6 +725,44 @@ class SourceRun {
     }
     await this.deps.store.clearSeen(this.source.name);
   }
+}
+
+/**
+ * The most bytes of records (metadata and about containers, as text) one
+ * write of a page is given, as a load's batch (../loader/limits.ts): a page
+ * of 50 MB is written in parts, so what the write decision derives from it
+ * (each format prepared, the XSD checks, the statements) is a part's, not
+ * the page's. The parts share the page's transaction: the page and its
+ * checkpoint still commit together.
+ */
+const PAGE_PART_BYTES = MAX_BATCH_INPUT_BYTES;
+
+/** The page's items written a part of at most {@link PAGE_PART_BYTES} at a time, each leaving out its refused records. */
+async function writeInParts(tx: WriteTransaction, items: readonly ItemInput[]): Promise<PartialWrite> {
+  const written: ItemInput[] = [];
+  const refusals: Refusal[] = [];
+  const results: WriteResult[] = [];
+  let refusedItems = 0;
+  let part: ItemInput[] = [];
+  let bytes = 0;
+  const flush = async (): Promise<void> => {
+    if (part.length === 0) return;
+    const w = await writeLeavingOutRefused(tx, part);
+    written.push(...w.written);
+    refusals.push(...w.refusals);
+    results.push(...w.results);
+    refusedItems += w.refusedItems;
+    part = [];
+    bytes = 0;
+  };
+  for (const i of items) {
+    const size = Object.values(i.metadata).reduce((n, x) => n + x.length, 0) + (i.about ?? []).reduce((n, a) => n + a.xml.length, 0);
+    if (part.length > 0 && bytes + size > PAGE_PART_BYTES) await flush();
+    part.push(i);
+    bytes += size;
+  }
+  await flush();
+  return { written, refusals, results, refusedItems };
 }
 
 /** A page naming one record twice keeps its newest version (a later one wins a tie). */

@@ -20,7 +20,8 @@ import { readPage } from '../../server/harvest/page';
 import { OaiClient } from '../../server/harvest/client';
 import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
-import { startHostileProvider, type HostileProvider } from './hostile';
+import { BIG_PAGE_RECORDS, startHostileProvider, type HostileProvider } from './hostile';
+import { loadConfig } from '../../server/config';
 import { harvestOnce, itemsOf, openHub, source, type Hub } from './hub';
 import type { ChildInput, ChildOutput } from './harvest-child';
 
@@ -206,6 +207,25 @@ describe('what a source may cost', function () {
       });
     }
 
+    it('harvests a page of some 50 MB of ordinary records whole, its peak memory under the configured harvest memory', async function () {
+      this.timeout(600_000);
+      hostile = await startHostileProvider('big-page');
+      warm = await startHostileProvider('endless');
+      hub = await openHub(db());
+      const harvestMemory = loadConfig({}).harvestMemory;
+      const out = await harvestInChild(
+        {
+          databaseUrl: db().url,
+          warmUp: { ...source('warm', warm.baseUrl), limits: { pages: 3 } },
+          source: source('big', hostile.baseUrl, { politeness: { delayMs: 0, timeoutMs: 300_000, retries: 3 } }),
+        },
+        harvestMemory,
+      );
+      expect(hostile.sent.bytes).to.be.above(50_000_000);
+      expect(out).to.deep.include({ completed: true, pages: 1, inserted: BIG_PAGE_RECORDS });
+      expect(out.afterKb, `peak RSS ${out.afterKb} KB`).to.be.below(harvestMemory * 1024);
+    });
+
     it('stops at the cap of an answer as sent, set for the source, and the next run resumes at that page', async () => {
       fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
       fake.records = records(6).map((r, i) => (i === 2 ? { ...r, title: 'y'.repeat(100_000) } : r));
@@ -386,7 +406,12 @@ describe('what a source may cost', function () {
           return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
         },
       });
-      const { summary, warnings } = await harvestOnce({ ...hub, store }, source('sets-flood', fake.baseUrl));
+      const { summary, warnings } = await harvestOnce(
+        { ...hub, store },
+        // Time enough for a page of 20,000 sets on a busy machine.
+        source('sets-flood', fake.baseUrl, { politeness: { delayMs: 0, timeoutMs: 60_000, retries: 3 } }),
+      );
+      expect(summary.error).to.equal(undefined);
       expect(summary).to.include({ completed: true, inserted: 3 });
       expect(warnings.join('\n')).to.include(
         'ListSets page 5: the source named more than 100000 sets, the most one run of this source declares (limits.sets: 100000)',
