@@ -66,7 +66,7 @@ import { writeLeavingOutRefused, type PartialWrite } from '../../lib/pipeline/pa
 import { MAX_BATCH_INPUT_BYTES } from '../loader/limits';
 import { StatisticsSchedule } from '../store/statistics';
 import { SourceSets } from './source-sets';
-import { declareInBatches } from '../sets/declare';
+import { declareInBatches } from '../../lib/sets/declare';
 
 export { HarvestError };
 
@@ -486,7 +486,7 @@ class SourceRun {
     this.options.onWarning?.(`${this.source.name}: ${r.sets.length} sets the source no longer has are retired (${shown}); ${r.members} items left them`);
   }
 
-  /** Declares sets a batch at a time (../sets/declare.ts): a set the store refuses is named in the run's warnings and the others are declared. */
+  /** Declares sets a batch at a time (lib/sets/declare.ts): a set the store refuses is named in the run's warnings and the others are declared. */
   private async putSets(sets: readonly SetInput[]): Promise<void> {
     const name = this.source.name;
     await declareInBatches((part) => this.deps.store.putSets(part), sets, {

@@ -46,7 +46,7 @@ import type { ReaderConfig } from '../conversion';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_BATCH_INPUT_BYTES } from './limits';
 import { StatisticsSchedule } from '../store/statistics';
 import { InterruptedError } from '../interrupt';
-import { declareInBatches } from '../sets/declare';
+import { declareInBatches } from '../../lib/sets/declare';
 
 export { readSetsFile };
 
@@ -287,7 +287,7 @@ class LoadRun {
     await pending;
   }
 
-  /** Declares sets a batch at a time (../sets/declare.ts), so one bad set is refused alone. */
+  /** Declares sets a batch at a time (lib/sets/declare.ts), so one bad set is refused alone. */
   async declareSets(sets: readonly SetInput[], source: string): Promise<void> {
     const tx = this.transaction();
     this.summary.sets += await declareInBatches((part) => tx.putSets(part), sets, {

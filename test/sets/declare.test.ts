@@ -1,10 +1,10 @@
 /**
- * Sets declared a batch at a time (server/sets/declare.ts): one write per
+ * Sets declared a batch at a time (lib/sets/declare.ts): one write per
  * batch, and a batch with a set the store refuses declared again one set at
  * a time, so only that set is refused.
  */
 import { expect } from 'chai';
-import { declareInBatches } from '../../server/sets/declare';
+import { declareInBatches } from '../../lib/sets/declare';
 import type { SetInput } from '../../lib/store';
 
 describe('declaring sets a batch at a time', () => {

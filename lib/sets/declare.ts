@@ -6,7 +6,7 @@
  * is declared again one set at a time, so the bad set is refused alone and
  * the others declared.
  */
-import type { SetInput } from '../../lib/store';
+import type { SetInput } from '../store';
 
 /** Sets declared in one write. */
 export const SET_BATCH = 1000;
