@@ -687,6 +687,13 @@ export interface HarvestState {
    * run never harvested, up to `limit`, after `after` (internal id order).
    */
   unseenItems(source: string, after: string, limit: number): Promise<string[]>;
+  /**
+   * Local items (loaded, not harvested; live or deleted) whose internal id is
+   * in the id space `space:`, up to `limit`, in internal id order: what a
+   * source of that name would take from the loader (lib/pipeline/governance.ts
+   * rule 6).
+   */
+  localItemsInSpace(space: string, limit: number): Promise<string[]>;
 }
 
 /**
@@ -865,6 +872,12 @@ export interface SetAdministration {
   retireSets(specs: readonly string[]): Promise<Retirement>;
   /** Retires the sets the configuration declared and no longer does. */
   retireUnconfiguredSets(): Promise<Retirement>;
+  /**
+   * Retires the sets harvested source `source` declared (`source:NAME:…`)
+   * that `kept` neither holds nor holds a descendant of, as {@link retireSets}
+   * does; a set no item was ever in is forgotten outright.
+   */
+  retireGoneSourceSets(source: string, kept: ReadonlySet<string>): Promise<Retirement>;
   /** Declares the setSpecs records name that no one declared, named by the setSpec; returns those declared. */
   declareSetsFromInput(specs: readonly string[]): Promise<string[]>;
 }

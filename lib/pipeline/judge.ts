@@ -32,6 +32,7 @@ import { checkFragment } from '../xml/fragment';
 import { dcIdentifiers } from '../xml/dc-identifiers';
 import { isValidMetadataPrefix, isValidSetSpec, withAncestors } from '../model/header';
 import { nonXmlChar } from '../model/text';
+import { formatDatestamp } from '../oai/dates';
 
 /**
  * The metadata check of one format, batch-wise (an XSD validator compiles
@@ -109,6 +110,24 @@ function refuserOf(item: PreparedItem, into: Refusal[]): (field: string, reason:
   };
 }
 
+/** Seconds since the epoch Date can show (±8.64e15 ms, ECMA-262 21.4.1.1). */
+const DATE_RANGE_SECONDS = 8.64e12;
+
+/**
+ * Why a time given to the store cannot be a datestamp, or null when it can:
+ * a datestamp is a whole second (OAI-PMH 3.3: seconds granularity at most),
+ * not before 1970-01-01T00:00:00Z (the store counts datestamps in seconds
+ * from there, and OAI-PMH itself is from 2001), and not after `now`. The
+ * time is said as a date, so a record of 1960 is not told its datestamp
+ * "is not a whole number".
+ */
+function datestampProblem(seconds: number, now: number): string | null {
+  if (!Number.isSafeInteger(seconds)) return `${String(seconds)} is not a whole number of seconds since the epoch`;
+  if (seconds >= 0 && seconds <= now) return null;
+  const shown = Math.abs(seconds) <= DATE_RANGE_SECONDS ? formatDatestamp(seconds) : `${seconds} seconds from the epoch`;
+  return seconds < 0 ? `${shown} lies before 1970-01-01T00:00:00Z, where this store's datestamps begin` : `${shown} lies in the future`;
+}
+
 function describeChar(s: string): string | null {
   const c = nonXmlChar(s);
   return c === null ? null : c.codePoint;
@@ -135,7 +154,8 @@ export function recordRefusals(item: PreparedItem, now: number): Refusal[] {
   (item.departures ?? []).forEach((d, i) => {
     if (!isValidSetSpec(d.spec)) refuse(`departures[${i}]`, `${JSON.stringify(d.spec)} is not a valid setSpec`);
     else if (inSets.has(d.spec)) refuse(`departures[${i}]`, `the record is in the set ${JSON.stringify(d.spec)}, so it cannot have left it`);
-    if (!Number.isSafeInteger(d.at) || d.at < 0) refuse(`departures[${i}]`, `${String(d.at)} is not a whole number of seconds since the epoch`);
+    const when = datestampProblem(d.at, Number.MAX_SAFE_INTEGER);
+    if (when !== null) refuse(`departures[${i}]`, when);
     else if (d.at > (item.datestamp ?? now)) refuse(`departures[${i}]`, "the departure lies after the record's datestamp");
   });
   // A live item is disseminated in some format (OAI-PMH 3.4: at least oai_dc).
@@ -156,9 +176,8 @@ export function recordRefusals(item: PreparedItem, now: number): Refusal[] {
     if (bad) refuse(`about[${i}]`, `the about container contains ${bad}, which XML 1.0 cannot carry`);
   });
   if (item.datestamp !== undefined) {
-    if (!Number.isSafeInteger(item.datestamp) || item.datestamp < 0)
-      refuse('datestamp', `${String(item.datestamp)} is not a whole number of seconds since the epoch`);
-    else if (item.datestamp > now) refuse('datestamp', `${new Date(item.datestamp * 1000).toISOString()} lies in the future`);
+    const when = datestampProblem(item.datestamp, now);
+    if (when !== null) refuse('datestamp', when);
   }
   return refusals;
 }

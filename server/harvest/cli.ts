@@ -12,7 +12,7 @@ import { DEFAULT_POLITENESS, isHttpUrl, nextRun, SOURCE_NAME, type SourceConfig 
 import { formatDatestamp } from '../../lib/oai/dates';
 import { harvestSource, HarvestStoreFailure, type HarvestOptions, type HarvestSummary } from './harvest';
 import { InterruptedError, interruptedStatus, watchInterrupts } from '../interrupt';
-import type { ListState, StoredRun } from '../../lib/store';
+import type { HarvestState, ListState, StoredRun } from '../../lib/store';
 import { DeadlineError, RECORD_DEADLINE_MS, withDeadline } from '../runs';
 import { shownJson, shownText } from '../../lib/shown-text';
 
@@ -145,6 +145,31 @@ function sourcesOf(a: HarvestArgs, config: Config, stored: readonly SourceConfig
   return chosen.map((s) => ({ ...s, ...(a.prefixes.length > 0 && { prefixes: a.prefixes }), ...(a.sets.length > 0 && { sets: a.sets }) }));
 }
 
+const isUrl = (arg: string | undefined): boolean => arg !== undefined && /^https?:/i.test(arg);
+
+/**
+ * Why a source named on the command line (`--name`, or its host) may not
+ * take its name, or null. A source's name is the id space of its records
+ * (`NAME:…`), which once it is harvested only its harvests write
+ * (lib/pipeline/governance.ts rule 6): a name local items already have ids
+ * under (Fedora's `demo:1`) would leave them unloadable for good. A source
+ * harvested before or configured under the name has it already.
+ */
+async function spaceTaken(store: HarvestState, source: SourceConfig, config: Config): Promise<string | null> {
+  const name = source.name;
+  if (config.sources.some((s) => s.name === name) || (await store.harvestStates(name)).length > 0) return null;
+  const local = await store.localItemsInSpace(name, 4);
+  if (local.length === 0) return null;
+  const shown = `${local
+    .slice(0, 3)
+    .map((id) => shownText(JSON.stringify(id), 200))
+    .join(', ')}${local.length > 3 ? ', …' : ''}`;
+  return (
+    `--name ${name}: local items have ids in the id space ${name}: (${shown}); a source named ${name} would own that space, ` +
+    'and those items could never be loaded again; give the source another --name'
+  );
+}
+
 /** The line a harvest prints for one source. */
 export function summaryLine(s: HarvestSummary): string {
   if (s.locked) return `${s.source}: another process is harvesting it; nothing done`;
@@ -183,7 +208,7 @@ export async function runHarvestCommand(
   }
   // The store is asked only when a name is not configured (it may be a source harvested before by its URL).
   const first = parsed.positional[0];
-  const asksStore = first !== undefined && !/^https?:/i.test(first) && parsed.positional.some((n) => !config.sources.some((s) => s.name === n));
+  const asksStore = first !== undefined && !isUrl(first) && parsed.positional.some((n) => !config.sources.some((s) => s.name === n));
   let p: Provider | undefined = asksStore ? await open() : undefined;
   let sources: SourceConfig[] | string;
   try {
@@ -198,6 +223,12 @@ export async function runHarvestCommand(
     return 2;
   }
   p ??= await open();
+  const taken = isUrl(first) ? await spaceTaken(p.store, sources[0] as SourceConfig, config) : null;
+  if (taken !== null) {
+    await p.close();
+    io.stderr.write(`oai-steward harvest: ${taken}\n`);
+    return 2;
+  }
   const summaries: HarvestSummary[] = [];
   const bar = terminalBar(io.stderr);
   let failure: HarvestStoreFailure | undefined;

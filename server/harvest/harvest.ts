@@ -44,12 +44,14 @@ import {
   type ItemInput,
   type ListKey,
   type PageCheckpoint,
+  type SetAdministration,
   type SetInput,
   type OutcomeCounts,
   type TransactionalStore,
   type RunCounts,
   type RunOutcome,
   type RunReports,
+  type WriteResult,
   type WriteTransaction,
 } from '../../lib/store';
 import { NO_COUNTS, RunLog, runRefusal, WarningTally } from '../../lib/run-report';
@@ -60,15 +62,22 @@ import { AnswerTooLarge, HarvestError, OaiClient, type ClientOptions } from './c
 import { parseIdentify } from './identify';
 import { harvestedSet, readPage, type ReadPage } from './page';
 import { withStoredAbout } from './merge';
-import { writeLeavingOutRefused } from '../../lib/pipeline/partial';
+import { writeLeavingOutRefused, type PartialWrite } from '../../lib/pipeline/partial';
+import { MAX_BATCH_INPUT_BYTES } from '../loader/limits';
 import { StatisticsSchedule } from '../store/statistics';
+import { SourceSets } from './source-sets';
+import { declareInBatches } from '../../lib/sets/declare';
 
 export { HarvestError };
 
 /** What a harvest needs of an opened provider. */
 export interface HarvestDeps {
   /** The store: its harvest state and locks, and transactions that keep a page's checkpoint with its items. */
-  readonly store: TransactionalStore<WriteTransaction & HarvestBookkeeping> & HarvestState & HarvestLocks & RunReports;
+  readonly store: TransactionalStore<WriteTransaction & HarvestBookkeeping> &
+    HarvestState &
+    HarvestLocks &
+    RunReports &
+    Pick<SetAdministration, 'retireGoneSourceSets'>;
   readonly formats: FormatRegistry;
   /** The harvesting repository, named in the User-Agent. */
   readonly repository: { readonly name: string; readonly baseUrl: string };
@@ -297,6 +306,8 @@ class SourceRun {
   private readonly statistics = new StatisticsSchedule();
   /** The list page read last, which the refusals of its records are reported with. */
   page: number | null = null;
+  /** The sets the source has, as far as this run can tell. */
+  private readonly sets: SourceSets;
 
   constructor(
     private readonly deps: HarvestDeps,
@@ -306,6 +317,7 @@ class SourceRun {
   ) {
     this.now = deps.now ?? (() => Math.floor(Date.now() / 1000));
     this.limits = limitsOf(source);
+    this.sets = new SourceSets(this.limits.sets);
     this.clock = options.clock ?? (() => performance.now());
     this.began = this.clock();
     const p = source.politeness;
@@ -398,6 +410,7 @@ class SourceRun {
       }
     }
     if (this.options.deleteMissing) await this.deleteMissing();
+    await this.retireGoneSets();
     this.summary.completed = true;
   }
 
@@ -439,6 +452,7 @@ class SourceRun {
       }
       const taken = read.sets.slice(0, bound - declared);
       await this.putSets(taken);
+      this.sets.listed(taken.map((s) => s.spec));
       declared += taken.length;
       const more = read.token !== undefined && read.token !== '';
       if (taken.length < read.sets.length || (more && declared >= bound)) {
@@ -447,7 +461,10 @@ class SourceRun {
         );
         break;
       }
-      if (read.token === undefined || read.token === '') break;
+      if (read.token === undefined || read.token === '') {
+        this.sets.listEnded();
+        break;
+      }
       const before = followed(trail, read.token, page);
       if (before !== null || page >= MAX_LIST_SETS_PAGES) {
         const why =
@@ -459,16 +476,24 @@ class SourceRun {
     }
   }
 
-  /** Declares sets one at a time: a set the store refuses is named in the run's warnings and the others are declared. */
+  /** At the end of a whole run: the sets the source no longer has are retired, their members leaving them (./source-sets.ts). */
+  private async retireGoneSets(): Promise<void> {
+    const still = this.sets.stillHas();
+    if (still === null) return;
+    const r = await this.deps.store.retireGoneSourceSets(this.source.name, still);
+    if (r.sets.length === 0) return;
+    const shown = `${r.sets.slice(0, 3).join(', ')}${r.sets.length > 3 ? ', …' : ''}`;
+    this.options.onWarning?.(`${this.source.name}: ${r.sets.length} sets the source no longer has are retired (${shown}); ${r.members} items left them`);
+  }
+
+  /** Declares sets a batch at a time (lib/sets/declare.ts): a set the store refuses is named in the run's warnings and the others are declared. */
   private async putSets(sets: readonly SetInput[]): Promise<void> {
     const name = this.source.name;
-    for (const s of sets) {
-      try {
-        for (const d of await this.deps.store.putSets([s])) this.options.onWarning?.(`${name}: ListSets: ${d}`, `${name}: ListSets: set descriptions dropped`);
-      } catch (err) {
-        this.options.onWarning?.(`${name}: set ${JSON.stringify(s.spec)} not declared: ${(err as Error).message}`, `${name}: ListSets: sets not declared`);
-      }
-    }
+    await declareInBatches((part) => this.deps.store.putSets(part), sets, {
+      dropped: (d) => this.options.onWarning?.(`${name}: ListSets: ${d}`, `${name}: ListSets: set descriptions dropped`),
+      refused: (s, err) =>
+        this.options.onWarning?.(`${name}: set ${JSON.stringify(s.spec)} not declared: ${(err as Error).message}`, `${name}: ListSets: sets not declared`),
+    });
   }
 
   private context(prefix: string, page: number): Parameters<typeof readPage>[1] {
@@ -571,6 +596,7 @@ class SourceRun {
           // event loop first sends it, so the source answers during the write, not after it.
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
+        this.sets.named(read.items);
         const written = await this.writePage(read, key, { token: next, from, until, runResponseDate, first, marksSeen, now: this.now() });
         first = false;
         listSummary.records += read.records;
@@ -666,8 +692,8 @@ class SourceRun {
       const items = newestPerId(read.items);
       // A later prefix's list keeps the about containers the first one wrote (./merge.ts); given formats are kept by the decision.
       const pending = key.prefix === this.source.prefixes[0] ? items : await withStoredAbout(tx, items);
-      // Each record is refused alone (lib/pipeline/partial.ts).
-      const written = await writeLeavingOutRefused(tx, pending);
+      // Each record is refused alone (lib/pipeline/partial.ts); a large page is written a part at a time, in its one transaction.
+      const written = await writeInParts(tx, pending);
       refusals.push(...written.refusals);
       // A harvest into an empty or small store grows its tables page by page (../store/statistics.ts).
       if (written.written.length > 0 && this.statistics.due(written.written.length)) await tx.refreshStatistics();
@@ -699,6 +725,44 @@ class SourceRun {
     }
     await this.deps.store.clearSeen(this.source.name);
   }
+}
+
+/**
+ * The most bytes of records (metadata and about containers, as text) one
+ * write of a page is given, as a load's batch (../loader/limits.ts): a page
+ * of 50 MB is written in parts, so what the write decision derives from it
+ * (each format prepared, the XSD checks, the statements) is a part's, not
+ * the page's. The parts share the page's transaction: the page and its
+ * checkpoint still commit together.
+ */
+const PAGE_PART_BYTES = MAX_BATCH_INPUT_BYTES;
+
+/** The page's items written a part of at most {@link PAGE_PART_BYTES} at a time, each leaving out its refused records. */
+async function writeInParts(tx: WriteTransaction, items: readonly ItemInput[]): Promise<PartialWrite> {
+  const written: ItemInput[] = [];
+  const refusals: Refusal[] = [];
+  const results: WriteResult[] = [];
+  let refusedItems = 0;
+  let part: ItemInput[] = [];
+  let bytes = 0;
+  const flush = async (): Promise<void> => {
+    if (part.length === 0) return;
+    const w = await writeLeavingOutRefused(tx, part);
+    written.push(...w.written);
+    refusals.push(...w.refusals);
+    results.push(...w.results);
+    refusedItems += w.refusedItems;
+    part = [];
+    bytes = 0;
+  };
+  for (const i of items) {
+    const size = Object.values(i.metadata).reduce((n, x) => n + x.length, 0) + (i.about ?? []).reduce((n, a) => n + a.xml.length, 0);
+    if (part.length > 0 && bytes + size > PAGE_PART_BYTES) await flush();
+    part.push(i);
+    bytes += size;
+  }
+  await flush();
+  return { written, refusals, results, refusedItems };
 }
 
 /** A page naming one record twice keeps its newest version (a later one wins a tie). */

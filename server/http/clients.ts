@@ -8,8 +8,15 @@
  * number of requests open at once and a sustained rate (a token bucket);
  * past either it is answered 429 Too Many Requests with `Retry-After`
  * (RFC 6585 4), the way large providers answer aggressive harvesters.
+ *
+ * Requests pipelined on one connection (RFC 9112 9.3.2) are answered in the
+ * order they came, one after another, so serving them at once gains the
+ * client nothing: they are queued on their connection and each is counted
+ * only when its turn comes, so a client pipelining forty requests is served
+ * forty answers, not four and thirty-six refusals. The queue of a connection
+ * is bounded ({@link MAX_PIPELINED}); a request past it is refused 429.
  */
-import { isIPv4 } from 'node:net';
+import { isIPv4, type Socket } from 'node:net';
 import type { Request, RequestHandler } from 'express';
 
 /** The per-client limits; 0 turns a limit off. */
@@ -45,6 +52,20 @@ interface ClientState {
 const MAX_TRACKED = 100_000;
 
 /**
+ * Requests one connection may have waiting behind the one it has open, by
+ * default: Node reads a pipelined connection's requests ahead of its answers
+ * (pausing only when answers pile up unsent), so without a bound a client
+ * could park any number of them.
+ */
+export const MAX_PIPELINED = 64;
+
+/** A connection's request under way through the limiter, and those pipelined behind it. */
+interface Connection {
+  busy: boolean;
+  readonly waiting: (() => void)[];
+}
+
+/**
  * Who sent a request: `req.ip`, which Express reads from `X-Forwarded-For`
  * only behind the proxies the app's `trust proxy` names (proxy-addr: the
  * nearest untrusted hop), else the remote address.
@@ -68,11 +89,19 @@ function normalise(address: string): string {
  */
 export function createClientFairness(
   limits: ClientLimits,
-  options: { readonly now?: () => number; readonly onLimited?: (reason: 'concurrency' | 'rate') => void; readonly maxTracked?: number } = {},
+  options: {
+    readonly now?: () => number;
+    readonly onLimited?: (reason: 'concurrency' | 'rate' | 'pipelined') => void;
+    readonly maxTracked?: number;
+    readonly maxPipelined?: number;
+  } = {},
 ): ClientFairness {
   const now = options.now ?? (() => Date.now());
   const maxTracked = options.maxTracked ?? MAX_TRACKED;
+  const maxPipelined = options.maxPipelined ?? MAX_PIPELINED;
   const clients = new Map<string, ClientState>();
+  // Forgotten with their connection.
+  const connections = new WeakMap<Socket, Connection>();
   const perMs = limits.ratePerMinute / 60_000;
 
   const refill = (state: ClientState, at: number): void => {
@@ -93,7 +122,7 @@ export function createClientFairness(
     }
   };
 
-  const limit: RequestHandler = (req, res, next) => {
+  const admit: RequestHandler = (req, res, next) => {
     const at = now();
     const key = clientOf(req);
     res.locals.client = key;
@@ -132,6 +161,33 @@ export function createClientFairness(
     // has been counted: a request served without waiting for I/O (SQLite's are) would otherwise finish
     // before the next is even seen, and a client's open requests would never add up.
     setImmediate(next);
+  };
+
+  const limit: RequestHandler = (req, res, next) => {
+    const socket = req.socket;
+    let conn = connections.get(socket);
+    if (conn === undefined) {
+      conn = { busy: false, waiting: [] };
+      connections.set(socket, conn);
+    }
+    const held = conn;
+    const run = (): void => {
+      held.busy = true;
+      res.once('close', () => {
+        held.busy = false;
+        // A connection that is gone takes its waiting requests with it: nobody can read their answers.
+        if (socket.destroyed) held.waiting.length = 0;
+        held.waiting.shift()?.();
+      });
+      admit(req, res, next);
+    };
+    if (!held.busy) return run();
+    if (held.waiting.length >= maxPipelined) {
+      options.onLimited?.('pipelined');
+      res.status(429).set('Retry-After', '1').type('text/plain').send(`More than ${maxPipelined} requests pipelined on one connection; retry later.\n`);
+      return;
+    }
+    held.waiting.push(run);
   };
 
   return { limit, tracked: () => clients.size };

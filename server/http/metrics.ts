@@ -48,7 +48,7 @@ export interface Metrics {
   /** Counts a request refused or lost before it did any work (server/http/admission.ts). */
   readonly refused: (reason: 'body-timeout' | 'body-too-large' | 'client-abort' | 'shed') => void;
   /** Counts a request answered 429 by the per-client limits (server/http/clients.ts). */
-  readonly limited: (reason: 'concurrency' | 'rate') => void;
+  readonly limited: (reason: 'concurrency' | 'rate' | 'pipelined') => void;
   /** Counts a request answered 503 because the read replica had not replayed what it needed (lib/store.ts `StoreBehindError`). */
   readonly behind: () => void;
   /** `GET /metrics`: the registry in the Prometheus text format, version 0.0.4. */
@@ -119,7 +119,7 @@ export function createMetrics(
   );
   const limited = counter(
     'oai_client_limited_total',
-    'Requests answered 429 with Retry-After by the per-client limits, by reason: concurrency (OAI_CLIENT_MAX_IN_FLIGHT) or rate (OAI_CLIENT_RATE).',
+    'Requests answered 429 with Retry-After by the per-client limits, by reason: concurrency (OAI_CLIENT_MAX_IN_FLIGHT), rate (OAI_CLIENT_RATE) or pipelined (more than 64 requests waiting on one connection).',
     ['reason'],
   );
   const http = counter(

@@ -7,7 +7,8 @@
 import readline from 'node:readline';
 import v8 from 'node:v8';
 import { RefusedError, type RunOutcome, type RunReport, type RunReports } from '../../lib/store';
-import { NO_COUNTS, RunLog, runRefusal } from '../../lib/run-report';
+import { NO_COUNTS, RunLog, runRefusal, WarningTally } from '../../lib/run-report';
+import { shownText } from '../../lib/shown-text';
 import { storeFailure } from '../db/errors';
 import { lastLoad, recordRunQuietly } from '../runs';
 import { formatRefusal, refusalReport } from './refusal-report';
@@ -196,6 +197,13 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   };
   // Refusals of one cause (a format the configuration does not declare) are named once, then counted.
   const refusals = refusalReport((line) => io.stderr.write(`${line}\n`));
+  // Warnings of one kind (set descriptions dropped) are shown a few times, then counted in one line.
+  const tally = new WarningTally();
+  const warn = (m: string): void => {
+    const shown = shownText(m);
+    log.warning(shown);
+    io.stderr.write(`warning: ${shown}\n`);
+  };
   try {
     summary = await runLoad(p, inputs, {
       dryRun: parsed.dryRun,
@@ -211,9 +219,8 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
         log.refusal(runRefusal(r, null, null));
         refusals.refuse(r);
       },
-      onWarning: (m) => {
-        log.warning(m);
-        io.stderr.write(`warning: ${m}\n`);
+      onWarning: (m, kind) => {
+        if (tally.shows(kind ?? m, m)) warn(m);
       },
       ...(process.env.OAI_STEWARD_REPORT_MEMORY === '1' && { probe: () => io.stderr.write(`${memoryLine()}\n`) }),
     }).catch(async (err: unknown) => {
@@ -221,6 +228,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       await recordLoadRun(p.store, log, { started: startedAt, seconds: seconds(), read, outcome: 'failed', error: why });
       throw err;
     });
+    for (const line of tally.more()) warn(line);
     const unrecorded = await recordLoadRun(p.store, log, {
       started: startedAt,
       seconds: seconds(),

@@ -46,6 +46,7 @@ import type { ReaderConfig } from '../conversion';
 import { DEFAULT_MAX_RECORD_BYTES, MAX_BATCH_INPUT_BYTES } from './limits';
 import { StatisticsSchedule } from '../store/statistics';
 import { InterruptedError } from '../interrupt';
+import { declareInBatches } from '../../lib/sets/declare';
 
 export { readSetsFile };
 
@@ -100,8 +101,13 @@ export interface LoadOptions {
   readonly maxRecordBytes?: number;
   /** Called for every refusal as it is found (they are not kept in memory). */
   readonly onRefusal?: (r: Refusal) => void;
-  /** Called with a warning a person should read (e.g. a skipped --delete-missing). */
-  readonly onWarning?: (message: string) => void;
+  /**
+   * Called with a warning a person should read (e.g. a skipped
+   * --delete-missing); `kind`, when given, names what repeats (a set
+   * description dropped), so a caller can count warnings of a kind rather
+   * than show each (lib/run-report.ts `WarningTally`).
+   */
+  readonly onWarning?: (message: string, kind?: string) => void;
   readonly progress?: Progress;
   /** Bytes read so far, shared with the inputs (for progress). */
   readonly counter?: ByteCounter;
@@ -281,17 +287,16 @@ class LoadRun {
     await pending;
   }
 
-  /** Declares sets one at a time, so one bad set is refused alone. */
+  /** Declares sets a batch at a time (lib/sets/declare.ts), so one bad set is refused alone. */
   async declareSets(sets: readonly SetInput[], source: string): Promise<void> {
-    for (const s of sets) {
-      try {
-        for (const d of await this.transaction().putSets([s])) this.options.onWarning?.(`${source}: ${d}`);
-        this.summary.sets++;
-      } catch (err) {
+    const tx = this.transaction();
+    this.summary.sets += await declareInBatches((part) => tx.putSets(part), sets, {
+      dropped: (d) => this.options.onWarning?.(`${source}: ${d}`, `${source}: set descriptions dropped`),
+      refused: (s, err) => {
         this.summary.refused++;
         this.refuse([{ internalId: '', source, field: `set ${s.spec}`, reason: (err as Error).message }]);
-      }
-    }
+      },
+    });
   }
 
   /**

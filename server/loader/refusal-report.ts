@@ -3,9 +3,22 @@
  * refusals sharing a cause (`Refusal.cause`: a metadata format the
  * configuration does not declare) are reported once, with the remedy, and
  * the other records it refused are counted in one line at the end. 162
- * records of an undeclared format make two lines, not 162 alike.
+ * records of an undeclared format make two lines, not 162 alike. Every line
+ * is shown text (lib/shown-text.ts): a record's id or a reason quoting its
+ * input never reaches the terminal with a control character, nor unbounded.
+ * Counting holds at most {@link MAX_COUNTED_KEYS} records' keys per cause,
+ * so a load refusing millions of records for one cause counts them in
+ * bounded memory.
  */
 import type { Refusal } from '../../lib/model/refusal';
+import { shownText } from '../../lib/shown-text';
+
+/**
+ * Records remembered per cause to count a record refused twice for one
+ * cause once; past them a refusal is counted unless it is of the record
+ * counted just before (a record's refusals come together).
+ */
+export const MAX_COUNTED_KEYS = 10_000;
 
 /** A refusal report writing lines through `write`. */
 export interface RefusalReport {
@@ -28,26 +41,30 @@ export function formatRefusal(r: Refusal): string {
  * @example const report = refusalReport((l) => process.stderr.write(`${l}\n`)); … report.refuse(r); … report.finish();
  */
 export function refusalReport(write: (line: string) => void): RefusalReport {
-  const repeats = new Map<string, { first: Refusal; more: Set<string> }>();
+  const repeats = new Map<string, { first: Refusal; keys: Set<string>; last: string; more: number }>();
   return {
     refuse(r) {
       if (r.cause === undefined) {
-        write(`refused: ${formatRefusal(r)}`);
+        write(`refused: ${shownText(formatRefusal(r))}`);
         return;
       }
       const seen = repeats.get(r.cause);
       if (seen === undefined) {
-        repeats.set(r.cause, { first: r, more: new Set() });
-        write(`refused: ${formatRefusal(r)}`);
+        repeats.set(r.cause, { first: r, keys: new Set(), last: '', more: 0 });
+        write(`refused: ${shownText(formatRefusal(r))}`);
       } else if (r.internalId !== seen.first.internalId || r.source !== seen.first.source) {
         // Counted by record: a record refused twice for one cause is one record.
-        seen.more.add(`${r.source ?? ''}\u0000${r.internalId}`);
+        const key = `${r.source ?? ''}\u0000${r.internalId}`;
+        if (seen.keys.has(key) || key === seen.last) return;
+        if (seen.keys.size < MAX_COUNTED_KEYS) seen.keys.add(key);
+        seen.last = key;
+        seen.more++;
       }
     },
     finish() {
       for (const [cause, { more }] of repeats) {
-        if (more.size === 0) continue;
-        write(`refused: ${more.size} more record${more.size === 1 ? '' : 's'} for the same reason (${cause}), each as above`);
+        if (more === 0) continue;
+        write(`refused: ${more} more record${more === 1 ? '' : 's'} for the same reason (${shownText(cause, 200)}), each as above`);
       }
       repeats.clear();
     },

@@ -170,6 +170,22 @@ export async function clearSeen(knex: Knex, source: string): Promise<void> {
 }
 
 /**
+ * Local items (no origin) whose internal id starts `SPACE:`, up to `limit`.
+ *
+ * @example await localItemsInSpace(knex, 'demo', 3) // ['demo:1', 'demo:10', 'demo:11']
+ */
+export async function localItemsInSpace(knex: Knex, space: string, limit: number): Promise<string[]> {
+  const prefix = `${space}:`;
+  const rows = (await knex('items')
+    .select('internal_id')
+    .whereRaw('substr(internal_id, 1, ?) = ?', [prefix.length, prefix])
+    .whereNull('origin')
+    .orderBy('internal_id')
+    .limit(limit)) as { internal_id: string }[];
+  return rows.map((r) => r.internal_id);
+}
+
+/**
  * Live items of the source (internal id `NAME:…`) its `--delete-missing`
  * run never harvested, a page at a time, after `after` (internal id order).
  *

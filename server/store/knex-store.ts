@@ -77,9 +77,18 @@ import { mintPdiSerial } from './counters';
 import { snapshotOf } from './snapshot';
 import { poolUse } from '../db/pool';
 import { acquireHarvestLock } from './harvest-locks';
-import { checkpoint, clearSeen, dropCheckpoint, listState, markSeen, readStates, recordError, unseenItems } from './harvest-state';
+import { checkpoint, clearSeen, dropCheckpoint, listState, localItemsInSpace, markSeen, readStates, recordError, unseenItems } from './harvest-state';
 import { writeDeletes, writeMemberships } from './changes';
-import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, setListing } from './sets';
+import {
+  declareConfiguredSets,
+  declareInputSets,
+  declareSetsFromInput,
+  renameSet,
+  retireGoneSourceSets,
+  retireSets,
+  retireUnconfiguredSets,
+  setListing,
+} from './sets';
 import { KnexReadStore } from './read';
 import type { Replication } from './replication';
 import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, type OnDemand } from './on-demand';
@@ -278,6 +287,10 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
     return unseenItems(this.knex, source, after, limit);
   }
 
+  localItemsInSpace(space: string, limit: number): Promise<string[]> {
+    return localItemsInSpace(this.knex, space, limit);
+  }
+
   /** Records a page in its list's state; call it inside {@link transaction}, with the page's writes. */
   checkpoint(key: ListKey, c: PageCheckpoint): Promise<void> {
     return checkpoint(this.knex, key, c);
@@ -406,6 +419,11 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
   /** Retires sets and their descendants: their members leave them, with departures (./sets.ts `retireSets`). */
   async retireSets(specs: readonly string[]): Promise<RetirementResult> {
     return this.writing((trx, stamp) => retireSets(trx, specs, this.clock(), stamp));
+  }
+
+  /** Retires the sets a harvested source no longer has (./sets.ts `retireGoneSourceSets`). */
+  async retireGoneSourceSets(source: string, kept: ReadonlySet<string>): Promise<RetirementResult> {
+    return this.writing((trx, stamp) => retireGoneSourceSets(trx, source, kept, this.clock(), stamp));
   }
 
   /** Retires the sets the configuration declared and no longer does (./sets.ts `retireUnconfiguredSets`). */

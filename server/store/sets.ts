@@ -37,6 +37,8 @@ interface SetRow {
   name: string;
   origin: SetOrigin;
   renamed: unknown;
+  /** The JSON array of its descriptions, as stored. */
+  descriptions?: string;
 }
 
 /** The rows of `sets` for these specs (and, with `retired`, which of them are in `retired_sets`). */
@@ -44,7 +46,7 @@ async function setRows(db: Knex, specs: readonly string[]): Promise<Map<string, 
   const out = new Map<string, SetRow>();
   for (const part of chunk([...new Set(specs)], MAX_IN_LIST)) {
     if (part.length === 0) continue;
-    const rows = await statementRunner(db)<SetRow>(`SELECT spec, name, origin, renamed FROM sets WHERE ${inListSql(db, 'spec', 'text')}`, [
+    const rows = await statementRunner(db)<SetRow>(`SELECT spec, name, origin, renamed, descriptions FROM sets WHERE ${inListSql(db, 'spec', 'text')}`, [
       inListParam(db, part),
     ]);
     for (const r of rows) out.set(r.spec, r);
@@ -86,9 +88,10 @@ export async function declareInputSets(trx: Knex, sets: readonly SetInput[]): Pr
   for (const s of sets) {
     const row = existing.get(s.spec);
     if (!row || row.origin !== 'input' || row.renamed !== null) continue;
-    await trx('sets')
-      .where('spec', s.spec)
-      .update({ name: s.name, descriptions: JSON.stringify(s.descriptions ?? []) });
+    // A source's ListSets comes again every run, mostly as it was: only a change is written.
+    const descriptions = JSON.stringify(s.descriptions ?? []);
+    if (row.name === s.name && row.descriptions === descriptions) continue;
+    await trx('sets').where('spec', s.spec).update({ name: s.name, descriptions });
   }
 }
 
@@ -177,6 +180,23 @@ export async function retireSets(trx: Knex, specs: readonly string[], now: numbe
   const inTree = (s: string): boolean => specs.some((r) => s === r || s.startsWith(`${r}:`));
   const retiring = all.filter((r) => inTree(r.spec)).sort((a, b) => (a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0));
   if (retiring.length === 0) return { sets: [], members: 0 };
+  return retireRows(trx, retiring, now, stamp, false);
+}
+
+/**
+ * Retires these sets (rows of `sets`, descendants included by the caller):
+ * their members leave them with a departure, and their rows move to
+ * `retired_sets`; with `forgetEmpty`, a set no item was ever in is deleted
+ * without a row there, since no harvest of it has anything to report.
+ */
+async function retireRows(
+  trx: Knex,
+  retiring: readonly { spec: string; name: string; origin: string }[],
+  now: number,
+  stamp: number,
+  forgetEmpty: boolean,
+): Promise<Retirement> {
+  if (retiring.length === 0) return { sets: [], members: 0 };
   const retired = new Set(retiring.map((r) => r.spec));
   const pks = new Set<number>();
   for (const part of chunk([...retired], MAX_IN_LIST)) {
@@ -194,7 +214,11 @@ export async function retireSets(trx: Knex, specs: readonly string[], now: numbe
   }
   const changes = [...pks].map((pk) => ({ internalId: ids.get(pk) as string, sets: (direct.get(pk) ?? []).filter((s) => !retired.has(s)) }));
   const results = changes.length === 0 ? [] : await writeMemberships(trx, changes, stamp);
-  for (const part of chunk(retiring, rowsPerInsert(trx, 4))) {
+  const remembered = forgetEmpty ? await everHeld(trx, [...retired]) : retired;
+  for (const part of chunk(
+    retiring.filter((r) => remembered.has(r.spec)),
+    rowsPerInsert(trx, 4),
+  )) {
     await trx('retired_sets')
       .insert(part.map((r) => ({ spec: r.spec, name: r.name, origin: r.origin, retired: now })))
       .onConflict('spec')
@@ -202,6 +226,45 @@ export async function retireSets(trx: Knex, specs: readonly string[], now: numbe
   }
   for (const part of chunk([...retired], MAX_IN_LIST)) await trx('sets').whereIn('spec', part).delete();
   return { sets: [...retired], members: results.filter((r) => r.outcome === 'updated').length };
+}
+
+/** Which of these sets any item was ever in (a row of item_sets, live or departed). */
+async function everHeld(trx: Knex, specs: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const part of chunk(specs, MAX_IN_LIST)) {
+    const rows = await statementRunner(trx)<{ spec: string }>(`SELECT DISTINCT spec FROM item_sets WHERE ${inListSql(trx, 'spec', 'text')}`, [
+      inListParam(trx, part),
+    ]);
+    for (const r of rows) out.add(r.spec);
+  }
+  return out;
+}
+
+/**
+ * Retires the sets a harvested source declared (`source:NAME:…`, origin
+ * `input`) that it no longer has: neither in `kept` (what its complete
+ * ListSets named and its records of the run named) nor an ancestor of one
+ * there. Their members leave them with a departure, as when a set is retired
+ * by hand; a set no item was ever in is forgotten outright, so a source
+ * naming new sets every run leaves no trail of them.
+ *
+ * @example await retireGoneSourceSets(trx, 'arxiv', new Set(['source:arxiv:physics']), now) // { sets: ['source:arxiv:math'], members: 3 }
+ */
+export async function retireGoneSourceSets(trx: Knex, source: string, kept: ReadonlySet<string>, now: number, stamp: number = now): Promise<Retirement> {
+  const prefix = `source:${source}:`;
+  const rows = (await trx('sets')
+    .select('spec', 'name', 'origin')
+    .whereRaw('substr(spec, 1, ?) = ?', [prefix.length, prefix])
+    .andWhere('origin', 'input')
+    .orderBy('spec')) as { spec: string; name: string; origin: string }[];
+  const still = new Set([...kept].flatMap(withAncestors));
+  return retireRows(
+    trx,
+    rows.filter((r) => !still.has(r.spec)),
+    now,
+    stamp,
+    true,
+  );
 }
 
 /**

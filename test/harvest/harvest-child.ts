@@ -22,6 +22,7 @@ export interface ChildOutput {
   readonly error?: string;
   readonly pages: number;
   readonly completed: boolean;
+  readonly inserted: number;
   /** Peak resident set size before and after the harvest, kilobytes. */
   readonly beforeKb: number;
   readonly afterKb: number;
@@ -46,7 +47,14 @@ async function main(): Promise<void> {
     const beforeKb = process.resourceUsage().maxRSS;
     const s = await harvestSource(deps, input.source, options);
     const afterKb = process.resourceUsage().maxRSS;
-    const out: ChildOutput = { ...(s.error !== undefined && { error: s.error }), pages: s.pages, completed: s.completed, beforeKb, afterKb };
+    const out: ChildOutput = {
+      ...(s.error !== undefined && { error: s.error }),
+      pages: s.pages,
+      completed: s.completed,
+      inserted: s.inserted,
+      beforeKb,
+      afterKb,
+    };
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } finally {
     await hub.close();

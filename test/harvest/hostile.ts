@@ -2,15 +2,21 @@
  * An OAI-PMH provider for the harvester's tests that attacks rather than
  * stumbles, on 127.0.0.1: a ListRecords page that is a gzip or a deflate
  * bomb (a small body inflating to hundreds of megabytes, made as it is sent
- * so the test holds none of it), or a list that answers a new
- * resumptionToken for ever, one record a page.
+ * so the test holds none of it), a list that answers a new
+ * resumptionToken for ever, one record a page, or one ListRecords page of
+ * some 50 MB of ordinary records (each with an abstract of some 10 KB), made
+ * as it is sent.
  */
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 
 /** What ListRecords answers. */
-export type Attack = 'gzip-bomb' | 'deflate-bomb' | 'endless';
+export type Attack = 'gzip-bomb' | 'deflate-bomb' | 'endless' | 'big-page';
+
+/** Records of the big page, and the bytes of each one's abstract: some 50 MB in all. */
+export const BIG_PAGE_RECORDS = 5000;
+const ABSTRACT = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor. '.repeat(125);
 
 export interface HostileProvider {
   readonly baseUrl: string;
@@ -65,6 +71,28 @@ export async function startHostileProvider(attack: Attack): Promise<HostileProvi
     if (q.verb === 'ListSets' && state.setNameBytes !== undefined)
       return send(envelope(q, `<ListSets><set><setSpec>s</setSpec><setName>${'n'.repeat(state.setNameBytes)}</setName></set></ListSets>`));
     if (q.verb !== 'ListRecords') return send(envelope(q, '<error code="noSetHierarchy">no sets</error>'));
+    if (state.attack === 'big-page') {
+      res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8' });
+      const head = envelope(q, '<ListRecords>').replace(/<\/OAI-PMH>$/, '');
+      let n = 0;
+      const pump = (): void => {
+        while (n < BIG_PAGE_RECORDS) {
+          n++;
+          const rec =
+            `<record><header><identifier>oai:hostile.example.org:big-${n}</identifier><datestamp>2024-01-01T00:00:00Z</datestamp></header>` +
+            `<metadata><oai_dc:dc ${DC}><dc:title>Record ${n}</dc:title><dc:creator>Author ${n}</dc:creator><dc:description>${ABSTRACT}</dc:description></oai_dc:dc></metadata></record>`;
+          state.sent.bytes += rec.length;
+          if (!res.write(rec)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        res.end('</ListRecords></OAI-PMH>');
+      };
+      res.write(head);
+      pump();
+      return;
+    }
     if (state.attack === 'endless') {
       // Page n answers token n: every token is new, and the list never ends.
       const n = q.resumptionToken === undefined ? 1 : Number(q.resumptionToken.replace(/^t/, ''));

@@ -2,7 +2,8 @@
  * Id spaces that never overwrite each other: a harvested source's records
  * live in its space (`NAME:` + the source's identifier), which only its
  * harvests write and delete; a harvest never takes over a local item; a
- * load's --delete-missing reaches local items only.
+ * load's --delete-missing reaches local items only; a source named on the
+ * command line cannot take a space local items have ids in.
  */
 import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
@@ -91,6 +92,29 @@ describe('id spaces that never overwrite each other', function () {
       expect(after).to.deep.equal(local);
       const p2 = (await hub.knex('items').where('internal_id', 'plain:oai:bad.example.org:p2').first('origin')) as { origin: string };
       expect(p2.origin).to.equal('plain');
+    });
+
+    it("refuses a --name local items have ids under, before asking the source anything, and the space stays the loader's", async () => {
+      hub = await openHub(db());
+      const local = ['demo:1', 'demo:2'].map((id) => JSON.stringify({ id, dc: { title: [id] } }));
+      expect((await cli(db(), ['load', '-'], { input: `${local.join('\n')}\n`, env: ENV })).code).to.equal(0);
+      src = await startFakeProvider({ granularity: 'second', pageSize: 10 });
+      src.records.push({ id: 'p1', datestamp: '2020-01-01T00:00:00Z', title: 'Harvested one' });
+      const run = await cli(db(), ['harvest', src.baseUrl, '--name', 'demo'], { env: ENV });
+      expect(run.code).to.equal(2);
+      expect(run.stderr).to.equal(
+        'oai-steward harvest: --name demo: local items have ids in the id space demo: ("demo:1", "demo:2"); a source named demo would own that space, and those items could never be loaded again; give the source another --name\n',
+      );
+      expect(src.requests).to.deep.equal([]);
+      expect(await hub.store.harvestStates('demo')).to.deep.equal([]);
+      // The space is still the loader's: the local items are written again, a new one beside them.
+      const again = ['demo:1', 'demo:3'].map((id) => JSON.stringify({ id, dc: { title: [`${id} again`] } }));
+      const load = await cli(db(), ['load', '-'], { input: `${again.join('\n')}\n`, env: ENV });
+      expect(load.code, load.stderr).to.equal(0);
+      expect((await itemsOf(hub)).map((i) => i.id)).to.deep.equal(['demo:1', 'demo:2', 'demo:3']);
+      // Another name harvests.
+      const other = await cli(db(), ['harvest', src.baseUrl, '--name', 'demo-archive'], { env: ENV });
+      expect(other.code, other.stderr).to.equal(0);
     });
 
     it('refuses a loaded id whose POI would hold a dot-segment, which browsers resolve to another item', async () => {

@@ -20,7 +20,8 @@ import { readPage } from '../../server/harvest/page';
 import { OaiClient } from '../../server/harvest/client';
 import { BUILT_IN_FORMATS, createFormatRegistry } from '../../lib/formats/registry';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
-import { startHostileProvider, type HostileProvider } from './hostile';
+import { BIG_PAGE_RECORDS, startHostileProvider, type HostileProvider } from './hostile';
+import { loadConfig } from '../../server/config';
 import { harvestOnce, itemsOf, openHub, source, type Hub } from './hub';
 import type { ChildInput, ChildOutput } from './harvest-child';
 
@@ -34,10 +35,15 @@ function records(n: number): FakeRecord[] {
   }));
 }
 
-/** Runs one harvest in a child process (./harvest-child.ts) and returns what it reports. */
-function harvestInChild(input: ChildInput): Promise<ChildOutput> {
+/**
+ * Runs one harvest in a child process (./harvest-child.ts) and returns what
+ * it reports; with `heapMiB`, its heap bounded as `serve` bounds a scheduled
+ * harvest's (`harvestMemory`, server/harvest/child.ts).
+ */
+function harvestInChild(input: ChildInput, heapMiB?: number): Promise<ChildOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(__dirname, 'harvest-child.ts')], {
+    const flags = heapMiB === undefined ? [] : [`--max-old-space-size=${heapMiB}`];
+    const child = spawn(process.execPath, [...flags, '-r', 'tsx/cjs', path.join(__dirname, 'harvest-child.ts')], {
       cwd: ROOT,
       env: { ...process.env, HARVEST_CHILD: JSON.stringify(input), XML_CATALOG_FILES: path.join(ROOT, 'schemas', 'catalog.xml') },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -201,6 +207,25 @@ describe('what a source may cost', function () {
       });
     }
 
+    it('harvests a page of some 50 MB of ordinary records whole, its peak memory under the configured harvest memory', async function () {
+      this.timeout(600_000);
+      hostile = await startHostileProvider('big-page');
+      warm = await startHostileProvider('endless');
+      hub = await openHub(db());
+      const harvestMemory = loadConfig({}).harvestMemory;
+      const out = await harvestInChild(
+        {
+          databaseUrl: db().url,
+          warmUp: { ...source('warm', warm.baseUrl), limits: { pages: 3 } },
+          source: source('big', hostile.baseUrl, { politeness: { delayMs: 0, timeoutMs: 300_000, retries: 3 } }),
+        },
+        harvestMemory,
+      );
+      expect(hostile.sent.bytes).to.be.above(50_000_000);
+      expect(out).to.deep.include({ completed: true, pages: 1, inserted: BIG_PAGE_RECORDS });
+      expect(out.afterKb, `peak RSS ${out.afterKb} KB`).to.be.below(harvestMemory * 1024);
+    });
+
     it('stops at the cap of an answer as sent, set for the source, and the next run resumes at that page', async () => {
       fake = await startFakeProvider({ granularity: 'second', pageSize: 2 });
       fake.records = records(6).map((r, i) => (i === 2 ? { ...r, title: 'y'.repeat(100_000) } : r));
@@ -362,6 +387,41 @@ describe('what a source may cost', function () {
       expect(fake.requests.filter((r) => r.query.verb === 'ListSets')).to.have.length(3);
       const stored = (await hub.knex('sets').where('spec', 'like', 'source:many-sets:%').count({ n: '*' })) as { n: number | string }[];
       expect(Number(stored[0]?.n)).to.equal(1200);
+    });
+
+    it('declares 100,000 sets of a ListSets naming 20,000 new ones a page for ever, the default limits.sets, a batch at a time, and harvests the records', async () => {
+      fake = await startFakeProvider({ granularity: 'second', pageSize: 10 });
+      fake.records = records(3);
+      fake.endlessSets = 20_000;
+      hub = await openHub(db());
+      const puts: number[] = [];
+      const store = new Proxy(hub.store, {
+        get(target, prop, receiver) {
+          if (prop === 'putSets')
+            return (sets: Parameters<typeof target.putSets>[0]) => {
+              puts.push(sets.length);
+              return target.putSets(sets);
+            };
+          const v = Reflect.get(target, prop, receiver) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+      const { summary, warnings } = await harvestOnce(
+        { ...hub, store },
+        // Time enough for a page of 20,000 sets on a busy machine.
+        source('sets-flood', fake.baseUrl, { politeness: { delayMs: 0, timeoutMs: 60_000, retries: 3 } }),
+      );
+      expect(summary.error).to.equal(undefined);
+      expect(summary).to.include({ completed: true, inserted: 3 });
+      expect(warnings.join('\n')).to.include(
+        'ListSets page 5: the source named more than 100000 sets, the most one run of this source declares (limits.sets: 100000)',
+      );
+      expect(fake.requests.filter((r) => r.query.verb === 'ListSets')).to.have.length(5);
+      const stored = (await hub.knex('sets').where('spec', 'like', 'source:sets-flood:%').count({ n: '*' })) as { n: number | string }[];
+      expect(Number(stored[0]?.n)).to.equal(100_000);
+      // Written a thousand at a time, not one by one: 100 writes for the ListSets, one for the source's own sets.
+      expect(puts.filter((n) => n > 2)).to.deep.equal(Array.from({ length: 100 }, () => 1000));
+      expect(puts.length).to.be.below(110);
     });
 
     it("refuses a record over the cap of a record alone, naming source, page and identifier, and writes the page's others", async () => {

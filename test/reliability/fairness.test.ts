@@ -3,14 +3,50 @@
  * its rate is answered 429 with Retry-After while other clients are served;
  * behind a proxy `trustProxy` names, the client is the nearest untrusted hop
  * of X-Forwarded-For (one a client writes itself changes nothing), and the
- * header is ignored from anyone else; the metrics
+ * header is ignored from anyone else; requests pipelined on one connection
+ * are queued on it and answered in order, up to a bound; the metrics
  * count every refusal by reason and every endpoint by route.
  */
 import { expect } from 'chai';
 import pino from 'pino';
 import { createMetrics } from '../../server/http/metrics';
 import { checkOai, forEachProvider, request, startTestServer } from '../helpers/server';
-import { serveApp, slowStore } from '../helpers/hostile';
+import { connect, serveApp, slowStore } from '../helpers/hostile';
+import { MAX_PIPELINED } from '../../server/http/clients';
+
+/** `n` GET requests of ListIdentifiers written at once on one keep-alive connection, request `i` asking from the year 2000 + i. */
+function pipelined(n: number): string {
+  return Array.from(
+    { length: n },
+    (_, i) => `GET /oai?verb=ListIdentifiers&metadataPrefix=oai_dc&from=${2000 + i}-01-01 HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`,
+  ).join('');
+}
+
+/** The status of each answer read on a connection, in order, with the `from` its request element echoes (none for a 429). */
+function answersOf(text: string): { status: number; from: string | undefined }[] {
+  return text
+    .split(/(?=HTTP\/1\.1 \d{3} )/)
+    .filter((part) => part.startsWith('HTTP/1.1 '))
+    .map((part) => ({ status: Number(part.slice(9, 12)), from: /<request [^>]*from="(\d{4})-01-01"/.exec(part)?.[1] }));
+}
+
+/** Whether `text` holds `n` answers, the last of them whole (by its Content-Length, or its last chunk). */
+function answered(text: string, n: number): boolean {
+  const parts = text.split(/(?=HTTP\/1\.1 \d{3} )/).filter((part) => part.startsWith('HTTP/1.1 '));
+  const last = parts[n - 1];
+  if (parts.length !== n || last === undefined) return false;
+  const [head = '', body] = last.split('\r\n\r\n', 2) as [string?, string?];
+  const length = /\r\ncontent-length: (\d+)/i.exec(head)?.[1];
+  return length !== undefined
+    ? Buffer.byteLength(last.slice(head.length + 4), 'latin1') >= Number(length)
+    : body !== undefined && last.endsWith('\r\n0\r\n\r\n');
+}
+
+/** Waits (up to `ms`) until `ready` holds, polling. */
+async function until(ready: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ready() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+}
 
 describe('per-client fairness', function () {
   this.timeout(30_000);
@@ -111,6 +147,50 @@ describe('per-client fairness', function () {
         const text = (await request(server.port, { path: '/metrics' })).body;
         expect(text).to.match(/^oai_client_limited_total\{reason="rate"\} 1$/m);
       } finally {
+        await server.close();
+      }
+    });
+
+    it('answers every request pipelined on one connection, in order, past the limit on open requests', async () => {
+      const ctx = { ...get().ctx, store: slowStore(get().ctx.store, 20) };
+      const metrics = createMetrics();
+      const server = await serveApp({ ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 64, retryAfter: 7, clients: limits, metrics });
+      const raw = await connect(server.port);
+      try {
+        raw.socket.write(pipelined(41));
+        await until(() => answered(raw.received(), 41), 20_000);
+        const answers = answersOf(raw.received());
+        expect(answers.map((a) => a.status)).to.deep.equal(Array.from({ length: 41 }, () => 200));
+        expect(answers.map((a) => a.from)).to.deep.equal(Array.from({ length: 41 }, (_, i) => String(2000 + i)));
+        // Another connection of the same client is still held to its limit of open requests, and served.
+        checkOai(await request(server.port, { query: 'verb=Identify' }));
+        const text = (await request(server.port, { path: '/metrics' })).body;
+        expect(text).to.not.match(/^oai_client_limited_total\{reason="concurrency"\} [1-9]/m);
+      } finally {
+        raw.socket.destroy();
+        await server.close();
+      }
+    });
+
+    it(`answers 429 to a request pipelined behind ${MAX_PIPELINED} others waiting on its connection, and the others in order`, async () => {
+      const ctx = { ...get().ctx, store: slowStore(get().ctx.store, 20) };
+      const metrics = createMetrics();
+      const server = await serveApp({ ctx, logger: pino({ level: 'silent' }), compressionLevel: 1, maxInFlight: 64, retryAfter: 7, clients: limits, metrics });
+      const raw = await connect(server.port);
+      const n = MAX_PIPELINED + 4;
+      try {
+        raw.socket.write(pipelined(n));
+        await until(() => answered(raw.received(), n), 30_000);
+        const answers = answersOf(raw.received());
+        // One under way, MAX_PIPELINED waiting behind it, the rest refused; answers in the order asked.
+        const served = MAX_PIPELINED + 1;
+        expect(answers.map((a) => a.status)).to.deep.equal([...Array.from({ length: served }, () => 200), ...Array.from({ length: n - served }, () => 429)]);
+        expect(answers.slice(0, served).map((a) => a.from)).to.deep.equal(Array.from({ length: served }, (_, i) => String(2000 + i)));
+        expect(raw.received()).to.include('Retry-After: 1');
+        const text = (await request(server.port, { path: '/metrics' })).body;
+        expect(text).to.match(new RegExp(`^oai_client_limited_total\\{reason="pipelined"\\} ${n - served}$`, 'm'));
+      } finally {
+        raw.socket.destroy();
         await server.close();
       }
     });

@@ -3,11 +3,16 @@
  * `sources`, run as real processes against a provider that misbehaves on
  * purpose (test/harvest/provider.ts), print no control character but the
  * newline, never a token of megabytes, and a run with 100,000 invalid set
- * descriptions writes a bounded log that counts what it left out.
+ * descriptions writes a bounded log that counts what it left out; so does a
+ * load of a saved ListSets, and a load's refusal lines are shown text too.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { shownJson, shownText } from '../../lib/shown-text';
 import { WarningTally } from '../../lib/run-report';
+import { MAX_COUNTED_KEYS, refusalReport } from '../../server/loader/refusal-report';
 import { cli, forEachCliDatabase } from '../loader/helpers';
 import { ESCAPES_BODY, startFakeProvider, type FakeProvider, type FakeRecord } from '../harvest/provider';
 
@@ -53,6 +58,21 @@ describe('text from a source, as it is shown', function () {
       expect(shown).to.have.length(5);
       expect(t.shows('other')).to.equal(true);
       expect(t.more()).to.deep.equal(['dropped: … and 7 more like it (the first: dropped 0)']);
+    });
+  });
+
+  describe('the refusal report of a load', () => {
+    it('counts the records refused for one cause in bounded memory, each record once', () => {
+      const lines: string[] = [];
+      const report = refusalReport((l) => lines.push(l));
+      const n = MAX_COUNTED_KEYS + 500;
+      for (let i = 0; i < n; i++) {
+        // Each record refused twice in a row for the cause: counted once.
+        for (let k = 0; k < 2; k++) report.refuse({ internalId: `r${i}`, field: 'metadata', reason: 'no such format', cause: 'format x\u009b2J' });
+      }
+      report.finish();
+      expect(lines).to.have.length(2);
+      expect(lines[1]).to.equal(`refused: ${n - 1} more records for the same reason (format x\\u009b2J), each as above`);
     });
   });
 
@@ -103,6 +123,34 @@ describe('text from a source, as it is shown', function () {
         // The checkpoint's token is shown by --json (the lines say only where the list resumes).
         if (args.includes('--json')) expect(run.stdout, args.join(' ')).to.include('…(8,388,608 characters)');
         else expect(run.stdout, args.join(' ')).to.include('interrupted after page 1');
+      }
+    });
+
+    it('loads a saved ListSets of 20,000 invalid set descriptions with a bounded log, and shows a refused id with a C1 control escaped', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'source-text-'));
+      try {
+        const descriptions = Array.from({ length: 20_000 }, (_, i) => `<setDescription><notdc>free text ${i}</notdc></setDescription>`).join('');
+        const file = path.join(dir, 'sets.xml');
+        fs.writeFileSync(
+          file,
+          '<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2024-01-01T00:00:00Z</responseDate>' +
+            `<request verb="ListSets">http://saved.example.org/oai</request><ListSets><set><setSpec>phys</setSpec><setName>Physics</setName>${descriptions}</set></ListSets></OAI-PMH>`,
+        );
+        expect((await cli(db(), ['migrate'], { env })).code).to.equal(0);
+        const sets = await cli(db(), ['load', file], { env });
+        expect(sets.code, sets.stderr).to.equal(0);
+        const log = sets.stdout + sets.stderr;
+        expect(log.length).to.be.below(100_000);
+        expect(log.match(/^warning: [^ ]*sets\.xml: set "phys": description \d+ dropped/gm)).to.have.length(5);
+        expect(log).to.match(/^warning: .*set descriptions dropped: … and 19995 more like it/m);
+
+        const line = JSON.stringify({ id: 'bad\u009b2J\u202eid', dc: { title: ['T'] }, nonsense: 1 });
+        const refused = await cli(db(), ['load', '-'], { input: `${line}\n`, env });
+        expect(refused.code).to.equal(1);
+        expect(refused.stderr).to.include('\\u009b2J\\u202eid');
+        expect(refused.stdout + refused.stderr).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
 

@@ -150,6 +150,20 @@ const cases: readonly RefusalCase[] = [
   },
   { name: 'a datestamp in the future', batch: [item('r11', { datestamp: T0 + 3600 })], internalId: 'r11', field: 'datestamp', reason: /future/ },
   {
+    name: 'a datestamp before 1970, said as a date, not as a number that is not one',
+    batch: [item('r13', { datestamp: -315619200 })],
+    internalId: 'r13',
+    field: 'datestamp',
+    reason: /^1960-01-01T00:00:00Z lies before 1970-01-01T00:00:00Z, where this store's datestamps begin$/,
+  },
+  {
+    name: 'a datestamp past what a date can say',
+    batch: [item('r14', { datestamp: Number.MAX_SAFE_INTEGER })],
+    internalId: 'r14',
+    field: 'datestamp',
+    reason: /^9007199254740991 seconds from the epoch lies in the future$/,
+  },
+  {
     name: 'a datestamp that is not whole seconds',
     batch: [item('r12', { datestamp: T0 - 0.5 })],
     internalId: 'r12',
