@@ -22,7 +22,7 @@
  * | identifier                                            | dc.identifier (typed when it spells its scheme)        |
  * | bibliographicCitation, source                         | dc.source                                              |
  * | language                                              | language (BCP 47; else dc.language)                    |
- * | hasFormat with an http(s) URL                         | files                                                  |
+ * | hasFormat: an http(s) URL; other text                 | files; dc.relation                                     |
  * | isPartOf, hasPart, references, … (an identifier)      | relatedIdentifiers by relation (an ISSN urn the serial it IsPartOf); text dc.relation |
  * | relation                                              | dc.relation                                            |
  * | rights; license; accessRights                         | dc.rights; the licence; the access right (COAR, info:eu-repo) |
@@ -61,7 +61,6 @@ export const DCTERMS_RELATIONS: readonly (readonly [RelationType, string])[] = [
   ['Requires', 'requires'],
   ['IsRequiredBy', 'isRequiredBy'],
   ['IsVariantFormOf', 'isFormatOf'],
-  ['IsOriginalFormOf', 'hasFormat'],
 ];
 const RELATION_OF: ReadonlyMap<string, string> = new Map(DCTERMS_RELATIONS.map(([relation, term]) => [term, relation]));
 const AS_DATE = new Set(['date', 'created', 'modified', 'dateSubmitted', 'dateCopyrighted', 'valid']);
@@ -110,14 +109,15 @@ export function readQdc(root: XmlElement): RecordFields {
   // The date a work becomes available ends its embargo, when the record says it is embargoed.
   for (const e of named('available')) setDate(d, d.accessRights === 'embargoed' && d.dates.embargoEnd === undefined ? 'embargoEnd' : 'available', v(e));
   for (const e of named('relation')) addDc(d, 'relation', v(e));
+  // The work in another format: a file of it where it is an http(s) URL (the qdc writer writes the files so).
+  for (const e of named('hasFormat')) {
+    if (isHttpUrl(v(e))) addFile(d, v(e));
+    else addDc(d, 'relation', v(e));
+  }
   for (const e of all) {
     const relation = RELATION_OF.get(e.local);
     if (relation === undefined) continue;
     const value = v(e);
-    if (e.local === 'hasFormat' && isHttpUrl(value)) {
-      addFile(d, value);
-      continue;
-    }
     const c = classifyIdentifier(value.replace(/^urn:e?issn:/i, 'ISSN '));
     if (c === null) addDc(d, 'relation', value);
     else addRelated(d, { identifier: c.type === 'URL' ? value : c.value, type: c.type, relation });

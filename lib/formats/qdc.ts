@@ -18,12 +18,12 @@
  * | dc.subject                                   | dc:subject                                                     |
  * | descriptions of type Abstract; dc.description | dcterms:abstract (xml:lang); dc:description (the others)      |
  * | publisher (else dc.publisher)                | dc:publisher                                                   |
- * | the publication date, dates.accepted         | dcterms:issued, dcterms:dateAccepted (W3CDTF)                  |
+ * | dates.issued (else publicationYear), dates.accepted | dcterms:issued, dcterms:dateAccepted (W3CDTF); a dc.date, whose kind is not said, stays dc:date |
  * | dates.available; the embargo end when embargoed | dcterms:available (W3CDTF)                                  |
  * | dc.date                                      | dc:date                                                        |
  * | resource type: COAR URI, label; dc.type       | dc:type (URI; a DCMI Type term as DCMIType)                   |
  * | dc.format, files' media types                | dc:format (IMT for a media type)                               |
- * | identifiers and dc.identifier                | dc:identifier (URI for an http(s) URL)                         |
+ * | identifiers and dc.identifier; the oai-identifier and POI | dc:identifier (URI for an http(s) URL)                    |
  * | files                                        | dcterms:hasFormat (URI): the work in another format            |
  * | dc.source; the host as a citation            | dc:source; dcterms:bibliographicCitation                       |
  * | language (else dc.language)                  | dc:language (RFC4646 for a BCP 47 tag)                         |
@@ -36,13 +36,14 @@
  */
 import type { RecordFields } from '../model/record';
 import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX } from '../model/vocabularies';
-import { accessRightOf, coarTypeOfRecord, dcValues, dublinCore, hostCitation, licences, publicationDate, relationUri, titles } from '../model/facts';
-import { isHttpUrl } from '../model/identifiers';
+import { accessRightOf, coarTypeOfRecord, dcValues, dublinCore, hostCitation, licences, relationUri, titles } from '../model/facts';
+import { classifyIdentifier, isHttpUrl } from '../model/identifiers';
 import { isMediaType } from '../model/from-json';
 import { normalizeLanguageTag } from '../model/language';
 import { DC_NS } from '../xml/namespaces';
-import type { MetadataFormat, CrosswalkResult } from './format';
+import type { CrosswalkContext, CrosswalkResult, MetadataFormat } from './format';
 import { leaf, rootOpen } from './xml-out';
+import { trimXml } from './xml-in';
 import { DCTERMS_RELATIONS, readQdc } from './qdc-read';
 
 export const QDC_NS = 'http://dspace.org/qualifieddc/';
@@ -66,32 +67,48 @@ export const DCMI_TYPES: ReadonlySet<string> = new Set([
   'Text',
 ]);
 
-const REFINEMENT: ReadonlyMap<string, string> = new Map([...DCTERMS_RELATIONS, ['IsPublishedIn', 'isPartOf']]);
+// IsPublishedIn has no DCMI term of its own: read back, isPartOf would say IsPartOf, which the record did not (EDM writes it so too).
+const REFINEMENT: ReadonlyMap<string, string> = new Map(DCTERMS_RELATIONS);
 
 const URI: readonly [string, string] = ['xsi:type', 'dcterms:URI'];
 const W3CDTF: readonly [string, string] = ['xsi:type', 'dcterms:W3CDTF'];
-const uriOf = (v: string): readonly [string, string | undefined] => ['xsi:type', isHttpUrl(v.trim()) ? 'dcterms:URI' : undefined];
+const uriOf = (v: string): readonly [string, string | undefined] => ['xsi:type', isHttpUrl(trimXml(v)) ? 'dcterms:URI' : undefined];
+
+/** The identifier scheme a related resource's URI spells, as the qdc reader reads it (an ISSN as its URN). @example schemeOfRelated('urn:issn:0317-8471') // 'ISSN' */
+export function schemeOfRelated(uri: string): string | undefined {
+  return classifyIdentifier(uri.replace(/^urn:e?issn:/i, 'ISSN '))?.type;
+}
+
+/** Why a record cannot be a qdc record (it has no title), or null when it can. @example qdcLacks({ dc: {} }) // 'qualified Dublin Core needs a title' */
+export function qdcLacks(r: RecordFields): string | null {
+  return titles(r).length === 0 ? 'qualified Dublin Core needs a title' : null;
+}
 
 /**
  * Crosswalks a record to qualified Dublin Core, or says why it has none (no title).
  *
- * @example recordToQdc({ dc: { title: ['T'] } }) // '<qdc:qualifieddc …><dc:title>T</dc:title></qdc:qualifieddc>'
+ * @example recordToQdc({ dc: { title: ['T'] } }, { oaiIdentifier: 'oai:x.org:1', options: {} }) // '<qdc:qualifieddc …><dc:title>T</dc:title><dc:identifier>oai:x.org:1</dc:identifier></qdc:qualifieddc>'
  */
-export function recordToQdc(r: RecordFields): CrosswalkResult {
-  if (titles(r).length === 0) return { notOffered: 'qualified Dublin Core needs a title' };
+export function recordToQdc(r: RecordFields, ctx: CrosswalkContext): CrosswalkResult {
+  const lacks = qdcLacks(r);
+  if (lacks !== null) return { notOffered: lacks };
   const dc = dublinCore(r);
   const vals = (e: keyof typeof dc): string[] => (dc[e] ?? []).filter((v) => v.trim() !== '');
   const [title, ...alternatives] = titles(r);
   const abstracts = (r.descriptions ?? []).filter((d) => d.type === 'Abstract' && d.value.trim() !== '');
   const said = new Set(abstracts.map((a) => a.value));
-  const issued = publicationDate(r);
+  const issued = r.dates?.issued ?? r.publicationYear;
   const d = r.dates ?? {};
   const embargoed = accessRightOf(r) === 'embargoed' ? d.embargoEnd : undefined;
-  const available = [...new Set([embargoed, d.available].filter((v): v is string => v !== undefined))];
+  const available = [embargoed, d.available].filter((v): v is string => v !== undefined);
   const coar = r.resourceType !== undefined ? coarTypeOfRecord(r)?.uri : undefined;
   const types = [...new Set([...(coar !== undefined ? [coar] : []), ...vals('type')])];
   const language = r.language;
-  const related = (r.relatedIdentifiers ?? []).map((x) => ({ uri: relationUri(x), term: REFINEMENT.get(x.relation) }));
+  // A refinement only where a reader can tell the identifier's scheme again from its URI (a PURL or RAiD URL would come back as a URL).
+  const related = (r.relatedIdentifiers ?? []).map((x) => {
+    const uri = relationUri(x);
+    return { uri, term: schemeOfRelated(uri) === x.type ? REFINEMENT.get(x.relation) : undefined };
+  });
   const relatedUris = new Set(related.map((x) => x.uri));
   const access = accessRightOf(r);
   const host = r.host !== undefined ? hostCitation(r.host) : undefined;
@@ -116,7 +133,7 @@ export function recordToQdc(r: RecordFields): CrosswalkResult {
       .filter((v) => !said.has(v))
       .map((v) => leaf('dc:description', v)),
     ...vals('publisher').map((v) => leaf('dc:publisher', v)),
-    'date' in issued ? leaf('dcterms:issued', issued.date.date, W3CDTF) : '',
+    issued !== undefined ? leaf('dcterms:issued', issued, W3CDTF) : '',
     d.accepted !== undefined ? leaf('dcterms:dateAccepted', d.accepted, W3CDTF) : '',
     ...available.map((v) => leaf('dcterms:available', v, W3CDTF)),
     ...dcValues(r, 'date').map((v) => leaf('dc:date', v)),
@@ -124,7 +141,7 @@ export function recordToQdc(r: RecordFields): CrosswalkResult {
       leaf('dc:type', v, ['xsi:type', v.startsWith(COAR_RESOURCE_TYPE_PREFIX) ? 'dcterms:URI' : DCMI_TYPES.has(v) ? 'dcterms:DCMIType' : undefined]),
     ),
     ...vals('format').map((v) => leaf('dc:format', v, ['xsi:type', isMediaType(v) ? 'dcterms:IMT' : undefined])),
-    ...vals('identifier').map((v) => leaf('dc:identifier', v, uriOf(v))),
+    ...[...new Set([...vals('identifier'), ctx.oaiIdentifier, ...(ctx.poi !== undefined ? [ctx.poi] : [])])].map((v) => leaf('dc:identifier', v, uriOf(v))),
     ...(r.files ?? []).filter((f) => isHttpUrl(f.url) && !relatedUris.has(f.url)).map((f) => leaf('dcterms:hasFormat', f.url, URI)),
     ...dcValues(r, 'source').map((v) => leaf('dc:source', v)),
     host !== undefined ? leaf('dcterms:bibliographicCitation', host) : '',
@@ -155,6 +172,7 @@ export const qdc: MetadataFormat = {
   builtIn: true,
   optIn: true,
   fromRecord: recordToQdc,
+  lacks: qdcLacks,
   read: readQdc,
   alsoReads: ['http://epubs.cclrc.ac.uk/xmlns/qdc/', 'http://worldcat.org/xmlschemas/qdc-1.0/'],
 };

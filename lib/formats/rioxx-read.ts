@@ -166,7 +166,7 @@ export function readRioxx(root: XmlElement): RecordFields {
     const general = coar === undefined ? undefined : COAR_TYPES.get(coar)?.datacite;
     // A related resource of a COAR type the model cannot name (its required coar_type would be lost) stays a relation as text.
     if (c !== null && c.type !== 'ISSN' && c.type !== 'ISBN' && general !== undefined)
-      addRelated(d, { identifier: c.type === 'Handle' || c.type === 'DOI' ? c.value : v, type: c.type, relation: 'References', resourceTypeGeneral: general });
+      addRelated(d, { identifier: c.type === 'URL' ? v : c.value, type: c.type, relation: 'References', resourceTypeGeneral: general });
     else addDc(d, 'relation', v);
   }
   // RIOXX says access per file: when every file says the same, it is the record's.

@@ -17,17 +17,17 @@
  * | record                                   | RIOXX v3                                                                 |
  * |------------------------------------------|--------------------------------------------------------------------------|
  * | the first URL identifier (not a file)    | dc:identifier, the landing page                                          |
- * | DOI, Handle, ARK, URN, other URLs; POI   | dc:relation rel="cite-as" (the repository's PIDs; the POI last)          |
+ * | DOI, Handle, ARK, URN, other URLs; POI, oai-identifier | dc:relation rel="cite-as" (the repository's PIDs; the item's own last) |
  * | files                                    | dc:relation rel="item": @type the media type, @access_rights (COAR; the file's, else the record's), @license_ref (the licence), @coar_type (the record's), @coar_version (a COAR version dc:type names), @resource_exposed_date (the embargo end) |
  * | dc.title (the first)                     | dc:title                                                                 |
- * | language (else dc.language)              | dc:language                                                              |
+ * | language, dc.language                    | dc:language, each once                                                   |
  * | resource type (COAR)                     | dc:type                                                                  |
  * | creators, contributors                   | rioxxterms:creator, rioxxterms:contributor: rioxxterms:name, rioxxterms:id (ORCID iD as https://orcid.org/…, every http(s) name identifier); the first creator first-named-author |
  * | publisher, publisherIdentifier           | rioxxterms:publisher: rioxxterms:name, rioxxterms:id (an http(s) identifier) |
  * | dc.description, dc.subject, dc.coverage  | dc:description, dc:subject, dc:coverage                                  |
  * | the host's ISSN (else dc.source)         | dc:source (0..1: "the ISSN or ISBN of the host", where applicable)       |
  * | dates.accepted                           | dcterms:dateAccepted                                                     |
- * | dates.issued (else the publication date) | rioxxterms:publication_date                                              |
+ * | dates.issued (else publicationYear)      | rioxxterms:publication_date (a dc.date, whose kind is not said, is not taken for it) |
  * | dates.available                          | rioxxterms:record_public_release_date                                    |
  * | fundingReferences with a funder id and an award number | rioxxterms:grant (@funder_name, @funder_id as a URI, the award number) |
  * | fundingReferences' award URI             | rioxxterms:project                                                       |
@@ -53,7 +53,6 @@ import {
   identifierUri,
   languages,
   licences,
-  publicationDate,
   publisher,
   recordIdentifiers,
   relationUri,
@@ -61,9 +60,11 @@ import {
   titles,
 } from '../model/facts';
 import { isHttpUrl } from '../model/identifiers';
+import { normalizeLanguageTag } from '../model/language';
 import { DC_NS } from '../xml/namespaces';
 import type { CrosswalkContext, CrosswalkResult, MetadataFormat } from './format';
 import { leaf, rootOpen, wrap, type Attr } from './xml-out';
+import { trimXml } from './xml-in';
 import { readRioxx } from './rioxx-read';
 
 export const RIOXX_NS = 'http://www.rioxx.net/schema/v3.0/rioxx/';
@@ -121,10 +122,33 @@ export function rioxxMissing(r: RecordFields): [property: string, what: string][
   return out;
 }
 
+/**
+ * Whether a value can be what RIOXX types xs:anyURI (rioxxterms:id, grant, project, ext_relation,
+ * grant/@funder_id): a URI of RFC 3986 has square brackets only around an IP literal, and a `%`
+ * only before two hex digits; a value that breaks either is left out rather than written invalid.
+ *
+ * @example isRioxxUri('EP/P010288/1') // true
+ * @example isRioxxUri('grant[2]') // false
+ */
+export function isRioxxUri(v: string): boolean {
+  return !/[[\]]/.test(v) && !/%(?![0-9A-Fa-f]{2})/.test(v);
+}
+
+/** The record's languages: the typed one, then each dc:language that says another, as given. */
+function rioxxLanguages(r: RecordFields): string[] {
+  const key = (v: string): string => normalizeLanguageTag(v) ?? trimXml(v);
+  const out: string[] = r.language !== undefined ? [r.language] : [];
+  for (const v of dcValues(r, 'language')) if (!out.some((l) => key(l) === key(v))) out.push(v);
+  return out;
+}
+
 /** An agent's identifiers as RIOXX writes them (rioxxterms:id, an HTTP(S) URI): the ORCID iD, then each http(s) name identifier. */
 function agentIds(a: Agent): string[] {
   const ids = a.orcid !== undefined ? [`https://orcid.org/${a.orcid}`] : [];
-  for (const n of a.nameIdentifiers ?? []) if (isHttpUrl(n.value.trim()) && !ids.includes(n.value.trim())) ids.push(n.value.trim());
+  for (const n of a.nameIdentifiers ?? []) {
+    const v = trimXml(n.value);
+    if (isHttpUrl(v) && isRioxxUri(v) && !ids.includes(v)) ids.push(v);
+  }
   return ids;
 }
 
@@ -133,9 +157,9 @@ function agent(name: string, a: Agent, ...attributes: Attr[]): string {
 }
 
 /** A funder identifier as the URI rioxxterms:grant/@funder_id takes. */
-function funderUri(f: { readonly type: string; readonly value: string }): string | undefined {
+export function funderUri(f: { readonly type: string; readonly value: string }): string | undefined {
   if (f.type === 'ISNI') return `https://isni.org/isni/${f.value}`;
-  return isHttpUrl(f.value) ? f.value : undefined;
+  return isHttpUrl(f.value) && isRioxxUri(f.value) ? f.value : undefined;
 }
 
 function fileRelation(f: RecordFile, r: RecordFields, type: string | undefined, version: string | undefined): string {
@@ -168,9 +192,11 @@ export function recordToRioxx(r: RecordFields, ctx: CrosswalkContext): Crosswalk
   const citeAs = recordIdentifiers(r)
     .filter((i) => CITE_AS_TYPES.has(i.type) && !(i.type === 'URL' && i.value === landing))
     .map(identifierUri);
+  // The item's own identifiers last: its POI, and its oai-identifier (the profile names a CORE OAI id among the values of cite-as).
   if (ctx.poi !== undefined) citeAs.push(ctx.poi);
+  citeAs.push(ctx.oaiIdentifier);
   const dates = r.dates ?? {};
-  const issued = publicationDate(r);
+  const issued = r.dates?.issued ?? r.publicationYear;
   const pub = publisher(r);
   const pubId = r.publisherIdentifier?.value;
   const issn = serialIssns(r)[0];
@@ -182,7 +208,7 @@ export function recordToRioxx(r: RecordFields, ctx: CrosswalkContext): Crosswalk
   const related = (r.relatedIdentifiers ?? []).flatMap((x) => {
     const uri = relationUri(x);
     if ((x.type === 'ISSN' || x.type === 'EISSN') && x.identifier === issn) return [];
-    if (x.resourceTypeGeneral === undefined || !isHttpUrl(uri)) return [leaf('dc:relation', uri)];
+    if (x.resourceTypeGeneral === undefined || !isHttpUrl(uri) || !isRioxxUri(uri)) return [leaf('dc:relation', uri)];
     return [
       leaf('rioxxterms:ext_relation', uri, ['rel', 'cite-as'], ['coar_type', COAR_RESOURCE_TYPE_PREFIX + COAR_OF_DATACITE_GENERAL[x.resourceTypeGeneral]]),
     ];
@@ -201,7 +227,7 @@ export function recordToRioxx(r: RecordFields, ctx: CrosswalkContext): Crosswalk
     leaf('dc:title', titles(r)[0] as string),
     ...creators(r).map((c, i) => agent('creator', c, ['first-named-author', i === 0 ? 'true' : undefined])),
     ...contributors(r).map((c) => agent('contributor', c)),
-    ...languages(r).map((l) => leaf('dc:language', l)),
+    ...rioxxLanguages(r).map((l) => leaf('dc:language', l)),
     leaf('dc:type', type),
     leaf('dc:identifier', landing),
     ...files.map((f) => fileRelation(f, r, type, version)),
@@ -213,16 +239,23 @@ export function recordToRioxx(r: RecordFields, ctx: CrosswalkContext): Crosswalk
     ...dcValues(r, 'coverage').map((c) => leaf('dc:coverage', c)),
     source !== undefined ? leaf('dc:source', source) : '',
     pub !== undefined
-      ? wrap('rioxxterms:publisher', [leaf('rioxxterms:name', pub), pubId !== undefined && isHttpUrl(pubId) ? leaf('rioxxterms:id', pubId) : ''])
+      ? wrap('rioxxterms:publisher', [
+          leaf('rioxxterms:name', pub),
+          pubId !== undefined && isHttpUrl(pubId) && isRioxxUri(pubId) ? leaf('rioxxterms:id', pubId) : '',
+        ])
       : '',
     dates.accepted !== undefined ? leaf('dcterms:dateAccepted', dates.accepted) : '',
-    'date' in issued ? leaf('rioxxterms:publication_date', issued.date.date) : '',
+    issued !== undefined ? leaf('rioxxterms:publication_date', issued) : '',
     dates.available !== undefined ? leaf('rioxxterms:record_public_release_date', dates.available) : '',
     ...funding.flatMap((f) => {
       const id = f.funderIdentifier !== undefined ? funderUri(f.funderIdentifier) : undefined;
-      return id !== undefined && f.awardNumber !== undefined ? [leaf('rioxxterms:grant', f.awardNumber, ['funder_name', f.funderName], ['funder_id', id])] : [];
+      return id !== undefined && f.awardNumber !== undefined && isRioxxUri(f.awardNumber)
+        ? [leaf('rioxxterms:grant', f.awardNumber, ['funder_name', f.funderName], ['funder_id', id])]
+        : [];
     }),
-    ...funding.flatMap((f) => (f.awardUri !== undefined ? [leaf('rioxxterms:project', f.awardUri)] : [])),
+    ...funding.flatMap((f) =>
+      f.awardUri === undefined ? [] : [isRioxxUri(f.awardUri) ? leaf('rioxxterms:project', f.awardUri) : leaf('dc:relation', f.awardUri)],
+    ),
     '</rioxx>',
   ].join('');
 }
