@@ -39,28 +39,28 @@ export function rioxxRules(core: string): ProfileRule[] {
   return [
     {
       id: 'rioxx-landing-page',
-      source: `${core}: RIOXX, ${RIOXX} dc:identifier (M), the landing page, not the PID`,
+      source: `${core}: RIOXX, ${RIOXX}, dc:identifier (M), the landing page, not the PID`,
       level: 'recommended',
       applies: live,
       check: landing,
     },
     {
       id: 'rioxx-language',
-      source: `${core}: RIOXX, ${RIOXX} dc:language (M)`,
+      source: `${core}: RIOXX, ${RIOXX}, dc:language (M)`,
       level: 'recommended',
       applies: live,
       check: (i) => (languages(i.fields).length > 0 ? null : missing('language', 'a language (dc:language)')),
     },
     {
       id: 'rioxx-type',
-      source: `${core}: RIOXX, ${RIOXX} dc:type (M), a COAR resource type`,
+      source: `${core}: RIOXX, ${RIOXX}, dc:type (M), a COAR resource type`,
       level: 'recommended',
       applies: live,
       check: (i) => (rioxxType(i.fields) !== undefined ? null : missing('resourceType', 'a COAR resource type (dc:type)')),
     },
     {
       id: 'file-licence',
-      source: `${core}: RIOXX, ${RIOXX} dc:relation rel="item" @license_ref, a file link with its licence`,
+      source: `${core}: RIOXX, ${RIOXX}, dc:relation rel="item" @license_ref, a file link with its licence`,
       level: 'recommended',
       applies: (i) => live(i) && fileLinks(i.fields).length > 0,
       check: (i) => (licences(i.fields).length > 0 ? null : missing('license', `a licence URL for its files (${fileLinks(i.fields)[0]?.href ?? ''})`)),
