@@ -100,6 +100,18 @@ describe('rioxx and qdc served', function () {
       const q = (await provider().store.getRecord(id, 'qdc'))?.metadata ?? '';
       expect(q).to.contain('<dcterms:issued xsi:type="dcterms:W3CDTF">2020-01-03</dcterms:issued>');
     });
+
+    it('lifts a qdc record of the ePubs namespace (CONTENTdm), serving it as oai_dc and as DSpace qdc', async () => {
+      const xml = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'formats', 'qdc', 'illinois_contentdm_qdc_maps_2243.payload.xml'), 'utf8').trim();
+      await provider().store.writeItems([{ internalId: 'illinois-2243', metadata: {}, readFrom: { namespace: 'http://epubs.cclrc.ac.uk/xmlns/qdc/', xml } }]);
+      const id = 'oai:demo.oai-steward.org:illinois-2243';
+      expect((await provider().store.getHeader(id))?.formats).to.deep.equal(['oai_dc', 'qdc']);
+      const dc = (await provider().store.getRecord(id, 'oai_dc'))?.metadata ?? '';
+      expect(dc).to.contain('<dc:title>Illinois (Cook County), Chicago quadrangle : topographic sheet</dc:title>');
+      const q = (await provider().store.getRecord(id, 'qdc'))?.metadata ?? '';
+      expect(q).to.match(/^<qdc:qualifieddc xmlns:qdc="http:\/\/dspace.org\/qualifieddc\/"/);
+      expect(q).to.contain('<dcterms:alternative>Chicago quadrangle, Illinois (Cook County)</dcterms:alternative>');
+    });
   });
 });
 
