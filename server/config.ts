@@ -155,7 +155,7 @@ export interface Config {
   readonly logLevel: string;
   /**
    * `formats` (file only): the metadata formats offered, in the order
-   * ListMetadataFormats lists them. Default: every built-in format. `oai_dc`
+   * ListMetadataFormats lists them. Default: every built-in format but rioxx and qdc, which are offered when listed. `oai_dc`
    * is always offered (OAI-PMH 2.0 section 3.4), listed or not.
    */
   readonly formats: readonly FormatConfig[];
@@ -356,9 +356,12 @@ function baseUrlProblem(v: string): string | null {
   return null;
 }
 
-/** Every built-in format with its default options, oai_dc first. */
+/** Every built-in format but those offered only when listed (`optIn`: rioxx, qdc), with its default options, oai_dc first. */
 function defaultFormats(): FormatConfig[] {
-  return Object.entries(BUILTIN_FORMATS).map(([prefix, options]) => ({ prefix, kind: 'builtin', options: { ...options } }));
+  const optIn = new Set(BUILT_IN_FORMATS.filter((f) => f.optIn === true).map((f) => f.prefix));
+  return Object.entries(BUILTIN_FORMATS)
+    .filter(([prefix]) => !optIn.has(prefix))
+    .map(([prefix, options]) => ({ prefix, kind: 'builtin', options: { ...options } }));
 }
 
 /**

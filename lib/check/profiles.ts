@@ -48,6 +48,7 @@ import { parseSetDefinitions } from '../sets/parse';
 import { isHttpUrl } from '../model/identifiers';
 import { isValidPoi } from '../ids/poi';
 import { edmType, europeanaRights, hasSubjectOrType, isShownAt, isShownBy } from '../formats/edm';
+import { rioxxRules } from './core-rioxx';
 
 /** What the rules see of one item. */
 export interface CheckItem {
@@ -587,7 +588,7 @@ function fullTextLink(i: CheckItem): Finding | null {
   return missing('dc.identifier', `a dc:identifier with the absolute URL of the full text (the record's file ${[...files][0] ?? ''})`);
 }
 
-// CORE harvests oai_dc and reads the full text from the link it finds there. Its other requirement, that robots.txt
+// CORE harvests oai_dc and reads the full text from the link it finds there, and RIOXX where a repository offers it (./core-rioxx.ts). Its other requirement, that robots.txt
 // lets its harvester fetch the files, is the web server's, not a record's: this check cannot see it (docs/readiness-check.md).
 const core: Profile = {
   name: 'core',
@@ -621,6 +622,7 @@ const core: Profile = {
       (i) => licences(servedRecord(i)).length > 0,
       'a licence URL in dc:rights',
     ),
+    ...rioxxRules(CORE),
   ],
 };
 

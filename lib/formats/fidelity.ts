@@ -102,11 +102,15 @@ export const PROBE_CONTEXT: CrosswalkContext = {
 
 /**
  * What every built-in format needs to offer a record: DataCite's six mandatory properties, OpenAIRE's type, access
- * and identifier, and EDM's rights statement Europeana accepts and the language of a text (edm.ts `edmRecordLacks`).
+ * and identifier, EDM's rights statement Europeana accepts and the language of a text (edm.ts `edmRecordLacks`),
+ * and RIOXX's landing page.
  */
 export const PROBE_BASE: RecordFields = {
   dc: { title: ['Base title'] },
-  identifiers: [{ type: 'DOI', value: '10.5555/base' }],
+  identifiers: [
+    { type: 'DOI', value: '10.5555/base' },
+    { type: 'URL', value: 'https://probe.example.org/items/base' },
+  ],
   creators: [{ name: 'Base, Creator', nameType: 'person' }],
   publisher: 'Base Publisher',
   publicationYear: '1999',
@@ -148,7 +152,7 @@ const DC_PROBES: { readonly [E in DcElement]: { readonly values: readonly string
   type: { values: ['Probe type', 'Second type'] },
   format: { values: ['application/pdf', '12 pages'], without: ['files'] },
   identifier: { values: ['http://hdl.handle.net/1765/315', 'probe-local-7'] },
-  source: { values: ['Probe Source'] },
+  source: { values: ['Probe Source', 'Second source'] },
   language: { values: ['lat', 'ang', 'en-GB'], without: ['language'] },
   relation: { values: ['Probe relation'] },
   coverage: { values: ['Probe coverage'] },
@@ -313,6 +317,11 @@ const PROBE_FUNDING: Required<FundingReference> = {
   funderIdentifierSchemeUri: 'https://doi.org/',
   awardTitleLang: 'en',
 };
+const PROBE_FUNDING_PARTIAL: readonly FundingReference[] = [
+  { funderName: 'Probe Foundation' },
+  { funderName: 'Probe Trust', awardNumber: 'PT-7' },
+  { funderName: 'Probe Council', funderIdentifier: { type: 'ROR', value: 'https://ror.org/01tm6cn81' } },
+];
 const FUNDING_PARTS: { readonly [K in keyof FundingReference]-?: (f: FundingReference) => readonly (string | undefined)[] } = {
   funderName: (f) => [f.funderName],
   funderIdentifier: (f) => [f.funderIdentifier === undefined ? undefined : `${f.funderIdentifier.type} ${trim(f.funderIdentifier.value)}`],
@@ -505,7 +514,7 @@ const RIGHTS_PARTS: { readonly [K in keyof RightsEntry]-?: (r: RightsEntry) => s
 
 const PROBE_DESCRIPTIONS: readonly DescriptionEntry[] = [
   { value: 'Probe abstract.', type: 'Abstract', lang: 'en' },
-  { value: 'Recorded at 48 kHz, 24 bit, with a Zoom H5.', type: 'TechnicalInfo' },
+  { value: 'Recorded at 48 kHz, 24 bit, with a Zoom H5.', type: 'TechnicalInfo', lang: 'en' },
 ];
 const DESCRIPTION_PARTS: { readonly [K in keyof DescriptionEntry]-?: (d: DescriptionEntry) => string | undefined } = {
   value: (d) => d.value,
@@ -553,7 +562,13 @@ function listProbes<K extends keyof RecordFields, T>(
   );
 }
 
-const PROBE_FILE: Required<RecordFile> = { url: 'https://repository.example.org/files/probe.pdf', mediaType: 'application/pdf', size: 2048, access: 'open' };
+// Its access is not the record's (the base's open access), so a format that says the record's on every file is not taken to carry the file's.
+const PROBE_FILE: Required<RecordFile> = {
+  url: 'https://repository.example.org/files/probe.pdf',
+  mediaType: 'application/pdf',
+  size: 2048,
+  access: 'restricted',
+};
 const FILE_PARTS: { readonly [K in keyof RecordFile]-?: (f: RecordFile) => string | undefined } = {
   url: (f) => f.url,
   mediaType: (f) => f.mediaType,
@@ -635,7 +650,8 @@ export const FIELD_PROBES: { readonly [K in keyof RecordFields]-?: readonly Fiel
   fundingReferences: (Object.keys(FUNDING_PARTS) as (keyof FundingReference)[]).map((k) =>
     typed(
       `fundingReferences.${k}`,
-      (base) => ({ ...base, fundingReferences: [PROBE_FUNDING] }),
+      // Funders with less beside it (RIOXX writes a grant only with the funder's identifier and the award number).
+      (base) => ({ ...base, fundingReferences: [PROBE_FUNDING, ...PROBE_FUNDING_PARTIAL] }),
       (r) => (r.fundingReferences ?? []).flatMap((f) => FUNDING_PARTS[k](f)),
     ),
   ),

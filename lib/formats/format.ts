@@ -85,6 +85,11 @@ export interface MetadataFormat {
   readonly rootNamespace?: string;
   /** Shipped with the project, its schema in schemas/ (as opposed to declared in the repository configuration). */
   readonly builtIn?: boolean;
+  /**
+   * Built-in formats offered only when the configuration lists them (`formats`), never by default: a
+   * format added in an upgrade must not change what a repository configured by default serves.
+   */
+  readonly optIn?: boolean;
   /** Builds the serialized metadata from Dublin Core fields; absent for formats loaded as XML only. */
   readonly fromDublinCore?: (dc: DublinCore) => string;
   /**

@@ -16,12 +16,15 @@ import { mods } from './mods';
 import { oaiDatacite } from './oai-datacite';
 import { oaiDc } from './oai-dc';
 import { oaiOpenaire } from './oai-openaire';
+import { qdc } from './qdc';
+import { rioxx } from './rioxx';
 
 /**
  * Every built-in format, oai_dc first. A repository offers oai_dc alone unless
- * it passes more of these to `createFormatRegistry`.
+ * it passes more of these to `createFormatRegistry`; the configuration offers
+ * all but the opt-in ones (`optIn`: rioxx, qdc) by default.
  */
-export const BUILT_IN_FORMATS: readonly MetadataFormat[] = [oaiDc, oaiOpenaire, datacite, oaiDatacite, marc21, mods, edm];
+export const BUILT_IN_FORMATS: readonly MetadataFormat[] = [oaiDc, oaiOpenaire, datacite, oaiDatacite, marc21, mods, edm, rioxx, qdc];
 
 /**
  * The version of what the built-in writers write. A store that writes formats

@@ -48,6 +48,8 @@ describe('the built-in crosswalks', () => {
       ['marc21', 'http://www.loc.gov/MARC21/slim', 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd'],
       ['mods', 'http://www.loc.gov/mods/v3', 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd'],
       ['edm', 'http://www.europeana.eu/schemas/edm/', 'http://www.europeana.eu/schemas/edm/EDM.xsd'],
+      ['rioxx', 'http://www.rioxx.net/schema/v3.0/rioxx/', 'http://www.rioxx.net/schema/v3.0/rioxx/rioxx.xsd'],
+      ['qdc', 'http://purl.org/dc/terms/', 'http://www.ukoln.ac.uk/metadata/dcmi/xmlschema/qualifieddc.xsd'],
     ]);
     expect(BUILT_IN_FORMATS.every((f) => f.builtIn === true)).to.equal(true);
     expect(
@@ -108,7 +110,11 @@ describe('the built-in crosswalks', () => {
       const record = fields({
         id: 'h',
         dc: { title: hostile, subject: hostile, description: hostile, identifier: hostile },
-        identifiers: [{ type: 'DOI', value: '10.1234/a<b>&"c"' }],
+        // A landing page too, which RIOXX asks for.
+        identifiers: [
+          { type: 'DOI', value: '10.1234/a<b>&"c"' },
+          { type: 'URL', value: 'https://repo.example.org/items/h' },
+        ],
         creators: [{ name: hostile[0], givenName: hostile[1], familyName: hostile[2], affiliations: [{ name: hostile[3] }] }],
         contributors: [{ name: hostile[4], type: 'Editor' }],
         resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', label: hostile[0] },
@@ -124,8 +130,8 @@ describe('the built-in crosswalks', () => {
       if (isNotOffered(out)) throw new Error(out.notOffered);
       expect(validate(out, format.prefix as FormatPrefix)).to.deep.equal([]);
       const values = valuesOf(out);
-      // EDM names a DOI by its resolver URI (dc:identifier, edm:isShownAt), in which these characters are percent-encoded.
-      const doiText = format.prefix === 'edm' ? identifierUri(record.identifiers![0]!) : '10.1234/a<b>&"c"';
+      // EDM, RIOXX and qdc name a DOI by its resolver URI (dc:identifier, edm:isShownAt, cite-as), in which these characters are percent-encoded.
+      const doiText = ['edm', 'rioxx', 'qdc'].includes(format.prefix) ? identifierUri(record.identifiers![0]!) : '10.1234/a<b>&"c"';
       for (const h of [...hostile, doiText])
         expect(
           values.some((v) => v.includes(h)),
@@ -280,7 +286,9 @@ describe('BCP 47 language tags in every format', () => {
               `<datafield tag="041" ind1=" " ind2="7"><subfield code="a">${code}</subfield><subfield code="2">${source}</subfield></datafield>`,
             );
         } else if (format.prefix === 'mods') expect(out).to.contain(`<languageTerm type="code" authority="rfc5646">${given}</languageTerm>`);
-        else if (format.prefix === 'oai_openaire' || format.prefix === 'edm') expect(out).to.contain(`<dc:language>${given}</dc:language>`);
+        else if (format.prefix === 'oai_openaire' || format.prefix === 'edm' || format.prefix === 'rioxx')
+          expect(out).to.contain(`<dc:language>${given}</dc:language>`);
+        else if (format.prefix === 'qdc') expect(out).to.contain(`<dc:language xsi:type="dcterms:RFC4646">${given}</dc:language>`);
         else expect(out).to.contain(`<language>${given}</language>`);
       }
     });
@@ -293,11 +301,11 @@ describe('writing every format of a record at once', () => {
     const policy = createIdPolicy({ namespace: 'example.org' });
     const preparation = { formats: createFormatRegistry(BUILT_IN_FORMATS), policy };
     const w = writeFormats(preparation, 'x', record, {});
-    expect(w.written).to.deep.equal(['oai_dc', 'marc21', 'mods']);
+    expect(w.written).to.deep.equal(['oai_dc', 'marc21', 'mods', 'qdc']);
     const ctx = { oaiIdentifier: policy.map('x').identifier, poi: poiFromOaiIdentifier(policy.map('x').identifier), options: {} };
     expect(w.metadata.mods).to.equal(CROSSWALKED.find((f) => f.prefix === 'mods')!.fromRecord(record, ctx));
     const given = writeFormats(preparation, 'x', record, { mods: '<mods xmlns="http://www.loc.gov/mods/v3"/>' });
-    expect(given.written).to.deep.equal(['oai_dc', 'marc21']);
+    expect(given.written).to.deep.equal(['oai_dc', 'marc21', 'qdc']);
     expect(given.metadata.mods).to.equal('<mods xmlns="http://www.loc.gov/mods/v3"/>');
   });
 });

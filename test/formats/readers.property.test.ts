@@ -6,6 +6,7 @@ import { parseRecordFields } from '../../lib/model/from-json';
 import type { RecordFields } from '../../lib/model/record';
 import { parseFragment } from '../../lib/xml/tree';
 import { CTX, record } from '../helpers/arbitrary-record';
+import { carriedByQdc, carriedByRioxx } from '../helpers/carried-rioxx-qdc';
 import { carriedBackFromEdm, carriedByDatacite, carriedByEdm, carriedByMarc21, carriedByMods, carriedByOaiDc, carriedByOpenaire } from '../helpers/carried';
 
 // No XSD validation here (the crosswalk property does it): many records per format.
@@ -20,6 +21,8 @@ const CARRIED: Readonly<Record<string, (r: RecordFields, ctx: CrosswalkContext) 
   marc21: carriedByMarc21,
   mods: carriedByMods,
   edm: carriedByEdm,
+  rioxx: carriedByRioxx,
+  qdc: carriedByQdc,
 };
 
 /** What a format's reader gives back of what it carries, where it is read into another field than it was written from. */

@@ -31,6 +31,17 @@ const DIGESTS: Record<number, string> = {
   3: '9862cfe306a1f9eba58d9a92a3360473651b15245f7fe07013cf7f2e7afa3f6a',
 };
 
+/**
+ * The digest of the opt-in writers' output (formats a configuration must list, lib/formats/format.ts `optIn`)
+ * for each WRITERS_VERSION since they were added. Kept apart so that adding such a format leaves the digest of
+ * the others, and so what a store configured by default stands for, unchanged.
+ */
+const OPT_IN_DIGESTS: Record<number, string> = {
+  // rioxx (RIOXX v3.0) and qdc (qualified Dublin Core).
+  2: '02581be3843ff32d261ac9fbe8fb59026cf9c8c9f1ae50d9d2ab93c11845ea60',
+  3: '02581be3843ff32d261ac9fbe8fb59026cf9c8c9f1ae50d9d2ab93c11845ea60',
+};
+
 describe('the writers’ version', () => {
   it('names the output every built-in writer writes today', () => {
     const formats = createFormatRegistry(BUILT_IN_FORMATS);
@@ -47,16 +58,25 @@ describe('the writers’ version', () => {
     }
     expect(records.length).to.be.greaterThan(200);
     const hash = crypto.createHash('sha256');
+    const optInHash = crypto.createHash('sha256');
+    const optIn = new Set(BUILT_IN_FORMATS.filter((f) => f.optIn === true).map((f) => f.prefix));
     let written = 0;
+    let writtenOptIn = 0;
     for (const [id, fields] of records) {
       const out = writeFormats(preparation, id, fields, {});
-      for (const prefix of out.written) hash.update(`${id}\u0000${prefix}\u0000${out.metadata[prefix]}\u0000`);
+      for (const prefix of out.written) (optIn.has(prefix) ? optInHash : hash).update(`${id}\u0000${prefix}\u0000${out.metadata[prefix]}\u0000`);
       written += out.written.length;
+      writtenOptIn += out.written.filter((p) => optIn.has(p)).length;
     }
     expect(written).to.be.greaterThan(1000);
+    expect(writtenOptIn).to.be.greaterThan(400);
     expect(
       hash.digest('hex'),
       `the writers' output moved: raise WRITERS_VERSION (lib/formats/registry.ts, now ${WRITERS_VERSION}) and record its digest`,
     ).to.equal(DIGESTS[WRITERS_VERSION]);
+    expect(
+      optInHash.digest('hex'),
+      `the opt-in writers' output moved: raise WRITERS_VERSION (lib/formats/registry.ts, now ${WRITERS_VERSION}) and record their digest`,
+    ).to.equal(OPT_IN_DIGESTS[WRITERS_VERSION]);
   });
 });

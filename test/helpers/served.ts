@@ -1,5 +1,6 @@
 /**
- * A record as a repository serving every built-in format would serve it:
+ * A record as a repository serving every format a default configuration
+ * offers (the built-in ones but the opt-in rioxx and qdc) would serve it:
  * the XML given under its prefix, prepared by the write pipeline's pure
  * stage (lib/pipeline/prepare.ts `prepareItem`: lifted, every format written
  * from the model), and what the readiness check sees of it. For tests that
@@ -15,7 +16,7 @@ import { readOaiXml } from '../../server/loader/read-oai-xml';
 import { fixtureText } from './xml-fixtures';
 
 const formats = registryFromDeclarations(
-  BUILT_IN_FORMATS.map((f) => ({
+  BUILT_IN_FORMATS.filter((f) => f.optIn !== true).map((f) => ({
     prefix: f.prefix,
     kind: 'builtin' as const,
     options: f.prefix === 'edm' ? { dataProvider: 'Example Museum', provider: 'Example Aggregator' } : {},

@@ -31,6 +31,10 @@ export const FORMAT_SCHEMAS = {
   mods: { namespace: 'http://www.loc.gov/mods/v3', schema: 'http://www.loc.gov/standards/mods/v3/mods-3-7.xsd' },
   // EDM's records are rdf:RDF: their root's namespace is RDF's, whose schema is EDM.xsd (the metadataNamespace is EDM's).
   edm: { namespace: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#', schema: 'http://www.europeana.eu/schemas/edm/EDM.xsd' },
+  // RIOXX's schema is XSD 1.1: libxml2 checks what it can (the catalog's rioxx-gate.xsd); schemas/rioxx-3/validate.py the rest.
+  rioxx: { namespace: 'http://www.rioxx.net/schema/v3.0/rioxx/', schema: 'http://www.rioxx.net/schema/v3.0/rioxx/rioxx.xsd' },
+  // qdc's records are qdc:qualifieddc in DSpace's namespace (the metadataNamespace is DCTERMS').
+  qdc: { namespace: 'http://dspace.org/qualifieddc/', schema: 'http://www.ukoln.ac.uk/metadata/dcmi/xmlschema/qualifieddc.xsd' },
 } as const;
 export type FormatPrefix = keyof typeof FORMAT_SCHEMAS;
 

@@ -33,7 +33,9 @@ describe('the configuration', function () {
     expect(c.baseUrl).to.equal('http://localhost:3000/oai');
     expect(c.rightsInAbout).to.equal(false);
     expect(c.databaseUrl).to.equal(path.join(dir, 'data', 'oai-steward.sqlite'));
-    expect(c.formats.map((f) => f.prefix)).to.deep.equal(Object.keys(BUILTIN_FORMATS));
+    // Every built-in format but the opt-in ones, which a configuration lists to offer.
+    expect(c.formats.map((f) => f.prefix)).to.deep.equal(['oai_dc', 'oai_openaire', 'datacite', 'oai_datacite', 'marc21', 'mods', 'edm']);
+    expect(Object.keys(BUILTIN_FORMATS)).to.include.members(['rioxx', 'qdc']);
     expect(c.formats.find((f) => f.prefix === 'oai_datacite')?.options).to.deep.equal({ datacentreSymbol: 'OAISTEWARD.DEMO' });
     expect(Object.isFrozen(c)).to.equal(true);
   });

@@ -5,7 +5,8 @@ import { demoRecords, demoSeed, type DemoSeedRecord } from '../helpers/demo-reco
 import { errorCodes, forEachProvider, oaiGet, resumption, texts, unescapeXml, type TestProvider } from '../helpers/server';
 import { validate, type FormatPrefix } from '../helpers/xsd';
 
-const ALL = BUILT_IN_FORMATS.map((f) => f.prefix);
+// What a repository configured by default offers: every built-in format but the opt-in ones.
+const ALL = BUILT_IN_FORMATS.filter((f) => f.optIn !== true).map((f) => f.prefix);
 const arg = (identifier: string): string => toRequestArgument(identifier);
 const identifierOf = (id: string): string => demoRecords().find((r) => r.internalId === id)?.identifier as string;
 const hasDoi = (r: DemoSeedRecord): boolean => (r.identifiers ?? []).some((i) => i.type === 'DOI');
