@@ -19,6 +19,8 @@ import type { AboutInput, ItemInput } from '../../lib/store';
 import { undeclaredFormat, type Refusal } from '../../lib/model/refusal';
 import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/pipeline/about';
 import type { XmlRecord } from './read-oai-xml';
+import { shapeAdvice } from './shape-advice';
+import { parseFragment } from '../../lib/xml/tree';
 
 /** What the conversion needs to know about the repository and the input. */
 export interface XmlRecordContext {
@@ -127,8 +129,14 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
         readFrom = { namespace: ns, xml: rec.metadata };
         harvestedPrefix = reader.prefix;
       } else if (prefix === undefined || !ctx.formats.get(prefix)) {
-        const { reason, cause } = undeclaredFormat(prefix, ns);
-        refusals.push({ internalId, source, field: 'metadata', reason, cause });
+        // A bare file of a shape the loader does not read is told what shape it is, not to declare a format.
+        const root = ctx.internalId !== undefined ? parseFragment(rec.metadata) : null;
+        const advice = root === null ? undefined : shapeAdvice(root.local, root.ns);
+        if (advice !== undefined) refuse('xml', advice);
+        else {
+          const { reason, cause } = undeclaredFormat(prefix, ns);
+          refusals.push({ internalId, source, field: 'metadata', reason: root === null ? reason : `the root element <${root.name}>: ${reason}`, cause });
+        }
       } else {
         metadata[prefix] = rec.metadata;
         harvestedPrefix = prefix;
