@@ -132,7 +132,10 @@ const answers: DoctorCheck = async ({ config, migrations }) => {
     return [
       problem(
         'store',
-        `no store at ${redactUrl(config.databaseUrl)}: the database was taken from ${config.databaseFrom}; name the repository's configuration (--config FILE or OAI_CONFIG=FILE), or create the store with oai-steward migrate`,
+        `no store at ${redactUrl(config.databaseUrl)}: the database was taken from ${config.databaseFrom}; ` +
+          (config.configFile !== undefined
+            ? `create the store with oai-steward --config ${config.configFile} migrate, or load or harvest into it`
+            : "name the repository's configuration (--config FILE or OAI_CONFIG=FILE), or create the store with oai-steward migrate"),
       ),
     ];
   }

@@ -43,7 +43,7 @@ export type StoreRefusal = 'missing' | 'newer' | 'older';
 
 /**
  * A store a command must not touch: none where the configuration points
- * (`missing`: only serve, migrate, seed and load create one), one migrated
+ * (`missing`: only serve, migrate, seed, load and harvest create one), one migrated
  * by a newer oai-steward (`newer`: this code would misread it), or one
  * older than this code, for a command that does not migrate (`older`).
  * Nothing was created or changed, and nothing is left open.
