@@ -295,7 +295,9 @@ export function judgeRecords(items: readonly PreparedItem[], now: number, checks
   );
   const passed: { index: number; item: PreparedItem }[] = [];
   sound.forEach((s, k) => {
-    const found = [...(byFormat[k] as Refusal[]), ...(byAbout[k] as Refusal[]), ...oaiDcRefusals(s.item)];
+    const found = [...(byFormat[k] as Refusal[]), ...(byAbout[k] as Refusal[])];
+    // Only a record whose formats passed is told it lacks oai_dc: a refused format says what to fix first.
+    if (found.length === 0) found.push(...oaiDcRefusals(s.item));
     if (found.length > 0) refusals[s.index] = found;
     else passed.push({ index: s.index, item: withMetadataIdentifiers(s.item, checks) });
   });
