@@ -388,7 +388,20 @@ export interface WriteResult {
   readonly internalId: string;
   readonly identifier: string;
   readonly outcome: WriteOutcome;
+  /**
+   * What an `updated` item's change was, when it is one a person tells apart
+   * (lib/pipeline/decide.ts `updateKindOf`): a deleted item written live again
+   * (`revived`), or a live item given a format it did not have, nothing it
+   * had changing (`formatAdded`).
+   */
+  readonly update?: UpdateKind;
 }
+
+/** The kinds of update a summary counts apart from `updated`. */
+export type UpdateKind = 'revived' | 'formatAdded';
+
+/** How many items each outcome had, with the updates of each kind counted apart (`updated` counts the others). */
+export type SummaryCounts = OutcomeCounts & { -readonly [K in UpdateKind]: number };
 
 /**
  * Write side, used by the seeds, the loader, the benchmark and the CLI.

@@ -140,7 +140,8 @@ async function main(argvWithConfig: string[]): Promise<number> {
         process,
       );
     case 'harvest':
-      return runHarvestCommand(rest, config, () => openProvider(config, { hold: 'harvest', create: false }), process);
+      // A harvest writes records as a load does, so it creates (and migrates) the store as a load does: a hub's first command.
+      return runHarvestCommand(rest, config, () => openProvider(config, { hold: 'harvest' }), process);
     case 'sources': {
       const code = await runSourcesCommand(rest, config, () => openExisting(config), process);
       // A store that did not answer may still hold a connection open: the command ends all the same.
@@ -186,7 +187,7 @@ async function main(argvWithConfig: string[]): Promise<number> {
 
 /**
  * Opens the store for a command that never creates one (every command but
- * serve, migrate, seed and load): a missing store, or one whose schema is
+ * serve, migrate, seed, load and harvest): a missing store, or one whose schema is
  * older than this code, is refused with exit status 2 (./store/database.ts).
  */
 function openExisting(config: Config): Promise<Provider> {
@@ -200,11 +201,11 @@ function openExisting(config: Config): Promise<Provider> {
  */
 function refusalLine(err: StoreRefusedError, config: Config | undefined): string {
   if (err.refusal !== 'missing' || config === undefined) return err.message;
-  return (
-    `${err.message}; this command does not create a store (serve, migrate, seed and load do). The database was taken from ${config.databaseFrom}` +
-    `${config.configFile === undefined ? '' : ` (configuration ${config.configFile})`}: name the repository's configuration with --config FILE or OAI_CONFIG=FILE, ` +
-    'or create the store with oai-steward migrate'
-  );
+  const head = `${err.message}; this command does not create a store (serve, migrate, seed, load and harvest do). The database was taken from ${config.databaseFrom}`;
+  // With a configuration named, the store it names is simply not made yet: say what to run, not to name it again.
+  if (config.configFile !== undefined)
+    return `${head} (configuration ${config.configFile}): create the store with oai-steward --config ${config.configFile} migrate, or load or harvest into it`;
+  return `${head}: name the repository's configuration with --config FILE or OAI_CONFIG=FILE, or create the store with oai-steward migrate`;
 }
 
 /**

@@ -61,7 +61,7 @@ export interface Provider {
  * Opens the store named by the configuration and migrates it; with `hold`,
  * registers the process as a holder of the store until `close`
  * (./store/holders.ts: a restore is refused meanwhile). With `create:
- * false` (every command but serve, migrate, seed and load) a missing store
+ * false` (every command but serve, migrate, seed, load and harvest) a missing store
  * or an older schema is refused instead (./store/database.ts
  * `StoreRefusedError`); a store a newer oai-steward migrated always is.
  * Nothing stays open when it fails: the database is closed on every path.

@@ -249,6 +249,27 @@ export function nextRun(schedule: Schedule, lastRun: number | null): number {
   return today > lastRun ? today : today + 86400;
 }
 
+/** The shortest wait between two checks of one source, so a check that finds it not yet due (its clock a second behind) never spins. */
+export const MIN_CHECK_MS = 1000;
+
+/**
+ * How long a scheduler waits before it checks a source again (milliseconds):
+ * until the source is due ({@link nextRun}), so a `30s` schedule runs 30
+ * seconds after its last run rather than at the first periodic check after
+ * that (which, for a source last harvested 27 s before `serve` started,
+ * came 57 s after it); never longer than `tickMs`, so a run another process
+ * made is seen, and never shorter than {@link MIN_CHECK_MS} (or `tickMs`,
+ * when that is shorter). `now` is in
+ * whole seconds, at or before the real time, so the wait never ends before
+ * the source is due.
+ *
+ * @example nextCheckMs({ kind: 'every', seconds: 30, text: '30s' }, 1000, 1027, 30_000) // 3000
+ */
+export function nextCheckMs(schedule: Schedule, lastRun: number | null, now: number, tickMs: number): number {
+  const wait = (nextRun(schedule, lastRun) - now) * 1000;
+  return Math.max(Math.min(MIN_CHECK_MS, tickMs), Math.min(tickMs, wait));
+}
+
 /**
  * Reads the `sources` section (a YAML list already turned into plain
  * values). Returns the sources, or the first problem with its path

@@ -39,3 +39,22 @@ export function undeclaredFormat(prefix: string | undefined, namespace: string |
     cause: `format ${prefix ?? ns ?? ''}`,
   };
 }
+
+/**
+ * Why a live record that would be published without oai_dc is refused (OAI-PMH 2.0 section 3.4: every
+ * item is available as oai_dc): it gives its metadata only in formats no reader of this repository lifts
+ * into the record model, so no oai_dc can be written from it. `given` names each format it gives, with the
+ * namespace of its root element when known; records refused for the same formats share the cause.
+ *
+ * @example withoutOaiDc([{ prefix: 'nsdl_dc', namespace: 'http://ns.nsdl.org/nsdl_dc_v1.02/' }]).cause // 'no oai_dc from nsdl_dc'
+ */
+export function withoutOaiDc(given: readonly { readonly prefix: string; readonly namespace?: string }[]): { reason: string; cause: string } {
+  const what = given.map((g) => (g.namespace !== undefined && g.namespace !== '' ? `${g.prefix} (namespace ${g.namespace})` : g.prefix)).join(', ');
+  return {
+    reason:
+      `the record would be published without oai_dc, which OAI-PMH 2.0 section 3.4 requires of every item: it gives only ${what}, ` +
+      'which no reader of this repository lifts into the record model (they read oai_dc, DataCite, OpenAIRE, MODS, MARCXML and EDM, ' +
+      'whatever prefix they come under); give its oai_dc beside it (docs/loading.md#no-item-without-oai_dc)',
+    cause: `no oai_dc from ${given.map((g) => g.prefix).join(', ')}`,
+  };
+}

@@ -20,7 +20,7 @@
  *   one stored is superseded, not written ({@link isSuperseded}).
  * - An item's outcome follows its content hash ({@link outcomeOf}).
  */
-import type { AboutInput, ItemInput, WriteOutcome } from '../store';
+import type { AboutInput, ItemInput, UpdateKind, WriteOutcome } from '../store';
 import type { Refusal } from '../model/refusal';
 import type { RecordFields } from '../model/record';
 import type { FormatRegistry } from '../formats/registry';
@@ -107,6 +107,8 @@ export interface PlannedItem {
   readonly scheme: string;
   readonly existing: StoredItem | undefined;
   readonly outcome: WriteOutcome;
+  /** What kind of update an `updated` item is, when a person tells it apart ({@link updateKindOf}). */
+  readonly update?: UpdateKind;
   readonly deleted: boolean;
   readonly datestamp: number;
   readonly hash: string;
@@ -171,6 +173,29 @@ export function outcomeOf(stored: Pick<StoredItem, 'contentHash' | 'deleted'> | 
   if (stored && stored.contentHash === hash) return 'unchanged';
   if (deleted) return stored && stored.deleted ? 'updated' : 'deleted';
   return stored ? 'updated' : 'inserted';
+}
+
+/**
+ * What kind of update a write is, when a person tells it apart from any
+ * other change: a deleted item written live again is `revived` (a reload of
+ * a withdrawn record brings it back, which its harvesters see as a new
+ * record, OAI-PMH 2.0 section 2.5.1); a live item that gains a format and
+ * changes in nothing it had (every stored record's digest unchanged) has a
+ * `formatAdded`. Undefined for any other outcome or change.
+ *
+ * @example updateKindOf('updated', { deleted: true, records: new Map() }, false, new Map()) // 'revived'
+ */
+export function updateKindOf(
+  outcome: WriteOutcome,
+  stored: Pick<StoredItem, 'deleted' | 'records'> | undefined,
+  deleted: boolean,
+  hashes: ReadonlyMap<string, string>,
+): UpdateKind | undefined {
+  if (outcome !== 'updated' || stored === undefined || deleted) return undefined;
+  if (stored.deleted) return 'revived';
+  const kept = [...stored.records].every(([prefix, r]) => r.hash !== null && hashes.get(prefix) === r.hash);
+  const added = [...hashes.keys()].some((prefix) => !stored.records.has(prefix));
+  return kept && added ? 'formatAdded' : undefined;
 }
 
 /**
@@ -340,6 +365,7 @@ function planItem(input: PreparedItem, mapping: Mapping | undefined, existing: S
   const outcome = outcomeOf(existing, deleted, hash);
   const datestamp = datestampOf(outcome, existing, input, options.now, options.stamp);
   const recordHashes = new Map([...records].map(([prefix, xml]) => [prefix, recordHash(deleted, sets, prefix, xml, about)]));
+  const update = updateKindOf(outcome, existing, deleted, recordHashes);
   const sourceDatestamp = input.versioned === true && input.datestamp !== undefined ? input.datestamp : (existing?.sourceDatestamp ?? null);
   return {
     input,
@@ -347,6 +373,7 @@ function planItem(input: PreparedItem, mapping: Mapping | undefined, existing: S
     scheme: mapping.scheme,
     existing,
     outcome,
+    ...(update !== undefined && { update }),
     deleted,
     datestamp,
     hash,

@@ -96,11 +96,11 @@ export function jsonToItem(value: unknown, formats: FormatRegistry, source: stri
   }
   const about = readAbout(rec.about, refuse);
   if (refusals.length > 0 || !('fields' in parsed)) return { refusals };
-  // The model the record gives; without one, XML a reader can read is what the model is lifted from.
-  // XML of an opaque format only (declared by configuration) still gets the empty model's oai_dc.
+  // The model the record gives; without one, the model is lifted from the XML it gives (../formats/readers.ts),
+  // and XML of a format no reader lifts gives none, so the write decision refuses a record that gives only that:
+  // an oai_dc written from an empty model would say nothing of it.
   const givesModel = rec.dc !== undefined || RECORD_FIELD_KEYS.some((k) => rec[k] !== undefined);
-  const liftable = Object.keys(given).some((prefix) => formats.get(prefix)?.read !== undefined);
-  const fields = givesModel || !liftable ? parsed.fields : undefined;
+  const fields = givesModel || Object.keys(given).length === 0 ? parsed.fields : undefined;
   if (deleted === true) {
     return { item: { internalId: id, ...(datestamp !== undefined && { datestamp }), deleted: true, sets, metadata: {}, source } };
   }

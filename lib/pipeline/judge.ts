@@ -13,7 +13,8 @@
  *    the way out. What the pipeline's writers made (the item's `written`
  *    prefixes, which only ./prepare.ts sets) skips both: it is escaped from
  *    checked fields and valid by construction, which the writers' tests
- *    prove against the published XSDs;
+ *    prove against the published XSDs; then, a record whose formats all
+ *    passed has oai_dc ({@link oaiDcRefusals});
  * 3. identifier governance (./governance.ts `checkBatch`), over the record's
  *    own identifier fields plus the dc:identifier values found inside its
  *    metadata the record gives ({@link withMetadataIdentifiers}; the writers'
@@ -27,7 +28,8 @@
  */
 import type { SetInput } from '../store';
 import type { PreparedItem } from './prepare';
-import type { Refusal } from '../model/refusal';
+import { withoutOaiDc, type Refusal } from '../model/refusal';
+import { parseFragment } from '../xml/tree';
 import { checkFragment } from '../xml/fragment';
 import { dcIdentifiers } from '../xml/dc-identifiers';
 import { isValidMetadataPrefix, isValidSetSpec, withAncestors } from '../model/header';
@@ -103,10 +105,15 @@ export function chainChecks(first: FormatChecks, ...more: readonly FormatChecks[
   };
 }
 
+/** Who and where of a refusal of one item, without its reason. */
+function refusalOf(item: PreparedItem, field: string): { internalId: string; source?: string; field: string } {
+  return item.source === undefined ? { internalId: item.internalId, field } : { internalId: item.internalId, source: item.source, field };
+}
+
 /** A refusal maker for one item: keeps the record's source in every refusal. */
 function refuserOf(item: PreparedItem, into: Refusal[]): (field: string, reason: string) => void {
   return (field, reason) => {
-    into.push(item.source === undefined ? { internalId: item.internalId, field, reason } : { internalId: item.internalId, source: item.source, field, reason });
+    into.push({ ...refusalOf(item, field), reason });
   };
 }
 
@@ -308,10 +315,28 @@ export function judgeRecords(items: readonly PreparedItem[], now: number, checks
   const passed: { index: number; item: PreparedItem }[] = [];
   sound.forEach((s, k) => {
     const found = [...(byFormat[k] as Refusal[]), ...(byAbout[k] as Refusal[])];
+    // Only a record whose formats passed is told it lacks oai_dc: a refused format says what to fix first.
+    if (found.length === 0) found.push(...oaiDcRefusals(s.item));
     if (found.length > 0) refusals[s.index] = found;
     else passed.push({ index: s.index, item: withMetadataIdentifiers(s.item, checks) });
   });
   return { refusals, passed };
+}
+
+/**
+ * The last record rule, once its formats passed: a live item is never
+ * published without oai_dc (OAI-PMH 2.0 section 3.4). An item has none when
+ * nothing it gives could be lifted into the model (./lift.ts), so no oai_dc
+ * was written from it: it is refused, naming each format it gives and its
+ * namespace, rather than stored to answer cannotDisseminateFormat for oai_dc.
+ *
+ * @example oaiDcRefusals({ internalId: 'a', metadata: { thesis_rec: '<t xmlns="urn:t"/>' }, written: [] })[0]?.field // 'metadata'
+ */
+export function oaiDcRefusals(item: PreparedItem): Refusal[] {
+  const prefixes = Object.keys(item.metadata);
+  if (item.deleted === true || prefixes.length === 0 || item.metadata.oai_dc !== undefined) return [];
+  const given = prefixes.map((prefix) => ({ prefix, namespace: parseFragment(item.metadata[prefix] ?? '')?.ns ?? '' }));
+  return [{ ...refusalOf(item, 'metadata'), ...withoutOaiDc(given) }];
 }
 
 /**

@@ -14,7 +14,8 @@
 import type { FormatRegistry } from '../formats/registry';
 import type { RecordFields } from '../model/record';
 import type { ItemInput } from '../store';
-import { parseFragment } from '../xml/tree';
+import { readerOf, type ReadingFormat } from '../formats/readers';
+import { parseFragment, type XmlElement } from '../xml/tree';
 
 /** The model of a record lifted from its XML, and what it was lifted from (a metadataPrefix, or a namespace read but not served). */
 export interface Lifted {
@@ -34,9 +35,13 @@ export const DEFAULT_LIFT_ORDER: readonly string[] = ['datacite', 'oai_datacite'
 
 /**
  * The record's model read from its XML, or undefined when it brings its own
- * model, is deleted, or gives no XML a reader can read (a format declared by
- * configuration stays opaque; XML that is not well-formed is refused by the
- * judge, with the reason, not here).
+ * model, is deleted, or gives no XML a reader can read. Each given format is
+ * read by the reader of its root element's namespace, whatever prefix it is
+ * given under (../formats/readers.ts): a format declared by configuration is
+ * lifted when its namespace is a built-in reader's, and stays opaque
+ * otherwise. Of several, the one whose reader comes first in `liftOrder`.
+ * XML that is not well-formed is refused by the judge, with the reason, not
+ * here.
  *
  * @example liftFields({ internalId: 'a', metadata: { oai_dc: '<oai_dc:dc …><dc:title>T</dc:title></oai_dc:dc>' } }, registry)
  * // → { fields: { dc: { title: ['T'] } }, from: 'oai_dc' }
@@ -45,12 +50,11 @@ export function liftFields(item: ItemInput, formats: FormatRegistry, liftOrder: 
   if (item.deleted === true || item.fields !== undefined) return undefined;
   if (item.readFrom !== undefined) {
     const { namespace, xml } = item.readFrom;
-    const format = formats.all().find((f) => f.read !== undefined && (f.namespace === namespace || f.alsoReads?.includes(namespace) === true));
-    const root = format ? parseFragment(xml) : null;
-    if (format?.read && root && root.ns === namespace) return { fields: format.read(root), from: namespace };
+    const reader = readerOf(namespace);
+    const root = reader ? parseFragment(xml) : null;
+    if (reader && root && root.ns === namespace) return { fields: reader.read(root), from: namespace };
     return undefined;
   }
-  const given = item.metadata;
   const order = [
     ...liftOrder,
     ...formats
@@ -58,14 +62,17 @@ export function liftFields(item: ItemInput, formats: FormatRegistry, liftOrder: 
       .map((f) => f.prefix)
       .filter((p) => !liftOrder.includes(p)),
   ];
-  for (const prefix of order) {
-    const xml = given[prefix];
-    const read = xml === undefined ? undefined : formats.get(prefix)?.read;
-    if (xml === undefined || read === undefined) continue;
+  const rank = (prefix: string): number => (order.includes(prefix) ? order.indexOf(prefix) : order.length);
+  // Each given format with the reader of its root element's namespace, whatever its prefix: a format
+  // declared as `marcxml` is read as the MARCXML it is (../formats/readers.ts).
+  const candidates: { prefix: string; reader: ReadingFormat; root: XmlElement }[] = [];
+  for (const [prefix, xml] of Object.entries(item.metadata)) {
     const root = parseFragment(xml);
-    if (root) return { fields: read(root), from: prefix };
+    const reader = root ? readerOf(root.ns) : undefined;
+    if (root && reader) candidates.push({ prefix, reader, root });
   }
-  return undefined;
+  const best = candidates.sort((a, b) => rank(a.reader.prefix) - rank(b.reader.prefix))[0];
+  return best && { fields: best.reader.read(best.root), from: best.prefix };
 }
 
 /**

@@ -72,17 +72,19 @@ function itemIdentifiers(policy: IdPolicyLike, internalId: string): { oaiIdentif
 
 /**
  * The Dublin Core an item's oai_dc is written from: its model's under the
- * profile, with its POI as a dc:identifier when configured. A model lifted
- * from a richer format holds in typed fields what its Dublin Core would say
- * (a reader puts a value in `dc` only when no typed field takes it): its
- * oai_dc is filled from them (lib/model/facts.ts `dublinCore`). A record that
- * gives its model gives its Dublin Core as it wants it served. The readiness
+ * profile, with its POI as a dc:identifier when configured. One model
+ * whatever the input: the Dublin Core the record says (`dc`) joined by its
+ * typed fields (creators, dates, identifiers, type, language, licence, …),
+ * as lib/model/facts.ts `dublinCore` joins them, whether the model was
+ * lifted from XML (a reader puts a value in `dc` only when no typed field
+ * takes it) or given by the record (the project's JSON record format,
+ * docs/record-format.md#dublin-core-and-the-record-fields). The readiness
  * check judges the same (server/check/cli.ts).
  *
  * @example oaiDcOf({ dc: { title: ['T'] } }, { poiInDublinCore: true }, 'http://purl.org/poi/x.org/1') // { title: ['T'], identifier: ['http://purl.org/poi/x.org/1'] }
  */
-export function oaiDcOf(fields: RecordFields, p: Pick<Preparation, 'oaiDcProfile' | 'poiInDublinCore'>, poi: string | undefined, lifted = false): DublinCore {
-  const dc: DublinCore = profileDublinCore(lifted ? { ...fields, dc: dublinCore(fields) } : fields, p.oaiDcProfile ?? 'plain');
+export function oaiDcOf(fields: RecordFields, p: Pick<Preparation, 'oaiDcProfile' | 'poiInDublinCore'>, poi: string | undefined): DublinCore {
+  const dc: DublinCore = profileDublinCore({ ...fields, dc: dublinCore(fields) }, p.oaiDcProfile ?? 'plain');
   const own = dc.identifier ?? [];
   return p.poiInDublinCore && poi !== undefined && !own.includes(poi) ? { ...dc, identifier: [...own, poi] } : dc;
 }
@@ -90,8 +92,8 @@ export function oaiDcOf(fields: RecordFields, p: Pick<Preparation, 'oaiDcProfile
 /**
  * An item's metadata in every configured format: the XML the record gives
  * (`given`, by prefix) as it is, oai_dc from the model's Dublin Core under
- * the profile (with the POI when configured; for a `lifted` model, filled
- * from its typed fields: lib/model/facts.ts `dublinCore`), every other built-in format
+ * the profile (with the POI when configured; filled from its typed fields:
+ * lib/model/facts.ts `dublinCore`), every other built-in format
  * written from the model with the item's oai-identifier and POI. `written`
  * names the prefixes written here; `identifiers` is the model's
  * dc:identifier values followed by those a writer added (the POI).
@@ -104,7 +106,6 @@ export function writeFormats(
   internalId: string,
   fields: RecordFields,
   given: Readonly<Record<string, string>>,
-  lifted = false,
 ): { metadata: Record<string, string>; written: string[]; identifiers: string[] } {
   const metadata: Record<string, string> = {};
   const written: string[] = [];
@@ -117,7 +118,7 @@ export function writeFormats(
       metadata[f.prefix] = own;
       continue;
     }
-    const out = writeOne(p, f.prefix, fields, ids, lifted);
+    const out = writeOne(p, f.prefix, fields, ids);
     if (out === undefined) continue;
     metadata[f.prefix] = out.xml;
     written.push(f.prefix);
@@ -139,8 +140,8 @@ export function writeFormats(
  *
  * @example writeFormatOf(preparation, 'mods', fields, 'oai:example.org:report-12', false)
  */
-export function writeFormatOf(p: Preparation, prefix: string, fields: RecordFields, oaiIdentifier: string, lifted: boolean): string | undefined {
-  return writeOne(p, prefix, fields, { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) }, lifted)?.xml;
+export function writeFormatOf(p: Preparation, prefix: string, fields: RecordFields, oaiIdentifier: string): string | undefined {
+  return writeOne(p, prefix, fields, { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) })?.xml;
 }
 
 /** One format written from the model, with the dc:identifier values it added (oai_dc: the POI); undefined when not written. */
@@ -149,12 +150,11 @@ function writeOne(
   prefix: string,
   fields: RecordFields,
   ids: { oaiIdentifier: string; poi: string } | undefined,
-  lifted: boolean,
 ): { xml: string; identifiers: readonly string[] } | undefined {
   const f = p.formats.get(prefix);
   if (!f) return undefined;
   if (f.prefix === 'oai_dc') {
-    const dc = oaiDcOf(fields, p, ids?.poi, lifted);
+    const dc = oaiDcOf(fields, p, ids?.poi);
     return { xml: dublinCoreToOaiDc(dc), identifiers: dc.identifier ?? [] };
   }
   if (!f.fromRecord || !ids) return undefined;
@@ -238,7 +238,7 @@ export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
       written: [],
     };
   }
-  const { metadata, written, identifiers } = writeFormats(p, item.internalId, fields, item.metadata, lifted !== undefined);
+  const { metadata, written, identifiers } = writeFormats(p, item.internalId, fields, item.metadata);
   const all = [...(item.identifiers ?? [])];
   for (const v of identifiers) if (!all.includes(v)) all.push(v);
   return {

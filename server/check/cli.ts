@@ -50,7 +50,7 @@ export interface CheckDeps {
 function servedDublinCore(item: ScannedItem, model: RecordFields, writing: OaiDcWriting): DublinCore | undefined {
   if (typeof item.metadata.oai_dc !== 'string') return undefined;
   if (item.fields === undefined || item.written?.includes('oai_dc') !== true) return model.dc;
-  return oaiDcOf(model, writing, isValidOaiIdentifier(item.identifier) ? poiFromOaiIdentifier(item.identifier) : undefined, item.liftedFrom !== undefined);
+  return oaiDcOf(model, writing, isValidOaiIdentifier(item.identifier) ? poiFromOaiIdentifier(item.identifier) : undefined);
 }
 
 /**

@@ -5,6 +5,7 @@
  * without refusals, 1 otherwise, 2 a usage error); and show each source's
  * state. server/cli.ts opens the provider and dispatches here.
  */
+import { countsText } from '../../lib/outcome-counts';
 import type { Config } from '../config';
 import type { Provider } from '../provider';
 import { formatRefusal, type CliIo } from '../loader/cli';
@@ -173,7 +174,7 @@ async function spaceTaken(store: HarvestState, source: SourceConfig, config: Con
 /** The line a harvest prints for one source. */
 export function summaryLine(s: HarvestSummary): string {
   if (s.locked) return `${s.source}: another process is harvesting it; nothing done`;
-  const counts = `inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, deleted ${s.deleted}${s.superseded > 0 ? `, superseded ${s.superseded}` : ''}, refused ${s.refused}`;
+  const counts = countsText(s);
   const extra = [
     `${s.records} records`,
     `${s.pages} pages`,

@@ -31,6 +31,7 @@
  *   the database ends (a connection lost, a full disk) is reported when the
  *   store still takes it, and ends with {@link HarvestStoreFailure}, one line.
  */
+import { countResult } from '../../lib/outcome-counts';
 import { InterruptedError } from '../interrupt';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import { limitsOf, sourceSetDescription, type HarvestLimits, type SourceConfig } from '../../lib/harvest/sources';
@@ -46,7 +47,7 @@ import {
   type PageCheckpoint,
   type SetAdministration,
   type SetInput,
-  type OutcomeCounts,
+  type SummaryCounts,
   type TransactionalStore,
   type RunCounts,
   type RunOutcome,
@@ -131,7 +132,7 @@ export interface PageEvent {
 }
 
 /** What one source's harvest did. */
-export interface HarvestSummary extends OutcomeCounts {
+export interface HarvestSummary extends SummaryCounts {
   readonly source: string;
   /** Whether every list was harvested to its end. */
   completed: boolean;
@@ -201,6 +202,8 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, giv
     completed: false,
     locked: false,
     ...NO_COUNTS,
+    revived: 0,
+    formatAdded: 0,
     resumed: 0,
     restarted: 0,
     lists: [],
@@ -288,8 +291,9 @@ export async function harvestSource(deps: HarvestDeps, source: SourceConfig, giv
 
 /** The counts of a summary a run's report keeps. */
 function pick(s: HarvestSummary): RunCounts {
-  const { pages, records, inserted, updated, unchanged, deleted, superseded, refused, retries } = s;
-  return { pages, records, inserted, updated, unchanged, deleted, superseded, refused, retries };
+  const { pages, records, inserted, updated, revived, formatAdded, unchanged, deleted, superseded, refused, retries } = s;
+  // A run's report counts every update as one: its counts are stored as they always were.
+  return { pages, records, inserted, updated: updated + revived + formatAdded, unchanged, deleted, superseded, refused, retries };
 }
 
 class SourceRun {
@@ -710,7 +714,7 @@ class SourceRun {
     s.pages++;
     s.records += read.records;
     s.refused += results.refusedRecords;
-    for (const r of results.out) s[r.outcome]++;
+    for (const r of results.out) countResult(s, r);
     return results.refusedRecords;
   }
 
@@ -720,7 +724,7 @@ class SourceRun {
     for (;;) {
       const ids = await this.deps.store.unseenItems(this.source.name, after, 500);
       if (ids.length === 0) break;
-      for (const r of await this.deps.store.deleteItems(ids, { harvestedFrom: this.source.name })) this.summary[r.outcome]++;
+      for (const r of await this.deps.store.deleteItems(ids, { harvestedFrom: this.source.name })) countResult(this.summary, r);
       after = ids[ids.length - 1] as string;
     }
     await this.deps.store.clearSeen(this.source.name);

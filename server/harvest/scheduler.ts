@@ -23,7 +23,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
-import { nextRun, type SourceConfig } from '../../lib/harvest/sources';
+import { nextCheckMs, nextRun, type SourceConfig } from '../../lib/harvest/sources';
 import type { HarvestDeps } from './harvest';
 import { harvestInChild, type ChildHarvest, type ChildOutcome } from './child';
 import { RECORD_DEADLINE_MS, recordRunQuietly, withDeadline } from '../runs';
@@ -73,7 +73,8 @@ interface RunSoFar {
 
 /**
  * Starts the scheduler: each scheduled source checked at once and then
- * `tickMs` (default 30 s) after its last check ended, on a timer of its own;
+ * when it is next due, at most `tickMs` (default 30 s) after its last check
+ * ended, on a timer of its own;
  * each run's process gets a heap of the configuration's `harvestMemory`.
  *
  * @example const scheduler = startHarvestScheduler({ store, config, logger }); … await scheduler.stop();
@@ -190,6 +191,15 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
     if (unrecorded !== null) deps.logger.warn({ source: source.name }, unrecorded);
   };
 
+  /** How long until the source is next due (lib/harvest/sources.ts `nextCheckMs`); a store that cannot say: tickMs. */
+  const untilDue = async (source: Scheduled): Promise<number> => {
+    try {
+      return nextCheckMs(source.schedule, await lastRun(deps.store, source.name), now(), tickMs);
+    } catch {
+      return tickMs;
+    }
+  };
+
   /** One source's schedule: its own timer and run, whatever it throws caught and logged as its own. */
   const schedules = scheduled.map((source) => {
     let running: Promise<void> | null = null;
@@ -203,10 +213,12 @@ export function startHarvestScheduler(deps: SchedulerDeps, options: { tickMs?: n
           if (isBusy(err)) deps.logger.warn({ source: source.name }, `${source.name}: the store stayed busy; the next check tries again`);
           else deps.logger.error({ source: source.name, err }, 'scheduled harvest failed');
         })
-        .finally(() => {
+        // The next check when the source is next due (at most tickMs away), not a fixed tick after this one.
+        .then(() => (timed && !stopped ? untilDue(source) : tickMs))
+        .then((wait) => {
           running = null;
           if (timed && !stopped) {
-            timer = setTimeout(() => void check(), tickMs);
+            timer = setTimeout(() => void check(), wait);
             timer.unref();
           }
         });

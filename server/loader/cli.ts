@@ -4,6 +4,7 @@
  * streams, and returns the exit status: 0 done, 1 refused or failed, 2 a
  * usage error. server/cli.ts opens the provider and dispatches here.
  */
+import { countsText } from '../../lib/outcome-counts';
 import readline from 'node:readline';
 import v8 from 'node:v8';
 import { RefusedError, type RunOutcome, type RunReport, type RunReports } from '../../lib/store';
@@ -263,8 +264,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   if (parsed.json) {
     io.stdout.write(`${JSON.stringify(summary)}\n`);
   } else {
-    const superseded = summary.superseded > 0 ? `, superseded ${summary.superseded}` : '';
-    const counts = `inserted ${summary.inserted}, updated ${summary.updated}, unchanged ${summary.unchanged}, deleted ${summary.deleted}${superseded}, refused ${summary.refused}`;
+    const counts = countsText(summary);
     const what = summary.dryRun
       ? 'dry run: nothing was written'
       : summary.committed
@@ -328,14 +328,15 @@ export function loadRunReport(log: RunLog, run: LoadRunEnd): RunReport {
             ...NO_COUNTS,
             records: s.records,
             inserted: s.inserted,
-            updated: s.updated,
+            // A run's report counts every update as one.
+            updated: s.updated + s.revived + s.formatAdded,
             unchanged: s.unchanged,
             deleted: s.deleted,
             superseded: s.superseded,
             refused: s.refused,
           },
     error: run.error ?? (rolledBack ? 'refused records roll the whole load back; nothing was written' : null),
-    written: s?.committed === true ? s.inserted + s.updated + s.deleted : 0,
+    written: s?.committed === true ? s.inserted + s.updated + s.revived + s.formatAdded + s.deleted : 0,
     seconds: run.seconds,
   });
 }

@@ -85,9 +85,7 @@ export async function openInput(name: string, stdin: NodeJS.ReadableStream, coun
   const stat = await fs.promises.stat(name);
   if (stat.isDirectory()) {
     let size = 0;
-    for (const f of await fs.promises.readdir(name)) {
-      if (f.endsWith('.xml')) size += (await fs.promises.stat(path.join(name, f))).size;
-    }
+    for (const f of await xmlFilesUnder(name)) size += (await fs.promises.stat(f)).size;
     return {
       name,
       kind: 'dc-folder',
@@ -204,11 +202,32 @@ export async function* folderFiles(
   dir: string,
   counter: ByteCounter,
 ): AsyncGenerator<{ file: string; internalId: string | null; chunks: AsyncIterable<Buffer> }> {
-  const names = (await fs.promises.readdir(dir)).filter((f) => f.endsWith('.xml')).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-  for (const f of names) {
-    const file = path.join(dir, f);
+  for (const file of await xmlFilesUnder(dir)) {
     yield { file, internalId: idOfFile(file), chunks: counted(fs.createReadStream(file, { highWaterMark: PEEK }), counter) };
   }
+}
+
+/**
+ * The `.xml` files of a folder and of its subfolders, at any depth, in the
+ * binary order of their paths below it (so a load reads them in the same
+ * order wherever it runs). An export is often split into folders (by year,
+ * by collection); each file is one record whatever folder it is in, named by
+ * its own file name. A symbolic link to a folder is not followed (it could
+ * lead back up the tree); one to a file is read.
+ *
+ * @example await xmlFilesUnder('export/') // ['export/2023/a.xml', 'export/b.xml']
+ */
+export async function xmlFilesUnder(dir: string): Promise<string[]> {
+  const out: { rel: string; file: string }[] = [];
+  const walk = async (sub: string): Promise<void> => {
+    for (const e of await fs.promises.readdir(path.join(dir, sub), { withFileTypes: true })) {
+      const rel = sub === '' ? e.name : `${sub}/${e.name}`;
+      if (e.isDirectory()) await walk(rel);
+      else if (e.name.endsWith('.xml') && (e.isFile() || e.isSymbolicLink())) out.push({ rel, file: path.join(dir, rel) });
+    }
+  };
+  await walk('');
+  return out.sort((a, b) => Buffer.compare(Buffer.from(a.rel), Buffer.from(b.rel))).map((f) => f.file);
 }
 
 /**

@@ -23,6 +23,7 @@
  * own transaction (the store's `seenIds`), not in the JavaScript heap,
  * so memory stays flat however long the input is.
  */
+import { countResult } from '../../lib/outcome-counts';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
 import {
@@ -30,7 +31,7 @@ import {
   type LoadBookkeeping,
   type SeenIds,
   type SetInput,
-  type OutcomeCounts,
+  type SummaryCounts,
   type TransactionalStore,
   type WriteResult,
   type WriteTransaction,
@@ -126,7 +127,7 @@ export interface LoadOptions {
 }
 
 /** What a load did (or, for a dry run or a failed load, would have done). */
-export interface LoadSummary extends OutcomeCounts {
+export interface LoadSummary extends SummaryCounts {
   /** Records read, refused ones included. */
   records: number;
   /**
@@ -225,6 +226,8 @@ class LoadRun {
       records: 0,
       inserted: 0,
       updated: 0,
+      revived: 0,
+      formatAdded: 0,
       unchanged: 0,
       deleted: 0,
       superseded: 0,
@@ -473,7 +476,7 @@ class LoadRun {
   }
 
   private count(results: readonly WriteResult[]): void {
-    for (const r of results) this.summary[r.outcome]++;
+    for (const r of results) countResult(this.summary, r);
   }
 
   private transaction(): WriteTransaction & LoadBookkeeping {

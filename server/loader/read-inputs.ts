@@ -4,7 +4,7 @@
  * Nothing here writes; ./load.ts takes the events to the store.
  */
 import fs from 'node:fs';
-import type { FormatRegistry } from '../../lib/formats/registry';
+import { BUILT_IN_FORMATS, type FormatRegistry } from '../../lib/formats/registry';
 import type { IdPolicy } from '../../lib/ids/policy';
 import { jsonToItem } from '../../lib/pipeline/json-record';
 import { dumpLineToItem, dumpSetToInput, isDumpItemLine, isDumpSetLine } from '../../lib/dump/line';
@@ -179,27 +179,32 @@ async function* readXml(name: string, events: AsyncIterable<XmlEvent>, bareId: s
 }
 
 /**
- * The containers of records the configured formats declare
+ * The containers of records the built-in formats declare
  * (lib/formats/format.ts `collection`): a bare document with one of them at
- * its root is split into its records.
+ * its root is split into its records, whatever prefix the repository serves
+ * that namespace under (a MARCXML `collection` is split where MARCXML is
+ * declared as `marcxml` as where it is `marc21`; lib/formats/readers.ts).
  *
  * @example collectionsOf(formats) // [{ namespace: 'http://www.loc.gov/MARC21/slim', container: 'collection', record: 'record' }, …]
  */
 export function collectionsOf(formats: FormatRegistry): CollectionShape[] {
-  return formats.all().flatMap((f) => (f.collection ? [{ namespace: f.namespace, container: f.collection.container, record: f.collection.record }] : []));
+  const all = [...formats.all(), ...BUILT_IN_FORMATS];
+  const shapes = all.flatMap((f) => (f.collection ? [{ namespace: f.namespace, container: f.collection.container, record: f.collection.record }] : []));
+  return shapes.filter((c, i) => shapes.findIndex((d) => d.namespace === c.namespace && d.container === c.container) === i);
 }
 
 /**
  * The internal id of a record of a collection: the record's own identifier
- * (its format's `collection.ownId`: MARC 001, MODS recordInfo/recordIdentifier
- * else identifier), else the id its file names (./input.ts `idOfFile`) with
- * `#` and its position in the collection (`catalogue.xml`'s third record:
- * `catalogue#3`); null, with the reason, when it has neither.
+ * (the `collection.ownId` of the reader of its namespace: MARC 001, MODS
+ * recordInfo/recordIdentifier else identifier), else the id its file names
+ * (./input.ts `idOfFile`) with `#` and its position in the collection
+ * (`catalogue.xml`'s third record: `catalogue#3`); null, with the reason,
+ * when it has neither.
  *
  * @example memberId(record, 'catalogue', formats) // { id: '991000000269703811', from: 'its 001 control field' }
  */
 export function memberId(rec: XmlRecord, fileId: string | null | undefined, formats: FormatRegistry): { id: string; from: string } | { error: string } {
-  const format = formats.all().find((f) => f.namespace === rec.metadataNamespace && f.collection !== undefined);
+  const format = [...formats.all(), ...BUILT_IN_FORMATS].find((f) => f.namespace === rec.metadataNamespace && f.collection !== undefined);
   const root = rec.metadata === undefined ? null : parseFragment(rec.metadata);
   const own = format?.collection && root ? format.collection.ownId(root) : undefined;
   if (own !== undefined) return own;

@@ -14,10 +14,13 @@ import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
 import type { IdPolicy } from '../../lib/ids/policy';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import { rootNamespaceOf } from '../../lib/formats/format';
+import { readerOf, type ReadingFormat } from '../../lib/formats/readers';
 import type { AboutInput, ItemInput } from '../../lib/store';
 import { undeclaredFormat, type Refusal } from '../../lib/model/refusal';
 import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/pipeline/about';
 import type { XmlRecord } from './read-oai-xml';
+import { shapeAdvice } from './shape-advice';
+import { parseFragment } from '../../lib/xml/tree';
 
 /** What the conversion needs to know about the repository and the input. */
 export interface XmlRecordContext {
@@ -51,6 +54,31 @@ export function internalIdFor(policy: Pick<IdPolicy, 'namespace' | 'unmap'>, ide
     return { id, own: true };
   }
   return { id: identifier, own: false };
+}
+
+/**
+ * Where a record's metadata goes, by what the repository offers and the
+ * namespace of its root element (a metadataPrefix is the source's own name
+ * for a format, its namespace the format's global one: OAI-PMH 2.0 section
+ * 3.4): under the prefix the response was requested in, when this
+ * repository offers it (Invenio's `marcxml`, declared here, keeps its
+ * name); else under the offered format whose records' namespace it is
+ * (`marcxml` not declared but `marc21` offered: stored as `marc21`); else,
+ * when a built-in reader reads the namespace, read into the model only
+ * (`reader`, no prefix: e.g. DataCite kernel-3, or MARCXML where `marc21` is
+ * not offered); else the prefix requested, which the caller refuses as a
+ * format this repository does not know.
+ *
+ * @example givenPrefix({ formats, requestPrefix: 'marcxml' }, MARC_NS) // { prefix: 'marc21' } when marc21 is offered and marcxml is not
+ */
+export function givenPrefix(ctx: Pick<XmlRecordContext, 'formats' | 'requestPrefix'>, ns: string): { prefix?: string; reader?: ReadingFormat } {
+  const requested = ctx.requestPrefix === undefined ? undefined : ctx.formats.get(ctx.requestPrefix);
+  const byNs = ctx.formats.all().find((f) => rootNamespaceOf(f) === ns);
+  // A requested prefix offered for another namespace is kept too: the judge refuses the XML by that format's schema.
+  if (byNs !== undefined) return { prefix: (requested ?? byNs).prefix };
+  const reader = readerOf(ns);
+  if (reader !== undefined) return { reader };
+  return ctx.requestPrefix === undefined ? {} : { prefix: ctx.requestPrefix };
 }
 
 /**
@@ -94,18 +122,21 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
   if (!rec.deleted) {
     if (rec.metadata === undefined) refuse('metadata', 'required: a record that is not deleted needs metadata');
     else {
-      // The prefix the response was requested in; else the format whose namespace the root element is in.
       const ns = rec.metadataNamespace ?? '';
-      const byNs = ctx.formats.all().find((f) => rootNamespaceOf(f) === ns);
-      const reader = ctx.formats.all().find((f) => f.read !== undefined && f.alsoReads?.includes(ns) === true);
-      const prefix = byNs ? (ctx.requestPrefix ?? byNs.prefix) : reader ? undefined : ctx.requestPrefix;
-      if (reader && !byNs) {
+      const { prefix, reader } = givenPrefix(ctx, ns);
+      if (prefix === undefined && reader !== undefined) {
         // XML the repository reads into the model but does not serve as it is (e.g. DataCite kernel-3).
         readFrom = { namespace: ns, xml: rec.metadata };
         harvestedPrefix = reader.prefix;
       } else if (prefix === undefined || !ctx.formats.get(prefix)) {
-        const { reason, cause } = undeclaredFormat(prefix, ns);
-        refusals.push({ internalId, source, field: 'metadata', reason, cause });
+        // A bare file of a shape the loader does not read is told what shape it is, not to declare a format.
+        const root = ctx.internalId !== undefined ? parseFragment(rec.metadata) : null;
+        const advice = root === null ? undefined : shapeAdvice(root.local, root.ns);
+        if (advice !== undefined) refuse('xml', advice);
+        else {
+          const { reason, cause } = undeclaredFormat(prefix, ns);
+          refusals.push({ internalId, source, field: 'metadata', reason: root === null ? reason : `the root element <${root.name}>: ${reason}`, cause });
+        }
       } else {
         metadata[prefix] = rec.metadata;
         harvestedPrefix = prefix;

@@ -132,7 +132,10 @@ const answers: DoctorCheck = async ({ config, migrations }) => {
     return [
       problem(
         'store',
-        `no store at ${redactUrl(config.databaseUrl)}: the database was taken from ${config.databaseFrom}; name the repository's configuration (--config FILE or OAI_CONFIG=FILE), or create the store with oai-steward migrate`,
+        `no store at ${redactUrl(config.databaseUrl)}: the database was taken from ${config.databaseFrom}; ` +
+          (config.configFile !== undefined
+            ? `create the store with oai-steward --config ${config.configFile} migrate, or load or harvest into it`
+            : "name the repository's configuration (--config FILE or OAI_CONFIG=FILE), or create the store with oai-steward migrate"),
       ),
     ];
   }
@@ -537,6 +540,28 @@ const identifiers: DoctorCheck = async ({ config, inspection, quick }) => {
   return out.length > 0 ? out : [ok('identifiers', `${scope} published under ${config.namespace} as the idPolicy ${config.idPolicy} makes them`, { read })];
 };
 
+/**
+ * Every live item has oai_dc (OAI-PMH 2.0 section 3.4): the write pipeline
+ * refuses an item it cannot write one for, but one stored before it did (a
+ * format declared and loaded alone) answers cannotDisseminateFormat for
+ * oai_dc until it is loaded again with its oai_dc, or in a format a reader
+ * lifts.
+ */
+const oaiDc: DoctorCheck = async ({ inspection }) => {
+  if (inspection === null) return [];
+  const found = await inspection.withoutOaiDc(3);
+  if (found.count === 0) return [ok('oai_dc', 'every live item has oai_dc')];
+  const examples = found.examples.map((e) => `${e.identifier} (${e.prefixes.join(', ') || 'no format'})`).join(', ');
+  return [
+    problem(
+      'oai_dc',
+      `${found.count} live item${found.count === 1 ? ' has' : 's have'} no oai_dc, which OAI-PMH 2.0 section 3.4 requires of every item (${examples}${found.count > found.examples.length ? ', …' : ''}): ` +
+        'load them again with their oai_dc, or in a format oai-steward reads (docs/loading.md#no-item-without-oai_dc), or delete them',
+      { items: found.count, examples: found.examples.map((e) => e.identifier) },
+    ),
+  ];
+};
+
 /** Less free space than this where the store or the dumps are written is a problem: the next write may fail. */
 const LOW_SPACE = 64 * 1024 * 1024;
 
@@ -599,6 +624,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   tables,
   records,
   identifiers,
+  oaiDc,
   disk,
   counts,
   tokenSecret,

@@ -13,7 +13,17 @@ import { createKnex, databaseKind, sqliteFilename, type DriverLog } from '../db/
 import { LATEST_MIGRATION, migrate, migrationStatus } from '../db/migrations';
 import { checkpointLog } from '../db/dialect';
 import { storedRecordPage, type StoredRecordRow } from '../db/record-digests';
-import { expectedShape, itemCount, publishedPage, schemaDrift, schemaShape, type PublishedRow, type SchemaDrift } from './inspect';
+import {
+  expectedShape,
+  itemCount,
+  itemsWithoutOaiDc,
+  publishedPage,
+  schemaDrift,
+  schemaShape,
+  type PublishedRow,
+  type SchemaDrift,
+  type WithoutOaiDc,
+} from './inspect';
 import { clearHoldersBefore, hasHolders, holdStore, type HolderKind, type StoreHold } from './holders';
 
 /** A connection to a store's database, for a store to be made on (server/store/knex-store.ts). */
@@ -33,7 +43,7 @@ export type StoreRefusal = 'missing' | 'newer' | 'older';
 
 /**
  * A store a command must not touch: none where the configuration points
- * (`missing`: only serve, migrate, seed and load create one), one migrated
+ * (`missing`: only serve, migrate, seed, load and harvest create one), one migrated
  * by a newer oai-steward (`newer`: this code would misread it), or one
  * older than this code, for a command that does not migrate (`older`).
  * Nothing was created or changed, and nothing is left open.
@@ -145,6 +155,8 @@ export interface StoreInspection {
   itemCount(): Promise<number>;
   /** A page of the identifiers items were published under. */
   published(after: string | null, limit: number): Promise<PublishedRow[]>;
+  /** The live items without oai_dc, counted, the first `limit` named. */
+  withoutOaiDc(limit: number): Promise<WithoutOaiDc>;
 }
 
 /** A database opened as it is, for a look (`doctor`): nothing is created or migrated. */
@@ -175,6 +187,7 @@ export async function openExistingDatabase(url: string): Promise<ExistingDatabas
       records: (after, limit, every) => storedRecordPage(knex, after, limit, every === undefined ? {} : { every }),
       itemCount: () => itemCount(knex),
       published: (after, limit) => publishedPage(knex, after, limit),
+      withoutOaiDc: (limit) => itemsWithoutOaiDc(knex, limit),
     },
     checkpoint: () => checkpointLog(knex),
     close: () => knex.destroy(),

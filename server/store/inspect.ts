@@ -148,3 +148,38 @@ export async function publishedPage(knex: Knex, after: string | null, limit: num
   const rows = (await q) as { identifier: string; internal_id: string }[];
   return rows.map((r) => ({ identifier: r.identifier, internalId: r.internal_id }));
 }
+
+/** Live items published without oai_dc: how many, and the first few with the formats they have. */
+export interface WithoutOaiDc {
+  readonly count: number;
+  readonly examples: readonly { readonly identifier: string; readonly prefixes: readonly string[] }[];
+}
+
+/**
+ * The live items that have no oai_dc record (OAI-PMH 2.0 section 3.4
+ * requires one of every item): written before the pipeline refused such an
+ * item, they answer cannotDisseminateFormat for oai_dc. Counted whole, the
+ * first `limit` named in identifier order with their formats.
+ */
+export async function itemsWithoutOaiDc(knex: Knex, limit: number): Promise<WithoutOaiDc> {
+  const lacking = (): Knex.QueryBuilder =>
+    knex('items')
+      .where('items.deleted', false)
+      .whereNotExists(knex('records').select(knex.raw('1')).whereRaw('records.item_pk = items.pk').where('records.prefix', 'oai_dc'));
+  const row = (await lacking().count({ n: '*' }).first()) as { n: unknown } | undefined;
+  const count = toInt(row?.n ?? 0);
+  if (count === 0) return { count, examples: [] };
+  const items = (await lacking().select('items.pk', 'items.identifier').orderBy('items.identifier').limit(limit)) as { pk: unknown; identifier: string }[];
+  const prefixRows = (await knex('records')
+    .select('item_pk', 'prefix')
+    .whereIn(
+      'item_pk',
+      items.map((i) => toInt(i.pk)),
+    )
+    .orderBy(['item_pk', 'prefix'])) as { item_pk: unknown; prefix: string }[];
+  const examples = items.map((i) => ({
+    identifier: i.identifier,
+    prefixes: prefixRows.filter((r) => toInt(r.item_pk) === toInt(i.pk)).map((r) => r.prefix),
+  }));
+  return { count, examples };
+}

@@ -109,19 +109,17 @@ export async function writeOnDemand(db: Knex, od: OnDemand | undefined, wanted: 
   if (wanted.length === 0) return out;
   if (!od) throw new Error('this store keeps some formats as models only, and this reader was given no formats configuration to write them');
   await checkFingerprint(db, od);
-  const models = new Map<number, { fields: RecordFields; lifted: boolean }>();
+  const models = new Map<number, RecordFields>();
   const run = statementRunner(db);
   for (const part of chunk([...new Set(wanted.map((w) => w.pk))], MAX_IN_LIST)) {
-    const rows = await run<{ item_pk: unknown; fields: string; lifted_from: string | null }>(
-      `SELECT item_pk, fields, lifted_from FROM record_fields WHERE ${inListSql(db, 'item_pk')}`,
-      [inListParam(db, part)],
-    );
-    for (const r of rows)
-      models.set(toInt(r.item_pk), { fields: JSON.parse(r.fields) as RecordFields, lifted: r.lifted_from !== null && r.lifted_from !== undefined });
+    const rows = await run<{ item_pk: unknown; fields: string }>(`SELECT item_pk, fields FROM record_fields WHERE ${inListSql(db, 'item_pk')}`, [
+      inListParam(db, part),
+    ]);
+    for (const r of rows) models.set(toInt(r.item_pk), JSON.parse(r.fields) as RecordFields);
   }
   for (const w of wanted) {
     const model = models.get(w.pk);
-    const xml = model && writeFormatOf(od.preparation, w.prefix, model.fields, w.identifier, model.lifted);
+    const xml = model && writeFormatOf(od.preparation, w.prefix, model, w.identifier);
     if (xml === undefined) throw new Error(`item ${w.identifier} has no stored ${w.prefix} and no model it can be written from`);
     out.set(wantedKey(w.pk, w.prefix), xml);
   }

@@ -108,7 +108,13 @@ export async function writePassing(trx: Knex, items: readonly ItemInput[], optio
   await declareNamedSets(trx, plan.prepared, options.preparation);
   if (!dryRun) await applyWrite(trx, plan.planned, options.now, options.onDemand, options.storedFormats);
   const byId = new Map<string, WriteResult>();
-  for (const p of plan.planned) byId.set(p.input.internalId, { internalId: p.input.internalId, identifier: p.identifier, outcome: p.outcome });
+  for (const p of plan.planned)
+    byId.set(p.input.internalId, {
+      internalId: p.input.internalId,
+      identifier: p.identifier,
+      outcome: p.outcome,
+      ...(p.update !== undefined && { update: p.update }),
+    });
   for (const s of plan.superseded) byId.set(s.input.internalId, { internalId: s.input.internalId, identifier: s.identifier, outcome: 'superseded' });
   // In the batch's order.
   const results = decided.written.flatMap((i) => byId.get(i.internalId) ?? []);

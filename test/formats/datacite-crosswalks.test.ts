@@ -20,7 +20,7 @@ import { validate } from '../helpers/xsd';
 const K4 = 'xmlns="http://datacite.org/schema/kernel-4"';
 const read = (xml: string): RecordFields => datacite.read!(parseFragment(xml)!);
 /** oai_dc as the pipeline writes it for a record lifted from DataCite. */
-const oaiDc = (r: RecordFields) => oaiDcOf(r, { poiInDublinCore: false }, undefined, true);
+const oaiDc = (r: RecordFields) => oaiDcOf(r, { poiInDublinCore: false }, undefined);
 
 /** A minimal kernel-4 resource with the given children. */
 const resource = (body: string): string =>

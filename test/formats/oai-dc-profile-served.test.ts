@@ -2,7 +2,8 @@
  * oai_dc by profile as harvesters receive it: with `oaiDcProfile: openaire3`
  * in the configuration file, records loaded with `oai-steward load` are
  * served in oai_dc with the info:eu-repo terms of OpenAIRE 3.0, XSD-valid;
- * without it, oai_dc is the record's Dublin Core as given.
+ * without it, oai_dc is the record's Dublin Core joined by its typed fields
+ * (the resource type's label, the licence), as every record's is.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,15 +41,15 @@ forEachCliDatabase((db) => {
 
   it('serves the info:eu-repo type, version, access level, licence and embargo end with the openaire3 profile', async () => {
     const xml = await served('seedDemo: false\noaiDcProfile: openaire3\n');
-    expect(texts(xml, 'dc:type')).to.deep.equal(['info:eu-repo/semantics/doctoralThesis', 'info:eu-repo/semantics/acceptedVersion', 'AM']);
+    expect(texts(xml, 'dc:type')).to.deep.equal(['info:eu-repo/semantics/doctoralThesis', 'info:eu-repo/semantics/acceptedVersion', 'doctoral thesis', 'AM']);
     expect(texts(xml, 'dc:rights')).to.deep.equal(['info:eu-repo/semantics/embargoedAccess', 'https://creativecommons.org/licenses/by/4.0/']);
     expect(texts(xml, 'dc:date')).to.deep.equal(['2024', 'info:eu-repo/date/embargoEnd/2027-06-30']);
   });
 
-  it('serves the Dublin Core as given without a profile', async () => {
+  it('serves the Dublin Core as given, joined by the typed type and licence, without a profile', async () => {
     const xml = await served('seedDemo: false\n');
-    expect(texts(xml, 'dc:type')).to.deep.equal(['AM']);
-    expect(texts(xml, 'dc:rights')).to.deep.equal([]);
+    expect(texts(xml, 'dc:type')).to.deep.equal(['doctoral thesis', 'AM']);
+    expect(texts(xml, 'dc:rights')).to.deep.equal(['https://creativecommons.org/licenses/by/4.0/']);
     expect(texts(xml, 'dc:date')).to.deep.equal(['2024']);
   });
 

@@ -129,7 +129,7 @@ describe('a source once harvested is a source', function () {
         { id: '2', datestamp: '2024-01-02T00:00:00Z', title: 'Two' },
       ];
       const env = { OAI_SEED_DEMO: 'false' };
-      // Only serve, migrate, seed and load make a store; a harvest needs one.
+      // The store made first, as an operator may (a harvest would make it too).
       expect((await cli(db(), ['migrate'], { env })).code).to.equal(0);
       const first = await cli(db(), ['harvest', fake.baseUrl, '--name', 'archive', '--prefix', 'oai_dc'], { env });
       expect(first.code).to.equal(0);

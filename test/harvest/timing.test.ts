@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { backoffMs, granularityOf, harvestedUpTo, inGranularity, incrementalFrom, retryAfterMs } from '../../lib/harvest/timing';
-import { nextRun, parseSchedule, parseSources } from '../../lib/harvest/sources';
+import { nextCheckMs, nextRun, parseSchedule, parseSources } from '../../lib/harvest/sources';
 import { loadConfig, ConfigError } from '../../server/config';
 import { decodeMarkingInvalid, markIllegalCharacters } from '../../server/harvest/page';
 import { nameFromUrl } from '../../server/harvest/cli';
@@ -73,6 +73,36 @@ describe('schedules and the sources section', () => {
     const day = Date.parse('2024-03-05T00:00:00Z') / 1000;
     expect(nextRun(daily, day + 3600)).to.equal(day + 9000);
     expect(nextRun(daily, day + 9000)).to.equal(day + 86400 + 9000);
+  });
+
+  describe('when a scheduler checks a source again: when it is due, at most a tick away', () => {
+    const every30 = { kind: 'every', seconds: 30, text: '30s' } as const;
+    const hourly = { kind: 'every', seconds: 3600, text: '1h' } as const;
+    const cases: { name: string; schedule?: typeof hourly; last: number | null; now: number; tick: number; want: number }[] = [
+      { name: 'a source last harvested 27 s before is checked 3 s later, not a whole tick later', last: 1000, now: 1027, tick: 30_000, want: 3000 },
+      { name: 'a source that just ran is checked when its 30 s are up', last: 1000, now: 1000, tick: 30_000, want: 30_000 },
+      {
+        name: 'a source due in an hour is checked again within a tick, for runs of other processes',
+        schedule: hourly,
+        last: 1000,
+        now: 1000,
+        tick: 30_000,
+        want: 30_000,
+      },
+      {
+        name: 'a source already due (a run another process holds) is checked again after a second, never at once',
+        last: 1000,
+        now: 1100,
+        tick: 30_000,
+        want: 1000,
+      },
+      { name: 'a source that never ran is checked again after a second', last: null, now: 1000, tick: 30_000, want: 1000 },
+      { name: 'a tick shorter than a second is kept', last: 1000, now: 1100, tick: 20, want: 20 },
+    ];
+    for (const c of cases)
+      it(c.name, () =>
+        expect(nextCheckMs(c.name.includes('an hour') ? { kind: 'every', seconds: 3600, text: '1h' } : every30, c.last, c.now, c.tick)).to.equal(c.want),
+      );
   });
 
   it('reads sources with their defaults, and names the first problem', () => {

@@ -11,6 +11,7 @@ import {
   keptFormatDatestamps,
   outcomeOf,
   recordDatestamps,
+  updateKindOf,
   withStoredGiven,
   type StoredItem,
   type StoredState,
@@ -56,6 +57,73 @@ describe('the write decision, without a database', () => {
         const stored = c.stored === undefined ? undefined : { datestamp: c.stored };
         const input = { ...(c.given !== undefined && { datestamp: c.given }), ...(c.keep && { keepDatestamp: true }) };
         expect(datestampOf(c.outcome, stored, input, NOW)).to.equal(c.want);
+      });
+    }
+  });
+
+  describe('updateKindOf: the updates a summary counts apart', () => {
+    const records = (entries: [string, string | null][]): StoredItem['records'] => new Map(entries.map(([p, hash]) => [p, { datestamp: 1, hash }]));
+    const cases: {
+      name: string;
+      outcome: WriteOutcome;
+      deleted?: boolean;
+      storedDeleted?: boolean;
+      stored?: [string, string | null][];
+      now: [string, string][];
+      want?: string;
+    }[] = [
+      {
+        name: 'a deleted item written live again is revived',
+        outcome: 'updated',
+        storedDeleted: true,
+        stored: [['oai_dc', null]],
+        now: [['oai_dc', 'h1']],
+        want: 'revived',
+      },
+      {
+        name: 'a live item gaining a format, nothing it had changing, has a format added',
+        outcome: 'updated',
+        stored: [['oai_dc', 'h1']],
+        now: [
+          ['oai_dc', 'h1'],
+          ['mods', 'h2'],
+        ],
+        want: 'formatAdded',
+      },
+      {
+        name: 'a format added while another changed is an update',
+        outcome: 'updated',
+        stored: [['oai_dc', 'h1']],
+        now: [
+          ['oai_dc', 'h3'],
+          ['mods', 'h2'],
+        ],
+      },
+      {
+        name: 'a record stored without a digest cannot be said unchanged: an update',
+        outcome: 'updated',
+        stored: [['oai_dc', null]],
+        now: [
+          ['oai_dc', 'h1'],
+          ['mods', 'h2'],
+        ],
+      },
+      { name: 'a change of the formats it had is an update', outcome: 'updated', stored: [['oai_dc', 'h1']], now: [['oai_dc', 'h3']] },
+      {
+        name: 'a tombstone written again is no revival',
+        outcome: 'updated',
+        deleted: true,
+        storedDeleted: true,
+        stored: [['oai_dc', null]],
+        now: [['oai_dc', 'h1']],
+      },
+      { name: 'an insertion is none of them', outcome: 'inserted', now: [['oai_dc', 'h1']] },
+      { name: 'an unchanged item is none of them', outcome: 'unchanged', stored: [['oai_dc', 'h1']], now: [['oai_dc', 'h1']] },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const stored = c.stored === undefined ? undefined : { deleted: c.storedDeleted === true, records: records(c.stored) };
+        expect(updateKindOf(c.outcome, stored, c.deleted === true, new Map(c.now))).to.equal(c.want);
       });
     }
   });

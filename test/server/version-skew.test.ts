@@ -5,8 +5,8 @@
  * not know) stops every command with exit status 2 and one line naming
  * both schemas and what to do, and is left byte for byte as it was; an
  * older store is refused by the commands that do not migrate, naming the
- * command that does; no command but serve, migrate, seed and load makes a
- * store where none is (a cron line run from another folder without the
+ * command that does; no command but serve, migrate, seed, load and harvest
+ * makes a store where none is (a cron line run from another folder without the
  * configuration).
  */
 import { spawn } from 'node:child_process';
@@ -226,7 +226,6 @@ describe('a command run where no store is', function () {
     ['rebuild-formats'],
     ['rebuild-sets'],
     ['delete', 'x'],
-    ['harvest', 'http://127.0.0.1:9/oai'],
   ];
   for (const args of readers) {
     it(`${args.join(' ')} on a missing store exits 2 and makes nothing`, async () => {
@@ -238,6 +237,9 @@ describe('a command run where no store is', function () {
       const where = `${config}:1: database`;
       expect(r.stderr + r.stdout).to.contain(where);
       expect(r.stderr + r.stdout).to.contain(path.join(dir, 'store', 'oai.sqlite'));
+      // The configuration was named: what to run, with it, rather than to name it again.
+      expect(r.stderr + r.stdout).to.contain(`create the store with oai-steward --config ${config} migrate, or load or harvest into it`);
+      expect(r.stderr + r.stdout).to.not.contain('name the repository');
       expect(fs.readdirSync(dir), 'nothing made beside the configuration').to.deep.equal(['oai-steward.yaml']);
     });
   }
