@@ -81,7 +81,7 @@ import { writeDeletes, writeMemberships } from './changes';
 import { declareConfiguredSets, declareInputSets, declareSetsFromInput, renameSet, retireSets, retireUnconfiguredSets, setListing } from './sets';
 import { KnexReadStore } from './read';
 import type { Replication } from './replication';
-import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, type OnDemand } from './on-demand';
+import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, writeOnDemand, type OnDemand } from './on-demand';
 import { scanItems } from './scan';
 import { storeStats } from './stats';
 import { writePipeline, type WriteOptions } from './write';
@@ -455,7 +455,10 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
   private writing<T>(fn: (trx: Knex.Transaction, stamp: number, publication: Publication) => Promise<T>): Promise<T> {
     const bound = this.publication;
     if (bound) return transact(this.knex, (trx) => fn(trx, bound.placeholder, bound));
-    return this.committing(publishing(this.knex, this.clock, (trx, pub) => fn(trx, pub.placeholder, pub)));
+    const od = this.onDemand;
+    return this.committing(
+      publishing(this.knex, this.clock, (trx, pub) => fn(trx, pub.placeholder, pub), od && ((trx, wanted) => writeOnDemand(trx, od, wanted))),
+    );
   }
 
   /** Calls the commit hooks once a write of this (unbound) store has committed. */
