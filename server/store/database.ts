@@ -13,6 +13,7 @@ import { createKnex, databaseKind, sqliteFilename, type DriverLog } from '../db/
 import { LATEST_MIGRATION, migrate, migrationStatus } from '../db/migrations';
 import { checkpointLog } from '../db/dialect';
 import { storedRecordPage, type StoredRecordRow } from '../db/record-digests';
+import { inspectLog, type LogInspection } from '../db/log/inspect';
 import { expectedShape, itemCount, publishedPage, schemaDrift, schemaShape, type PublishedRow, type SchemaDrift } from './inspect';
 import { clearHoldersBefore, hasHolders, holdStore, type HolderKind, type StoreHold } from './holders';
 
@@ -145,6 +146,8 @@ export interface StoreInspection {
   itemCount(): Promise<number>;
   /** A page of the identifiers items were published under. */
   published(after: string | null, limit: number): Promise<PublishedRow[]>;
+  /** The publication log checked against itself and the store (../db/log/inspect.ts). */
+  publicationLog(): Promise<LogInspection>;
 }
 
 /** A database opened as it is, for a look (`doctor`): nothing is created or migrated. */
@@ -175,6 +178,7 @@ export async function openExistingDatabase(url: string): Promise<ExistingDatabas
       records: (after, limit, every) => storedRecordPage(knex, after, limit, every === undefined ? {} : { every }),
       itemCount: () => itemCount(knex),
       published: (after, limit) => publishedPage(knex, after, limit),
+      publicationLog: () => inspectLog(knex),
     },
     checkpoint: () => checkpointLog(knex),
     close: () => knex.destroy(),
