@@ -2,8 +2,9 @@
  * Appending to the publication log: one entry per item a publication
  * published (lib/tlog/entry.ts), in the same transaction as the change and
  * under the store's publication lock (../publication.ts calls
- * {@link appendPublished} after reading the time of publication and before
- * it restamps), so the log's order is the publications' order across every
+ * {@link prepareAppend} before taking the lock, which reads and hashes, and
+ * its `append` after reading the time of publication and before it
+ * restamps), so the log's order is the publications' order across every
  * writer, and an entry and the change it records commit or roll back together.
  *
  * The items a publication published are exactly those stamped with its
@@ -196,26 +197,45 @@ export async function unlogged(db: Knex): Promise<number[]> {
   return rows.map((r) => toInt(r.pk));
 }
 
-/**
- * Whether the log lacks items the store holds: a write that stamped nothing
- * still publishes when it added items that kept their datestamps.
- */
-export async function logBehind(db: Knex): Promise<boolean> {
-  return (await hasLog(db)) && (await unlogged(db)).length > 0;
+/** A publication's entries, read and hashed before the publication lock is taken; appended under it. */
+export interface PreparedAppend {
+  /** Whether the publication has no event to log. */
+  readonly empty: boolean;
+  /** Appends the entries, the publication's time being `at`; under the publication lock. */
+  append(at: number): Promise<void>;
+}
+
+const NOTHING_TO_APPEND: PreparedAppend = { empty: true, append: async () => undefined };
+
+/** The snapshots with the publication's placeholder `stamp` read as its time `at`. */
+function atPublication(items: readonly ItemSnapshot[], stamp: number, at: number): ItemSnapshot[] {
+  const placeholder = formatDatestamp(stamp);
+  const time = formatDatestamp(at);
+  return items.map((i) => ({
+    ...i,
+    datestamp: i.datestamp === stamp ? at : i.datestamp,
+    records: i.records.map((r) => (r.datestamp === placeholder ? { ...r, datestamp: time } : r)),
+  }));
 }
 
 /**
- * Appends the entries of the publication whose placeholder is `stamp` and
- * whose time is `at`: one per item stamped `stamp`, and one per item
- * without a leaf (see {@link unlogged}). Called by publish()
- * under the publication lock, before the restamp.
+ * Reads and hashes what the publication whose placeholder is `stamp` logs:
+ * one entry per item stamped `stamp`, and one per item without a leaf (see
+ * {@link unlogged}); the C14N and hashing happen here, before publish()
+ * takes the publication lock, which then only orders and appends them.
  */
-export async function appendPublished(db: Knex, stamp: number, at: number, writeUnwritten?: WriteUnwritten): Promise<void> {
-  if (!(await hasLog(db))) return;
+export async function prepareAppend(db: Knex, stamp: number, writeUnwritten?: WriteUnwritten): Promise<PreparedAppend> {
+  if (!(await hasLog(db))) return NOTHING_TO_APPEND;
   const pks = ((await db('items').where('datestamp', stamp).select('pk')) as { pk: unknown }[]).map((r) => toInt(r.pk));
   const stamped = new Set(pks);
   for (const pk of await unlogged(db)) if (!stamped.has(pk)) pks.push(pk);
-  if (pks.length === 0) return;
-  const items = (await snapshots(db, pks, stamp, at, writeUnwritten)).sort((a, b) => byBytes(a.identifier, b.identifier));
-  await appendEntries(db, entriesOf(items, await logged(db, pks)));
+  if (pks.length === 0) return NOTHING_TO_APPEND;
+  const read = await snapshots(db, pks, -1, -1, writeUnwritten);
+  return {
+    empty: false,
+    async append(at: number): Promise<void> {
+      const items = atPublication(read, stamp, at).sort((a, b) => byBytes(a.identifier, b.identifier));
+      await appendEntries(db, entriesOf(items, await logged(db, pks)));
+    },
+  };
 }
