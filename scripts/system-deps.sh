@@ -10,7 +10,7 @@
 # root; otherwise prints the command to run and exits 1.
 set -eu
 
-PACKAGES="chromium libhttp-oai-perl unzip nginx python3-xmlschema python3-lxml"
+PACKAGES="chromium libhttp-oai-perl unzip nginx python3-xmlschema python3-lxml libxml2-utils"
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v oai_pmh >/dev/null 2>&1 || missing="$missing libhttp-oai-perl"
@@ -18,6 +18,7 @@ command -v unzip >/dev/null 2>&1 || missing="$missing unzip"
 [ -x /usr/sbin/nginx ] || missing="$missing nginx"
 /usr/bin/python3 -c 'import xmlschema' >/dev/null 2>&1 || missing="$missing python3-xmlschema"
 /usr/bin/python3 -c 'import lxml' >/dev/null 2>&1 || missing="$missing python3-lxml"
+[ -x /usr/bin/xmllint ] || missing="$missing libxml2-utils"
 [ -z "$missing" ] && exit 0
 
 echo "system-deps: missing Debian packages:$missing" >&2
@@ -36,7 +37,7 @@ for p in $PACKAGES; do
 done
 # shellcheck disable=SC2086 # the list is meant to split into words
 apt-get install -y -qq --no-install-recommends $PACKAGES >&2
-[ -x /usr/bin/chromium ] && command -v oai_pmh >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1 && [ -x /usr/sbin/nginx ] &&
+[ -x /usr/bin/chromium ] && command -v oai_pmh >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1 && [ -x /usr/sbin/nginx ] && [ -x /usr/bin/xmllint ] &&
   /usr/bin/python3 -c 'import xmlschema, lxml' >/dev/null 2>&1 || {
   echo "system-deps: still missing after apt-get install" >&2
   exit 1

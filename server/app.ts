@@ -18,6 +18,7 @@ import { formRedirect, pagePaths, sendPage } from './http/pages';
 import { poiRoute } from './http/poi';
 import { syncRouter, type ResourceSyncOptions } from './http/resourcesync';
 import { dumpsRouter } from './http/dumps';
+import { logRouter, type LogEndpoints } from './http/log';
 import { healthRoute, REPLICA_MAX_LAG } from './http/health';
 import type { PoiResolver } from './http/poi';
 import type { Metrics, OaiOutcome } from './http/metrics';
@@ -64,6 +65,8 @@ export interface AppOptions {
   readonly runs?: Pick<RunReports, 'lastFailure' | 'latestRuns'>;
   /** The folder of bulk dumps served at `/dumps/` (server/http/dumps.ts); nothing served when absent. */
   readonly dumpDir?: string;
+  /** The publication log served at `<baseURL>/log/` (server/http/log.ts); nothing served when absent. */
+  readonly log?: LogEndpoints;
   /**
    * The reverse proxies whose X-Forwarded-For is believed (Express's `trust proxy`), so the log names
    * the client rather than the proxy; none when absent. URLs are never built from forwarded headers.
@@ -233,6 +236,7 @@ export function createApp(options: AppOptions): express.Express {
   if (options.poi) app.get(/^\/poi\/([^/]+)\/(.+)$/, poiRoute(ctx, options.poi, options.recordFields));
   app.use(syncRouter({ ctx, logger, now, compressionLevel: options.compressionLevel, ...(options.resourceSync && { options: options.resourceSync }) }));
   if (options.dumpDir !== undefined) app.use(dumpsRouter(options.dumpDir));
+  if (options.log) app.use(logRouter(oaiPath, options.log, logger));
 
   if (oaiPath !== '/') app.get('/', (_req, res) => res.redirect(302, `${oaiPath}?verb=Identify`));
 

@@ -19,6 +19,7 @@ import { runDumpCommand } from './dump/cli';
 import type { Retirement } from './store/sets';
 import { runHarvestCommand, runSourcesCommand } from './harvest/cli';
 import { openGuarded, runOpsCommand } from './ops/cli';
+import { runLogCommand } from './ops/log-cli';
 import { StoreRefusedError } from './store/database';
 import { InterruptedError, interruptedStatus, watchInterrupts, type Interruption } from './interrupt';
 
@@ -59,6 +60,10 @@ const USAGE = `usage: oai-steward <command>
                         was published, else (with --tombstones) its items become deletions
   backup FILE           copy the SQLite store to FILE, consistent while serving or loading
   restore FILE          replace the SQLite store by a backup (with no server running)
+  log verify URL [--key VKEY] [--state FILE]
+                        verify the publication log of the repository at URL: the signed checkpoint,
+                        tiles and entries, that it extends the checkpoint kept in FILE, and every
+                        record harvested against its latest entry (docs/identifiers.md)
   doctor [--json] [--quick]
                         check configuration, store, schema, tables, stored records, identifiers,
                         disk, token secret, formats and their XSDs, the dump folder; exit status
@@ -168,6 +173,8 @@ async function main(argvWithConfig: string[]): Promise<number> {
         await p?.close();
       }
     }
+    case 'log':
+      return runLogCommand(rest, process);
     case 'remove-demo':
     case 'backup':
     case 'restore':

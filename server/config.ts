@@ -145,6 +145,13 @@ export interface Config {
    */
   readonly dumpDir: string | undefined;
   /**
+   * OAI_LOG_KEY_FILE / `logKeyFile`: the publication log's signing key (server/log-key.ts), made by the
+   * first server when absent, mode 0600. A relative path in the file is relative to the file. Default:
+   * `<store file>-log.key` beside a SQLite store; `data/oai-steward-log.key` for PostgreSQL; none (a key
+   * for the life of the process) for `:memory:`.
+   */
+  readonly logKeyFile: string | undefined;
+  /**
    * OAI_TRUST_PROXY / `trustProxy`: the reverse proxies whose `X-Forwarded-For` (and `-Proto`, `-Host`)
    * are believed: `loopback`, `uniquelocal`, addresses or CIDR ranges, comma-separated (Express's
    * `trust proxy`). The request log then names the client the proxy saw rather than the proxy.
@@ -311,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     ).value,
     logLevel: str(get('logLevel'), 'info', (v) => (LOG_LEVELS.includes(v) ? null : `must be one of ${LOG_LEVELS.join(', ')}`)),
     dumpDir: folder(get('dumpDir')),
+    logKeyFile: folder(get('logKeyFile')) ?? defaultLogKeyFile(databaseFinal, cwd),
     formats,
     identify: file?.identify ?? {},
     sets: file?.sets ?? { all: [], computed: [] },
@@ -435,6 +443,7 @@ export const CONFIG_KEYS = {
   trustProxy: { env: 'OAI_TRUST_PROXY' },
   logLevel: { env: 'LOG_LEVEL' },
   dumpDir: { env: 'OAI_DUMP_DIR' },
+  logKeyFile: { env: 'OAI_LOG_KEY_FILE' },
   oaiDcProfile: { env: 'OAI_DC_PROFILE' },
   writtenFormats: { env: 'OAI_WRITTEN_FORMATS' },
   storedFormats: { env: 'OAI_STORED_FORMATS' },
@@ -499,6 +508,13 @@ function list(raw: Raw | undefined, fallback: string[], check: (v: string) => st
 
 /** A database URL; a relative SQLite path is resolved against where it was written (the file's folder, or the working directory). */
 /** A folder, absolute (relative to the file that names it, or to the working directory); undefined when unset or empty. */
+/** Where the publication log's key is kept when `logKeyFile` is not set (see {@link Config.logKeyFile}). */
+function defaultLogKeyFile(url: string, cwd: string): string | undefined {
+  if (/^postgres(ql)?:\/\//i.test(url)) return path.join(cwd, 'data', 'oai-steward-log.key');
+  const file = url.startsWith('sqlite:') ? url.slice('sqlite:'.length) : url;
+  return file === ':memory:' ? undefined : `${path.resolve(cwd, file)}-log.key`;
+}
+
 function folder(raw: Raw | undefined): string | undefined {
   const v = str(raw, '');
   return raw === undefined || v === '' ? undefined : path.resolve(raw.base, v);

@@ -29,6 +29,11 @@ import type { HolderKind } from './store/holders';
 import type { Replication } from './store/replication';
 import { createXsdChecks } from './xsd/format-checks';
 import { addCatalogs } from './xsd/libxml';
+import { logDescription } from '../lib/tlog/description';
+import type { PublicationLogStore } from '../lib/tlog/store';
+import { logPathOf } from './http/log';
+import { ephemeralLogKey, loadOrCreateLogKey, type LogKey } from './log-key';
+import { publicationLogOf } from './store/publication-log';
 
 /** An opened repository: its store, its protocol context, and how to close it. */
 export interface Provider {
@@ -54,6 +59,10 @@ export interface Provider {
    * large log of rolled-back pages is left beside the store.
    */
   checkpoint(): Promise<void>;
+  /** The publication log, as its endpoints and `doctor` read it. */
+  readonly publicationLog: PublicationLogStore;
+  /** The log's signing key: read from `logKeyFile`, made there (named `<namespace>/log`) when absent. */
+  logKey(): LogKey;
   close(): Promise<void>;
 }
 
@@ -97,6 +106,9 @@ function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options:
   // never migrated (a standby is read-only: it follows the primary's schema).
   const replica = config.readReplica !== undefined ? openReplica(config.readReplica) : undefined;
   const reads = replica ? createStore(config, replica.connection, formats, options.clock, { primary: db.connection }) : store;
+  let key: LogKey | undefined;
+  const logKey = (): LogKey =>
+    (key ??= config.logKeyFile === undefined ? ephemeralLogKey(`${config.namespace}/log`) : loadOrCreateLogKey(config.logKeyFile, `${config.namespace}/log`));
   return {
     config,
     store,
@@ -119,6 +131,7 @@ function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options:
           descriptions: [
             ...describeRepository(config.identify).map(([, xml]) => xml),
             ...(config.dumpDir !== undefined ? [dumpsDescription(new URL(DUMPS_PATH, config.baseUrl).href)] : []),
+            logDescription({ url: logUrlOf(config.baseUrl), origin: logKey().name, verifierKey: logKey().verifier }),
           ],
         },
         pageSize: config.pageSize,
@@ -128,11 +141,19 @@ function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options:
       };
     },
     checkpoint: () => db.checkpoint(),
+    publicationLog: publicationLogOf(db.connection),
+    logKey,
     async close() {
       await replica?.close();
       await db.close();
     },
   };
+}
+
+/** The publication log's URL for an OAI-PMH base URL: `https://x.org/oai` → `https://x.org/oai/log/`. */
+export function logUrlOf(baseUrl: string): string {
+  const u = new URL(baseUrl);
+  return new URL(logPathOf(u.pathname || '/'), u).href;
 }
 
 /**
@@ -238,6 +259,7 @@ export async function providerApp(p: Provider, options: { readonly onMetrics?: (
     recordFields: p.store,
     runs: p.store,
     ...(p.config.dumpDir !== undefined && { dumpDir: p.config.dumpDir }),
+    log: { store: p.publicationLog, key: p.logKey() },
     trustProxy: p.config.trustProxy,
     ...(metrics && { metrics }),
     ...(prefetch && { prefetch }),

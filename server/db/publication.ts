@@ -38,6 +38,7 @@ import type { Knex } from 'knex';
 import Database from 'better-sqlite3';
 import { isPostgres, toInt } from './dialect';
 import { isSqliteBusy, SQLITE_WAIT_MS } from './sqlite-client';
+import { prepareAppend, type WriteUnwritten } from './log/append';
 
 /** Placeholders lie in [LOW, LOW + SPAN): far above any real time, still a valid JavaScript date when multiplied by 1000. */
 const PLACEHOLDER_LOW = 4_000_000_000_000;
@@ -140,19 +141,25 @@ export async function settle(knex: Knex): Promise<void> {
  * ({@link publicationLock}), then reads the time of publication, the later of
  * `clock()` and the last publication's, so datestamps never go back, and puts
  * it wherever the transaction gave the placeholder (datestamps and
- * departures). Returns the lock, to release once the transaction has ended.
+ * departures). Before the restamp it appends the publication's events to
+ * the publication log (./log/append.ts; `writeUnwritten` writes the records
+ * kept without XML), read and hashed before the lock is taken. Returns the
+ * lock, to release once the transaction has ended.
  *
  * @example const lock = await publish(trx, pub, clock); … commit …; lock.release();
  */
-export async function publish(trx: Knex, pub: Publication, clock: () => number): Promise<PublicationLock> {
+export async function publish(trx: Knex, pub: Publication, clock: () => number, writeUnwritten?: WriteUnwritten): Promise<PublicationLock> {
   const p = pub.placeholder;
   const n = toInt(firstRow((await trx.raw('SELECT count(*) AS n FROM items WHERE datestamp = ?', [p])) as unknown)?.n ?? 0);
-  if (n === 0) return NOTHING_TO_RELEASE;
+  // What the publication log records of it, read and hashed before the lock (./log/append.ts).
+  const logged = await prepareAppend(trx, p, writeUnwritten);
+  if (n === 0 && logged.empty) return NOTHING_TO_RELEASE;
   const lock = await publicationLock(trx);
   try {
     // The clock is read holding the lock: a reader that waited for it read its own clock before.
     const last = toInt(firstRow((await trx.raw('SELECT last FROM publication WHERE id = 1')) as unknown)?.last ?? 0);
     const at = Math.max(clock(), last);
+    await logged.append(at);
     // Only an item stamped by this write has records, memberships or departures stamped by it (lib/pipeline/decide.ts).
     const mine = 'item_pk IN (SELECT pk FROM items WHERE datestamp = ?)';
     await trx.raw(`UPDATE records SET datestamp = ? WHERE datestamp = ? AND ${mine}`, [at, p, p]);

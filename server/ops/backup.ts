@@ -19,6 +19,11 @@
  * schema up to date. The token secret travels with the store (`settings`),
  * so a harvest's resumption tokens continue after a restore.
  *
+ * The publication log's signing key (../log-key.ts) travels beside the copy,
+ * `<FILE>.log-key` (mode 0600), and a restore brings it back, keeping the
+ * key it replaces as `<key file>.before-restore`: the restored log goes on
+ * signing with the key its harvesters know.
+ *
  * PostgreSQL has its own tools (pg_dump, pg_restore; docs/operations.md).
  */
 import fs from 'node:fs';
@@ -44,6 +49,17 @@ export interface BackupSummary {
   readonly items: number;
 }
 
+/** What a backup's copy of the publication log's key is called: the backup's name and this. */
+export const KEY_SUFFIX = '.log-key';
+
+/** Copies a key file, readable by its owner only, written whole or not at all. */
+function copyKey(from: string, to: string): void {
+  const partial = `${to}.partial-${process.pid}`;
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.writeFileSync(partial, fs.readFileSync(from), { mode: 0o600 });
+  fs.renameSync(partial, to);
+}
+
 /** The store's SQLite file, or a {@link BackupError} saying why there is none to copy. */
 function storeFile(databaseUrl: string, what: 'backup' | 'restore'): string {
   if (databaseKind(databaseUrl) === 'postgres') {
@@ -63,7 +79,7 @@ function storeFile(databaseUrl: string, what: 'backup' | 'restore'): string {
  *
  * @example await backupStore(config.databaseUrl, '/var/backups/oai-steward-2026-11-25.sqlite');
  */
-export async function backupStore(databaseUrl: string, file: string): Promise<BackupSummary> {
+export async function backupStore(databaseUrl: string, file: string, logKeyFile?: string): Promise<BackupSummary> {
   const store = storeFile(databaseUrl, 'backup');
   const target = path.resolve(file);
   if (target === store) throw new BackupError(`backup: ${file} is the store itself; name another file`);
@@ -79,6 +95,7 @@ export async function backupStore(databaseUrl: string, file: string): Promise<Ba
     throw new BackupError(`backup: copying ${store} failed: ${(err as Error).message}`);
   }
   const items = sealSqliteCopy(partial);
+  if (logKeyFile !== undefined && fs.existsSync(logKeyFile)) copyKey(logKeyFile, `${target}${KEY_SUFFIX}`);
   fs.renameSync(partial, target);
   return { file: target, store, bytes: fs.statSync(target).size, items };
 }
@@ -107,7 +124,7 @@ async function holdForRestore(store: string): Promise<{ hold: StoreHold | undefi
  *
  * @example await restoreStore(config.databaseUrl, '/var/backups/oai-steward-2026-11-25.sqlite');
  */
-export async function restoreStore(databaseUrl: string, file: string): Promise<BackupSummary> {
+export async function restoreStore(databaseUrl: string, file: string, logKeyFile?: string): Promise<BackupSummary> {
   const restoreStarted = Math.floor(Date.now() / 1000);
   const store = storeFile(databaseUrl, 'restore');
   const source = path.resolve(file);
@@ -135,5 +152,13 @@ export async function restoreStore(databaseUrl: string, file: string): Promise<B
   }
   // The holders the backup carried held the store when it was taken, not now.
   await settleRestoredSqlite(store, restoreStarted);
+  const key = `${source}${KEY_SUFFIX}`;
+  if (logKeyFile !== undefined && fs.existsSync(key)) {
+    const same = fs.existsSync(logKeyFile) && fs.readFileSync(logKeyFile).equals(fs.readFileSync(key));
+    if (!same) {
+      if (fs.existsSync(logKeyFile)) fs.renameSync(logKeyFile, `${logKeyFile}.before-restore`);
+      copyKey(key, logKeyFile);
+    }
+  }
   return { file: source, store, bytes: fs.statSync(source).size, items };
 }

@@ -102,7 +102,10 @@ export async function runOpsCommand(command: keyof typeof OPS_USAGE, args: reado
       if (bad !== undefined) return usageError(`unknown option ${bad}`);
       if (files.length !== 1) return usageError('name one FILE');
       try {
-        const s = command === 'backup' ? await backupStore(config.databaseUrl, files[0] as string) : await restoreStore(config.databaseUrl, files[0] as string);
+        const s =
+          command === 'backup'
+            ? await backupStore(config.databaseUrl, files[0] as string, config.logKeyFile)
+            : await restoreStore(config.databaseUrl, files[0] as string, config.logKeyFile);
         io.stdout.write(
           command === 'backup'
             ? `backed up ${s.store} to ${s.file}: ${s.items} items, ${s.bytes} bytes\n`

@@ -29,6 +29,7 @@ import { demoHolding } from '../demo-guard';
 import { createStore } from '../provider';
 import { MANIFEST_NAME, type DumpManifest } from '../dump/manifest';
 import { lastLoad } from '../runs';
+import { publicationLog } from './doctor-log';
 
 /** How a finding weighs. */
 export type Severity = 'ok' | 'warning' | 'problem';
@@ -633,6 +634,7 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   sources,
   dumps,
   demo,
+  publicationLog,
 ];
 
 /**

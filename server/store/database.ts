@@ -13,6 +13,7 @@ import { createKnex, databaseKind, sqliteFilename, type DriverLog } from '../db/
 import { LATEST_MIGRATION, migrate, migrationStatus } from '../db/migrations';
 import { checkpointLog } from '../db/dialect';
 import { storedRecordPage, type StoredRecordRow } from '../db/record-digests';
+import { inspectLog, type LogInspection } from '../db/log/inspect';
 import {
   expectedShape,
   itemCount,
@@ -157,6 +158,8 @@ export interface StoreInspection {
   published(after: string | null, limit: number): Promise<PublishedRow[]>;
   /** The live items without oai_dc, counted, the first `limit` named. */
   withoutOaiDc(limit: number): Promise<WithoutOaiDc>;
+  /** The publication log checked against itself and the store (../db/log/inspect.ts). */
+  publicationLog(): Promise<LogInspection>;
 }
 
 /** A database opened as it is, for a look (`doctor`): nothing is created or migrated. */
@@ -188,6 +191,7 @@ export async function openExistingDatabase(url: string): Promise<ExistingDatabas
       itemCount: () => itemCount(knex),
       published: (after, limit) => publishedPage(knex, after, limit),
       withoutOaiDc: (limit) => itemsWithoutOaiDc(knex, limit),
+      publicationLog: () => inspectLog(knex),
     },
     checkpoint: () => checkpointLog(knex),
     close: () => knex.destroy(),

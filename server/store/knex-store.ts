@@ -91,7 +91,7 @@ import {
 } from './sets';
 import { KnexReadStore } from './read';
 import type { Replication } from './replication';
-import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, type OnDemand } from './on-demand';
+import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, writeOnDemand, type OnDemand } from './on-demand';
 import { scanItems } from './scan';
 import { storeStats } from './stats';
 import { writePassing, writePipeline, type WriteOptions } from './write';
@@ -479,7 +479,10 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
   private writing<T>(fn: (trx: Knex.Transaction, stamp: number, publication: Publication) => Promise<T>): Promise<T> {
     const bound = this.publication;
     if (bound) return transact(this.knex, (trx) => fn(trx, bound.placeholder, bound));
-    return this.committing(publishing(this.knex, this.clock, (trx, pub) => fn(trx, pub.placeholder, pub)));
+    const od = this.onDemand;
+    return this.committing(
+      publishing(this.knex, this.clock, (trx, pub) => fn(trx, pub.placeholder, pub), od && ((trx, wanted) => writeOnDemand(trx, od, wanted))),
+    );
   }
 
   /** Calls the commit hooks once a write of this (unbound) store has committed. */

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { newPublication, publish, type Publication, type PublicationLock } from '../db/publication';
+import type { WriteUnwritten } from '../db/log/append';
 
 /**
  * `knex.transaction(fn)`, failing with what `fn` threw when the rollback
@@ -35,15 +36,21 @@ export async function transact<T>(knex: Knex, fn: (trx: Knex.Transaction) => Pro
  * A write's outermost transaction: `fn` writes with the publication's
  * placeholder for a datestamp, and the transaction's last statements publish
  * it (../db/publication.ts), the publication lock released once the
- * transaction has ended.
+ * transaction has ended. `writeUnwritten` writes the records the store keeps
+ * without XML, for the publication log's entries.
  */
-export async function publishing<T>(knex: Knex, clock: () => number, fn: (trx: Knex.Transaction, pub: Publication) => Promise<T>): Promise<T> {
+export async function publishing<T>(
+  knex: Knex,
+  clock: () => number,
+  fn: (trx: Knex.Transaction, pub: Publication) => Promise<T>,
+  writeUnwritten?: WriteUnwritten,
+): Promise<T> {
   const pub = newPublication();
   let lock: PublicationLock | undefined;
   try {
     return await transact(knex, async (trx) => {
       const out = await fn(trx, pub);
-      lock = await publish(trx, pub, clock);
+      lock = await publish(trx, pub, clock, writeUnwritten);
       return out;
     });
   } finally {

@@ -121,6 +121,8 @@ export async function openTestProvider(kind: DatabaseKind, options: TestProvider
     OAI_TOKEN_SECRET: 'test-secret',
     OAI_PAGE_SIZE: String(options.pageSize ?? 100),
     OAI_TOKEN_LIFETIME: String(options.tokenLifetime ?? 172800),
+    // A PostgreSQL store has no folder of its own for its key: the test's (a SQLite store keeps it beside its file).
+    ...(kind === 'postgres' && { OAI_LOG_KEY_FILE: path.join(db.dir, 'log.key') }),
     ...options.env,
   });
   const p = await openProvider(config, { clock: () => clocks.writeNow, ...(options.formats && { formats: options.formats }) });
@@ -137,6 +139,7 @@ export async function openTestProvider(kind: DatabaseKind, options: TestProvider
     poi: poiResolver(p.store, BASE_URL),
     recordFields: p.store,
     runs: p.store,
+    log: { store: p.publicationLog, key: p.logKey() },
     ...(prefetch && { prefetch }),
     ...options.app,
   });

@@ -48,6 +48,7 @@ const ENVELOPE = [
   ['http://www.openarchives.org/OAI/2.0/rights/', 'http://www.openarchives.org/OAI/2.0/rightsManifest.xsd'],
   ['http://www.openarchives.org/OAI/2.0/provenance', 'http://www.openarchives.org/OAI/2.0/provenance.xsd'],
   ['http://www.openarchives.org/OAI/2.0/gateway/', 'http://www.openarchives.org/OAI/2.0/gateway.xsd'],
+  ['https://oai-steward.org/ns/publication-log/1.0/', 'https://oai-steward.org/ns/publication-log/1.0/publication-log.xsd'],
 ] as const;
 
 const compiled = new Map<string, libxml.Document>();

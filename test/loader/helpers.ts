@@ -41,7 +41,15 @@ export function startCli(
 ): { child: ChildProcess; done: Promise<CliRun> } {
   const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'server', 'cli.ts'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent', OAI_NAMESPACE: DEMO_NAMESPACE, ...options.env },
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      LOG_LEVEL: 'silent',
+      OAI_NAMESPACE: DEMO_NAMESPACE,
+      // A PostgreSQL store's publication log key in the test's folder, not in data/ of the checkout (a SQLite store keeps it beside its file).
+      ...(db.name === 'postgres' && { OAI_LOG_KEY_FILE: path.join(db.dir, 'log.key') }),
+      ...options.env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -45,6 +45,8 @@ async function published(p: TestProvider, token: string): Promise<string[]> {
     ...(await harvest(p.port, 'verb=ListIdentifiers&metadataPrefix=datacite')),
     ...(await harvest(p.port, 'verb=ListSets')),
     checkOai(await request(p.port, { query: 'verb=Identify' })),
+    // The publication log's checkpoint, signed with the same key over the same tree: the same bytes.
+    (await request(p.port, { path: '/oai/log/checkpoint' })).body,
   ];
   for (const id of ['data-2024-0001', 'rep-2024-0001']) {
     out.push(checkOai(await request(p.port, { query: `verb=GetRecord&metadataPrefix=oai_dc&identifier=oai%3Ademo.oai-steward.org%3A${id}` })));
@@ -270,6 +272,8 @@ describe('backing up and restoring a PostgreSQL store with the documented pg_dum
       if (!dump) throw new Error('pg_dump wrote no .dump file');
       fs.copyFileSync(path.join(original.dir, dump), path.join(restored.dir, dump));
       execFileSync('sh', ['-c', commands.restore], { cwd: restored.dir, env: { ...process.env, NEW_DATABASE_URL: restored.url }, stdio: 'pipe' });
+      // The publication log's key file goes with the dump (docs/operations.md): the restored log signs as before.
+      fs.copyFileSync(path.join(original.dir, 'log.key'), path.join(restored.dir, 'log.key'));
       const target = await serve(restored, false);
       try {
         target.now = source.now;

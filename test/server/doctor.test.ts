@@ -237,7 +237,7 @@ describe('oai-steward doctor', function () {
       const r = await doctor(db());
       expect(r.code).to.equal(1);
       const found = problems(r.findings);
-      expect(found).to.have.length(2);
+      expect(found).to.have.length(3);
       expect(found[0]).to.match(
         new RegExp(
           `^records: 1 of all \\d+ stored records no longer match the digest they were stored with, changed outside oai-steward \\(${literal(edited.identifier)} oai_dc\\): load these records again`,
@@ -247,6 +247,10 @@ describe('oai-steward doctor', function () {
         new RegExp(
           `^records: 1 of all \\d+ stored records have no digest, so a change to them cannot be seen \\(${literal(undigested.identifier)} oai_dc\\): `,
         ),
+      );
+      // The publication log names the edited record too: its bytes are not those its latest entry hashed.
+      expect(found[2]).to.match(
+        new RegExp(`^log: the publication log disagrees with the store: ${literal(edited.identifier)} disagrees with its latest entry`),
       );
     });
 

@@ -20,6 +20,7 @@ import * as m015 from './015_runs';
 import * as m016 from './016_publication';
 import * as m017 from './017_record_hashes';
 import * as m018 from './018_runs_fold';
+import * as m019 from './019_publication_log';
 
 interface Migration {
   readonly name: string;
@@ -43,6 +44,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '016_publication', module: m016 },
   { name: '017_record_hashes', module: m017 },
   { name: '018_runs_fold', module: m018 },
+  { name: '019_publication_log', module: m019 },
 ];
 
 /**

@@ -1,0 +1,241 @@
+/**
+ * Appending to the publication log: one entry per item a publication
+ * published (lib/tlog/entry.ts), in the same transaction as the change and
+ * under the store's publication lock (../publication.ts calls
+ * {@link prepareAppend} before taking the lock, which reads and hashes, and
+ * its `append` after reading the time of publication and before it
+ * restamps), so the log's order is the publications' order across every
+ * writer, and an entry and the change it records commit or roll back together.
+ *
+ * The items a publication published are exactly those stamped with its
+ * placeholder (new, changed, deleted, moved between sets): an unchanged item
+ * is not stamped, so an unchanged reload, a restart or a migration appends
+ * nothing. Within one publication the entries follow their identifiers'
+ * UTF-8 bytes. An identifier's first entry is `new`; a tombstone that is an
+ * identifier's first entry is preceded by a `new` entry of its header.
+ */
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { formatDatestamp } from '../../../lib/oai/dates';
+import { byBytes, encodeEntry, type EntryRecord, type EntryStatus } from '../../../lib/tlog/entry';
+import { leafHash } from '../../../lib/tlog/merkle';
+import { appendToTiles } from '../../../lib/tlog/tiles';
+import { excC14n } from '../../../lib/xml/exc-c14n';
+import { chunk, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../dialect';
+import { insertRows } from '../statements';
+import { loggedItems, readEdge, readHead, rootOfEdge, writeHead, writeTiles } from './tables';
+
+/** A live record the store keeps without XML (a format written on demand): the item, its identifier and the prefix. */
+export interface Unwritten {
+  readonly pk: number;
+  readonly identifier: string;
+  readonly prefix: string;
+}
+
+/** Writes records the store keeps without XML, reading through `db`, keyed `${pk} ${prefix}` (server/store/on-demand.ts `writeOnDemand`). */
+export type WriteUnwritten = (db: Knex, wanted: readonly Unwritten[]) => Promise<ReadonlyMap<string, string>>;
+
+/**
+ * SHA-256 of the exclusive C14N of a record's metadata element as served
+ * (lib/xml/exc-c14n.ts), in hex: what a record line carries.
+ */
+export function recordHash(xml: string): string {
+  return crypto.createHash('sha256').update(excC14n(xml), 'utf8').digest('hex');
+}
+
+interface ItemRow {
+  pk: number;
+  identifier: string;
+  deleted: boolean;
+  datestamp: number;
+  sets: string[];
+}
+
+/** An item's state as a log entry tells it: its header, and for a live item its records. */
+export interface ItemSnapshot extends ItemRow {
+  readonly records: readonly EntryRecord[];
+}
+
+/**
+ * The snapshots of items `pks` as served once `stamp` becomes `at`
+ * (datestamps equal to `stamp` read as `at`). Records without XML are
+ * written by `writeUnwritten`; without it they are left out of the entry.
+ */
+export async function snapshots(db: Knex, pks: readonly number[], stamp: number, at: number, writeUnwritten?: WriteUnwritten): Promise<ItemSnapshot[]> {
+  const when = (d: unknown): string => formatDatestamp(toInt(d) === stamp ? at : toInt(d));
+  const items: ItemRow[] = [];
+  const records = new Map<number, { prefix: string; xml: string | null; datestamp: unknown }[]>();
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    const rows = (await db('items').whereIn('pk', part).select('pk', 'identifier', 'deleted', 'datestamp', 'direct_sets')) as {
+      pk: unknown;
+      identifier: string;
+      deleted: unknown;
+      datestamp: unknown;
+      direct_sets: string | null;
+    }[];
+    for (const r of rows) {
+      items.push({
+        pk: toInt(r.pk),
+        identifier: r.identifier,
+        deleted: toBool(r.deleted),
+        datestamp: toInt(r.datestamp),
+        sets: r.direct_sets === null || r.direct_sets === '' ? [] : r.direct_sets.split(SET_SEPARATOR),
+      });
+    }
+    const recs = (await db('records').whereIn('item_pk', part).select('item_pk', 'prefix', 'xml', 'datestamp')) as {
+      item_pk: unknown;
+      prefix: string;
+      xml: string | null;
+      datestamp: unknown;
+    }[];
+    for (const r of recs) {
+      const pk = toInt(r.item_pk);
+      records.set(pk, [...(records.get(pk) ?? []), { prefix: r.prefix, xml: r.xml, datestamp: r.datestamp }]);
+    }
+  }
+  const unwritten: Unwritten[] = [];
+  for (const item of items) {
+    if (item.deleted) continue;
+    for (const r of records.get(item.pk) ?? []) if (r.xml === null) unwritten.push({ pk: item.pk, identifier: item.identifier, prefix: r.prefix });
+  }
+  const written = unwritten.length > 0 && writeUnwritten ? await writeUnwritten(db, unwritten) : new Map<string, string>();
+  return items.map((item) => {
+    const lines: EntryRecord[] = [];
+    if (!item.deleted) {
+      for (const r of records.get(item.pk) ?? []) {
+        const xml = r.xml ?? written.get(`${item.pk} ${r.prefix}`);
+        if (xml !== undefined) lines.push({ prefix: r.prefix, datestamp: when(r.datestamp), hash: recordHash(xml) });
+      }
+    }
+    return { ...item, datestamp: item.datestamp === stamp ? at : item.datestamp, records: lines };
+  });
+}
+
+/** The items among `pks` that have a leaf already. */
+async function logged(db: Knex, pks: readonly number[]): Promise<Set<number>> {
+  const out = new Set<number>();
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    const rows = (await db('log_leaves').whereIn('item_pk', part).distinct('item_pk')) as { item_pk: unknown }[];
+    for (const r of rows) out.add(toInt(r.item_pk));
+  }
+  return out;
+}
+
+/** An entry to append, the item it is about, and whether it is the item's first. */
+export interface Appended {
+  readonly pk: number;
+  readonly entry: Buffer;
+  readonly first: boolean;
+}
+
+/** The entries of `items` in their order; `seen` are the items that have a leaf already. */
+export function entriesOf(items: readonly ItemSnapshot[], seen: ReadonlySet<number>): Appended[] {
+  const out: Appended[] = [];
+  for (const item of items) {
+    const base = { identifier: item.identifier, datestamp: formatDatestamp(item.datestamp), sets: item.sets };
+    const first = !seen.has(item.pk);
+    const status: EntryStatus = item.deleted ? 'deleted' : first ? 'new' : 'changed';
+    if (item.deleted && first) out.push({ pk: item.pk, entry: encodeEntry({ ...base, status: 'new', records: [] }), first: true });
+    out.push({ pk: item.pk, entry: encodeEntry({ ...base, status, records: item.records }), first: first && !item.deleted });
+  }
+  return out;
+}
+
+/** Appends entries to the log: leaves, tiles and head, in the caller's transaction. Returns the new size. */
+export async function appendEntries(db: Knex, entries: readonly Appended[]): Promise<number> {
+  const head = await readHead(db);
+  if (entries.length === 0) return head.size;
+  const edge = await readEdge(db, head.size);
+  await insertRows(
+    db,
+    'log_leaves',
+    ['idx', 'item_pk', 'entry'],
+    entries.map((e, i) => [head.size + i, e.pk, e.entry]),
+  );
+  const changed = appendToTiles(
+    head.size,
+    new Map([...edge].map(([level, t]) => [level, t.hashes])),
+    entries.map((e) => leafHash(e.entry)),
+  );
+  await writeTiles(db, changed);
+  const size = head.size + entries.length;
+  // The rightmost tile of each level after the append: the highest index written at that level, else the one before.
+  const after = new Map(edge);
+  for (const t of [...changed].sort((a, b) => a.n - b.n)) after.set(t.level, { n: t.n, hashes: t.hashes });
+  await writeHead(db, { size, root: rootOfEdge(size, after) }, entries.filter((e) => e.first).length);
+  return size;
+}
+
+/** Connection configurations whose schema was seen to have the log (once there, its tables stay). */
+const withLog = new WeakSet<object>();
+
+/**
+ * Whether the schema has the log: a store not yet migrated to it (written
+ * as the release before wrote, in the upgrade tests) appends nothing; its
+ * migration makes the log of what it holds then.
+ */
+async function hasLog(db: Knex): Promise<boolean> {
+  const config = (db.client as { config?: object }).config;
+  if (config !== undefined && withLog.has(config)) return true;
+  const has = await db.schema.hasTable('log_head');
+  if (has && config !== undefined) withLog.add(config);
+  return has;
+}
+
+/**
+ * Items without a leaf: a new item written with the datestamp it was given
+ * (`keepDatestamp`: the demo repository, `load --keep-datestamps`) is not
+ * stamped, yet it is published. Found by a count, so a publication pays
+ * one count of the items when there are none.
+ */
+export async function unlogged(db: Knex): Promise<number[]> {
+  const total = toInt(((await db('items').count('* as n')) as { n: unknown }[])[0]?.n ?? 0);
+  if (total === (await loggedItems(db))) return [];
+  const rows = (await db('items as i')
+    .whereNotExists(db('log_leaves as l').whereRaw('l.item_pk = i.pk').select(db.raw('1')))
+    .select('i.pk')) as { pk: unknown }[];
+  return rows.map((r) => toInt(r.pk));
+}
+
+/** A publication's entries, read and hashed before the publication lock is taken; appended under it. */
+export interface PreparedAppend {
+  /** Whether the publication has no event to log. */
+  readonly empty: boolean;
+  /** Appends the entries, the publication's time being `at`; under the publication lock. */
+  append(at: number): Promise<void>;
+}
+
+const NOTHING_TO_APPEND: PreparedAppend = { empty: true, append: async () => undefined };
+
+/** The snapshots with the publication's placeholder `stamp` read as its time `at`. */
+function atPublication(items: readonly ItemSnapshot[], stamp: number, at: number): ItemSnapshot[] {
+  const placeholder = formatDatestamp(stamp);
+  const time = formatDatestamp(at);
+  return items.map((i) => ({
+    ...i,
+    datestamp: i.datestamp === stamp ? at : i.datestamp,
+    records: i.records.map((r) => (r.datestamp === placeholder ? { ...r, datestamp: time } : r)),
+  }));
+}
+
+/**
+ * Reads and hashes what the publication whose placeholder is `stamp` logs:
+ * one entry per item stamped `stamp`, and one per item without a leaf (see
+ * {@link unlogged}); the C14N and hashing happen here, before publish()
+ * takes the publication lock, which then only orders and appends them.
+ */
+export async function prepareAppend(db: Knex, stamp: number, writeUnwritten?: WriteUnwritten): Promise<PreparedAppend> {
+  if (!(await hasLog(db))) return NOTHING_TO_APPEND;
+  const pks = ((await db('items').where('datestamp', stamp).select('pk')) as { pk: unknown }[]).map((r) => toInt(r.pk));
+  const stamped = new Set(pks);
+  for (const pk of await unlogged(db)) if (!stamped.has(pk)) pks.push(pk);
+  if (pks.length === 0) return NOTHING_TO_APPEND;
+  const read = await snapshots(db, pks, -1, -1, writeUnwritten);
+  return {
+    empty: false,
+    async append(at: number): Promise<void> {
+      const items = atPublication(read, stamp, at).sort((a, b) => byBytes(a.identifier, b.identifier));
+      await appendEntries(db, entriesOf(items, await logged(db, pks)));
+    },
+  };
+}
