@@ -8,7 +8,8 @@
 import { countsText } from '../../lib/outcome-counts';
 import type { Config } from '../config';
 import type { Provider } from '../provider';
-import { formatRefusal, type CliIo } from '../loader/cli';
+import { type CliIo } from '../loader/cli';
+import { refusalReport } from '../loader/refusal-report';
 import { DEFAULT_POLITENESS, isHttpUrl, nextRun, SOURCE_NAME, type SourceConfig } from '../../lib/harvest/sources';
 import { formatDatestamp } from '../../lib/oai/dates';
 import { harvestSource, HarvestStoreFailure, type HarvestOptions, type HarvestSummary } from './harvest';
@@ -236,6 +237,10 @@ export async function runHarvestCommand(
   // SIGINT/SIGTERM stop the run between pages: every page is committed with its list's checkpoint (../interrupt.ts).
   const interrupt = watchInterrupts();
   const committed = { pages: 0, records: 0 };
+  // Past a thousand lines refusals are counted, not shown (../loader/refusal-report.ts); each run keeps its first thousand.
+  const refusals = refusalReport((line) => bar.around(() => io.stderr.write(`${line}\n`)), {
+    everyOne: "each source's run keeps its first thousand: oai-steward sources NAME",
+  });
   try {
     for (const source of sources) {
       const summary = await harvestSource(
@@ -245,7 +250,7 @@ export async function runHarvestCommand(
           ...(parsed.from !== undefined && { from: parsed.from }),
           ...(parsed.until !== undefined && { until: parsed.until }),
           deleteMissing: parsed.deleteMissing,
-          onRefusal: (r) => bar.around(() => io.stderr.write(`refused: ${shownText(formatRefusal(r))}\n`)),
+          onRefusal: (r) => refusals.refuse(r),
           onWarning: (m) => bar.around(() => io.stderr.write(`warning: ${shownText(m)}\n`)),
           onPage: (e) => {
             committed.pages++;
@@ -278,6 +283,7 @@ export async function runHarvestCommand(
     return interruptedStatus(err.signal);
   } finally {
     interrupt.dispose();
+    refusals.finish();
     bar.clear();
     // A store that failed may not answer its closing either: never wait on it for long.
     await (failure ? withDeadline(p.close(), RECORD_DEADLINE_MS, 'the store').catch(() => undefined) : p.close());

@@ -5,6 +5,7 @@
  * usage error. server/cli.ts opens the provider and dispatches here.
  */
 import { countsText } from '../../lib/outcome-counts';
+import fs from 'node:fs';
 import readline from 'node:readline';
 import v8 from 'node:v8';
 import { RefusedError, type RunOutcome, type RunReport, type RunReports } from '../../lib/store';
@@ -43,6 +44,7 @@ export const LOAD_USAGE = `usage: oai-steward load [options] FILE…
   --keep-datestamps         a migration of this repository's own records: records new to the store
                             keep their datestamps (never another repository's; docs/loading.md)
   --sets FILE               declare sets first, from a JSON array [{"spec","name","description"}]
+  --refusals FILE           write every refusal to FILE, one JSON object a line (stderr shows the first 1000)
   --batch-size N            records per write (default ${DEFAULT_BATCH_SIZE})
   --progress-interval S     seconds between progress lines when stderr is not a terminal (default 5)
   --json                    print the summary as JSON on stdout
@@ -95,6 +97,8 @@ interface LoadArgs {
   keepDatestamps: boolean;
   json: boolean;
   setsFile?: string;
+  /** Where every refusal is written, one JSON object a line. */
+  refusalsFile?: string;
   batchSize?: number;
   progressInterval: number;
 }
@@ -121,6 +125,12 @@ function parseLoadArgs(args: readonly string[]): LoadArgs | string {
       case '--json':
         out.json = true;
         break;
+      case '--refusals': {
+        const v = inline ?? args[++i];
+        if (v === undefined || v === '') return '--refusals needs a file name';
+        out.refusalsFile = v;
+        break;
+      }
       case '--sets': {
         const v = value();
         if (v === null) return '--sets needs a file';
@@ -177,6 +187,17 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   }
   const sizes = inputs.map((i) => i.size);
   const totalBytes = sizes.every((s): s is number => s !== null) ? sizes.reduce((a, b) => a + b, 0) : null;
+  let everyOne: number | undefined;
+  if (parsed.refusalsFile !== undefined) {
+    try {
+      everyOne = fs.openSync(parsed.refusalsFile, 'w');
+    } catch (err) {
+      io.stderr.write(
+        `oai-steward load: cannot write the refusals file ${shownText(parsed.refusalsFile)}: ${shownText(err instanceof Error ? err.message : String(err))}\n`,
+      );
+      return 2;
+    }
+  }
   const p = await open();
   let summary: LoadSummary;
   // The run's report in the store (lib/store.ts `RunReports`), the one record of a load, however it ends: its
@@ -197,7 +218,10 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
     finish: () => bar.finish(),
   };
   // Refusals of one cause (a format the configuration does not declare) are named once, then counted.
-  const refusals = refusalReport((line) => io.stderr.write(`${line}\n`));
+  // Past a thousand lines they are counted, not shown: `--refusals FILE` keeps every one.
+  const refusals = refusalReport((line) => io.stderr.write(`${line}\n`), {
+    everyOne: everyOne === undefined ? 'name a file with --refusals FILE to keep every one' : `every one is in ${shownText(parsed.refusalsFile ?? '')}`,
+  });
   // Warnings of one kind (set descriptions dropped) are shown a few times, then counted in one line.
   const tally = new WarningTally();
   const warn = (m: string): void => {
@@ -219,6 +243,8 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
       onRefusal: (r) => {
         log.refusal(runRefusal(r, null, null));
         refusals.refuse(r);
+        if (everyOne !== undefined)
+          fs.writeSync(everyOne, `${JSON.stringify({ source: r.source ?? null, internalId: r.internalId, field: r.field, reason: r.reason })}\n`);
       },
       onWarning: (m, kind) => {
         if (tally.shows(kind ?? m, m)) warn(m);
@@ -250,6 +276,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   } finally {
     interrupt.dispose();
     refusals.finish();
+    if (everyOne !== undefined) fs.closeSync(everyOne);
     await p.close().catch(() => undefined);
   }
   const signal = interrupt.received();

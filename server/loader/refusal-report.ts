@@ -8,7 +8,9 @@
  * input never reaches the terminal with a control character, nor unbounded.
  * Counting holds at most {@link MAX_COUNTED_KEYS} records' keys per cause,
  * so a load refusing millions of records for one cause counts them in
- * bounded memory.
+ * bounded memory; and past {@link MAX_SHOWN_REFUSALS} lines refusals are
+ * counted, not shown, so a run's output stays bounded however bad its input
+ * (the loader's `--refusals FILE` keeps every one).
  */
 import type { Refusal } from '../../lib/model/refusal';
 import { shownText } from '../../lib/shown-text';
@@ -19,6 +21,9 @@ import { shownText } from '../../lib/shown-text';
  * counted just before (a record's refusals come together).
  */
 export const MAX_COUNTED_KEYS = 10_000;
+
+/** Refusal lines a report writes before it counts the rest: a line is at most ~2 KB (lib/shown-text.ts), so ≤ ~2 MB. */
+export const MAX_SHOWN_REFUSALS = 1000;
 
 /** A refusal report writing lines through `write`. */
 export interface RefusalReport {
@@ -40,18 +45,27 @@ export function formatRefusal(r: Refusal): string {
  *
  * @example const report = refusalReport((l) => process.stderr.write(`${l}\n`)); … report.refuse(r); … report.finish();
  */
-export function refusalReport(write: (line: string) => void): RefusalReport {
+export function refusalReport(write: (line: string) => void, options: { readonly maxLines?: number; readonly everyOne?: string } = {}): RefusalReport {
   const repeats = new Map<string, { first: Refusal; keys: Set<string>; last: string; more: number }>();
+  const maxLines = options.maxLines ?? MAX_SHOWN_REFUSALS;
+  let shown = 0;
+  let hidden = 0;
+  const line = (r: Refusal): void => {
+    if (shown < maxLines) {
+      shown++;
+      write(`refused: ${shownText(formatRefusal(r))}`);
+    } else hidden++;
+  };
   return {
     refuse(r) {
       if (r.cause === undefined) {
-        write(`refused: ${shownText(formatRefusal(r))}`);
+        line(r);
         return;
       }
       const seen = repeats.get(r.cause);
       if (seen === undefined) {
         repeats.set(r.cause, { first: r, keys: new Set(), last: '', more: 0 });
-        write(`refused: ${shownText(formatRefusal(r))}`);
+        line(r);
       } else if (r.internalId !== seen.first.internalId || r.source !== seen.first.source) {
         // Counted by record: a record refused twice for one cause is one record.
         const key = `${r.source ?? ''}\u0000${r.internalId}`;
@@ -67,6 +81,9 @@ export function refusalReport(write: (line: string) => void): RefusalReport {
         write(`refused: ${more} more record${more === 1 ? '' : 's'} for the same reason (${shownText(cause, 200)}), each as above`);
       }
       repeats.clear();
+      if (hidden > 0)
+        write(`refused: ${hidden} more refusal${hidden === 1 ? '' : 's'} not shown${options.everyOne === undefined ? '' : ` (${options.everyOne})`}`);
+      hidden = 0;
     },
   };
 }

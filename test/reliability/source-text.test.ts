@@ -12,7 +12,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { shownJson, shownText } from '../../lib/shown-text';
 import { WarningTally } from '../../lib/run-report';
-import { MAX_COUNTED_KEYS, refusalReport } from '../../server/loader/refusal-report';
+import { MAX_COUNTED_KEYS, MAX_SHOWN_REFUSALS, refusalReport } from '../../server/loader/refusal-report';
 import { cli, forEachCliDatabase } from '../loader/helpers';
 import { ESCAPES_BODY, startFakeProvider, type FakeProvider, type FakeRecord } from '../harvest/provider';
 
@@ -74,6 +74,19 @@ describe('text from a source, as it is shown', function () {
       expect(lines).to.have.length(2);
       expect(lines[1]).to.equal(`refused: ${n - 1} more records for the same reason (format x\\u009b2J), each as above`);
     });
+
+    it('shows a bounded number of refusal lines and counts the rest, saying where every one is', () => {
+      const lines: string[] = [];
+      const report = refusalReport((l) => lines.push(l), { maxLines: 3, everyOne: 'every one is in r.ndjson' });
+      for (let i = 0; i < 10; i++) report.refuse({ internalId: `r${i}`, field: 'title', reason: 'missing' });
+      report.finish();
+      expect(lines).to.deep.equal([
+        'refused: record "r0", field title: missing',
+        'refused: record "r1", field title: missing',
+        'refused: record "r2", field title: missing',
+        'refused: 7 more refusals not shown (every one is in r.ndjson)',
+      ]);
+    });
   });
 
   forEachCliDatabase((db) => {
@@ -123,6 +136,33 @@ describe('text from a source, as it is shown', function () {
         // The checkpoint's token is shown by --json (the lines say only where the list resumes).
         if (args.includes('--json')) expect(run.stdout, args.join(' ')).to.include('…(8,388,608 characters)');
         else expect(run.stdout, args.join(' ')).to.include('interrupted after page 1');
+      }
+    });
+
+    it('shows the first thousand refusals of a load and writes every one to --refusals FILE', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'source-text-'));
+      try {
+        const n = MAX_SHOWN_REFUSALS + 25;
+        const file = path.join(dir, 'records.ndjson');
+        // A setSpec with a space is refused (OAI-PMH 2.0 section 2.7.2); every record here names one.
+        fs.writeFileSync(file, Array.from({ length: n }, (_, i) => `${JSON.stringify({ id: `r${i}`, dc: { title: ['T'] }, sets: ['no spaces'] })}\n`).join(''));
+        const all = path.join(dir, 'refusals.ndjson');
+        const run = await cli(db(), ['load', '--partial', '--refusals', all, file], { env });
+        expect(run.code).to.equal(1);
+        const refusedLines = run.stderr.split('\n').filter((l) => l.startsWith('refused: '));
+        expect(refusedLines).to.have.length(MAX_SHOWN_REFUSALS + 1);
+        expect(refusedLines[MAX_SHOWN_REFUSALS]).to.equal(`refused: 25 more refusals not shown (every one is in ${all})`);
+        const kept = fs
+          .readFileSync(all, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { internalId: string; field: string });
+        expect(kept.map((r) => r.internalId)).to.deep.equal(Array.from({ length: n }, (_, i) => `r${i}`));
+        const unwritable = await cli(db(), ['load', '--refusals', path.join(dir, 'no-such-folder', 'r.ndjson'), file], { env });
+        expect(unwritable.code).to.equal(2);
+        expect(unwritable.stderr).to.match(/^oai-steward load: cannot write the refusals file .*no-such-folder/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
 
