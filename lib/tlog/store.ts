@@ -24,4 +24,7 @@ export interface PublicationLogStore {
    * earlier checkpoint's root at its size, while the log is intact.
    */
   rootAt(size: number): Promise<Buffer>;
+  /** The largest checkpoint a server of this store signed (null: none), and recording a new one. */
+  signed(): Promise<LogHead | null>;
+  recordSigned(head: LogHead): Promise<void>;
 }

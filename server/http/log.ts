@@ -8,9 +8,11 @@
  *   given width never changes: a partial tile is a prefix of its full one).
  *
  * Before signing, the head is checked against the tiles (the root they give
- * at the head's size), and every checkpoint this process signed before
- * against them too: a checkpoint inconsistent with one signed earlier is
- * never signed (500, logged); `doctor` says where the log went wrong.
+ * at the head's size), and the largest checkpoint any server of the store
+ * signed before (kept in the store) against them too: a checkpoint
+ * inconsistent with one signed earlier, by this process or another, before
+ * a restart or after, is never signed (500, logged); `doctor` says where the
+ * log went wrong.
  */
 import express from 'express';
 import type { Request, Response } from 'express';
@@ -20,6 +22,7 @@ import type { LogHead, PublicationLogStore } from '../../lib/tlog/store';
 import { encodeBundle, parseTilePath, TILE_WIDTH } from '../../lib/tlog/tiles';
 import { HASH_SIZE } from '../../lib/tlog/merkle';
 import type { LogKey } from '../log-key';
+import { isBusy } from '../db/errors';
 
 /** What the endpoints serve from. */
 export interface LogEndpoints {
@@ -43,22 +46,31 @@ class Inconsistent extends Error {}
 export function logRouter(oaiPath: string, log: LogEndpoints, logger: Logger): express.Router {
   const base = logPathOf(oaiPath);
   const router = express.Router();
-  let signed: LogHead | null = null;
-
-  const check = async (head: LogHead): Promise<void> => {
+  // Checked against the largest checkpoint any server of the store signed (kept in the store, so across
+  // processes and restarts): a checkpoint inconsistent with it is never signed.
+  const check = async (head: LogHead): Promise<LogHead | null> => {
     if (!(await log.store.rootAt(head.size)).equals(head.root)) throw new Inconsistent(`the log's head (size ${head.size}) disagrees with its tiles`);
-    const before = signed;
-    if (before === null) return;
-    if (before.size > head.size) throw new Inconsistent(`the log is at ${head.size} entries, behind the checkpoint of ${before.size} this server signed`);
+    const before = await log.store.signed();
+    if (before === null) return null;
+    if (before.size > head.size) throw new Inconsistent(`the log is at ${head.size} entries, behind the checkpoint of ${before.size} signed before`);
     if (!(await log.store.rootAt(before.size)).equals(before.root))
-      throw new Inconsistent(`the log's first ${before.size} entries changed since this server signed them`);
+      throw new Inconsistent(`the log's first ${before.size} entries changed since they were signed`);
+    return before;
   };
 
   router.get(`${base}checkpoint`, (req: Request, res: Response, next) => {
     void (async () => {
-      const head = await log.store.head();
-      await check(head);
-      if (signed === null || head.size > signed.size) signed = head;
+      let head = await log.store.head();
+      const before = await check(head);
+      if (before === null || head.size > before.size) {
+        try {
+          await log.store.recordSigned(head);
+        } catch (err) {
+          // The store is busy (SQLite's write lock held by a long write): sign what was signed before, or ask again later.
+          if (before === null || !isBusy(err)) throw err;
+          head = before;
+        }
+      }
       const note = signNote(checkpointText({ origin: log.key.name, size: head.size, root: head.root }), log.key.name, log.key.key);
       res.status(200).set('Cache-Control', 'no-cache').type('text/plain; charset=utf-8').send(note);
     })().catch((err: unknown) => {

@@ -4,7 +4,8 @@
  */
 import type { Knex } from 'knex';
 import type { LogHead, PublicationLogStore } from '../../lib/tlog/store';
-import { readEntries, readHead, readTile, rootAt } from '../db/log/tables';
+import { readEntries, readHead, readSigned, readTile, recordSigned, rootAt } from '../db/log/tables';
+import { writeNow } from '../db/no-wait';
 
 /** @example await publicationLogOf(knex).head() // { size: 3, root: <Buffer …> } */
 export function publicationLogOf(knex: Knex): PublicationLogStore {
@@ -13,5 +14,8 @@ export function publicationLogOf(knex: Knex): PublicationLogStore {
     tile: (level, n) => readTile(knex, level, n),
     entries: (from, count) => readEntries(knex, from, count),
     rootAt: (size) => rootAt(knex, size),
+    signed: () => readSigned(knex),
+    // A server's own bookkeeping: never waits on SQLite's write lock (a busy store refuses at once, ../db/no-wait.ts).
+    recordSigned: (head) => writeNow(knex, (trx) => recordSigned(trx, head)),
   };
 }

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { databaseKinds, openThrowawayDatabase } from '../helpers/db';
 import { openTestProvider, request } from '../helpers/server';
 import { verifyLog } from '../../server/ops/log-verify';
+import { publicationLogOf } from '../../server/store/publication-log';
 
 for (const kind of databaseKinds()) {
   describe(`the publication log across a restart and on demand, on ${kind}`, function () {
@@ -22,6 +23,34 @@ for (const kind of databaseKinds()) {
         const second = await openTestProvider(kind, { database: db });
         try {
           expect((await request(second.port, { path: '/oai/log/checkpoint' })).body).to.equal(before);
+        } finally {
+          await second.close();
+        }
+      } finally {
+        await db.close();
+      }
+    });
+
+    it('never signs, after a restart, a checkpoint behind or beside one signed before', async () => {
+      const db = await openThrowawayDatabase(kind);
+      try {
+        const first = await openTestProvider(kind, { database: db });
+        expect((await request(first.port, { path: '/oai/log/checkpoint' })).status).to.equal(200);
+        const head = (await first.knex('log_head').where('id', 1).first('size')) as { size: unknown };
+        const size = Number(head.size);
+        expect(size).to.be.above(1);
+        await first.close();
+        // The log cut back by one entry behind the servers' back, its head made to agree with its tiles again.
+        const second = await openTestProvider(kind, { database: db });
+        try {
+          const root = await publicationLogOf(second.knex).rootAt(size - 1);
+          await second
+            .knex('log_head')
+            .where('id', 1)
+            .update({ size: size - 1, root });
+          const a = await request(second.port, { path: '/oai/log/checkpoint' });
+          expect(a.status).to.equal(500);
+          expect(a.body).to.not.match(/^[^\n]*\n\d+\n/);
         } finally {
           await second.close();
         }

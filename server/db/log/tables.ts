@@ -10,7 +10,10 @@
  *   place and serves every narrower width as its prefix (lib/tlog/tiles.ts);
  * - `log_head (id = 1, size, root, items)`: the tree size and root after the
  *   last append, and how many items have a leaf (so a publication finds an
- *   item written without one, a new item that kept its datestamp, by a count).
+ *   item written without one, a new item that kept its datestamp, by a count);
+ * - `log_signed (id = 1, size, root)`: the largest checkpoint a server of the
+ *   store has signed, written by the servers, not under the lock: every
+ *   process and every restart checks the log against it before it signs.
  */
 import type { Knex } from 'knex';
 import { HASH_SIZE, EMPTY_ROOT } from '../../../lib/tlog/merkle';
@@ -24,6 +27,21 @@ export type { LogHead };
 export async function readHead(db: Knex): Promise<LogHead> {
   const row = (await db('log_head').where('id', 1).first('size', 'root')) as { size: unknown; root: Buffer } | undefined;
   return row === undefined ? { size: 0, root: EMPTY_ROOT } : { size: toInt(row.size), root: Buffer.from(row.root) };
+}
+
+/** The largest checkpoint signed for this store; null when none was. */
+export async function readSigned(db: Knex): Promise<LogHead | null> {
+  const row = (await db('log_signed').where('id', 1).first('size', 'root')) as { size: unknown; root: Buffer } | undefined;
+  return row === undefined ? null : { size: toInt(row.size), root: Buffer.from(row.root) };
+}
+
+/**
+ * Records `head` as signed, unless a larger checkpoint is recorded already
+ * (another server signed it since): the record only ever grows.
+ */
+export async function recordSigned(db: Knex, head: LogHead): Promise<void> {
+  const grown = await db('log_signed').where('id', 1).andWhere('size', '<', head.size).update({ size: head.size, root: head.root });
+  if (grown === 0) await db('log_signed').insert({ id: 1, size: head.size, root: head.root }).onConflict('id').ignore();
 }
 
 /** A tile's stored hashes, or null when it was never written. */

@@ -31,6 +31,12 @@ export async function up(knex: Knex): Promise<void> {
     t.binary('hashes').notNullable();
     t.primary(['level', 'n']);
   });
+  // The largest checkpoint any server of this store signed: none is ever signed inconsistent with it.
+  await knex.schema.createTable('log_signed', (t) => {
+    t.integer('id').primary();
+    t.bigInteger('size').notNullable();
+    t.binary('root').notNullable();
+  });
   await knex.schema.createTable('log_head', (t) => {
     t.integer('id').primary();
     t.bigInteger('size').notNullable();
@@ -72,5 +78,5 @@ export async function up(knex: Knex): Promise<void> {
 
 /** Drops them. */
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['log_head', 'log_tiles', 'log_leaves']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['log_signed', 'log_head', 'log_tiles', 'log_leaves']) await knex.schema.dropTableIfExists(table);
 }
