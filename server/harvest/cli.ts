@@ -237,7 +237,7 @@ export async function runHarvestCommand(
   // SIGINT/SIGTERM stop the run between pages: every page is committed with its list's checkpoint (../interrupt.ts).
   const interrupt = watchInterrupts();
   const committed = { pages: 0, records: 0 };
-  // Past a thousand lines refusals are counted, not shown (../loader/refusal-report.ts); each run keeps its first thousand.
+  // Past 500 lines refusals are counted, not shown (../loader/refusal-report.ts); each run keeps its first thousand.
   const refusals = refusalReport((line) => bar.around(() => io.stderr.write(`${line}\n`)), {
     everyOne: "each source's run keeps its first thousand: oai-steward sources NAME",
   });

@@ -44,7 +44,7 @@ export const LOAD_USAGE = `usage: oai-steward load [options] FILE…
   --keep-datestamps         a migration of this repository's own records: records new to the store
                             keep their datestamps (never another repository's; docs/loading.md)
   --sets FILE               declare sets first, from a JSON array [{"spec","name","description"}]
-  --refusals FILE           write every refusal to FILE, one JSON object a line (stderr shows the first 1000)
+  --refusals FILE           write every refusal to FILE, one JSON object a line (stderr shows the first 500)
   --batch-size N            records per write (default ${DEFAULT_BATCH_SIZE})
   --progress-interval S     seconds between progress lines when stderr is not a terminal (default 5)
   --json                    print the summary as JSON on stdout
@@ -218,7 +218,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
     finish: () => bar.finish(),
   };
   // Refusals of one cause (a format the configuration does not declare) are named once, then counted.
-  // Past a thousand lines they are counted, not shown: `--refusals FILE` keeps every one.
+  // Past 500 lines they are counted, not shown: `--refusals FILE` keeps every one.
   const refusals = refusalReport((line) => io.stderr.write(`${line}\n`), {
     everyOne: everyOne === undefined ? 'name a file with --refusals FILE to keep every one' : `every one is in ${shownText(parsed.refusalsFile ?? '')}`,
   });

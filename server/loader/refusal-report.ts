@@ -22,8 +22,8 @@ import { shownText } from '../../lib/shown-text';
  */
 export const MAX_COUNTED_KEYS = 10_000;
 
-/** Refusal lines a report writes before it counts the rest: a line is at most ~2 KB (lib/shown-text.ts), so ≤ ~2 MB. */
-export const MAX_SHOWN_REFUSALS = 1000;
+/** Refusal lines a report writes before it counts the rest: a line is at most ~2 KB (lib/shown-text.ts), so ≤ ~1 MB. */
+export const MAX_SHOWN_REFUSALS = 500;
 
 /** A refusal report writing lines through `write`. */
 export interface RefusalReport {

@@ -139,7 +139,7 @@ describe('text from a source, as it is shown', function () {
       }
     });
 
-    it('shows the first thousand refusals of a load and writes every one to --refusals FILE', async () => {
+    it('shows the first refusals of a load, bounded, and writes every one to --refusals FILE', async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'source-text-'));
       try {
         const n = MAX_SHOWN_REFUSALS + 25;
