@@ -30,7 +30,16 @@ export function repositoryEnv(dir: string): NodeJS.ProcessEnv {
     file,
     `formats:\n${builtIn}  - prefix: thesis_rec\n    namespace: ${THESIS_NS}\n    schema: https://schemas.example.org/thesis-record/1.0/thesis-record.xsd\n    xsd: ${THESIS_XSD}\n`,
   );
-  return { OAI_CONFIG: file, OAI_PAGE_SIZE: '40', OAI_TOKEN_SECRET: 'dump-test-secret', OAI_BASE_URL: 'http://repo.example.org/oai', OAI_SEED_DEMO: 'false' };
+  return {
+    OAI_CONFIG: file,
+    OAI_PAGE_SIZE: '40',
+    OAI_TOKEN_SECRET: 'dump-test-secret',
+    OAI_BASE_URL: 'http://repo.example.org/oai',
+    OAI_SEED_DEMO: 'false',
+    // One repository's publication log key for the store and every copy of it, as an operator carries it
+    // (docs/identifiers.md): a copy made from a dump then names the same log in Identify.
+    OAI_LOG_KEY_FILE: path.join(dir, 'publication-log.key'),
+  };
 }
 
 export function thesis(title: string): string {
