@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import { parseOaiIdentifier } from '../lib/ids/oai-identifier';
 import { ConfigError } from './config';
 import { projectPath } from './paths';
+import { parseKeyFile } from './log-key';
 import type { DemoMarkers, WriteResult } from '../lib/store';
 
 /** What a store holds of the demo repository. */
@@ -103,7 +104,7 @@ export async function markDemo(store: DemoMarkers, namespace: string): Promise<v
 /** What {@link removeDemo} did. */
 export type DemoRemoval =
   | { readonly outcome: 'none' }
-  | { readonly outcome: 'erased'; readonly items: number }
+  | { readonly outcome: 'erased'; readonly items: number; readonly namespace: string }
   | { readonly outcome: 'tombstoned'; readonly items: number }
   | { readonly outcome: 'refused'; readonly others: number };
 
@@ -122,10 +123,26 @@ export async function removeDemo(
 ): Promise<DemoRemoval> {
   const held = await demoHolding(p.store);
   if (held === null) return { outcome: 'none' };
-  if (held.others === 0) return { outcome: 'erased', items: await p.store.eraseAll() };
+  if (held.others === 0) return { outcome: 'erased', items: await p.store.eraseAll(), namespace: held.namespace };
   if (!options.tombstones) return { outcome: 'refused', others: held.others };
   const rows = await p.store.itemsPresent(demoInternalIds());
   const results = await p.store.deleteItems(rows.filter((r) => !r.deleted).map((r) => r.internalId));
   await p.store.setDemoNamespace(null);
   return { outcome: 'tombstoned', items: results.length };
+}
+
+/**
+ * Removes the publication log key at `file` when it is the erased demo's
+ * (named `<namespace>/log` for the demo's namespace): its log is erased with
+ * the demo, and a key keeps its name for good (./log-key.ts), so this
+ * repository's log needs a new one. Returns whether it removed one.
+ *
+ * @example forgetDemoKey('/data/oai-steward.sqlite.log-key', 'demo.oai-steward.org') // true
+ */
+export function forgetDemoKey(file: string | undefined, demoNamespace: string): boolean {
+  if (file === undefined || !fs.existsSync(file)) return false;
+  const key = parseKeyFile(fs.readFileSync(file, 'utf8'), file);
+  if (key.name !== `${demoNamespace}/log`) return false;
+  fs.rmSync(file);
+  return true;
 }

@@ -166,7 +166,9 @@ export async function publish(trx: Knex, pub: Publication, clock: () => number, 
     await trx.raw(`UPDATE item_sets SET departed = ? WHERE departed = ? AND ${mine}`, [at, p, p]);
     await trx.raw(`UPDATE item_sets SET datestamp = ? WHERE datestamp = ? AND ${mine}`, [at, p, p]);
     await trx.raw('UPDATE items SET datestamp = ? WHERE datestamp = ?', [at, p]);
-    await trx.raw('UPDATE publication SET last = ? WHERE id = 1', [at]);
+    // Only a time something was stamped with is the last publication's: a write that stamped nothing (items that
+    // kept their datestamps, logged all the same) must not move later writes' datestamps on.
+    if (n > 0) await trx.raw('UPDATE publication SET last = ? WHERE id = 1', [at]);
     return lock;
   } catch (err) {
     lock.release();

@@ -5,7 +5,7 @@
  * found, 2 a usage error. server/cli.ts dispatches here.
  */
 import type { Config } from '../config';
-import { refuseForeignDemo, removeDemo } from '../demo-guard';
+import { forgetDemoKey, refuseForeignDemo, removeDemo } from '../demo-guard';
 import { openProvider, type Provider } from '../provider';
 import { backupStore, BackupError, restoreStore } from './backup';
 import { formatDoctor, runDoctor } from './doctor';
@@ -129,7 +129,9 @@ export async function runOpsCommand(command: keyof typeof OPS_USAGE, args: reado
             io.stdout.write('the store holds no demo repository; nothing changed\n');
             return 0;
           case 'erased':
-            io.stdout.write(`erased the demo repository (${r.items} items, their sets and identifiers): the store is empty\n`);
+            io.stdout.write(`erased the demo repository (${r.items} items, their sets, identifiers and publication log): the store is empty\n`);
+            // The demo's log key named the demo's log, erased with it: the next server makes one named for this repository.
+            if (forgetDemoKey(config.logKeyFile, r.namespace)) io.stdout.write(`removed the demo's publication log key ${config.logKeyFile ?? ''}\n`);
             return 0;
           case 'tombstoned':
             io.stdout.write(`turned ${r.items} demo items into tombstones; their identifiers stay answered as deleted\n`);

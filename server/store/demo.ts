@@ -10,7 +10,10 @@ import type { ItemPresence } from '../../lib/store';
 const MARKER = 'demo_namespace';
 
 /** Tables holding items and what hangs off them, children first (foreign keys). */
-const ITEM_TABLES = ['item_about', 'item_sets', 'records', 'record_fields', 'identifiers', 'items'] as const;
+const ITEM_TABLES = ['item_about', 'item_sets', 'records', 'record_fields', 'identifiers', 'log_leaves', 'items'] as const;
+
+/** The publication log's other tables (../db/log/tables.ts): a log of the demo alone goes with it. */
+const LOG_TABLES = ['log_tiles', 'log_head', 'log_signed'] as const;
 
 /**
  * The namespace the demo was published under, or null.
@@ -56,8 +59,8 @@ export async function registeredIdentifiers(knex: Knex, internalIds?: readonly s
 }
 
 /**
- * Erases every item, set, identifier and the demo's namespace in one
- * transaction; returns how many items there were.
+ * Erases every item, set, identifier, the publication log of them and the
+ * demo's namespace in one transaction; returns how many items there were.
  *
  * @example await eraseAll(knex) // 120
  */
@@ -65,6 +68,7 @@ export async function eraseAll(knex: Knex): Promise<number> {
   const items = Number(((await knex('items').count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
   await knex.transaction(async (trx) => {
     for (const table of ITEM_TABLES) await trx(table).del();
+    for (const table of LOG_TABLES) await trx(table).del();
     await trx('sets').del();
     if (await trx.schema.hasTable('retired_sets')) await trx('retired_sets').del();
     await trx('settings').where('key', MARKER).del();

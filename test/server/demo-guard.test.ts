@@ -7,12 +7,15 @@
  * Run as the operator runs it, `oai-steward` in a child process, on each
  * test database.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../server/config';
 import { startServer } from '../../server/serve';
-import { demoHolding, demoInternalIds } from '../../server/demo-guard';
+import { demoHolding, demoInternalIds, forgetDemoKey } from '../../server/demo-guard';
+import { keyFileText } from '../../server/log-key';
 import { cli, forEachCliDatabase, startCli, type CliDb, type CliRun } from '../loader/helpers';
 import { DEMO_NAMESPACE } from '../helpers/demo-records';
 import { forEachThrowawayDatabase } from '../helpers/db';
@@ -48,6 +51,26 @@ function ndjson(db: CliDb, ids: readonly string[]): string {
   );
   return file;
 }
+
+describe("the demo's publication log key", () => {
+  it("is removed by remove-demo when it names the erased demo's log, and kept when it names another", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-key-'));
+    try {
+      const demo = path.join(dir, 'demo.key');
+      const other = path.join(dir, 'other.key');
+      fs.writeFileSync(demo, keyFileText(`${DEMO_NAMESPACE}/log`, crypto.randomBytes(32)));
+      fs.writeFileSync(other, keyFileText('repo.example.org/log', crypto.randomBytes(32)));
+      expect([forgetDemoKey(demo, DEMO_NAMESPACE), forgetDemoKey(other, DEMO_NAMESPACE), forgetDemoKey(undefined, DEMO_NAMESPACE)]).to.deep.equal([
+        true,
+        false,
+        false,
+      ]);
+      expect([fs.existsSync(demo), fs.existsSync(other)]).to.deep.equal([false, true]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('seedDemo by default', () => {
   const cases: { name: string; env: NodeJS.ProcessEnv; seeds: boolean }[] = [
@@ -130,7 +153,8 @@ describe('a store that holds the demo, under another namespace', function () {
       expect(removed.code, removed.stderr).to.equal(0);
       expect(removed.stdout).to.contain('erased the demo repository (285 items');
       const knex = db().knex();
-      for (const table of ['items', 'records', 'identifiers', 'sets', 'item_sets']) {
+      // The demo's publication log goes with it.
+      for (const table of ['items', 'records', 'identifiers', 'sets', 'item_sets', 'log_leaves', 'log_tiles', 'log_head']) {
         expect(Number(((await knex(table).count({ n: '*' }).first()) as { n: number | string }).n), table).to.equal(0);
       }
       expect(await serveOutcome(db(), { OAI_NAMESPACE: REAL })).to.equal('started');
