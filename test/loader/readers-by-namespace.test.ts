@@ -90,7 +90,7 @@ forEachCliDatabase((db) => {
       expect(texts(dc, 'dc:title')).to.deep.equal(['Eating your own Dog Food']);
       expect(texts(dc, 'dc:creator')).to.deep.equal(['Fenner, Martin']);
       expect(texts(dc, 'dc:publisher')).to.deep.equal(['DataCite']);
-      expect(texts(dc, 'dc:date')).to.deep.equal(['2016-12-20']);
+      expect(texts(dc, 'dc:date')).to.deep.equal(['2016-12-20', '2016']);
       expect(texts(dc, 'dc:type')).to.deep.equal(['BlogPosting']);
       expect(texts(dc, 'dc:identifier')).to.include('https://doi.org/10.5438/4K3M-NYVG');
     });

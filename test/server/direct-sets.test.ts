@@ -41,7 +41,8 @@ forEachDatabase((db) => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
         const knex = db.knex();
-        for (const t of ['record_fields', 'item_about', 'records', 'item_sets', 'items', 'identifiers', 'sets']) await knex(t).delete();
+        for (const t of ['record_fields', 'item_about', 'records', 'item_sets', 'log_leaves', 'log_tiles', 'log_head', 'items', 'identifiers', 'sets'])
+          await knex(t).delete();
         // One second per step, so every change gets a datestamp of its own.
         const clock = new ManualClock();
         const store = db.store({ clock: clock.read });

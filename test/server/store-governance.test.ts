@@ -255,6 +255,7 @@ forEachDatabase((db) => {
         await db.knex()('records').delete();
         await db.knex()('item_sets').delete();
         await db.knex()('record_fields').delete();
+        for (const t of ['log_leaves', 'log_tiles', 'log_head']) await db.knex()(t).delete();
         await db.knex()('items').delete();
         await db.knex()('identifiers').delete();
         const store = db.store({ clock: () => T0, policy: caseFolding });
@@ -336,7 +337,7 @@ forEachDatabase((db) => {
         [2, 1, 0],
         [1, 0, 2, 0, 1],
       ]) {
-        for (const t of ['records', 'item_sets', 'record_fields', 'items', 'identifiers']) await db.knex()(t).delete();
+        for (const t of ['records', 'item_sets', 'record_fields', 'log_leaves', 'log_tiles', 'log_head', 'items', 'identifiers']) await db.knex()(t).delete();
         const store = db.store({ clock: () => T0, policy: caseFolding });
         const firstHolder = new Map<string, string>();
         for (const i of order) {
