@@ -174,7 +174,9 @@ describe('folding loader_runs into runs (migration 018)', function () {
       await knex.migrate.latest({ migrationSource });
       const before = await storeOn(knex).latestRuns('load', null);
 
-      await knex.migrate.down({ migrationSource });
+      // Down through the migrations after 018, then 018 itself.
+      await knex.migrate.down({ migrationSource, name: '019_publication_log' });
+      await knex.migrate.down({ migrationSource, name: '018_runs_fold' });
       expect(await knex.schema.hasColumn('runs', 'written')).to.equal(false);
       const folded = (await knex('loader_runs').select('finished', 'records', 'refusals', 'read', 'duration_ms', 'outcome').orderBy('id')) as Record<
         string,
