@@ -280,7 +280,7 @@ forEachDatabase((db) => {
       await store.deleteItems(['phoenix']);
       clock.tick(10);
       const [again] = await store.writeItems([item('phoenix')]);
-      expect(again).to.deep.equal({ internalId: 'phoenix', identifier: first?.identifier, outcome: 'updated' });
+      expect(again).to.deep.equal({ internalId: 'phoenix', identifier: first?.identifier, outcome: 'updated', update: 'revived' });
       expect(await store.getRecord(first?.identifier ?? '', 'oai_dc')).to.include({ deleted: false, datestamp: T0 + 20, metadata: dc('Title of phoenix') });
     });
 
