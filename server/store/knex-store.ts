@@ -66,7 +66,7 @@ import type { Preparation } from '../../lib/pipeline/prepare';
 import type { OaiDcProfile } from '../../lib/formats/oai-dc-profile';
 import { createFormatRegistry, type FormatRegistry } from '../../lib/formats/registry';
 import type { SetDefinitions } from '../../lib/sets/rules';
-import { isPostgres } from '../db/dialect';
+import { dialectOf } from '../db/dialect';
 import { createSeenIds } from '../db/seen-ids';
 import { recordFieldsOf } from './record-fields';
 import { aboutByInternalId } from './given';
@@ -260,7 +260,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async refreshStatistics(): Promise<void> {
     // The tables a batch's state is read from (./state.ts): by internal id and by identifier.
-    if (isPostgres(this.knex)) await this.knex.raw('ANALYZE items, identifiers');
+    await dialectOf(this.knex).refreshStatistics(this.knex, ['items', 'identifiers']);
   }
 
   harvestStates(source?: string): Promise<ListState[]> {
