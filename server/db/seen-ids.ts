@@ -1,5 +1,5 @@
 /**
- * The internal ids a load has seen (lib/store.ts `SeenIds`), kept in a
+ * The internal ids a load has seen (lib/store/bookkeeping.ts `SeenIds`), kept in a
  * temporary table on the load's own connection: a JavaScript Set of ids grows
  * with the input, a temporary table lives in SQLite's temporary file
  * (`temp_store` = FILE, the build default) or PostgreSQL's temp buffers, both

@@ -1,5 +1,5 @@
 /**
- * Turns a record read from OAI-PMH XML into a store item (lib/store.ts
+ * Turns a record read from OAI-PMH XML into a store item (lib/store/
  * `ItemInput`), or into refusals naming the input, the record and the field.
  *
  * The internal id: an identifier in the configured namespace is mapped back

@@ -1,6 +1,6 @@
 /**
  * One harvest per source at a time across every process sharing the store
- * (lib/store.ts `HarvestLocks`). PostgreSQL: a session advisory lock, held
+ * (lib/store/bookkeeping.ts `HarvestLocks`). PostgreSQL: a session advisory lock, held
  * on a connection of its own for the length of the run (released when the
  * process dies with it; server/db/dialect/postgres.ts). SQLite: a row in
  * `harvest_locks` with an expiry the holder keeps pushing forward, so a lock

@@ -1,5 +1,5 @@
 /**
- * The knex-backed store: lib/store.ts's `Store` on SQLite and PostgreSQL with
+ * The knex-backed store: lib/store/'s `Store` on SQLite and PostgreSQL with
  * identical behaviour (dialect differences live in server/db/). One file per
  * concern, put together here:
  *
@@ -169,7 +169,7 @@ class CheckOnly extends Error {
 const systemClock = (): number => Math.floor(Date.now() / 1000);
 
 /**
- * lib/store.ts's Store over knex.
+ * lib/store/'s Store over knex.
  *
  * @example
  * const knex = createKnex('sqlite:./data/oai.db');

@@ -5,7 +5,7 @@
  * module asks its dialect and never tests which database it talks to.
  *
  * Datestamps are integer seconds in a `bigint` column on both, so they sort
- * and compare identically without any date function (lib/store.ts).
+ * and compare identically without any date function (lib/store/).
  *
  * The functions below taking a knex first are the dialect's, kept as
  * functions for the SQL builders that call them in many places.

@@ -44,7 +44,7 @@ function instrument(store: ReadStore): Reads {
   const listRecords = store.listRecords.bind(store);
   (store as { listRecords: ReadStore['listRecords'] }).listRecords = async (q: ListPageQuery) => {
     const rows = await listRecords(q);
-    // Rows past the budget are keys only (lib/store.ts `ListPageQuery.budget`): nothing of them is read.
+    // Rows past the budget are keys only (lib/store/read.ts `ListPageQuery.budget`): nothing of them is read.
     const read = rows.filter((r) => r.overBudget !== true);
     reads.calls.push({ rows: read.length, bytes: read.reduce((n, r: ItemRecord) => n + served(r), 0) });
     return rows;
