@@ -34,7 +34,8 @@
  * | fundingReferences                        | name/@type="corporate" role "funder" (MARC relator fnd); note/@type="funding" the award number, the award title, each as given |
  */
 import type { Agent, RecordFields, RelatedIdentifier } from '../model/record';
-import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, DCMI_OF_TYPE_OF_RESOURCE } from '../model/vocabularies';
+import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX } from '../model/vocabularies';
+import { DCMI_OF_TYPE_OF_RESOURCE } from '../model/type-crosswalks';
 import { bibliographicType, citationSource, coarType, contributors, creators, dcValues, formats, publisher, titles } from '../model/facts';
 import { isTimestamp, parseW3cdtf, publicationDateAmong } from '../model/dates';
 import { normalizeLanguageTag } from '../model/language';

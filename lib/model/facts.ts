@@ -11,14 +11,11 @@ import {
   COAR_RESOURCE_TYPE_PREFIX,
   COAR_OF_DATACITE_GENERAL,
   COAR_TYPES,
-  schemaOrgType,
-  schemaOrgTypeOf,
-  typeOfGeneral,
-  typeOfWords,
   type AccessRight,
   type CoarType,
   type OpenAireResourceType,
 } from './vocabularies';
+import { schemaOrgType, schemaOrgTypeOf, typeOfGeneral, typeOfWords } from './type-crosswalks';
 import { classifyIdentifier, encodeUriName, IDENTIFIER_TYPES, isHttpUrl, normalizeDoi, type IdentifierType } from './identifiers';
 import { calendarDate, EU_REPO_DATE, isTimestamp, parseW3cdtf, publicationDateAmong, type W3cdtf } from './dates';
 import type { DcElement, DublinCore } from './dublin-core';
@@ -150,7 +147,7 @@ export function coarTypeOfRecord(record: RecordFields): CoarType | undefined {
 /**
  * MARC Leader/06 and MODS typeOfResource of the record: from its COAR type,
  * else its DataCite type, else the DCMI Type or MODS typeOfResource words of
- * its dc:type (vocabularies.ts `typeOfWords`). A record that says no type has
+ * its dc:type (type-crosswalks.ts `typeOfWords`). A record that says no type has
  * no typeOfResource (a type is never invented); its Leader/06 is `a`, the
  * position being mandatory and `a` the code MARC records carry by default.
  *

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { bibliographicType, citationSource, coarTypeOfRecord, dublinCore, hostCitation } from '../../lib/model/facts';
-import { typeOfWords } from '../../lib/model/vocabularies';
+import { typeOfWords } from '../../lib/model/type-crosswalks';
 import { eachRow } from '../helpers/table';
 
 describe('kinds of material in Dublin Core words', () => {
