@@ -62,7 +62,7 @@ import {
 import { accessRightOf } from '../model/facts';
 import { calendarDate, parseW3cdtf } from '../model/dates';
 import { isXmlLang, normalizeLanguageTag } from '../model/language';
-import { HOST_PARTS, isMediaType } from '../model/from-json';
+import { HOST_PARTS, isMediaType } from '../model/from-json-detail';
 import { trimXml } from './xml-in';
 
 /** A record being lifted: what the reader has found so far. */
