@@ -78,20 +78,8 @@ export function parseRecordFields(rec: Obj, origin: RecordOrigin): { fields: Rec
     refusals.push({ internalId: origin.internalId, ...(origin.source !== undefined && { source: origin.source }), field, reason });
   };
   const fields: { -readonly [K in keyof RecordFields]: RecordFields[K] } = { dc: readDublinCore(rec.dc, refuse) };
-  const list = <T>(key: string, item: (v: unknown, path: string) => T | undefined): T[] | undefined => {
-    const raw = rec[key];
-    if (raw === undefined) return undefined;
-    if (!Array.isArray(raw)) {
-      refuse(key, 'must be an array');
-      return undefined;
-    }
-    const out: T[] = [];
-    raw.forEach((v, i) => {
-      const r = item(v, `${key}[${i}]`);
-      if (r !== undefined) out.push(r);
-    });
-    return out;
-  };
+  const list = <T>(key: string, item: (v: unknown, path: string) => T | undefined): T[] | undefined =>
+    rec[key] === undefined ? undefined : readList(rec[key], key, refuse, item);
 
   const identifiers = list('identifiers', (v, p) => readTypedIdentifier(v, p, refuse));
   if (identifiers) fields.identifiers = identifiers;
