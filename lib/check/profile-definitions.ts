@@ -6,7 +6,6 @@
 import { EU_REPO_TYPES } from '../formats/oai-dc-profile';
 import {
   accessRightOf,
-  coarTypeOfRecord,
   creators,
   embargoEnd,
   fileLinks,
@@ -19,6 +18,7 @@ import {
   recordIdentifiers,
   titles,
 } from '../model/facts';
+import { coarTypeOfRecord } from '../model/type-facts';
 import { edmType, europeanaRights, hasSubjectOrType, isShownAt, isShownBy } from '../formats/edm';
 import { rioxxRules } from './core-rioxx';
 import {

@@ -27,7 +27,8 @@
  *
  * Pure: no I/O, no clock.
  */
-import { accessRightOf, hasDoi, isFunded, openAireType, publicationYear } from '../model/facts';
+import { accessRightOf, hasDoi, isFunded, publicationYear } from '../model/facts';
+import { openAireType } from '../model/type-facts';
 import type { RecordFields } from '../model/record';
 import { parseW3cdtf } from '../model/dates';
 import { withAncestors } from '../model/header';

@@ -14,22 +14,9 @@ import type { CrosswalkContext } from '../../lib/formats/format';
 import { otherDcIdentifiers } from '../../lib/formats/format';
 import { relatedPart } from '../../lib/formats/marc21';
 import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
-import {
-  accessRightOf,
-  bibliographicType,
-  citationSource,
-  coarType,
-  coarTypeOfRecord,
-  contributors,
-  creators,
-  dcValues,
-  doi,
-  dublinCore,
-  formats,
-  publicationYear,
-  publisher,
-  relationUri,
-} from '../../lib/model/facts';
+import { accessRightOf, contributors, creators, dcValues, doi, dublinCore, formats, publicationYear, publisher, relationUri } from '../../lib/model/facts';
+import { bibliographicType, coarType, coarTypeOfRecord } from '../../lib/model/type-facts';
+import { citationSource } from '../../lib/model/citation-facts';
 import { parseW3cdtf } from '../../lib/model/dates';
 import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
 import { normalizeLanguageTag, primaryLanguage } from '../../lib/model/language';
