@@ -45,9 +45,7 @@ import {
   addDc,
   addFile,
   addIdentifier,
-  addRelated,
   addRights,
-  contributorType,
   draft,
   finish,
   schemeOf,
@@ -56,10 +54,9 @@ import {
   setHost,
   setLanguage,
   setPublisher,
-  toAgent,
-  toFunding,
   type Draft,
 } from './reader-rules';
+import { addRelated, contributorType, toAgent, toFunding } from './reader-entries';
 import { attr, elements, kid, kids, prefixedAttr, text } from './xml-in';
 
 const MODS_NS = 'http://www.loc.gov/mods/v3';
