@@ -18,7 +18,7 @@ import { readerOf, type ReadingFormat } from '../../lib/formats/readers';
 import type { AboutInput, ItemInput } from '../../lib/store';
 import { undeclaredFormat, type Refusal } from '../../lib/model/refusal';
 import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/pipeline/about';
-import type { XmlRecord } from './read-oai-xml';
+import type { XmlRecord } from './xml-events';
 import { shapeAdvice } from './shape-advice';
 import { parseFragment } from '../../lib/xml/tree';
 
