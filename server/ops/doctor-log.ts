@@ -4,7 +4,7 @@
  * store serves it (server/db/log/inspect.ts); a problem names the first
  * disagreement, which a change made behind the write path leaves.
  */
-import type { DoctorContext, Finding } from './doctor';
+import type { DoctorContext, Finding } from './doctor-findings';
 
 /** The check. */
 export async function publicationLog(ctx: DoctorContext): Promise<readonly Finding[]> {
