@@ -64,7 +64,7 @@ function loadRows(f: BenchFigures): Row[] {
       f.log_publication_ms === null ? 'not measured' : `${n(f.log_publication_ms)} ms a publication`,
       f.log_publication_ms === null
         ? ''
-        : `what the log adds to one: ${n(f.log_sample_records)} records in ${n(f.log_publications)} publications, loaded with the log and without; time ${n(f.load_with_log_of_without)}×`,
+        : `what the log adds to one: ${n(f.log_sample_records)} records in ${n(f.log_publications)} publication${f.log_publications === 1 ? '' : 's'}, loaded with the log and without; time ${n(f.load_with_log_of_without)}×`,
     ],
   ];
 }

@@ -179,7 +179,14 @@ async function startLog(config: Config, logger: Logger, store: KnexStore, log: P
       "the publication log has entries but its key file is missing: a new key is made, whose checkpoints harvesters that know the old key will refuse; restore the key from the store's backup (oai-steward restore brings it back) if you have it",
     );
   }
-  logKey();
+  const key = logKey();
+  if (key.name !== `${config.namespace}/log`) {
+    logger.warn(
+      { logKeyFile: config.logKeyFile, origin: key.name },
+      `the publication log's key is named ${key.name}, not ${config.namespace}/log: a log keeps the origin it was made with. ` +
+        'If this store has published nothing under it yet, remove the key file and start again to make one for this namespace (remove-demo removes the demo’s with the demo)',
+    );
+  }
   const entries = await store.backfillLog();
   if (entries > 0) logger.info({ entries }, 'the publication log was made of the items the store held before it had one');
 }
