@@ -38,6 +38,17 @@ export interface LoadFigures {
   load_cli_of_floor: number | null;
   /** Average bytes of oai_dc XML of a live record (direct load only). */
   oai_dc_avg_bytes: number | null;
+  /**
+   * The publication log's cost (bench/log-cost.ts): the first `log_sample_records` records (at most
+   * 20,000) loaded as the direct load loads them, `--batch` a publication, into a fresh store and
+   * into one without the log's tables, in turn, twice, each time the least of its two; null with --skip-log-cost. `log_publication_ms`: the
+   * difference of the two times over the `log_publications`, what the log adds to one publication;
+   * `load_with_log_of_without`: load time with the log / without it.
+   */
+  log_sample_records: number | null;
+  log_publications: number | null;
+  log_publication_ms: number | null;
+  load_with_log_of_without: number | null;
 }
 
 /** One format's ListRecords harvest beside its replay ceiling. */

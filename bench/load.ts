@@ -9,7 +9,9 @@
  *   with `--base-records M`, M records the same way, to compare the rate and
  *   the peak with;
  * - the load floor (bench/load-floor.ts): the rows the direct load wrote,
- *   copied into another fresh store with the driver alone.
+ *   copied into another fresh store with the driver alone;
+ * - the publication log's cost (bench/log-cost.ts): a sample of the records
+ *   loaded into a store with the log and one without.
  *
  * The direct load's store is the one the rest of the run serves (the one
  * `oai-steward load` wrote with `--skip-direct-load`). Generation streams:
@@ -30,7 +32,8 @@ import { ratio, round, type LoadFigures } from './figures';
 import { loadRecords } from './generate';
 import { measureLoadFloor } from './load-floor';
 import { writeBenchNdjson } from './ndjson';
-import type { BenchOptions } from './options';
+import { LOG_SAMPLE, type BenchOptions } from './options';
+import { measureLogCost, type LogCost } from './log-cost';
 import { progress } from './progress';
 import { entry, preload } from './serve';
 import { freshStore, settleDisk, type FreshStore } from './stores';
@@ -213,6 +216,18 @@ export async function runLoadStep(o: BenchOptions, env: NodeJS.ProcessEnv, tmp: 
       log(floor ? `  ${Math.round(floor.items / floor.seconds)} records/s` : '  not measured: no second database could be created');
     }
 
+    // What the publication log costs a publication (bench/log-cost.ts).
+    let logCost: LogCost | null = null;
+    if (!o.skipLogCost) {
+      log(`publication log cost: ${Math.min(o.records, LOG_SAMPLE)} records loaded without the log and with it, twice …`);
+      logCost = await measureLogCost(o, env, served.url);
+      log(
+        logCost
+          ? `  ${logCost.withoutLogSeconds.toFixed(2)} s without, ${logCost.withLogSeconds.toFixed(2)} s with`
+          : '  not measured: no second database could be created',
+      );
+    }
+
     const rate = (records: number, seconds: number | undefined): number | null => (seconds === undefined ? null : Math.round(records / seconds));
     const directRps = rate(o.records, direct?.seconds);
     const cliRps = rate(o.records, cli?.seconds);
@@ -240,6 +255,10 @@ export async function runLoadStep(o: BenchOptions, env: NodeJS.ProcessEnv, tmp: 
         load_of_floor: ratio(directRps, floorRps),
         load_cli_of_floor: ratio(cliRps, floorRps),
         oai_dc_avg_bytes: direct && Math.round(direct.oaiDcBytes / Math.max(1, direct.live)),
+        log_sample_records: logCost && logCost.records,
+        log_publications: logCost && logCost.publications,
+        log_publication_ms: logCost && round(((logCost.withLogSeconds - logCost.withoutLogSeconds) * 1000) / logCost.publications, 1),
+        load_with_log_of_without: logCost && ratio(logCost.withLogSeconds, logCost.withoutLogSeconds),
       },
     };
   } catch (err) {

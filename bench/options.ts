@@ -46,6 +46,8 @@ export interface BenchOptions {
   readonly skipDirectLoad: boolean;
   /** Skip the load floor (it writes the whole store a second time). */
   readonly skipLoadFloor: boolean;
+  /** Skip the publication log's cost (bench/log-cost.ts: a sample loaded twice more). */
+  readonly skipLogCost: boolean;
   /** Skip VACUUM and with it the bytes a record takes on disk. */
   readonly skipVacuum: boolean;
   /** Skip the harvest step (`oai-steward harvest` of the served store, bench/harvest.ts). */
@@ -71,6 +73,9 @@ export interface BenchOptions {
   readonly dryRun: boolean;
 }
 
+/** Records the publication log's cost is measured on at most (bench/log-cost.ts): enough publications of the default batch to average over, few enough to be a small part of a run. */
+export const LOG_SAMPLE = 20_000;
+
 export const USAGE = `usage: npm run bench -- [options]
   --records N          records to generate (default 100000; 1000000 and 5000000 are the large runs)
   --processes K        server processes behind one port (default 1)
@@ -93,6 +98,7 @@ export const USAGE = `usage: npm run bench -- [options]
   --skip-cli-load      skip the load of the same records as NDJSON through oai-steward load
   --skip-direct-load   skip the direct load; serve the store oai-steward load wrote
   --skip-load-floor    skip the load floor (it writes the whole store again)
+  --skip-log-cost      skip the publication log's cost (up to ${LOG_SAMPLE.toLocaleString('en')} records loaded with and without the log)
   --skip-vacuum        skip VACUUM, and with it the bytes a record takes on disk
   --skip-harvest       skip the harvest step (oai-steward harvest of the served store into a fresh one)
   --base-records M     also load M records through oai-steward load and compare the load rate and the
@@ -133,6 +139,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     skipCliLoad: false,
     skipDirectLoad: false,
     skipLoadFloor: false,
+    skipLogCost: false,
     skipVacuum: false,
     skipHarvest: false,
     baseRecords: undefined as number | undefined,
@@ -216,6 +223,9 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
         break;
       case '--skip-load-floor':
         o.skipLoadFloor = true;
+        break;
+      case '--skip-log-cost':
+        o.skipLogCost = true;
         break;
       case '--skip-vacuum':
         o.skipVacuum = true;
@@ -302,6 +312,9 @@ export function describePlan(o: BenchOptions, database: 'sqlite' | 'postgresql')
       ? `base: ${n(o.baseRecords)} records through oai-steward load, to compare the rate and peak RSS with`
       : 'base: none (the load rate and loader memory at N are not compared with a smaller run)',
     o.skipLoadFloor ? 'load floor: skipped' : 'load floor: the same rows copied with the driver alone',
+    o.skipLogCost
+      ? 'publication log cost: skipped'
+      : `publication log cost: ${n(Math.min(o.records, LOG_SAMPLE))} records loaded into a store without the log and one with it, twice, ${n(o.batch)} a publication`,
     o.harvestPages > 0
       ? `harvests: the first ${n(o.harvestPages)} pages of each list; middle and last pages reached with tokens built from the store`
       : 'harvests: every page of each list',

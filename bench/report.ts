@@ -59,6 +59,13 @@ function loadRows(f: BenchFigures): Row[] {
       f.floor_load_rps === null ? 'not measured' : `${n(f.floor_load_rps)} records/s`,
       `the same rows inserted with the driver alone, one transaction; load ${n(f.load_of_floor)} of it, CLI ${n(f.load_cli_of_floor)}`,
     ],
+    [
+      '  publication log',
+      f.log_publication_ms === null ? 'not measured' : `${n(f.log_publication_ms)} ms a publication`,
+      f.log_publication_ms === null
+        ? ''
+        : `what the log adds to one: ${n(f.log_sample_records)} records in ${n(f.log_publications)} publication${f.log_publications === 1 ? '' : 's'}, loaded with the log and without; time ${n(f.load_with_log_of_without)}×`,
+    ],
   ];
 }
 

@@ -176,6 +176,16 @@ const TARGETS: readonly Target[] = [
       ),
   },
   {
+    name: 'what the publication log adds to a publication',
+    unit: 'ms',
+    read: (f) =>
+      value(
+        f.log_publication_ms,
+        'run without --skip-log-cost (and with the right to create a database, on PostgreSQL)',
+        `${(f.log_sample_records ?? 0).toLocaleString('en')} records in ${f.log_publications ?? 0} publications; load time with the log / without ${f.load_with_log_of_without ?? '—'}×, ${f.database}`,
+      ),
+  },
+  {
     name: 'store size',
     unit: 'bytes',
     read: (f) => ({ value: f.store_bytes, note: `${Math.round(f.store_bytes / f.records).toLocaleString('en')} B a record as loaded, ${f.database}` }),

@@ -145,8 +145,8 @@ export interface Config {
    */
   readonly dumpDir: string | undefined;
   /**
-   * OAI_LOG_KEY_FILE / `logKeyFile`: the publication log's signing key (server/log-key.ts), made by the
-   * first server when absent, mode 0600. A relative path in the file is relative to the file. Default:
+   * OAI_LOG_KEY_FILE / `logKeyFile`: the publication log's signing key (server/log-key.ts), made with the
+   * log by the first command that migrates the store and finds none, mode 0600. A relative path in the file is relative to the file. Default:
    * `<store file>-log.key` beside a SQLite store; `data/oai-steward-log.key` for PostgreSQL; none (a key
    * for the life of the process) for `:memory:`.
    */

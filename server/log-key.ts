@@ -6,8 +6,9 @@
  * and with it the origin, is fixed when the key is made and every tool that
  * reads a note signer key can sign with it.
  *
- * The key is made the first time a server starts on a store without one, and
- * kept beside the store (`<store file>-log.key` for SQLite, or `logKeyFile`);
+ * The key is made with the log: when a command that migrates the store
+ * (serve, migrate, seed, load, harvest) opens it and finds none
+ * (./provider.ts), and kept beside the store (`<store file>-log.key` for SQLite, or `logKeyFile`);
  * `backup` copies it beside the backup and `restore` brings it back
  * (./ops/backup.ts), so a restored repository signs with the key its
  * harvesters know.

@@ -3,6 +3,7 @@
  * one place that knows how the pieces fit; `serve`, the CLI and the tests
  * all open a provider through it.
  */
+import fs from 'node:fs';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { describeRepository } from '../lib/oai/descriptions';
@@ -86,15 +87,25 @@ export async function openProvider(
     ...(options.create !== undefined && { create: options.create }),
   });
   try {
-    return providerOn(config, db, logger, options);
+    return await providerOn(config, db, logger, { ...options, create: options.create ?? true });
   } catch (err) {
     await db.close();
     throw err;
   }
 }
 
-/** The provider over an opened database (what openProvider builds once the store is open). */
-function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options: { clock?: () => number; formats?: FormatRegistry }): Provider {
+/**
+ * The provider over an opened database (what openProvider builds once the
+ * store is open). With `create` (the store was just migrated), the rest of
+ * the publication log's making: its key, and an upgraded store's first
+ * entries ({@link startLog}).
+ */
+async function providerOn(
+  config: Config,
+  db: OpenedDatabase,
+  logger: Logger,
+  options: { clock?: () => number; formats?: FormatRegistry; create: boolean },
+): Promise<Provider> {
   // The formats the configuration names (built-in ones with their options, declared ones with their
   // local XSD), built as the loader's reading thread builds them (./conversion.ts).
   const readerConfig = options.formats ? undefined : readerConfigOf(config);
@@ -102,13 +113,15 @@ function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options:
   const policy = policyOf(readerConfigOf(config));
   addCatalogs(formats.all().flatMap((f) => (f.localSchema?.catalog !== undefined ? [f.localSchema.catalog] : [])));
   const store = createStore(config, db.connection, formats, options.clock, config.tokenPositions ? { primary: db.connection } : undefined);
+  let key: LogKey | undefined;
+  const logKey = (): LogKey =>
+    (key ??= config.logKeyFile === undefined ? ephemeralLogKey(`${config.namespace}/log`) : loadOrCreateLogKey(config.logKeyFile, `${config.namespace}/log`));
+  const publicationLog = publicationLogOf(db.connection);
+  if (options.create) await startLog(config, logger, store, publicationLog, logKey);
   // A read replica: list and GetRecord requests read it, following the primary (./store/replication.ts);
   // never migrated (a standby is read-only: it follows the primary's schema).
   const replica = config.readReplica !== undefined ? openReplica(config.readReplica) : undefined;
   const reads = replica ? createStore(config, replica.connection, formats, options.clock, { primary: db.connection }) : store;
-  let key: LogKey | undefined;
-  const logKey = (): LogKey =>
-    (key ??= config.logKeyFile === undefined ? ephemeralLogKey(`${config.namespace}/log`) : loadOrCreateLogKey(config.logKeyFile, `${config.namespace}/log`));
   return {
     config,
     store,
@@ -141,13 +154,41 @@ function providerOn(config: Config, db: OpenedDatabase, logger: Logger, options:
       };
     },
     checkpoint: () => db.checkpoint(),
-    publicationLog: publicationLogOf(db.connection),
+    publicationLog,
     logKey,
     async close() {
       await replica?.close();
       await db.close();
     },
   };
+}
+
+/**
+ * What the migration of a store leaves to the process that knows its
+ * configuration (docs/identifiers.md#the-publication-log): the log's
+ * signing key, made in `logKeyFile` (mode 0600) named `<namespace>/log` when
+ * there is none, so the log's origin is fixed when the log is made, whichever
+ * command made the store; and the first entries of a store that held items
+ * before it had a log, written as they are served (./db/log/backfill.ts).
+ * For a store that has its log and its key it reads the key and one count.
+ */
+async function startLog(config: Config, logger: Logger, store: KnexStore, log: PublicationLogStore, logKey: () => LogKey): Promise<void> {
+  if (config.logKeyFile !== undefined && !fs.existsSync(config.logKeyFile) && (await log.head()).size > 0) {
+    logger.warn(
+      { logKeyFile: config.logKeyFile },
+      "the publication log has entries but its key file is missing: a new key is made, whose checkpoints harvesters that know the old key will refuse; restore the key from the store's backup (oai-steward restore brings it back) if you have it",
+    );
+  }
+  const key = logKey();
+  if (key.name !== `${config.namespace}/log`) {
+    logger.warn(
+      { logKeyFile: config.logKeyFile, origin: key.name },
+      `the publication log's key is named ${key.name}, not ${config.namespace}/log: a log keeps the origin it was made with. ` +
+        'If this store has published nothing under it yet, remove the key file and start again to make one for this namespace (remove-demo removes the demo’s with the demo)',
+    );
+  }
+  const entries = await store.backfillLog();
+  if (entries > 0) logger.info({ entries }, 'the publication log was made of the items the store held before it had one');
 }
 
 /** The publication log's URL for an OAI-PMH base URL: `https://x.org/oai` → `https://x.org/oai/log/`. */

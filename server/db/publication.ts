@@ -70,6 +70,26 @@ async function publicationLock(trx: Knex): Promise<PublicationLock> {
 }
 
 /**
+ * Runs `fn` in a transaction of its own that holds the publication lock
+ * from its first statement, released once the transaction has ended: how the
+ * log is appended to outside a write (./log/backfill.ts), in the one append
+ * order every publication keeps.
+ *
+ * @example await holdPublicationLock(knex, (trx) => appendEntries(trx, entries));
+ */
+export async function holdPublicationLock<T>(knex: Knex, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  let lock: PublicationLock | undefined;
+  try {
+    return await knex.transaction(async (trx) => {
+      lock = await publicationLock(trx);
+      return fn(trx);
+    });
+  } finally {
+    lock?.release();
+  }
+}
+
+/**
  * Waits until no publication holds the lock: every write that began
  * publishing before this call is then visible to a read started after it.
  * A reader reads the clock before it waits (see the module's comment).

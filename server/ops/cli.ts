@@ -130,7 +130,7 @@ export async function runOpsCommand(command: keyof typeof OPS_USAGE, args: reado
             return 0;
           case 'erased':
             io.stdout.write(`erased the demo repository (${r.items} items, their sets, identifiers and publication log): the store is empty\n`);
-            // The demo's log key named the demo's log, erased with it: the next server makes one named for this repository.
+            // The demo's log key named the demo's log, erased with it: the next command that migrates (serve, load, …) makes one named for this repository.
             if (forgetDemoKey(config.logKeyFile, r.namespace)) io.stdout.write(`removed the demo's publication log key ${config.logKeyFile ?? ''}\n`);
             return 0;
           case 'tombstoned':

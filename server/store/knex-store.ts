@@ -92,6 +92,7 @@ import { scanItems } from './scan';
 import { storeStats } from './stats';
 import { writePassing, writePipeline, type WriteOptions } from './write';
 import { newPublication, type Publication } from '../db/publication';
+import { backfillLog } from '../db/log/backfill';
 import { publishing, transact } from './transactions';
 import { KnexStoreOptions } from './knex-store-options';
 
@@ -155,6 +156,17 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
    */
   async checkWrittenFormats(): Promise<void> {
     await checkFingerprint(this.knex, this.onDemand as OnDemand);
+  }
+
+  /**
+   * Gives every item without a leaf in the publication log its first
+   * entries, records written on demand included (../db/log/backfill.ts):
+   * an upgraded store's log, made right after migrating. Returns how many
+   * entries it appended; none for a store that has its log.
+   */
+  async backfillLog(): Promise<number> {
+    const od = this.onDemand;
+    return backfillLog(this.knex, od && ((trx, wanted) => writeOnDemand(trx, od, wanted)));
   }
 
   /**

@@ -216,6 +216,16 @@ describe('npm run bench (smoke run, 1,000 records)', function () {
     );
   });
 
+  it('prints what the publication log adds to a publication, from the records loaded with the log and without', function () {
+    expect(figures.log_sample_records).to.equal(1000);
+    expect(figures.log_publications).to.equal(1);
+    expect(figures.log_publication_ms).to.be.a('number');
+    expect(figures.load_with_log_of_without).to.be.a('number').and.above(0);
+    expect(run.stdout).to.match(
+      / {2}publication log +-?[\d,.]+ ms a publication +what the log adds to one: 1,000 records in 1 publication, loaded with the log and without; time \d+(\.\d+)?×/,
+    );
+  });
+
   it('computes each ratio from the figures it relates', function () {
     const close = (ratio: unknown, x: unknown, limit: unknown): void => {
       expect(ratio).to.be.closeTo((x as number) / (limit as number), 0.006);
@@ -384,6 +394,7 @@ describe('npm run bench (smoke run, sampled, 600 records, two formats, optional 
       '300',
       '--skip-getrecord',
       '--skip-load-floor',
+      '--skip-log-cost',
       '--skip-vacuum',
       '--skip-harvest',
       '--repeats',
@@ -427,6 +438,8 @@ describe('npm run bench (smoke run, sampled, 600 records, two formats, optional 
     expect(figures.harvest_rps).to.equal(null);
     expect(run.stdout).to.match(/^ {2}oai-steward harvest +skipped$/m);
     expect(figures.floor_load_rps).to.equal(null);
+    expect(figures.log_publication_ms).to.equal(null);
+    expect(run.stdout).to.match(/^ +publication log +not measured$/m);
     expect(figures.getrecord_rps).to.equal(null);
     expect(figures.store_vacuumed_bytes).to.equal(null);
     expect(figures.store_bytes).to.be.above(0);

@@ -1,23 +1,15 @@
 /**
  * The publication log (server/db/log/): an append-only Merkle tree of every
- * publication event (lib/tlog/), its leaves, tiles and head.
+ * publication event (lib/tlog/), its leaves, tiles and head, made empty.
  *
- * A store that held items before it had a log gets one `new` leaf per item,
- * as it is served now, and a tombstone a `new` leaf of its header and then
- * a `deleted` one: items in the order of their datestamps, then of their
- * keys, so the log begins where the store's history as served begins. A
- * record kept without XML (a format written on demand) is left out of these
- * entries: a migration has no formats configuration to write it with; the
- * item's next publication lists it.
+ * A store that held items before it had a log gets its first entries right
+ * after migrating (server/db/log/backfill.ts, called by server/provider.ts):
+ * one per item as it is served now, records written on demand included,
+ * which a migration cannot write: it has no formats configuration.
  */
 import type { Knex } from 'knex';
-import { entriesOf, appendEntries, snapshots } from '../log/append';
-import { toInt } from '../dialect';
 
-/** Items read and appended at a time. */
-const PAGE = 500;
-
-/** Creates the tables and appends the items the store holds. */
+/** Creates the tables. */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('log_leaves', (t) => {
     t.bigInteger('idx').primary();
@@ -43,37 +35,6 @@ export async function up(knex: Knex): Promise<void> {
     t.binary('root').notNullable();
     t.bigInteger('items').notNullable().defaultTo(0);
   });
-  let after: { datestamp: number; pk: number } | null = null;
-  for (;;) {
-    const q = knex('items')
-      .select('pk', 'datestamp')
-      .orderBy([{ column: 'datestamp' }, { column: 'pk' }])
-      .limit(PAGE);
-    if (after !== null) {
-      const a: { datestamp: number; pk: number } = after;
-      q.where((w) => w.where('datestamp', '>', a.datestamp).orWhere((x) => x.where('datestamp', a.datestamp).andWhere('pk', '>', a.pk)));
-    }
-    const rows = ((await q) as { pk: unknown; datestamp: unknown }[]).map((r) => ({ pk: toInt(r.pk), datestamp: toInt(r.datestamp) }));
-    if (rows.length === 0) break;
-    const byPk = new Map(
-      (
-        await snapshots(
-          knex,
-          rows.map((r) => r.pk),
-          -1,
-          -1,
-        )
-      ).map((s) => [s.pk, s]),
-    );
-    await appendEntries(
-      knex,
-      entriesOf(
-        rows.map((r) => byPk.get(r.pk)).filter((s) => s !== undefined),
-        new Set(),
-      ),
-    );
-    after = rows[rows.length - 1] as { datestamp: number; pk: number };
-  }
 }
 
 /** Drops them. */

@@ -181,6 +181,27 @@ describe('oai-steward backup and restore, on sqlite', function () {
     expect(count(path.join(restored.dir, 'store.sqlite')).items).to.equal(DEMO_ITEMS);
   });
 
+  it('carries the log key the store was made with: copied beside the backup, mode 0600, and brought back, the key it replaces kept', async () => {
+    const key = (db: ThrowawayDatabase): string => path.join(db.dir, 'store.sqlite-log.key');
+    // Made by `migrate` alone, before any server started: a store's key exists from its first migration.
+    for (const db of [original, restored]) expect((await cli(db, ['migrate'])).code).to.equal(0);
+    const made = fs.readFileSync(key(original));
+    const replaced = fs.readFileSync(key(restored));
+    expect(made.equals(replaced), 'two stores, two keys').to.equal(false);
+    const file = path.join(original.dir, 'store.backup');
+    expect((await cli(original, ['backup', file])).code).to.equal(0);
+    expect(fs.readFileSync(`${file}.log-key`).equals(made)).to.equal(true);
+    expect(fs.statSync(`${file}.log-key`).mode & 0o777).to.equal(0o600);
+    const run = await cli(restored, ['restore', file]);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(fs.readFileSync(key(restored)).equals(made)).to.equal(true);
+    expect(fs.statSync(key(restored)).mode & 0o777).to.equal(0o600);
+    expect(fs.readFileSync(`${key(restored)}.before-restore`).equals(replaced)).to.equal(true);
+    // Migrating the restored store again makes no key: it has one.
+    expect((await cli(restored, ['migrate'])).code).to.equal(0);
+    expect(fs.readFileSync(key(restored)).equals(made)).to.equal(true);
+  });
+
   it('names one FILE, or says how to use it', async () => {
     const run = await cli(original, ['backup']);
     expect(run.code).to.equal(2);
