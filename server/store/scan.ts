@@ -67,8 +67,9 @@ export async function scanItems(db: Knex, afterPk: number, limit: number, onDema
     fields: string | null;
     derived: string | null;
     lifted_from: string | null;
+    withheld: string | null;
   }>(
-    'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, i.origin, f.fields, f.derived, f.lifted_from FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
+    'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, i.origin, f.fields, f.derived, f.lifted_from, f.withheld FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
     [afterPk, limit],
   );
   const pks = rows.map((r) => toInt(r.pk));
@@ -76,6 +77,18 @@ export async function scanItems(db: Knex, afterPk: number, limit: number, onDema
   const sets = await directSets(db, pks);
   const leaveOut = options.givenOnly ? new Map(pks.map((pk, k) => [pk, new Set(written[k] ?? [])])) : undefined;
   const metadata = await storedMetadata(db, pks, onDemand, leaveOut);
+  // What a record gave is what it gave: XML kept but not served (lib/pipeline/withhold.ts) too, to be
+  // judged again, in place of what was written from the model in its format.
+  if (options.givenOnly) {
+    rows.forEach((r, k) => {
+      if (r.withheld === null || r.withheld === undefined) return;
+      const m = metadata.get(pks[k] as number) ?? {};
+      const kept = JSON.parse(r.withheld) as { prefix: string; xml: string }[];
+      for (const w of kept) m[w.prefix] = w.xml;
+      metadata.set(pks[k] as number, m);
+      written[k] = written[k]?.filter((prefix) => !kept.some((w) => w.prefix === prefix));
+    });
+  }
   const about = await storedAbout(db, pks);
   const earlier = await earlierRecordDatestamps(db, pks);
   return rows.map((r, k) => {
