@@ -252,7 +252,7 @@ function joined(kept: StagedRow, v: StagedVersion): Pick<StagedRow, 'item' | 'da
   const newerAt = Math.max(kept.datestamp ?? 0, v.datestamp ?? 0);
   const formatDatestamps: Record<string, number> = { ...(other.formatDatestamps ?? {}), ...(newer.formatDatestamps ?? {}) };
   if (otherAt !== null && otherAt < newerAt) for (const p of Object.keys(other.metadata)) formatDatestamps[p] ??= otherAt;
-  const item: ItemInput = {
+  let item: ItemInput = {
     ...newer,
     ...(Object.keys(formatDatestamps).length > 0 && { formatDatestamps }),
     metadata: { ...other.metadata, ...newer.metadata },
@@ -260,5 +260,7 @@ function joined(kept: StagedRow, v: StagedVersion): Pick<StagedRow, 'item' | 'da
     ...(about.length > 0 && { about }),
     ...(readFrom !== undefined && { readFrom }),
   };
+  const notes = [...(newer.notes ?? []), ...(other.notes ?? []).filter((n) => !(newer.notes ?? []).some((m) => m.text === n.text))];
+  if (notes.length > 0) item = { ...item, notes };
   return { item, datestamp: Math.max(kept.datestamp ?? 0, v.datestamp ?? 0), fingerprint: `${kept.fingerprint ?? ''}+${v.fingerprint}` };
 }

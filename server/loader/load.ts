@@ -476,7 +476,11 @@ class LoadRun {
   }
 
   private count(results: readonly WriteResult[]): void {
-    for (const r of results) countResult(this.summary, r);
+    for (const r of results) {
+      countResult(this.summary, r);
+      // What was kept of a record without being served, or noticed of it, is said in the run's warnings.
+      for (const n of r.notes ?? []) this.options.onWarning?.(n.text, n.kind);
+    }
   }
 
   private transaction(): WriteTransaction & LoadBookkeeping {
