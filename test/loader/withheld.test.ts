@@ -116,6 +116,10 @@ forEachCliDatabase((db) => {
     expect(rebuilt.stdout).to.include('rebuilt the formats of 1 items; 0 changed');
     expect(await datestamps(db().knex())).to.deep.equal(before);
     expect((await stored()).withheld.get(CDS_ID)?.map((w) => w.prefix)).to.deep.equal(['marcxml']);
+    // doctor finds the item whole: its oai_dc there, its records' digests those written.
+    const doctor = JSON.parse((await cli(db(), ['doctor', '--json'], { env })).stdout) as { findings: { check: string; severity: string; message: string }[] };
+    expect(doctor.findings.filter((f) => f.severity === 'problem')).to.deep.equal([]);
+    expect(doctor.findings.filter((f) => f.check === 'oai_dc').map((f) => f.severity)).to.deep.equal(['ok']);
   });
 
   it("serves CDS's ListRecords page in marc21 written from the model where marc21 is offered, never the MARCXML given", async () => {
