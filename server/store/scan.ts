@@ -50,6 +50,22 @@ export async function storedMetadata(
   return out;
 }
 
+const withWithheld = new WeakSet<object>();
+
+/**
+ * Whether the schema has `record_fields.withheld` (migration 020): a store
+ * not yet migrated to it (written as the release before wrote, in the
+ * upgrade tests) has no withheld XML to read. Asked once per connection
+ * configuration, as the publication log's table is (../db/log/append.ts).
+ */
+export async function hasWithheldColumn(db: Knex): Promise<boolean> {
+  const config = (db.client as { config?: object }).config;
+  if (config !== undefined && withWithheld.has(config)) return true;
+  const has = await db.schema.hasColumn('record_fields', 'withheld');
+  if (has && config !== undefined) withWithheld.add(config);
+  return has;
+}
+
 /**
  * Up to `limit` items after `afterPk`, in `pk` order, with their sets, metadata and record fields;
  * with `givenOnly`, the metadata leaves out the formats the pipeline wrote (lib/store.ts `ScanOptions`).
@@ -69,7 +85,7 @@ export async function scanItems(db: Knex, afterPk: number, limit: number, onDema
     lifted_from: string | null;
     withheld: string | null;
   }>(
-    'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, i.origin, f.fields, f.derived, f.lifted_from, f.withheld FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
+    `SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, i.origin, f.fields, f.derived, f.lifted_from, ${(await hasWithheldColumn(db)) ? 'f.withheld' : 'NULL AS withheld'} FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?`,
     [afterPk, limit],
   );
   const pks = rows.map((r) => toInt(r.pk));

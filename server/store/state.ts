@@ -19,7 +19,7 @@ import type { OnDemand } from './on-demand';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { directSets } from './read';
-import { storedAbout, storedMetadata } from './scan';
+import { hasWithheldColumn, storedAbout, storedMetadata } from './scan';
 
 /** An item as stored (a row of `items`). */
 export interface ItemRow {
@@ -301,7 +301,7 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
   const prefixes = new Map([...records].map(([pk, m]) => [pk, [...m.keys()]]));
   // What the pipeline wrote from the model (never given), and the model when the record gave it.
   const model = new Map<number, { written: readonly string[]; given?: string; withheld?: string }>();
-  const modelColumns = 'item_pk, derived, CASE WHEN lifted_from IS NULL THEN fields ELSE NULL END AS given_fields, withheld';
+  const modelColumns = `item_pk, derived, CASE WHEN lifted_from IS NULL THEN fields ELSE NULL END AS given_fields, ${(await hasWithheldColumn(db)) ? 'withheld' : 'NULL AS withheld'}`;
   for (const r of await rowsWhereIn<{ item_pk: unknown; derived: string; given_fields: string | null; withheld: string | null }>(
     db,
     modelColumns,
