@@ -6,8 +6,13 @@
  * provenance.xsd, gives the value read from the compact form, or the
  * harvestDate in place of one that cannot be read; a warning names the
  * record and the value; and harvesting the same records again changes
- * nothing.
+ * nothing. CERN CDS's MARCXML page, as published, harvests whole, each
+ * record written from its model and its MARCXML withheld.
  */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
 import { oaiGet, openTestProvider, type TestProvider } from '../helpers/server';
@@ -108,6 +113,61 @@ describe('harvested records with malformed header datestamps', function () {
       expect(page).to.not.include('yesterday').and.not.include('2024-13-45');
       const title = (local: string): boolean => page.includes(`<dc:title>${local}</dc:title>`);
       expect(['Compact', 'Impossible', 'Words', 'Fine'].every(title)).to.equal(true);
+    });
+  });
+});
+
+describe("a harvest of CERN CDS's MARCXML as published", function () {
+  this.timeout(120_000);
+
+  forEachThrowawayDatabase((db) => {
+    let server: http.Server | undefined;
+    let hub: Hub | undefined;
+    afterEach(async () => {
+      await hub?.close();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      hub = undefined;
+      server = undefined;
+    });
+
+    it('writes each record from its model, its MARCXML kept but not served, and a warning names it with the reason', async () => {
+      // ListRecords answers CDS's page of set cerncds:hep-th byte for byte; Identify as CDS's says of itself.
+      const page = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'readers', 'marcxml', 'cds-cerncds-hep-th.xml'));
+      server = http.createServer((req, res) => {
+        const verb = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('verb');
+        res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8' });
+        if (verb === 'ListRecords') return void res.end(page);
+        const body =
+          verb === 'Identify'
+            ? '<Identify><repositoryName>CERN Document Server</repositoryName><baseURL>http://cds.cern.ch/oai2d</baseURL><protocolVersion>2.0</protocolVersion><adminEmail>cds.support@cern.ch</adminEmail><earliestDatestamp>2000-01-01T00:00:00Z</earliestDatestamp><deletedRecord>transient</deletedRecord><granularity>YYYY-MM-DDThh:mm:ssZ</granularity></Identify>'
+            : '<error code="noSetHierarchy">no sets</error>';
+        res.end(
+          `<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2019-01-15T14:02:03Z</responseDate><request>http://cds.cern.ch/oai2d</request>${body}</OAI-PMH>`,
+        );
+      });
+      await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/oai`;
+      hub = await openHub(db());
+      const run = await harvestOnce(hub, source('cds', baseUrl, { prefixes: ['marc21'] }));
+      expect(run.refusals).to.deep.equal([]);
+      expect(run.summary.inserted).to.equal(2);
+      for (const id of ['oai:cds.cern.ch:329074', 'oai:cds.cern.ch:428218']) {
+        const said = run.warnings.find((w) => w.includes(`record "cds:${id}"`)) ?? '';
+        expect(said).to.include("its marc21 is not valid against that format's schema").and.include("The value 'C' is not accepted");
+      }
+      const rows = (await hub.knex('records as r').join('items as i', 'i.pk', 'r.item_pk').select('i.internal_id', 'r.prefix', 'r.xml')) as {
+        internal_id: string;
+        prefix: string;
+        xml: string | null;
+      }[];
+      const marc = rows.filter((r) => r.prefix === 'marc21');
+      expect(marc.map((r) => r.internal_id).sort()).to.deep.equal(['cds:oai:cds.cern.ch:329074', 'cds:oai:cds.cern.ch:428218']);
+      for (const r of marc) expect(r.xml).to.not.include('ind1="C"');
+      expect(
+        rows.some((r) => r.prefix === 'oai_dc' && (r.xml ?? '').includes('<dc:title>On type II NS - five-branes in the presence of an R R field</dc:title>')),
+      ).to.equal(true);
+      const kept = (await hub.knex('record_fields').whereNotNull('withheld').select('withheld')) as { withheld: string }[];
+      expect(kept.map((k) => (JSON.parse(k.withheld) as { prefix: string; xml: string }[])[0]?.xml.includes('ind1="C"'))).to.deep.equal([true, true]);
     });
   });
 });
