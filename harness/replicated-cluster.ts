@@ -1,6 +1,6 @@
 /**
  * A PostgreSQL primary and a hot standby of it, made for one test or one
- * benchmark run (test/server/replica.test.ts, bench/replica.ts) under a
+ * benchmark run (test/server/store/replica.test.ts, bench/replica.ts) under a
  * temporary folder with PostgreSQL's own tools (initdb, pg_basebackup with
  * `-R` for the standby's primary_conninfo, pg_ctl), on free ports of
  * 127.0.0.1, and stopped after. The machine's own cluster accepts no

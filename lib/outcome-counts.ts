@@ -1,6 +1,6 @@
 /**
  * The counts a load's or a harvest's summary gives, one item one outcome:
- * what each write did (lib/store.ts `WriteResult`), with the updates a
+ * what each write did (lib/store/write.ts `WriteResult`), with the updates a
  * person tells apart (`revived`, `formatAdded`) counted apart from
  * `updated`, and the line they are shown in.
  *

@@ -1,10 +1,10 @@
 /**
- * A run's report as it is gathered (lib/store.ts `RunReport`): its warnings
+ * A run's report as it is gathered (lib/store/bookkeeping.ts `RunReport`): its warnings
  * and refused records, each kept up to a bound and counted beyond it, so a
  * run refusing a million records holds a thousand of them, not a million.
  */
 import type { Refusal } from './model/refusal';
-import type { RunCounts, RunKind, RunOutcome, RunRefusal, RunReport } from './store';
+import type { RunCounts, RunOutcome, RunRefusal, RunReport } from './store';
 import { shownText } from './shown-text';
 
 /** Refused records a run keeps (the rest are counted). */
@@ -73,7 +73,7 @@ export interface LoadFigures {
 
 /**
  * A load's figures from its run's report. A load records what it committed
- * and how long it took (lib/store.ts `RunReport.written`, `seconds`); a
+ * and how long it took (lib/store/bookkeeping.ts `RunReport.written`, `seconds`); a
  * report without them committed nothing it told of, and took the whole
  * seconds between its start and end.
  *
@@ -145,17 +145,7 @@ export class RunLog {
   }
 
   /** The report of the run with what it gathered. */
-  report(run: {
-    readonly kind: RunKind;
-    readonly source: string | null;
-    readonly started: number;
-    readonly ended: number;
-    readonly outcome: RunOutcome;
-    readonly counts: RunCounts;
-    readonly error: string | null;
-    readonly written?: number;
-    readonly seconds?: number;
-  }): RunReport {
+  report(run: Omit<RunReport, 'warnings' | 'warningsOmitted' | 'refusals' | 'refusalsOmitted'>): RunReport {
     return {
       ...run,
       error: run.error === null ? null : shownText(run.error, MAX_RUN_TEXT),

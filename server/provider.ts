@@ -38,7 +38,7 @@ import { publicationLogOf } from './store/publication-log';
 /** An opened repository: its store, its protocol context, and how to close it. */
 export interface Provider {
   readonly config: Config;
-  /** The store: every table is reached through it (lib/store.ts `RepositoryStore`). */
+  /** The store: every table is reached through it (lib/store/admin.ts `RepositoryStore`). */
   readonly store: RepositoryStore;
   readonly policy: IdPolicy;
   readonly formats: FormatRegistry;

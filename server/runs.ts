@@ -1,5 +1,5 @@
 /**
- * Recording a run's report (lib/store.ts `RunReports`) as a run ends, by
+ * Recording a run's report (lib/store/bookkeeping.ts `RunReports`) as a run ends, by
  * every kind of run (server/harvest/harvest.ts, the loader's command): a
  * run that ends because the database failed still tries to say so, but
  * never waits on that database for long, and never lets the attempt hide

@@ -13,7 +13,8 @@
  * Pure: no I/O, no clock.
  */
 import { landingPage, rioxxType } from '../formats/rioxx';
-import { citationIdentifier, fileLinks, languages, licences } from '../model/facts';
+import { fileLinks, languages, licences } from '../model/facts';
+import { citationIdentifier } from '../model/citation-facts';
 import type { CheckItem, Finding, ProfileRule } from './profiles';
 
 const RIOXX = 'RIOXX v3.0 application profile';

@@ -76,7 +76,7 @@ export function setLine(s: SetInfo): DumpSetLine {
 }
 
 /**
- * The line of a stored item (lib/store.ts `ScannedItem`).
+ * The line of a stored item (lib/store/write.ts `ScannedItem`).
  *
  * @example itemLine(scanned).header.datestamp // '2026-11-01T10:00:00Z'
  */
@@ -202,7 +202,7 @@ export function dumpLineToItem(value: unknown, ctx: DumpReadContext, source: str
     if (!isStringList(formats)) refuse('formats', 'must be an array of metadataPrefixes');
     else for (const p of formats) if (!ctx.formats.get(p)) refuse('formats', `${JSON.stringify(p)} is not a metadataPrefix of this repository`);
     if (refusals.length > 0) return { refusals };
-    // A tombstone names the formats it is listed under (lib/store.ts ItemInput.metadata).
+    // A tombstone names the formats it is listed under (lib/store/ ItemInput.metadata).
     return { item: { ...base, deleted: true, metadata: Object.fromEntries((formats as string[]).map((p) => [p, ''])) } };
   }
 

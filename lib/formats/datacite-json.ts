@@ -37,7 +37,8 @@ import { checkDoi } from '../model/identifiers';
 import { findNonXmlChar } from '../model/text';
 import { parseW3cdtf } from '../model/dates';
 import { isHostItem, liftDatacite, type DataciteProps } from './datacite-lift';
-import { addDc, addFile, draft, finish, type AgentInput } from './reader-rules';
+import { addDc, addFile, draft, finish } from './reader-rules';
+import { type AgentInput } from './reader-entries';
 
 /** One DataCite record read: its internal id, its datestamp when it says one, and its model. */
 export interface DataciteJsonRecord {

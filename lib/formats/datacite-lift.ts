@@ -41,9 +41,7 @@
 import {
   addDc,
   addIdentifier,
-  addRelated,
   addRights,
-  contributorType,
   schemeOf,
   setDate,
   setGeneralType,
@@ -51,14 +49,10 @@ import {
   setPublisher,
   setYear,
   setHost,
-  toAgent,
-  toFunding,
-  type AgentInput,
   type Draft,
-  type FundingInput,
   type HostInput,
-  type RelatedInput,
 } from './reader-rules';
+import { addRelated, contributorType, toAgent, toFunding, type AgentInput, type FundingInput, type RelatedInput } from './reader-entries';
 import { calendarDate } from '../model/dates';
 
 /** DataCite's properties as read, before the model's checks (text as written; absent or empty where not given). */

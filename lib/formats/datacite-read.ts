@@ -16,7 +16,8 @@
 import type { RecordFields } from '../model/record';
 import type { XmlElement } from '../xml/tree';
 import { isHostItem, liftDatacite, type DataciteProps } from './datacite-lift';
-import { draft, finish, type AgentInput, type FundingInput, type RelatedInput } from './reader-rules';
+import { draft, finish } from './reader-rules';
+import { type AgentInput, type FundingInput, type RelatedInput } from './reader-entries';
 import { attr, kid, kids, listOf, text } from './xml-in';
 import { dataciteDetailOf, withoutRepeats } from './datacite-detail';
 

@@ -55,7 +55,8 @@
  */
 import type { Agent, FundingReference, NameIdentifier, RecordFields, RelatedIdentifier } from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
-import { contributors, creators, dcValues, doi, formats, hostKind, publicationYear, publisher, titles, type HostKind } from '../model/facts';
+import { contributors, creators, dcValues, doi, formats, publicationYear, publisher, titles } from '../model/facts';
+import { hostKind, type HostKind } from '../model/citation-facts';
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen, wrap, type Attr } from './xml-out';

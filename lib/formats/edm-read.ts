@@ -45,21 +45,8 @@ import type { RecordFields } from '../model/record';
 import { classifyIdentifier } from '../model/identifiers';
 import { DC_NS } from '../xml/namespaces';
 import type { XmlElement } from '../xml/tree';
-import {
-  addDc,
-  addFile,
-  addRelated,
-  addRights,
-  draft,
-  finish,
-  nonBlank,
-  setCoarType,
-  setDate,
-  setLanguage,
-  setPublisher,
-  toAgent,
-  type Draft,
-} from './reader-rules';
+import { addDc, addFile, addRights, draft, finish, nonBlank, setCoarType, setDate, setLanguage, setPublisher, type Draft } from './reader-rules';
+import { addRelated, toAgent } from './reader-entries';
 import { elements, kid, kids, prefixedAttr, text } from './xml-in';
 
 export const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';

@@ -39,19 +39,8 @@
  */
 import type { RecordFields, RelatedIdentifier } from '../model/record';
 import { ACCESS_RIGHTS, COAR_TYPES, type DataCiteResourceType, type RelationType } from '../model/vocabularies';
-import {
-  coarTypeOfRecord,
-  contributors,
-  creators,
-  dcValues,
-  dublinCore,
-  fileLinks,
-  identifierUri,
-  recordIdentifiers,
-  licences,
-  relationUri,
-  titles,
-} from '../model/facts';
+import { contributors, creators, dcValues, dublinCore, fileLinks, identifierUri, recordIdentifiers, licences, relationUri, titles } from '../model/facts';
+import { coarTypeOfRecord } from '../model/type-facts';
 import { isHttpUrl } from '../model/identifiers';
 import type { CrosswalkContext, CrosswalkResult, MetadataFormat } from './format';
 import { empty, leaf, rootOpen, wrap } from './xml-out';
@@ -105,7 +94,7 @@ const EDM_TYPE_OF_WORD: Readonly<Record<string, EdmType>> = {
 export function edmType(r: RecordFields): EdmType | undefined {
   const rt = r.resourceType;
   // Untyped, a record's dc:type words may still name a COAR concept (an info:eu-repo publication type, a COAR
-  // URI or label: ../model/facts.ts `coarTypeOfRecord`, what oai_openaire is written from), whose general type is its kind.
+  // URI or label: ../model/type-facts.ts `coarTypeOfRecord`, what oai_openaire is written from), whose general type is its kind.
   const general = rt === undefined ? coarTypeOfRecord(r)?.datacite : ((rt.coar !== undefined ? COAR_TYPES.get(rt.coar)?.datacite : undefined) ?? rt.general);
   const fromGeneral = general === undefined ? undefined : EDM_TYPE_OF_GENERAL[general];
   if (fromGeneral !== undefined) return fromGeneral;

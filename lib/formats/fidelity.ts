@@ -20,26 +20,19 @@
  * Pure: no I/O, no clock.
  */
 import type { DcElement } from '../model/dublin-core';
-import { DC_ELEMENTS } from '../model/dublin-core';
 import { dublinCore } from '../model/facts';
-import { classifyIdentifier, type IdentifierType } from '../model/identifiers';
-import { normalizeLanguageTag } from '../model/language';
-import { COAR_OF_DATACITE_GENERAL, COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES } from '../model/vocabularies';
+import { type IdentifierType } from '../model/identifiers';
 import type {
-  Agent,
   AlternateIdentifier,
   DescriptionEntry,
   FundingReference,
   GeoLocation,
   Host,
   PublisherIdentifier,
-  RecordDates,
   RecordFields,
   RecordFile,
   RelatedIdentifier,
   RelatedItem,
-  RelatedItemAgent,
-  ResourceType,
   RightsEntry,
   SubjectEntry,
   TitleEntry,
@@ -48,6 +41,40 @@ import type {
 import { parseFragment } from '../xml/tree';
 import type { CrosswalkContext, MetadataFormat } from './format';
 import { isNotOffered } from './format';
+import {
+  ALTERNATE_PARTS,
+  DESCRIPTION_PARTS,
+  FILE_PARTS,
+  FUNDING_PARTS,
+  GEO_PARTS,
+  PROBE_ALTERNATES,
+  PROBE_DESCRIPTIONS,
+  PROBE_FILE,
+  PROBE_FUNDING,
+  PROBE_FUNDING_PARTIAL,
+  PROBE_GEO,
+  PROBE_HOST,
+  PROBE_PUBLISHER_ID,
+  PROBE_RIGHTS,
+  PROBE_SUBJECTS,
+  PROBE_TITLES,
+  PROBE_TYPED_DATES,
+  RESOURCE_TYPE_PARTS,
+  RIGHTS_PARTS,
+  SAMPLE_IDS,
+  SUBJECT_PARTS,
+  TITLE_PARTS,
+  TYPED_DATE_PARTS,
+  agentProbes,
+  dateProbes,
+  dcProbes,
+  generalWithoutCoar,
+  labelWithoutCoar,
+  listProbes,
+  trim,
+  typed,
+} from './fidelity-parts';
+import { ITEM_PARTS, PROBE_ITEM, PROBE_UNCHECKED, RELATED_PARTS, UNCHECKED_PARTS, relatedFor } from './fidelity-related';
 
 /** One row of the matrix: a field of the model, how a probe sets it, and the values it holds in a record. */
 export interface FieldProbe {
@@ -118,462 +145,6 @@ export const PROBE_BASE: RecordFields = {
   accessRights: 'open',
   license: 'https://creativecommons.org/licenses/by/4.0/',
   language: 'en',
-};
-
-const trim = (v: string): string => v.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
-// Blank as the model's facts say it (lib/model/facts.ts: any white space, U+00A0 and U+3000 included), which no
-// format carries: a value of such spaces alone is said by no record.
-const present = (vs: readonly (string | undefined)[]): string[] => vs.filter((v): v is string => v !== undefined && v.trim() !== '').map(trim);
-const without = (r: RecordFields, keys: readonly (keyof RecordFields)[]): RecordFields => {
-  const out: Record<string, unknown> = { ...r };
-  for (const k of keys) delete out[k];
-  return out as unknown as RecordFields;
-};
-
-/** A Dublin Core element's values as compared: identifiers by what they identify, language tags in BCP 47's case. */
-function dcAtom(element: DcElement, v: string): string {
-  if (element === 'identifier') {
-    const c = classifyIdentifier(v);
-    return c === null ? v : `${c.type} ${c.value}`;
-  }
-  if (element === 'language') return normalizeLanguageTag(v) ?? v;
-  return v;
-}
-
-/** The values each Dublin Core element is probed with, and the typed counterpart a probe of it leaves out. */
-const DC_PROBES: { readonly [E in DcElement]: { readonly values: readonly string[]; readonly without?: readonly (keyof RecordFields)[] } } = {
-  title: { values: ['Probe title', 'Probe subtitle'] },
-  creator: { values: ['Probe, Creator', 'Probe Institute'], without: ['creators'] },
-  subject: { values: ['probe subject', 'second subject'] },
-  description: { values: ['Probe abstract.', 'Probe note.'] },
-  publisher: { values: ['Probe Press', 'Second Press'], without: ['publisher'] },
-  contributor: { values: ['Probe, Contributor', 'Second, Contributor'], without: ['contributors'] },
-  date: { values: ['2005-08-08', '1889-04'], without: ['publicationYear', 'dates'] },
-  type: { values: ['Probe type', 'Second type'] },
-  format: { values: ['application/pdf', '12 pages'], without: ['files'] },
-  identifier: { values: ['http://hdl.handle.net/1765/315', 'probe-local-7'] },
-  source: { values: ['Probe Source', 'Second source'] },
-  language: { values: ['lat', 'ang', 'en-GB'], without: ['language'] },
-  relation: { values: ['Probe relation'] },
-  coverage: { values: ['Probe coverage'] },
-  rights: { values: ['Probe rights statement'], without: ['license'] },
-};
-
-const dcProbes: FieldProbe[] = DC_ELEMENTS.map((element) => {
-  const p = DC_PROBES[element];
-  return {
-    field: `dc.${element}`,
-    probe: (base) => {
-      const b = without(base, p.without ?? []);
-      return { ...b, dc: { ...b.dc, [element]: p.values } };
-    },
-    values: (r) => present(dublinCore(r)[element] ?? []).map((v) => dcAtom(element, v)),
-    ...(p.without !== undefined && { without: p.without }),
-  };
-});
-
-/** A probe of one typed field: `set` gives the record, `values` reads the field. */
-const typed = (field: string, set: (base: RecordFields) => RecordFields, values: (r: RecordFields) => readonly (string | undefined)[]): FieldProbe => ({
-  field,
-  probe: set,
-  values: (r) => present(values(r)),
-});
-
-const SAMPLE_IDS: { readonly [T in IdentifierType]: string } = {
-  DOI: '10.5555/probe',
-  Handle: '1765/315',
-  URN: 'urn:nbn:de:1111-2004033116',
-  ARK: 'ark:/13030/tf5p30086k',
-  URL: 'https://repository.example.org/item/1',
-  ISBN: '9780306406157',
-  ISSN: '0317-8471',
-};
-
-const PROBE_AGENT: Required<Agent> = {
-  name: 'Curie, Marie',
-  givenName: 'Marie',
-  familyName: 'Curie',
-  nameType: 'person',
-  orcid: '0000-0002-1825-0097',
-  affiliations: [{ name: 'Probe University', ror: 'https://ror.org/04wxnsj81' }],
-  // A scheme beside the checked ORCID iD (DataCite 4.7 property 2.4); the ORCID iD as every writer writes it is `orcid`'s.
-  nameIdentifiers: [{ value: 'Q7186', scheme: 'Wikidata', schemeUri: 'https://www.wikidata.org/wiki/' }],
-  lang: 'fr',
-};
-
-/** An organisation with a ROR name identifier, beside the person, for the name identifiers' row. */
-const PROBE_ORGANIZATION: Agent = {
-  name: 'Probe Research Institute',
-  nameType: 'organization',
-  nameIdentifiers: [{ value: 'https://ror.org/04z8jg394', scheme: 'ROR', schemeUri: 'https://ror.org' }],
-};
-
-/** The parts of an agent, each a row: a probe agent with that part, and how to read it. */
-const AGENT_PARTS: { readonly [K in keyof Agent]-?: (a: Agent) => readonly (string | undefined)[] } = {
-  name: (a) => [a.name],
-  givenName: (a) => [a.givenName],
-  familyName: (a) => [a.familyName],
-  nameType: (a) => [a.nameType],
-  orcid: (a) => [a.orcid],
-  affiliations: (a) => (a.affiliations ?? []).flatMap((af) => [af.name, af.ror]),
-  nameIdentifiers: (a) => (a.nameIdentifiers ?? []).map((i) => `${trim(a.name)} ${i.scheme} ${trim(i.value)} ${i.schemeUri ?? ''}`),
-  lang: (a) => [a.lang === undefined ? undefined : `${trim(a.name)} ${a.lang}`],
-};
-
-const agentProbes = (key: 'creators' | 'contributors'): FieldProbe[] =>
-  (Object.keys(AGENT_PARTS) as (keyof Agent)[]).map((part) =>
-    typed(
-      `${key}.${part}`,
-      (base) => ({
-        ...base,
-        [key]: [PROBE_AGENT, ...(part === 'nameIdentifiers' ? [PROBE_ORGANIZATION] : [])].map((a) => ({
-          ...a,
-          ...(key === 'contributors' && { type: 'Editor' }),
-        })),
-      }),
-      (r) => (r[key] ?? []).flatMap((a) => AGENT_PARTS[part](a)),
-    ),
-  );
-
-const RESOURCE_TYPE_PARTS: { readonly [K in keyof ResourceType]-?: FieldProbe } = {
-  coar: {
-    ...typed(
-      'resourceType.coar',
-      (base) => ({ ...base, resourceType: { coar: 'http://purl.org/coar/resource_type/c_db06', general: 'Dissertation', label: 'doctoral thesis' } }),
-      (r) => [r.resourceType?.coar],
-    ),
-    when: { says: 'of the OpenAIRE v4 list', holds: (r) => r.resourceType?.coar === undefined || COAR_TYPES.has(r.resourceType.coar) },
-  },
-  general: {
-    ...typed(
-      'resourceType.general',
-      (base) => ({ ...base, resourceType: { general: 'Dissertation', label: 'Dissertation' } }),
-      (r) => [r.resourceType?.general],
-    ),
-    when: { says: 'whose COAR type maps to it', holds: (r) => r.resourceType === undefined || generalOfCoar(r.resourceType) },
-  },
-  label: {
-    ...typed(
-      'resourceType.label',
-      (base) => ({ ...base, resourceType: { coar: 'http://purl.org/coar/resource_type/c_6501', general: 'JournalArticle', label: 'Research article' } }),
-      (r) => [r.resourceType?.label],
-    ),
-    when: { says: 'with a COAR type of the list', holds: (r) => r.resourceType?.coar !== undefined && COAR_TYPES.has(r.resourceType.coar) },
-  },
-};
-
-/**
- * Whether the COAR type of a resource type (given, or the one COAR_OF_DATACITE_GENERAL derives) maps back to its
- * DataCite general type: OpenAIRE v4 writes only the COAR type, so a general type COAR has no concept of
- * (Service, Award … are COAR's "other") or one beside a COAR type of another mapping is not said there.
- */
-function generalOfCoar(t: ResourceType): boolean {
-  return COAR_TYPES.get(t.coar ?? COAR_RESOURCE_TYPE_PREFIX + COAR_OF_DATACITE_GENERAL[t.general])?.datacite === t.general;
-}
-
-/** A general type its COAR type does not map back to: a row of its own, for only the formats that write it carry it. */
-const generalWithoutCoar: FieldProbe = {
-  ...typed(
-    'resourceType.general',
-    (base) => ({ ...base, resourceType: { general: 'Service', label: 'Service' } }),
-    (r) => [r.resourceType?.general],
-  ),
-  when: { says: 'whose COAR type maps to another', holds: (r) => r.resourceType !== undefined && !generalOfCoar(r.resourceType) },
-};
-
-/** The label of a resource type with no COAR concept: a row of its own, for what carries it differs. */
-const labelWithoutCoar: FieldProbe = {
-  ...typed(
-    'resourceType.label',
-    (base) => ({ ...base, resourceType: { general: 'Text', label: 'XML' } }),
-    (r) => [r.resourceType?.label],
-  ),
-  when: { says: 'without a COAR type', holds: (r) => r.resourceType !== undefined && r.resourceType.coar === undefined },
-};
-
-const DATE_PARTS: { readonly [K in keyof RecordDates]-?: string } = {
-  issued: '2005-08-08',
-  accepted: '2005-06-01',
-  available: '2005-09',
-  embargoEnd: '2030-01-31',
-};
-
-const dateProbes = (Object.keys(DATE_PARTS) as (keyof RecordDates)[]).map((k): FieldProbe => ({
-  ...typed(
-    `dates.${k}`,
-    (base) => ({ ...base, ...(k === 'embargoEnd' && { accessRights: 'embargoed' as const }), dates: { [k]: DATE_PARTS[k] } }),
-    (r) => [r.dates?.[k]],
-  ),
-  // DataCite and OpenAIRE have one Available date, which under an embargo is its end.
-  ...(k === 'available' && { when: { says: 'without an embargo end', holds: (r: RecordFields) => r.dates?.embargoEnd === undefined } }),
-}));
-
-const PROBE_FUNDING: Required<FundingReference> = {
-  funderName: 'European Commission',
-  funderIdentifier: { type: 'Crossref Funder ID', value: 'https://doi.org/10.13039/501100000780' },
-  awardNumber: '101000001',
-  awardUri: 'https://cordis.europa.eu/project/id/101000001',
-  awardTitle: 'Probe project',
-  funderIdentifierSchemeUri: 'https://doi.org/',
-  awardTitleLang: 'en',
-};
-const PROBE_FUNDING_PARTIAL: readonly FundingReference[] = [
-  { funderName: 'Probe Foundation' },
-  { funderName: 'Probe Trust', awardNumber: 'PT-7' },
-  { funderName: 'Probe Council', funderIdentifier: { type: 'ROR', value: 'https://ror.org/01tm6cn81' } },
-];
-const FUNDING_PARTS: { readonly [K in keyof FundingReference]-?: (f: FundingReference) => readonly (string | undefined)[] } = {
-  funderName: (f) => [f.funderName],
-  funderIdentifier: (f) => [f.funderIdentifier === undefined ? undefined : `${f.funderIdentifier.type} ${trim(f.funderIdentifier.value)}`],
-  awardNumber: (f) => [f.awardNumber],
-  awardUri: (f) => [f.awardUri],
-  awardTitle: (f) => [f.awardTitle],
-  funderIdentifierSchemeUri: (f) => [f.funderIdentifierSchemeUri === undefined ? undefined : `${trim(f.funderName)} ${f.funderIdentifierSchemeUri}`],
-  awardTitleLang: (f) => [f.awardTitleLang === undefined ? undefined : `${trim(f.funderName)} ${f.awardTitleLang}`],
-};
-
-// A DOI every format has a place for, and an identifier of a scheme only some have.
-const PROBE_RELATED: readonly RelatedIdentifier[] = [
-  { identifier: '10.5555/cited', type: 'DOI', relation: 'Cites', resourceTypeGeneral: 'Dataset' },
-  { identifier: 'arXiv:0706.0001', type: 'arXiv', relation: 'IsSupplementTo', resourceTypeGeneral: 'Text' },
-  // Of DataCite 4.5 and later: unknown to OpenAIRE v4's DataCite 4.1 lists.
-  { identifier: 'swh:1:dir:d198bc9d7a6bcf6db04f476d29314f157507d505', type: 'SWHID', relation: 'HasTranslation', resourceTypeGeneral: 'Presentation' },
-];
-const withId = (x: RelatedIdentifier, v: string | undefined): string | undefined => (v === undefined ? undefined : `${trim(x.identifier)} ${v}`);
-const RELATED_PARTS: { readonly [K in keyof RelatedIdentifier]-?: (x: RelatedIdentifier) => string | undefined } = {
-  identifier: (x) => x.identifier,
-  type: (x) => withId(x, x.type),
-  relation: (x) => withId(x, x.relation),
-  resourceTypeGeneral: (x) => withId(x, x.resourceTypeGeneral),
-  relatedMetadataScheme: (x) => withId(x, x.relatedMetadataScheme),
-  schemeUri: (x) => withId(x, x.schemeUri),
-  schemeType: (x) => withId(x, x.schemeType),
-  relationTypeInformation: (x) => withId(x, x.relationTypeInformation),
-  inRelatedItem: (x) => withId(x, x.inRelatedItem === true ? 'in its related item' : undefined),
-};
-
-// DataCite's attributes of a related identifier beyond its type (4.7 property 12.3-12.6, 12.8): a metadata record
-// of the resource with its scheme, and a relation said more exactly. The identifiers of PROBE_RELATED keep their rows' values.
-const PROBE_RELATED_DETAIL: readonly RelatedIdentifier[] = [
-  { identifier: '10.5555/cited', type: 'DOI', relation: 'Cites', resourceTypeGeneral: 'Dataset', relationTypeInformation: 'Figure 2 plots these data' },
-  {
-    identifier: 'https://repository.example.org/item/1/ddi.xml',
-    type: 'URL',
-    relation: 'HasMetadata',
-    relatedMetadataScheme: 'DDI-L',
-    schemeUri: 'http://www.ddialliance.org/Specification/DDI-Lifecycle/3.1/XMLSchema/instance.xsd',
-    schemeType: 'XSD',
-  },
-];
-
-// A related item (DataCite 4.4+ property 20): a book the work is a chapter of, with every property DataCite gives it.
-const PROBE_ITEM: Required<RelatedItem> = {
-  itemType: 'Book',
-  relation: 'IsPublishedIn',
-  relationTypeInformation: 'Chapter 3',
-  identifier: { value: '9780306406157', type: 'ISBN' },
-  creators: [{ name: 'Sklodowska, Bronislawa', nameType: 'person', givenName: 'Bronislawa', familyName: 'Sklodowska' }],
-  titles: [{ value: 'A Book of Probes' }, { value: 'Methods and Cases', type: 'Subtitle', lang: 'en' }],
-  publicationYear: '2019',
-  volume: '2',
-  issue: '1',
-  number: { value: '3', type: 'Chapter' },
-  firstPage: '33',
-  lastPage: '47',
-  publisher: 'Probe University Press',
-  edition: '2nd',
-  contributors: [{ name: 'Probe, Translator', nameType: 'person', type: 'Translator' }],
-};
-const itemAgents = (as: readonly RelatedItemAgent[] | undefined): string | undefined =>
-  as?.map((a) => [a.name, a.nameType, a.givenName, a.familyName, a.lang, a.type].map((v) => v ?? '').join(' ')).join('; ');
-const ITEM_PARTS: { readonly [K in keyof RelatedItem]-?: (i: RelatedItem) => string | undefined } = {
-  itemType: (i) => i.itemType,
-  relation: (i) => i.relation,
-  relationTypeInformation: (i) => i.relationTypeInformation,
-  identifier: (i) => (i.identifier === undefined ? undefined : `${trim(i.identifier.value)} ${i.identifier.type ?? ''}`),
-  creators: (i) => itemAgents(i.creators),
-  titles: (i) => i.titles?.map((t) => `${trim(t.value)} ${t.type ?? ''} ${t.lang ?? ''}`).join('; '),
-  publicationYear: (i) => i.publicationYear,
-  volume: (i) => i.volume,
-  issue: (i) => i.issue,
-  number: (i) => (i.number === undefined ? undefined : `${i.number.value} ${i.number.type ?? ''}`),
-  firstPage: (i) => i.firstPage,
-  lastPage: (i) => i.lastPage,
-  publisher: (i) => i.publisher,
-  edition: (i) => i.edition,
-  contributors: (i) => itemAgents(i.contributors),
-};
-
-// The related item's identifier, as a reader of DataCite gives it beside the item (record.ts `inRelatedItem`).
-const PROBE_ITEM_ID: RelatedIdentifier = {
-  identifier: '9780306406157',
-  type: 'ISBN',
-  relation: 'IsPublishedIn',
-  resourceTypeGeneral: 'Book',
-  inRelatedItem: true,
-};
-
-// Related identifiers as DataCite's own examples give them, whose values their schemes' checks refuse: a Handle
-// without its prefix (datacite-example-instrument-v4.xml), an ISSN whose check digit is wrong (datacite-example-relateditem1-v4.xml).
-const PROBE_UNCHECKED: readonly RelatedIdentifier[] = [
-  { identifier: '1234.1675', type: 'Handle', relation: 'IsPartOf', resourceTypeGeneral: 'Instrument' },
-  { identifier: '1234-5678', type: 'ISSN', relation: 'IsPublishedIn', relationTypeInformation: 'Volume 2' },
-  // A metadata record named by a relative path, which a URL's check refuses.
-  {
-    identifier: 'metadata/ddi.xml',
-    type: 'URL',
-    relation: 'HasMetadata',
-    relatedMetadataScheme: 'DDI-L',
-    schemeUri: 'http://www.ddialliance.org/Specification/DDI-Lifecycle/3.1/XMLSchema/instance.xsd',
-    schemeType: 'XSD',
-  },
-];
-const { inRelatedItem: _inItem, ...UNCHECKED_PARTS } = RELATED_PARTS;
-
-/** The related identifiers a probe of a part gives: the shared three, those with DataCite's attributes, or a related item's. */
-const relatedFor = (k: keyof RelatedIdentifier): Pick<RecordFields, 'relatedIdentifiers' | 'relatedItems'> =>
-  k === 'inRelatedItem'
-    ? { relatedIdentifiers: [PROBE_ITEM_ID], relatedItems: [PROBE_ITEM] }
-    : ['relatedMetadataScheme', 'schemeUri', 'schemeType', 'relationTypeInformation'].includes(k)
-      ? { relatedIdentifiers: PROBE_RELATED_DETAIL }
-      : { relatedIdentifiers: PROBE_RELATED };
-
-// Parts as journals write them, commas, parentheses and dashes included.
-const PROBE_HOST: Required<Host> = { title: 'Journal of Probes', volume: '5, suppl.', issue: '(3)', startPage: 'S1-2', endPage: 'S9–S12' };
-
-// DataCite 4.7's titles: the main title, a subtitle and a translated title, each with its language.
-const PROBE_TITLES: readonly TitleEntry[] = [
-  { value: 'Probe title', lang: 'en' },
-  { value: 'A subtitle of probes', type: 'Subtitle', lang: 'en' },
-  { value: 'Titre de la sonde', type: 'TranslatedTitle', lang: 'fr' },
-];
-const TITLE_PARTS: { readonly [K in keyof TitleEntry]-?: (t: TitleEntry) => string | undefined } = {
-  value: (t) => t.value,
-  type: (t) => (t.type === undefined ? undefined : `${trim(t.value)} ${t.type}`),
-  lang: (t) => (t.lang === undefined ? undefined : `${trim(t.value)} ${t.lang}`),
-};
-
-const PROBE_PUBLISHER_ID: Required<PublisherIdentifier> = { value: 'https://ror.org/04wxnsj81', scheme: 'ROR', schemeUri: 'https://ror.org/' };
-
-// A subject of a classification with every attribute (DataCite 4.7 property 6), and one of a thesaurus in another language.
-const PROBE_SUBJECTS: readonly SubjectEntry[] = [
-  {
-    value: 'Archaeology',
-    scheme: 'DDC',
-    schemeUri: 'https://www.oclc.org/en/dewey.html',
-    valueUri: 'https://id.loc.gov/vocabulary/classSchemes/ddc',
-    classificationCode: '930.1',
-    lang: 'en',
-  },
-  { value: 'Archäologie', scheme: 'GND', schemeUri: 'https://d-nb.info/gnd/', valueUri: 'https://d-nb.info/gnd/4002498-7', lang: 'de' },
-];
-const SUBJECT_PARTS: { readonly [K in keyof SubjectEntry]-?: (s: SubjectEntry) => string | undefined } = {
-  value: (s) => s.value,
-  scheme: (s) => (s.scheme === undefined ? undefined : `${trim(s.value)} ${s.scheme}`),
-  schemeUri: (s) => (s.schemeUri === undefined ? undefined : `${trim(s.value)} ${s.schemeUri}`),
-  valueUri: (s) => (s.valueUri === undefined ? undefined : `${trim(s.value)} ${s.valueUri}`),
-  classificationCode: (s) => (s.classificationCode === undefined ? undefined : `${trim(s.value)} ${s.classificationCode}`),
-  lang: (s) => (s.lang === undefined ? undefined : `${trim(s.value)} ${s.lang}`),
-};
-
-// Dates of DataCite's types beyond the shared ones, a range among them (DataCite 4.7 property 8, RFC 3339 ranges).
-const PROBE_TYPED_DATES: readonly TypedDate[] = [
-  { value: '2020-01-01/2023-12-31', type: 'Valid' },
-  { value: '2024-09-15', type: 'Updated', information: 'Coordinates corrected' },
-  { value: '1890/1910', type: 'Coverage' },
-];
-const TYPED_DATE_PARTS: { readonly [K in keyof TypedDate]-?: (d: TypedDate) => string | undefined } = {
-  value: (d) => d.value,
-  type: (d) => `${trim(d.value)} ${d.type}`,
-  information: (d) => (d.information === undefined ? undefined : `${trim(d.value)} ${d.information}`),
-};
-
-const PROBE_ALTERNATES: readonly AlternateIdentifier[] = [{ value: 'SN-2024-0815', type: 'SerialNumber' }];
-const ALTERNATE_PARTS: { readonly [K in keyof AlternateIdentifier]-?: (a: AlternateIdentifier) => string | undefined } = {
-  value: (a) => a.value,
-  type: (a) => `${trim(a.value)} ${a.type}`,
-};
-
-// One statement whole: text, URI and SPDX identifier together (DataCite 4.7 property 16).
-const PROBE_RIGHTS: Required<RightsEntry> = {
-  text: 'Creative Commons Attribution 4.0 International',
-  uri: 'https://creativecommons.org/licenses/by/4.0/legalcode',
-  identifier: 'CC-BY-4.0',
-  identifierScheme: 'SPDX',
-  schemeUri: 'https://spdx.org/licenses/',
-  lang: 'en',
-};
-const RIGHTS_PARTS: { readonly [K in keyof RightsEntry]-?: (r: RightsEntry) => string | undefined } = {
-  text: (r) => r.text,
-  uri: (r) => r.uri,
-  identifier: (r) => (r.identifier === undefined ? undefined : `${r.uri ?? ''} ${r.identifier}`),
-  identifierScheme: (r) => (r.identifierScheme === undefined ? undefined : `${r.uri ?? ''} ${r.identifierScheme}`),
-  schemeUri: (r) => (r.schemeUri === undefined ? undefined : `${r.uri ?? ''} ${r.schemeUri}`),
-  lang: (r) => (r.lang === undefined ? undefined : `${r.uri ?? ''} ${r.lang}`),
-};
-
-const PROBE_DESCRIPTIONS: readonly DescriptionEntry[] = [
-  { value: 'Probe abstract.', type: 'Abstract', lang: 'en' },
-  { value: 'Recorded at 48 kHz, 24 bit, with a Zoom H5.', type: 'TechnicalInfo', lang: 'en' },
-];
-const DESCRIPTION_PARTS: { readonly [K in keyof DescriptionEntry]-?: (d: DescriptionEntry) => string | undefined } = {
-  value: (d) => d.value,
-  type: (d) => `${trim(d.value)} ${d.type}`,
-  lang: (d) => (d.lang === undefined ? undefined : `${trim(d.value)} ${d.lang}`),
-};
-
-// A place with its point, box and polygon (DataCite 4.7 property 18; a polygon has at least four points, the last the first).
-const PROBE_GEO: Required<GeoLocation> = {
-  places: ['Kraków, Old Town'],
-  points: [{ latitude: 50.0614, longitude: 19.9366 }],
-  boxes: [{ west: 19.79, east: 20.22, south: 49.97, north: 50.13 }],
-  polygons: [
-    {
-      points: [
-        { latitude: 50.05, longitude: 19.92 },
-        { latitude: 50.07, longitude: 19.92 },
-        { latitude: 50.07, longitude: 19.95 },
-        { latitude: 50.05, longitude: 19.92 },
-      ],
-    },
-  ],
-};
-const point = (p: { readonly latitude: number; readonly longitude: number }): string => `${p.latitude} ${p.longitude}`;
-const GEO_PARTS: { readonly [K in keyof GeoLocation]-?: (g: GeoLocation) => readonly string[] } = {
-  places: (g) => g.places ?? [],
-  points: (g) => (g.points ?? []).map(point),
-  boxes: (g) => (g.boxes ?? []).map((b) => `${b.west} ${b.east} ${b.south} ${b.north}`),
-  polygons: (g) => (g.polygons ?? []).map((p) => p.points.map(point).join(', ')),
-};
-
-/** One row per part of the entries of a list of the model: the probe gives the list, each row reads one part of every entry. */
-function listProbes<K extends keyof RecordFields, T>(
-  key: K,
-  given: RecordFields[K],
-  entries: (r: RecordFields) => readonly T[] | undefined,
-  parts: { readonly [P in keyof T]-?: (t: T) => string | undefined },
-): FieldProbe[] {
-  return (Object.keys(parts) as (keyof T & string)[]).map((part) =>
-    typed(
-      `${key}.${part}`,
-      (base) => ({ ...base, [key]: given }),
-      (r) => (entries(r) ?? []).map((t) => parts[part](t)),
-    ),
-  );
-}
-
-// Its access is not the record's (the base's open access), so a format that says the record's on every file is not taken to carry the file's.
-const PROBE_FILE: Required<RecordFile> = {
-  url: 'https://repository.example.org/files/probe.pdf',
-  mediaType: 'application/pdf',
-  size: 2048,
-  access: 'restricted',
-};
-const FILE_PARTS: { readonly [K in keyof RecordFile]-?: (f: RecordFile) => string | undefined } = {
-  url: (f) => f.url,
-  mediaType: (f) => f.mediaType,
-  size: (f) => f.size?.toString(),
-  access: (f) => f.access,
 };
 
 /**

@@ -52,9 +52,7 @@ import {
   addDc,
   addFile,
   addIdentifier,
-  addRelated,
   addRights,
-  contributorType,
   draft,
   finish,
   schemeOf,
@@ -64,11 +62,10 @@ import {
   setLanguage,
   setPublisher,
   setYear,
-  toAgent,
-  toFunding,
   type Draft,
   type HostInput,
 } from './reader-rules';
+import { addRelated, contributorType, toAgent, toFunding } from './reader-entries';
 import { dateOne, leaderType } from './marc-leader';
 import { kids, text, trimXml } from './xml-in';
 

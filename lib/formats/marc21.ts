@@ -11,7 +11,7 @@
  * The leader is "     n?m a22     3u 4500": record length and base address
  * left blank (MARCXML does not need them), status n (new), type of record
  * (Leader/06) from the resource type, else the DCMI Type or MODS
- * typeOfResource words of dc:type (facts.ts `bibliographicType`: a
+ * typeOfResource words of dc:type (type-facts.ts `bibliographicType`: a
  * photograph k, a manuscript t, mixed material p, software m; `a` only for
  * text or a record that says no type), bibliographic level
  * m, Unicode (a), encoding level 3 (abbreviated), descriptive form u.
@@ -51,7 +51,8 @@ import type { Agent, Host, RecordFields } from '../model/record';
 import { ACCESS_RIGHTS } from '../model/vocabularies';
 import { normalizeLanguageTag, primaryLanguage } from '../model/language';
 import { classifyIdentifier } from '../model/identifiers';
-import { bibliographicType, coarType, contributors, creators, dcValues, identifiersOf, publisher, titles } from '../model/facts';
+import { contributors, creators, dcValues, identifiersOf, publisher, titles } from '../model/facts';
+import { bibliographicType, coarType } from '../model/type-facts';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen } from './xml-out';

@@ -37,22 +37,15 @@
  * mods) gives an empty record.
  */
 import type { RecordFields } from '../model/record';
-import {
-  COAR_RESOURCE_TYPE_PREFIX,
-  COAR_TYPES,
-  DATACITE_RELATED_IDENTIFIER_TYPES,
-  DATACITE_RELATION_TYPES,
-  DCMI_OF_TYPE_OF_RESOURCE,
-} from '../model/vocabularies';
+import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_RELATED_IDENTIFIER_TYPES, DATACITE_RELATION_TYPES } from '../model/vocabularies';
+import { DCMI_OF_TYPE_OF_RESOURCE } from '../model/type-crosswalks';
 import type { XmlElement } from '../xml/tree';
 import {
   accessOf,
   addDc,
   addFile,
   addIdentifier,
-  addRelated,
   addRights,
-  contributorType,
   draft,
   finish,
   schemeOf,
@@ -61,10 +54,9 @@ import {
   setHost,
   setLanguage,
   setPublisher,
-  toAgent,
-  toFunding,
   type Draft,
 } from './reader-rules';
+import { addRelated, contributorType, toAgent, toFunding } from './reader-entries';
 import { attr, elements, kid, kids, prefixedAttr, text } from './xml-in';
 
 const MODS_NS = 'http://www.loc.gov/mods/v3';
@@ -213,7 +205,7 @@ function readGenres(d: Draft, genres: readonly XmlElement[]): void {
 /**
  * typeOfResource as Dublin Core type, by LC's MODS to Dublin Core mapping
  * (typeOfResource → Type, in the DCMI Type Vocabulary:
- * vocabularies.ts `DCMI_OF_TYPE_OF_RESOURCE`; @collection="yes" Collection),
+ * type-crosswalks.ts `DCMI_OF_TYPE_OF_RESOURCE`; @collection="yes" Collection),
  * and @manuscript="yes" as the type `manuscript` (MARC Leader/06 t, f, d):
  * first among the types, unless the COAR genre already says the same kind of
  * material (then it restates what the resource type says).

@@ -26,7 +26,7 @@
  * | dc.subject; dc.coverage                  | subject/topic; subject/geographic (LoC: coverage → subject)        |
  * | identifiers; the oai-identifier; the POI; other dc.identifier | identifier/@type doi, hdl, urn, ark, uri, isbn, issn; @type="oai"; @type="uri"; untyped (LoC: identifier → identifier) |
  * | identifiers URL; files                   | location/url/@access "object in context"; location/url/@access "raw object" |
- * | dc.source                                | relatedItem/@type="original" titleInfo/title (LoC: source → relatedItem original); a bibliographic citation (facts.ts `citationSource`: volume, issue or pages, as DSpace and the DRIVER guidelines write the journal there) of a record without `host` is the host, relatedItem/@type="host" |
+ * | dc.source                                | relatedItem/@type="original" titleInfo/title (LoC: source → relatedItem original); a bibliographic citation (citation-facts.ts `citationSource`: volume, issue or pages, as DSpace and the DRIVER guidelines write the journal there) of a record without `host` is the host, relatedItem/@type="host" |
  * | dc.relation; relatedIdentifiers          | relatedItem titleInfo/title (LoC: relation → relatedItem); relatedItem/@type from the relation (host, constituent, otherVersion, …), and @otherType @otherTypeAuth="datacite" the relation where @type does not say it alone, identifier/@type |
  * | host                                     | relatedItem/@type="host": titleInfo/title; part: detail/@type volume and issue (number), extent/@unit="pages" start, end (MODS User Guidelines, relatedItem and part) |
  * | dc.rights; license                       | accessCondition/@type="use and reproduction" (LoC: rights → accessCondition); with @xlink:href the licence URI |
@@ -34,8 +34,11 @@
  * | fundingReferences                        | name/@type="corporate" role "funder" (MARC relator fnd); note/@type="funding" the award number, the award title, each as given |
  */
 import type { Agent, RecordFields, RelatedIdentifier } from '../model/record';
-import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX, DCMI_OF_TYPE_OF_RESOURCE } from '../model/vocabularies';
-import { bibliographicType, citationSource, coarType, contributors, creators, dcValues, formats, publisher, titles } from '../model/facts';
+import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX } from '../model/vocabularies';
+import { DCMI_OF_TYPE_OF_RESOURCE } from '../model/type-crosswalks';
+import { contributors, creators, dcValues, formats, publisher, titles } from '../model/facts';
+import { bibliographicType, coarType } from '../model/type-facts';
+import { citationSource } from '../model/citation-facts';
 import { isTimestamp, parseW3cdtf, publicationDateAmong } from '../model/dates';
 import { normalizeLanguageTag } from '../model/language';
 import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from './format';

@@ -9,7 +9,7 @@
  * resource type from the COAR vocabulary of the guidelines (field 11,
  * Resource Type: the typed one, else the COAR concept of its DataCite
  * resourceTypeGeneral, else the one a dc:type names, an info:eu-repo type by
- * the guidelines' own table of successors: facts.ts `coarTypeOfRecord`), an
+ * the guidelines' own table of successors: type-facts.ts `coarTypeOfRecord`), an
  * access right (field 15, Access Rights: the typed one, else a COAR or
  * info:eu-repo term in dc:rights), and a resource
  * identifier (field 14, Resource Identifier: a DOI, Handle, URN, ARK or URL
@@ -63,7 +63,8 @@ import {
   OPENAIRE_RELATION_TYPES,
   type OpenAireResourceType,
 } from '../model/vocabularies';
-import { accessRightOf, coarTypeOfRecord, contributors, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles } from '../model/facts';
+import { accessRightOf, contributors, creators, dcValues, formats, identifiersOf, publisher, publicationYear, titles } from '../model/facts';
+import { coarTypeOfRecord } from '../model/type-facts';
 import { type CrosswalkContext, type CrosswalkResult } from './format';
 import type { MetadataFormat } from './format';
 import { DC_NS } from '../xml/namespaces';

@@ -37,7 +37,8 @@ import { classifyIdentifier, isHttpUrl } from '../model/identifiers';
 import { isXmlLang } from '../model/language';
 import { DC_NS } from '../xml/namespaces';
 import type { XmlElement } from '../xml/tree';
-import { accessOf, addDc, addFile, addRelated, addRights, draft, finish, setCoarType, setDate, setLanguage, setPublisher } from './reader-rules';
+import { accessOf, addDc, addFile, addRights, draft, finish, setCoarType, setDate, setLanguage, setPublisher } from './reader-rules';
+import { addRelated } from './reader-entries';
 import { attr, elements, text } from './xml-in';
 
 const DCTERMS_NS = 'http://purl.org/dc/terms/';

@@ -36,9 +36,10 @@
  */
 import type { RecordFields } from '../model/record';
 import { ACCESS_RIGHTS, COAR_RESOURCE_TYPE_PREFIX } from '../model/vocabularies';
-import { accessRightOf, coarTypeOfRecord, dcValues, dublinCore, hostCitation, licences, relationUri, titles } from '../model/facts';
+import { accessRightOf, dcValues, dublinCore, hostCitation, licences, relationUri, titles } from '../model/facts';
+import { coarTypeOfRecord } from '../model/type-facts';
 import { classifyIdentifier, isHttpUrl } from '../model/identifiers';
-import { isMediaType } from '../model/from-json';
+import { isMediaType } from '../model/from-json-detail';
 import { normalizeLanguageTag } from '../model/language';
 import { DC_NS } from '../xml/namespaces';
 import type { CrosswalkContext, CrosswalkResult, MetadataFormat } from './format';

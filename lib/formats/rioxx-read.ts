@@ -33,23 +33,8 @@ import { COAR_TYPES, COAR_VERSION_TYPES } from '../model/vocabularies';
 import { checkIssn, classifyIdentifier, isHttpUrl } from '../model/identifiers';
 import { DC_NS } from '../xml/namespaces';
 import type { XmlElement } from '../xml/tree';
-import {
-  addDc,
-  addFile,
-  addIdentifier,
-  addRelated,
-  addRights,
-  draft,
-  finish,
-  nonBlank,
-  setCoarType,
-  setDate,
-  setLanguage,
-  setPublisher,
-  toAgent,
-  toFunding,
-  type Draft,
-} from './reader-rules';
+import { addDc, addFile, addIdentifier, addRights, draft, finish, nonBlank, setCoarType, setDate, setLanguage, setPublisher, type Draft } from './reader-rules';
+import { addRelated, toAgent, toFunding } from './reader-entries';
 import { attr, elements, kids, text } from './xml-in';
 
 const RIOXX_NS = 'http://www.rioxx.net/schema/v3.0/rioxx/';

@@ -9,7 +9,7 @@
  * properties: a landing page (dc:identifier, exactly one: an http(s) URL of
  * the record that is neither a persistent identifier's resolver nor one of
  * its files), a language (dc:language), a title (dc:title, exactly one), a
- * COAR resource type (dc:type, facts.ts `coarTypeOfRecord`, else a COAR URI
+ * COAR resource type (dc:type, type-facts.ts `coarTypeOfRecord`, else a COAR URI
  * the record's dc:type gives) and a creator (rioxxterms:creator).
  *
  * Crosswalk (record field → RIOXX v3 property):
@@ -44,8 +44,6 @@ import type { Agent, RecordFields, RecordFile } from '../model/record';
 import { ACCESS_RIGHTS, COAR_OF_DATACITE_GENERAL, COAR_RESOURCE_TYPE_PREFIX, COAR_VERSION_TYPES } from '../model/vocabularies';
 import {
   accessRightOf,
-  coarResourceType,
-  coarTypeOfRecord,
   contributors,
   creators,
   dcValues,
@@ -56,9 +54,10 @@ import {
   publisher,
   recordIdentifiers,
   relationUri,
-  serialIssns,
   titles,
 } from '../model/facts';
+import { coarResourceType, coarTypeOfRecord } from '../model/type-facts';
+import { serialIssns } from '../model/citation-facts';
 import { isHttpUrl } from '../model/identifiers';
 import { normalizeLanguageTag } from '../model/language';
 import { DC_NS } from '../xml/namespaces';

@@ -8,19 +8,9 @@
  * model's facts (lib/model/facts.ts), never from a format's XML; a tag whose
  * fact the model does not know is left out rather than guessed.
  */
-import {
-  creators,
-  hostOf,
-  keywords,
-  languages,
-  openPdf,
-  publicationDate,
-  publisher,
-  recordIdentifiers,
-  schemaOrgTypes,
-  titles,
-  type HostKind,
-} from '../model/facts';
+import { creators, keywords, languages, openPdf, publicationDate, publisher, recordIdentifiers, titles } from '../model/facts';
+import { schemaOrgTypes } from '../model/type-facts';
+import { hostOf, type HostKind } from '../model/citation-facts';
 import { parseW3cdtf } from '../model/dates';
 import type { RecordFields } from '../model/record';
 import { esc } from './escape';

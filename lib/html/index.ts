@@ -1,5 +1,6 @@
 /** Server-rendered pages for people: the public API of lib/html. */
-export { renderPage, type PageInput, type HomeView, type ItemView, type ItemFormatView, type SourceFailureView } from './pages';
+export { renderPage } from './pages';
+export type { PageInput, HomeView, ItemView, ItemFormatView, SourceFailureView } from './views';
 export { PAGE_CSS, type PagePaths } from './layout';
 export { requestFromForm } from './form';
 export { esc, langTag } from './escape';

@@ -10,7 +10,6 @@ import {
   creators,
   dcValues,
   fileLinks,
-  hostOf,
   identifierUri,
   keywords,
   languages,
@@ -18,11 +17,10 @@ import {
   publicationDate,
   publisher,
   recordIdentifiers,
-  schemaOrgTypes,
   titles,
-  type CitationIdentifier,
-  type HostFacts,
 } from '../model/facts';
+import { schemaOrgTypes } from '../model/type-facts';
+import { hostOf, type CitationIdentifier, type HostFacts } from '../model/citation-facts';
 import { isHttpUrl } from '../model/identifiers';
 import type { Agent, RecordFields } from '../model/record';
 

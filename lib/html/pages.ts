@@ -7,76 +7,23 @@
 import { formatDatestamp } from '../oai';
 import type { OaiResponse, ResumptionInfo } from '../oai';
 import { rootNamespaceOf, type MetadataFormat } from '../formats/format';
-import type { ItemHeader, ItemRecord, SetInfo, StoredRun } from '../store';
+import type { ItemHeader, ItemRecord, SetInfo } from '../store';
 import { getRecordUrl, oaiUrl } from '../oai-url';
 import type { UrlArgs } from '../oai-url';
 import { parseFragment, textOf } from '../xml/tree';
 import type { XmlElement } from '../xml/tree';
 import { isHttpUrl } from '../model/identifiers';
 import { harvestedFrom } from '../pipeline/about';
-import type { ItemFacts } from '../signposting/facts';
-import type { RecordFields } from '../model/record';
 import { citationMeta, metaHtml } from './citation-meta';
 import { jsonLdScript, recordJsonLd } from './json-ld';
 import { esc, langAttr } from './escape';
 import { ERROR_EXPLANATIONS } from './errors';
 import { shell } from './layout';
-import type { PagePaths } from './layout';
 import { dublinCore, readableMetadata, recordTitle, shownValues, valueHtml } from './metadata';
-
-/** One format of an item, with its record and the record parsed. */
-export interface ItemFormatView {
-  readonly format: MetadataFormat;
-  readonly record: ItemRecord;
-  /** The parsed metadata; null for a tombstone or a record that could not be read. */
-  readonly tree: XmlElement | null;
-}
-
-/** What the record page shows besides the GetRecord answer. */
-export interface ItemView {
-  /** Every format the item has, in registry order. */
-  readonly formats: readonly ItemFormatView[];
-  readonly facts: ItemFacts;
-  /** The item's record model, which the page's meta tags and JSON-LD are read from (`{ dc: {} }` for a deleted item). */
-  readonly model: RecordFields;
-  /** The item's POI, when its identifier has one. */
-  readonly poi: string | null;
-  /** Where this server resolves the POI (a path, e.g. `/poi/ns/local`), for readers who cannot reach purl.org. */
-  readonly resolver?: string;
-}
-
-/** What the home page shows besides the Identify answer. */
-export interface HomeView {
-  /** Items (live and deleted) per format. */
-  readonly counts: ReadonlyArray<{ readonly prefix: string; readonly items: number }>;
-  /** The first sets in spec order. */
-  readonly sets: readonly SetInfo[];
-  readonly setCount: number;
-}
-
-/** What the page of a harvested source's set shows of its harvests: the last run that did not complete. */
-export interface SourceFailureView {
-  readonly source: string;
-  readonly run: StoredRun;
-  /** Whether a later run completed. */
-  readonly completedSince: boolean;
-}
+import { HomeView, ItemFormatView, PageInput, SourceFailureView } from './views';
 
 /** Refused records the page of a source's set lists from its last failed run (the rest are counted). */
 const FAILURE_REFUSALS_SHOWN = 10;
-
-/** Everything a page is rendered from. */
-export interface PageInput {
-  readonly response: OaiResponse;
-  readonly repositoryName: string;
-  readonly paths: PagePaths;
-  /** Every format the repository offers. */
-  readonly formats: readonly MetadataFormat[];
-  readonly home?: HomeView;
-  readonly item?: ItemView;
-  /** On the page of a harvested source's set (`source:NAME`): its last failed harvest. */
-  readonly sourceFailure?: SourceFailureView;
-}
 
 /**
  * Renders an OAI-PMH answer as a whole HTML page. Example:

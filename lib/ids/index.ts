@@ -34,19 +34,8 @@ export {
   type ParsedInfoFedora,
 } from './fedora-pid';
 export { parseInfoSid, isValidInfoSid, canonicalInfoSid, type ParsedInfoSid } from './info-sid';
-export {
-  parsePdi,
-  isValidPdi,
-  canonicalPdi,
-  pdiEquivalent,
-  mintPdi,
-  canonicalSeries,
-  gmtDate,
-  nextPdiVersion,
-  checkVersionIncrement,
-  type ParsedPdi,
-  type MintPdiInput,
-} from './pdi';
+export { parsePdi, isValidPdi, canonicalPdi, pdiEquivalent, canonicalSeries, gmtDate, nextPdiVersion, checkVersionIncrement, type ParsedPdi } from './pdi';
+export { mintPdi, type MintPdiInput } from './pdi-mint';
 export { createIdPolicy, IdMappingError, type IdPolicy, type IdPolicyOptions, type IdMappingMode, type MappedId } from './policy';
 export {
   ID_SCHEMES,

@@ -6,19 +6,7 @@
  * Pure: no I/O, no clock.
  */
 import type { Agent, Contributor, Host, RecordFields, RelatedIdentifier, TypedIdentifier } from './record';
-import {
-  ACCESS_RIGHTS,
-  COAR_RESOURCE_TYPE_PREFIX,
-  COAR_OF_DATACITE_GENERAL,
-  COAR_TYPES,
-  schemaOrgType,
-  schemaOrgTypeOf,
-  typeOfGeneral,
-  typeOfWords,
-  type AccessRight,
-  type CoarType,
-  type OpenAireResourceType,
-} from './vocabularies';
+import { ACCESS_RIGHTS, type AccessRight } from './vocabularies';
 import { classifyIdentifier, encodeUriName, IDENTIFIER_TYPES, isHttpUrl, normalizeDoi, type IdentifierType } from './identifiers';
 import { calendarDate, EU_REPO_DATE, isTimestamp, parseW3cdtf, publicationDateAmong, type W3cdtf } from './dates';
 import type { DcElement, DublinCore } from './dublin-core';
@@ -78,126 +66,12 @@ export function doi(record: RecordFields): string | undefined {
   return identifiersOf(record, 'DOI')[0];
 }
 
-/** The COAR row of the record's resource type, when it is one of the known COAR types. @example coarType(record)?.datacite // 'JournalArticle' for c_6501 */
-export function coarType(record: RecordFields): CoarType | undefined {
-  const c = record.resourceType?.coar;
-  return c === undefined ? undefined : COAR_TYPES.get(c);
-}
-
-/**
- * The COAR resource type (suffix) of a type word that names one, for a
- * record typed only in Dublin Core: the info:eu-repo publication types of the
- * DRIVER / OpenAIRE 3.0 guidelines, each to the COAR concept the OpenAIRE
- * Guidelines v4 give as its successor (Resource Type, "info:eu-repo" column);
- * the DCMI Types that name a COAR concept; and COAR's own labels.
- */
-const COAR_OF_WORD: Readonly<Record<string, string>> = {
-  'info:eu-repo/semantics/article': 'c_6501',
-  'info:eu-repo/semantics/bachelorthesis': 'c_7a1f',
-  'info:eu-repo/semantics/masterthesis': 'c_bdcc',
-  'info:eu-repo/semantics/doctoralthesis': 'c_db06',
-  'info:eu-repo/semantics/book': 'c_2f33',
-  'info:eu-repo/semantics/bookpart': 'c_3248',
-  'info:eu-repo/semantics/review': 'c_efa0',
-  'info:eu-repo/semantics/conferenceobject': 'c_c94f',
-  'info:eu-repo/semantics/lecture': 'c_8544',
-  'info:eu-repo/semantics/workingpaper': 'c_8042',
-  'info:eu-repo/semantics/preprint': 'c_816b',
-  'info:eu-repo/semantics/report': 'c_93fc',
-  'info:eu-repo/semantics/annotation': 'c_1162',
-  'info:eu-repo/semantics/contributiontoperiodical': 'c_3e5a',
-  'info:eu-repo/semantics/patent': 'c_15cd',
-  'info:eu-repo/semantics/other': 'c_1843',
-  dataset: 'c_ddb1',
-  software: 'c_5ce6',
-  stillimage: 'c_ecc8',
-  image: 'c_c513',
-  movingimage: 'c_8a7e',
-  sound: 'c_18cc',
-  text: 'c_18cf',
-};
-
-/** The COAR types by their labels, for a dc:type that is one. */
-const COAR_OF_LABEL: ReadonlyMap<string, CoarType> = new Map([...COAR_TYPES.values()].map((c) => [c.label, c]));
-
-/**
- * The COAR row of the record's resource type: its typed COAR type, else the
- * COAR concept of its DataCite resourceTypeGeneral, else the first dc:type
- * that names one (a COAR URI, a COAR label, an info:eu-repo
- * publication type or a DCMI Type: `COAR_OF_WORD`). What OpenAIRE v4's
- * Resource Type (M) is written from; a record whose words name none has none
- * (never guessed).
- *
- * @example coarTypeOfRecord({ dc: { type: ['info:eu-repo/semantics/article'] } })?.label // 'journal article'
- */
-export function coarTypeOfRecord(record: RecordFields): CoarType | undefined {
-  const typed = coarType(record);
-  if (typed !== undefined) return typed;
-  // A DataCite type names its COAR concept (COAR Resource Types 3.2 to DataCite, vocabularies.ts `COAR_OF_DATACITE_GENERAL`).
-  if (record.resourceType !== undefined) return COAR_TYPES.get(COAR_RESOURCE_TYPE_PREFIX + COAR_OF_DATACITE_GENERAL[record.resourceType.general]);
-  for (const v of dcValues(record, 'type')) {
-    const t = v.trim();
-    const key = t.toLowerCase().replace(/^https?:\/\/purl\.org\/dc\/dcmitype\//, '');
-    const found =
-      COAR_TYPES.get(t.replace(/^https:/, 'http:')) ??
-      COAR_OF_LABEL.get(key) ??
-      (Object.hasOwn(COAR_OF_WORD, key) ? COAR_TYPES.get(COAR_RESOURCE_TYPE_PREFIX + COAR_OF_WORD[key]) : undefined);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/**
- * MARC Leader/06 and MODS typeOfResource of the record: from its COAR type,
- * else its DataCite type, else the DCMI Type or MODS typeOfResource words of
- * its dc:type (vocabularies.ts `typeOfWords`). A record that says no type has
- * no typeOfResource (a type is never invented); its Leader/06 is `a`, the
- * position being mandatory and `a` the code MARC records carry by default.
- *
- * @example bibliographicType({ dc: { type: ['StillImage'] } }) // { leader06: 'k', typeOfResource: 'still image' }
- * @example bibliographicType({ dc: {} }) // { leader06: 'a' }
- */
-export function bibliographicType(record: RecordFields): { leader06: string; typeOfResource?: string; manuscript?: boolean } {
-  const c = coarType(record);
-  if (c) return c;
-  if (record.resourceType) return typeOfGeneral(record.resourceType.general);
-  return typeOfWords(dcValues(record, 'type')) ?? { leader06: 'a' };
-}
-
 /** A media type list without repeats, in first-seen order: the files' media types, then `dc.format`. @example formats({ dc: { format: ['application/pdf'] }, files: [{ url: 'https://x.org/a', mediaType: 'application/pdf' }] }) // ['application/pdf'] */
 export function formats(record: RecordFields): string[] {
   const out: string[] = [];
   for (const f of record.files ?? []) if (f.mediaType !== undefined) out.push(f.mediaType);
   out.push(...dcValues(record, 'format'));
   return [...new Set(out)];
-}
-
-/**
- * The record's OpenAIRE resource type (literature, dataset, software, other research product): from its
- * COAR type, else its DataCite type, else its dc:type words.
- *
- * @example openAireType({ dc: { type: ['Dataset'] } }) // 'dataset'
- */
-export function openAireType(r: RecordFields): OpenAireResourceType {
-  const coar = r.resourceType?.coar;
-  const known = coar === undefined ? undefined : COAR_TYPES.get(coar);
-  if (known) return known.openaire;
-  const g = r.resourceType?.general;
-  if (g === undefined) {
-    // A Dublin Core record: a dataset or software when its dc:type says so (DCMI Type, info:eu-repo), else text.
-    const words = (r.dc.type ?? []).map((t) =>
-      t
-        .trim()
-        .toLowerCase()
-        .replace(/^info:eu-repo\/semantics\//, ''),
-    );
-    if (words.includes('dataset')) return 'dataset';
-    if (words.includes('software')) return 'software';
-    return 'literature';
-  }
-  if (g === 'Dataset') return 'dataset';
-  if (g === 'Software' || g === 'ComputationalNotebook') return 'software';
-  return typeOfGeneral(g).leader06 === 'a' ? 'literature' : 'other research product';
 }
 
 /** The info:eu-repo access terms (OpenAIRE Guidelines 3.0, "Access Level") a dc:rights value may carry instead of the typed field. */
@@ -294,22 +168,6 @@ export function identifierUri(id: TypedIdentifier): string {
     case 'URL':
       return id.value;
   }
-}
-
-/**
- * The record's dc:source that is a bibliographic citation of the container
- * it was published in, or undefined: the first that names a volume, an
- * issue or pages ("vol. 12", "12(3)", "pp. 45-67", "45-67"). DSpace writes a
- * journal article's citation there, as the DRIVER and OpenAIRE 3.0
- * guidelines ask (dc:source, "the journal, book or conference the resource
- * was published in"); such a source is the work's host, not its original.
- *
- * @example citationSource({ dc: { source: ['Journal of Ecology, 12(3), 45-67'] } }) // 'Journal of Ecology, 12(3), 45-67'
- * @example citationSource({ dc: { source: ['Sample Source'] } }) // undefined
- */
-export function citationSource(record: RecordFields): string | undefined {
-  const cite = /\b(?:vol|volume|no|nr|issue|pp?)\.?\s*\d|\d+\s*\(\s*\d+\s*\)|\d+\s*[-–]\s*\d+/i;
-  return dcValues(record, 'source').find((s) => cite.test(s));
 }
 
 /**
@@ -421,35 +279,6 @@ export function relationUri(x: RelatedIdentifier): string {
   return `${x.type}:${x.identifier}`;
 }
 
-/** What an item is cited by: the scheme, the identifier in its normalized form, and its URI. */
-export interface CitationIdentifier {
-  readonly scheme: 'DOI' | 'Handle' | 'ARK' | 'URN' | 'POI';
-  readonly value: string;
-  readonly uri: string;
-}
-
-/**
- * The identifier an item is cited by (FAIR Signposting's `cite-as`, RFC 8574:
- * the persistent identifier a reference should use): the record's DOI, else
- * its Handle, else its first ARK or URN, else the item's POI; undefined when
- * there is none of them. A URL is never one: it names a place, which
- * `cite-as` exists to look past.
- *
- * @example citationIdentifier({ dc: { identifier: ['http://hdl.handle.net/1765/315'] } }, 'http://purl.org/poi/x.org/1')
- * // { scheme: 'Handle', value: '1765/315', uri: 'https://hdl.handle.net/1765/315' }
- */
-export function citationIdentifier(r: RecordFields, poi?: string): CitationIdentifier | undefined {
-  const ids = recordIdentifiers(r);
-  const pick = (types: readonly IdentifierType[]): CitationIdentifier | undefined => {
-    for (const i of ids) {
-      const uri = types.includes(i.type) ? identifierUri(i) : undefined;
-      if (uri !== undefined) return { scheme: i.type as CitationIdentifier['scheme'], value: i.value, uri };
-    }
-    return undefined;
-  };
-  return pick(['DOI']) ?? pick(['Handle']) ?? pick(['ARK', 'URN']) ?? (poi === undefined ? undefined : { scheme: 'POI', value: poi, uri: poi });
-}
-
 /** The schemes OpenAIRE v4 "Resource Identifier" (M) takes: an identifier of the resource itself, not of its series or edition. */
 const RESOURCE_IDENTIFIER_TYPES: readonly IdentifierType[] = ['DOI', 'Handle', 'URN', 'ARK', 'URL'];
 
@@ -517,93 +346,6 @@ export function openPdf(r: RecordFields): string | undefined {
 /** The record's subjects (`dc:subject`), trimmed, each once: its keywords. @example keywords({ dc: { subject: ['Logic ', 'Logic', ''] } }) // ['Logic'] */
 export function keywords(r: RecordFields): string[] {
   return [...new Set(dcValues(r, 'subject').map((v) => v.trim()))];
-}
-
-/** The relations by which a record names the serial it appears in (DataCite kernel-4 relationType). */
-const SERIAL_RELATIONS: ReadonlySet<string> = new Set(['IsPartOf', 'IsPublishedIn']);
-
-/**
- * The ISSNs of the serial the work appears in: the record's own ISSN
- * identifiers (an ISSN names a serial, not an article in it), then the ISSN
- * or EISSN of a related identifier the record `IsPartOf` or `IsPublishedIn`,
- * each once.
- *
- * @example serialIssns({ dc: {}, relatedIdentifiers: [{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPublishedIn' }] }) // ['0317-8471']
- */
-export function serialIssns(r: RecordFields): string[] {
-  const own = recordIdentifiers(r)
-    .filter((i) => i.type === 'ISSN')
-    .map((i) => i.value);
-  const related = (r.relatedIdentifiers ?? [])
-    .filter((i) => (i.type === 'ISSN' || i.type === 'EISSN') && SERIAL_RELATIONS.has(i.relation))
-    .map((i) => i.identifier.trim());
-  return [...new Set([...own, ...related])];
-}
-
-/** The kind of container a work appears in, as citations tell them apart. */
-export type HostKind = 'journal' | 'proceedings' | 'book';
-
-/** Where the work was published, as a citation gives it: the container's kind, its parts, its ISSNs and ISBNs. */
-export interface HostFacts extends Host {
-  readonly kind: HostKind;
-  readonly issns: readonly string[];
-  readonly isbns: readonly string[];
-}
-
-/**
- * The kind of the work's container, from the work's resource type: a book
- * chapter is in a book, a conference paper in proceedings, anything else in
- * a journal (a volume, issue and pages belong to a serial).
- *
- * @example hostKind({ dc: {}, resourceType: { general: 'BookChapter', label: 'chapter' } }) // 'book'
- */
-export function hostKind(r: RecordFields): HostKind {
-  const g = r.resourceType?.general;
-  return g === 'BookChapter' ? 'book' : g === 'ConferencePaper' ? 'proceedings' : 'journal';
-}
-
-/**
- * Where the work was published: the `host` field's parts (non-blank,
- * trimmed), the serial's ISSNs (`serialIssns`) and the ISBNs of a related
- * identifier the record `IsPartOf` or `IsPublishedIn`; undefined when the
- * record says none of them.
- *
- * @example hostOf({ dc: {}, host: { title: 'Chemistry', volume: '23' }, relatedIdentifiers: [{ identifier: '0947-6539', type: 'ISSN', relation: 'IsPartOf' }] })
- * // { kind: 'journal', title: 'Chemistry', volume: '23', issns: ['0947-6539'], isbns: [] }
- */
-export function hostOf(r: RecordFields): HostFacts | undefined {
-  const issns = serialIssns(r);
-  const isbns = [...new Set((r.relatedIdentifiers ?? []).filter((i) => i.type === 'ISBN' && SERIAL_RELATIONS.has(i.relation)).map((i) => i.identifier.trim()))];
-  const parts: { -readonly [K in keyof Host]: Host[K] } = {};
-  for (const [k, v] of Object.entries(r.host ?? {}) as [keyof Host, string | undefined][]) {
-    const t = v?.trim();
-    if (t !== undefined && t !== '') parts[k] = t;
-  }
-  if (Object.keys(parts).length === 0 && issns.length === 0 && isbns.length === 0) return undefined;
-  return { kind: hostKind(r), ...parts, issns, isbns };
-}
-
-/**
- * The schema.org types of the work (URLs), known ones only: of its resource
- * type when it has one, else of each `dc:type` value (a DCMI Type, an
- * info:eu-repo term, a COAR URI, a common word). Empty when nothing narrower
- * than CreativeWork is known.
- *
- * @example schemaOrgTypes({ dc: { type: ['Dataset', 'Text'] } }) // ['https://schema.org/Dataset']
- */
-export function schemaOrgTypes(r: RecordFields): string[] {
-  const found = r.resourceType !== undefined ? [schemaOrgTypeOf(r.resourceType)] : dcValues(r, 'type').map(schemaOrgType);
-  return [...new Set(found.filter((t): t is string => t !== null))];
-}
-
-/** The record's COAR resource type URI: the typed one, else a `dc:type` value that is one. @example coarResourceType({ dc: { type: ['http://purl.org/coar/resource_type/c_6501'] } }) // 'http://purl.org/coar/resource_type/c_6501' */
-export function coarResourceType(r: RecordFields): string | undefined {
-  return (
-    r.resourceType?.coar ??
-    dcValues(r, 'type')
-      .map((v) => v.trim())
-      .find((v) => v.startsWith(COAR_RESOURCE_TYPE_PREFIX))
-  );
 }
 
 /** The record's languages: the typed one, else its `dc:language` values. @example languages({ dc: { language: ['en', ' '] } }) // ['en'] */

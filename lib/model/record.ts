@@ -241,7 +241,7 @@ export interface RelatedItem {
  *
  * The container's ISSN or ISBN is not here but a related identifier with
  * relation IsPublishedIn or IsPartOf (`relatedIdentifiers`), where every
- * format already carries it; facts.ts `hostOf` reads both.
+ * format already carries it; citation-facts.ts `hostOf` reads both.
  */
 export interface Host {
   /** The container's title (journal, book or proceedings). */

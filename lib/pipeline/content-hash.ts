@@ -46,7 +46,7 @@ export function contentHash(
   return crypto.hash('sha256', `${text}}`, 'hex');
 }
 
-/** Code point order, as the databases compare (server/db/dialect.ts), unlike JS's UTF-16 sort; without allocating. */
+/** Code point order, as the databases compare (server/db/dialect/), unlike JS's UTF-16 sort; without allocating. */
 function cmp(a: string, b: string): number {
   for (let i = 0, j = 0; i < a.length && j < b.length;) {
     const x = a.codePointAt(i) as number;

@@ -6,7 +6,7 @@
  *
  * Every rule reports every offending record (a loader run lists all problems
  * at once, not the first), and each refusal names the record, the field and
- * the reason (lib/store.ts `Refusal`).
+ * the reason (lib/model/refusal.ts `Refusal`).
  */
 import type { ItemInput } from '../store';
 import type { Refusal } from '../model/refusal';

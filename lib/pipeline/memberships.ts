@@ -1,7 +1,7 @@
 /**
  * Set membership: the item_sets rows an item's direct sets come to (with
  * the departures of the sets it left), and the decision of a call that
- * gives items new direct sets and nothing else (lib/store.ts
+ * gives items new direct sets and nothing else (lib/store/
  * `setMemberships`), from the state read once, with no database and no
  * clock. The store reads the state (server/store/state.ts
  * `readMembershipState`), calls {@link decideMemberships}, and applies the

@@ -4,7 +4,7 @@
  * batch, they are left out and the rest decided again, from the same state,
  * until a decision passes or nothing is left ({@link decideLeavingOut}, pure:
  * no database and no clock). The store reads the state once, runs it, and
- * applies the passing plan in the batch's one transaction (lib/store.ts
+ * applies the passing plan in the batch's one transaction (lib/store/
  * `WriteStore.writeItemsLeavingOut`).
  */
 import { RefusedError, type ItemInput, type PartialWrite, type WriteStore } from '../store';

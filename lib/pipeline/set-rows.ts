@@ -35,7 +35,7 @@ export function membership(pk: number, direct: readonly string[], old: readonly 
 }
 
 /**
- * The rows an item had, with the departures its input gives (lib/store.ts
+ * The rows an item had, with the departures its input gives (lib/store/
  * `ItemInput.departures`) from sets it has no row of: a copy of a repository
  * keeps the departures the repository recorded.
  *

@@ -1,5 +1,5 @@
 /**
- * The deletion decision (lib/store.ts `WriteStore.deleteItems`): which ids
+ * The deletion decision (lib/store/write.ts `WriteStore.deleteItems`): which ids
  * a call may delete, and what each tombstone becomes, from the stored items
  * read once, with no database and no clock. The store reads the items
  * (server/store/state.ts `readDeleteState`), calls {@link decideDeletes},

@@ -3,7 +3,7 @@
  * a document, and the document a request path names. One table of shapes,
  * so that what the server links to is exactly what it answers.
  *
- * A scope (lib/store.ts `SyncScope`) is written as one path segment, the
+ * A scope (lib/store/read.ts `SyncScope`) is written as one path segment, the
  * metadataPrefix, or the metadataPrefix, `@` and the setSpec: neither may
  * hold `@` (OAI-PMH 3.4 and 2.7), and every character they may hold is
  * allowed in a path segment as it is (RFC 3986 section 3.3), so the segment

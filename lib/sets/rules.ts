@@ -27,12 +27,14 @@
  *
  * Pure: no I/O, no clock.
  */
-import { accessRightOf, hasDoi, isFunded, openAireType, publicationYear } from '../model/facts';
+import { accessRightOf, hasDoi, isFunded, publicationYear } from '../model/facts';
+import { openAireType } from '../model/type-facts';
 import type { RecordFields } from '../model/record';
 import { parseW3cdtf } from '../model/dates';
 import { withAncestors } from '../model/header';
 import { normalizeLanguageTag, primaryLanguage } from '../model/language';
-import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, typeOfGeneral, type AccessRight, type OpenAireResourceType } from '../model/vocabularies';
+import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, type AccessRight, type OpenAireResourceType } from '../model/vocabularies';
+import { typeOfGeneral } from '../model/type-crosswalks';
 
 /** A membership predicate over one record. */
 export type SetRule =

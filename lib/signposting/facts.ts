@@ -4,17 +4,9 @@
  * identifiers, its licence URLs, its kind of work and its files. Computed
  * from the model (lib/model/facts.ts), never from the XML of a format.
  */
-import {
-  citationIdentifier,
-  dcValues,
-  fileLinks,
-  identifierUri,
-  licences,
-  recordIdentifiers,
-  schemaOrgTypes,
-  type CitationIdentifier,
-  type FileLink,
-} from '../model/facts';
+import { dcValues, fileLinks, identifierUri, licences, recordIdentifiers, type FileLink } from '../model/facts';
+import { schemaOrgTypes } from '../model/type-facts';
+import { citationIdentifier, type CitationIdentifier } from '../model/citation-facts';
 import { classifyIdentifier } from '../model/identifiers';
 import type { RecordFields } from '../model/record';
 

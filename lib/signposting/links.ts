@@ -14,7 +14,7 @@
  */
 import { percentEncode } from '../model/identifiers';
 import type { FileLink } from '../model/facts';
-import { isMediaType } from '../model/from-json';
+import { isMediaType } from '../model/from-json-detail';
 
 /**
  * The most bytes a `Link` header carries. Proxies and clients cap a header

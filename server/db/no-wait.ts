@@ -13,19 +13,8 @@
  * network, which never holds the event loop: the work runs as it is.
  */
 import type { Knex } from 'knex';
-import { isPostgres } from './dialect';
+import { dialectOf } from './dialect';
 import { isBusy } from './errors';
-
-/** What of better-sqlite3's connection is used here. */
-interface SqliteConnection {
-  pragma(source: string, options?: { simple: boolean }): unknown;
-}
-
-/** What of knex's client is used here (as in ./statements.ts). */
-interface PoolClient {
-  acquireConnection(): Promise<unknown>;
-  releaseConnection(conn: unknown): Promise<unknown> | unknown;
-}
 
 /**
  * Runs `work` in a transaction that does not wait for SQLite's write lock:
@@ -37,20 +26,7 @@ interface PoolClient {
  * @example await writeNow(knex, (trx) => trx('store_holders').where({ id }).update({ heartbeat: now }));
  */
 export async function writeNow<T>(knex: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  if (isPostgres(knex)) return knex.transaction(work);
-  // The connection is taken from the pool for the whole transaction, so the busy timeout is 0 for
-  // this work only, and given back as it was (whatever ./connection.ts or a caller set) before any
-  // other query of this process runs on it.
-  const client = knex.client as PoolClient;
-  const conn = (await client.acquireConnection()) as SqliteConnection;
-  const waits = Number(conn.pragma('busy_timeout', { simple: true }));
-  try {
-    conn.pragma('busy_timeout = 0');
-    return await knex.transaction(work, { connection: conn });
-  } finally {
-    conn.pragma(`busy_timeout = ${Number.isInteger(waits) && waits >= 0 ? waits : 0}`);
-    await client.releaseConnection(conn);
-  }
+  return dialectOf(knex).writeNow(knex, work);
 }
 
 /**

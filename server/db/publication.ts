@@ -35,17 +35,12 @@
  */
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import Database from 'better-sqlite3';
-import { isPostgres, toInt } from './dialect';
-import { isSqliteBusy, SQLITE_WAIT_MS } from './sqlite-client';
+import { dialectOf, firstRow, toInt, type PublicationLock } from './dialect';
 import { prepareAppend, type WriteUnwritten } from './log/append';
 
 /** Placeholders lie in [LOW, LOW + SPAN): far above any real time, still a valid JavaScript date when multiplied by 1000. */
 const PLACEHOLDER_LOW = 4_000_000_000_000;
 const PLACEHOLDER_SPAN = 4_000_000_000_000;
-
-/** The first key of the PostgreSQL advisory lock (the second is the schema's hash): "oaip" in ASCII. */
-const PG_LOCK_CLASS = 0x6f616970;
 
 /** One write's publication: the placeholder its datestamps carry until it is published. */
 export interface Publication {
@@ -61,48 +56,9 @@ export function newPublication(): Publication {
   return { placeholder: PLACEHOLDER_LOW + crypto.randomInt(PLACEHOLDER_SPAN) };
 }
 
-/** A held publication lock; `release` once the commit is visible. */
-export interface PublicationLock {
-  release(): void;
-}
+export type { PublicationLock } from './dialect';
 
 const NOTHING_TO_RELEASE: PublicationLock = { release: () => undefined };
-
-function sqliteFile(knex: Knex): string | null {
-  const connection = (knex.client as { config?: { connection?: { filename?: string } } }).config?.connection;
-  const file = connection?.filename;
-  return file === undefined || file === ':memory:' ? null : file;
-}
-
-/** Takes SQLite's publication lock: the write lock of `<file>-publish`, on a connection opened for it, waiting without blocking. */
-async function sqliteLock(file: string): Promise<PublicationLock> {
-  const db = new Database(`${file}-publish`, { timeout: 0 });
-  const deadline = Date.now() + SQLITE_WAIT_MS;
-  for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      break;
-    } catch (err) {
-      if (!isSqliteBusy(err) || Date.now() >= deadline) {
-        db.close();
-        throw err;
-      }
-      await new Promise<void>((resolve) => setTimeout(resolve, pause));
-    }
-  }
-  let released = false;
-  return {
-    release() {
-      if (released) return;
-      released = true;
-      try {
-        db.exec('ROLLBACK');
-      } finally {
-        db.close();
-      }
-    },
-  };
-}
 
 /**
  * Takes the publication lock for a write's transaction `trx` (what
@@ -110,12 +66,7 @@ async function sqliteLock(file: string): Promise<PublicationLock> {
  * rolled back (PostgreSQL's by the commit itself).
  */
 async function publicationLock(trx: Knex): Promise<PublicationLock> {
-  if (isPostgres(trx)) {
-    await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))', [PG_LOCK_CLASS]);
-    return NOTHING_TO_RELEASE;
-  }
-  const file = sqliteFile(trx);
-  return file === null ? NOTHING_TO_RELEASE : sqliteLock(file);
+  return dialectOf(trx).publicationLock(trx);
 }
 
 /**
@@ -126,13 +77,7 @@ async function publicationLock(trx: Knex): Promise<PublicationLock> {
  * @example const at = clock(); await settle(knex); // then read, and answer with `at`
  */
 export async function settle(knex: Knex): Promise<void> {
-  if (isPostgres(knex)) {
-    // One statement, its own transaction: the shared lock is taken (after any publication holding it) and let go.
-    await knex.raw('SELECT pg_advisory_xact_lock_shared(?, hashtext(current_schema()))', [PG_LOCK_CLASS]);
-    return;
-  }
-  const file = sqliteFile(knex);
-  if (file !== null) (await sqliteLock(file)).release();
+  await dialectOf(knex).settle(knex);
 }
 
 /**
@@ -174,10 +119,4 @@ export async function publish(trx: Knex, pub: Publication, clock: () => number, 
     lock.release();
     throw err;
   }
-}
-
-/** The first row of a raw result, on either driver. */
-function firstRow(result: unknown): Record<string, unknown> | undefined {
-  const rows = Array.isArray(result) ? result : (result as { rows?: unknown[] }).rows;
-  return rows?.[0] as Record<string, unknown> | undefined;
 }

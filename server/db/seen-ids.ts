@@ -1,5 +1,5 @@
 /**
- * The internal ids a load has seen (lib/store.ts `SeenIds`), kept in a
+ * The internal ids a load has seen (lib/store/bookkeeping.ts `SeenIds`), kept in a
  * temporary table on the load's own connection: a JavaScript Set of ids grows
  * with the input, a temporary table lives in SQLite's temporary file
  * (`temp_store` = FILE, the build default) or PostgreSQL's temp buffers, both
@@ -9,7 +9,7 @@
  */
 import type { Knex } from 'knex';
 import type { ItemInput, SeenIds, StagedVersion, StagedWinner, StageOutcome } from '../../lib/store';
-import { chunk, inListParam, inListSql, isPostgres, MAX_IN_LIST, toInt } from './dialect';
+import { chunk, dialectOf, inListParam, inListSql, MAX_IN_LIST, rowsOf, toInt } from './dialect';
 import { insertRows } from './statements';
 
 /**
@@ -22,25 +22,22 @@ import { insertRows } from './statements';
  * @example const seen = await createSeenIds(trx); const dups = await seen.add(['a', 'b']);
  */
 export async function createSeenIds(knex: Knex): Promise<SeenIds> {
-  const pg = isPostgres(knex);
-  const table = pg ? 'pg_temp.oai_steward_load_seen' : 'temp.oai_steward_load_seen';
+  const dialect = dialectOf(knex);
+  const name = 'oai_steward_load_seen';
+  const table = `${dialect.tempSchema}.${name}`;
   await knex.raw(`DROP TABLE IF EXISTS ${table}`);
-  // SQLite gives the temporary database a page cache as large as the main one's
-  // (16 MB in better-sqlite3's build); a small one is enough for appending ids
-  // and keeps a load of millions of records a few megabytes smaller.
-  const tempCache = pg ? null : ((await knex.raw('PRAGMA temp.cache_size')) as { cache_size: number }[]);
-  if (!pg) await knex.raw(`PRAGMA temp.cache_size = ${TEMP_CACHE_KIB}`);
-  // Compared with items.internal_id, which is bytewise on both (server/db/dialect.ts).
+  const restoreCache = await dialect.smallTempCache(knex);
+  // Compared with items.internal_id, which is bytewise on both (server/db/dialect/).
   // A staged version (of a record that may appear again, newer) also keeps its
   // datestamp, fingerprint, source, the item itself as JSON (so memory holds
   // one batch, not the versions), the order it was first seen in, and the
   // source of a version that conflicts with it.
-  const text = pg ? 'text' : 'TEXT';
+  const { text, binaryText, bigint } = dialect.types;
   await knex.raw(
-    `CREATE TABLE ${table} (internal_id ${pg ? 'text COLLATE "C"' : 'TEXT'} PRIMARY KEY, ` +
-      `seq ${pg ? 'bigint' : 'INTEGER'}, datestamp ${pg ? 'bigint' : 'INTEGER'}, fingerprint ${text}, source ${text}, item ${text}, conflict ${text})`,
+    `CREATE TABLE ${table} (internal_id ${binaryText} PRIMARY KEY, ` +
+      `seq ${bigint}, datestamp ${bigint}, fingerprint ${text}, source ${text}, item ${text}, conflict ${text})`,
   );
-  const unnest = pg ? 'SELECT unnest(?::text[])' : 'SELECT value FROM json_each(?)';
+  const unnest = dialect.valuesSql();
   let seq = 0;
   let indexed = false;
   return {
@@ -58,7 +55,7 @@ export async function createSeenIds(knex: Knex): Promise<SeenIds> {
     async stage(versions) {
       if (!indexed) {
         // The winners are read back in first-seen order, a page at a time.
-        await knex.raw(pg ? `CREATE INDEX ON ${table} (seq)` : 'CREATE INDEX temp.oai_steward_load_seen_seq ON oai_steward_load_seen (seq)');
+        await knex.raw(dialect.tempIndexSql(name, 'seq'));
         indexed = true;
       }
       const ids = [...new Set(versions.map((v) => v.item.internalId))];
@@ -141,18 +138,9 @@ export async function createSeenIds(knex: Knex): Promise<SeenIds> {
     },
     async drop() {
       await knex.raw(`DROP TABLE IF EXISTS ${table}`);
-      const before = tempCache?.[0]?.cache_size;
-      if (typeof before === 'number') await knex.raw(`PRAGMA temp.cache_size = ${before}`);
+      await restoreCache();
     },
   };
-}
-
-/** The page cache of SQLite's temporary database during a load: 2 MiB (a negative cache_size is in KiB). */
-const TEMP_CACHE_KIB = -2048;
-
-/** The rows of a `knex.raw` SELECT: an array on SQLite, `{ rows }` on PostgreSQL. */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 }
 
 interface RawStagedRow {

@@ -12,7 +12,7 @@
  *   moment while other connections write and commit).
  */
 import type { Knex } from 'knex';
-import { isPostgres } from './dialect';
+import { dialectOf } from './dialect';
 
 /**
  * Runs `fn` inside a read-only snapshot of the store; `fn` gets the
@@ -22,14 +22,5 @@ import { isPostgres } from './dialect';
  * @example await inSnapshot(knex, async (trx) => trx('items').count())
  */
 export async function inSnapshot<T>(knex: Knex, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  return knex.transaction(
-    async (trx) => {
-      if (isPostgres(trx)) await trx.raw('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-      // The first read fixes the snapshot (both databases).
-      await trx.raw('SELECT count(*) AS n FROM items');
-      return fn(trx);
-    },
-    // SQLite: a deferred transaction (./sqlite-client.ts), which holds no writer off while the snapshot is read.
-    isPostgres(knex) ? {} : { readOnly: true },
-  );
+  return dialectOf(knex).inSnapshot(knex, fn);
 }

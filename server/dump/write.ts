@@ -2,7 +2,7 @@
  * `oai-steward dump`: the whole repository (or what changed since a
  * datestamp) as files a mirror downloads once instead of harvesting
  * (docs/dumps.md), read from one snapshot of the store
- * (lib/store.ts `SnapshotStore`, ../db/snapshot.ts):
+ * (lib/store/admin.ts `SnapshotStore`, ../db/snapshot.ts):
  *
  * - per format, `listrecords-{prefix}-{stamp}.xml.gz`: one complete
  *   ListRecords response of every record in that format, deleted ones

@@ -2,7 +2,7 @@
  * One harvest of one source: Identify, the source's sets, then
  * ListRecords per metadataPrefix and set, page by page. Every page is one
  * transaction through the write pipeline (`WriteStore.writeItems`), with
- * the list's checkpoint (lib/store.ts `HarvestBookkeeping`) in the same transaction,
+ * the list's checkpoint (lib/store/bookkeeping.ts `HarvestBookkeeping`) in the same transaction,
  * so an interrupted run resumes after its last committed page and a page
  * is never half-written.
  *
@@ -26,7 +26,7 @@
  *   outlast it is not begun, and a request still going (a body dripping a
  *   byte at a time) is aborted at it. A ListSets is declared a page at a
  *   time, at most `limits.sets` sets, so its memory is one page.
- * - Every run is reported in the store as it ends (lib/store.ts
+ * - Every run is reported in the store as it ends (lib/store/
  *   `RunReports`): its outcome, counts, warnings and refused records; a run
  *   the database ends (a connection lost, a full disk) is reported when the
  *   store still takes it, and ends with {@link HarvestStoreFailure}, one line.

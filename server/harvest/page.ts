@@ -20,7 +20,8 @@
 import type { FormatRegistry } from '../../lib/formats/registry';
 import type { ItemInput, SetInput } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
-import { readOaiXml, type XmlRecord } from '../loader/read-oai-xml';
+import { readOaiXml } from '../loader/read-oai-xml';
+import { type XmlRecord } from '../loader/xml-events';
 import { xmlToItem } from '../loader/xml-record';
 import { utf8Tail } from '../loader/limits';
 

@@ -3,7 +3,7 @@
  * with a `schedule` is harvested when it is due (lib/harvest/sources.ts
  * `nextRun`, counted from the source's last attempt in the store, so every
  * process sharing the store agrees). The scheduler takes the source's lock
- * (lib/store.ts `HarvestLocks`) and checks again that the source is still
+ * (lib/store/bookkeeping.ts `HarvestLocks`) and checks again that the source is still
  * due, so processes sharing one store harvest each source once; then the run
  * itself goes to a child process (./child.ts) with a heap of its own, so a
  * hostile source never holds up a request to this server. This thread keeps

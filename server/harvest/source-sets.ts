@@ -1,6 +1,6 @@
 /**
  * What one harvest run learns of its source's sets, so that the sets the
- * source no longer has are retired when the run ends (lib/store.ts
+ * source no longer has are retired when the run ends (lib/store/
  * `retireGoneSourceSets`): a source whose sets churn would otherwise keep
  * every set it ever named, listed by ListSets for ever, and its records in
  * sets the source dropped. The sets a source has are those its ListSets

@@ -49,7 +49,7 @@ export interface Metrics {
   readonly refused: (reason: 'body-timeout' | 'body-too-large' | 'client-abort' | 'shed') => void;
   /** Counts a request answered 429 by the per-client limits (server/http/clients.ts). */
   readonly limited: (reason: 'concurrency' | 'rate' | 'pipelined') => void;
-  /** Counts a request answered 503 because the read replica had not replayed what it needed (lib/store.ts `StoreBehindError`). */
+  /** Counts a request answered 503 because the read replica had not replayed what it needed (lib/store/read.ts `StoreBehindError`). */
   readonly behind: () => void;
   /** `GET /metrics`: the registry in the Prometheus text format, version 0.0.4. */
   readonly scrape: RequestHandler;
@@ -73,9 +73,9 @@ export function createMetrics(
     readonly pool?: () => PoolUse | undefined;
     /** The last load recorded in the store, however it ended (server/runs.ts `lastLoad`), whichever process ran it. */
     readonly loaderRun?: () => Promise<LoadFigures | null>;
-    /** Runs ever recorded in the store (lib/store.ts `RunReports.runTotals`), whichever process ran them. */
+    /** Runs ever recorded in the store (lib/store/bookkeeping.ts `RunReports.runTotals`), whichever process ran them. */
     readonly runTotals?: () => Promise<readonly RunTotal[]>;
-    /** How far the read replica this process reads stands behind its primary (lib/store.ts `ReadStore.replicaLag`); none on a primary. */
+    /** How far the read replica this process reads stands behind its primary (lib/store/read.ts `ReadStore.replicaLag`); none on a primary. */
     readonly replicaLag?: () => Promise<ReplicaLag>;
   } = {},
 ): Metrics {

@@ -36,7 +36,7 @@ export interface PkRange {
 /** Every pk. */
 export const ALL_PKS: PkRange = { afterPk: 0, throughPk: Number.MAX_SAFE_INTEGER };
 
-/** The pks of part `k` of a scope's runs of `partSize` (lib/store.ts `SyncPart`). */
+/** The pks of part `k` of a scope's runs of `partSize` (lib/store/read.ts `SyncPart`). */
 export function partRange(k: number, partSize: number): PkRange {
   return { afterPk: k * partSize, throughPk: (k + 1) * partSize };
 }

@@ -200,7 +200,7 @@ export async function runLoadCommand(args: readonly string[], open: () => Promis
   }
   const p = await open();
   let summary: LoadSummary;
-  // The run's report in the store (lib/store.ts `RunReports`), the one record of a load, however it ends: its
+  // The run's report in the store (lib/store/bookkeeping.ts `RunReports`), the one record of a load, however it ends: its
   // refused records and warnings, bounded; `/metrics`, `stats` and `doctor` read the last one back.
   const log = new RunLog();
   const startedAt = Math.floor(Date.now() / 1000);
@@ -317,7 +317,7 @@ export interface LoadRunEnd {
 }
 
 /**
- * Records a load run's report in the store (lib/store.ts `RunReports`)
+ * Records a load run's report in the store (lib/store/bookkeeping.ts `RunReports`)
  * with what `log` gathered: its outcome is the summary's (`completed`, or
  * `stopped` when refused records rolled it back) unless given (`failed`,
  * or `interrupted` for a load a signal stopped). Never throws and never

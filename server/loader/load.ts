@@ -67,7 +67,7 @@ export const DEFAULT_BATCH_SIZE = 100;
 
 /** What the loader needs of an opened provider (server/provider.ts). */
 export interface LoadDeps {
-  /** The store, whose transactions keep the load's bookkeeping (lib/store.ts `LoadBookkeeping`). */
+  /** The store, whose transactions keep the load's bookkeeping (lib/store/bookkeeping.ts `LoadBookkeeping`). */
   readonly store: TransactionalStore<WriteTransaction & LoadBookkeeping>;
   readonly policy: Pick<IdPolicy, 'namespace' | 'unmap'>;
   readonly formats: FormatRegistry;

@@ -1,6 +1,6 @@
 /**
  * `oai-steward stats` as text for a terminal (the numbers come from the
- * store, lib/store.ts `Store.stats`, and the loader's last run from the
+ * store, lib/store/write.ts `Store.stats`, and the loader's last run from the
  * report of runs, server/runs.ts `lastLoad`).
  */
 import type { StoreStats } from '../../lib/store';

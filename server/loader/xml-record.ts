@@ -1,5 +1,5 @@
 /**
- * Turns a record read from OAI-PMH XML into a store item (lib/store.ts
+ * Turns a record read from OAI-PMH XML into a store item (lib/store/
  * `ItemInput`), or into refusals naming the input, the record and the field.
  *
  * The internal id: an identifier in the configured namespace is mapped back
@@ -17,7 +17,7 @@ import { readerOf, type ReadingFormat } from '../../lib/formats/readers';
 import type { AboutInput, ItemInput, RecordNote } from '../../lib/store';
 import { undeclaredFormat, type Refusal } from '../../lib/model/refusal';
 import { nestedOrigin, provenanceAbout, sourceDatestamp, type OriginDescription } from '../../lib/pipeline/about';
-import type { XmlRecord } from './read-oai-xml';
+import type { XmlRecord } from './xml-events';
 import { shapeAdvice } from './shape-advice';
 import { parseFragment } from '../../lib/xml/tree';
 

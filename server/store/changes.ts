@@ -1,6 +1,6 @@
 /**
  * The two writes besides a batch of items, through the same read → decide →
- * apply as ./write.ts: deleting items (lib/store.ts `deleteItems`) and
+ * apply as ./write.ts: deleting items (lib/store/write.ts `deleteItems`) and
  * giving items new direct sets (`setMemberships`). The state is read once
  * (./state.ts), the decision is pure (lib/pipeline/), and ./apply.ts applies
  * the plan; a refusal throws `RefusedError` and writes nothing.

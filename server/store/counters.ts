@@ -14,7 +14,7 @@ import { toInt } from '../db/dialect';
  * share it. Atomic: an upsert that increments, read back in the same
  * transaction, so two processes never get the same serial. Throws a
  * `RangeError` for an invalid series or date. Feed the result to
- * lib/ids/pdi.ts `mintPdi`.
+ * lib/ids/pdi-mint.ts `mintPdi`.
  *
  * @example await mintPdiSerial(knex, 'pubs.example.us', '2024-05-01') // 1, then 2, …
  */

@@ -34,7 +34,7 @@ export type StoreConnection = Knex;
 export interface OpenedDatabase {
   /** What a store is made on. */
   readonly connection: StoreConnection;
-  /** Empties SQLite's write-ahead log into the file (../db/dialect.ts `checkpointLog`); nothing on PostgreSQL. */
+  /** Empties SQLite's write-ahead log into the file (../db/dialect/ `checkpointLog`); nothing on PostgreSQL. */
   checkpoint(): Promise<void>;
   close(): Promise<void>;
 }

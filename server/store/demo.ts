@@ -1,6 +1,6 @@
 /**
  * What the demo guard (server/demo-guard.ts) keeps and reads in the store
- * (lib/store.ts `DemoMarkers`): the namespace the demo was published under
+ * (lib/store/admin.ts `DemoMarkers`): the namespace the demo was published under
  * (`settings.demo_namespace`), which of the demo's items are there, the
  * registry of identifiers, and erasing a store that only ever held the demo.
  */

@@ -1,6 +1,6 @@
 /**
  * The about containers the store holds for items, by internal id
- * (lib/store.ts `HarvestBookkeeping.storedAbout`): a harvest of a source in
+ * (lib/store/bookkeeping.ts `HarvestBookkeeping.storedAbout`): a harvest of a source in
  * several metadataPrefixes reads them in each later list's page transaction
  * (server/harvest/merge.ts). The formats an item was given are kept by the
  * write decision itself (lib/pipeline/decide.ts `withStoredGiven`).

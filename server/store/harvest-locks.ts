@@ -1,8 +1,8 @@
 /**
  * One harvest per source at a time across every process sharing the store
- * (lib/store.ts `HarvestLocks`). PostgreSQL: a session advisory lock, held
+ * (lib/store/bookkeeping.ts `HarvestLocks`). PostgreSQL: a session advisory lock, held
  * on a connection of its own for the length of the run (released when the
- * process dies with it; server/db/advisory-lock.ts). SQLite: a row in
+ * process dies with it; server/db/dialect/postgres.ts). SQLite: a row in
  * `harvest_locks` with an expiry the holder keeps pushing forward, so a lock
  * left by a killed process lapses (at once when that process was on this
  * host: its pid no longer exists). On SQLite taking, renewing and releasing a
@@ -17,8 +17,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Knex } from 'knex';
 import type { HarvestLock } from '../../lib/store';
-import { tryAdvisoryLock } from '../db/advisory-lock';
-import { isPostgres } from '../db/dialect';
+import { dialectOf } from '../db/dialect';
 import { repeatWrite, whenFree, writeNow } from '../db/no-wait';
 
 /**
@@ -70,10 +69,11 @@ function advisoryKey(schema: string, source: string): string {
  * @example const lock = await acquireHarvestLock(knex, 'arxiv'); if (lock) try { … } finally { await lock.release(); }
  */
 export async function acquireHarvestLock(knex: Knex, source: string, now: () => number = () => Math.floor(Date.now() / 1000)): Promise<HarvestLock | null> {
-  if (isPostgres(knex)) {
+  const { sessionLock } = dialectOf(knex);
+  if (sessionLock) {
     // Every connection of the pool has the store's search_path: its schema is the store's.
     const s = (await knex.raw('SELECT current_schema() AS schema')) as { rows: { schema: string | null }[] };
-    return tryAdvisoryLock(knex, advisoryKey(s.rows[0]?.schema ?? '', source));
+    return sessionLock(knex, advisoryKey(s.rows[0]?.schema ?? '', source));
   }
   const holder = `${os.hostname()} ${process.pid} ${crypto.randomBytes(6).toString('hex')}`;
   const got = await whenFree(

@@ -1,7 +1,7 @@
 /**
  * The harvest state in the store (migration 006_harvest_state): per
  * source, metadataPrefix and set, the last list harvested to its end and
- * the checkpoint of a list under way (lib/store.ts `HarvestState`,
+ * the checkpoint of a list under way (lib/store/bookkeeping.ts `HarvestState`,
  * `HarvestBookkeeping`). Checkpoints are written with `trx`, the
  * transaction of the page they follow, so a page and the promise to go on
  * after it commit together or not at all.

@@ -6,10 +6,9 @@
  * one's digest covers, are read by ../db/record-digests.ts, which the
  * migration filling digests in reads them with too.
  */
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { createKnex } from '../db/connection';
-import { isPostgres, toInt } from '../db/dialect';
+import { dialectOf, toInt } from '../db/dialect';
 import { migrate } from '../db/migrations';
 
 /** A schema's tables (name → column names, sorted) and indexes (name → table and columns). */
@@ -29,45 +28,9 @@ export interface SchemaDrift {
   readonly alteredIndexes: readonly string[];
 }
 
-/** knex's own tables: their shape is knex's business. */
-const KNEX_TABLES = new Set(['knex_migrations', 'knex_migrations_lock']);
-
-/** The shape of the schema `knex` reaches (its first search-path schema on PostgreSQL). */
+/** The shape of the schema `knex` reaches (its first search-path schema on PostgreSQL), columns sorted. */
 export async function schemaShape(knex: Knex): Promise<SchemaShape> {
-  const tables = new Map<string, string[]>();
-  const indexes = new Map<string, string>();
-  if (isPostgres(knex)) {
-    const cols = (await knex.raw(
-      `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, column_name`,
-    )) as { rows: { table_name: string; column_name: string }[] };
-    for (const r of cols.rows)
-      if (!KNEX_TABLES.has(r.table_name)) (tables.get(r.table_name) ?? tables.set(r.table_name, []).get(r.table_name))?.push(r.column_name);
-    const idx = (await knex.raw(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()`)) as {
-      rows: { tablename: string; indexname: string; indexdef: string }[];
-    };
-    for (const r of idx.rows) {
-      if (KNEX_TABLES.has(r.tablename)) continue;
-      // The definition names the schema (a throwaway one for the expected shape): only what follows ON … USING matters.
-      indexes.set(r.indexname, `${r.tablename} ${r.indexdef.replace(/^.* USING /, '')}`);
-    }
-  } else {
-    const names = (await knex.raw(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)) as { name: string }[];
-    for (const { name } of names) {
-      if (KNEX_TABLES.has(name)) continue;
-      const cols = (await knex.raw(`SELECT name FROM pragma_table_info(?)`, [name])) as { name: string }[];
-      tables.set(
-        name,
-        cols.map((c) => c.name),
-      );
-      const list = (await knex.raw(`SELECT name, "unique" AS u FROM pragma_index_list(?)`, [name])) as { name: string; u: number }[];
-      for (const i of list) {
-        // SQLite names the indexes of a primary key and of UNIQUE constraints itself, after the table: compare them by what they cover.
-        const info = (await knex.raw(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`, [i.name])) as { name: string }[];
-        const key = i.name.startsWith('sqlite_autoindex_') ? `${name}(${info.map((c) => c.name).join(',')})` : i.name;
-        indexes.set(key, `${name} ${toInt(i.u) === 1 ? 'unique ' : ''}(${info.map((c) => c.name).join(', ')})`);
-      }
-    }
-  }
+  const { tables, indexes } = await dialectOf(knex).schemaShape(knex);
   for (const cols of tables.values()) cols.sort();
   return { tables, indexes };
 }
@@ -78,24 +41,17 @@ export async function schemaShape(knex: Knex): Promise<SchemaShape> {
  * dropped at once (the only thing doctor writes, and it leaves nothing).
  */
 export async function expectedShape(knex: Knex, url: string): Promise<SchemaShape> {
-  if (!isPostgres(knex)) {
-    const fresh = createKnex(':memory:');
+  const scratch = await dialectOf(knex).scratchStore(knex, url);
+  try {
+    const fresh = createKnex(scratch.url, scratch.options);
     try {
       await migrate(fresh);
       return await schemaShape(fresh);
     } finally {
       await fresh.destroy();
     }
-  }
-  const schema = `oai_steward_doctor_${crypto.randomBytes(6).toString('hex')}`;
-  await knex.raw('CREATE SCHEMA ??', [schema]);
-  const fresh = createKnex(url, { searchPath: schema, pool: { min: 0, max: 1 } });
-  try {
-    await migrate(fresh);
-    return await schemaShape(fresh);
   } finally {
-    await fresh.destroy();
-    await knex.raw('DROP SCHEMA ?? CASCADE', [schema]);
+    await scratch.drop();
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The read side of the knex-backed store: lib/store.ts's ReadStore on SQLite
+ * The read side of the knex-backed store: lib/store/'s ReadStore on SQLite
  * and PostgreSQL with identical behaviour.
  *
  * Reads are keyset scans over `(datestamp, pk)`: one query for a page of rows
@@ -34,7 +34,7 @@ import { settle } from '../db/publication';
 export { listKey, listSql };
 
 /**
- * lib/store.ts's ReadStore over knex.
+ * lib/store/'s ReadStore over knex.
  *
  * @example const page = await new KnexReadStore(knex).listHeaders({ metadataPrefix: 'oai_dc', until: now, limit: 100 });
  */
@@ -75,7 +75,7 @@ export class KnexReadStore implements ReadStore {
     }
   }
 
-  /** lib/store.ts `ReadStore.settle`, over ../db/publication.ts. */
+  /** lib/store/read.ts `ReadStore.settle`, over ../db/publication.ts. */
   settle(): Promise<void> {
     return settle(this.primary);
   }
@@ -130,7 +130,7 @@ export class KnexReadStore implements ReadStore {
   }
 
   /**
-   * A page of records of at most `budget` stored bytes (lib/store.ts
+   * A page of records of at most `budget` stored bytes (lib/store/
    * `ListPageQuery.budget`), in one query: the page's rows are read with
    * their sizes, and a running sum over them says which fit; only those have
    * their metadata and about containers read, by key. octet_length reads a
@@ -343,7 +343,7 @@ type RecordRow = readonly [...ReadRow, xml: string | null, about: string | null]
 /** A row of a list page: the row, then its place in the list's order (./list-sql.ts listKey). */
 type KeyedRow<R extends readonly unknown[]> = readonly [...R, key: number | string];
 
-/** A row of a list with its place in the list's order, when that is not its datestamp (lib/store.ts `ItemHeader.keyDatestamp`). */
+/** A row of a list with its place in the list's order, when that is not its datestamp (lib/store/read.ts `ItemHeader.keyDatestamp`). */
 function keyed<T extends ItemHeader>(row: T, key: unknown): T {
   const k = toInt(key);
   return k === row.datestamp ? row : { ...row, keyDatestamp: k };

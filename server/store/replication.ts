@@ -110,7 +110,7 @@ export function recordEnd(position: string, pageBytes: number, segmentBytes: num
 }
 
 /**
- * The reads of lib/store.ts's ReadStore that a replica needs, over a store's
+ * The reads of lib/store/'s ReadStore that a replica needs, over a store's
  * own connection (`reads`) and its primary's. `catchUp` and `replicaLag`
  * exist only when `reads` is not the primary: the primary is never behind
  * itself.

@@ -1,7 +1,7 @@
 /**
  * The report of every run, kept in the store (`runs`, `run_refusals`,
  * `run_totals`, migration 015; a load's `written` and `duration_ms`,
- * migration 018; lib/store.ts `RunReports`): the latest
+ * migration 018; lib/store/bookkeeping.ts `RunReports`): the latest
  * {@link RUNS_KEPT} runs of each kind and source, each with its first
  * {@link MAX_RUN_REFUSALS} refused records and a count of the rest, and
  * totals that pruning never lowers (what `/metrics` counts).

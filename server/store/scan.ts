@@ -1,5 +1,5 @@
 /**
- * The scan of every item a page at a time (lib/store.ts `ItemScan`), with
+ * The scan of every item a page at a time (lib/store/write.ts `ItemScan`), with
  * each item's direct sets, the stored metadata of every format and, for
  * items written from the record format, the stored record fields: what
  * `oai-steward check` and `oai-steward rebuild-sets` walk. Keyset on `pk`,
@@ -68,7 +68,7 @@ export async function hasWithheldColumn(db: Knex): Promise<boolean> {
 
 /**
  * Up to `limit` items after `afterPk`, in `pk` order, with their sets, metadata and record fields;
- * with `givenOnly`, the metadata leaves out the formats the pipeline wrote (lib/store.ts `ScanOptions`).
+ * with `givenOnly`, the metadata leaves out the formats the pipeline wrote (lib/store/write.ts `ScanOptions`).
  *
  * @example for (let page = await scanItems(knex, 0, 500); page.length > 0; page = await scanItems(knex, page[page.length - 1].pk, 500)) …
  */

@@ -1,5 +1,5 @@
 /**
- * The reads of one consistent snapshot (lib/store.ts `SnapshotReads`), for
+ * The reads of one consistent snapshot (lib/store/admin.ts `SnapshotReads`), for
  * a bulk dump (server/dump/write.ts): the read side, the scan and the
  * departures, bound to the snapshot's transaction (../db/snapshot.ts).
  */

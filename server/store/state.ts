@@ -79,18 +79,7 @@ export async function itemsByInternalId(db: Knex, internalIds: readonly string[]
 export async function readDeleteState(db: Knex, internalIds: readonly string[]): Promise<DeleteState> {
   const rows = await itemsByInternalId(db, internalIds);
   const pks = [...rows.values()].map((r) => r.pk);
-  // One read of their item_sets rows: the direct sets they are in now, and every row, for the departures.
-  const memberships = await membershipRows(db, pks);
-  const sets = new Map<number, string[]>();
-  for (const [pk, list] of memberships) {
-    sets.set(
-      pk,
-      list
-        .filter((m) => m.direct && m.departed === null)
-        .map((m) => m.spec)
-        .sort(),
-    );
-  }
+  const sets = await directSets(db, pks);
   const prefixes = new Map<number, string[]>();
   for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string }>(db, 'item_pk, prefix', 'records', 'item_pk', pks, 'int')) {
     const pk = toInt(r.item_pk);
@@ -264,13 +253,8 @@ async function hashWrittenBefore(
   }
 }
 
-/** The stored items with their sets, formats, and what they were given that the batch does not give again. */
-async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: readonly ItemInput[]): Promise<Map<string, StoredItem>> {
-  const out = new Map<string, StoredItem>();
-  if (rows.size === 0) return out;
-  const pks = [...rows.values()].map((r) => r.pk);
-  // One read of their item_sets rows: the direct sets they are in now, and every row, for the departures.
-  const memberships = await membershipRows(db, pks);
+/** The direct sets each item is in now, sorted, of all its item_sets rows. */
+function liveDirectSets(memberships: ReadonlyMap<number, readonly (MembershipRow & { readonly direct: boolean })[]>): Map<number, string[]> {
   const sets = new Map<number, string[]>();
   for (const [pk, list] of memberships) {
     sets.set(
@@ -281,6 +265,17 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
         .sort(),
     );
   }
+  return sets;
+}
+
+/** The stored items with their sets, formats, and what they were given that the batch does not give again. */
+async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: readonly ItemInput[]): Promise<Map<string, StoredItem>> {
+  const out = new Map<string, StoredItem>();
+  if (rows.size === 0) return out;
+  const pks = [...rows.values()].map((r) => r.pk);
+  // One read of their item_sets rows: the direct sets they are in now, and every row, for the departures.
+  const memberships = await membershipRows(db, pks);
+  const sets = liveDirectSets(memberships);
   const records = new Map<number, Map<string, { datestamp: number; hash: string | null }>>();
   const unhashed = new Set<number>();
   for (const r of await rowsWhereIn<{ item_pk: unknown; prefix: string; datestamp: unknown; hash: string | null }>(

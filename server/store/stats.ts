@@ -1,5 +1,5 @@
 /**
- * The store's statistics (lib/store.ts `StoreStats`): items, deleted items,
+ * The store's statistics (lib/store/write.ts `StoreStats`): items, deleted items,
  * items per set and per format, and the earliest and latest datestamps.
  * Counts per set include the items of its descendant sets, as a harvest of
  * that set would return them (OAI-PMH 2.0 section 2.7.2).

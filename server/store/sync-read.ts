@@ -1,5 +1,5 @@
 /**
- * The reads of ResourceSync and the sitemap (lib/store.ts `ReadStore`'s
+ * The reads of ResourceSync and the sitemap (lib/store/read.ts `ReadStore`'s
  * `sync…` queries) on SQLite and PostgreSQL alike: keyset scans, never
  * OFFSET over rows sent to the server (an `OFFSET` inside the database only
  * finds where a page of changes ends).
@@ -54,7 +54,7 @@ function liveFrom(scope: SyncScope): { sql: string; params: unknown[]; pk: strin
 /** A resource row as an array: pk, identifier, datestamp, created, content hash, and the XML when asked for. */
 type ResourceRow = readonly [pk: unknown, identifier: string, datestamp: unknown, created: unknown, hash: string, xml?: string | null];
 
-/** lib/store.ts `ReadStore.syncResources`. */
+/** lib/store/read.ts `ReadStore.syncResources`. */
 export async function syncResources(
   r: SyncRunners,
   scope: SyncScope,
@@ -81,14 +81,14 @@ export async function syncResources(
   }));
 }
 
-/** lib/store.ts `ReadStore.syncCount`. */
+/** lib/store/read.ts `ReadStore.syncCount`. */
 export async function syncCount(r: SyncRunners, scope: SyncScope, atMost: number): Promise<number> {
   const from = liveFrom(scope);
   const [row] = await r.run<{ n: unknown }>(`SELECT count(*) AS n FROM (SELECT 1 AS x ${from.sql} LIMIT ?) t`, [...from.params, atMost]);
   return row ? toInt(row.n) : 0;
 }
 
-/** lib/store.ts `ReadStore.syncParts`. */
+/** lib/store/read.ts `ReadStore.syncParts`. */
 export async function syncParts(r: SyncRunners, scope: SyncScope, partSize: number): Promise<SyncPart[]> {
   // The part size is a positive integer of the server's own (never request input), written into the SQL
   // so that the grouping expression is the same in the select list and GROUP BY.
@@ -109,7 +109,7 @@ function changeFilter(scope: SyncScope): { metadataPrefix: string; until: number
 /** A change row as an array: pk, identifier, datestamp, created, deleted. */
 type ChangeRow = readonly [pk: unknown, identifier: string, datestamp: unknown, created: unknown, deleted: unknown, key: unknown];
 
-/** lib/store.ts `ReadStore.syncChanges`. */
+/** lib/store/read.ts `ReadStore.syncChanges`. */
 export async function syncChanges(r: SyncRunners, scope: SyncScope, after: Keyset, limit: number): Promise<SyncChange[]> {
   const deleted = scope.set !== undefined ? '(i.deleted OR s.departed IS NOT NULL)' : 'i.deleted';
   const { sql, params } = listSql(changeFilter(scope), `SELECT i.pk, i.identifier, r.datestamp, i.created, ${deleted} AS deleted, ${listKey(scope)} AS k`, {
@@ -124,7 +124,7 @@ export async function syncChanges(r: SyncRunners, scope: SyncScope, after: Keyse
   });
 }
 
-/** lib/store.ts `ReadStore.syncNthChange`. */
+/** lib/store/read.ts `ReadStore.syncNthChange`. */
 export async function syncNthChange(r: SyncRunners, scope: SyncScope, after: Keyset, n: number): Promise<Keyset | null> {
   // OFFSET walks the index inside the database: only the one position comes back.
   const { sql, params } = listSql(changeFilter(scope), `SELECT ${listKey(scope)}, i.pk`, { after, limit: 1 });
@@ -132,7 +132,7 @@ export async function syncNthChange(r: SyncRunners, scope: SyncScope, after: Key
   return row ? { datestamp: toInt(row[0]), pk: toInt(row[1]) } : null;
 }
 
-/** lib/store.ts `ReadStore.syncPresence`. */
+/** lib/store/read.ts `ReadStore.syncPresence`. */
 export async function syncPresence(r: SyncRunners, scope: SyncScope): Promise<{ any: boolean; live: boolean }> {
   const live = liveFrom(scope);
   const any =
@@ -143,7 +143,7 @@ export async function syncPresence(r: SyncRunners, scope: SyncScope): Promise<{ 
   return { any: rows.length > 0, live: liveRows.length > 0 };
 }
 
-/** lib/store.ts `ReadStore.syncSetFormats`. */
+/** lib/store/read.ts `ReadStore.syncSetFormats`. */
 export async function syncSetFormats(r: SyncRunners, set: string, prefixes: readonly string[]): Promise<string[]> {
   if (prefixes.length === 0) return [];
   // One statement per set, one EXISTS per format (each stops at its first row); its shape depends only on how many formats.
@@ -160,7 +160,7 @@ export async function syncSetFormats(r: SyncRunners, set: string, prefixes: read
   return prefixes.filter((_p, k) => found.has(k));
 }
 
-/** lib/store.ts `ReadStore.syncLatest`. */
+/** lib/store/read.ts `ReadStore.syncLatest`. */
 export async function syncLatest(r: SyncRunners, scope: SyncScope): Promise<number> {
   // Both read one end of an index: (prefix, datestamp, item_pk) of records or (spec, datestamp, item_pk) of
   // item_sets (the items' latest change, never earlier than a record's), and the pks, which grow with the

@@ -44,7 +44,12 @@ function missingIn(file: string, pieces: readonly { value: string; line: number 
 describe('paths named by documents and comments', () => {
   describe('what the matcher takes for a repository path', () => {
     const cases: { name: string; text: string; folder: string; expected: string[] }[] = [
-      { name: 'a path from a top-level folder, without the full stop after it', text: 'See lib/store.ts.', folder: 'docs', expected: ['lib/store.ts'] },
+      {
+        name: 'a path from a top-level folder, without the full stop after it',
+        text: 'See lib/store/read.ts.',
+        folder: 'docs',
+        expected: ['lib/store/read.ts'],
+      },
       { name: 'a folder', text: 'under server/ops/ and .ci/run', folder: '.', expected: ['server/ops/', '.ci/run'] },
       {
         name: 'an explicit relative path, resolved against the folder',

@@ -17,7 +17,8 @@ import { readDataciteJson } from '../../lib/formats/datacite-json';
 import { europeanaStatement } from '../../lib/formats/edm';
 import { BUILT_IN_FORMATS } from '../../lib/formats/registry';
 import type { RecordFields } from '../../lib/model/record';
-import { ACCESS_RIGHTS, COAR_TYPES, DCMI_OF_TYPE_OF_RESOURCE } from '../../lib/model/vocabularies';
+import { ACCESS_RIGHTS, COAR_TYPES } from '../../lib/model/vocabularies';
+import { DCMI_OF_TYPE_OF_RESOURCE } from '../../lib/model/type-crosswalks';
 import { OAI_NS } from '../../lib/xml/namespaces';
 import { findAll, parseFragment, type XmlElement } from '../../lib/xml/tree';
 

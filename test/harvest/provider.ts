@@ -59,6 +59,8 @@ export const ESCAPES_BODY = 'denied\x1b[2J\x1b]0;pwned\x07 \u009b31m red \x7f\x0
 export interface SeenRequest {
   readonly query: Record<string, string>;
   readonly headers: http.IncomingHttpHeaders;
+  /** When it arrived, in milliseconds of this process's monotonic clock. */
+  readonly atMs: number;
 }
 
 export interface FakeProvider {
@@ -196,7 +198,7 @@ export async function startFakeProvider(options: {
   const server = http.createServer({ maxHeaderSize: 64 * 1024 * 1024 }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const q = Object.fromEntries(url.searchParams);
-    state.requests.push({ query: q, headers: req.headers });
+    state.requests.push({ query: q, headers: req.headers, atMs: performance.now() });
     res.on('close', () => {
       if (!res.writableFinished) state.abandoned++;
     });

@@ -12,7 +12,6 @@ import { schemeOfRelated } from '../../lib/formats/qdc';
 import type { DcElement } from '../../lib/model/dublin-core';
 import {
   accessRightOf,
-  coarTypeOfRecord,
   contributors,
   creators,
   dcValues,
@@ -23,8 +22,9 @@ import {
   publisher,
   recordIdentifiers,
   relationUri,
-  serialIssns,
 } from '../../lib/model/facts';
+import { coarTypeOfRecord } from '../../lib/model/type-facts';
+import { serialIssns } from '../../lib/model/citation-facts';
 import { classifyIdentifier, isHttpUrl } from '../../lib/model/identifiers';
 import { normalizeLanguageTag } from '../../lib/model/language';
 import type { Agent, RecordFields } from '../../lib/model/record';

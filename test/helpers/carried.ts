@@ -14,33 +14,15 @@ import type { CrosswalkContext } from '../../lib/formats/format';
 import { otherDcIdentifiers } from '../../lib/formats/format';
 import { relatedPart } from '../../lib/formats/marc21';
 import { DC_ELEMENTS, type DcElement } from '../../lib/model/dublin-core';
-import {
-  accessRightOf,
-  bibliographicType,
-  citationSource,
-  coarType,
-  coarTypeOfRecord,
-  contributors,
-  creators,
-  dcValues,
-  doi,
-  dublinCore,
-  formats,
-  publicationYear,
-  publisher,
-  relationUri,
-} from '../../lib/model/facts';
+import { accessRightOf, contributors, creators, dcValues, doi, dublinCore, formats, publicationYear, publisher, relationUri } from '../../lib/model/facts';
+import { bibliographicType, coarType, coarTypeOfRecord } from '../../lib/model/type-facts';
+import { citationSource } from '../../lib/model/citation-facts';
 import { parseW3cdtf } from '../../lib/model/dates';
 import { checkRelatedIdentifier, classifyIdentifier } from '../../lib/model/identifiers';
 import { normalizeLanguageTag, primaryLanguage } from '../../lib/model/language';
 import type { Agent, Host, RecordFields, RecordFile, RelatedIdentifier } from '../../lib/model/record';
-import {
-  COAR_TYPES,
-  DCMI_OF_TYPE_OF_RESOURCE,
-  OPENAIRE_RELATED_GENERAL_TYPES,
-  OPENAIRE_RELATED_IDENTIFIER_TYPES,
-  OPENAIRE_RELATION_TYPES,
-} from '../../lib/model/vocabularies';
+import { COAR_TYPES, OPENAIRE_RELATED_GENERAL_TYPES, OPENAIRE_RELATED_IDENTIFIER_TYPES, OPENAIRE_RELATION_TYPES } from '../../lib/model/vocabularies';
+import { DCMI_OF_TYPE_OF_RESOURCE } from '../../lib/model/type-crosswalks';
 import { DCTERMS_RELATION, edmCreators, edmType, europeanaRights, relatedUri } from '../../lib/formats/edm';
 import { RELATION_OF_DCTERMS } from '../../lib/formats/edm-read';
 

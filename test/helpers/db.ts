@@ -15,7 +15,8 @@ import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import { createKnex, sqliteFilename } from '../../server/db/connection';
 import { migrate, migrationSource, migrationStatus } from '../../server/db/migrations';
-import { KnexStore, type KnexStoreOptions } from '../../server/store/knex-store';
+import { KnexStore } from '../../server/store/knex-store';
+import { type KnexStoreOptions } from '../../server/store/knex-store-options';
 import { createIdPolicy } from '../../lib/ids/policy';
 
 /** The namespace-identifier the test stores publish under. */

@@ -46,7 +46,7 @@ export interface NamedPath {
  * `folder` (relative to the project root); paths leading out of the
  * repository are left out.
  *
- * @example pathsNamedIn('see lib/store.ts and ./apply.ts.', 'server/store').map((p) => p.resolved) // ['lib/store.ts', 'server/store/apply.ts']
+ * @example pathsNamedIn('see lib/store/read.ts and ./apply.ts.', 'server/store').map((p) => p.resolved) // ['lib/store/read.ts', 'server/store/apply.ts']
  */
 export function pathsNamedIn(text: string, folder: string): NamedPath[] {
   const out: NamedPath[] = [];

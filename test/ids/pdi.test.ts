@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { eachRow } from '../helpers/table';
-import { canonicalPdi, canonicalSeries, checkVersionIncrement, gmtDate, mintPdi, nextPdiVersion, parsePdi, pdiEquivalent } from '../../lib/ids/pdi';
+import { canonicalPdi, canonicalSeries, checkVersionIncrement, gmtDate, nextPdiVersion, parsePdi, pdiEquivalent } from '../../lib/ids/pdi';
+import { mintPdi } from '../../lib/ids/pdi-mint';
 
 describe('urn:pdi', () => {
   describe('the examples of the draft', () => {

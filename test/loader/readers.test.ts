@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { readJsonArray, readNdjson } from '../../server/loader/read-json';
-import { readOaiXml, type XmlEvent, type XmlRecord } from '../../server/loader/read-oai-xml';
+import { readOaiXml } from '../../server/loader/read-oai-xml';
+import { type XmlEvent, type XmlRecord } from '../../server/loader/xml-events';
 import { createFormatRegistry } from '../../lib/formats/registry';
 import { DC_NS, OAI_DC_NS, OAI_NS } from '../../lib/xml/namespaces';
 import { demoSeed } from '../helpers/demo-records';

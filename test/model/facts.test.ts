@@ -6,21 +6,18 @@
  */
 import { expect } from 'chai';
 import {
-  citationIdentifier,
-  coarResourceType,
   embargoEnd,
   fileLinks,
   hasResourceIdentifier,
   identifierUri,
   keywords,
   licences,
-  hostOf,
   openPdf,
   publicationDate,
   recordIdentifiers,
-  schemaOrgTypes,
-  serialIssns,
 } from '../../lib/model/facts';
+import { coarResourceType, schemaOrgTypes } from '../../lib/model/type-facts';
+import { citationIdentifier, hostOf, serialIssns } from '../../lib/model/citation-facts';
 import type { RecordFields } from '../../lib/model/record';
 import { eachRow } from '../helpers/table';
 

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
-import { bibliographicType, citationSource, coarTypeOfRecord, dublinCore, hostCitation } from '../../lib/model/facts';
-import { typeOfWords } from '../../lib/model/vocabularies';
+import { dublinCore, hostCitation } from '../../lib/model/facts';
+import { bibliographicType, coarTypeOfRecord } from '../../lib/model/type-facts';
+import { citationSource } from '../../lib/model/citation-facts';
+import { typeOfWords } from '../../lib/model/type-crosswalks';
 import { eachRow } from '../helpers/table';
 
 describe('kinds of material in Dublin Core words', () => {

@@ -120,7 +120,7 @@ describe('keyset paging', () => {
 describe('pages bounded by bytes', () => {
   /**
    * `letters(n)` whose rows each serve `size(row)` bytes, answering as a store
-   * answers a budget (lib/store.ts `ListPageQuery.budget`): the leading rows
+   * answers a budget (lib/store/read.ts `ListPageQuery.budget`): the leading rows
    * that fit together, at least one, then the rest marked past it. Records
    * every `rows` limit it is asked for.
    */

@@ -146,7 +146,7 @@ describe('SQLite: commands beside a serving store with scheduled sources', funct
       JSON.stringify(recorded.filter((r) => r.source === 'healthy')),
     ).to.equal(true);
     expect(of('down').length, 'scheduled runs of the down source').to.be.greaterThan(0);
-    // A source that cannot be reached stops its run (lib/store.ts `RunOutcome`); it never completes.
+    // A source that cannot be reached stops its run (lib/store/bookkeeping.ts `RunOutcome`); it never completes.
     expect(
       of('down').every((o) => o === 'stopped' || o === 'failed'),
       JSON.stringify(of('down')),

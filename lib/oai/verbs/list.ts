@@ -109,7 +109,7 @@ async function firstPlan(ctx: ProviderContext, req: ListSelection, now: number):
   if (errors.length > 0) return { errors, ...(noSets && { absent: true as const }) };
   // `now` (this response's responseDate) was read before this wait: a write still publishing is visible once it
   // ends, and one that publishes after is stamped at or after `now`, so a harvest from this responseDate finds it
-  // (OAI-PMH 2.0 section 3.3; lib/store.ts `settle`).
+  // (OAI-PMH 2.0 section 3.3; lib/store/read.ts `settle`).
   await ctx.store.settle?.();
   const until = Math.min(req.until ?? now, now);
   if (req.from !== undefined && req.from > until) return { errors: [oaiError('noRecordsMatch', 'No records match the request.')] };

@@ -23,7 +23,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('item_pk').notNullable().references('pk').inTable('items');
     t.integer('position').notNullable();
     t.text('xml').notNullable();
-    // What decides whether the container changed, when less than the XML (lib/store.ts AboutInput); NULL: the XML.
+    // What decides whether the container changed, when less than the XML (lib/store/ AboutInput); NULL: the XML.
     t.text('compare_as').nullable();
     t.primary(['item_pk', 'position']);
   });
