@@ -119,6 +119,16 @@ export interface MetadataFormat {
    */
   readonly alsoReads?: readonly string[];
   /**
+   * The XML with what its reader reads as absent, where the schema refuses
+   * the value written, written as absent in the schema's own terms (MARCXML:
+   * an indicator outside LoC's `[\da-z ]`, which the reader takes as none of
+   * the values it tests, becomes blank). Given XML that passes its schema so
+   * and lifts to the same model breaks the schema only where the model does
+   * not look: the record is kept without serving that XML
+   * (lib/pipeline/withhold.ts). Absent: every schema error counts.
+   */
+  readonly blankUnread?: (xml: string) => string;
+  /**
    * The published schema a record given in this format is validated against,
    * when it is not `schema`: a format published in two profiles of one
    * namespace names the other profile's schema for the records that are in

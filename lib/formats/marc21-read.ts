@@ -88,6 +88,25 @@ function fieldsOf(root: XmlElement): Field[] {
   }));
 }
 
+/** An indicator as LoC's MARC21slim.xsd allows it (`indicatorDataType`). */
+const INDICATOR = /^[\da-z ]$/;
+/** An indicator attribute of a data field, its value between either quotes. */
+const INDICATOR_ATTR = /(\sind[12]\s*=\s*)(["'])([^"']*)\2/g;
+
+/**
+ * MARCXML with every indicator outside LoC's pattern `[\da-z ]` blank: the
+ * reader tests an indicator only for values of that pattern (`0`-`3`, `7`,
+ * …), so one outside it (CERN CDS writes `C` in field 690) reads as none of
+ * them, as a blank does (format.ts `MetadataFormat.blankUnread`).
+ *
+ * @example blankUnreadIndicators('<datafield tag="690" ind1="C" ind2=" ">') // '<datafield tag="690" ind1=" " ind2=" ">'
+ */
+export function blankUnreadIndicators(xml: string): string {
+  return xml.replace(INDICATOR_ATTR, (whole: string, name: string, quote: string, value: string) =>
+    INDICATOR.test(value) ? whole : `${name}${quote} ${quote}`,
+  );
+}
+
 const all = (f: Field, codes: string): string[] => f.subs.filter(([c]) => codes.includes(c)).map(([, v]) => v);
 const first = (f: Field, code: string): string | undefined => all(f, code)[0];
 

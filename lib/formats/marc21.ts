@@ -57,7 +57,7 @@ import { otherDcIdentifiers, type CrosswalkContext, type CrosswalkResult } from 
 import type { MetadataFormat } from './format';
 import { leaf, rootOpen } from './xml-out';
 import { escapeAttr, escapeText } from '../xml/chars';
-import { marc21OwnId, readMarc21 } from './marc21-read';
+import { blankUnreadIndicators, marc21OwnId, readMarc21 } from './marc21-read';
 
 export const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
 export const MARC21_SCHEMA = 'http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd';
@@ -317,5 +317,6 @@ export const marc21: MetadataFormat = {
   fromRecord: recordToMarc21,
   lacks: marc21Lacks,
   read: readMarc21,
+  blankUnread: blankUnreadIndicators,
   collection: { container: 'collection', record: 'record', ownId: marc21OwnId },
 };

@@ -14,6 +14,7 @@
  * Pure: strings in, strings out.
  */
 import type { AboutInput } from '../store';
+import { parseUtcDatetime } from '../oai/dates';
 import { escapeAttr, escapeText } from '../xml/chars';
 import { parseFragment, type XmlElement } from '../xml/tree';
 import { PROVENANCE_NS, PROVENANCE_SCHEMA, RIGHTS_NS, RIGHTS_SCHEMA, XSI_NS } from '../xml/namespaces';
@@ -30,17 +31,48 @@ export interface OriginDescription {
   readonly baseURL: string;
   /** The record's identifier there. */
   readonly identifier: string;
-  /** Its datestamp there, as written (its granularity kept). */
+  /**
+   * Its datestamp there, as written (its granularity kept) when it is a UTC
+   * date or datetime; else what stands for it (see {@link sourceDatestamp}),
+   * with the value as written in `givenDatestamp`.
+   */
   readonly datestamp: string;
+  /** The datestamp as the source wrote it, when it is not one provenance.xsd allows (kept only to compare versions by). */
+  readonly givenDatestamp?: string;
   /** The namespace of the metadata format harvested. */
   readonly metadataNamespace: string;
 }
 
-function originBody(o: Omit<OriginDescription, 'harvestDate'>, nested: string): string {
+function originBody(o: Omit<OriginDescription, 'harvestDate'>, nested: string, datestamp: string = o.datestamp): string {
   return (
     `<baseURL>${escapeText(o.baseURL)}</baseURL><identifier>${escapeText(o.identifier)}</identifier>` +
-    `<datestamp>${escapeText(o.datestamp)}</datestamp><metadataNamespace>${escapeText(o.metadataNamespace)}</metadataNamespace>${nested}`
+    `<datestamp>${escapeText(datestamp)}</datestamp><metadataNamespace>${escapeText(o.metadataNamespace)}</metadataNamespace>${nested}`
   );
+}
+
+const COMPACT_DAY = /^(\d{4})(\d{2})(\d{2})$/;
+const COMPACT_SECOND = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
+
+/**
+ * A source's header datestamp as this store reads it: a UTC date or
+ * datetime of OAI-PMH 2.0 section 3.3.1 as it is; ISO 8601's basic format of
+ * one (`20210311`, `20210311T101500Z`, which a Harvard MODS source writes) as
+ * the same instant in the extended format the protocol and provenance.xsd
+ * require; anything else (`2024-13-45`, `yesterday`) null. A datestamp is this
+ * store's time, never a source's (lib/pipeline/decide.ts `datestampOf`), so
+ * null is no reason to refuse a record: the store stamps it, and its
+ * provenance says what stands for the value (see {@link provenanceAbout}).
+ *
+ * @example sourceDatestamp('20210311') // { value: '2021-03-11', seconds: 1615420800 }
+ * @example sourceDatestamp('yesterday') // null
+ */
+export function sourceDatestamp(given: string): { value: string; seconds: number } | null {
+  const text = given.trim();
+  const day = COMPACT_DAY.exec(text);
+  const second = COMPACT_SECOND.exec(text);
+  const value = day ? `${day[1]}-${day[2]}-${day[3]}` : second ? `${second[1]}-${second[2]}-${second[3]}T${second[4]}:${second[5]}:${second[6]}Z` : text;
+  const parsed = parseUtcDatetime(value);
+  return parsed === null ? null : { value, seconds: parsed.start };
 }
 
 /**
@@ -50,15 +82,27 @@ function originBody(o: Omit<OriginDescription, 'harvestDate'>, nested: string): 
  * `compareAs` leaves out the harvestDate: the same record read again from a
  * later harvest is the same record.
  *
+ * provenance.xsd requires `datestamp`, a UTC date or datetime, so a source
+ * datestamp {@link sourceDatestamp} cannot read (`yesterday`) cannot stand
+ * there as written, and leaving the element out would make every response
+ * carrying the record invalid. The caller puts the harvestDate in its place
+ * (the response's responseDate: the latest moment the record can have had
+ * at its source, since a repository's datestamps are never later than its
+ * response) and the value as written in `givenDatestamp`, which the record's
+ * content is compared by and the run's warnings name.
+ *
  * @example provenanceAbout({ harvestDate: '2002-02-08T08:55:46Z', altered: false, baseURL: 'http://odd.oa.org', identifier: 'oai:odd.oa.org:z1x2y3', datestamp: '1999-08-07', metadataNamespace: 'http://www.openarchives.org/OAI/2.0/oai_dc/' }).xml
  * // '<provenance xmlns="http://www.openarchives.org/OAI/2.0/provenance" …><originDescription harvestDate="2002-02-08T08:55:46Z" altered="false">…'
  */
 export function provenanceAbout(origin: OriginDescription, nested = ''): AboutInput {
   const open = `<provenance xmlns="${PROVENANCE_NS}" ${XSI} xsi:schemaLocation="${PROVENANCE_NS} ${PROVENANCE_SCHEMA}">`;
   const body = originBody(origin, nested);
+  // A datestamp that stands for one the source wrote malformed (the harvestDate) compares as the value
+  // written, so the same record harvested again, its datestamp as malformed as before, is no change.
+  const compared = origin.givenDatestamp === undefined ? body : originBody(origin, nested, origin.givenDatestamp);
   return {
     xml: `${open}<originDescription harvestDate="${escapeAttr(origin.harvestDate)}" altered="${String(origin.altered)}">${body}</originDescription></provenance>`,
-    compareAs: `${open}<originDescription altered="${String(origin.altered)}">${body}</originDescription></provenance>`,
+    compareAs: `${open}<originDescription altered="${String(origin.altered)}">${compared}</originDescription></provenance>`,
   };
 }
 

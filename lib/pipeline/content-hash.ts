@@ -12,9 +12,10 @@ import type { AboutInput } from '../store';
  * direct sets, deletion and (for a live item) the metadata of every format,
  * in a canonical order, its `about` containers, in order (each as its
  * `compareAs`), and the stored record fields (JSON) when the item has them,
- * so changed fields are stored even when no format shows the change. An item
- * without about containers hashes as it did before they were stored, so
- * upgrading re-stamps nothing.
+ * so changed fields are stored even when no format shows the change, and the
+ * XML it gave that is kept but not served (`withheld`). An item without
+ * about containers or withheld XML hashes as it did before they were
+ * stored, so upgrading re-stamps nothing.
  *
  * @example contentHash(true, ['a'], new Map()) // the hash of a tombstone in set a
  */
@@ -24,6 +25,7 @@ export function contentHash(
   metadata: ReadonlyMap<string, string | null>,
   about: readonly AboutInput[] = [],
   fields?: string,
+  withheld?: readonly { readonly prefix: string; readonly xml: string }[],
 ): string {
   if (deleted) return crypto.hash('sha256', JSON.stringify({ deleted: true, sets }), 'hex');
   // The bytes of JSON.stringify({ deleted: false, sets, metadata: [[prefix, xml], …], about?, fields? }),
@@ -39,6 +41,8 @@ export function contentHash(
   text += ']';
   if (about.length > 0) text += `,"about":${JSON.stringify(about.map((a) => a.compareAs ?? a.xml))}`;
   if (fields !== undefined) text += `,"fields":${JSON.stringify(fields)}`;
+  // XML kept but not served (./withhold.ts): the item changes when it does, though no record of it does.
+  if (withheld !== undefined && withheld.length > 0) text += `,"withheld":${JSON.stringify(withheld.map((w) => [w.prefix, w.xml]))}`;
   return crypto.hash('sha256', `${text}}`, 'hex');
 }
 

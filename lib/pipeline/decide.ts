@@ -27,7 +27,8 @@ import type { FormatRegistry } from '../formats/registry';
 import { fieldsJson } from '../model/json-text';
 import { contentHash, recordHash, uniqueSorted } from './content-hash';
 import { checkBatch, mapAll, type ExistingItem, type Mapping, type RegistryEntry, type SchemeCheck } from './governance';
-import { judgeRecords, type FormatChecks } from './judge';
+import { judgeRecords, type FormatChecks, type Judged } from './judge';
+import { withholdInvalidGiven } from './withhold';
 import { prepareItem, type Preparation, type PreparedItem } from './prepare';
 import { membership, withGivenDepartures, type MembershipRow, type SetRow } from './set-rows';
 
@@ -315,9 +316,11 @@ export function decideBatch(items: readonly ItemInput[], state: StoredState, opt
     if (stored && isSuperseded(item, stored)) superseded.push({ input: item, identifier: stored.identifier });
     else current.push(withStoredGiven(item, stored, options.preparation.formats));
   }
-  const prepared = current.map((i) => prepareItem(i, options.preparation));
-  // Stages 1 and 2: the record on its own, then its metadata per format.
-  const judged = judgeRecords(prepared, options.now, options.formatChecks);
+  const judge = (batch: readonly PreparedItem[]): Judged => judgeRecords(batch, options.now, options.formatChecks);
+  // Stages 1 and 2: the record on its own, then its metadata per format; a record refused only by the
+  // schema of XML it gave whose model is sound is kept with that XML withheld (./withhold.ts).
+  const first = current.map((i) => prepareItem(i, options.preparation));
+  const { prepared, judged } = withholdInvalidGiven(current, first, judge(first), options.preparation, options.formatChecks, judge);
   const byIndex: Refusal[][] = judged.refusals.map((r) => [...r]);
   // Stage 3: identifier governance over what passed.
   const passed = judged.passed.map((p) => p.item);
@@ -361,7 +364,8 @@ function planItem(input: PreparedItem, mapping: Mapping | undefined, existing: S
   }
   const about = deleted ? [] : (input.about ?? []);
   const fields = !deleted && input.fields !== undefined ? fieldsJson(input.fields) : undefined;
-  const hash = contentHash(deleted, sets, records, about, fields);
+  const withheld = !deleted && input.withheld !== undefined && input.withheld.length > 0 ? input.withheld : undefined;
+  const hash = contentHash(deleted, sets, records, about, fields, withheld);
   const outcome = outcomeOf(existing, deleted, hash);
   const datestamp = datestampOf(outcome, existing, input, options.now, options.stamp);
   const recordHashes = new Map([...records].map(([prefix, xml]) => [prefix, recordHash(deleted, sets, prefix, xml, about)]));

@@ -199,7 +199,17 @@ export function recordRefusals(item: PreparedItem, now: number): Refusal[] {
  * @example metadataRefusals([{ internalId: 'a', metadata: { oai_dc: '<a>' } }])[0]?.[0]?.field // 'metadata.oai_dc'
  */
 export function metadataRefusals(items: readonly PreparedItem[], checks?: FormatChecks): Refusal[][] {
+  return metadataJudgement(items, checks).refusals;
+}
+
+/**
+ * {@link metadataRefusals}, with the prefixes of each item whose given XML
+ * its format's check refused (a schema's verdict, not a broken element or
+ * an unknown prefix): what ./withhold.ts may keep without serving.
+ */
+function metadataJudgement(items: readonly PreparedItem[], checks?: FormatChecks): { refusals: Refusal[][]; schemaRefused: string[][] } {
   const out: Refusal[][] = items.map(() => []);
+  const schemaRefused: string[][] = items.map(() => []);
   // prefix → the items (index, xml, made by a crosswalk) of that format, to check a batch at a time.
   const byPrefix = new Map<string, { index: number; xml: string; written: boolean }[]>();
   items.forEach((item, index) => {
@@ -228,12 +238,13 @@ export function metadataRefusals(items: readonly PreparedItem[], checks?: Format
     list.forEach(({ index, xml, written }, k) => {
       const own = reasons[k] ?? [];
       for (const reason of own) refuse(index, reason);
+      if (own.length > 0) (schemaRefused[index] as string[]).push(prefix);
       if (own.length > 0 || written) return;
       const problem = checkFragment(xml);
       if (problem !== null) refuse(index, `the metadata is not one well-formed XML element: ${problem}`);
     });
   }
-  return out;
+  return { refusals: out, schemaRefused };
 }
 
 /**
@@ -294,6 +305,8 @@ export interface Judged {
   readonly refusals: readonly (readonly Refusal[])[];
   /** The items that passed both, with the identifiers of their metadata added, and their index in the batch. */
   readonly passed: readonly { readonly index: number; readonly item: PreparedItem }[];
+  /** One list per item, index for index: the prefixes whose given XML its format's check refused. */
+  readonly schemaRefused: readonly (readonly string[])[];
 }
 
 /**
@@ -304,10 +317,13 @@ export interface Judged {
 export function judgeRecords(items: readonly PreparedItem[], now: number, checks?: FormatChecks): Judged {
   const refusals = items.map((item) => recordRefusals(item, now));
   const sound = items.flatMap((item, index) => ((refusals[index] as Refusal[]).length === 0 ? [{ index, item }] : []));
-  const byFormat = metadataRefusals(
+  const formats = metadataJudgement(
     sound.map((s) => s.item),
     checks,
   );
+  const byFormat = formats.refusals;
+  const schemaRefused: string[][] = items.map(() => []);
+  sound.forEach((s, k) => (schemaRefused[s.index] = formats.schemaRefused[k] ?? []));
   const byAbout = aboutRefusals(
     sound.map((s) => s.item),
     checks,
@@ -320,7 +336,7 @@ export function judgeRecords(items: readonly PreparedItem[], now: number, checks
     if (found.length > 0) refusals[s.index] = found;
     else passed.push({ index: s.index, item: withMetadataIdentifiers(s.item, checks) });
   });
-  return { refusals, passed };
+  return { refusals, passed, schemaRefused };
 }
 
 /**

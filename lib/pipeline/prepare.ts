@@ -58,6 +58,16 @@ export interface PreparedItem extends ItemInput {
   readonly metadata: Readonly<Record<string, string>>;
   readonly written: readonly string[];
   readonly liftedFrom?: string;
+  /** The XML it gave that is kept but not served (./withhold.ts), each with why. */
+  readonly withheld?: readonly WithheldFormat[];
+}
+
+/** XML a record gave in a format, kept with the item but not served as it: its schema refuses it (./withhold.ts). */
+export interface WithheldFormat {
+  readonly prefix: string;
+  readonly xml: string;
+  /** The schema's reasons, joined. */
+  readonly reason: string;
 }
 
 /** The writers' identifiers of an item: its oai-identifier and POI, or undefined when the policy refuses the id (governance says why). */
@@ -212,6 +222,7 @@ export function prepareItem(item: ItemInput, p: Preparation): PreparedItem {
     ...(item.harvestedFrom !== undefined && { harvestedFrom: item.harvestedFrom }),
     ...(item.rewrite !== undefined && { rewrite: item.rewrite }),
     ...(item.departures !== undefined && item.departures.length > 0 && { departures: item.departures }),
+    ...(item.notes !== undefined && item.notes.length > 0 && { notes: item.notes }),
   };
   if (item.deleted === true) {
     return {

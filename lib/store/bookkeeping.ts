@@ -62,6 +62,8 @@ export type StageOutcome =
   | { readonly kind: 'joined' }
   | { readonly kind: 'older' | 'same' }
   | { readonly kind: 'conflict'; readonly other: string }
+  /** Two versions from OAI-PMH responses, one with a header datestamp that cannot be read: which is newer cannot be told. */
+  | { readonly kind: 'unordered'; readonly other: string }
   | { readonly kind: 'repeat' };
 
 /** A staged version that won, or an id whose versions conflict. */

@@ -111,6 +111,19 @@ export interface ItemInput {
    * the store records itself; none may name a set the item is in.
    */
   readonly departures?: readonly SetDeparture[];
+  /**
+   * What the reader noticed of the record that did not stop it (a source
+   * datestamp that is not an OAI-PMH datestamp): sentences naming the
+   * record, said with the write's result (`WriteResult.notes`) and so in
+   * the run's warnings.
+   */
+  readonly notes?: readonly RecordNote[];
+}
+
+/** Something said of one record that did not stop it: what kind of thing (for counting alike ones), and a sentence naming the record. */
+export interface RecordNote {
+  readonly kind: string;
+  readonly text: string;
 }
 
 /** A set an item left: its spec, and when (seconds since the epoch). */
@@ -164,6 +177,12 @@ export interface WriteResult {
    * had changing (`formatAdded`).
    */
   readonly update?: UpdateKind;
+  /**
+   * What the write kept of the record without serving it, and what its
+   * reader noticed (`ItemInput.notes`): sentences naming the record, for the
+   * run's warnings. Absent when there is nothing to say.
+   */
+  readonly notes?: readonly RecordNote[];
 }
 
 /** The kinds of update a summary counts apart from `updated`. */

@@ -182,15 +182,23 @@ function fromRaw(r: RawStagedRow): StagedRow {
  * datestamps. Otherwise the newest datestamp wins; the same datestamp and
  * fingerprint, or the same datestamp and formats the kept one gives with the
  * same XML, is the same version again; the same datestamp with other content
- * is a conflict (which one is right cannot be told); without datestamps, or
- * against an id given by an input that has none, a second sighting is a
+ * is a conflict (which one is right cannot be told); two versions from
+ * OAI-PMH responses, one without a datestamp that could be read, are
+ * unordered (which is newer cannot be told); otherwise, without datestamps,
+ * or against an id given by an input that has none, a second sighting is a
  * repeat.
  *
  * @example judge({ datestamp: 10, fingerprint: 'a', … }, { datestamp: 20, … }) // { kind: 'kept', replaced: … }
  */
 export function judge(kept: StagedRow | undefined, v: StagedVersion): StageOutcome {
   if (!kept) return { kind: 'kept' };
-  if (kept.item === null || kept.datestamp === null || v.datestamp === null) return { kind: 'repeat' };
+  if (kept.item === null) return { kind: 'repeat' };
+  if (kept.datestamp === null || v.datestamp === null) {
+    // A version from an OAI-PMH response whose header datestamp could not be read (server/loader/xml-record.ts)
+    // is still a version: another format of it joins it, and the same format cannot be ordered against it.
+    if (kept.item.versioned !== true || v.item.versioned !== true) return { kind: 'repeat' };
+    return otherFormats(kept.item, v.item) ? { kind: 'joined' } : { kind: 'unordered', other: kept.source ?? '' };
+  }
   if (otherFormats(kept.item, v.item)) return { kind: 'joined' };
   if (v.datestamp > kept.datestamp) return { kind: 'kept', ...(kept.source !== null && { replaced: kept.source }) };
   if (v.datestamp < kept.datestamp) return { kind: 'older' };
@@ -240,7 +248,7 @@ function joined(kept: StagedRow, v: StagedVersion): Pick<StagedRow, 'item' | 'da
   const newerAt = Math.max(kept.datestamp ?? 0, v.datestamp ?? 0);
   const formatDatestamps: Record<string, number> = { ...(other.formatDatestamps ?? {}), ...(newer.formatDatestamps ?? {}) };
   if (otherAt !== null && otherAt < newerAt) for (const p of Object.keys(other.metadata)) formatDatestamps[p] ??= otherAt;
-  const item: ItemInput = {
+  let item: ItemInput = {
     ...newer,
     ...(Object.keys(formatDatestamps).length > 0 && { formatDatestamps }),
     metadata: { ...other.metadata, ...newer.metadata },
@@ -248,5 +256,7 @@ function joined(kept: StagedRow, v: StagedVersion): Pick<StagedRow, 'item' | 'da
     ...(about.length > 0 && { about }),
     ...(readFrom !== undefined && { readFrom }),
   };
+  const notes = [...(newer.notes ?? []), ...(other.notes ?? []).filter((n) => !(newer.notes ?? []).some((m) => m.text === n.text))];
+  if (notes.length > 0) item = { ...item, notes };
   return { item, datestamp: Math.max(kept.datestamp ?? 0, v.datestamp ?? 0), fingerprint: `${kept.fingerprint ?? ''}+${v.fingerprint}` };
 }

@@ -714,7 +714,11 @@ class SourceRun {
     s.pages++;
     s.records += read.records;
     s.refused += results.refusedRecords;
-    for (const r of results.out) countResult(s, r);
+    for (const r of results.out) {
+      countResult(s, r);
+      // What was kept of a record without being served, or noticed of it, is said in the run's warnings.
+      for (const n of r.notes ?? []) this.options.onWarning?.(n.text, `${this.source.name}: ${n.kind}`);
+    }
     return results.refusedRecords;
   }
 

@@ -156,6 +156,14 @@ function conflictReason(other: string): string {
   return `the same record with the same datestamp but different content appears elsewhere in this load (${other}); which one is right cannot be told`;
 }
 
+/** Why a version is refused that cannot be ordered against another of the same record in the load. */
+function unorderedReason(other: string): string {
+  return (
+    `the same record appears elsewhere in this load (${other}), and the header datestamp of one of the two cannot be read, ` +
+    'so which is newer cannot be told; load the older on its own first, then the newer'
+  );
+}
+
 /** Thrown inside the transaction to roll it back (a dry run, or a load doomed by a refusal). */
 class Rollback extends Error {}
 
@@ -435,8 +443,13 @@ class LoadRun {
         this.summary.superseded++;
       } else {
         this.summary.refused++;
-        const reason = o.kind === 'conflict' ? conflictReason(o.other) : 'the same internal id appears earlier in this load';
-        this.refuse([{ internalId: item.internalId, ...where, field: o.kind === 'conflict' ? 'header.datestamp' : 'id', reason }]);
+        const reason =
+          o.kind === 'conflict'
+            ? conflictReason(o.other)
+            : o.kind === 'unordered'
+              ? unorderedReason(o.other)
+              : 'the same internal id appears earlier in this load';
+        this.refuse([{ internalId: item.internalId, ...where, field: o.kind === 'repeat' ? 'id' : 'header.datestamp', reason }]);
       }
     });
   }
@@ -476,7 +489,11 @@ class LoadRun {
   }
 
   private count(results: readonly WriteResult[]): void {
-    for (const r of results) countResult(this.summary, r);
+    for (const r of results) {
+      countResult(this.summary, r);
+      // What was kept of a record without being served, or noticed of it, is said in the run's warnings.
+      for (const n of r.notes ?? []) this.options.onWarning?.(n.text, n.kind);
+    }
   }
 
   private transaction(): WriteTransaction & LoadBookkeeping {

@@ -9,15 +9,14 @@
  * it is, and is published under this repository's namespace. A bare oai_dc
  * file of a folder has no header: its internal id comes from its file name.
  */
-import { parseUtcDatetime } from '../../lib/oai/dates';
 import { parseOaiIdentifier } from '../../lib/ids/oai-identifier';
 import type { IdPolicy } from '../../lib/ids/policy';
 import type { FormatRegistry } from '../../lib/formats/registry';
 import { rootNamespaceOf } from '../../lib/formats/format';
 import { readerOf, type ReadingFormat } from '../../lib/formats/readers';
-import type { AboutInput, ItemInput } from '../../lib/store';
+import type { AboutInput, ItemInput, RecordNote } from '../../lib/store';
 import { undeclaredFormat, type Refusal } from '../../lib/model/refusal';
-import { nestedOrigin, provenanceAbout, type OriginDescription } from '../../lib/pipeline/about';
+import { nestedOrigin, provenanceAbout, sourceDatestamp, type OriginDescription } from '../../lib/pipeline/about';
 import type { XmlRecord } from './xml-events';
 import { shapeAdvice } from './shape-advice';
 import { parseFragment } from '../../lib/xml/tree';
@@ -107,11 +106,15 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
   }
   for (const p of rec.problems) refuse(p.field, p.reason);
 
+  // A source's datestamp is a fact about the source, kept in provenance; this store stamps every record
+  // with its own time (lib/pipeline/decide.ts `datestampOf`), so one it cannot read refuses nothing.
   let datestamp: number | undefined;
+  let read: { value: string; seconds: number } | null = null;
+  const notes: RecordNote[] = [];
   if (rec.datestamp !== undefined) {
-    const p = parseUtcDatetime(rec.datestamp.trim());
-    if (!p) refuse('header.datestamp', `${JSON.stringify(rec.datestamp)} is not YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ`);
-    else datestamp = p.start;
+    read = sourceDatestamp(rec.datestamp);
+    if (read !== null) datestamp = read.seconds;
+    if (read === null || read.value !== rec.datestamp.trim()) notes.push(datestampNote(internalId, source, rec.datestamp, read?.value, !own));
   } else if (ctx.internalId === undefined) {
     refuse('header.datestamp', 'required: the record has no datestamp');
   }
@@ -163,7 +166,10 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
         altered: readFrom !== undefined || metadata[harvestedPrefix] !== rec.metadata,
         baseURL: origin.baseURL,
         identifier: rec.identifier?.trim() ?? '',
-        datestamp: rec.datestamp?.trim() ?? '',
+        // provenance.xsd allows only a UTC date or datetime here: one read from another notation, or the harvestDate
+        // standing for one that cannot be read (lib/pipeline/about.ts `provenanceAbout`), compared as written.
+        datestamp: read?.value ?? origin.responseDate?.trim() ?? '',
+        ...(read === null && rec.datestamp !== undefined && { givenDatestamp: rec.datestamp.trim() }),
         // The namespace of the format harvested (the one the record is stored under), not whatever its
         // root element claims; XML read into the model only keeps its own namespace.
         metadataNamespace: (readFrom === undefined ? ctx.formats.get(harvestedPrefix)?.namespace : undefined) ?? rec.metadataNamespace ?? '',
@@ -184,7 +190,24 @@ export function xmlToItem(rec: XmlRecord, ctx: XmlRecordContext, source: string)
       // A record of an OAI-PMH response is a version, ordered by its header datestamp.
       ...(ctx.internalId === undefined && { versioned: true }),
       source,
+      ...(notes.length > 0 && { notes }),
     },
+  };
+}
+
+/**
+ * The note of a header datestamp that is not an OAI-PMH datestamp: read from
+ * another notation (`as`), or not read at all.
+ */
+function datestampNote(internalId: string, source: string, given: string, as: string | undefined, provenance: boolean): RecordNote {
+  const who = `record ${JSON.stringify(internalId)} (${source})`;
+  const what = `its header datestamp ${JSON.stringify(given)} is not YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ (OAI-PMH 2.0 section 3.3.1)`;
+  return {
+    kind: as === undefined ? 'source datestamp unreadable' : 'source datestamp in another notation',
+    text:
+      as === undefined
+        ? `${who}: ${what}; the record is written with this store's datestamp${provenance ? ', and its provenance gives the harvestDate as its datestamp there' : ''}`
+        : `${who}: ${what}; read as ${as}${provenance ? ', which its provenance gives' : ''}`,
   };
 }
 

@@ -50,6 +50,22 @@ export async function storedMetadata(
   return out;
 }
 
+const withWithheld = new WeakSet<object>();
+
+/**
+ * Whether the schema has `record_fields.withheld` (migration 020): a store
+ * not yet migrated to it (written as the release before wrote, in the
+ * upgrade tests) has no withheld XML to read. Asked once per connection
+ * configuration, as the publication log's table is (../db/log/append.ts).
+ */
+export async function hasWithheldColumn(db: Knex): Promise<boolean> {
+  const config = (db.client as { config?: object }).config;
+  if (config !== undefined && withWithheld.has(config)) return true;
+  const has = await db.schema.hasColumn('record_fields', 'withheld');
+  if (has && config !== undefined) withWithheld.add(config);
+  return has;
+}
+
 /**
  * Up to `limit` items after `afterPk`, in `pk` order, with their sets, metadata and record fields;
  * with `givenOnly`, the metadata leaves out the formats the pipeline wrote (lib/store/write.ts `ScanOptions`).
@@ -67,8 +83,9 @@ export async function scanItems(db: Knex, afterPk: number, limit: number, onDema
     fields: string | null;
     derived: string | null;
     lifted_from: string | null;
+    withheld: string | null;
   }>(
-    'SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, i.origin, f.fields, f.derived, f.lifted_from FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?',
+    `SELECT i.pk, i.internal_id, i.identifier, i.datestamp, i.deleted, i.origin, f.fields, f.derived, f.lifted_from, ${(await hasWithheldColumn(db)) ? 'f.withheld' : 'NULL AS withheld'} FROM items i LEFT JOIN record_fields f ON f.item_pk = i.pk WHERE i.pk > ? ORDER BY i.pk LIMIT ?`,
     [afterPk, limit],
   );
   const pks = rows.map((r) => toInt(r.pk));
@@ -76,6 +93,18 @@ export async function scanItems(db: Knex, afterPk: number, limit: number, onDema
   const sets = await directSets(db, pks);
   const leaveOut = options.givenOnly ? new Map(pks.map((pk, k) => [pk, new Set(written[k] ?? [])])) : undefined;
   const metadata = await storedMetadata(db, pks, onDemand, leaveOut);
+  // What a record gave is what it gave: XML kept but not served (lib/pipeline/withhold.ts) too, to be
+  // judged again, in place of what was written from the model in its format.
+  if (options.givenOnly) {
+    rows.forEach((r, k) => {
+      if (r.withheld === null || r.withheld === undefined) return;
+      const m = metadata.get(pks[k] as number) ?? {};
+      const kept = JSON.parse(r.withheld) as { prefix: string; xml: string }[];
+      for (const w of kept) m[w.prefix] = w.xml;
+      metadata.set(pks[k] as number, m);
+      written[k] = written[k]?.filter((prefix) => !kept.some((w) => w.prefix === prefix));
+    });
+  }
   const about = await storedAbout(db, pks);
   const earlier = await earlierRecordDatestamps(db, pks);
   return rows.map((r, k) => {

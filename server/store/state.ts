@@ -19,7 +19,7 @@ import type { OnDemand } from './on-demand';
 import { chunk, inListParam, inListSql, MAX_IN_LIST, toBool, toInt } from '../db/dialect';
 import { statementRunner } from '../db/statements';
 import { directSets } from './read';
-import { storedAbout, storedMetadata } from './scan';
+import { hasWithheldColumn, storedAbout, storedMetadata } from './scan';
 
 /** An item as stored (a row of `items`). */
 export interface ItemRow {
@@ -295,9 +295,9 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
   await hashWrittenBefore(db, [...unhashed], records, sets, deleted);
   const prefixes = new Map([...records].map(([pk, m]) => [pk, [...m.keys()]]));
   // What the pipeline wrote from the model (never given), and the model when the record gave it.
-  const model = new Map<number, { written: readonly string[]; given?: string }>();
-  const modelColumns = 'item_pk, derived, CASE WHEN lifted_from IS NULL THEN fields ELSE NULL END AS given_fields';
-  for (const r of await rowsWhereIn<{ item_pk: unknown; derived: string; given_fields: string | null }>(
+  const model = new Map<number, { written: readonly string[]; given?: string; withheld?: string }>();
+  const modelColumns = `item_pk, derived, CASE WHEN lifted_from IS NULL THEN fields ELSE NULL END AS given_fields, ${(await hasWithheldColumn(db)) ? 'withheld' : 'NULL AS withheld'}`;
+  for (const r of await rowsWhereIn<{ item_pk: unknown; derived: string; given_fields: string | null; withheld: string | null }>(
     db,
     modelColumns,
     'record_fields',
@@ -305,7 +305,11 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
     pks,
     'int',
   )) {
-    model.set(toInt(r.item_pk), { written: JSON.parse(r.derived) as string[], ...(r.given_fields !== null && { given: r.given_fields }) });
+    model.set(toInt(r.item_pk), {
+      written: JSON.parse(r.derived) as string[],
+      ...(r.given_fields !== null && { given: r.given_fields }),
+      ...(r.withheld !== null && { withheld: r.withheld }),
+    });
   }
   // The given formats each batch record does not give again: the only XML read.
   const inputs = new Map(items.map((i) => [i.internalId, i]));
@@ -328,6 +332,15 @@ async function storedItems(db: Knex, rows: ReadonlyMap<string, ItemRow>, items: 
         if (r.xml === null || !wanted.get(pk)?.includes(r.prefix)) continue;
         given.set(pk, { ...(given.get(pk) ?? {}), [r.prefix]: r.xml });
       }
+    }
+  }
+  // XML a record gave that its schema refused is given again, to be judged again (lib/pipeline/withhold.ts).
+  for (const r of rows.values()) {
+    const input = inputs.get(r.internal_id);
+    const withheld = model.get(r.pk)?.withheld;
+    if (toBool(r.deleted) || input === undefined || input.deleted === true || withheld === undefined) continue;
+    for (const w of JSON.parse(withheld) as { prefix: string; xml: string }[]) {
+      if (input.metadata[w.prefix] === undefined) given.set(r.pk, { ...(given.get(r.pk) ?? {}), [w.prefix]: w.xml });
     }
   }
   for (const r of rows.values()) {

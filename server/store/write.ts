@@ -114,6 +114,7 @@ export async function writePassing(trx: Knex, items: readonly ItemInput[], optio
       identifier: p.identifier,
       outcome: p.outcome,
       ...(p.update !== undefined && { update: p.update }),
+      ...(p.input.notes !== undefined && p.input.notes.length > 0 && { notes: p.input.notes }),
     });
   for (const s of plan.superseded) byId.set(s.input.internalId, { internalId: s.input.internalId, identifier: s.identifier, outcome: 'superseded' });
   // In the batch's order.

@@ -186,13 +186,29 @@ forEachCliDatabase((db) => {
     expect(await datestamps(db().knex())).to.have.property('size', 0);
   });
 
-  it('refuses a broken later version for its own reason, not as a repeated id', async () => {
+  it('refuses a later version whose datestamp cannot be read because which is newer cannot be told, not as a repeated id', async () => {
     const one = write('y1.xml', page('2024-01-10T00:00:00Z', [{ id: 'a', datestamp: '2024-01-05', title: 'A' }]));
     const two = write('y2.xml', page('2024-02-10T00:00:00Z', [{ id: 'a', datestamp: 'last tuesday', title: 'A2' }]));
     const run = await cli(db(), ['load', one, two]);
     expect(run.code).to.equal(1);
-    expect(run.stderr).to.match(/y2\.xml:\d+ \(record 1\): record "oai:other\.example\.org:a", field header\.datestamp: "last tuesday" is not/);
+    expect(run.stderr).to.match(
+      /y2\.xml:\d+ \(record 1\): record "oai:other\.example\.org:a", field header\.datestamp: the same record appears elsewhere in this load \(.*y1\.xml:\d+ \(record 1\)\), and the header datestamp of one of the two cannot be read/,
+    );
     expect(run.stderr).to.not.match(/appears earlier/);
+  });
+
+  it("loads a record whose header datestamp cannot be read with this store's datestamp, its provenance giving the harvestDate, and warns naming it", async () => {
+    const one = write('z1.xml', page('2024-01-10T00:00:00Z', [{ id: 'a', datestamp: 'last tuesday', title: 'A' }]));
+    const before = Math.floor(Date.now() / 1000);
+    const run = await cli(db(), ['load', '--json', one]);
+    expect(run.code, run.stderr).to.equal(0);
+    expect(summaryOf(run)).to.include({ inserted: 1, refused: 0 });
+    expect(run.stderr).to.match(
+      /warning: record "oai:other\.example\.org:a" \(.*z1\.xml:\d+ \(record 1\)\): its header datestamp "last tuesday" is not YYYY-MM-DD/,
+    );
+    expect((await datestamps(db().knex())).get('oai:other.example.org:a')).to.be.at.least(before);
+    const [about] = (await db().knex()('item_about').select('xml')) as { xml: string }[];
+    expect(about?.xml).to.include('<datestamp>2024-01-10T00:00:00Z</datestamp>').and.not.include('last tuesday');
   });
 
   it('keeps --delete-missing meaning "absent from every input"', async () => {

@@ -21,6 +21,7 @@ import * as m016 from './016_publication';
 import * as m017 from './017_record_hashes';
 import * as m018 from './018_runs_fold';
 import * as m019 from './019_publication_log';
+import * as m020 from './020_withheld_given';
 
 interface Migration {
   readonly name: string;
@@ -45,6 +46,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '017_record_hashes', module: m017 },
   { name: '018_runs_fold', module: m018 },
   { name: '019_publication_log', module: m019 },
+  { name: '020_withheld_given', module: m020 },
 ];
 
 /**
