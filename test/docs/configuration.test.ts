@@ -3,13 +3,14 @@
  * knows has a row in its table, every row names a key the code knows, with
  * the environment variable the code reads and, where the row gives one as
  * code, the default the code applies. The lists come from the code itself
- * (server/config.ts `CONFIG_KEYS`, server/config-file.ts `FORMAT_KEYS` and
+ * (server/config-keys.ts `CONFIG_KEYS`, server/config-file.ts `FORMAT_KEYS` and
  * `BUILTIN_FORMATS`, lib/oai/descriptions.ts, lib/sets/), so a key added
  * there fails here until its row is written.
  */
 import os from 'node:os';
 import { expect } from 'chai';
-import { CONFIG_KEYS, loadConfig, type Config, type KeySpec } from '../../server/config';
+import { loadConfig, type Config } from '../../server/config';
+import { CONFIG_KEYS, type KeySpec } from '../../server/config-keys';
 import { BUILTIN_FORMATS, FORMAT_KEYS } from '../../server/config-file';
 import { DESCRIPTION_SCHEMAS } from '../../lib/oai/descriptions';
 import { ENTRY_KEYS, RULE_KEYS } from '../../lib/sets/parse';
