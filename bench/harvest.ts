@@ -21,7 +21,7 @@ import { freshStore, settleDisk } from './stores';
 
 const log = (s: string): void => void process.stderr.write(`${s}\n`);
 
-/** What `oai-steward harvest --json` prints for one source (server/harvest/harvest.ts `HarvestSummary`). */
+/** What `oai-steward harvest --json` prints for one source (server/harvest/harvest-types.ts `HarvestSummary`). */
 interface Summary {
   readonly records: number;
   readonly inserted: number;

@@ -32,7 +32,8 @@ import { PRESETS, type SetDefinition, type SetDefinitions } from '../../lib/sets
 import type { SourceConfig } from '../../lib/harvest/sources';
 import type { HarvestLock } from '../../lib/store';
 import { openProvider } from '../provider';
-import { HarvestInterrupted, harvestSource, type HarvestDeps, type HarvestSummary, type PageEvent } from './harvest';
+import { harvestSource } from './harvest';
+import { HarvestInterrupted, type HarvestDeps, type HarvestSummary, type PageEvent } from './harvest-types';
 
 /**
  * A configuration as it crosses to the child: set families (a function of

@@ -4,7 +4,7 @@
  * source as the store records it (so it is the same in every process).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { PageEvent } from './harvest';
+import type { PageEvent } from './harvest-types';
 import type { HarvestState } from '../../lib/store';
 
 /** Counts the pages and retries of scheduled harvests; `register` adds the metrics to a registry. */

@@ -24,7 +24,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../config';
 import { nextCheckMs, nextRun, type SourceConfig } from '../../lib/harvest/sources';
-import type { HarvestDeps } from './harvest';
+import type { HarvestDeps } from './harvest-types';
 import { harvestInChild, type ChildHarvest, type ChildOutcome } from './child';
 import { RECORD_DEADLINE_MS, recordRunQuietly, withDeadline } from '../runs';
 import { isBusy } from '../db/errors';

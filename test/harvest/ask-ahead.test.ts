@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import { forEachThrowawayDatabase } from '../helpers/db';
-import { HarvestInterrupted } from '../../server/harvest/harvest';
+import { HarvestInterrupted } from '../../server/harvest/harvest-types';
 import { harvestOnce, itemsOf, openHub, source, type Hub } from './hub';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
 

@@ -6,7 +6,8 @@
 import type { Knex } from 'knex';
 import { loadConfig } from '../../server/config';
 import { openProvider, type Provider } from '../../server/provider';
-import { harvestSource, type HarvestOptions, type HarvestSummary } from '../../server/harvest/harvest';
+import { harvestSource } from '../../server/harvest/harvest';
+import { type HarvestOptions, type HarvestSummary } from '../../server/harvest/harvest-types';
 import type { SourceConfig } from '../../lib/harvest/sources';
 import type { Refusal } from '../../lib/model/refusal';
 import type { ThrowawayDatabase } from '../helpers/db';

@@ -18,7 +18,7 @@ import type { RunReport, StoredRun } from '../../lib/store';
 import { forEachThrowawayDatabase, type ThrowawayDatabase } from '../helpers/db';
 import { request } from '../helpers/server';
 import { cli, serving } from '../loader/helpers';
-import { HarvestInterrupted } from '../../server/harvest/harvest';
+import { HarvestInterrupted } from '../../server/harvest/harvest-types';
 import { harvestOnce, openHub, source, HUB_NAMESPACE, type Hub } from './hub';
 import { startFakeProvider, type FakeProvider, type FakeRecord } from './provider';
 
