@@ -4,7 +4,7 @@
  */
 export { runLoad, readSetsFile } from './load';
 export { readInput, setsFirst } from './read-inputs';
-export type { LoadDeps, LoadOptions, LoadSummary } from './load';
+export type { LoadDeps, LoadOptions, LoadSummary } from './load-types';
 export { openInput, kindOf } from './input';
 export type { Input, InputKind, ByteCounter } from './input';
 export { readNdjson, readJsonArray } from './read-json';
