@@ -13,7 +13,7 @@
  * | 100, 110, 111, 700, 710, 711, 720                | creators (no relator, or author/creator); contributors (another relator: its DataCite type, else Other); a relator "funder" is a fundingReference; nameType from the tag and indicator; $u affiliation; an ORCID iD in $0 or $1 |
  * | 245 $a $b $f $g $k $n $p $s; 246 $a $b           | dc.title (245 first)                                          |
  * | 260 $b, 264 #1 $b; 260 $c, 264 #1 $c (else 008/07-10, a year that is known) | publisher; publicationYear (four digits), else dc.date |
- * | Leader/06-07 (when no 655 gives a type)          | resourceType (COAR, LoC's word for label), else dc.type; `manuscript`, `collection` dc.type |
+ * | Leader/06-07 (unless a 655 names a COAR type or is $2 local) | resourceType (COAR, LoC's word for label), else dc.type; `manuscript`, `collection` dc.type |
  * | 506                                              | accessRights ($u COAR URI), dates.embargoEnd ($g), other text dc.rights |
  * | 536 $a $c                                        | fundingReferences: funder, award number                       |
  * | 540 $a; 540 $u                                   | dc.rights; license (the first URL)                            |
@@ -34,7 +34,8 @@
  * value and is removed; otherwise values are as written.
  *
  * The type of record and bibliographic level (Leader/06-07) give the
- * resource type where no 655 names one, and 008's Date 1 the year
+ * resource type beside the 655 genre/form terms (unless a 655 names a COAR
+ * type or is a local term, the record's own type), and 008's Date 1 the year
  * where 260 and 264 do not, as ./marc-leader.ts reads them (never `9999` or
  * a year with `u` in it).
  *
@@ -166,13 +167,22 @@ export function readMarc21(root: XmlElement): RecordFields {
     const year = dateOne(f008);
     if (d.publicationYear === undefined && year !== undefined) setYear(d, year);
   }
-  // Leader/06-07: the type, when no 655 names one (./marc-leader.ts): a genre term says more than the leader.
+  // Leader/06-07: the type (./marc-leader.ts) beside the 655 genre/form terms, as both LoC crosswalks read it:
+  // MARC to MODS takes typeOfResource from Leader/06 whatever the 655s say ("Maps" $2 fast, "Feature films"
+  // $2 lcgft are genre), MARC to DC maps Leader/06 and 655 each to Type. The leader adds nothing where a 655
+  // already gives the record's type: one names a COAR type, or one is a local term ($2 local), as ./marc21.ts
+  // writes the record's own type words (its leader then derived from them, `a` when they name no material).
   const type = leaderType(leader);
-  if (type !== undefined && d.resourceType === undefined && d.dc.type === undefined) {
+  const ownType = fields.some((f) => f.tag === '655' && first(f, '2') === 'local');
+  if (type !== undefined && d.resourceType === undefined && !ownType) {
+    // A word a 655 already gave is not repeated.
+    const addWord = (w: string): void => {
+      if (!(d.dc.type ?? []).includes(w)) addDc(d, 'type', w);
+    };
     if (type.coar !== undefined) setCoarType(d, type.coar, type.word);
-    else addDc(d, 'type', type.word);
-    if (type.manuscript) addDc(d, 'type', 'manuscript');
-    if (type.collection) addDc(d, 'type', 'collection');
+    else addWord(type.word);
+    if (type.manuscript) addWord('manuscript');
+    if (type.collection) addWord('collection');
   }
   return finish(d);
 }

@@ -76,6 +76,8 @@ describe('the MARCXML reader', () => {
       relatedIdentifiers: [{ identifier: '0317-8471', type: 'ISSN', relation: 'IsPartOf' }],
       host: { title: 'Journal of things', volume: '12', issue: '3', startPage: '45', endPage: '67' },
       files: [{ url: 'https://example.org/item.pdf', mediaType: 'application/pdf', size: 2048 }],
+      // Leader/06 a beside the 655 genre term (lcgft): LoC's MARC to MODS typeOfResource "text", whatever 655 says.
+      resourceType: { coar: 'http://purl.org/coar/resource_type/c_18cf', general: 'Text', label: 'text' },
     });
   });
 

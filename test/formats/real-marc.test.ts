@@ -1,8 +1,9 @@
 /**
  * MARC by the book, on MARCXML published by others (test/fixtures/marc21/SOURCE.md):
  * Leader/06-07 give the resource type as the Library of Congress's MARC to
- * Dublin Core and MARC to MODS crosswalks read them, and reach every format
- * and the readiness verdicts; 008's Date 1 `9999` is no date.
+ * Dublin Core and MARC to MODS crosswalks read them, beside the 655 genre
+ * terms, and reach every format and the readiness verdicts; 008's `9999`
+ * (Date 1 or Date 2) is no date.
  */
 import { expect } from 'chai';
 import { dublinCoreOf } from '../../lib/formats/oai-dc';
@@ -12,6 +13,9 @@ import { checkItemOf, failures, recordsOf, serve } from '../helpers/served';
 
 const SOUND = 'http://purl.org/coar/resource_type/c_18cc';
 const TEXT = 'http://purl.org/coar/resource_type/c_18cf';
+const CARTOGRAPHIC = 'http://purl.org/coar/resource_type/c_12cc';
+const MOVING_IMAGE = 'http://purl.org/coar/resource_type/c_8a7e';
+const STILL_IMAGE = 'http://purl.org/coar/resource_type/c_ecc8';
 const matches = (xml: string | undefined, re: RegExp): string[] => [...(xml ?? '').matchAll(re)].map((m) => m[1] as string);
 const ruleIds = (found: string[]): string[] => found.map((f) => f.slice(0, f.indexOf(':')));
 
@@ -69,8 +73,80 @@ describe('MARC by the book, on real MARCXML', () => {
       expect(items[1]?.fields?.dc.type).to.deep.equal(['software, multimedia']);
       expect(items[1]?.fields?.publicationYear).to.equal('1994');
       expect(matches(items[1]?.metadata.mods, /<typeOfResource>([^<]*)</g)).to.deep.equal(['software, multimedia']);
+      // 008/11-14 (Date 2) 9999, "continuing", is a date in no served format.
+      // 260 $c "1994-" stays as written beside the year.
+      expect(dublinCoreOf(items[1]?.metadata.oai_dc ?? null).date).to.deep.equal(['1994', '1994-']);
+      expect(matches(items[1]?.metadata.mods, /<dateIssued[^>]*>([^<]*)</g)).to.deep.equal(['1994']);
+      expect(items[1]?.metadata.oai_dc).to.not.contain('9999');
+      expect(items[1]?.metadata.mods).to.not.contain('9999');
     });
   });
+
+  // Leader/06 beside the 655 genre terms: LoC's MARC to MODS takes typeOfResource from the leader, MARC to DC
+  // gives dc:type from both; the 655s stay dc:type words and MODS genres.
+  const typed: ReadonlyArray<{ file: string; title: string; coar: string; word: string; genres: string[]; year: string; date?: string[] }> = [
+    {
+      file: 'cornell-1676023-map.xml',
+      title: 'Cornell catalogue record 1676023 (Leader/06 e cartographic, 655 "Maps" $2 fast, 008 s1975)',
+      coar: CARTOGRAPHIC,
+      word: 'cartographic',
+      genres: ['Maps'],
+      year: '1975',
+      date: ['[ca. 1975]'],
+    },
+    {
+      file: 'pybibframe-700t.xml',
+      title: 'a videorecording (Leader/06 g projected medium, three 655 $2 lcgft, 008 s2005)',
+      coar: MOVING_IMAGE,
+      word: 'moving image',
+      genres: ['Feature films', 'Fiction films', 'Film adaptations'],
+      year: '2005',
+      date: ['[2005]'],
+    },
+    {
+      file: 'neb-catalog-rsl01006643618.xml',
+      title: 'Russian State Library lubok print (Leader/06 k two-dimensional graphic, no 655, a 28-character 008, 260 $c 1904)',
+      coar: STILL_IMAGE,
+      word: 'still image',
+      genres: [],
+      year: '1904',
+    },
+  ];
+  for (const t of typed) {
+    describe(t.title, () => {
+      let item: PreparedItem;
+      before(async () => {
+        const records = await recordsOf('marc21', t.file);
+        expect(records).to.have.length(1);
+        item = serve('marc21', records[0] as string);
+      });
+
+      it(`types the record by its leader (COAR ${t.word}), the 655 terms kept beside it`, () => {
+        expect(item.fields?.resourceType?.coar).to.equal(t.coar);
+        expect(item.fields?.resourceType?.label).to.equal(t.word);
+        expect(item.fields?.dc.type).to.deep.equal(t.genres.length > 0 ? t.genres : undefined);
+        expect(item.fields?.publicationYear).to.equal(t.year);
+        expect(item.fields?.dc.date).to.deep.equal(t.date);
+      });
+
+      it(`serves oai_dc dc:type "${t.word}" and the genre words, MODS typeOfResource "${t.word}"`, () => {
+        expect(Object.keys(item.metadata).sort()).to.deep.equal(['marc21', 'mods', 'oai_dc']);
+        const dc = dublinCoreOf(item.metadata.oai_dc ?? null);
+        expect(dc.type).to.deep.equal([t.word, ...t.genres]);
+        expect(dc.date).to.deep.equal([t.year, ...(t.date ?? [])]);
+        expect(matches(item.metadata.mods, /<typeOfResource>([^<]*)</g)).to.deep.equal([t.word]);
+        expect(matches(item.metadata.mods, /valueURI="([^"]*)"/g)).to.deep.equal([t.coar]);
+        expect(matches(item.metadata.mods, /<genre>([^<]*)</g)).to.deep.equal(t.genres);
+        expect(matches(item.metadata.mods, /<dateIssued[^>]*>([^<]*)</g)).to.deep.equal([t.year]);
+      });
+
+      it('gives verdicts from the type: europeana finds an EDM type, openaire4 a COAR type', () => {
+        const check = checkItemOf(item);
+        expect(ruleIds(failures('europeana', check))).to.not.include('edm-type');
+        expect(ruleIds(failures('openaire4', check))).to.not.include('resource-type');
+      });
+    });
+  }
 
   describe('Library of Congress book records (traject test_data.utf8.marc.xml)', () => {
     let items: PreparedItem[];
