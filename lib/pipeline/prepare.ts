@@ -27,6 +27,7 @@ import type { RecordFields } from '../model/record';
 import { setsWithRules, type SetDefinitions } from '../sets/rules';
 import type { AboutInput, ItemInput } from '../store';
 import { aboutNamespace, rightsAbout } from './about';
+import { pairDatacite } from './datacite-pair';
 import type { IdPolicyLike } from './governance';
 import { liftFields } from './lift';
 import { RIGHTS_NS } from '../xml/namespaces';
@@ -136,6 +137,8 @@ export function writeFormats(
   }
   // XML given in a prefix the registry does not know is kept for the judge, which refuses it by name.
   for (const [prefix, xml] of Object.entries(given)) if (metadata[prefix] === undefined) metadata[prefix] = xml;
+  // datacite and oai_datacite serve one DataCite record, the given one where one of them is given (./datacite-pair.ts).
+  pairDatacite(metadata, written, given);
   return { metadata, written, identifiers };
 }
 
@@ -146,12 +149,24 @@ export function writeFormats(
  * The same function writes at load and on demand, so the two agree byte for
  * byte under one {@link preparationFingerprint}. Undefined when the format
  * is not configured, cannot be written from the model, or is not offered
- * for this record.
+ * for this record. `given`: the item's given XML of the format's partner
+ * (datacite for oai_datacite, and the reverse), when it has one.
  *
  * @example writeFormatOf(preparation, 'mods', fields, 'oai:example.org:report-12', false)
  */
-export function writeFormatOf(p: Preparation, prefix: string, fields: RecordFields, oaiIdentifier: string): string | undefined {
-  return writeOne(p, prefix, fields, { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) })?.xml;
+export function writeFormatOf(
+  p: Preparation,
+  prefix: string,
+  fields: RecordFields,
+  oaiIdentifier: string,
+  given: Readonly<Record<string, string>> = {},
+): string | undefined {
+  const xml = writeOne(p, prefix, fields, { oaiIdentifier, poi: poiFromOaiIdentifier(oaiIdentifier) })?.xml;
+  if (xml === undefined) return undefined;
+  // As writeFormats: datacite and oai_datacite serve the given one of the two (./datacite-pair.ts).
+  const metadata: Record<string, string> = { ...given, [prefix]: xml };
+  pairDatacite(metadata, [prefix], given);
+  return metadata[prefix];
 }
 
 /** One format written from the model, with the dc:identifier values it added (oai_dc: the POI); undefined when not written. */

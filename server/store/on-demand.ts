@@ -93,6 +93,9 @@ export async function claimFingerprint(db: Knex, od: OnDemand, adopt = false): P
   else await db('settings').where('key', WRITTEN_FORMATS_KEY).update({ value: od.fingerprint });
 }
 
+/** The formats written from the model and the given other one of the pair (lib/pipeline/datacite-pair.ts). */
+const PAIRED: ReadonlySet<string> = new Set(['datacite', 'oai_datacite']);
+
 /** The key of a wanted format in {@link writeOnDemand}'s answer. */
 export const wantedKey = (pk: number, prefix: string): string => `${pk} ${prefix}`;
 
@@ -110,16 +113,25 @@ export async function writeOnDemand(db: Knex, od: OnDemand | undefined, wanted: 
   if (!od) throw new Error('this store keeps some formats as models only, and this reader was given no formats configuration to write them');
   await checkFingerprint(db, od);
   const models = new Map<number, RecordFields>();
+  const pairs = new Map<number, Record<string, string>>();
   const run = statementRunner(db);
   for (const part of chunk([...new Set(wanted.map((w) => w.pk))], MAX_IN_LIST)) {
     const rows = await run<{ item_pk: unknown; fields: string }>(`SELECT item_pk, fields FROM record_fields WHERE ${inListSql(db, 'item_pk')}`, [
       inListParam(db, part),
     ]);
     for (const r of rows) models.set(toInt(r.item_pk), JSON.parse(r.fields) as RecordFields);
+    // datacite and oai_datacite serve one record: a stored one of the pair is what the other is made from (lib/pipeline/datacite-pair.ts).
+    if (wanted.some((w) => PAIRED.has(w.prefix) && part.includes(w.pk))) {
+      const kept = await run<{ item_pk: unknown; prefix: string; xml: string }>(
+        `SELECT item_pk, prefix, xml FROM records WHERE prefix IN ('datacite', 'oai_datacite') AND xml IS NOT NULL AND ${inListSql(db, 'item_pk')}`,
+        [inListParam(db, part)],
+      );
+      for (const r of kept) (pairs.get(toInt(r.item_pk)) ?? pairs.set(toInt(r.item_pk), {}).get(toInt(r.item_pk))!)[r.prefix] = r.xml;
+    }
   }
   for (const w of wanted) {
     const model = models.get(w.pk);
-    const xml = model && writeFormatOf(od.preparation, w.prefix, model, w.identifier);
+    const xml = model && writeFormatOf(od.preparation, w.prefix, model, w.identifier, pairs.get(w.pk));
     if (xml === undefined) throw new Error(`item ${w.identifier} has no stored ${w.prefix} and no model it can be written from`);
     out.set(wantedKey(w.pk, w.prefix), xml);
   }
