@@ -8,14 +8,10 @@
  */
 import type { Knex } from 'knex';
 import { createKnex } from '../db/connection';
-import { dialectOf, toInt } from '../db/dialect';
+import { dialectOf, toInt, type SchemaShape } from '../db/dialect';
 import { migrate } from '../db/migrations';
 
-/** A schema's tables (name → column names, sorted) and indexes (name → table and columns). */
-export interface SchemaShape {
-  readonly tables: ReadonlyMap<string, readonly string[]>;
-  readonly indexes: ReadonlyMap<string, string>;
-}
+export type { SchemaShape } from '../db/dialect';
 
 /** How a store's schema differs from what its migrations make. */
 export interface SchemaDrift {
