@@ -13,12 +13,17 @@
  *   | c, d | notated music | c_18cw musical notation |
  *   | e, f | cartographic | c_12cc cartographic material |
  *   | g | moving image | c_8a7e moving image |
- *   | i, j | sound recording | c_18cc sound |
+ *   | i | sound recording-nonmusical | c_18cc sound |
+ *   | j | sound recording-musical | c_18cc sound |
  *   | k | still image | c_ecc8 still image |
  *   | m | software, multimedia | none: a computer file may be data or software |
  *   | o, p | mixed material | none |
  *   | r | three dimensional object | none |
  *
+ *   MARC to MODS tells a musical (j) from a nonmusical (i) sound recording
+ *   (MODS 3 typeOfResource "sound recording-musical", "-nonmusical"); COAR
+ *   has one concept for both, so the word is the type's label in the model,
+ *   which the writers read back (type-facts.ts `bibliographicType`).
  *   d, f and t are manuscript material (dc:type `manuscript`); Leader/07 `c`
  *   is a collection (dc:type `collection`).
  * - 008/07-10 (Date 1) is a year only when 008/06 (type of date) says the
@@ -47,8 +52,8 @@ const TYPE_OF_RECORD: Readonly<Record<string, readonly [word: string, coar?: str
   e: ['cartographic', 'c_12cc'],
   f: ['cartographic', 'c_12cc'],
   g: ['moving image', 'c_8a7e'],
-  i: ['sound recording', 'c_18cc'],
-  j: ['sound recording', 'c_18cc'],
+  i: ['sound recording-nonmusical', 'c_18cc'],
+  j: ['sound recording-musical', 'c_18cc'],
   k: ['still image', 'c_ecc8'],
   m: ['software, multimedia'],
   o: ['mixed material'],
@@ -60,7 +65,7 @@ const TYPE_OF_RECORD: Readonly<Record<string, readonly [word: string, coar?: str
  * The type a full (24-position) leader says, or undefined when Leader/06 is
  * not a code of the MARC 21 Bibliographic format.
  *
- * @example leaderType('00640njm a2200205uu 4500') // { word: 'sound recording', coar: 'http://purl.org/coar/resource_type/c_18cc', manuscript: false, collection: false }
+ * @example leaderType('00640njm a2200205uu 4500') // { word: 'sound recording-musical', coar: 'http://purl.org/coar/resource_type/c_18cc', manuscript: false, collection: false }
  */
 export function leaderType(leader: string): LeaderType | undefined {
   if (leader.length !== 24) return undefined;

@@ -39,6 +39,7 @@
 import type { RecordFields } from '../model/record';
 import { COAR_RESOURCE_TYPE_PREFIX, COAR_TYPES, DATACITE_RELATED_IDENTIFIER_TYPES, DATACITE_RELATION_TYPES } from '../model/vocabularies';
 import { DCMI_OF_TYPE_OF_RESOURCE } from '../model/type-crosswalks';
+import { bibliographicType } from '../model/type-facts';
 import type { XmlElement } from '../xml/tree';
 import {
   accessOf,
@@ -212,7 +213,8 @@ function readGenres(d: Draft, genres: readonly XmlElement[]): void {
  */
 function readTypeOfResource(d: Draft, types: readonly XmlElement[]): void {
   const said: string[] = [];
-  const implied = d.resourceType?.coar === undefined ? undefined : COAR_TYPES.get(d.resourceType.coar)?.typeOfResource;
+  // What the COAR genre says, a finer kind its label names included (sound recording-musical).
+  const implied = d.resourceType?.coar === undefined ? undefined : bibliographicType({ dc: {}, resourceType: d.resourceType }).typeOfResource;
   for (const t of types) {
     const value = text(t).toLowerCase();
     const dcmi = Object.hasOwn(DCMI_OF_TYPE_OF_RESOURCE, value) ? DCMI_OF_TYPE_OF_RESOURCE[value] : undefined;

@@ -150,7 +150,8 @@ export function languageTerm(value: string): string {
  * the COAR genre restates that typeOfResource (then the reader reads none).
  */
 function restatedTypes(record: RecordFields, bt: { typeOfResource?: string; manuscript?: boolean }): ReadonlySet<string> {
-  if (bt.typeOfResource === undefined || coarType(record)?.typeOfResource === bt.typeOfResource) return new Set();
+  // A COAR type gives the typeOfResource (bibliographicType), which its genre then restates.
+  if (bt.typeOfResource === undefined || coarType(record) !== undefined) return new Set();
   const dcmi = DCMI_OF_TYPE_OF_RESOURCE[bt.typeOfResource];
   return new Set([...(dcmi !== undefined ? [dcmi] : []), ...(bt.manuscript === true ? ['manuscript'] : [])]);
 }

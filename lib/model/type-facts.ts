@@ -79,7 +79,19 @@ export function coarTypeOfRecord(record: RecordFields): CoarType | undefined {
 }
 
 /**
- * MARC Leader/06 and MODS typeOfResource of the record: from its COAR type,
+ * A label that names a finer kind of the COAR type's material: MODS's
+ * "sound recording-musical" and "-nonmusical" within COAR's one concept of
+ * sound (MARC Leader/06 j and i, ../formats/marc-leader.ts), with their own
+ * Leader/06. Undefined for any other label.
+ */
+function refinedBy(c: { readonly typeOfResource?: string }, label: string | undefined): { leader06: string; typeOfResource: string } | undefined {
+  const words = label === undefined || c.typeOfResource === undefined ? undefined : typeOfWords([label]);
+  return words !== undefined && words.typeOfResource.startsWith(`${c.typeOfResource}-`) ? words : undefined;
+}
+
+/**
+ * MARC Leader/06 and MODS typeOfResource of the record: from its COAR type
+ * (a finer kind its label names: `refinedBy`),
  * else its DataCite type, else the DCMI Type or MODS typeOfResource words of
  * its dc:type (type-crosswalks.ts `typeOfWords`). A record that says no type has
  * no typeOfResource (a type is never invented); its Leader/06 is `a`, the
@@ -90,7 +102,7 @@ export function coarTypeOfRecord(record: RecordFields): CoarType | undefined {
  */
 export function bibliographicType(record: RecordFields): { leader06: string; typeOfResource?: string; manuscript?: boolean } {
   const c = coarType(record);
-  if (c) return c;
+  if (c) return refinedBy(c, record.resourceType?.label) ?? c;
   if (record.resourceType) return typeOfGeneral(record.resourceType.general);
   return typeOfWords(dcValues(record, 'type')) ?? { leader06: 'a' };
 }

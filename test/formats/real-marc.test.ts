@@ -27,8 +27,8 @@ describe('MARC by the book, on real MARCXML', () => {
       item = serve('marc21', record as string);
     });
 
-    it('types the record as a sound recording (COAR sound), not text', () => {
-      expect(item.fields?.resourceType).to.deep.equal({ coar: SOUND, general: 'Sound', label: 'sound recording' });
+    it('types the record as a musical sound recording (COAR sound, in MARC to MODS words), not text', () => {
+      expect(item.fields?.resourceType).to.deep.equal({ coar: SOUND, general: 'Sound', label: 'sound recording-musical' });
     });
 
     it('takes no publication year from 008 Date 1 9999; the 260 $c date stays as written', () => {
@@ -38,12 +38,31 @@ describe('MARC by the book, on real MARCXML', () => {
     });
 
     it('serves the type and the date as given in oai_dc and MODS, and 9999 nowhere', () => {
-      expect(dublinCoreOf(item.metadata.oai_dc ?? null).type).to.deep.equal(['sound recording']);
+      expect(dublinCoreOf(item.metadata.oai_dc ?? null).type).to.deep.equal(['sound recording-musical']);
       expect(dublinCoreOf(item.metadata.oai_dc ?? null).date).to.deep.equal(['03 Nov 2008']);
-      expect(matches(item.metadata.mods, /<typeOfResource>([^<]*)</g)).to.deep.equal(['sound recording']);
+      expect(matches(item.metadata.mods, /<typeOfResource>([^<]*)</g)).to.deep.equal(['sound recording-musical']);
       expect(matches(item.metadata.mods, /valueURI="([^"]*)"/g)).to.deep.equal([SOUND]);
       expect(item.metadata.mods).to.not.contain('9999');
       expect(item.metadata.oai_dc).to.not.contain('9999');
+    });
+
+    it('keeps musical through MODS and back: the MODS record read gives the same type and MARC Leader/06 j', () => {
+      const again = serve('mods', item.metadata.mods as string, 'from-mods');
+      expect(again.fields?.resourceType).to.deep.equal(item.fields?.resourceType);
+      expect(again.fields?.dc.type ?? []).to.not.include('Sound');
+      expect(matches(again.metadata.marc21, /<leader>([^<]*)</g).map((l) => l[6])).to.deep.equal(['j']);
+      expect(matches(again.metadata.mods, /<typeOfResource>([^<]*)</g)).to.deep.equal(['sound recording-musical']);
+    });
+
+    it('types the same record with Leader/06 i (made here from it) a nonmusical sound recording, written back as i', async () => {
+      const [record] = await recordsOf('marc21', 'pymarc-utf8.xml');
+      const leader = /<(?:marc:)?leader>([^<]*)</.exec(record as string)?.[1] as string;
+      expect(leader[6]).to.equal('j');
+      const nonmusical = serve('marc21', (record as string).replace(leader, `${leader.slice(0, 6)}i${leader.slice(7)}`), 'nonmusical');
+      expect(nonmusical.fields?.resourceType).to.deep.equal({ coar: SOUND, general: 'Sound', label: 'sound recording-nonmusical' });
+      expect(matches(nonmusical.metadata.mods, /<typeOfResource>([^<]*)</g)).to.deep.equal(['sound recording-nonmusical']);
+      const again = serve('mods', nonmusical.metadata.mods as string, 'nonmusical-from-mods');
+      expect(matches(again.metadata.marc21, /<leader>([^<]*)</g).map((l) => l[6])).to.deep.equal(['i']);
     });
 
     it('gives verdicts from the type: europeana finds an EDM type, openaire4 a COAR type', () => {
