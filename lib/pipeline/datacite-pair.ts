@@ -17,8 +17,11 @@
  * What is made so stays a written format (the wrapper's `datacentreSymbol`
  * is the configuration's): a store that writes formats on demand writes it
  * from the model and the given partner (lib/pipeline/prepare.ts
- * `writeFormatOf`). A kernel-3 record stays beside a kernel-4 one written
- * from the model: the wrapper's `schemaVersion` says 4.7.
+ * `writeFormatOf`). A given kernel-3 record is read into the model and
+ * served in neither: `datacite` declares kernel-4's namespace, so both serve
+ * the kernel-4 record written from the model, which the wrapper's
+ * `schemaVersion` (4.7) names; a wrapper carrying the kernel-3 record would
+ * differ from the `datacite` record served.
  *
  * Pure: no I/O, no clock.
  */
