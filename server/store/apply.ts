@@ -8,6 +8,7 @@ import type { Knex } from 'knex';
 import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
 import { fillRecordHashes } from '../db/record-digests';
+import { hasLogHashColumn, recordHash } from '../db/log/append';
 import type { PlannedItem } from '../../lib/pipeline/decide';
 import type { PlannedTombstone } from '../../lib/pipeline/tombstones';
 import { membership, type PlannedMembership, type SetRow } from '../../lib/pipeline/memberships';
@@ -96,7 +97,10 @@ export async function applyWrite(
   const leave = onDemand !== undefined && [...fresh, ...changed].some((p) => p.fields !== undefined && p.input.written.some((prefix) => !kept.has(prefix)));
   if (leave) await claimFingerprint(trx, onDemand);
   const setRows: SetRow[] = [];
-  const recordRows: [number, string, string | null, number, string][] = [];
+  const recordRows: [number, string, string | null, number, string, string | null][] = [];
+  // Each record's hash as the publication log records it, taken here from the XML in hand, that of a format
+  // left to be written on demand too (the same writer writes it then): publishing reads these, not the records.
+  const logHashes = await hasLogHashColumn(trx);
   const aboutRows: [number, number, string, string | null][] = [];
   const fieldRows: [number, string, string, string | null, string | null][] = [];
   for (const p of [...fresh, ...changed]) {
@@ -110,12 +114,20 @@ export async function applyWrite(
     // A kept format is read, never written, when served.
     for (const [prefix, xml] of p.records) {
       const stored = !kept.has(prefix) && written.includes(prefix) ? null : xml;
-      recordRows.push([pk, prefix, stored, p.recordDatestamps.get(prefix) ?? p.datestamp, p.recordHashes.get(prefix) as string]);
+      const logHash = logHashes && xml !== null ? recordHash(xml) : null;
+      recordRows.push([pk, prefix, stored, p.recordDatestamps.get(prefix) ?? p.datestamp, p.recordHashes.get(prefix) as string, logHash]);
     }
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));
   }
   await insertRows(trx, 'item_sets', ['spec', 'item_pk', 'direct', 'datestamp', 'departed'], setRows);
-  await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml', 'datestamp', 'hash'], recordRows);
+  if (logHashes) await insertRows(trx, 'records', ['item_pk', 'prefix', 'xml', 'datestamp', 'hash', 'log_hash'], recordRows);
+  else
+    await insertRows(
+      trx,
+      'records',
+      ['item_pk', 'prefix', 'xml', 'datestamp', 'hash'],
+      recordRows.map((r) => r.slice(0, 5)),
+    );
   await insertRows(trx, 'item_about', ['item_pk', 'position', 'xml', 'compare_as'], aboutRows);
   // The column only when a row needs it: a store written as the release before wrote (the upgrade tests) has none.
   if (fieldRows.some((r) => r[4] !== null)) await insertRows(trx, 'record_fields', ['item_pk', 'fields', 'derived', 'lifted_from', 'withheld'], fieldRows);
@@ -143,10 +155,13 @@ export async function applyTombstones(trx: Knex, planned: readonly PlannedTombst
   }
   const byDatestamp = new Map<number, number[]>();
   for (const p of deleted) byDatestamp.set(p.datestamp, [...(byDatestamp.get(p.datestamp) ?? []), p.item.pk]);
+  const noXml = (await hasLogHashColumn(trx)) ? { xml: null, hash: null, log_hash: null } : { xml: null, hash: null };
   for (const [at, pks] of byDatestamp) {
     for (const part of chunk(pks, MAX_IN_LIST)) {
       // Every record of a deleted item is deleted now (OAI-PMH 2.0 section 2.5.1); its digest is taken when next needed.
-      await trx('records').whereIn('item_pk', part).update({ xml: null, datestamp: at, hash: null });
+      await trx('records')
+        .whereIn('item_pk', part)
+        .update({ ...noXml, datestamp: at });
       // Every row, departed ones too, keeps the item's datestamp (the set harvest's keyset).
       await trx('item_sets').whereIn('item_pk', part).update({ datestamp: at });
       // A deleted record has a header only (OAI-PMH 2.0 section 2.5.1): no about either.

@@ -56,47 +56,95 @@ export interface ItemSnapshot extends ItemRow {
   readonly records: readonly EntryRecord[];
 }
 
+/** Items whose records are read and hashed at a time: a publication of a whole load holds one part's XML, never the load's. */
+const SNAPSHOT_PART = 500;
+
+/** How {@link snapshots} reads records. */
+export interface SnapshotOptions {
+  /** Records kept without XML are written by it; without it they are left out of the entry. */
+  readonly writeUnwritten?: WriteUnwritten;
+  /**
+   * Take a record's hash from `records.log_hash` where the write pipeline
+   * stored it, reading and hashing only the rows without one: what a
+   * publication does. Without it every record is hashed from its XML as
+   * served (a check of the log against what is served must not trust it).
+   */
+  readonly storedHashes?: boolean;
+}
+
+const withLogHash = new WeakSet<object>();
+
+/**
+ * Whether the schema has `records.log_hash` (migration 021): a store not yet
+ * migrated to it (written as the release before wrote, in the upgrade
+ * tests) has none. Asked once per connection configuration once there.
+ */
+export async function hasLogHashColumn(db: Knex): Promise<boolean> {
+  const config = (db.client as { config?: object }).config;
+  if (config !== undefined && withLogHash.has(config)) return true;
+  const has = await db.schema.hasColumn('records', 'log_hash');
+  if (has && config !== undefined) withLogHash.add(config);
+  return has;
+}
+
 /**
  * The snapshots of items `pks` as served once `stamp` becomes `at`
- * (datestamps equal to `stamp` read as `at`). Records without XML are
- * written by `writeUnwritten`; without it they are left out of the entry.
+ * (datestamps equal to `stamp` read as `at`), a part at a time.
  */
-export async function snapshots(db: Knex, pks: readonly number[], stamp: number, at: number, writeUnwritten?: WriteUnwritten): Promise<ItemSnapshot[]> {
+export async function snapshots(db: Knex, pks: readonly number[], stamp: number, at: number, options: SnapshotOptions = {}): Promise<ItemSnapshot[]> {
+  const out: ItemSnapshot[] = [];
+  const stored = options.storedHashes === true && (await hasLogHashColumn(db));
+  for (const part of chunk(pks, SNAPSHOT_PART)) out.push(...(await snapshotsOf(db, part, stamp, at, stored, options.writeUnwritten)));
+  return out;
+}
+
+async function snapshotsOf(
+  db: Knex,
+  pks: readonly number[],
+  stamp: number,
+  at: number,
+  stored: boolean,
+  writeUnwritten?: WriteUnwritten,
+): Promise<ItemSnapshot[]> {
   const when = (d: unknown): string => formatDatestamp(toInt(d) === stamp ? at : toInt(d));
   const items: ItemRow[] = [];
-  const records = new Map<number, { prefix: string; xml: string | null; datestamp: unknown }[]>();
-  for (const part of chunk(pks, MAX_IN_LIST)) {
-    const rows = (await db('items').whereIn('pk', part).select('pk', 'identifier', 'deleted', 'datestamp', 'direct_sets')) as {
-      pk: unknown;
-      identifier: string;
-      deleted: unknown;
-      datestamp: unknown;
-      direct_sets: string | null;
-    }[];
-    for (const r of rows) {
-      items.push({
-        pk: toInt(r.pk),
-        identifier: r.identifier,
-        deleted: toBool(r.deleted),
-        datestamp: toInt(r.datestamp),
-        sets: r.direct_sets === null || r.direct_sets === '' ? [] : r.direct_sets.split(SET_SEPARATOR),
-      });
-    }
-    const recs = (await db('records').whereIn('item_pk', part).select('item_pk', 'prefix', 'xml', 'datestamp')) as {
-      item_pk: unknown;
-      prefix: string;
-      xml: string | null;
-      datestamp: unknown;
-    }[];
-    for (const r of recs) {
-      const pk = toInt(r.item_pk);
-      records.set(pk, [...(records.get(pk) ?? []), { prefix: r.prefix, xml: r.xml, datestamp: r.datestamp }]);
-    }
+  const rows = (await db('items').whereIn('pk', pks).select('pk', 'identifier', 'deleted', 'datestamp', 'direct_sets')) as {
+    pk: unknown;
+    identifier: string;
+    deleted: unknown;
+    datestamp: unknown;
+    direct_sets: string | null;
+  }[];
+  for (const r of rows) {
+    items.push({
+      pk: toInt(r.pk),
+      identifier: r.identifier,
+      deleted: toBool(r.deleted),
+      datestamp: toInt(r.datestamp),
+      sets: r.direct_sets === null || r.direct_sets === '' ? [] : r.direct_sets.split(SET_SEPARATOR),
+    });
+  }
+  // A stored hash spares reading the XML; a row without one is read (and, kept without XML, written) to be hashed.
+  const columns = stored
+    ? ['item_pk', 'prefix', db.raw('CASE WHEN log_hash IS NULL THEN xml END AS xml'), 'log_hash', 'datestamp']
+    : ['item_pk', 'prefix', 'xml', db.raw('NULL AS log_hash'), 'datestamp'];
+  const recs = (await db('records').whereIn('item_pk', pks).select(columns)) as {
+    item_pk: unknown;
+    prefix: string;
+    xml: string | null;
+    log_hash: string | null;
+    datestamp: unknown;
+  }[];
+  const records = new Map<number, { prefix: string; xml: string | null; hash: string | null; datestamp: unknown }[]>();
+  for (const r of recs) {
+    const pk = toInt(r.item_pk);
+    records.set(pk, [...(records.get(pk) ?? []), { prefix: r.prefix, xml: r.xml, hash: r.log_hash, datestamp: r.datestamp }]);
   }
   const unwritten: Unwritten[] = [];
   for (const item of items) {
     if (item.deleted) continue;
-    for (const r of records.get(item.pk) ?? []) if (r.xml === null) unwritten.push({ pk: item.pk, identifier: item.identifier, prefix: r.prefix });
+    for (const r of records.get(item.pk) ?? [])
+      if (r.xml === null && r.hash === null) unwritten.push({ pk: item.pk, identifier: item.identifier, prefix: r.prefix });
   }
   const written = unwritten.length > 0 && writeUnwritten ? await writeUnwritten(db, unwritten) : new Map<string, string>();
   return items.map((item) => {
@@ -104,7 +152,8 @@ export async function snapshots(db: Knex, pks: readonly number[], stamp: number,
     if (!item.deleted) {
       for (const r of records.get(item.pk) ?? []) {
         const xml = r.xml ?? written.get(`${item.pk} ${r.prefix}`);
-        if (xml !== undefined) lines.push({ prefix: r.prefix, datestamp: when(r.datestamp), hash: recordHash(xml) });
+        const hash = r.hash ?? (xml === undefined ? undefined : recordHash(xml));
+        if (hash !== undefined) lines.push({ prefix: r.prefix, datestamp: when(r.datestamp), hash });
       }
     }
     return { ...item, datestamp: item.datestamp === stamp ? at : item.datestamp, records: lines };
@@ -230,7 +279,7 @@ export async function prepareAppend(db: Knex, stamp: number, writeUnwritten?: Wr
   const stamped = new Set(pks);
   for (const pk of await unlogged(db)) if (!stamped.has(pk)) pks.push(pk);
   if (pks.length === 0) return NOTHING_TO_APPEND;
-  const read = await snapshots(db, pks, -1, -1, writeUnwritten);
+  const read = await snapshots(db, pks, -1, -1, { ...(writeUnwritten && { writeUnwritten }), storedHashes: true });
   return {
     empty: false,
     async append(at: number): Promise<void> {

@@ -67,7 +67,7 @@ export async function backfillLog(knex: Knex, writeUnwritten?: WriteUnwritten): 
             rows.map((r) => r.pk),
             -1,
             -1,
-            writeUnwritten,
+            { ...(writeUnwritten && { writeUnwritten }), storedHashes: true },
           )
         ).map((s) => [s.pk, s]),
       );

@@ -22,6 +22,7 @@ import * as m017 from './017_record_hashes';
 import * as m018 from './018_runs_fold';
 import * as m019 from './019_publication_log';
 import * as m020 from './020_withheld_given';
+import * as m021 from './021_record_log_hashes';
 
 interface Migration {
   readonly name: string;
@@ -47,6 +48,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '018_runs_fold', module: m018 },
   { name: '019_publication_log', module: m019 },
   { name: '020_withheld_given', module: m020 },
+  { name: '021_record_log_hashes', module: m021 },
 ];
 
 /**
