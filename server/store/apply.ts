@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
 import { fillRecordHashes } from '../db/record-digests';
-import { hasLogHashColumn, recordHash } from '../db/log/append';
+import { keepsLogHashes, recordHash } from '../db/log/append';
 import type { PlannedItem } from '../../lib/pipeline/decide';
 import type { PlannedTombstone } from '../../lib/pipeline/tombstones';
 import { membership, type PlannedMembership, type SetRow } from '../../lib/pipeline/memberships';
@@ -100,7 +100,7 @@ export async function applyWrite(
   const recordRows: [number, string, string | null, number, string, string | null][] = [];
   // Each record's hash as the publication log records it, taken here from the XML in hand, that of a format
   // left to be written on demand too (the same writer writes it then): publishing reads these, not the records.
-  const logHashes = await hasLogHashColumn(trx);
+  const logHashes = await keepsLogHashes(trx);
   const aboutRows: [number, number, string, string | null][] = [];
   const fieldRows: [number, string, string, string | null, string | null][] = [];
   for (const p of [...fresh, ...changed]) {
@@ -155,7 +155,7 @@ export async function applyTombstones(trx: Knex, planned: readonly PlannedTombst
   }
   const byDatestamp = new Map<number, number[]>();
   for (const p of deleted) byDatestamp.set(p.datestamp, [...(byDatestamp.get(p.datestamp) ?? []), p.item.pk]);
-  const noXml = (await hasLogHashColumn(trx)) ? { xml: null, hash: null, log_hash: null } : { xml: null, hash: null };
+  const noXml = (await keepsLogHashes(trx)) ? { xml: null, hash: null, log_hash: null } : { xml: null, hash: null };
   for (const [at, pks] of byDatestamp) {
     for (const part of chunk(pks, MAX_IN_LIST)) {
       // Every record of a deleted item is deleted now (OAI-PMH 2.0 section 2.5.1); its digest is taken when next needed.

@@ -1,6 +1,29 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { excC14n, SERVED_SCOPE } from '../../lib/xml/exc-c14n';
-import { xmllintExcC14n } from '../helpers/xmllint';
+import { readOaiXml } from '../../server/loader/read-oai-xml';
+import { xmllintExcC14n, xmllintExcC14nMany } from '../helpers/xmllint';
+
+/** Real harvests published by others (../shared/corpus/realworld): each record's metadata as the loader reads it. */
+const CORPUS = path.resolve(__dirname, '../../../shared/corpus/realworld');
+
+async function corpusMetadata(): Promise<{ where: string; xml: string }[]> {
+  const out: { where: string; xml: string }[] = [];
+  for (const dir of ['alma', 'sickle', 'pyoai']) {
+    for (const name of fs.readdirSync(path.join(CORPUS, dir)).filter((f) => f.endsWith('.xml'))) {
+      const text = fs.readFileSync(path.join(CORPUS, dir, name), 'utf8');
+      if (!text.includes('<metadata')) continue;
+      const chunks = (async function* () {
+        yield text;
+      })();
+      let n = 0;
+      for await (const ev of readOaiXml(chunks, 'auto'))
+        if (ev.kind === 'record' && ev.metadata !== undefined) out.push({ where: `${dir}/${name} #${n++}`, xml: ev.metadata });
+    }
+  }
+  return out;
+}
 
 const DC = 'xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/"';
 
@@ -58,5 +81,21 @@ describe('exclusive XML C14N of served metadata', () => {
       `<oai_dc:dc xmlns:dc='http://purl.org/dc/elements/1.1/'  xmlns:oai_dc='http://www.openarchives.org/OAI/2.0/oai_dc/'><dc:title><![CDATA[T]]></dc:title><!-- x --></oai_dc:dc>`,
     );
     expect(a).to.equal(b);
+  });
+
+  it('agrees with libxml2 on every record of the real harvests in the shared corpus', async () => {
+    const records = await corpusMetadata();
+    expect(records.length).to.be.greaterThan(50);
+    const theirs = xmllintExcC14nMany(
+      records.map((r) => r.xml),
+      SERVED_SCOPE,
+    );
+    records.forEach((r, i) => expect(excC14n(r.xml), r.where).to.equal(theirs[i]));
+  });
+
+  it('ends, whatever a record edited behind the write path was cut to', async () => {
+    const [record] = await corpusMetadata();
+    const xml = (record as { xml: string }).xml;
+    for (let cut = 0; cut <= xml.length; cut++) expect(excC14n(xml.slice(0, cut))).to.be.a('string');
   });
 });

@@ -75,11 +75,17 @@ export interface SnapshotOptions {
 const withLogHash = new WeakSet<object>();
 
 /**
- * Whether the schema has `records.log_hash` (migration 021): a store not yet
- * migrated to it (written as the release before wrote, in the upgrade
- * tests) has none. Asked once per connection configuration once there.
+ * Whether the write path keeps each record's log hash: the schema has the
+ * log (migration 019) and `records.log_hash` (migration 021). A store not yet
+ * migrated to them (written as the release before wrote, in the upgrade
+ * tests) has neither, and pays nothing for them.
  */
-export async function hasLogHashColumn(db: Knex): Promise<boolean> {
+export async function keepsLogHashes(db: Knex): Promise<boolean> {
+  return (await hasLog(db)) && (await hasLogHashColumn(db));
+}
+
+/** Whether the schema has `records.log_hash`, asked once per connection configuration once there. */
+async function hasLogHashColumn(db: Knex): Promise<boolean> {
   const config = (db.client as { config?: object }).config;
   if (config !== undefined && withLogHash.has(config)) return true;
   const has = await db.schema.hasColumn('records', 'log_hash');
@@ -93,7 +99,7 @@ export async function hasLogHashColumn(db: Knex): Promise<boolean> {
  */
 export async function snapshots(db: Knex, pks: readonly number[], stamp: number, at: number, options: SnapshotOptions = {}): Promise<ItemSnapshot[]> {
   const out: ItemSnapshot[] = [];
-  const stored = options.storedHashes === true && (await hasLogHashColumn(db));
+  const stored = options.storedHashes === true && (await keepsLogHashes(db));
   for (const part of chunk(pks, SNAPSHOT_PART)) out.push(...(await snapshotsOf(db, part, stamp, at, stored, options.writeUnwritten)));
   return out;
 }
