@@ -21,7 +21,7 @@ import { byBytes, encodeEntry, type EntryRecord, type EntryStatus } from '../../
 import { leafHash } from '../../../lib/tlog/merkle';
 import { appendToTiles } from '../../../lib/tlog/tiles';
 import { excC14n } from '../../../lib/xml/exc-c14n';
-import { chunk, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../dialect';
+import { chunk, jsonRowsParam, jsonRowsSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../dialect';
 import { insertRows } from '../statements';
 import { loggedItems, readEdge, readHead, rootOfEdge, writeHead, writeTiles } from './tables';
 
@@ -262,22 +262,62 @@ export interface PreparedAppend {
 
 const NOTHING_TO_APPEND: PreparedAppend = { empty: true, append: async () => undefined };
 
-/** The snapshots with the publication's placeholder `stamp` read as its time `at`. */
-function atPublication(items: readonly ItemSnapshot[], stamp: number, at: number): ItemSnapshot[] {
-  const placeholder = formatDatestamp(stamp);
-  const time = formatDatestamp(at);
-  return items.map((i) => ({
-    ...i,
-    datestamp: i.datestamp === stamp ? at : i.datestamp,
-    records: i.records.map((r) => (r.datestamp === placeholder ? { ...r, datestamp: time } : r)),
-  }));
+/**
+ * Gives every live record of items `pks` that has no log hash one (its XML
+ * read, or written on demand by `writeUnwritten`, and hashed), a part at a
+ * time: a record written before `records.log_hash` was, or an item without
+ * a leaf yet. What the write path stored is left as it is.
+ */
+async function fillLogHashes(db: Knex, pks: readonly number[], writeUnwritten?: WriteUnwritten): Promise<void> {
+  const update = `UPDATE records SET log_hash = v.log_hash FROM ${jsonRowsSql(db, [
+    ['item_pk', 'int'],
+    ['prefix', 'text'],
+    ['log_hash', 'text'],
+  ])} AS v WHERE records.item_pk = v.item_pk AND records.prefix = v.prefix`;
+  for (const part of chunk(pks, SNAPSHOT_PART)) {
+    const rows = (await db('records as r')
+      .join('items as i', 'i.pk', 'r.item_pk')
+      .whereIn('r.item_pk', part)
+      .whereNull('r.log_hash')
+      .select('r.item_pk', 'r.prefix', 'r.xml', 'i.identifier', 'i.deleted')) as {
+      item_pk: unknown;
+      prefix: string;
+      xml: string | null;
+      identifier: string;
+      deleted: unknown;
+    }[];
+    const live = rows.filter((r) => !toBool(r.deleted));
+    if (live.length === 0) continue;
+    const unwritten = live.filter((r) => r.xml === null).map((r) => ({ pk: toInt(r.item_pk), identifier: r.identifier, prefix: r.prefix }));
+    const written = unwritten.length > 0 && writeUnwritten ? await writeUnwritten(db, unwritten) : new Map<string, string>();
+    const hashes: [number, string, string][] = [];
+    for (const r of live) {
+      const xml = r.xml ?? written.get(`${toInt(r.item_pk)} ${r.prefix}`);
+      if (xml !== undefined) hashes.push([toInt(r.item_pk), r.prefix, recordHash(xml)]);
+    }
+    if (hashes.length > 0) await db.raw(update, [jsonRowsParam(hashes)]);
+  }
+}
+
+/** Items `pks` in the order of their identifiers' UTF-8 bytes: a publication's entries' order. */
+async function inIdentifierOrder(db: Knex, pks: readonly number[]): Promise<number[]> {
+  const rows: { pk: number; identifier: string }[] = [];
+  for (const part of chunk(pks, MAX_IN_LIST)) {
+    for (const r of (await db('items').whereIn('pk', part).select('pk', 'identifier')) as { pk: unknown; identifier: string }[])
+      rows.push({ pk: toInt(r.pk), identifier: r.identifier });
+  }
+  return rows.sort((a, b) => byBytes(a.identifier, b.identifier)).map((r) => r.pk);
 }
 
 /**
- * Reads and hashes what the publication whose placeholder is `stamp` logs:
- * one entry per item stamped `stamp`, and one per item without a leaf (see
- * {@link unlogged}); the C14N and hashing happen here, before publish()
- * takes the publication lock, which then only orders and appends them.
+ * What the publication whose placeholder is `stamp` logs: one entry per
+ * item stamped `stamp`, and one per item without a leaf (see
+ * {@link unlogged}). Before publish() takes the publication lock (here),
+ * every record of them gets its log hash where the write path stored none
+ * (`fillLogHashes`: the only C14N and hashing a publication does) and the
+ * items are put in order; under the lock, `append` makes the entries from
+ * the stored hashes and appends them a part at a time, so a publication
+ * holds one part's entries, however many items it published.
  */
 export async function prepareAppend(db: Knex, stamp: number, writeUnwritten?: WriteUnwritten): Promise<PreparedAppend> {
   if (!(await hasLog(db))) return NOTHING_TO_APPEND;
@@ -285,12 +325,23 @@ export async function prepareAppend(db: Knex, stamp: number, writeUnwritten?: Wr
   const stamped = new Set(pks);
   for (const pk of await unlogged(db)) if (!stamped.has(pk)) pks.push(pk);
   if (pks.length === 0) return NOTHING_TO_APPEND;
-  const read = await snapshots(db, pks, -1, -1, { ...(writeUnwritten && { writeUnwritten }), storedHashes: true });
+  // A schema without the column (written as the release before wrote) has every record hashed from its XML as it is appended.
+  if (await keepsLogHashes(db)) await fillLogHashes(db, pks, writeUnwritten);
+  const order = await inIdentifierOrder(db, pks);
   return {
     empty: false,
     async append(at: number): Promise<void> {
-      const items = atPublication(read, stamp, at).sort((a, b) => byBytes(a.identifier, b.identifier));
-      await appendEntries(db, entriesOf(items, await logged(db, pks)));
+      for (const part of chunk(order, SNAPSHOT_PART)) {
+        const read = await snapshots(db, part, stamp, at, { ...(writeUnwritten && { writeUnwritten }), storedHashes: true });
+        const byPk = new Map(read.map((s) => [s.pk, s]));
+        await appendEntries(
+          db,
+          entriesOf(
+            part.flatMap((pk) => byPk.get(pk) ?? []),
+            await logged(db, part),
+          ),
+        );
+      }
     },
   };
 }
