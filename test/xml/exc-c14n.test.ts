@@ -5,8 +5,8 @@ import { excC14n, SERVED_SCOPE } from '../../lib/xml/exc-c14n';
 import { readOaiXml } from '../../server/loader/read-oai-xml';
 import { xmllintExcC14n, xmllintExcC14nMany } from '../helpers/xmllint';
 
-/** Real harvests published by others (../shared/corpus/realworld): each record's metadata as the loader reads it. */
-const CORPUS = path.resolve(__dirname, '../../../shared/corpus/realworld');
+/** Real harvests published by others (the shared corpus, copied unchanged into test/fixtures/realworld): each record's metadata as the loader reads it. */
+const CORPUS = path.resolve(__dirname, '..', 'fixtures', 'realworld');
 
 async function corpusMetadata(): Promise<{ where: string; xml: string }[]> {
   const out: { where: string; xml: string }[] = [];
