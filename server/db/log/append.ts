@@ -59,6 +59,9 @@ export interface ItemSnapshot extends ItemRow {
 /** Items whose records are read and hashed at a time: a publication of a whole load holds one part's XML, never the load's. */
 const SNAPSHOT_PART = 500;
 
+/** Items whose entries a publication appends at a time, from the stored hashes: a few megabytes of entries, a few statements under the lock. */
+const APPEND_PART = 5000;
+
 /** How {@link snapshots} reads records. */
 export interface SnapshotOptions {
   /** Records kept without XML are written by it; without it they are left out of the entry. */
@@ -331,7 +334,7 @@ export async function prepareAppend(db: Knex, stamp: number, writeUnwritten?: Wr
   return {
     empty: false,
     async append(at: number): Promise<void> {
-      for (const part of chunk(order, SNAPSHOT_PART)) {
+      for (const part of chunk(order, APPEND_PART)) {
         const read = await snapshots(db, part, stamp, at, { ...(writeUnwritten && { writeUnwritten }), storedHashes: true });
         const byPk = new Map(read.map((s) => [s.pk, s]));
         await appendEntries(
