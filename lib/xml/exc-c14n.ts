@@ -23,9 +23,7 @@
  *   ancestor declared a non-empty default;
  * - attributes sorted by namespace URI, then local name.
  */
-import { OAI_NS, XSI_NS } from './namespaces';
-
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+import { OAI_NS, XML_NAMESPACE, XSI_NS } from './namespaces';
 
 /** The namespaces in scope around a record's metadata in an OAI-PMH response. */
 export const SERVED_SCOPE: ReadonlyMap<string, string> = new Map([
@@ -135,7 +133,7 @@ function isSpace(c: number): boolean {
  */
 export function excC14n(xml: string, scope: ReadonlyMap<string, string> = SERVED_SCOPE): string {
   let out = '';
-  const stack: Frame[] = [{ scope: new Map([...scope, ['xml', XML_NS]]), rendered: { prefix: '', uri: '', up: null } }];
+  const stack: Frame[] = [{ scope: new Map([...scope, ['xml', XML_NAMESPACE]]), rendered: { prefix: '', uri: '', up: null } }];
   // Character data of the element being written, gathered across the pieces comments and PIs cut it into.
   let raw = '';
   const flush = (): void => {

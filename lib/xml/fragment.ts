@@ -6,6 +6,7 @@
 import { MAYBE_NOT_XML, NOT_XML_CHAR } from '../model/text';
 import { isKnownPlainFragment, learnShape } from './plain-fragment';
 import { MAX_XML_ATTRIBUTES, MAX_XML_NAMESPACES } from './bounds';
+import { XML_NAMESPACE, XSI_NS } from './namespaces';
 
 // Only a hit of the cheap pre-test (an astral character, or corrupt data) costs the exact test with
 // look-arounds, which is several times slower.
@@ -60,6 +61,12 @@ function skipSpace(s: string, i: number): number {
 function isXmlCodePoint(n: number): boolean {
   return n === 0x9 || n === 0xa || n === 0xd || (n >= 0x20 && n <= 0xd7ff) || (n >= 0xe000 && n <= 0xfffd) || (n >= 0x10000 && n <= 0x10ffff);
 }
+
+/** The namespaces of the prefixes a surrounding document is known to bind: `xml` always (Namespaces 3), `xsi` in an OAI-PMH response. */
+const KNOWN_NAMESPACES: ReadonlyMap<string, string> = new Map([
+  ['xml', XML_NAMESPACE],
+  ['xsi', XSI_NS],
+]);
 
 // Section 4.1 [66]/[68]: without a DTD only the five predefined entities exist.
 const REFERENCE_Y = /&(?:#([0-9]{1,7})|#x([0-9a-fA-F]{1,6})|(lt|gt|amp|quot|apos));/y;
@@ -145,6 +152,9 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
   // Declared prefixes: offsets of their names in s, or an inherited name (start -1).
   const prefixStart: number[] = [];
   const prefixEnd: number[] = [];
+  // The namespace name each declared prefix is bound to, as offsets of its value.
+  const uriStart: number[] = [];
+  const uriEnd: number[] = [];
   let prefixCount = 0;
   const inheritedNames = ['xml', ...inherited];
   const attrStart: number[] = [];
@@ -169,6 +179,39 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
     if (colon === from || colon === to - 1) return `the name ${s.slice(from, to)} is not a QName at offset ${from}`;
     if (colon - from === 5 && s.startsWith('xmlns', from)) return null;
     if (!isDeclared(from, colon)) return `the prefix of ${s.slice(from, to)} is not declared at offset ${from}`;
+    return null;
+  };
+  // The namespace name a prefix in s[from, to) is bound to here: a declaration's value as written, an
+  // inherited prefix's when this module knows it, else null (not known).
+  const namespaceOf = (from: number, to: number): string | null => {
+    for (let p = prefixCount - 1; p >= 0; p--) {
+      const ps = prefixStart[p] as number;
+      if ((prefixEnd[p] as number) - ps === to - from && sameRange(s, ps, from, to - from)) return s.slice(uriStart[p] as number, uriEnd[p] as number);
+    }
+    return KNOWN_NAMESPACES.get(s.slice(from, to)) ?? null;
+  };
+  // Namespaces in XML 1.0 section 6.3: no two attributes of an element have one expanded name, which two
+  // prefixes bound to one namespace give with one local name.
+  const expandedNameClash = (count: number): string | null => {
+    for (let a = 0; a < count; a++) {
+      const as = attrStart[a] as number;
+      const ae = attrEnd[a] as number;
+      const ca = s.indexOf(':', as);
+      if (ca < 0 || ca >= ae || (ca - as === 5 && s.startsWith('xmlns', as))) continue;
+      for (let b = a + 1; b < count; b++) {
+        const bs = attrStart[b] as number;
+        const be = attrEnd[b] as number;
+        const cb = s.indexOf(':', bs);
+        if (cb < 0 || cb >= be || (cb - bs === 5 && s.startsWith('xmlns', bs))) continue;
+        if (ae - ca !== be - cb || !sameRange(s, ca, cb, ae - ca)) continue;
+        const na = namespaceOf(as, ca);
+        const nb = namespaceOf(bs, cb);
+        // A namespace not known, or written with references, may be the other: refused rather than let through.
+        if (na === null || nb === null || na === nb || na.includes('&') || nb.includes('&')) {
+          return `attributes ${s.slice(as, ae)} and ${s.slice(bs, be)} of one expanded name at offset ${as}`;
+        }
+      }
+    }
     return null;
   };
   let roots = 0;
@@ -294,6 +337,8 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
         if (valueEnd === q + 1 || (attrStop - k === 11 && s.startsWith('xmlns:xmlns', k))) return `an illegal namespace declaration at offset ${k}`;
         prefixStart[prefixCount] = k + 6;
         prefixEnd[prefixCount] = attrStop;
+        uriStart[prefixCount] = q + 1;
+        uriEnd[prefixCount] = valueEnd;
         prefixCount++;
       }
       j = valueEnd + 1;
@@ -304,6 +349,10 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
     for (let a = 0; a < attrCount; a++) {
       const attrProblem = qnameProblem(attrStart[a] as number, attrEnd[a] as number);
       if (attrProblem) return attrProblem;
+    }
+    if (attrCount > 1) {
+      const clash = expandedNameClash(attrCount);
+      if (clash) return clash;
     }
     if (empty) {
       prefixCount = scope;

@@ -28,6 +28,9 @@ export const OAI_IDENTIFIER_SCHEMA = `${OAI_NS}oai-identifier.xsd`;
 
 /** XML Schema instance attributes such as `xsi:schemaLocation`. */
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+
+/** The namespace the prefix `xml` is bound to, and no other prefix may be (Namespaces in XML 1.0 section 3). */
+export const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 /** XML Schema itself (`xs:schema`). */
 export const XS_NS = 'http://www.w3.org/2001/XMLSchema';
 /** The namespace of `xmlns` declarations themselves (Namespaces in XML 1.0 section 3). */

@@ -10,7 +10,7 @@
  * instructions are skipped; CDATA sections become text.
  */
 import { checkFragment } from './fragment';
-import { XSI_NS } from './namespaces';
+import { XML_NAMESPACE, XSI_NS } from './namespaces';
 
 /** An element: its namespace, local name, attributes and children in document order. */
 export interface XmlElement {
@@ -35,7 +35,6 @@ export interface XmlText {
 
 export type XmlNode = XmlElement | XmlText;
 
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 function decode(s: string): string {
@@ -71,7 +70,7 @@ const ATTR = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 export function parseFragment(xml: string): XmlElement | null {
   if (checkFragment(xml, ['xsi']) !== null) return null;
   const rootScope = new Map<string, string>([
-    ['xml', XML_NS],
+    ['xml', XML_NAMESPACE],
     ['xsi', XSI_NS],
   ]);
   const stack: Open[] = [{ name: '', attrs: new Map(), scope: rootScope, lang: '', children: [] }];
