@@ -23,7 +23,7 @@ import type {
   SyncResource,
   SyncScope,
 } from '../../lib/store';
-import { aboutColumn, chunk, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt } from '../db/dialect';
+import { aboutColumn, chunk, dialectOf, inListParam, inListSql, MAX_IN_LIST, SET_SEPARATOR, toBool, toInt, type RunBudgetedArrays } from '../db/dialect';
 import { arrayRunner, statementRunner, type RunSql, type RunSqlArrays } from '../db/statements';
 import { listKey, listSql } from './list-sql';
 import { writeOnDemand, wantedKey, type OnDemand } from './on-demand';
@@ -41,6 +41,7 @@ export { listKey, listSql };
 export class KnexReadStore implements ReadStore {
   private runner: RunSql | undefined;
   private arrays: RunSqlArrays | undefined;
+  private budgeted: RunBudgetedArrays | undefined;
   private columns: string | undefined;
   private recordCols: string | undefined;
   private about: string | undefined;
@@ -131,16 +132,31 @@ export class KnexReadStore implements ReadStore {
 
   /**
    * A page of records of at most `budget` stored bytes (lib/store/
-   * `ListPageQuery.budget`), in one query: the page's rows are read with
-   * their sizes, and a running sum over them says which fit; only those have
-   * their metadata and about containers read, by key. octet_length reads a
-   * value's stored length, not the value (both databases), so the rows past
-   * the budget cost only their keys, however large their records. A record
+   * `ListPageQuery.budget`), in one query. Where the database makes rows as
+   * they are read (SQLite, the dialect's `budgetedRunner`), the page's rows
+   * come with their sizes and reading stops at the first past the budget.
+   * Elsewhere (PostgreSQL sends all at once) the rows are read with their
+   * sizes, and a running sum over them says which fit; only those have their
+   * metadata and about containers read, by key. octet_length reads a value's
+   * stored length, not the value (both databases), so the rows past the
+   * budget cost only their keys, however large their records. A record
    * written on demand has no stored XML: 0.
    */
   private async budgetedRecords(q: ListPageQuery, budget: number): Promise<readonly ItemRecord[]> {
     const deleted = q.set !== undefined ? '(i.deleted OR s.departed IS NOT NULL)' : 'i.deleted';
     const size = 'coalesce(octet_length(r.xml), 0) + coalesce((SELECT sum(octet_length(a.xml)) FROM item_about a WHERE a.item_pk = i.pk), 0)';
+    const inScan = dialectOf(this.knex).budgeted;
+    if (inScan) {
+      // Decided row by row as the scan makes them (SQLite): the metadata of a row past the budget is never read.
+      this.budgeted ??= inScan.runner(this.knex);
+      const fits = inScan.fitsSql('i.pk', size);
+      const columns =
+        `${READ_COLUMNS}, r.datestamp, ${deleted} AS deleted, i.direct_sets AS sets, ` +
+        `CASE WHEN ${fits} THEN r.xml END, CASE WHEN ${fits} THEN ${this.aboutSql} END, ${listKey(q)} AS k, ${fits} AS fits`;
+      const { sql, params } = listSql(q, `SELECT ${columns}`, q);
+      const rows = await this.budgeted<readonly [...KeyedRow<RecordRow>, fits: boolean | number]>(sql, params, budget);
+      if (rows !== null) return this.fitting(rows, q.metadataPrefix);
+    }
     const inner = listSql(
       q,
       `SELECT i.pk AS pk, i.internal_id AS internal_id, i.identifier AS identifier, r.datestamp AS datestamp, ${deleted} AS deleted, i.direct_sets AS sets, ${size} AS n, ${listKey(q)} AS k`,
@@ -154,6 +170,11 @@ export class KnexReadStore implements ReadStore {
       `FROM (SELECT p.*, (sum(p.n) OVER o <= ? OR row_number() OVER o = 1) AS fits FROM (${inner.sql}) p ` +
       'WINDOW o AS (ORDER BY p.k, p.pk ROWS UNBOUNDED PRECEDING)) w ORDER BY w.k, w.pk';
     const rows = await this.runArrays<readonly [...KeyedRow<RecordRow>, fits: boolean | number]>(sql, [q.metadataPrefix, budget, ...inner.params]);
+    return this.fitting(rows, q.metadataPrefix);
+  }
+
+  /** A budgeted page's records from its rows, each marked whether it fits: those after the first that does not are headers. */
+  private async fitting(rows: readonly (readonly [...KeyedRow<RecordRow>, fits: boolean | number])[], prefix: string): Promise<readonly ItemRecord[]> {
     const records: ItemRecord[] = [];
     let fitting = true;
     for (const row of rows) {
@@ -162,7 +183,7 @@ export class KnexReadStore implements ReadStore {
       records.push(fitting ? keyed(toRecord(row), row[8]) : { ...keyed(toHeader(row), row[8]), metadata: null, overBudget: true });
     }
     const fit = records.filter((r) => r.overBudget !== true);
-    const written = await this.written(fit, q.metadataPrefix);
+    const written = await this.written(fit, prefix);
     return [...written, ...records.slice(fit.length)];
   }
 

@@ -16,7 +16,7 @@ import { sqlite } from './sqlite';
 import type { Dialect } from './types';
 import type { JsonRowColumn } from './values';
 
-export type { AdvisoryLock, Dialect, PublicationLock, RunSql, RunSqlArrays, SchemaShape, ScratchStore } from './types';
+export type { AdvisoryLock, Dialect, PublicationLock, RunBudgetedArrays, RunSql, RunSqlArrays, SchemaShape, ScratchStore } from './types';
 export { chunk, directSetsValue, firstRow, jsonRowsParam, MAX_IN_LIST, rowsOf, SET_SEPARATOR, toBool, toInt, type JsonRowColumn } from './values';
 
 /**

@@ -13,7 +13,7 @@
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import { isSqliteBusy, SQLITE_WAIT_MS } from '../sqlite-client';
-import type { Dialect, PublicationLock, RunSql, RunSqlArrays, SchemaShape } from './types';
+import type { Dialect, PublicationLock, RunBudgetedArrays, RunSql, RunSqlArrays, SchemaShape } from './types';
 import { toInt, VARIABLES_PER_STATEMENT, type JsonRowColumn } from './values';
 
 interface SqliteStatement {
@@ -23,6 +23,7 @@ interface SqliteStatement {
 }
 interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
+  function(name: string, options: { deterministic: boolean }, fn: (...args: unknown[]) => unknown): unknown;
   pragma(source: string, options?: { simple: boolean }): unknown;
 }
 /** What of knex's client is used here. */
@@ -50,6 +51,34 @@ function statementOf(conn: SqliteConnection & object, sql: string, cacheOf = pre
 /** better-sqlite3 binds numbers, strings, bigints, buffers and null; booleans become 1/0. */
 function sqliteValue(v: unknown): unknown {
   return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+}
+
+/**
+ * The page being read under a budget. better-sqlite3 runs a statement to its
+ * end synchronously, on this thread, so at most one page is read at a time
+ * and the function below sees only its rows, in the order the scan makes
+ * them (an ordered index range, no sort: ../../store/list-sql.ts).
+ */
+let page: { budget: number; bytes: number; decided: unknown[]; fits: boolean } | undefined;
+
+/** The SQL function that decides, a row at a time, whether a page's rows still fit its budget. */
+const FITS_FUNCTION = 'oai_page_fits';
+const withFits = new WeakSet<object>();
+
+function withFitsFunction(conn: SqliteConnection & object): void {
+  if (withFits.has(conn)) return;
+  // Asked once per column that depends on it: a row is counted when its pk is first seen (a list has an item once).
+  conn.function(FITS_FUNCTION, { deterministic: false }, (pk: unknown, size: unknown) => {
+    if (page === undefined) throw new Error(`${FITS_FUNCTION} outside a page read under a budget`);
+    const n = page.decided.length;
+    if (n > 0 && pk === page.decided[n - 1]) return page.fits ? 1 : 0;
+    page.decided.push(pk);
+    page.bytes += Number(size);
+    // Once one row is past the budget the page ends before it, whatever fits after.
+    page.fits = page.fits && (n === 0 || page.bytes <= page.budget);
+    return page.fits ? 1 : 0;
+  });
+  withFits.add(conn);
 }
 
 /** Runs `fn` on a connection taken from knex's pool (a transaction's own, inside one), given back after. */
@@ -167,6 +196,24 @@ export const sqlite: Dialect = {
   arrayRunner(knex): RunSqlArrays {
     return async <T extends readonly unknown[]>(sql: string, params: readonly unknown[]) =>
       onConnection(knex, (conn) => statementOf(conn, sql, preparedArrays).all(...params.map(sqliteValue)) as T[]);
+  },
+  budgeted: {
+    fitsSql: (itemPk, size) => `${FITS_FUNCTION}(${itemPk}, ${size})`,
+    runner(knex): RunBudgetedArrays {
+      return async <T extends readonly unknown[]>(sql: string, params: readonly unknown[], budget: number) =>
+        onConnection(knex, (conn) => {
+          withFitsFunction(conn);
+          const decided: unknown[] = [];
+          page = { budget, bytes: 0, decided, fits: true };
+          try {
+            const rows = statementOf(conn, sql, preparedArrays).all(...params.map(sqliteValue)) as T[];
+            // Decided in the order the rows are sent, as an ordered scan makes them; a plan that sorted would not be.
+            return rows.length === decided.length && rows.every((r, i) => r[0] === decided[i]) ? rows : null;
+          } finally {
+            page = undefined;
+          }
+        });
+    },
   },
   async insertRows(db, table, columns, rows, onConflictIgnore) {
     // One prepared single-row INSERT run per row: inside the caller's transaction the fastest way SQLite has

@@ -12,6 +12,14 @@ export type RunSql = <T>(sql: string, params: readonly unknown[]) => Promise<T[]
 /** Runs read-only SQL with `?` placeholders and returns each row as an array of its columns, in SELECT order. */
 export type RunSqlArrays = <T extends readonly unknown[]>(sql: string, params: readonly unknown[]) => Promise<T[]>;
 
+/**
+ * Runs a page query built with the dialect's `budgeted.fitsSql` under a
+ * budget of `budget` bytes, whose rows begin with the item's pk: null when the
+ * rows came out in another order than the scan decided them in (a plan that
+ * sorts), so the caller reads the page another way.
+ */
+export type RunBudgetedArrays = <T extends readonly unknown[]>(sql: string, params: readonly unknown[], budget: number) => Promise<T[] | null>;
+
 /** A held publication lock; `release` once the commit is visible. */
 export interface PublicationLock {
   release(): void;
@@ -71,6 +79,20 @@ export interface Dialect {
   /** The runner of prepared read statements whose rows are objects (`'objects'`) or arrays of columns (`'arrays'`). */
   statementRunner(knex: Knex): RunSql;
   arrayRunner(knex: Knex): RunSqlArrays;
+  /**
+   * Where rows are made one at a time as they are read (SQLite), a page of
+   * records under a byte budget (../../store/read.ts) decided row by row in
+   * the scan itself: `fitsSql` is true while the rows so far fit (the first
+   * always does), so `CASE WHEN fits THEN r.xml END` never reads the metadata
+   * of a row past the budget, and no sort or window is needed. Absent where
+   * a query's rows are made before they are sent (PostgreSQL), which uses a
+   * window over the page's sizes instead.
+   */
+  readonly budgeted?: {
+    /** True while the page's rows, `itemPk` and the rows before it, fit; asked any number of times per row. */
+    fitsSql(itemPk: string, size: string): string;
+    runner(knex: Knex): RunBudgetedArrays;
+  };
   /** Inserts many rows into one table, skipping those that conflict on `onConflictIgnore` when it is given. */
   insertRows(db: Knex, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[], onConflictIgnore?: string): Promise<void>;
   /** Takes the store's publication lock for the write transaction `trx` (../publication.ts). */
