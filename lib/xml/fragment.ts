@@ -190,19 +190,24 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
     }
     return KNOWN_NAMESPACES.get(s.slice(from, to)) ?? null;
   };
+  // The colon of the name s[from, to), or -1 (searched within the name: indexOf could run to the document's end).
+  const colonIn = (from: number, to: number): number => {
+    for (let k = from; k < to; k++) if (s.charCodeAt(k) === 0x3a) return k;
+    return -1;
+  };
   // Namespaces in XML 1.0 section 6.3: no two attributes of an element have one expanded name, which two
   // prefixes bound to one namespace give with one local name.
   const expandedNameClash = (count: number): string | null => {
     for (let a = 0; a < count; a++) {
       const as = attrStart[a] as number;
       const ae = attrEnd[a] as number;
-      const ca = s.indexOf(':', as);
-      if (ca < 0 || ca >= ae || (ca - as === 5 && s.startsWith('xmlns', as))) continue;
+      const ca = colonIn(as, ae);
+      if (ca < 0 || (ca - as === 5 && s.startsWith('xmlns', as))) continue;
       for (let b = a + 1; b < count; b++) {
         const bs = attrStart[b] as number;
         const be = attrEnd[b] as number;
-        const cb = s.indexOf(':', bs);
-        if (cb < 0 || cb >= be || (cb - bs === 5 && s.startsWith('xmlns', bs))) continue;
+        const cb = colonIn(bs, be);
+        if (cb < 0 || (cb - bs === 5 && s.startsWith('xmlns', bs))) continue;
         if (ae - ca !== be - cb || !sameRange(s, ca, cb, ae - ca)) continue;
         const na = namespaceOf(as, ca);
         const nb = namespaceOf(bs, cb);
