@@ -159,11 +159,16 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
   const inheritedNames = ['xml', ...inherited];
   const attrStart: number[] = [];
   const attrEnd: number[] = [];
-  const isDeclared = (from: number, to: number): boolean => {
+  // The innermost declaration in scope of the prefix s[from, to), or -1.
+  const declarationOf = (from: number, to: number): number => {
     for (let p = prefixCount - 1; p >= 0; p--) {
       const ps = prefixStart[p] as number;
-      if ((prefixEnd[p] as number) - ps === to - from && sameRange(s, ps, from, to - from)) return true;
+      if ((prefixEnd[p] as number) - ps === to - from && sameRange(s, ps, from, to - from)) return p;
     }
+    return -1;
+  };
+  const isDeclared = (from: number, to: number): boolean => {
+    if (declarationOf(from, to) >= 0) return true;
     for (const name of inheritedNames) if (name.length === to - from && s.startsWith(name, from)) return true;
     return false;
   };
@@ -184,10 +189,8 @@ function checkInFull(s: string, inherited: readonly string[]): string | null {
   // The namespace name a prefix in s[from, to) is bound to here: a declaration's value as written, an
   // inherited prefix's when this module knows it, else null (not known).
   const namespaceOf = (from: number, to: number): string | null => {
-    for (let p = prefixCount - 1; p >= 0; p--) {
-      const ps = prefixStart[p] as number;
-      if ((prefixEnd[p] as number) - ps === to - from && sameRange(s, ps, from, to - from)) return s.slice(uriStart[p] as number, uriEnd[p] as number);
-    }
+    const p = declarationOf(from, to);
+    if (p >= 0) return s.slice(uriStart[p] as number, uriEnd[p] as number);
     return KNOWN_NAMESPACES.get(s.slice(from, to)) ?? null;
   };
   // The colon of the name s[from, to), or -1 (searched within the name: indexOf could run to the document's end).

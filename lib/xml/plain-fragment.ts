@@ -147,7 +147,7 @@ export function isKnownPlainFragment(s: string, inherited: readonly string[]): b
   for (let i = 0; i < shapes.length; i++) {
     const shape = shapes[i] as Shape;
     if (!sameNames(shape.inherited, inherited)) continue;
-    if (shape.flat.test(s) || matches(shape.pattern, s)) {
+    if (matches(shape.flat, s) || matches(shape.pattern, s)) {
       // Most recently matched first: a harvest reads one format page after page.
       if (i > 0) shapes.unshift(...shapes.splice(i, 1));
       return true;
@@ -177,10 +177,18 @@ export function learnShape(s: string, inherited: readonly string[]): void {
     return;
   }
   seenOnce.delete(key);
-  if (shapes.length >= MAX_SHAPES) shapes.pop();
-  const pattern = shapePattern(tag, rootName, inherited);
+  const declared = rootDeclarations(tag, rootName);
+  // The prefixes in scope inside the root: its own declarations, the envelope's, and xml (Namespaces 3).
+  const inScope = new Set(['xml', ...inherited, ...declared.map((d) => d.prefix)]);
+  const pattern = shapePattern(tag, rootName, declared, inScope);
   if (pattern === null) return;
-  shapes.unshift({ tag, inherited: [...inherited], flat: flatPattern(tag, rootName, inherited), pattern });
+  if (shapes.length >= MAX_SHAPES) shapes.pop();
+  shapes.unshift({ tag, inherited: [...inherited], flat: flatPattern(tag, rootName, inScope), pattern });
+}
+
+/** A QName whose prefix, if any, is one of `prefixes`. */
+function qnameOf(prefixes: Iterable<string>): string {
+  return `(?:(?:${[...prefixes].map(escapeRegExp).join('|')}):)?${NAME}`;
 }
 
 /**
@@ -188,9 +196,8 @@ export function learnShape(s: string, inherited: readonly string[]): void {
  * with at most one attribute of any name in scope (so none twice, and no two
  * with one expanded name), holding text only.
  */
-function flatPattern(tag: string, rootName: string, inherited: readonly string[]): RegExp {
-  const prefixes = new Set(['xml', ...inherited, ...rootDeclarations(tag, rootName).map((d) => d.prefix)]);
-  const qname = `(?:(?:${[...prefixes].map(escapeRegExp).join('|')}):)?${NAME}`;
+function flatPattern(tag: string, rootName: string, inScope: ReadonlySet<string>): RegExp {
+  const qname = qnameOf(inScope);
   const value = `(?:${VALUE}|'${run(SQ_CHAR)}')`;
   const child = `<(${qname})(?:${S}+${qname}${S}*=${S}*${value})?${S}*(?:/>|>${TEXT}</\\1${S}*>)`;
   return new RegExp(`^${escapeRegExp(tag)}${TEXT}(?:${child}${TEXT})*</${escapeRegExp(rootName)}${S}*>${S}*$`);
@@ -201,23 +208,19 @@ function flatPattern(tag: string, rootName: string, inherited: readonly string[]
  * well-formed): the root start tag as written, then elements nested up to
  * {@link SHAPE_DEPTH} levels, closed by the root's end tag.
  */
-function shapePattern(tag: string, rootName: string, inherited: readonly string[]): RegExp | null {
-  const declared = rootDeclarations(tag, rootName);
-  // The prefixes in scope inside the root: its own declarations, the envelope's, and xml (Namespaces 3).
-  const inScope = new Set(['xml', ...inherited, ...declared.map((d) => d.prefix)]);
+function shapePattern(tag: string, rootName: string, declared: readonly { prefix: string; uri: string }[], inScope: ReadonlySet<string>): RegExp | null {
   // Prefixes of attributes several of which one element may carry: each bound to a namespace of its own.
   const uriCount = new Map<string, number>();
   for (const d of declared) uriCount.set(d.uri, (uriCount.get(d.uri) ?? 0) + 1);
   const distinct = new Set(['xml', ...declared.filter((d) => uriCount.get(d.uri) === 1 && d.uri !== XML_NAMESPACE).map((d) => d.prefix)]);
-  const prefixed = (prefixes: ReadonlySet<string>): string => `(?:(?:${[...prefixes].map(escapeRegExp).join('|')}):)?${NAME}`;
-  const qname = prefixed(inScope);
+  const qname = qnameOf(inScope);
   // A root's prefix declared again below it for the very namespace it is bound to changes no scope (DataCite's
   // resource inside oai_datacite's payload declares its xsi again); the look-ahead pins the value.
   const again = declared
     .filter((d) => distinct.has(d.prefix))
-    .map((d) => `|xmlns:${escapeRegExp(d.prefix)}(?=${S}*=${S}*(?:"${escapeRegExp(d.uri)}"|'${escapeRegExp(d.uri)}'))`)
+    .map((d) => `|xmlns:${escapeRegExp(d.prefix)}(?=${S}*=${S}*"${escapeRegExp(d.uri)}")`)
     .join('');
-  const distinctName = `(?:${prefixed(distinct)}${again})`;
+  const distinctName = `(?:${qnameOf(distinct)}${again})`;
   // The one attribute of the other form has a prefix of the rest, so the two forms never match the same
   // text: a fragment that fails is refused in one pass, never by trying both forms at every element.
   const others = [...inScope].filter((p) => !distinct.has(p));

@@ -133,11 +133,11 @@ export class KnexReadStore implements ReadStore {
   /**
    * A page of records of at most `budget` stored bytes (lib/store/
    * `ListPageQuery.budget`), in one query. Where the database makes rows as
-   * they are read (SQLite, the dialect's `budgetedRunner`), the page's rows
-   * come with their sizes and reading stops at the first past the budget.
-   * Elsewhere (PostgreSQL sends all at once) the rows are read with their
-   * sizes, and a running sum over them says which fit; only those have their
-   * metadata and about containers read, by key. octet_length reads a value's
+   * they are read (SQLite, the dialect's `budgeted`), a function summing
+   * the rows' sizes in the scan says which fit, and only those have their
+   * metadata and about containers read. Elsewhere (PostgreSQL makes all rows
+   * before sending them) a window over the rows' sizes says which fit; only
+   * those have their metadata and about containers read, by key. octet_length reads a value's
    * stored length, not the value (both databases), so the rows past the
    * budget cost only their keys, however large their records. A record
    * written on demand has no stored XML: 0.
