@@ -44,16 +44,33 @@ function decodeRefs(s: string): string {
   });
 }
 
+/**
+ * Whether `s` holds a character the canonical form changes: `&`, `>` or CR
+ * in text, `&`, `<`, `"`, TAB, LF or CR in an attribute value. A loop, not
+ * a regular expression for short ones: most attribute values are a few
+ * characters long, where running a regular expression cost more than the
+ * rest of the tag; over longer text the expression is the faster.
+ */
+function hasSpecial(s: string, attr: boolean): boolean {
+  if (s.length > 24) return (attr ? ATTR_SPECIAL : TEXT_SPECIAL).test(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x3e) continue;
+    if (c === 0x26 || c === 0x0d || (attr ? c === 0x3c || c === 0x22 || c === 0x09 || c === 0x0a : c === 0x3e)) return true;
+  }
+  return false;
+}
+
 /** Canonical text of raw character data: line ends normalized, references decoded, then `&`, `<`, `>` and CR escaped. */
 function canonicalText(raw: string): string {
   // Most text has nothing to change: as it is.
-  if (!TEXT_SPECIAL.test(raw)) return raw;
+  if (!hasSpecial(raw, false)) return raw;
   return escapeText(decodeRefs(raw.replace(/\r\n?/g, '\n')));
 }
 
 /** Canonical attribute value of a raw one (XML 1.0 section 3.3.3 normalization, then C14N's escapes). */
 function canonicalAttr(raw: string): string {
-  if (!ATTR_SPECIAL.test(raw)) return raw;
+  if (!hasSpecial(raw, true)) return raw;
   return escapeAttr(decodeRefs(raw.replace(/\r\n?/g, '\n').replace(/[\t\n\r]/g, ' ')));
 }
 
@@ -85,11 +102,6 @@ function byCodePoint(a: string, b: string): number {
     return x - y;
   }
   return a.length - b.length;
-}
-
-function prefixOf(qname: string): string {
-  const colon = qname.indexOf(':');
-  return colon < 0 ? '' : qname.slice(0, colon);
 }
 
 /** A namespace declared in the output, and those declared above it: each element adds to its parent's, sharing the rest. */
@@ -151,12 +163,12 @@ export function excC14n(xml: string, scope: ReadonlyMap<string, string> = SERVED
     if (lt < 0) break;
     const next = xml.charCodeAt(lt + 1);
     // A fragment cut short (only one edited behind the write path can be: ./fragment.ts refuses it) ends here.
-    if (xml.startsWith('<!--', lt)) {
+    if (next === 0x21 /* ! */ && xml.startsWith('<!--', lt)) {
       flush();
       const close = xml.indexOf('-->', lt + 4);
       if (close < 0) break;
       i = close + 3;
-    } else if (xml.startsWith('<![CDATA[', lt)) {
+    } else if (next === 0x21 && xml.startsWith('<![CDATA[', lt)) {
       flush();
       const close = xml.indexOf(']]>', lt + 9);
       if (close < 0) break;
@@ -198,7 +210,7 @@ export function excC14n(xml: string, scope: ReadonlyMap<string, string> = SERVED
             out += xml.slice(lt, e + 1);
             stack.push(parent);
           } else {
-            out += `${xml.slice(lt, e)}${prefix === '' ? ' xmlns' : ` xmlns:${prefix}`}="${escapeAttr(uri)}">`;
+            out += `${xml.slice(lt, e)}${declaration(prefix, uri)}>`;
             stack.push({ scope: parent.scope, rendered: { prefix, uri, up: parent.rendered } });
           }
           depth++;
@@ -206,85 +218,126 @@ export function excC14n(xml: string, scope: ReadonlyMap<string, string> = SERVED
           continue;
         }
       }
-      const after = startTag(
-        xml,
-        lt,
-        stack,
-        (piece) => (out += piece),
-        (opened) => (depth += opened ? 1 : 0),
-      );
-      if (after < 0) break;
-      i = after;
+      const open = stack.length;
+      const tag = startTag(xml, lt, stack);
+      if (tag === null) break;
+      out += tag;
+      if (stack.length > open) depth++;
+      i = tagEnd;
     }
   }
   return out;
 }
 
+/** The last declaration written, and what it was written for: a record declares one namespace on element after element. */
+let lastDeclared = { prefix: '', uri: '', text: ' xmlns=""' };
+
+/** A namespace declaration as the canonical form writes it, with a space before it. */
+function declaration(prefix: string, uri: string): string {
+  if (lastDeclared.prefix === prefix && lastDeclared.uri === uri) return lastDeclared.text;
+  const value = hasSpecial(uri, true) ? escapeAttr(uri) : uri;
+  lastDeclared = { prefix, uri, text: prefix === '' ? ` xmlns="${value}"` : ` xmlns:${prefix}="${value}"` };
+  return lastDeclared.text;
+}
+
+function attrOrder(x: Attr, y: Attr): number {
+  return x.ns === y.ns ? byCodePoint(x.local, y.local) : byCodePoint(x.ns, y.ns);
+}
+
+/** Where the tag {@link startTag} last read ends: the index after its `>`. */
+let tagEnd = 0;
+
 /**
- * Writes the start tag at `lt` canonically (and its end tag when it is an
- * empty-element tag); pushes its frame when it opens an element. Returns the
- * index after the tag, or -1 (writing nothing) for a tag cut short.
+ * The canonical start tag at `lt` (and its end tag when it is an
+ * empty-element tag), pushing its frame when it opens an element, and
+ * setting {@link tagEnd}; null, pushing nothing, for a tag cut short. Read
+ * by character codes, with objects made only for attributes and
+ * declarations: MARCXML's tags, three attributes each, were half the time
+ * the log's hash of a written record took.
  */
-function startTag(xml: string, lt: number, stack: Frame[], write: (piece: string) => void, opened: (open: boolean) => void): number {
+function startTag(xml: string, lt: number, stack: Frame[]): string | null {
   const parent = stack[stack.length - 1] as Frame;
   const n = xml.length;
   let p = lt + 1;
-  while (p < n && !isSpace(xml.charCodeAt(p)) && xml[p] !== '/' && xml[p] !== '>') p++;
+  let c = xml.charCodeAt(p);
+  let colon = -1;
+  while (p < n && c !== 0x3e && c !== 0x2f && !isSpace(c)) {
+    if (c === 0x3a && colon < 0) colon = p;
+    c = xml.charCodeAt(++p);
+  }
   const name = xml.slice(lt + 1, p);
+  const elementPrefix = colon < 0 ? '' : xml.slice(lt + 1, colon);
   let own: Map<string, string> | null = null;
-  const attrs: Attr[] = [];
+  let attrs: Attr[] | null = null;
+  let prefixed = false;
   for (;;) {
-    while (p < n && isSpace(xml.charCodeAt(p))) p++;
-    const c = xml[p];
-    if (c === '>' || c === '/') break;
+    while (isSpace(c)) c = xml.charCodeAt(++p);
+    if (p >= n) return null;
+    if (c === 0x3e || c === 0x2f) break;
     const a = p;
-    while (p < n && xml[p] !== '=' && !isSpace(xml.charCodeAt(p))) p++;
+    colon = -1;
+    while (p < n && c !== 0x3d && !isSpace(c)) {
+      if (c === 0x3a && colon < 0) colon = p;
+      c = xml.charCodeAt(++p);
+    }
     const aname = xml.slice(a, p);
-    while (p < n && xml[p] !== '=') p++;
-    p++;
-    while (p < n && isSpace(xml.charCodeAt(p))) p++;
-    const quote = xml[p];
-    if (quote !== '"' && quote !== "'") return -1;
-    const close = xml.indexOf(quote, p + 1);
-    if (close < 0) return -1;
+    while (p < n && c !== 0x3d) c = xml.charCodeAt(++p);
+    c = xml.charCodeAt(++p);
+    while (isSpace(c)) c = xml.charCodeAt(++p);
+    if (c !== 0x22 && c !== 0x27) return null;
+    const close = xml.indexOf(c === 0x22 ? '"' : "'", p + 1);
+    if (close < 0) return null;
     const rawValue = xml.slice(p + 1, close);
     p = close + 1;
-    if (aname === 'xmlns' || aname.startsWith('xmlns:')) {
+    c = xml.charCodeAt(p);
+    if (aname === 'xmlns' || (colon === a + 5 && aname.startsWith('xmlns'))) {
       own ??= new Map(parent.scope);
-      own.set(aname === 'xmlns' ? '' : aname.slice(6), decodeRefs(rawValue.replace(/\r\n?/g, '\n').replace(/[\t\n\r]/g, ' ')));
+      own.set(colon < 0 ? '' : aname.slice(6), decodeRefs(rawValue.replace(/\r\n?/g, '\n').replace(/[\t\n\r]/g, ' ')));
     } else {
-      const prefix = prefixOf(aname);
-      attrs.push({ name: aname, prefix, local: prefix === '' ? aname : aname.slice(prefix.length + 1), value: rawValue, ns: '' });
+      const prefix = colon < 0 ? '' : aname.slice(0, colon - a);
+      prefixed ||= colon >= 0;
+      (attrs ??= []).push({ name: aname, prefix, local: colon < 0 ? aname : aname.slice(colon - a + 1), value: rawValue, ns: '' });
     }
   }
-  if (p >= n) return -1;
-  const empty = xml[p] === '/';
+  const empty = c === 0x2f;
   const after = xml.indexOf('>', p) + 1;
-  if (after === 0) return -1;
+  if (after === 0) return null;
+  tagEnd = after;
   const scopeHere = own ?? parent.scope;
-  // The namespaces the element visibly uses: its own prefix's, and its attributes' (xml's is never declared).
-  const used: string[] = [prefixOf(name)];
-  for (const a of attrs) {
-    if (a.prefix === '') continue;
-    a.ns = scopeHere.get(a.prefix) ?? '';
-    if (!used.includes(a.prefix)) used.push(a.prefix);
-  }
   let tag = `<${name}`;
   let rendered = parent.rendered;
-  if (used.length > 1) used.sort(byCodePoint);
+  // The namespaces the element visibly uses, in order: its own prefix's, and its attributes' (xml's is never declared).
+  let used: readonly string[] = [elementPrefix];
+  if (prefixed) {
+    const all = [elementPrefix];
+    for (const at of attrs as Attr[]) {
+      if (at.prefix === '') continue;
+      at.ns = scopeHere.get(at.prefix) ?? '';
+      if (!all.includes(at.prefix)) all.push(at.prefix);
+    }
+    if (all.length > 1) all.sort(byCodePoint);
+    used = all;
+  }
   for (const prefix of used) {
     if (prefix === 'xml') continue;
     const uri = scopeHere.get(prefix) ?? '';
     if (renderedUri(parent.rendered, prefix) === uri) continue;
     rendered = { prefix, uri, up: rendered };
-    tag += prefix === '' ? ` xmlns="${escapeAttr(uri)}"` : ` xmlns:${prefix}="${escapeAttr(uri)}"`;
+    tag += declaration(prefix, uri);
   }
-  if (attrs.length > 1) attrs.sort((a, b) => byCodePoint(a.ns, b.ns) || byCodePoint(a.local, b.local));
-  for (const a of attrs) tag += ` ${a.name}="${canonicalAttr(a.value)}"`;
+  if (attrs !== null) {
+    // By namespace URI, then local name (C14N 1.0 section 2.2): an insertion sort, as a tag has few.
+    for (let k = 1; k < attrs.length; k++) {
+      const at = attrs[k] as Attr;
+      let j = k - 1;
+      for (; j >= 0 && attrOrder(attrs[j] as Attr, at) > 0; j--) attrs[j + 1] = attrs[j] as Attr;
+      attrs[j + 1] = at;
+    }
+    for (const at of attrs) tag += ` ${at.name}="${canonicalAttr(at.value)}"`;
+  }
   tag += '>';
+  // A frame that declares nothing new is its parent's (frames are never changed).
   if (empty) tag += `</${name}>`;
-  else stack.push({ scope: scopeHere, rendered });
-  write(tag);
-  opened(!empty);
-  return after;
+  else stack.push(own === null && rendered === parent.rendered ? parent : { scope: scopeHere, rendered });
+  return tag;
 }
