@@ -265,6 +265,19 @@ export interface PreparedAppend {
 const NOTHING_TO_APPEND: PreparedAppend = { empty: true, append: async () => undefined };
 
 /**
+ * The records of items `pks` without a log hash, with their XML and their
+ * items' identifiers and deleted status: found by the partial index of such
+ * records (migration 022), never by reading every record of the items.
+ */
+export function unloggedRecords(db: Knex, pks: readonly number[]): Knex.QueryBuilder {
+  return db('records as r')
+    .join('items as i', 'i.pk', 'r.item_pk')
+    .whereIn('r.item_pk', pks)
+    .whereNull('r.log_hash')
+    .select('r.item_pk', 'r.prefix', 'r.xml', 'i.identifier', 'i.deleted');
+}
+
+/**
  * Gives every live record of items `pks` that has no log hash one (its XML
  * read, or written on demand by `writeUnwritten`, and hashed), a part at a
  * time: a record written before `records.log_hash` was, or an item without
@@ -277,11 +290,7 @@ async function fillLogHashes(db: Knex, pks: readonly number[], writeUnwritten?: 
     ['log_hash', 'text'],
   ])} AS v WHERE records.item_pk = v.item_pk AND records.prefix = v.prefix`;
   for (const part of chunk(pks, SNAPSHOT_PART)) {
-    const rows = (await db('records as r')
-      .join('items as i', 'i.pk', 'r.item_pk')
-      .whereIn('r.item_pk', part)
-      .whereNull('r.log_hash')
-      .select('r.item_pk', 'r.prefix', 'r.xml', 'i.identifier', 'i.deleted')) as {
+    const rows = (await unloggedRecords(db, part)) as {
       item_pk: unknown;
       prefix: string;
       xml: string | null;

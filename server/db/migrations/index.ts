@@ -23,6 +23,7 @@ import * as m018 from './018_runs_fold';
 import * as m019 from './019_publication_log';
 import * as m020 from './020_withheld_given';
 import * as m021 from './021_record_log_hashes';
+import * as m022 from './022_unlogged_records';
 
 interface Migration {
   readonly name: string;
@@ -49,6 +50,7 @@ const MIGRATIONS: readonly Migration[] = [
   { name: '019_publication_log', module: m019 },
   { name: '020_withheld_given', module: m020 },
   { name: '021_record_log_hashes', module: m021 },
+  { name: '022_unlogged_records', module: m022 },
 ];
 
 /**

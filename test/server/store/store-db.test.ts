@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { createKnex, databaseKind, sqliteFilename } from '../../../server/db/connection';
 import { migrate } from '../../../server/db/migrations';
+import { unloggedRecords } from '../../../server/db/log/append';
 import { KnexStore } from '../../../server/store/knex-store';
 import { listSql } from '../../../server/store/read';
 import { getOrCreateSecret } from '../../../server/store/settings';
@@ -141,6 +142,18 @@ describe('a SQLite connection', function () {
         expect(plan.split('\n')[0], plan).to.include(index);
         expect(plan, plan).not.to.match(/TEMP B-TREE/);
       }
+    } finally {
+      await knex.destroy();
+    }
+  });
+
+  it('finds the records a publication must still hash for the log by their partial index, never by reading every record of its items', async function () {
+    const knex = createKnex(':memory:');
+    try {
+      await migrate(knex);
+      const { sql, bindings } = unloggedRecords(knex, [1, 2, 3]).toSQL();
+      const plan = ((await knex.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings as never[])) as { detail: string }[]).map((r) => r.detail).join('\n');
+      expect(plan, plan).to.include('USING INDEX records_unlogged');
     } finally {
       await knex.destroy();
     }
