@@ -8,7 +8,8 @@ import type { Knex } from 'knex';
 import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toInt } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
 import { fillRecordHashes } from '../db/record-digests';
-import { keepsLogHashes, recordHash } from '../db/log/append';
+import { keepsLogHashes } from '../db/log/append';
+import { servedRecordHash } from '../../lib/tlog/verify';
 import type { PlannedItem } from '../../lib/pipeline/decide';
 import type { PlannedTombstone } from '../../lib/pipeline/tombstones';
 import { membership, type PlannedMembership, type SetRow } from '../../lib/pipeline/memberships';
@@ -114,7 +115,7 @@ export async function applyWrite(
     // A kept format is read, never written, when served.
     for (const [prefix, xml] of p.records) {
       const stored = !kept.has(prefix) && written.includes(prefix) ? null : xml;
-      const logHash = logHashes && xml !== null ? recordHash(xml) : null;
+      const logHash = logHashes && xml !== null ? servedRecordHash(xml) : null;
       recordRows.push([pk, prefix, stored, p.recordDatestamps.get(prefix) ?? p.datestamp, p.recordHashes.get(prefix) as string, logHash]);
     }
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));

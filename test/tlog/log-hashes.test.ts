@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { decodeEntry, type LogEntry } from '../../lib/tlog/entry';
-import { recordHash } from '../../server/db/log/append';
+import { servedRecordHash } from '../../lib/tlog/verify';
 import { inspectLog } from '../../server/db/log/inspect';
 import { loadConfig } from '../../server/config';
 import { openProvider } from '../../server/provider';
@@ -41,7 +41,7 @@ forEachDatabase((db) => {
       }[];
       const live = rows.filter((r) => r.internal_id === 'a');
       expect(live.map((r) => r.prefix).sort()).to.deep.equal(['marc21', 'oai_dc']);
-      for (const r of live) expect(r.log_hash, r.prefix).to.equal(recordHash(r.xml as string));
+      for (const r of live) expect(r.log_hash, r.prefix).to.equal(servedRecordHash(r.xml as string));
       expect(rows.filter((r) => r.internal_id === 'b').map((r) => r.log_hash)).to.deep.equal([null]);
     });
 
@@ -73,7 +73,7 @@ forEachDatabase((db) => {
       await db.knex()('records').where({ item_pk: row?.pk }).update({ log_hash: null });
       await store.setMemberships([{ internalId: 'a', sets: ['s'] }]);
       const entry = await latestEntry(db.knex(), Number(row?.pk));
-      expect(entry.records.find((r) => r.prefix === 'marc21')?.hash).to.equal(recordHash(MARC));
+      expect(entry.records.find((r) => r.prefix === 'marc21')?.hash).to.equal(servedRecordHash(MARC));
       expect((await inspectLog(db.knex())).problem).to.equal(null);
     });
   });
@@ -107,7 +107,7 @@ forEachThrowawayDatabase((db) => {
       expect(onDemand.length, 'records kept without XML').to.be.greaterThan(0);
       for (const r of rows) {
         const served = ((await p.store.getRecord(r.identifier, r.prefix)) as ItemRecord | null)?.metadata;
-        expect(r.log_hash, `${r.identifier} ${r.prefix}`).to.equal(recordHash(served as string));
+        expect(r.log_hash, `${r.identifier} ${r.prefix}`).to.equal(servedRecordHash(served as string));
       }
     } finally {
       await p.close();

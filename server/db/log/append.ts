@@ -34,14 +34,6 @@ export interface Unwritten {
 /** Writes records the store keeps without XML, reading through `db`, keyed `${pk} ${prefix}` (server/store/on-demand.ts `writeOnDemand`). */
 export type WriteUnwritten = (db: Knex, wanted: readonly Unwritten[]) => Promise<ReadonlyMap<string, string>>;
 
-/**
- * SHA-256 of the exclusive C14N of a record's metadata element as served
- * (lib/xml/exc-c14n.ts), in hex: what a record line carries.
- */
-export function recordHash(xml: string): string {
-  return servedRecordHash(xml);
-}
-
 interface ItemRow {
   pk: number;
   identifier: string;
@@ -160,7 +152,7 @@ async function snapshotsOf(
     if (!item.deleted) {
       for (const r of records.get(item.pk) ?? []) {
         const xml = r.xml ?? written.get(`${item.pk} ${r.prefix}`);
-        const hash = r.hash ?? (xml === undefined ? undefined : recordHash(xml));
+        const hash = r.hash ?? (xml === undefined ? undefined : servedRecordHash(xml));
         if (hash !== undefined) lines.push({ prefix: r.prefix, datestamp: when(r.datestamp), hash });
       }
     }
@@ -304,7 +296,7 @@ async function fillLogHashes(db: Knex, pks: readonly number[], writeUnwritten?: 
     const hashes: [number, string, string][] = [];
     for (const r of live) {
       const xml = r.xml ?? written.get(`${toInt(r.item_pk)} ${r.prefix}`);
-      if (xml !== undefined) hashes.push([toInt(r.item_pk), r.prefix, recordHash(xml)]);
+      if (xml !== undefined) hashes.push([toInt(r.item_pk), r.prefix, servedRecordHash(xml)]);
     }
     if (hashes.length > 0) await db.raw(update, [jsonRowsParam(hashes)]);
   }

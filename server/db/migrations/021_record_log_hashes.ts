@@ -2,7 +2,7 @@
  * Each record's hash as the publication log records it, kept with the record.
  *
  * - `records.log_hash`: SHA-256 (hex) of the exclusive C14N of the record's
- *   metadata as served (server/db/log/append.ts `recordHash`), written with
+ *   metadata as served (lib/tlog/verify.ts `servedRecordHash`), written with
  *   the record by the write pipeline (server/store/apply.ts), of the XML a
  *   format written on demand will be served as too. A publication's log
  *   entries are then made from these, without reading its records back or
