@@ -21,7 +21,7 @@ import type { Retirement } from './store/sets';
 import { runHarvestCommand, runSourcesCommand } from './harvest/cli';
 import { openGuarded, runOpsCommand } from './ops/cli';
 import { runLogCommand } from './ops/log-cli';
-import { StoreRefusedError } from './store/database';
+import { sayLockWaitsTo, StoreRefusedError } from './store/database';
 import { InterruptedError, interruptedStatus, watchInterrupts, type Interruption } from './interrupt';
 
 const USAGE = `usage: oai-steward <command>
@@ -84,6 +84,8 @@ async function main(argvWithConfig: string[]): Promise<number> {
   const config: Config = loadConfig(process.env, process.cwd(), file === undefined ? {} : { file });
   configRead = config;
   const [command, ...rest] = argv;
+  // A command behind another process's long write says so where its operator looks; a server logs it.
+  if (command !== 'serve') sayLockWaitsTo((line) => process.stderr.write(`oai-steward: ${line}\n`));
   switch (command) {
     case 'serve':
       await serveUntilSignal(config);

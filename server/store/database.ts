@@ -25,7 +25,7 @@ import {
   type SchemaDrift,
   type WithoutOaiDc,
 } from './inspect';
-import { clearHoldersBefore, hasHolders, holdStore, type HolderKind, type StoreHold } from './holders';
+import { clearHoldersBefore, hasHolders, holdStore, reportLockWaits, type HolderKind, type StoreHold } from './holders';
 
 /** A connection to a store's database, for a store to be made on (server/store/knex-store.ts). */
 export type StoreConnection = Knex;
@@ -73,6 +73,26 @@ export interface OpenOptions {
   readonly create?: boolean;
   /** Where knex's warnings go (./../db/connection.ts `DriverLog`). */
   readonly log?: DriverLog;
+  /**
+   * Where a SQLite store's waits for another process's write lock are told
+   * (./holders.ts `reportLockWaits`); default: where {@link sayLockWaitsTo}
+   * points, else `log` as warnings.
+   */
+  readonly lockWaits?: (line: string) => void;
+}
+
+/** Where this process tells its waits for SQLite's write lock, when the opener names no place. */
+let lockWaitSink: ((line: string) => void) | undefined;
+
+/**
+ * Makes `sink` the place every store this process opens tells its waits
+ * for SQLite's write lock: the command line's standard error, where its
+ * operator looks, rather than a server's log.
+ *
+ * @example sayLockWaitsTo((line) => process.stderr.write(`oai-steward: ${line}\n`))
+ */
+export function sayLockWaitsTo(sink: (line: string) => void): void {
+  lockWaitSink = sink;
 }
 
 /** A database URL as a person may read it: the SQLite file, or the PostgreSQL URL without its password. */
@@ -127,12 +147,17 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     if (file !== ':memory:' && !fs.existsSync(file)) throw new StoreRefusedError('missing', `no store at ${describeStore(url)} (no such file)`);
   }
   const knex = createKnex(url, options.log ? { log: options.log } : {});
+  const log = options.log;
+  const say = options.lockWaits ?? lockWaitSink ?? (log && ((line: string) => log.warn({ source: 'store' }, line)));
+  // Before the first write (migrating takes the lock too), so every wait of this store is told.
+  const stopTelling = say && databaseKind(url) === 'sqlite' ? reportLockWaits(knex, say) : undefined;
   let hold: StoreHold | undefined;
   try {
     await refuseSkew(knex, url, create);
     if (create) await migrate(knex);
     if (options.hold !== undefined) hold = await holdStore(knex, options.hold);
   } catch (err) {
+    stopTelling?.();
     await knex.destroy();
     throw err;
   }
@@ -142,6 +167,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     async close() {
       // A row that cannot be deleted (the store already gone) stops holding the store once its heartbeat is stale.
       await hold?.release().catch(() => undefined);
+      stopTelling?.();
       await knex.destroy();
     },
   };

@@ -32,6 +32,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Knex } from 'knex';
 import { repeatWrite, whenFree, writeNow } from '../db/no-wait';
+import { watchLockWaits, type LockWait } from '../db/sqlite-client';
 
 /** What holds the store. */
 export type HolderKind = 'server' | 'load' | 'harvest' | 'restore';
@@ -276,4 +277,54 @@ export async function holdStore(knex: Knex, kind: HolderKind, options: HolderJud
  */
 export async function clearHoldersBefore(knex: Knex, before: number): Promise<void> {
   await knex('store_holders').where('heartbeat', '<', before).delete();
+}
+
+/**
+ * Says, through `say`, that this process waits for SQLite's write lock and
+ * who else holds the store (a load or harvest writing in one long
+ * transaction, most often), then that it goes on: a command behind another's
+ * long write tells the operator why it sits still, and that it has not
+ * failed (it waits up to an hour, ../db/sqlite-client.ts). Who holds the lock
+ * is not something SQLite tells; the holders are read without changing
+ * anything (a read never waits for a writer in WAL mode). Returns the
+ * function that stops telling.
+ *
+ * @example const stop = reportLockWaits(knex, (line) => process.stderr.write(`oai-steward: ${line}\n`));
+ */
+export function reportLockWaits(knex: Knex, say: (line: string) => void): () => void {
+  // Lines in the order of the waits they tell of, though naming the holders takes a read.
+  let told = Promise.resolve();
+  return watchLockWaits(knex, (wait) => {
+    told = told.then(async () => say(lockWaitLine(wait, wait.acquired ? [] : await otherHolders(knex)))).catch(() => undefined);
+  });
+}
+
+/**
+ * The line {@link reportLockWaits} says of a wait.
+ *
+ * @example lockWaitLine({ waitedMs: 2000, acquired: false }, []) // 'waiting for the store\'s write lock for 2 s …'
+ */
+export function lockWaitLine(wait: LockWait, holders: readonly StoreHolder[]): string {
+  const seconds = Math.round(wait.waitedMs / 1000);
+  if (wait.acquired) return `got the store's write lock after ${seconds} s; going on`;
+  const who =
+    holders.length === 0
+      ? 'another connection is writing the store'
+      : `the store is held by ${holders.map(describeHolder).join(', ')}, and one of them is writing`;
+  return (
+    `waiting for the store's write lock for ${seconds} s (SQLite lets one process write at a time): ${who}; ` +
+    `this command goes on as soon as that write commits, and waits at most an hour`
+  );
+}
+
+/** The processes other than this one that hold the store now, read without deleting stale rows (that would be a write). */
+async function otherHolders(knex: Knex): Promise<StoreHolder[]> {
+  try {
+    const rows = ((await knex('store_holders').select('*').orderBy(['started_at', 'id'])) as HolderRow[]).map(fromRow);
+    const world: HolderWorld = { host: os.hostname(), now: epochSeconds(), pidAlive };
+    return rows.filter((h) => holdsStore(h, world) && !(h.host === world.host && h.pid === process.pid));
+  } catch {
+    // A store older than the holders table (migrate is what waits) has none to name.
+    return [];
+  }
 }
