@@ -145,7 +145,12 @@ function isSpace(c: number): boolean {
  */
 export function excC14n(xml: string, scope: ReadonlyMap<string, string> = SERVED_SCOPE): string {
   let out = '';
-  const stack: Frame[] = [{ scope: new Map([...scope, ['xml', XML_NAMESPACE]]), rendered: { prefix: '', uri: '', up: null } }];
+  let top = topFrames.get(scope);
+  if (top === undefined) {
+    top = { scope: new Map([...scope, ['xml', XML_NAMESPACE]]), rendered: { prefix: '', uri: '', up: null } };
+    topFrames.set(scope, top);
+  }
+  const stack: Frame[] = [top];
   // Character data of the element being written, gathered across the pieces comments and PIs cut it into.
   let raw = '';
   const flush = (): void => {
@@ -197,36 +202,108 @@ export function excC14n(xml: string, scope: ReadonlyMap<string, string> = SERVED
       i = close + 1;
     } else {
       flush();
+      const parent = stack[stack.length - 1] as Frame;
+      const key = memoKey(xml, lt);
+      const known = key === null ? undefined : memos.get(parent)?.get(key);
+      if (known !== undefined) {
+        out += known.tag;
+        if (known.frame !== null) {
+          stack.push(known.frame);
+          depth++;
+        }
+        i = lt + (key as string).length;
+        continue;
+      }
+      let tag: string | null = null;
+      let frame: Frame | null = null;
       // The common start tag, `<name>`: as it is, with its namespace declared when the output has not yet.
       let e = lt + 1;
       let colon = -1;
       for (let c = xml.charCodeAt(e); e < n && c !== 0x3e && c !== 0x2f && !isSpace(c); c = xml.charCodeAt(++e)) if (c === 0x3a && colon < 0) colon = e;
       if (xml.charCodeAt(e) === 0x3e) {
-        const parent = stack[stack.length - 1] as Frame;
         const prefix = colon < 0 ? '' : xml.slice(lt + 1, colon);
         if (prefix !== 'xml') {
           const uri = parent.scope.get(prefix) ?? '';
           if (renderedUri(parent.rendered, prefix) === uri) {
-            out += xml.slice(lt, e + 1);
-            stack.push(parent);
+            tag = xml.slice(lt, e + 1);
+            frame = parent;
           } else {
-            out += `${xml.slice(lt, e)}${declaration(prefix, uri)}>`;
-            stack.push({ scope: parent.scope, rendered: { prefix, uri, up: parent.rendered } });
+            tag = `${xml.slice(lt, e)}${declaration(prefix, uri)}>`;
+            frame = { scope: parent.scope, rendered: { prefix, uri, up: parent.rendered } };
           }
-          depth++;
-          i = e + 1;
-          continue;
+          tagEnd = e + 1;
         }
       }
-      const open = stack.length;
-      const tag = startTag(xml, lt, stack);
-      if (tag === null) break;
+      if (tag === null) {
+        const open = stack.length;
+        tag = startTag(xml, lt, stack);
+        if (tag === null) break;
+        if (stack.length > open) frame = stack.pop() as Frame;
+      }
       out += tag;
-      if (stack.length > open) depth++;
+      if (frame !== null) {
+        stack.push(frame);
+        depth++;
+      }
+      if (key !== null) remember(parent, key, { tag, frame });
       i = tagEnd;
     }
   }
   return out;
+}
+
+/** The frame a fragment starts in, one per scope, so that what is remembered below holds from one fragment to the next. */
+let topFrames = new WeakMap<ReadonlyMap<string, string>, Frame>();
+
+/** A start tag made canonical: its canonical text (with its end tag for an empty element), and the frame it opens (null: none). */
+interface Known {
+  readonly tag: string;
+  readonly frame: Frame | null;
+}
+
+/**
+ * Start tags made canonical, by the frame they stand in and their text. A start tag's canonical form and
+ * the frame it opens depend on nothing else, and a writer writes the same tags record after record (a
+ * format's root, MARCXML's datafields and subfields, Dublin Core's elements): a tag seen before in the
+ * same frame is taken from here. Frames are never changed, and a known tag opens the very frame it opened
+ * before, so its children are found here too.
+ */
+let memos = new WeakMap<Frame, Map<string, Known>>();
+
+/**
+ * Tags remembered at most, in all frames, before all are forgotten and remembering starts again (what
+ * stored XML of other sources holds may vary from record to record: memory stays a few megabytes), and
+ * the longest tag remembered.
+ */
+const MEMO_TAGS = 10_000;
+const MEMO_TAG_LENGTH = 512;
+let remembered = 0;
+
+function remember(parent: Frame, key: string, known: Known): void {
+  if (remembered >= MEMO_TAGS) {
+    memos = new WeakMap();
+    topFrames = new WeakMap();
+    remembered = 0;
+    // The fragment being read goes on in frames no longer remembered: what it remembers now is lost with them.
+  }
+  let memo = memos.get(parent);
+  if (memo === undefined) memos.set(parent, (memo = new Map()));
+  memo.set(key, known);
+  remembered++;
+}
+
+/**
+ * The text of the start tag at `lt`, up to its first `>`, when that `>` surely ends it: no `'` in it, and
+ * an even number of `"` (a `>` inside a value would leave one open); else null, and the tag is read in full.
+ */
+function memoKey(xml: string, lt: number): string | null {
+  const gt = xml.indexOf('>', lt);
+  if (gt < 0 || gt - lt >= MEMO_TAG_LENGTH) return null;
+  const key = xml.slice(lt, gt + 1);
+  if (key.includes("'")) return null;
+  let quotes = 0;
+  for (let q = key.indexOf('"'); q >= 0; q = key.indexOf('"', q + 1)) quotes++;
+  return quotes % 2 === 0 ? key : null;
 }
 
 /** The last declaration written, and what it was written for: a record declares one namespace on element after element. */
