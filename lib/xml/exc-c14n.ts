@@ -279,6 +279,15 @@ const MEMO_TAGS = 10_000;
 const MEMO_TAG_LENGTH = 512;
 let remembered = 0;
 
+/**
+ * A copy of `s` that holds no other string: V8 makes a slice of a long string a view that keeps the whole
+ * alive, and what is remembered would keep the record it was read from (a concatenation is made flat,
+ * and the slice of it holds only that).
+ */
+function detached(s: string): string {
+  return ` ${s}`.slice(1);
+}
+
 function remember(parent: Frame, key: string, known: Known): void {
   if (remembered >= MEMO_TAGS) {
     memos = new WeakMap();
@@ -288,7 +297,7 @@ function remember(parent: Frame, key: string, known: Known): void {
   }
   let memo = memos.get(parent);
   if (memo === undefined) memos.set(parent, (memo = new Map()));
-  memo.set(key, known);
+  memo.set(detached(key), { tag: detached(known.tag), frame: known.frame });
   remembered++;
 }
 
@@ -369,7 +378,8 @@ function startTag(xml: string, lt: number, stack: Frame[]): string | null {
     c = xml.charCodeAt(p);
     if (aname === 'xmlns' || (colon === a + 5 && aname.startsWith('xmlns'))) {
       own ??= new Map(parent.scope);
-      own.set(colon < 0 ? '' : aname.slice(6), decodeRefs(rawValue.replace(/\r\n?/g, '\n').replace(/[\t\n\r]/g, ' ')));
+      // Frames are remembered with their tags: a namespace name must not keep the record it was read from.
+      own.set(colon < 0 ? '' : aname.slice(6), detached(decodeRefs(rawValue.replace(/\r\n?/g, '\n').replace(/[\t\n\r]/g, ' '))));
     } else {
       const prefix = colon < 0 ? '' : aname.slice(0, colon - a);
       prefixed ||= colon >= 0;
