@@ -307,10 +307,13 @@ export function reportLockWaits(knex: Knex, say: (line: string) => void): () => 
 export function lockWaitLine(wait: LockWait, holders: readonly StoreHolder[]): string {
   const seconds = Math.round(wait.waitedMs / 1000);
   if (wait.acquired) return `got the store's write lock after ${seconds} s; going on`;
+  // SQLite does not say which connection holds its lock: the holders registered are who may.
   const who =
     holders.length === 0
       ? 'another connection is writing the store'
-      : `the store is held by ${holders.map(describeHolder).join(', ')}, and one of them is writing`;
+      : holders.length === 1
+        ? `${describeHolder(holders[0] as StoreHolder)} holds the store and is most likely the writer`
+        : `the store is held by ${holders.map(describeHolder).join(', ')}; one of them is most likely the writer`;
   return (
     `waiting for the store's write lock for ${seconds} s (SQLite lets one process write at a time): ${who}; ` +
     `this command goes on as soon as that write commits, and waits at most an hour`

@@ -77,7 +77,7 @@ describe('waits for the SQLite write lock are told', function () {
     const lines = done.stderr.split('\n').filter((l) => /write lock/.test(l));
     expect(lines[0]).to.match(
       new RegExp(
-        `^oai-steward: waiting for the store's write lock for \\d+ s .*held by a load \\(pid ${process.pid} on host .*, since 2026-12-07T18:00:00Z\\)`,
+        `^oai-steward: waiting for the store's write lock for \\d+ s .*a load \\(pid ${process.pid} on host .*, since 2026-12-07T18:00:00Z\\) holds the store and is most likely the writer; `,
       ),
     );
     expect(lines.at(-1)).to.match(/^oai-steward: got the store's write lock after \d+ s; going on$/);
@@ -115,7 +115,10 @@ describe('waits for the SQLite write lock are told', function () {
     );
     const server: StoreHolder = { id: 'x', kind: 'server', pid: 7, host: 'h', startedAt: '2026-12-07T00:00:00Z', heartbeat: 0 };
     expect(lockWaitLine({ waitedMs: 61_000, acquired: false }, [server])).to.contain(
-      'the store is held by a server (pid 7 on host h, since 2026-12-07T00:00:00Z), and one of them is writing',
+      ': a server (pid 7 on host h, since 2026-12-07T00:00:00Z) holds the store and is most likely the writer; ',
+    );
+    expect(lockWaitLine({ waitedMs: 61_000, acquired: false }, [server, { ...server, id: 'y', kind: 'load', pid: 8 }])).to.contain(
+      ': the store is held by a server (pid 7 on host h, since 2026-12-07T00:00:00Z), a load (pid 8 on host h, since 2026-12-07T00:00:00Z); one of them is most likely the writer; ',
     );
   });
 });
