@@ -73,12 +73,6 @@ export interface OpenOptions {
   readonly create?: boolean;
   /** Where knex's warnings go (./../db/connection.ts `DriverLog`). */
   readonly log?: DriverLog;
-  /**
-   * Where a SQLite store's waits for another process's write lock are told
-   * (./holders.ts `reportLockWaits`); default: where {@link sayLockWaitsTo}
-   * points, else `log` as warnings.
-   */
-  readonly lockWaits?: (line: string) => void;
 }
 
 /** Where this process tells its waits for SQLite's write lock, when the opener names no place. */
@@ -148,7 +142,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   }
   const knex = createKnex(url, options.log ? { log: options.log } : {});
   const log = options.log;
-  const say = options.lockWaits ?? lockWaitSink ?? (log && ((line: string) => log.warn({ source: 'store' }, line)));
+  const say = lockWaitSink ?? (log && ((line: string) => log.warn({ source: 'store' }, line)));
   // Before the first write (migrating takes the lock too), so every wait of this store is told.
   const stopTelling = say && databaseKind(url) === 'sqlite' ? reportLockWaits(knex, say) : undefined;
   let hold: StoreHold | undefined;

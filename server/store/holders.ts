@@ -169,6 +169,11 @@ export interface HolderJudging {
 
 const waitToRecheck = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, STALE_RECHECK_MS));
 
+/** Every row of `store_holders`, oldest first, whether or not it still holds the store. */
+async function readHolders(knex: Knex): Promise<StoreHolder[]> {
+  return ((await knex('store_holders').select('*').orderBy(['started_at', 'id'])) as HolderRow[]).map(fromRow);
+}
+
 /**
  * The holders of the store now, oldest first; rows that no longer hold it
  * are deleted on the way: of a dead process of this host at once, stale ones
@@ -180,15 +185,14 @@ const waitToRecheck = (): Promise<void> => new Promise((resolve) => setTimeout(r
  */
 export async function liveHolders(knex: Knex, judging: HolderJudging = {}): Promise<StoreHolder[]> {
   const now = judging.now ?? epochSeconds;
-  const read = async (): Promise<StoreHolder[]> => ((await knex('store_holders').select('*').orderBy(['started_at', 'id'])) as HolderRow[]).map(fromRow);
-  let rows = await read();
+  let rows = await readHolders(knex);
   const world = (): HolderWorld => ({ host: os.hostname(), now: now(), pidAlive });
   const first = world();
   let gone = rows.filter((h) => !holdsStore(h, first));
   if (gone.some((h) => h.host !== first.host)) {
     await (judging.recheck ?? waitToRecheck)();
     const before = new Map(gone.map((h) => [h.id, h.heartbeat]));
-    rows = await read();
+    rows = await readHolders(knex);
     const second = world();
     // Gone: what still does not hold the store and has not beaten since the first look.
     gone = rows.filter((h) => !holdsStore(h, second) && (h.host === second.host || before.get(h.id) === h.heartbeat));
@@ -323,7 +327,7 @@ export function lockWaitLine(wait: LockWait, holders: readonly StoreHolder[]): s
 /** The processes other than this one that hold the store now, read without deleting stale rows (that would be a write). */
 async function otherHolders(knex: Knex): Promise<StoreHolder[]> {
   try {
-    const rows = ((await knex('store_holders').select('*').orderBy(['started_at', 'id'])) as HolderRow[]).map(fromRow);
+    const rows = await readHolders(knex);
     const world: HolderWorld = { host: os.hostname(), now: epochSeconds(), pidAlive };
     return rows.filter((h) => holdsStore(h, world) && !(h.host === world.host && h.pid === process.pid));
   } catch {
