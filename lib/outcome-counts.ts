@@ -9,13 +9,13 @@
 import type { SummaryCounts, WriteResult } from './store';
 
 /**
- * Counts one write's result into `counts`.
+ * Counts one write's result into `counts` (`by` -1 takes it back out).
  *
  * @example countResult(counts, { internalId: 'a', identifier: 'oai:x:a', outcome: 'updated', update: 'revived' }) // counts.revived + 1
  */
-export function countResult(counts: SummaryCounts, r: WriteResult): void {
-  if (r.outcome === 'updated' && r.update !== undefined) counts[r.update]++;
-  else counts[r.outcome]++;
+export function countResult(counts: SummaryCounts, r: WriteResult, by: 1 | -1 = 1): void {
+  if (r.outcome === 'updated' && r.update !== undefined) counts[r.update] += by;
+  else counts[r.outcome] += by;
 }
 
 /**

@@ -21,7 +21,7 @@
  * as they are.
  */
 import type { FormatRegistry } from '../lib/formats/registry';
-import type { ItemInput, ScannedItem, TransactionalStore, WriteTransaction } from '../lib/store';
+import type { ItemInput, PartialWrite, ScannedItem, TransactionalStore, WriteResult, WriteTransaction } from '../lib/store';
 
 /** What a rebuild did. */
 export interface RebuildSummary {
@@ -45,7 +45,8 @@ export interface RebuildOptions {
 
 /**
  * Writes every live item again, as `toItem` makes it (null: leave it out),
- * in one transaction, and counts the items the store re-stamped.
+ * all or nothing (a staged transaction), and counts the items the store
+ * re-stamped.
  *
  * @example await rewriteEveryItem(store, (s) => storedInput(s, formats))
  */
@@ -56,33 +57,46 @@ export async function rewriteEveryItem(
 ): Promise<RebuildSummary> {
   const batchSize = options.batchSize ?? 500;
   const listLimit = options.listLimit ?? 100;
-  return store.transaction(async (tx: WriteTransaction) => {
-    await options.first?.(tx);
-    let after = 0;
-    let items = 0;
-    let restamped = 0;
-    const restampedIds: string[] = [];
-    for (;;) {
-      // Only what each record gave: the pipeline writes every other format again (`storedInput`).
-      const page = await tx.scanItems(after, batchSize, { givenOnly: true });
-      if (page.length === 0) break;
-      after = (page[page.length - 1] as ScannedItem).pk;
-      const batch = page.flatMap((s) => {
-        const item = s.deleted ? null : toItem(s);
-        return item === null ? [] : [item];
-      });
-      items += batch.length;
-      if (batch.length === 0) continue;
-      // No datestamp given: the store keeps it when the content is unchanged and stamps a change with its clock.
-      for (const r of await tx.writeItems(batch)) {
-        if (r.outcome === 'unchanged') continue;
-        restamped++;
-        if (restampedIds.length < listLimit) restampedIds.push(r.internalId);
-      }
-      await options.interrupt?.checkpoint();
+  let restamped = 0;
+  const restampedIds: string[] = [];
+  const count = (results: readonly WriteResult[], by: 1 | -1): void => {
+    for (const r of results) {
+      if (r.outcome === 'unchanged') continue;
+      restamped += by;
+      if (by === 1 && restampedIds.length < listLimit && !restampedIds.includes(r.internalId)) restampedIds.push(r.internalId);
     }
-    return { items, restamped, restampedIds };
-  });
+  };
+  // Decided without the write lock where the store has one writer at a time, applied at the end in one short
+  // step (server/store/staging.ts); a batch another writer changed meanwhile is decided again, and counted as it came out.
+  const redecided = (before: readonly WriteResult[], now: PartialWrite): void => {
+    count(before, -1);
+    count(now.results, 1);
+  };
+  const items = await store.stagedTransaction(
+    async (tx: WriteTransaction) => {
+      await options.first?.(tx);
+      let after = 0;
+      let written = 0;
+      for (;;) {
+        // Only what each record gave: the pipeline writes every other format again (`storedInput`).
+        const page = await tx.scanItems(after, batchSize, { givenOnly: true });
+        if (page.length === 0) break;
+        after = (page[page.length - 1] as ScannedItem).pk;
+        const batch = page.flatMap((s) => {
+          const item = s.deleted ? null : toItem(s);
+          return item === null ? [] : [item];
+        });
+        written += batch.length;
+        if (batch.length === 0) continue;
+        // No datestamp given: the store keeps it when the content is unchanged and stamps a change with its clock.
+        count(await tx.writeItems(batch), 1);
+        await options.interrupt?.checkpoint();
+      }
+      return written;
+    },
+    { redecided },
+  );
+  return { items, restamped, restampedIds };
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { HarvestBookkeeping, HarvestLocks, HarvestState, LoadBookkeeping, RunReports } from './bookkeeping';
 import type { ReadStore } from './read';
-import type { ItemScan, SetDeparture, Store, TransactionalStore, WriteTransaction } from './write';
+import type { ItemScan, SetDeparture, StagedHooks, Store, TransactionalStore, WriteTransaction } from './write';
 
 /** Values the server keeps in the store across restarts and shares between processes. */
 export interface ServerSettings {
@@ -151,6 +151,7 @@ export type StoreTransaction = WriteTransaction & LoadBookkeeping & HarvestBookk
  */
 export interface RepositoryStore extends Store, HarvestState, HarvestLocks, RunReports, ServerSettings, SetAdministration, DemoMarkers, SnapshotStore {
   transaction<T>(fn: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  stagedTransaction<T>(fn: (tx: StoreTransaction) => Promise<T>, hooks?: StagedHooks): Promise<T>;
   /** Calls `hook` after every write of this store (or a transaction of it) has committed. */
   onCommit(hook: () => void): void;
   /** Throws when the store writes formats on demand under another formats configuration than this store's. */

@@ -269,6 +269,27 @@ export interface TransactionalStore<Tx extends WriteTransaction = WriteTransacti
    * writes commits when it resolves and rolls back when it throws.
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Like {@link transaction}, for a long write that must not keep other
+   * writers waiting: on a store with one writer at a time, what `fn` writes
+   * is decided as it comes without the write lock and applied at its end in
+   * one short step (server/store/staging.ts); elsewhere it is
+   * {@link transaction}. A write decided again at the end because another
+   * writer changed what it met is told to `hooks`.
+   */
+  stagedTransaction<T>(fn: (tx: Tx) => Promise<T>, hooks?: StagedHooks): Promise<T>;
+}
+
+/** What a staged transaction tells its caller as it applies what was staged. */
+export interface StagedHooks {
+  /**
+   * A write whose results were `before` when it was decided came to `now`
+   * when it was applied, decided again because another writer had changed
+   * what it met meanwhile (its new refusals are in `now`).
+   */
+  readonly redecided?: (before: readonly WriteResult[], now: PartialWrite) => void;
+  /** Once every batch is applied: how many were applied as decided, and how many decided again. */
+  readonly applied?: (batches: { readonly asDecided: number; readonly decidedAgain: number }) => void;
 }
 
 /** What the store holds, for a repository manager (`oai-steward stats`). */

@@ -2,7 +2,8 @@
  * `oai-steward load`: reads inputs record by record (./read-inputs.ts) and
  * writes them through the store's write gate (record rules, the metadata
  * check of each format, identifier governance) in batches, all inside ONE
- * transaction:
+ * staged transaction (server/store/staging.ts: on SQLite decided without the
+ * write lock, written and committed at the end in one short step):
  *
  * - a load commits completely or not at all: one refused record rolls the
  *   whole load back (unless `partial`), and a load killed half-way leaves the
@@ -18,13 +19,22 @@
  * datestamp or the store's clock.
  *
  * Memory: at most two batches of records (one read while the previous is
- * written). The internal ids seen (to refuse an id given
+ * written; a staged load keeps what it decided in a file). The internal ids seen (to refuse an id given
  * twice and for `deleteMissing`) are kept in a temporary table of the load's
  * own transaction (the store's `seenIds`), not in the JavaScript heap,
  * so memory stays flat however long the input is.
  */
 import { countResult } from '../../lib/outcome-counts';
-import { type ItemInput, type LoadBookkeeping, type SeenIds, type SetInput, type WriteResult, type WriteTransaction } from '../../lib/store';
+import {
+  RefusedError,
+  type ItemInput,
+  type LoadBookkeeping,
+  type PartialWrite,
+  type SeenIds,
+  type SetInput,
+  type WriteResult,
+  type WriteTransaction,
+} from '../../lib/store';
 import { type Refusal } from '../../lib/model/refusal';
 import { contentHash, uniqueSorted } from '../../lib/pipeline/content-hash';
 import { writeLeavingOutRefused } from '../../lib/pipeline/partial';
@@ -72,17 +82,24 @@ type Pending = Extract<LoadEvent, { kind: 'record' }>;
 export async function runLoad(deps: LoadDeps, inputs: readonly Input[], options: LoadOptions = {}): Promise<LoadSummary> {
   const load = new LoadRun(deps, options);
   try {
-    await deps.store.transaction(async (tx) => {
-      await load.begin(tx);
-      if (options.setsFile) await load.declareSets(readSetsFile(options.setsFile), options.setsFile);
-      for (const input of setsFirst(inputs)) await load.consume(input);
-      await load.writeStaged();
-      await load.deleteMissing();
-      await load.end();
-    });
+    // Decided as it is read, without the store's write lock where the store has one writer at a time, and
+    // applied at the end in one short step (server/store/staging.ts), so other writers need not wait for the load.
+    await deps.store.stagedTransaction(
+      async (tx) => {
+        await load.begin(tx);
+        if (options.setsFile) await load.declareSets(readSetsFile(options.setsFile), options.setsFile);
+        for (const input of setsFirst(inputs)) await load.consume(input);
+        await load.writeStaged();
+        await load.deleteMissing();
+        await load.end();
+      },
+      { redecided: (before, now) => load.redecided(before, now) },
+    );
     load.summary.committed = true;
   } catch (err) {
     if (err instanceof InterruptedError) load.summary.interrupted = true;
+    // A batch decided again as it was applied, refused by what another writer wrote meanwhile: nothing was written.
+    else if (err instanceof RefusedError) load.refusedAtTheEnd(err.refusals);
     else if (!(err instanceof Rollback)) throw err;
   } finally {
     options.progress?.finish();
@@ -366,6 +383,24 @@ class LoadRun {
   /** Runs the store's gate without writing, once the load is doomed. */
   private async check(items: readonly ItemInput[]): Promise<void> {
     const refusals = await this.transaction().checkItems(items);
+    this.summary.refused += new Set(refusals.map((r) => r.internalId)).size;
+    this.refuse(refusals);
+  }
+
+  /**
+   * A batch counted as it was decided, decided again when it was applied
+   * because another writer changed what it met (server/store/staging.ts):
+   * counted as it came out now.
+   */
+  redecided(before: readonly WriteResult[], now: PartialWrite): void {
+    for (const r of before) countResult(this.summary, r, -1);
+    this.count(now.results);
+    this.summary.refused += now.refusedItems;
+    this.refuse(now.refusals);
+  }
+
+  /** The refusals of a batch decided again as it was applied, which rolled the load back. */
+  refusedAtTheEnd(refusals: readonly Refusal[]): void {
     this.summary.refused += new Set(refusals.map((r) => r.internalId)).size;
     this.refuse(refusals);
   }

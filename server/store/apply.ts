@@ -10,7 +10,8 @@ import { insertRows, statementRunner } from '../db/statements';
 import { fillRecordHashes } from '../db/record-digests';
 import { keepsLogHashes } from '../db/log/append';
 import { servedRecordHash } from '../../lib/tlog/verify';
-import type { PlannedItem } from '../../lib/pipeline/decide';
+import type { PlannedItem, StoredItem } from '../../lib/pipeline/decide';
+import type { PreparedItem } from '../../lib/pipeline/prepare';
 import type { PlannedTombstone } from '../../lib/pipeline/tombstones';
 import { membership, type PlannedMembership, type SetRow } from '../../lib/pipeline/memberships';
 import { claimFingerprint, type OnDemand } from './on-demand';
@@ -20,6 +21,18 @@ export { membership };
 
 /** The written formats a store keeping formats as models stores all the same, unless configured otherwise: oai_dc. */
 const KEPT_BY_DEFAULT: ReadonlySet<string> = new Set(['oai_dc']);
+
+/**
+ * What applying a planned item reads of it: a {@link PlannedItem}, or the
+ * part of one a staged write keeps (./staging.ts), with the log hashes of its
+ * records when they were taken before.
+ */
+export type AppliedItem = Omit<PlannedItem, 'input' | 'existing'> & {
+  readonly input: Pick<PreparedItem, 'internalId' | 'harvestedFrom' | 'written' | 'withheld' | 'liftedFrom'>;
+  readonly existing: Pick<StoredItem, 'pk' | 'sourceDatestamp'> | undefined;
+  /** prefix → the record's log hash (`servedRecordHash` of its XML), taken already. */
+  readonly logHashes?: ReadonlyMap<string, string>;
+};
 
 /**
  * Writes a planned batch: multi-row inserts, chunked under the bound-variable
@@ -33,7 +46,7 @@ const KEPT_BY_DEFAULT: ReadonlySet<string> = new Set(['oai_dc']);
  */
 export async function applyWrite(
   trx: Knex,
-  planned: readonly PlannedItem[],
+  planned: readonly AppliedItem[],
   now: number,
   onDemand?: OnDemand,
   kept: ReadonlySet<string> = KEPT_BY_DEFAULT,
@@ -115,7 +128,7 @@ export async function applyWrite(
     // A kept format is read, never written, when served.
     for (const [prefix, xml] of p.records) {
       const stored = !kept.has(prefix) && written.includes(prefix) ? null : xml;
-      const logHash = logHashes && xml !== null ? servedRecordHash(xml) : null;
+      const logHash = logHashes && xml !== null ? (p.logHashes?.get(prefix) ?? servedRecordHash(xml)) : null;
       recordRows.push([pk, prefix, stored, p.recordDatestamps.get(prefix) ?? p.datestamp, p.recordHashes.get(prefix) as string, logHash]);
     }
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));

@@ -57,9 +57,10 @@ import {
   type LoadBookkeeping,
   type PageCheckpoint,
   type SeenIds,
+  type StagedHooks,
 } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
-import { keptDescriptions } from '../../lib/pipeline/judge';
+import { keptDescriptions, setProblems } from '../../lib/pipeline/judge';
 import type { RecordFields } from '../../lib/model/record';
 import type { Preparation } from '../../lib/pipeline/prepare';
 import { createFormatRegistry } from '../../lib/formats/registry';
@@ -91,6 +92,7 @@ import { checkFingerprint, claimFingerprint, onDemandOf, storedFingerprint, writ
 import { scanItems } from './scan';
 import { storeStats } from './stats';
 import { writePassing, writePipeline, type WriteOptions } from './write';
+import { stagedWrite, type StagedWrites } from './staging';
 import { newPublication, type Publication } from '../db/publication';
 import { backfillLog } from '../db/log/backfill';
 import { publishing, transact } from './transactions';
@@ -127,8 +129,10 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
   private readonly bound: boolean;
   /** A bound store's: the publication of the transaction it is bound to, which its owner publishes. */
   private readonly publication: Publication | undefined;
+  /** A store bound to the deciding transaction of a staged write: where its writes are staged (./staging.ts). */
+  private readonly staged: StagedWrites | undefined;
 
-  constructor(options: KnexStoreOptions, shared?: { hooks: Set<() => void>; publication?: Publication }) {
+  constructor(options: KnexStoreOptions, shared?: { hooks: Set<() => void>; publication?: Publication; staged?: StagedWrites }) {
     const preparation: Preparation = {
       formats: options.formats ?? createFormatRegistry(),
       policy: options.policy,
@@ -146,6 +150,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
     this.commitHooks = shared?.hooks ?? new Set();
     this.bound = shared !== undefined;
     this.publication = shared?.publication;
+    this.staged = shared?.staged;
   }
 
   /**
@@ -175,8 +180,10 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
    * writing every item again, which re-stamps each whose output differs.
    */
   async adoptWrittenFormats(): Promise<void> {
-    if ((await storedFingerprint(this.knex)) !== null || this.options.writtenFormats === 'on-demand')
-      await claimFingerprint(this.knex, this.onDemand as OnDemand, true);
+    if ((await storedFingerprint(this.knex)) === null && this.options.writtenFormats !== 'on-demand') return;
+    const claim = async (trx: Knex): Promise<void> => claimFingerprint(trx, this.onDemand as OnDemand, true);
+    if (this.staged) this.staged.run(claim);
+    else await claim(this.knex);
   }
 
   /**
@@ -199,6 +206,29 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
    */
   async transaction<T>(fn: (tx: KnexStore) => Promise<T>): Promise<T> {
     return this.writing((trx, stamp, publication) => fn(new KnexStore({ ...this.options, knex: trx }, { hooks: this.commitHooks, publication })));
+  }
+
+  /**
+   * Runs `fn` as {@link transaction} does, its writes decided without the
+   * write lock and applied at its end in one short step on a store with one
+   * writer at a time (./staging.ts); inside a transaction, or on a store
+   * whose writers do not wait for each other, it is {@link transaction}.
+   *
+   * @example await store.stagedTransaction(async (tx) => { await tx.writeItems(items); }, { redecided: recount });
+   */
+  async stagedTransaction<T>(fn: (tx: KnexStore) => Promise<T>, hooks: StagedHooks = {}): Promise<T> {
+    if (this.bound || dialectOf(this.knex).stagingFolder(this.knex) === null) return this.transaction(fn);
+    const od = this.onDemand;
+    return this.committing(
+      stagedWrite(
+        this.knex,
+        this.clock,
+        (stamp) => this.writeOptions(stamp),
+        (trx, staged) => fn(new KnexStore({ ...this.options, knex: trx }, { hooks: this.commitHooks, publication: staged.publication, staged })),
+        hooks,
+        od && ((trx, wanted) => writeOnDemand(trx, od, wanted)),
+      ),
+    );
   }
 
   /** Records the ids a load has seen in a temporary table of this store's connection; call it inside {@link transaction}. */
@@ -341,11 +371,17 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async putSets(sets: readonly SetInput[]): Promise<string[]> {
     const judged = keptDescriptions(sets, this.options.formatChecks?.descriptions);
-    await this.writing(async (trx) => {
+    const declare = async (trx: Knex): Promise<void> => {
       // The configuration's sets first, so an input's declaration finds them and keeps their names.
       if (this.options.setRules && this.options.setRules.all.length > 0) await declareConfiguredSets(trx, this.options.setRules);
       await declareInputSets(trx, judged.sets);
-    });
+    };
+    if (this.staged) {
+      // Refused now as the write would refuse it, written with the rest.
+      const problems = setProblems(judged.sets);
+      if (problems.length > 0) throw new Error(problems.join('\n'));
+      this.staged.run(declare);
+    } else await this.writing(declare);
     return judged.dropped;
   }
 
@@ -381,6 +417,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
   }
 
   async checkItems(items: readonly ItemInput[]): Promise<readonly Refusal[]> {
+    if (this.staged) return this.staged.checkItems(this.knex, items);
     // Sets a batch would declare are declared for the check, then rolled back with it.
     try {
       await transact(this.knex, async (trx) => {
@@ -396,6 +433,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async writeItems(items: readonly ItemInput[]): Promise<readonly WriteResult[]> {
     if (items.length === 0) return [];
+    if (this.staged) return (await this.staged.writeItems(this.knex, items, false)).results;
     return this.writing(async (trx, stamp) => {
       const out = await writePipeline(trx, items, this.writeOptions(stamp));
       if ('refusals' in out) throw new RefusedError(out.refusals);
@@ -405,11 +443,13 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
 
   async writeItemsLeavingOut(items: readonly ItemInput[]): Promise<PartialWrite> {
     if (items.length === 0) return { results: [], written: [], refusals: [], refusedItems: 0 };
+    if (this.staged) return this.staged.writeItems(this.knex, items, true);
     return this.writing((trx, stamp) => writePassing(trx, items, this.writeOptions(stamp), true));
   }
 
   async deleteItems(internalIds: readonly string[], options: DeleteOptions = {}): Promise<readonly WriteResult[]> {
     if (internalIds.length === 0) return [];
+    if (this.staged) return this.staged.deleteItems(this.knex, internalIds, options.harvestedFrom);
     return this.writing((trx, stamp) => writeDeletes(trx, internalIds, stamp, this.options.tombstonePrefixes ?? ['oai_dc'], options.harvestedFrom));
   }
 
@@ -425,6 +465,8 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
    * `fn` gets the datestamp a change takes until then.
    */
   private writing<T>(fn: (trx: Knex.Transaction, stamp: number, publication: Publication) => Promise<T>): Promise<T> {
+    // A staged write stages what its caller writes (the methods above); anything else would hold the lock it avoids.
+    if (this.staged) throw new Error('this write cannot be staged: write it in a transaction of its own');
     const bound = this.publication;
     if (bound) return transact(this.knex, (trx) => fn(trx, bound.placeholder, bound));
     const od = this.onDemand;

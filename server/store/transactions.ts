@@ -15,7 +15,7 @@ import type { WriteUnwritten } from '../db/log/append';
  * nothing to roll back; a PostgreSQL connection the server terminated
  * cannot even send it.
  */
-export async function transact<T>(knex: Knex, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+export async function transact<T>(knex: Knex, fn: (trx: Knex.Transaction) => Promise<T>, config?: Knex.TransactionConfig): Promise<T> {
   let thrown: unknown;
   try {
     return await knex.transaction(async (trx) => {
@@ -25,7 +25,7 @@ export async function transact<T>(knex: Knex, fn: (trx: Knex.Transaction) => Pro
         thrown = err;
         throw err;
       }
-    });
+    }, config);
   } catch (err) {
     if (thrown !== undefined && err !== thrown && err instanceof Error && /^ROLLBACK\b/.test(err.message)) throw thrown;
     throw err;

@@ -16,13 +16,14 @@
 import type { Knex } from 'knex';
 import type { FormatChecks } from '../../lib/pipeline/judge';
 import type { SchemeCheck } from '../../lib/pipeline/governance';
-import type { Preparation, PreparedItem } from '../../lib/pipeline/prepare';
+import type { Preparation } from '../../lib/pipeline/prepare';
+import type { Plan, StoredState } from '../../lib/pipeline/decide';
 import { decideBatch } from '../../lib/pipeline/decide';
 import { setDeclarations } from '../../lib/sets/rules';
 import type { ItemInput, PartialWrite, WriteResult } from '../../lib/store';
 import { decideLeavingOut } from '../../lib/pipeline/partial';
 import type { Refusal } from '../../lib/model/refusal';
-import { applyWrite } from './apply';
+import { applyWrite, type AppliedItem } from './apply';
 import type { OnDemand } from './on-demand';
 import { declareConfiguredSets, declareSetsFromInput } from './sets';
 import { readWriteState } from './state';
@@ -49,13 +50,12 @@ export interface WriteOptions {
 export type WriteOutcomes = { readonly refusals: readonly Refusal[] } | { readonly results: readonly WriteResult[] };
 
 /**
- * Declares the sets a prepared batch names that are not declared yet: the
+ * Declares the sets a decided batch names that are not declared yet: the
  * sets by rule (under the configuration's names) and every other valid
  * setSpec a record names and its ancestors (named by their spec). Invalid
  * specs are left to the judge, which refuses the record.
  */
-async function declareNamedSets(trx: Knex, items: readonly PreparedItem[], p: Preparation): Promise<void> {
-  const named = [...new Set(items.flatMap((i) => i.sets ?? []))];
+async function declareNamedSets(trx: Knex, named: readonly string[], p: Preparation): Promise<void> {
   // The configuration's sets under its names, claimed from any input that declared them first (./sets.ts).
   const byRule = p.setRules && p.setRules.all.length > 0 ? setDeclarations(p.setRules, named) : [];
   if (p.setRules && byRule.length > 0) await declareConfiguredSets(trx, p.setRules, named);
@@ -79,15 +79,37 @@ export async function writePipeline(trx: Knex, items: readonly ItemInput[], opti
 }
 
 /**
- * Runs a batch through the pipeline inside `trx`, reading its state once:
- * in `partial` mode the records the decision refuses are left out and the
- * rest decided again from that state (lib/pipeline/partial.ts), then the
- * plan that passes is applied; otherwise a refusal applies nothing.
- *
- * @example const out = await writePassing(trx, items, options, true); report(out.refusals);
+ * A batch decided from the state it met: the plan that passes (null when
+ * nothing does), what it came to item by item, and the sets it names.
  */
-export async function writePassing(trx: Knex, items: readonly ItemInput[], options: WriteOptions, partial: boolean, dryRun = false): Promise<PartialWrite> {
+export interface DecidedWrite extends PartialWrite {
+  readonly plan: Plan | null;
+}
+
+/**
+ * Reads a batch's state once inside `trx` and decides it (the pure part of
+ * the pipeline): in `partial` mode the records the decision refuses are left
+ * out and the rest decided again from that state (lib/pipeline/partial.ts);
+ * otherwise a refusal leaves no plan. Writes nothing.
+ *
+ * @example const d = await decidePassing(trx, items, options, false); if (d.plan) await applyDecided(trx, d.plan, options);
+ */
+export async function decidePassing(
+  trx: Knex,
+  items: readonly ItemInput[],
+  options: WriteOptions,
+  partial: boolean,
+): Promise<DecidedWrite & { readonly state: StoredState }> {
   const state = await readWriteState(trx, items, options.preparation.policy);
+  return { ...decideFrom(state, items, options, partial), state };
+}
+
+/**
+ * Decides a batch from a state already read (see {@link decidePassing}).
+ *
+ * @example const d = decideFrom(state, items, options, true);
+ */
+export function decideFrom(state: StoredState, items: readonly ItemInput[], options: WriteOptions, partial: boolean): DecidedWrite {
   const decided = decideLeavingOut(
     items,
     (batch) =>
@@ -103,10 +125,7 @@ export async function writePassing(trx: Knex, items: readonly ItemInput[], optio
     partial,
   );
   const plan = decided.plan;
-  if (plan === null) return { results: [], written: [], refusals: decided.refusals, refusedItems: decided.refusedItems };
-  // Declared even for a dry run, whose caller rolls them back: a check sees what a write would.
-  await declareNamedSets(trx, plan.prepared, options.preparation);
-  if (!dryRun) await applyWrite(trx, plan.planned, options.now, options.onDemand, options.storedFormats);
+  if (plan === null) return { plan: null, results: [], written: [], refusals: decided.refusals, refusedItems: decided.refusedItems };
   const byId = new Map<string, WriteResult>();
   for (const p of plan.planned)
     byId.set(p.input.internalId, {
@@ -119,5 +138,41 @@ export async function writePassing(trx: Knex, items: readonly ItemInput[], optio
   for (const s of plan.superseded) byId.set(s.input.internalId, { internalId: s.input.internalId, identifier: s.identifier, outcome: 'superseded' });
   // In the batch's order.
   const results = decided.written.flatMap((i) => byId.get(i.internalId) ?? []);
-  return { results, written: decided.written, refusals: decided.refusals, refusedItems: decided.refusedItems };
+  return { plan, results, written: decided.written, refusals: decided.refusals, refusedItems: decided.refusedItems };
+}
+
+/**
+ * The sets a decided batch names (what {@link applyDecided} declares).
+ *
+ * @example namedSets(d.plan)
+ */
+export function namedSets(plan: Plan): string[] {
+  return [...new Set(plan.prepared.flatMap((i) => i.sets ?? []))];
+}
+
+/**
+ * Applies a decided batch inside `trx`: declares the sets it names, then
+ * writes its plan (./apply.ts); with `dryRun` only the sets are declared
+ * (the caller rolls them back).
+ *
+ * @example await applyDecided(trx, namedSets(d.plan), d.plan.planned, options);
+ */
+export async function applyDecided(trx: Knex, sets: readonly string[], planned: readonly AppliedItem[], options: WriteOptions, dryRun = false): Promise<void> {
+  // Declared even for a dry run, whose caller rolls them back: a check sees what a write would.
+  await declareNamedSets(trx, sets, options.preparation);
+  if (!dryRun) await applyWrite(trx, planned, options.now, options.onDemand, options.storedFormats);
+}
+
+/**
+ * Runs a batch through the pipeline inside `trx`, reading its state once
+ * ({@link decidePassing}), then applies the plan that passes; in `partial`
+ * mode the refused records are left out, otherwise a refusal applies
+ * nothing.
+ *
+ * @example const out = await writePassing(trx, items, options, true); report(out.refusals);
+ */
+export async function writePassing(trx: Knex, items: readonly ItemInput[], options: WriteOptions, partial: boolean, dryRun = false): Promise<PartialWrite> {
+  const { plan, results, written, refusals, refusedItems } = await decidePassing(trx, items, options, partial);
+  if (plan !== null) await applyDecided(trx, namedSets(plan), plan.planned, options, dryRun);
+  return { results, written, refusals, refusedItems };
 }

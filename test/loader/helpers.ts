@@ -33,11 +33,11 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Starts `oai-steward ARGS…` on a store; the caller may kill it. */
+/** Starts `oai-steward ARGS…` on a store; the caller may kill it, and with `openInput` writes and ends its standard input. */
 export function startCli(
   db: CliDb,
   args: readonly string[],
-  options: { input?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { input?: string; env?: NodeJS.ProcessEnv; openInput?: boolean } = {},
 ): { child: ChildProcess; done: Promise<CliRun> } {
   const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'server', 'cli.ts'), ...args], {
     cwd: ROOT,
@@ -56,7 +56,7 @@ export function startCli(
   let stderr = '';
   child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdin?.end(options.input ?? '');
+  if (options.openInput !== true) child.stdin?.end(options.input ?? '');
   const done = new Promise<CliRun>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
 }

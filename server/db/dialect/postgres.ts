@@ -143,6 +143,8 @@ export const postgres: Dialect = {
       await (onConflictIgnore ? q.onConflict(onConflictIgnore).ignore() : q);
     }
   },
+  // Writers do not wait for each other's transactions here, only for rows both write: nothing to stage.
+  stagingFolder: () => null,
   async publicationLock(trx) {
     // Held to the transaction's end: released by its commit or rollback.
     await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(current_schema()))', [PG_LOCK_CLASS]);

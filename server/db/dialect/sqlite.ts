@@ -11,6 +11,7 @@
  *   so a statement has one shape however many there are.
  */
 import Database from 'better-sqlite3';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import { isSqliteBusy, SQLITE_WAIT_MS } from '../sqlite-client';
 import type { Dialect, PublicationLock, RunBudgetedArrays, RunSql, RunSqlArrays, SchemaShape } from './types';
@@ -232,6 +233,10 @@ export const sqlite: Dialect = {
   async settle(knex) {
     const file = sqliteFile(knex);
     if (file !== null) (await fileLock(file)).release();
+  },
+  stagingFolder(knex) {
+    const file = sqliteFile(knex);
+    return file === null ? null : path.dirname(path.resolve(file));
   },
   async writeNow(knex, work) {
     // The connection is taken from the pool for the whole transaction, so the busy timeout is 0 for this work

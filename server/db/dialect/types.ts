@@ -99,6 +99,14 @@ export interface Dialect {
   publicationLock(trx: Knex): Promise<PublicationLock>;
   /** Waits until no publication holds the lock (../publication.ts `settle`). */
   settle(knex: Knex): Promise<void>;
+  /**
+   * Where a long write stages what it decided before it takes the store's
+   * write lock (../../store/staging.ts): the folder of a store with one
+   * writer at a time (a SQLite file); null where writers do not wait for
+   * each other's whole transactions (PostgreSQL) or there is no other
+   * connection to let in (SQLite in memory).
+   */
+  stagingFolder(knex: Knex): string | null;
   /** Runs `work` in a transaction that never waits for a lock on this thread (../no-wait.ts). */
   writeNow<T>(knex: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
   /** Runs `fn` in a read-only transaction whose reads all see one snapshot (../snapshot.ts). */

@@ -12,6 +12,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openThrowawayDatabase, type ThrowawayDatabase } from '../../helpers/db';
 import { startCli } from '../../loader/helpers';
+import { whenSaid } from '../../helpers/said';
 import { migrate } from '../../../server/db/migrations';
 import { sqliteFilename } from '../../../server/db/connection';
 import { FIRST_NOTICE_MS } from '../../../server/db/sqlite-client';
@@ -20,20 +21,6 @@ import { lockWaitLine, type StoreHolder } from '../../../server/store/holders';
 
 /** Ten times what the first notice and a process's start take here. */
 const NOTICE_BOUND_MS = 10 * (FIRST_NOTICE_MS + 8000);
-
-/** Resolves once `read()` matches `pattern`, checking on each `tick`; rejects after `bound` ms. */
-function whenSaid(read: () => string, pattern: RegExp, subscribe: (tick: () => void) => void, bound: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not said within ${bound} ms: ${pattern}; said: ${read()}`)), bound);
-    const tick = (): void => {
-      if (!pattern.test(read())) return;
-      clearTimeout(timer);
-      resolve();
-    };
-    subscribe(tick);
-    tick();
-  });
-}
 
 describe('waits for the SQLite write lock are told', function () {
   this.timeout(4 * NOTICE_BOUND_MS);
