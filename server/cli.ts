@@ -117,13 +117,13 @@ async function main(argvWithConfig: string[]): Promise<number> {
     case 'rebuild-formats':
       return rebuildCommand(config, 'formats', rest, (p, interrupt) => rebuildFormats(p.store, p.formats, { interrupt }));
     case 'rebuild-sets':
-      // One transaction: the sets the configuration no longer declares are retired (their items leave them), then every item's rule sets recomputed.
-      return rebuildCommand(config, 'sets', rest, (p, interrupt) =>
-        p.store.transaction(async (tx) => {
-          const retired = await tx.retireUnconfiguredSets();
-          return { ...(await rebuildSets(tx, p.formats, { interrupt })), retired };
-        }),
-      );
+      // The sets the configuration no longer declares are retired first, in a short write of their own (their items
+      // leave them, a step complete in itself); then every item's rule sets are recomputed from what that left, in a
+      // staged write (./store/staging.ts), which would not see a retirement staged in it.
+      return rebuildCommand(config, 'sets', rest, async (p, interrupt) => {
+        const retired = await p.store.retireUnconfiguredSets();
+        return { ...(await rebuildSets(p.store, p.formats, { interrupt })), retired };
+      });
     case 'sets':
       return runSetsCommand(
         rest,
