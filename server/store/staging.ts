@@ -52,6 +52,8 @@ interface StagedBatch {
   readonly kind: 'write';
   readonly at: number;
   readonly length: number;
+  /** How many of its bytes are the V8-serialized part (`encodePayload`). */
+  readonly head: number;
   /** The digest of the state it was decided from, or null when it must be decided again (some records refused). */
   readonly digest: string | null;
   readonly sets: readonly string[];
@@ -65,6 +67,49 @@ interface BatchPayload {
   readonly written: readonly ItemInput[];
   readonly planned: readonly AppliedItem[];
   readonly results: readonly WriteResult[];
+}
+
+/**
+ * A batch's payload as the file holds it: the records' XML taken out of the
+ * plan (each record names its place in `xmlBytes`), to follow the rest as
+ * UTF-8. V8's own serialization keeps a string as it holds it, two bytes a
+ * character for any XML with one character beyond Latin-1: most records'.
+ */
+interface StagedPayload extends Omit<BatchPayload, 'planned'> {
+  readonly planned: readonly (Omit<AppliedItem, 'records'> & { readonly records: ReadonlyMap<string, number | null> })[];
+  /** The UTF-8 length of each XML, in order. */
+  readonly xmlBytes: readonly number[];
+}
+
+/** A payload as bytes: the rest serialized by V8 (`head` bytes), then each XML as UTF-8, into `into` (grown as needed). */
+function encodePayload(payload: BatchPayload, into: Buffer): { bytes: Buffer; head: number; length: number } {
+  const xml: string[] = [];
+  const planned = payload.planned.map((p) => ({ ...p, records: new Map([...p.records].map(([prefix, x]) => [prefix, x === null ? null : xml.push(x) - 1])) }));
+  const xmlBytes = xml.map((x) => Buffer.byteLength(x));
+  const head = v8.serialize({ written: payload.written, planned, results: payload.results, xmlBytes } satisfies StagedPayload);
+  const length = head.length + xmlBytes.reduce((a, b) => a + b, 0);
+  const bytes = into.length >= length ? into : Buffer.allocUnsafeSlow(Math.max(length, 2 * into.length));
+  head.copy(bytes, 0);
+  let at = head.length;
+  for (const x of xml) at += bytes.write(x, at, 'utf8');
+  return { bytes, head: head.length, length };
+}
+
+/** The payload {@link encodePayload} wrote into the first `length` bytes of `bytes`. */
+function decodePayload(bytes: Buffer, head: number, length: number): BatchPayload {
+  const staged = v8.deserialize(bytes.subarray(0, head)) as StagedPayload;
+  const xml: string[] = [];
+  let at = head;
+  for (const n of staged.xmlBytes) {
+    xml.push(bytes.toString('utf8', at, at + n));
+    at += n;
+  }
+  if (at !== length) throw new Error(`a staged batch read back is ${length} bytes, not the ${at} written`);
+  const planned = staged.planned.map((p) => ({
+    ...p,
+    records: new Map([...p.records].map(([prefix, i]) => [prefix, i === null ? null : (xml[i] as string)])),
+  }));
+  return { written: staged.written, planned, results: staged.results };
 }
 
 /**
@@ -120,7 +165,11 @@ export class StagedWrites {
   private readonly steps: StagedStep[] = [];
   private readonly fd: number;
   private size = 0;
-  private readBuffer = Buffer.alloc(0);
+  /**
+   * One buffer, grown as needed, for every batch written and read back: a new one each would be memory outside
+   * the heap, which the collector counts late.
+   */
+  private buffer: Buffer = Buffer.alloc(0);
   /** Whether the store keeps each record's log hash (read once). */
   private logged: boolean | undefined;
 
@@ -153,19 +202,21 @@ export class StagedWrites {
     this.logged ??= await keepsLogHashes(trx);
     const logged = this.logged;
     const payload: BatchPayload = { written: d.written, planned: d.plan.planned.map((p) => applied(p, logged)), results: d.results };
-    const bytes = v8.serialize(payload);
-    fs.writeSync(this.fd, bytes, 0, bytes.length, this.size);
+    const { bytes, head, length } = encodePayload(payload, this.buffer);
+    this.buffer = bytes;
+    fs.writeSync(this.fd, bytes, 0, length, this.size);
     this.steps.push({
       kind: 'write',
       at: this.size,
-      length: bytes.length,
+      length,
+      head,
       // The state was read for the whole batch; a batch with records left out is decided again under the lock.
       digest: d.written.length === items.length ? stateDigest(d.state) : null,
       sets: namedSets(d.plan),
       partial,
       now: options.now,
     });
-    this.size += bytes.length;
+    this.size += length;
     return out;
   }
 
@@ -214,11 +265,9 @@ export class StagedWrites {
 
   /** Applies one batch; true when as it was decided. */
   private async applyBatch(trx: Knex, step: StagedBatch, hooks: StagedHooks): Promise<boolean> {
-    // One buffer, grown as needed, for every batch read back: a new one each would be memory outside the heap,
-    // which the collector counts late.
-    if (this.readBuffer.length < step.length) this.readBuffer = Buffer.allocUnsafeSlow(step.length);
-    fs.readSync(this.fd, this.readBuffer, 0, step.length, step.at);
-    const payload = v8.deserialize(this.readBuffer.subarray(0, step.length)) as BatchPayload;
+    if (this.buffer.length < step.length) this.buffer = Buffer.allocUnsafeSlow(step.length);
+    fs.readSync(this.fd, this.buffer, 0, step.length, step.at);
+    const payload = decodePayload(this.buffer, step.head, step.length);
     const options = this.options(this.publication.placeholder);
     if (step.digest !== null && stateDigest(await readWriteState(trx, payload.written, options.preparation.policy)) === step.digest) {
       await applyDecided(trx, step.sets, payload.planned, { ...options, now: step.now });
