@@ -5,7 +5,7 @@
  * writes nothing the gate has not passed.
  */
 import type { Knex } from 'knex';
-import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toInt } from '../db/dialect';
+import { chunk, directSetsValue, inListParam, inListSql, MAX_IN_LIST, toInt, type Utf8Text } from '../db/dialect';
 import { insertRows, statementRunner } from '../db/statements';
 import { fillRecordHashes } from '../db/record-digests';
 import { keepsLogHashes } from '../db/log/append';
@@ -27,9 +27,11 @@ const KEPT_BY_DEFAULT: ReadonlySet<string> = new Set(['oai_dc']);
  * part of one a staged write keeps (./staging.ts), with the log hashes of its
  * records when they were taken before.
  */
-export type AppliedItem = Omit<PlannedItem, 'input' | 'existing'> & {
+export type AppliedItem = Omit<PlannedItem, 'input' | 'existing' | 'records'> & {
   readonly input: Pick<PreparedItem, 'internalId' | 'harvestedFrom' | 'written' | 'withheld' | 'liftedFrom'>;
   readonly existing: Pick<StoredItem, 'pk' | 'sourceDatestamp'> | undefined;
+  /** prefix → xml (null for a tombstone), a staged write's as the UTF-8 bytes it read back. */
+  readonly records: ReadonlyMap<string, string | Utf8Text | null>;
   /** prefix → the record's log hash (`servedRecordHash` of its XML), taken already. */
   readonly logHashes?: ReadonlyMap<string, string>;
 };
@@ -111,7 +113,7 @@ export async function applyWrite(
   const leave = onDemand !== undefined && [...fresh, ...changed].some((p) => p.fields !== undefined && p.input.written.some((prefix) => !kept.has(prefix)));
   if (leave) await claimFingerprint(trx, onDemand);
   const setRows: SetRow[] = [];
-  const recordRows: [number, string, string | null, number, string, string | null][] = [];
+  const recordRows: [number, string, string | Utf8Text | null, number, string, string | null][] = [];
   // Each record's hash as the publication log records it, taken here from the XML in hand, that of a format
   // left to be written on demand too (the same writer writes it then): publishing reads these, not the records.
   const logHashes = await keepsLogHashes(trx);
@@ -128,7 +130,7 @@ export async function applyWrite(
     // A kept format is read, never written, when served.
     for (const [prefix, xml] of p.records) {
       const stored = !kept.has(prefix) && written.includes(prefix) ? null : xml;
-      const logHash = logHashes && xml !== null ? (p.logHashes?.get(prefix) ?? servedRecordHash(xml)) : null;
+      const logHash = logHashes && xml !== null ? (p.logHashes?.get(prefix) ?? servedRecordHash(String(xml))) : null;
       recordRows.push([pk, prefix, stored, p.recordDatestamps.get(prefix) ?? p.datestamp, p.recordHashes.get(prefix) as string, logHash]);
     }
     p.about.forEach((a, position) => aboutRows.push([pk, position, a.xml, a.compareAs ?? null]));

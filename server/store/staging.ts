@@ -38,7 +38,7 @@ import { RefusedError, type ItemInput, type PartialWrite, type StagedHooks, type
 import type { PlannedItem, StoredState } from '../../lib/pipeline/decide';
 import { decideDeletes } from '../../lib/pipeline/tombstones';
 import { newPublication, publish, type Publication, type PublicationLock } from '../db/publication';
-import { dialectOf } from '../db/dialect';
+import { dialectOf, Utf8Text } from '../db/dialect';
 import { writeDeletes } from './changes';
 import type { AppliedItem } from './apply';
 import { keepsLogHashes, type WriteUnwritten } from '../db/log/append';
@@ -84,7 +84,10 @@ interface StagedPayload extends Omit<BatchPayload, 'planned'> {
 /** A payload as bytes: the rest serialized by V8 (`head` bytes), then each XML as UTF-8, into `into` (grown as needed). */
 function encodePayload(payload: BatchPayload, into: Buffer): { bytes: Buffer; head: number; length: number } {
   const xml: string[] = [];
-  const planned = payload.planned.map((p) => ({ ...p, records: new Map([...p.records].map(([prefix, x]) => [prefix, x === null ? null : xml.push(x) - 1])) }));
+  const planned = payload.planned.map((p) => ({
+    ...p,
+    records: new Map([...p.records].map(([prefix, x]) => [prefix, x === null ? null : xml.push(String(x)) - 1])),
+  }));
   const xmlBytes = xml.map((x) => Buffer.byteLength(x));
   const head = v8.serialize({ written: payload.written, planned, results: payload.results, xmlBytes } satisfies StagedPayload);
   const length = head.length + xmlBytes.reduce((a, b) => a + b, 0);
@@ -98,16 +101,20 @@ function encodePayload(payload: BatchPayload, into: Buffer): { bytes: Buffer; he
 /** The payload {@link encodePayload} wrote into the first `length` bytes of `bytes`. */
 function decodePayload(bytes: Buffer, head: number, length: number): BatchPayload {
   const staged = v8.deserialize(bytes.subarray(0, head)) as StagedPayload;
-  const xml: string[] = [];
-  let at = head;
+  // The XML stays the UTF-8 bytes it was written as, bound so to the store (../db/dialect/values.ts `Utf8Text`),
+  // views of `bytes`: it is read into again only for the next batch, once this one is applied (SQLite copies what
+  // it binds).
+  const all = bytes.subarray(head, length);
+  const xml: Utf8Text[] = [];
+  let at = 0;
   for (const n of staged.xmlBytes) {
-    xml.push(bytes.toString('utf8', at, at + n));
+    xml.push(new Utf8Text(all.subarray(at, at + n)));
     at += n;
   }
-  if (at !== length) throw new Error(`a staged batch read back is ${length} bytes, not the ${at} written`);
+  if (head + at !== length) throw new Error(`a staged batch read back is ${length} bytes, not the ${head + at} written`);
   const planned = staged.planned.map((p) => ({
     ...p,
-    records: new Map([...p.records].map(([prefix, i]) => [prefix, i === null ? null : (xml[i] as string)])),
+    records: new Map([...p.records].map(([prefix, i]) => [prefix, i === null ? null : (xml[i] as Utf8Text)])),
   }));
   return { written: staged.written, planned, results: staged.results };
 }

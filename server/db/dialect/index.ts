@@ -17,7 +17,7 @@ import type { Dialect } from './types';
 import type { JsonRowColumn } from './values';
 
 export type { AdvisoryLock, Dialect, PublicationLock, RunBudgetedArrays, RunSql, RunSqlArrays, SchemaShape, ScratchStore } from './types';
-export { chunk, directSetsValue, firstRow, jsonRowsParam, MAX_IN_LIST, rowsOf, SET_SEPARATOR, toBool, toInt, type JsonRowColumn } from './values';
+export { chunk, directSetsValue, firstRow, jsonRowsParam, MAX_IN_LIST, rowsOf, SET_SEPARATOR, toBool, toInt, Utf8Text, type JsonRowColumn } from './values';
 
 /**
  * The dialect of a knex instance or transaction.

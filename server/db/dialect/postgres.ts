@@ -14,7 +14,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Dialect, PublicationLock, RunSql, RunSqlArrays, SchemaShape } from './types';
-import { VARIABLES_PER_STATEMENT, type JsonRowColumn } from './values';
+import { Utf8Text, VARIABLES_PER_STATEMENT, type JsonRowColumn } from './values';
 
 interface PgConnection {
   query(q: { name: string; text: string; values: unknown[]; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
@@ -138,7 +138,7 @@ export const postgres: Dialect = {
     // Multi-row INSERTs of as many rows as the bound-variable limit allows.
     const per = postgres.rowsPerInsert(columns.length);
     for (let i = 0; i < rows.length; i += per) {
-      const part = rows.slice(i, i + per).map((r) => Object.fromEntries(columns.map((c, j) => [c, r[j]])));
+      const part = rows.slice(i, i + per).map((r) => Object.fromEntries(columns.map((c, j) => [c, r[j] instanceof Utf8Text ? String(r[j]) : r[j]])));
       const q = db(table).insert(part);
       await (onConflictIgnore ? q.onConflict(onConflictIgnore).ignore() : q);
     }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { isSqliteBusy, SQLITE_WAIT_MS } from '../sqlite-client';
 import type { Dialect, PublicationLock, RunBudgetedArrays, RunSql, RunSqlArrays, SchemaShape } from './types';
-import { toInt, VARIABLES_PER_STATEMENT, type JsonRowColumn } from './values';
+import { toInt, Utf8Text, VARIABLES_PER_STATEMENT, type JsonRowColumn } from './values';
 
 interface SqliteStatement {
   all(...params: unknown[]): unknown[];
@@ -51,7 +51,7 @@ function statementOf(conn: SqliteConnection & object, sql: string, cacheOf = pre
 
 /** better-sqlite3 binds numbers, strings, bigints, buffers and null; booleans become 1/0. */
 function sqliteValue(v: unknown): unknown {
-  return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  return typeof v === 'boolean' ? (v ? 1 : 0) : v instanceof Utf8Text ? v.bytes : v;
 }
 
 /**
@@ -220,7 +220,11 @@ export const sqlite: Dialect = {
     // One prepared single-row INSERT run per row: inside the caller's transaction the fastest way SQLite has
     // (knex's multi-row form is a `UNION ALL` compiled anew each time).
     if (rows.length === 0) return;
-    const sql = `INSERT${onConflictIgnore ? ' OR IGNORE' : ''} INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    // A column given text as UTF-8 bytes is cast, so SQLite stores TEXT, not a BLOB (./values.ts `Utf8Text`).
+    const bytes = columns.map((_, j) => rows.some((r) => r[j] instanceof Utf8Text));
+    const sql =
+      `INSERT${onConflictIgnore ? ' OR IGNORE' : ''} INTO ${table} (${columns.join(', ')}) ` +
+      `VALUES (${columns.map((_, j) => (bytes[j] ? 'CAST(? AS TEXT)' : '?')).join(', ')})`;
     await onConnection(db, (conn) => {
       const stmt = statementOf(conn, sql);
       for (const r of rows) stmt.run(...r.map(sqliteValue));

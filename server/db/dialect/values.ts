@@ -32,6 +32,20 @@ export const MAX_IN_LIST = 10000;
 /** Bound variables one multi-row INSERT may use: under SQLite's 32766 and PostgreSQL's 65535. */
 export const VARIABLES_PER_STATEMENT = 30000;
 
+/**
+ * Text given as its UTF-8 bytes, for a text column: what a staged write read
+ * back (../../store/staging.ts), bound as it is rather than made a string
+ * and encoded again. SQLite stores it as TEXT (`CAST(? AS TEXT)` keeps the
+ * bytes of a UTF-8 database); PostgreSQL is given the string.
+ */
+export class Utf8Text {
+  constructor(readonly bytes: Buffer) {}
+
+  toString(): string {
+    return this.bytes.toString('utf8');
+  }
+}
+
 /** Joins set specs in an aggregated column: U+001F cannot occur in a setSpec (OAI-PMH 2.7). */
 export const SET_SEPARATOR = '\u001f';
 

@@ -72,6 +72,27 @@ describe('a staged write on SQLite', function () {
     for (const id of ['a', 'b', 'd']) expect(stamps.get(id), id).to.be.at.least(stamps.get('c') as number);
   });
 
+  it('stores every record as a write as it goes would, as text, byte for byte', async () => {
+    const items = [item('a', { sets: ['s'] }), item('b', { metadata: { oai_dc: dc('Łódź, Ελλάδα, 東京'), marc21: MARC } })];
+    await store().stagedTransaction(async (tx) => void (await tx.writeItems(items)));
+    const plain = await openThrowawayDatabase('sqlite');
+    try {
+      await migrate(plain.knex());
+      await new KnexStore({ knex: plain.knex(), policy }).writeItems(items);
+      const rows = async (knex: Knex): Promise<unknown[]> =>
+        knex('records')
+          .join('items', 'items.pk', 'records.item_pk')
+          .orderBy(['internal_id', 'prefix'])
+          .select('internal_id', 'prefix', knex.raw('typeof(xml) AS type'), 'xml', 'hash', 'log_hash');
+      const staged = await rows(db.knex());
+      expect(staged.length).to.equal(3);
+      expect(new Set(staged.map((r) => (r as { type: string }).type))).to.deep.equal(new Set(['text']));
+      expect(staged).to.deep.equal(await rows(plain.knex()));
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('applies as decided a batch of items the store holds, with sets, formats given and a deletion, when nothing changed', async () => {
     await store().writeItems([item('a', { sets: ['s'] }), item('b', { metadata: { oai_dc: dc('B'), marc21: MARC } }), item('c')]);
     const batches: unknown[] = [];
