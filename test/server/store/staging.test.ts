@@ -13,7 +13,7 @@ import { createIdPolicy } from '../../../lib/ids/policy';
 import { createKnex } from '../../../server/db/connection';
 import { migrate } from '../../../server/db/migrations';
 import { KnexStore } from '../../../server/store/knex-store';
-import { openThrowawayDatabase, TEST_NAMESPACE, type ThrowawayDatabase } from '../../helpers/db';
+import { holdWrites, openThrowawayDatabase, TEST_NAMESPACE, type ThrowawayDatabase } from '../../helpers/db';
 import { dc, item } from '../../helpers/store-fixtures';
 
 const MARC = '<record xmlns="http://www.loc.gov/MARC21/slim"><leader>00000nam a2200000 a 4500</leader></record>';
@@ -175,6 +175,34 @@ describe('a staged write on SQLite', function () {
       ['a', true],
       ['b', false],
     ]);
+  });
+
+  it('never takes the write lock for a write refused, or rolled back, while deciding', async () => {
+    // Another writer holds the lock throughout; a staged write that asked for it would wait until the bound.
+    const held = await holdWrites(db, [], { boundMs: 60_000 });
+    try {
+      let thrown: unknown;
+      try {
+        await store().stagedTransaction((tx) => tx.writeItems([item('a'), item('b', { metadata: { oai_dc: '<oai_dc:dc' } })]));
+      } catch (err) {
+        thrown = err;
+      }
+      expect((thrown as RefusedError).refusals?.map((r) => r.internalId)).to.deep.equal(['b']);
+      thrown = undefined;
+      try {
+        await store().stagedTransaction(async (tx) => {
+          await tx.writeItems([item('a')]);
+          throw new Error('a dry run ends here');
+        });
+      } catch (err) {
+        thrown = err;
+      }
+      expect((thrown as Error).message).to.equal('a dry run ends here');
+      expect(held.held(), 'both ended while the lock was still held elsewhere').to.equal(true);
+    } finally {
+      await held.release();
+    }
+    expect(await ids()).to.deep.equal([]);
   });
 
   it('writes nothing of what it staged when its body throws, and refuses a write it cannot stage', async () => {
