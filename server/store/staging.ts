@@ -58,8 +58,6 @@ interface StagedBatch {
   readonly digest: string | null;
   readonly sets: readonly string[];
   readonly partial: boolean;
-  /** The clock its decision judged by. */
-  readonly now: number;
 }
 
 /** What a staged batch keeps in the file: its items as given (to decide again), what applying reads of its plan, its results. */
@@ -221,7 +219,6 @@ export class StagedWrites {
       digest: d.written.length === items.length ? stateDigest(d.state) : null,
       sets: namedSets(d.plan),
       partial,
-      now: options.now,
     });
     this.size += length;
     return out;
@@ -277,7 +274,8 @@ export class StagedWrites {
     const payload = decodePayload(this.buffer, step.head, step.length);
     const options = this.options(this.publication.placeholder);
     if (step.digest !== null && stateDigest(await readWriteState(trx, payload.written, options.preparation.policy)) === step.digest) {
-      await applyDecided(trx, step.sets, payload.planned, { ...options, now: step.now });
+      // Applied at the clock of now, as written as it goes: an item's `created` and an identifier's first publication.
+      await applyDecided(trx, step.sets, payload.planned, options);
       return true;
     }
     const now = await writePassing(trx, payload.written, options, step.partial);
