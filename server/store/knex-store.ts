@@ -60,7 +60,7 @@ import {
   type StagedHooks,
 } from '../../lib/store';
 import type { Refusal } from '../../lib/model/refusal';
-import { keptDescriptions, setProblems } from '../../lib/pipeline/judge';
+import { keptDescriptions } from '../../lib/pipeline/judge';
 import type { RecordFields } from '../../lib/model/record';
 import type { Preparation } from '../../lib/pipeline/prepare';
 import { createFormatRegistry } from '../../lib/formats/registry';
@@ -79,6 +79,7 @@ import { checkpoint, clearSeen, dropCheckpoint, listState, localItemsInSpace, ma
 import { writeDeletes, writeMemberships } from './changes';
 import {
   declareConfiguredSets,
+  checkInputSets,
   declareInputSets,
   declareSetsFromInput,
   renameSet,
@@ -378,8 +379,7 @@ export class KnexStore extends KnexReadStore implements RepositoryStore, WriteTr
     };
     if (this.staged) {
       // Refused now as the write would refuse it, written with the rest.
-      const problems = setProblems(judged.sets);
-      if (problems.length > 0) throw new Error(problems.join('\n'));
+      checkInputSets(judged.sets);
       this.staged.run(declare);
     } else await this.writing(declare);
     return judged.dropped;

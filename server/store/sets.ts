@@ -66,6 +66,15 @@ async function insertSets(db: Knex, rows: readonly { spec: string; name: string;
 }
 
 /**
+ * Throws what {@link declareInputSets} would refuse of `sets` (a spec or a
+ * name the protocol does not allow), before anything is written.
+ */
+export function checkInputSets(sets: readonly SetInput[]): void {
+  const problems = setProblems(sets);
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+}
+
+/**
  * Declares the sets a load's input gives with their names (a ListSets
  * response, a `--sets` file): new ones with origin `input`; a set declared
  * by an input takes the new name and descriptions, unless a manager renamed
@@ -75,8 +84,7 @@ async function insertSets(db: Knex, rows: readonly { spec: string; name: string;
  * @example await declareInputSets(trx, [{ spec: '5:12', name: 'Physics' }]);
  */
 export async function declareInputSets(trx: Knex, sets: readonly SetInput[]): Promise<void> {
-  const problems = setProblems(sets);
-  if (problems.length > 0) throw new Error(problems.join('\n'));
+  checkInputSets(sets);
   const existing = await setRows(
     trx,
     sets.map((s) => s.spec),

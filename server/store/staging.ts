@@ -209,7 +209,9 @@ export class StagedWrites {
     const payload: BatchPayload = { written: d.written, planned: d.plan.planned.map((p) => applied(p, logged)), results: d.results };
     const { bytes, head, length } = encodePayload(payload, this.buffer);
     this.buffer = bytes;
-    fs.writeSync(this.fd, bytes, 0, length, this.size);
+    // A regular file takes a whole write or fails (ENOSPC); anything less would be read back wrong.
+    const wrote = fs.writeSync(this.fd, bytes, 0, length, this.size);
+    if (wrote !== length) throw new Error(`the staging file beside the store took ${wrote} of ${length} bytes`);
     this.steps.push({
       kind: 'write',
       at: this.size,
@@ -270,7 +272,8 @@ export class StagedWrites {
   /** Applies one batch; true when as it was decided. */
   private async applyBatch(trx: Knex, step: StagedBatch, hooks: StagedHooks): Promise<boolean> {
     if (this.buffer.length < step.length) this.buffer = Buffer.allocUnsafeSlow(step.length);
-    fs.readSync(this.fd, this.buffer, 0, step.length, step.at);
+    const read = fs.readSync(this.fd, this.buffer, 0, step.length, step.at);
+    if (read !== step.length) throw new Error(`the staging file beside the store gave back ${read} of ${step.length} bytes`);
     const payload = decodePayload(this.buffer, step.head, step.length);
     const options = this.options(this.publication.placeholder);
     if (step.digest !== null && stateDigest(await readWriteState(trx, payload.written, options.preparation.policy)) === step.digest) {

@@ -18,6 +18,16 @@ import { dc, item } from '../../helpers/store-fixtures';
 
 const MARC = '<record xmlns="http://www.loc.gov/MARC21/slim"><leader>00000nam a2200000 a 4500</leader></record>';
 
+/** What `work` was rejected with (undefined when it was not). */
+async function rejection(work: Promise<unknown>): Promise<unknown> {
+  try {
+    await work;
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}
+
 /** What a staged write told its caller it decided again. */
 type Redecided = { before: readonly WriteResult[]; now: PartialWrite };
 
@@ -127,16 +137,13 @@ describe('a staged write on SQLite', function () {
   });
 
   it('writes nothing when a batch decided again is refused by what another writer did meanwhile', async () => {
-    let thrown: unknown;
-    try {
-      await store().stagedTransaction(async (tx) => {
+    const thrown = await rejection(
+      store().stagedTransaction(async (tx) => {
         await tx.writeItems([item('feed:1'), item('x')]);
         // A first harvest of a source named feed, failed: the id space feed: is now the source's.
         await other().recordHarvestError({ source: 'feed', prefix: 'oai_dc', set: '' }, 'unreachable', 1_800_000_000);
-      });
-    } catch (err) {
-      thrown = err;
-    }
+      }),
+    );
     expect(thrown).to.be.instanceOf(RefusedError);
     expect((thrown as RefusedError).refusals.map((r) => r.internalId)).to.deep.equal(['feed:1']);
     expect(await ids()).to.deep.equal([]);
@@ -181,22 +188,14 @@ describe('a staged write on SQLite', function () {
     // Another writer holds the lock throughout; a staged write that asked for it would wait until the bound.
     const held = await holdWrites(db, [], { boundMs: 60_000 });
     try {
-      let thrown: unknown;
-      try {
-        await store().stagedTransaction((tx) => tx.writeItems([item('a'), item('b', { metadata: { oai_dc: '<oai_dc:dc' } })]));
-      } catch (err) {
-        thrown = err;
-      }
+      let thrown = await rejection(store().stagedTransaction((tx) => tx.writeItems([item('a'), item('b', { metadata: { oai_dc: '<oai_dc:dc' } })])));
       expect((thrown as RefusedError).refusals?.map((r) => r.internalId)).to.deep.equal(['b']);
-      thrown = undefined;
-      try {
-        await store().stagedTransaction(async (tx) => {
+      thrown = await rejection(
+        store().stagedTransaction(async (tx) => {
           await tx.writeItems([item('a')]);
           throw new Error('a dry run ends here');
-        });
-      } catch (err) {
-        thrown = err;
-      }
+        }),
+      );
       expect((thrown as Error).message).to.equal('a dry run ends here');
       expect(held.held(), 'both ended while the lock was still held elsewhere').to.equal(true);
     } finally {
@@ -206,23 +205,15 @@ describe('a staged write on SQLite', function () {
   });
 
   it('writes nothing of what it staged when its body throws, and refuses a write it cannot stage', async () => {
-    let thrown: unknown;
-    try {
-      await store().stagedTransaction(async (tx) => {
+    let thrown = await rejection(
+      store().stagedTransaction(async (tx) => {
         await tx.writeItems([item('a')]);
         throw new Error('the input broke');
-      });
-    } catch (err) {
-      thrown = err;
-    }
+      }),
+    );
     expect((thrown as Error).message).to.equal('the input broke');
     expect(await ids()).to.deep.equal([]);
-    thrown = undefined;
-    try {
-      await store().stagedTransaction((tx) => tx.renameSet('s', 'S'));
-    } catch (err) {
-      thrown = err;
-    }
+    thrown = await rejection(store().stagedTransaction((tx) => tx.renameSet('s', 'S')));
     expect((thrown as Error).message).to.match(/cannot be staged/);
   });
 });
