@@ -80,7 +80,7 @@ export async function writePipeline(trx: Knex, items: readonly ItemInput[], opti
 
 /**
  * A batch decided from the state it met: the plan that passes (null when
- * nothing does), what it came to item by item, and the sets it names.
+ * nothing does) and what it came to item by item.
  */
 export interface DecidedWrite extends PartialWrite {
   readonly plan: Plan | null;
@@ -92,7 +92,7 @@ export interface DecidedWrite extends PartialWrite {
  * out and the rest decided again from that state (lib/pipeline/partial.ts);
  * otherwise a refusal leaves no plan. Writes nothing.
  *
- * @example const d = await decidePassing(trx, items, options, false); if (d.plan) await applyDecided(trx, d.plan, options);
+ * @example const d = await decidePassing(trx, items, options, false); if (d.plan) await applyDecided(trx, namedSets(d.plan), d.plan.planned, options);
  */
 export async function decidePassing(
   trx: Knex,
