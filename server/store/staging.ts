@@ -30,37 +30,32 @@
  * ends, however it ends.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import v8 from 'node:v8';
 import type { Knex } from 'knex';
 import { RefusedError, type ItemInput, type PartialWrite, type StagedHooks, type WriteResult } from '../../lib/store';
 import type { PlannedItem, StoredState } from '../../lib/pipeline/decide';
 import { decideDeletes } from '../../lib/pipeline/tombstones';
 import { newPublication, publish, type Publication, type PublicationLock } from '../db/publication';
-import { dialectOf, Utf8Text } from '../db/dialect';
+import { dialectOf, type Utf8Text } from '../db/dialect';
 import { writeDeletes } from './changes';
 import type { AppliedItem } from './apply';
 import { keepsLogHashes, type WriteUnwritten } from '../db/log/append';
-import { servedRecordHash } from '../../lib/tlog/verify';
+import { StagingFile, type StagedBatchBytes, type StagedPlace } from './staging-file';
 import { readDeleteState, readWriteState } from './state';
 import { transact } from './transactions';
 import { applyDecided, decidePassing, namedSets, writePassing, type WriteOptions } from './write';
 
-/** A batch decided in the first transaction, its plan in the staging file at `at`. */
+/** A batch decided in the first transaction, its plan in the staging file at `place` once written there. */
 interface StagedBatch {
   readonly kind: 'write';
-  readonly at: number;
-  readonly length: number;
-  /** How many of its bytes are the V8-serialized part (`encodePayload`). */
-  readonly head: number;
+  readonly place: Promise<StagedPlace>;
   /** The digest of the state it was decided from, or null when it must be decided again (some records refused). */
   readonly digest: string | null;
   readonly sets: readonly string[];
   readonly partial: boolean;
 }
 
-/** What a staged batch keeps in the file: its items as given (to decide again), what applying reads of its plan, its results. */
+/** What a staged batch keeps: its items as given (to decide again), what applying reads of its plan, its results. */
 interface BatchPayload {
   readonly written: readonly ItemInput[];
   readonly planned: readonly AppliedItem[];
@@ -68,64 +63,53 @@ interface BatchPayload {
 }
 
 /**
- * A batch's payload as the file holds it: the records' XML taken out of the
- * plan (each record names its place in `xmlBytes`), to follow the rest as
- * UTF-8. V8's own serialization keeps a string as it holds it, two bytes a
- * character for any XML with one character beyond Latin-1: most records'.
+ * A batch's payload as the staging file's head holds it: the records' XML
+ * taken out of the plan (each record names its place among the batch's XML),
+ * to follow the head as UTF-8 (./staging-file.ts). V8's own serialization
+ * keeps a string as it holds it, two bytes a character for any XML with one
+ * character beyond Latin-1: most records'.
  */
-interface StagedPayload extends Omit<BatchPayload, 'planned'> {
-  readonly planned: readonly (Omit<AppliedItem, 'records'> & { readonly records: ReadonlyMap<string, number | null> })[];
-  /** The UTF-8 length of each XML, in order. */
-  readonly xmlBytes: readonly number[];
+interface StagedHead extends Omit<BatchPayload, 'planned'> {
+  readonly planned: readonly (Omit<AppliedItem, 'records' | 'logHashes'> & { readonly records: ReadonlyMap<string, number | null> })[];
 }
 
-/** A payload as bytes: the rest serialized by V8 (`head` bytes), then each XML as UTF-8, into `into` (grown as needed). */
-function encodePayload(payload: BatchPayload, into: Buffer): { bytes: Buffer; head: number; length: number } {
+/** A payload as the staging file takes it: the head serialized by V8, and the XML in the order the head names it. */
+function encodePayload(payload: BatchPayload): { head: Buffer; xml: string[] } {
   const xml: string[] = [];
   const planned = payload.planned.map((p) => ({
     ...p,
     records: new Map([...p.records].map(([prefix, x]) => [prefix, x === null ? null : xml.push(String(x)) - 1])),
   }));
-  const xmlBytes = xml.map((x) => Buffer.byteLength(x));
-  const head = v8.serialize({ written: payload.written, planned, results: payload.results, xmlBytes } satisfies StagedPayload);
-  const length = head.length + xmlBytes.reduce((a, b) => a + b, 0);
-  const bytes = into.length >= length ? into : Buffer.allocUnsafeSlow(Math.max(length, 2 * into.length));
-  head.copy(bytes, 0);
-  let at = head.length;
-  for (const x of xml) at += bytes.write(x, at, 'utf8');
-  return { bytes, head: head.length, length };
+  return { head: v8.serialize({ written: payload.written, planned, results: payload.results } satisfies StagedHead), xml };
 }
 
-/** The payload {@link encodePayload} wrote into the first `length` bytes of `bytes`. */
-function decodePayload(bytes: Buffer, head: number, length: number): BatchPayload {
-  const staged = v8.deserialize(bytes.subarray(0, head)) as StagedPayload;
-  // The XML stays the UTF-8 bytes it was written as, bound so to the store (../db/dialect/values.ts `Utf8Text`),
-  // views of `bytes`: it is read into again only for the next batch, once this one is applied (SQLite copies what
-  // it binds).
-  const all = bytes.subarray(head, length);
-  const xml: Utf8Text[] = [];
-  let at = 0;
-  for (const n of staged.xmlBytes) {
-    xml.push(new Utf8Text(all.subarray(at, at + n)));
-    at += n;
-  }
-  if (head + at !== length) throw new Error(`a staged batch read back is ${length} bytes, not the ${head + at} written`);
-  const planned = staged.planned.map((p) => ({
-    ...p,
-    records: new Map([...p.records].map(([prefix, i]) => [prefix, i === null ? null : (xml[i] as Utf8Text)])),
-  }));
-  return { written: staged.written, planned, results: staged.results };
+/** The payload {@link encodePayload} staged, each XML as the UTF-8 bytes read back, with its log hash when taken. */
+function decodePayload(staged: StagedBatchBytes): BatchPayload {
+  const head = v8.deserialize(staged.head) as StagedHead;
+  const xmlAt = (i: number): Utf8Text => {
+    const x = staged.xml[i];
+    if (x === undefined) throw new Error(`a staged batch names XML ${i} of ${staged.xml.length}`);
+    return x;
+  };
+  const planned = head.planned.map((p): AppliedItem => {
+    const logHashes = new Map<string, string>();
+    if (staged.logHashes !== null) for (const [prefix, i] of p.records) if (i !== null) logHashes.set(prefix, staged.logHashes[i] as string);
+    return {
+      ...p,
+      records: new Map([...p.records].map(([prefix, i]) => [prefix, i === null ? null : xmlAt(i)])),
+      ...(staged.logHashes !== null && { logHashes }),
+    };
+  });
+  return { written: head.written, planned, results: head.results };
 }
 
 /**
- * What applying reads of a planned item (./apply.ts `AppliedItem`), with the
- * log hashes of its records taken now, outside the lock (`logged`: the store
- * keeps them): not the prepared formats again, nor the state it met.
+ * What applying reads of a planned item (./apply.ts `AppliedItem`): not the
+ * prepared formats again, nor the state it met. The log hashes of its
+ * records are taken as the staging file is written.
  */
-function applied(p: PlannedItem, logged: boolean): AppliedItem {
+function applied(p: PlannedItem): AppliedItem {
   const { internalId, harvestedFrom, written, withheld, liftedFrom } = p.input;
-  const logHashes = new Map<string, string>();
-  if (logged) for (const [prefix, xml] of p.records) if (xml !== null) logHashes.set(prefix, servedRecordHash(xml));
   return {
     ...p,
     input: {
@@ -136,7 +120,6 @@ function applied(p: PlannedItem, logged: boolean): AppliedItem {
       ...(liftedFrom !== undefined && { liftedFrom }),
     },
     existing: p.existing && { pk: p.existing.pk, sourceDatestamp: p.existing.sourceDatestamp },
-    logHashes,
   };
 }
 
@@ -168,13 +151,7 @@ function sameResults(a: readonly WriteResult[], b: readonly WriteResult[]): bool
 export class StagedWrites {
   readonly publication: Publication = newPublication();
   private readonly steps: StagedStep[] = [];
-  private readonly fd: number;
-  private size = 0;
-  /**
-   * One buffer, grown as needed, for every batch written and read back: a new one each would be memory outside
-   * the heap, which the collector counts late.
-   */
-  private buffer: Buffer = Buffer.alloc(0);
+  private readonly file: StagingFile;
   /** Whether the store keeps each record's log hash (read once). */
   private logged: boolean | undefined;
 
@@ -186,11 +163,7 @@ export class StagedWrites {
     folder: string,
     private readonly options: (stamp: number) => WriteOptions,
   ) {
-    const dir = fs.mkdtempSync(path.join(folder, '.oai-steward-staged-'));
-    const file = path.join(dir, 'plans');
-    this.fd = fs.openSync(file, 'w+', 0o600);
-    fs.unlinkSync(file);
-    fs.rmdirSync(dir);
+    this.file = new StagingFile(folder);
   }
 
   /**
@@ -205,24 +178,16 @@ export class StagedWrites {
     const out = { results: d.results, written: d.written, refusals: d.refusals, refusedItems: d.refusedItems };
     if (d.plan === null) return out;
     this.logged ??= await keepsLogHashes(trx);
-    const logged = this.logged;
-    const payload: BatchPayload = { written: d.written, planned: d.plan.planned.map((p) => applied(p, logged)), results: d.results };
-    const { bytes, head, length } = encodePayload(payload, this.buffer);
-    this.buffer = bytes;
-    // A regular file takes a whole write or fails (ENOSPC); anything less would be read back wrong.
-    const wrote = fs.writeSync(this.fd, bytes, 0, length, this.size);
-    if (wrote !== length) throw new Error(`the staging file beside the store took ${wrote} of ${length} bytes`);
+    const { head, xml } = encodePayload({ written: d.written, planned: d.plan.planned.map(applied), results: d.results });
+    const { place } = await this.file.append(head, xml, this.logged);
     this.steps.push({
       kind: 'write',
-      at: this.size,
-      length,
-      head,
+      place,
       // The state was read for the whole batch; a batch with records left out is decided again under the lock.
       digest: d.written.length === items.length ? stateDigest(d.state) : null,
       sets: namedSets(d.plan),
       partial,
     });
-    this.size += length;
     return out;
   }
 
@@ -271,10 +236,7 @@ export class StagedWrites {
 
   /** Applies one batch; true when as it was decided. */
   private async applyBatch(trx: Knex, step: StagedBatch, hooks: StagedHooks): Promise<boolean> {
-    if (this.buffer.length < step.length) this.buffer = Buffer.allocUnsafeSlow(step.length);
-    const read = fs.readSync(this.fd, this.buffer, 0, step.length, step.at);
-    if (read !== step.length) throw new Error(`the staging file beside the store gave back ${read} of ${step.length} bytes`);
-    const payload = decodePayload(this.buffer, step.head, step.length);
+    const payload = decodePayload(this.file.read(await step.place));
     const options = this.options(this.publication.placeholder);
     if (step.digest !== null && stateDigest(await readWriteState(trx, payload.written, options.preparation.policy)) === step.digest) {
       // Applied at the clock of now, as written as it goes: an item's `created` and an identifier's first publication.
@@ -287,8 +249,14 @@ export class StagedWrites {
     return false;
   }
 
-  close(): void {
-    fs.closeSync(this.fd);
+  /** Waits for every plan staged to be in the staging file; throws why one is not. */
+  flushed(): Promise<void> {
+    return this.file.flushed();
+  }
+
+  /** Ends the staging file and the thread writing it. */
+  close(): Promise<void> {
+    return this.file.close();
   }
 }
 
@@ -318,6 +286,8 @@ export async function stagedWrite<T>(
   let lock: PublicationLock | undefined;
   try {
     const out = await transact(knex, (trx) => decide(trx, staged), { connection, readOnly: true });
+    // A plan the staging file did not take ends the write here, before it asks for the lock.
+    await staged.flushed();
     await transact(
       knex,
       async (trx) => {
@@ -329,7 +299,7 @@ export async function stagedWrite<T>(
     return out;
   } finally {
     lock?.release();
-    staged.close();
+    await staged.close();
     await client.releaseConnection(connection);
   }
 }

@@ -82,9 +82,17 @@ describe('a staged write on SQLite', function () {
     for (const id of ['a', 'b', 'd']) expect(stamps.get(id), id).to.be.at.least(stamps.get('c') as number);
   });
 
-  it('stores every record as a write as it goes would, as text, byte for byte', async () => {
-    const items = [item('a', { sets: ['s'] }), item('b', { metadata: { oai_dc: dc('Łódź, Ελλάδα, 東京'), marc21: MARC } })];
-    await store().stagedTransaction(async (tx) => void (await tx.writeItems(items)));
+  it('stores every record as a write as it goes would, as text, byte for byte, with the same log hashes', async () => {
+    const items = [
+      item('a', { sets: ['s'] }),
+      item('b', { metadata: { oai_dc: dc('Łódź, Ελλάδα, 東京'), marc21: MARC } }),
+      item('c', { metadata: { oai_dc: dc('𝄞 and &amp;') } }),
+      item('d'),
+    ];
+    // A batch each: every batch but the first is written to the staging file, and its log hashes taken, on a thread of its own.
+    await store().stagedTransaction(async (tx) => {
+      for (const i of items) await tx.writeItems([i]);
+    });
     const plain = await openThrowawayDatabase('sqlite');
     try {
       await migrate(plain.knex());
@@ -95,7 +103,8 @@ describe('a staged write on SQLite', function () {
           .orderBy(['internal_id', 'prefix'])
           .select('internal_id', 'prefix', knex.raw('typeof(xml) AS type'), 'xml', 'hash', 'log_hash');
       const staged = await rows(db.knex());
-      expect(staged.length).to.equal(3);
+      expect(staged.length).to.equal(5);
+      expect(staged.every((r) => /^[0-9a-f]{64}$/.test(String((r as { log_hash: unknown }).log_hash)))).to.equal(true);
       expect(new Set(staged.map((r) => (r as { type: string }).type))).to.deep.equal(new Set(['text']));
       expect(staged).to.deep.equal(await rows(plain.knex()));
     } finally {
